@@ -1,0 +1,161 @@
+"""Command line: `chattts-studio [synth ...]`; with no subcommand it opens the window.
+
+Every cheap check (text, input file, output path, model files) runs before ChatTTS is
+imported, so a mistake is reported in a moment rather than after a ten-second import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from app import __version__
+from app.engine.device import CHOICES
+from app.engine.errors import InputTextError, StudioError, SynthesisCancelled
+from app.engine.request import DEFAULT_SEED
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="chattts-studio",
+        description="Turn text into speech with ChatTTS. Without a command, opens the window.",
+    )
+    p.add_argument("--version", action="version", version=f"ChatTTS Studio {__version__}")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print the log to the console")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    s = sub.add_parser("synth", help="speak a text into a WAV file",
+                       description="Speak TEXT (or the text of --file) into a 24 kHz mono WAV file.")
+    s.add_argument("text", nargs="?", help="the text to speak (or use --file)")
+    s.add_argument("-o", "--output", required=True, metavar="OUT.wav", help="the WAV file to write")
+    s.add_argument("--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)")
+    s.add_argument("--model", metavar="DIR", help="model folder (default: the user data folder, "
+                   "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
+    s.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help=f"voice and sampling seed (default {DEFAULT_SEED})")
+    s.add_argument("--speaker", metavar="STR", help="a speaker string; overrides the seed's voice")
+    s.add_argument("--device", choices=CHOICES, default="auto", help="where to run (default auto)")
+    s.add_argument("--speed", type=int, default=5, choices=range(10), metavar="0-9", help="speaking speed (default 5)")
+    s.add_argument("--temperature", type=float, default=0.3, help="sampling temperature (default 0.3)")
+    s.add_argument("--top-p", type=float, default=0.7, help="top-P sampling (default 0.7)")
+    s.add_argument("--top-k", type=int, default=20, help="top-K sampling (default 20)")
+    s.add_argument("--max-tokens", type=int, default=2048,
+                   help="most audio tokens per sentence (default 2048, about 43 s)")
+    s.add_argument("--no-refine", action="store_true",
+                   help="skip the text-refinement pass (faster; fewer natural pauses)")
+    s.add_argument("--json", action="store_true", help="print the result as JSON")
+    return p
+
+
+def _decode_text(data: bytes, source: str) -> str:
+    # Notepad on Chinese Windows saves GBK by default; UTF-8 (with or without BOM) elsewhere.
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise InputTextError(f"{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.")
+
+
+def read_input_text(text: str | None, file: str | None) -> str:
+    if text is not None and file is not None:
+        raise InputTextError("Give the text or --file, not both.")
+    if file is None:
+        if text is None:
+            raise InputTextError("There is no text to speak; give it as an argument or with --file.")
+        return text
+    if file == "-":
+        return _decode_text(sys.stdin.buffer.read(), "Standard input")
+    path = Path(file).expanduser()
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputTextError(f"The input file {path} does not exist.") from None
+    except IsADirectoryError:
+        raise InputTextError(f"{path} is a folder; give a text file.") from None
+    except OSError as exc:
+        raise InputTextError(f"The input file {path} cannot be read ({exc.strerror or exc}).") from None
+    return _decode_text(data, str(path))
+
+
+def cmd_synth(args) -> int:
+    from app.engine.audio_io import check_output_path, write_wav
+    from app.engine.model_store import ModelStore
+    from app.engine.request import SamplingParams, SynthesisRequest
+    from app.engine.text import check_text
+
+    text = check_text(read_input_text(args.text, args.file))
+    output = check_output_path(args.output)
+    store = ModelStore(args.model)
+    store.require_present()
+
+    from app.engine.synthesizer import Synthesizer
+
+    synth = Synthesizer(store.root, device=args.device)
+    synth.load()
+    request = SynthesisRequest(
+        text=text, seed=args.seed, speaker=args.speaker, refine_text=not args.no_refine,
+        speed=args.speed,
+        sampling=SamplingParams(temperature=args.temperature, top_p=args.top_p,
+                                top_k=args.top_k, max_new_tokens=args.max_tokens),
+    )
+    try:
+        result = synth.run(request)
+    except KeyboardInterrupt:
+        synth.cancel()
+        raise SynthesisCancelled("Stopped; no file was written.") from None
+    if result.duration == 0:
+        raise InputTextError("The model produced no audio for this text; try other wording or another seed.")
+    write_wav(output, result.audio, result.sample_rate)
+
+    summary = {
+        "output": str(output),
+        "duration_s": round(result.duration, 3),
+        "sample_rate": result.sample_rate,
+        "channels": 1,
+        "device": result.device,
+        "load_s": round(synth.load_seconds, 3),
+        "synth_s": round(result.synth_seconds, 3),
+        "rtf": round(result.realtime_factor, 3) if result.realtime_factor else None,
+        "segments": result.segments,
+        "seed": result.seed,
+        "speaker": result.speaker,
+        "model": str(store.root),
+        "model_kind": store.kind,
+        "test_model": result.test_model,
+    }
+    if result.test_model:
+        print(f"Note: {store.root} is a random-weight test model; {output.name} holds noise, not speech.",
+              file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(f"Wrote {output}: {result.duration:.1f} s of audio in {result.synth_seconds:.1f} s "
+              f"on {result.device} (model loaded in {synth.load_seconds:.1f} s).")
+    return 0
+
+
+def cmd_window(args) -> int:
+    from app.ui.app import run_window
+
+    return run_window()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from app.bootstrap import bootstrap
+
+    bootstrap(verbose=args.verbose)
+    handler = {"synth": cmd_synth, None: cmd_window}[args.command]
+    try:
+        return handler(args)
+    except StudioError as exc:
+        if getattr(args, "json", False):
+            print(json.dumps({"error": str(exc), "kind": type(exc).__name__}, ensure_ascii=False))
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return 130

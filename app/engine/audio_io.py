@@ -1,0 +1,75 @@
+"""WAV output: 16-bit PCM mono, written under a temporary name and renamed into place.
+
+A crash, a full disk or a cancel therefore never leaves a half-written WAV with the name
+the user asked for; at worst a hidden `.partial` file, which we remove on the way out.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from app.engine.errors import OutputError
+
+SAMPLE_RATE = 24_000
+
+
+def _explain(exc: OSError, target: Path) -> str:
+    if exc.errno == errno.ENOSPC:
+        return f"The disk is full, so {target} could not be written; free some space and export again."
+    if isinstance(exc, PermissionError):
+        return (f"{target} cannot be written: permission denied, or the file is open in another "
+                "program. Close it there or choose another name.")
+    return f"{target} could not be written ({exc.strerror or exc}); choose another location."
+
+
+def check_output_path(path: os.PathLike | str) -> Path:
+    """Fail now, before minutes of synthesis, if the result could not be saved there."""
+    target = Path(path).expanduser()
+    if target.is_dir():
+        raise OutputError(f"{target} is a folder; give a file name such as {target / 'speech.wav'}.")
+    parent = target.parent
+    if not parent.is_dir():
+        raise OutputError(f"The folder {parent} does not exist; create it or choose another location.")
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".chattts-studio-probe-"):
+            pass
+    except OSError as exc:
+        raise OutputError(
+            f"Cannot write in {parent} ({exc.strerror or exc}); choose a folder you can write to."
+        ) from exc
+    if target.exists() and not os.access(target, os.W_OK):
+        raise OutputError(f"{target} is read-only; choose another name or make it writable.")
+    return target
+
+
+def to_pcm16(samples: np.ndarray) -> np.ndarray:
+    audio = np.asarray(samples, dtype=np.float32).reshape(-1)
+    audio = np.nan_to_num(audio, nan=0.0, posinf=1.0, neginf=-1.0)
+    return (np.clip(audio, -1.0, 1.0) * 32767.0).round().astype(np.int16)
+
+
+def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = SAMPLE_RATE) -> Path:
+    import soundfile as sf
+
+    target = check_output_path(path)
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        sf.write(str(tmp), to_pcm16(samples), sample_rate, subtype="PCM_16", format="WAV")
+        os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(_explain(exc, target)) from exc
+    except RuntimeError as exc:  # libsndfile reports its own write failures this way
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"{target} could not be written ({exc}); choose another location.") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target

@@ -1,0 +1,60 @@
+"""Choosing where the model runs: `auto`, `cpu` or `cuda`, with the reason in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.engine.errors import DeviceError
+
+CHOICES = ("auto", "cpu", "cuda")
+# ChatTTS itself falls back to the CPU below 2 GB of free GPU memory.
+MIN_FREE_GPU_MB = 2048
+CUDA_WHEEL_HINT = (
+    "pip install --force-reinstall torch==2.14.1 torchaudio==2.11.1 "
+    "--index-url https://download.pytorch.org/whl/cu128"
+)
+
+
+@dataclass
+class DeviceChoice:
+    device: str   # "cpu" or "cuda:N"
+    reason: str
+
+
+def _cuda_problem() -> str | None:
+    """None when a CUDA kernel runs; else a sentence saying why not."""
+    import torch
+
+    if torch.version.cuda is None:
+        return ("this PyTorch is a CPU-only build. For an NVIDIA GPU install the CUDA build: "
+                + CUDA_WHEEL_HINT)
+    if not torch.cuda.is_available():
+        return ("PyTorch finds no usable NVIDIA GPU (no GPU, or the driver is missing or too old "
+                "for CUDA " + str(torch.version.cuda) + "); run `chattts-studio doctor` for details.")
+    try:
+        x = torch.ones(8, 8, device="cuda")
+        (x @ x).sum().item()
+    except Exception as exc:  # a driver/arch mismatch shows up only when a kernel runs
+        return f"a CUDA kernel failed to run ({exc}); run `chattts-studio doctor` for details."
+    return None
+
+
+def choose_device(choice: str = "auto") -> DeviceChoice:
+    if choice not in CHOICES:
+        raise DeviceError(f"Unknown device {choice!r}; use one of: {', '.join(CHOICES)}.")
+    if choice == "cpu":
+        return DeviceChoice("cpu", "chosen by the user")
+    problem = _cuda_problem()
+    if choice == "cuda":
+        if problem:
+            raise DeviceError(f"The GPU cannot be used: {problem} Or run on the CPU with --device cpu.")
+        return DeviceChoice("cuda:0", "chosen by the user")
+    if problem:
+        return DeviceChoice("cpu", f"no GPU: {problem}")
+    import torch
+
+    free, _total = torch.cuda.mem_get_info(0)
+    free_mb = free // (1024 * 1024)
+    if free_mb < MIN_FREE_GPU_MB:
+        return DeviceChoice("cpu", f"the GPU has only {free_mb} MB free (ChatTTS needs {MIN_FREE_GPU_MB} MB)")
+    return DeviceChoice("cuda:0", f"NVIDIA GPU with {free_mb} MB free")

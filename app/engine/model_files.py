@@ -1,0 +1,27 @@
+"""The official model layout: which files a model folder holds and how each is checked."""
+
+from __future__ import annotations
+
+# Relative paths in the order ChatTTS's own `check_all_assets` walks them.
+MODEL_FILES: tuple[str, ...] = (
+    "asset/Decoder.safetensors",
+    "asset/DVAE.safetensors",
+    "asset/Embed.safetensors",
+    "asset/Vocos.safetensors",
+    "asset/gpt/config.json",
+    "asset/gpt/model.safetensors",
+    "asset/tokenizer/special_tokens_map.json",
+    "asset/tokenizer/tokenizer_config.json",
+    "asset/tokenizer/tokenizer.json",
+)
+
+# Present only in a random-weight model built by app.testing; the official layout has none.
+STUDIO_CONFIG_NAME = "chattts-studio-model.json"
+
+OFFICIAL_REPO = "2Noise/ChatTTS"
+OFFICIAL_URL = "https://huggingface.co/2Noise/ChatTTS"
+
+
+def sha256_map_key(relpath: str) -> str:
+    """The key ChatTTS's `res/sha256_map.json` uses for a file: `sha256_asset_gpt_config_json`."""
+    return "sha256_" + relpath.replace("/", "_").replace(".", "_")

@@ -1,0 +1,192 @@
+"""Find a model folder, say what is missing, and verify its files.
+
+Official weights are checked against ChatTTS's own `res/sha256_map.json`; a random-weight
+model built by app.testing against the sha256 list in its config file. Hashing ~1.1 GB
+takes seconds, so a file whose size and modification time match an earlier successful
+check is not hashed again (the record lives in the user cache dir).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app import paths
+from app.engine.errors import ModelCorruptError, ModelMissingError
+from app.engine.model_files import (
+    MODEL_FILES,
+    OFFICIAL_URL,
+    STUDIO_CONFIG_NAME,
+    sha256_map_key,
+)
+
+
+def chattts_sha256_map() -> dict[str, str]:
+    """ChatTTS's checksum table, read without importing ChatTTS (which costs seconds)."""
+    spec = importlib.util.find_spec("ChatTTS")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelCorruptError(
+            "The ChatTTS package is not installed, so the model cannot be verified; "
+            "reinstall ChatTTS Studio."
+        )
+    table = Path(list(spec.submodule_search_locations)[0]) / "res" / "sha256_map.json"
+    return json.loads(table.read_text(encoding="utf-8"))
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@dataclass
+class FileCheck:
+    relpath: str
+    present: bool
+    size: int = 0
+    sha256_ok: bool | None = None  # None: not hashed (missing, or no expected value)
+
+
+@dataclass
+class VerifyReport:
+    root: Path
+    kind: str
+    files: list[FileCheck] = field(default_factory=list)
+
+    @property
+    def missing(self) -> list[str]:
+        return [f.relpath for f in self.files if not f.present]
+
+    @property
+    def bad(self) -> list[str]:
+        return [f.relpath for f in self.files if f.present and f.sha256_ok is False]
+
+    @property
+    def ok(self) -> bool:
+        return not self.missing and not self.bad
+
+
+class ModelStore:
+    """One model folder in the official layout (`asset/...`)."""
+
+    def __init__(self, root: os.PathLike | str | None = None):
+        self.root = paths.model_dir(root)
+
+    # -- what kind of model is this -------------------------------------------------
+    def studio_config(self) -> dict | None:
+        """The random-weight model's config file, or None for the official layout."""
+        cfg_path = self.root / STUDIO_CONFIG_NAME
+        if not cfg_path.exists():
+            return None
+        try:
+            cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
+            cfg["dimensions"]["gpt"]["hidden_size"]
+            cfg["sha256"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ModelCorruptError(
+                f"The model description {cfg_path} cannot be read ({exc}); rebuild that "
+                "test model or remove the file if the folder holds the official weights."
+            ) from exc
+        return cfg
+
+    @property
+    def is_test_model(self) -> bool:
+        return self.studio_config() is not None
+
+    @property
+    def kind(self) -> str:
+        cfg = self.studio_config()
+        return "official" if cfg is None else f"random-weights ({cfg.get('size', '?')})"
+
+    def expected_sha256(self) -> dict[str, str]:
+        cfg = self.studio_config()
+        if cfg is not None:
+            return dict(cfg["sha256"])
+        table = chattts_sha256_map()
+        return {rel: table[sha256_map_key(rel)] for rel in MODEL_FILES}
+
+    # -- presence -----------------------------------------------------------------
+    def missing(self) -> list[str]:
+        return [rel for rel in MODEL_FILES if not (self.root / rel).is_file()]
+
+    def require_present(self) -> None:
+        if not self.root.is_dir():
+            raise ModelMissingError(
+                f"No model folder at {self.root}. Download the ChatTTS weights from "
+                f"{OFFICIAL_URL} (the asset/ folder) into it, or point to a folder that has "
+                f"them with --model or the {paths.MODEL_DIR_ENV} environment variable.",
+                missing=list(MODEL_FILES),
+            )
+        missing = self.missing()
+        if missing:
+            raise ModelMissingError(
+                f"The model in {self.root} is incomplete: {len(missing)} of "
+                f"{len(MODEL_FILES)} files are missing ({', '.join(missing)}). Download them "
+                f"from {OFFICIAL_URL} into the same asset/ layout, or choose a complete "
+                "model folder with --model.",
+                missing=missing,
+            )
+
+    # -- checksums ----------------------------------------------------------------
+    def _cache_file(self) -> Path:
+        return paths.cache_dir() / "verified-models.json"
+
+    def _load_cache(self) -> dict:
+        try:
+            return json.loads(self._cache_file().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+    def _save_cache(self, cache: dict) -> None:
+        target = self._cache_file()
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(".tmp")
+            tmp.write_text(json.dumps(cache, indent=1), encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError:
+            pass  # the record only saves time; failing to keep it is harmless
+
+    def verify(self, use_cache: bool = True) -> VerifyReport:
+        expected = self.expected_sha256()
+        report = VerifyReport(self.root, self.kind)
+        cache = self._load_cache() if use_cache else {}
+        key = str(self.root.resolve())
+        known = cache.get(key, {})
+        fresh: dict[str, list] = {}
+        for rel in MODEL_FILES:
+            path = self.root / rel
+            if not path.is_file():
+                report.files.append(FileCheck(rel, present=False))
+                continue
+            st = path.stat()
+            stamp = [st.st_size, st.st_mtime_ns, expected.get(rel)]
+            if known.get(rel) == stamp:
+                ok = True
+            else:
+                ok = file_sha256(path) == expected.get(rel)
+            if ok:
+                fresh[rel] = stamp
+            report.files.append(FileCheck(rel, present=True, size=st.st_size, sha256_ok=ok))
+        if use_cache:
+            cache[key] = fresh
+            self._save_cache(cache)
+        return report
+
+    def require_verified(self, use_cache: bool = True) -> VerifyReport:
+        self.require_present()
+        report = self.verify(use_cache=use_cache)
+        if report.bad:
+            raise ModelCorruptError(
+                f"{len(report.bad)} model file(s) in {self.root} do not match their "
+                f"checksums ({', '.join(report.bad)}): they are damaged or incomplete. "
+                f"Download them again from {OFFICIAL_URL}.",
+                bad=report.bad,
+            )
+        return report

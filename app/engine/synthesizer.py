@@ -1,0 +1,240 @@
+"""Text -> audio through ChatTTS: load a model folder on a device, synthesize requests.
+
+ChatTTS is imported on `load()`, never at module import, because it costs seconds and the
+window must appear first. One Synthesizer owns one loaded model; `synthesize()` runs on
+the caller's thread (a worker thread in the GUI) and `cancel()` may be called from any other
+thread: ChatTTS checks its context flag every decode step, so a cancel lands within one step.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+import time
+import warnings
+from dataclasses import asdict
+from typing import Iterator
+
+import numpy as np
+
+from app.engine.audio_io import SAMPLE_RATE
+from app.engine.device import DeviceChoice, choose_device
+from app.engine.errors import (
+    InputTextError,
+    ModelCorruptError,
+    OutOfMemoryError,
+    SynthesisCancelled,
+)
+from app.engine.model_config import chattts_config
+from app.engine.model_store import ModelStore
+from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
+from app.engine.text import split_text
+from app.engine.voices import check_speaker, speaker_from_seed
+
+log = logging.getLogger("chattts_studio.engine")
+
+# The first batch is a single segment so the first audio arrives as early as possible.
+BATCH_SIZE = 4
+# A segment that comes back empty (the model ended at once) is retried with the next seeds.
+EMPTY_RETRIES = 3
+_SPEAKABLE = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+
+
+def quiet_libraries() -> None:
+    """Keep library chatter (progress bars, deprecation notices) out of the user's console."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"(transformers|torch|ChatTTS|vocos)")
+    warnings.filterwarnings("ignore", message=r".*past_key_values.*")
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"(torch|vocos|vector_quantize_pytorch)")
+    try:
+        import transformers
+
+        transformers.utils.logging.set_verbosity_error()
+        transformers.utils.logging.disable_progress_bar()
+    except Exception:  # transformers missing is reported by the load that follows
+        pass
+
+
+def _cancel_context(event: threading.Event):
+    from ChatTTS.model.gpt import GPT
+
+    class CancelContext(GPT.Context):
+        """ChatTTS resets its own flag at the start of every infer(); ours outlives that."""
+
+        def get(self) -> bool:
+            return self._interrupt or event.is_set()
+
+    return CancelContext()
+
+
+def _is_oom(exc: BaseException) -> bool:
+    import torch
+
+    if isinstance(exc, (torch.OutOfMemoryError, MemoryError)):
+        return True
+    text = str(exc).lower()
+    return "out of memory" in text or "can't allocate memory" in text
+
+
+class Synthesizer:
+    def __init__(self, model_dir: os.PathLike | str | None = None, device: str = "auto"):
+        self.store = ModelStore(model_dir)
+        self.device_request = device
+        self.device: DeviceChoice | None = None
+        self.load_seconds: float | None = None
+        self.test_model = False
+        self._chat = None
+        self._spk_stat: str | None = None
+        self._hidden_size: int | None = None
+        self._cancel = threading.Event()
+
+    # -- loading ------------------------------------------------------------------
+    @property
+    def loaded(self) -> bool:
+        return self._chat is not None
+
+    def load(self, verify: bool = True) -> None:
+        started = time.perf_counter()
+        if verify:
+            self.store.require_verified()
+        else:
+            self.store.require_present()
+        studio_cfg = self.store.studio_config()
+        self.device = choose_device(self.device_request)
+        quiet_libraries()
+        import ChatTTS
+        import torch
+
+        chat = ChatTTS.Chat(logging.getLogger("chattts_studio.chattts"))
+        if studio_cfg is None:
+            chat.config = chattts_config()
+        else:
+            chat.config = chattts_config(studio_cfg["dimensions"], studio_cfg["spk_stat"])
+        chat.context = _cancel_context(self._cancel)
+        files = {k: str(self.store.root / v) for k, v in asdict(chat.config.path).items()}
+        try:
+            ok = chat._load(device=torch.device(self.device.device), compile=False, **files)
+        except Exception as exc:
+            if _is_oom(exc):
+                raise OutOfMemoryError(
+                    f"There is not enough memory on {self.device.device} to load the model; "
+                    "close other programs or use --device cpu."
+                ) from exc
+            raise ModelCorruptError(
+                f"The model in {self.store.root} could not be loaded ({type(exc).__name__}: {exc}); "
+                "its files may be damaged or from another ChatTTS version. Download them again."
+            ) from exc
+        if not ok:
+            raise ModelCorruptError(f"The model in {self.store.root} did not load completely; download it again.")
+        self._chat = chat
+        self._spk_stat = chat.config.spk_stat
+        self._hidden_size = chat.config.gpt.hidden_size
+        self.test_model = studio_cfg is not None
+        self.load_seconds = time.perf_counter() - started
+        log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
+
+    def _require_loaded(self):
+        if self._chat is None:
+            self.load()
+        return self._chat
+
+    # -- voices -------------------------------------------------------------------
+    def speaker_for_seed(self, seed: int) -> str:
+        self._require_loaded()
+        return speaker_from_seed(seed, self._spk_stat)
+
+    def resolve_speaker(self, request: SynthesisRequest) -> str:
+        self._require_loaded()
+        if request.speaker:
+            return check_speaker(request.speaker, self._hidden_size)
+        return speaker_from_seed(request.seed, self._spk_stat)
+
+    # -- synthesis ----------------------------------------------------------------
+    def cancel(self) -> None:
+        """Stop the running request within one decode step (any thread)."""
+        self._cancel.set()
+
+    def _speakable_segments(self, text: str) -> list[str]:
+        chat = self._chat
+        segments = []
+        for seg in split_text(text):
+            normalized = chat.normalizer(seg, True, True)
+            if _SPEAKABLE.search(normalized):
+                segments.append(seg)
+        if not segments:
+            raise InputTextError(
+                "The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
+                "so spell out numbers and symbols in words."
+            )
+        return segments
+
+    def _infer(self, texts: list[str], request: SynthesisRequest, speaker: str, seed: int) -> list[np.ndarray]:
+        import ChatTTS
+
+        s = request.sampling
+        refine = ChatTTS.Chat.RefineTextParams(
+            prompt=request.refine_prompt(), show_tqdm=False, manual_seed=seed,
+        )
+        code = ChatTTS.Chat.InferCodeParams(
+            prompt=request.code_prompt(), spk_emb=speaker, temperature=s.temperature,
+            top_P=s.top_p, top_K=s.top_k, repetition_penalty=s.repetition_penalty,
+            max_new_token=s.max_new_tokens, show_tqdm=False, manual_seed=seed,
+        )
+        try:
+            wavs = self._chat.infer(
+                list(texts), stream=False, skip_refine_text=not request.refine_text,
+                split_text=False, params_refine_text=refine, params_infer_code=code,
+            )
+        except Exception as exc:
+            if _is_oom(exc):
+                raise OutOfMemoryError(
+                    f"{self.device.device} ran out of memory while speaking; try a shorter text, "
+                    "close other programs, or use --device cpu."
+                ) from exc
+            raise
+        if self._cancel.is_set():
+            raise SynthesisCancelled("Synthesis was stopped.")
+        return [np.asarray(w, dtype=np.float32).reshape(-1) for w in wavs]
+
+    def synthesize(self, request: SynthesisRequest) -> Iterator[AudioChunk | SynthesisResult]:
+        """Yield one AudioChunk per segment in order, then the SynthesisResult."""
+        self._require_loaded()
+        self._cancel.clear()
+        started = time.perf_counter()
+        speaker = self.resolve_speaker(request)
+        segments = self._speakable_segments(request.text)
+        pieces: list[np.ndarray] = []
+        index = 0
+        while index < len(segments):
+            if self._cancel.is_set():
+                raise SynthesisCancelled("Synthesis was stopped.")
+            size = 1 if index == 0 else BATCH_SIZE
+            batch = segments[index:index + size]
+            wavs = self._infer(batch, request, speaker, request.seed)
+            for offset, wav in enumerate(wavs):
+                retry = 1
+                while wav.size == 0 and retry <= EMPTY_RETRIES:
+                    wav = self._infer([batch[offset]], request, speaker, request.seed + retry)[0]
+                    retry += 1
+                pieces.append(wav)
+                yield AudioChunk(index + offset, len(segments), wav, SAMPLE_RATE)
+            index += len(batch)
+        audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+        yield SynthesisResult(
+            audio=audio, sample_rate=SAMPLE_RATE, device=self.device.device, speaker=speaker,
+            seed=request.seed, segments=len(segments), synth_seconds=time.perf_counter() - started,
+            test_model=self.test_model,
+        )
+
+    def run(self, request: SynthesisRequest, on_chunk=None) -> SynthesisResult:
+        """Synthesize to the end; `on_chunk(AudioChunk)` sees each segment as it is ready."""
+        result = None
+        for item in self.synthesize(request):
+            if isinstance(item, AudioChunk):
+                if on_chunk is not None:
+                    on_chunk(item)
+            else:
+                result = item
+        return result

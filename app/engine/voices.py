@@ -1,0 +1,75 @@
+"""Voices: a seed or a speaker string (base16384 text, ChatTTS's own format).
+
+A seed maps to a speaker exactly as ChatTTS front ends do it (`torch.manual_seed(seed)`
+then `Chat.sample_random_speaker()` on the CPU), so seed 2222 here is seed 2222 there on the
+same weights. We draw from a private generator so the program's global RNG is untouched.
+"""
+
+from __future__ import annotations
+
+import lzma
+
+import numpy as np
+
+from app.engine.errors import VoiceError
+
+_LZMA = dict(format=lzma.FORMAT_RAW,
+             filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}])
+
+
+def decode_stat(spk_stat: str) -> tuple[np.ndarray, np.ndarray]:
+    """ChatTTS's speaker statistics string -> (std, mean) float16 arrays."""
+    import pybase16384 as b14
+
+    values = np.frombuffer(b14.decode_from_string(spk_stat), dtype=np.float16)
+    std, mean = np.split(values.copy(), 2)
+    return std, mean
+
+
+def encode_speaker(embedding: np.ndarray) -> str:
+    import pybase16384 as b14
+
+    raw = np.asarray(embedding, dtype=np.float16).tobytes()
+    return b14.encode_to_string(lzma.compress(raw, **_LZMA))
+
+
+def decode_speaker(speaker: str) -> np.ndarray:
+    """Speaker string -> float16 embedding; raises VoiceError with a sentence if invalid."""
+    import pybase16384 as b14
+
+    text = (speaker or "").strip()
+    if not text:
+        raise VoiceError("The speaker string is empty; paste a whole speaker string or use a seed.")
+    try:
+        raw = lzma.decompress(b14.decode_from_string(text), **_LZMA)
+    except Exception as exc:
+        raise VoiceError(
+            "This is not a valid ChatTTS speaker string (it does not decode); copy the whole "
+            "string again, or use a seed instead."
+        ) from exc
+    if len(raw) % 2:
+        raise VoiceError("This speaker string is damaged (odd byte count); copy it again.")
+    return np.frombuffer(raw, dtype=np.float16).copy()
+
+
+def speaker_from_seed(seed: int, spk_stat: str) -> str:
+    import torch
+
+    std, mean = decode_stat(spk_stat)
+    generator = torch.Generator(device="cpu").manual_seed(int(seed))
+    noise = torch.randn(std.shape[0], generator=generator, dtype=torch.float16)
+    emb = noise.mul_(torch.from_numpy(std)).add_(torch.from_numpy(mean))
+    return encode_speaker(emb.numpy())
+
+
+def check_speaker(speaker: str, hidden_size: int) -> str:
+    """Return the cleaned speaker string if it fits a model of `hidden_size`."""
+    emb = decode_speaker(speaker)
+    if emb.shape[0] != hidden_size:
+        raise VoiceError(
+            f"This speaker string was made for a model with {emb.shape[0]} voice dimensions, "
+            f"but the loaded model uses {hidden_size}; make a new voice from a seed for this model."
+        )
+    if not np.all(np.isfinite(emb)):
+        raise VoiceError("This speaker string holds invalid numbers; copy it again or use a seed.")
+    return speaker.strip()

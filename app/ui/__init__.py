@@ -1,0 +1,1 @@
+"""Qt widgets. The only package (with app.workers) allowed to import Qt."""
