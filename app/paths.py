@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 APP_NAME = "ChatTTS Studio"
-APP_AUTHOR = "ChatTTS Studio"
+APP_AUTHOR = False  # no vendor folder level on Windows
 
 # Set to a folder to keep every user file under it (tests, portable installs).
 HOME_ENV = "CHATTTS_STUDIO_HOME"

@@ -9,8 +9,10 @@ from app.engine.errors import DeviceError
 CHOICES = ("auto", "cpu", "cuda")
 # ChatTTS itself falls back to the CPU below 2 GB of free GPU memory.
 MIN_FREE_GPU_MB = 2048
+# PyPI's Windows torch is CPU-only (and has no "+cpu" suffix); the CUDA build of the same
+# version comes from PyTorch's own index. cu128 covers RTX 20xx-50xx; GTX 10xx needs cu126.
 CUDA_WHEEL_HINT = (
-    "pip install --force-reinstall torch==2.14.1 torchaudio==2.11.1 "
+    "pip install --force-reinstall --no-deps torch==2.14.1 "
     "--index-url https://download.pytorch.org/whl/cu128"
 )
 

@@ -1,0 +1,49 @@
+"""Shared fixtures: one tiny random-weight model and one loaded synthesizer per session.
+
+Importing ChatTTS costs seconds, so the model is built and loaded once; tests that damage
+a model work on their own copy.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_dirs(tmp_path, monkeypatch):
+    """Every test gets its own settings/cache/log folders and no model folder override."""
+    home = tmp_path / "studio-home"
+    monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(home))
+    monkeypatch.delenv("CHATTTS_STUDIO_MODEL_DIR", raising=False)
+    return home
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory) -> Path:
+    from app.testing.random_model import build_random_model
+
+    return build_random_model(tmp_path_factory.mktemp("models") / "tiny", size="tiny", seed=0)
+
+
+@pytest.fixture
+def model_copy(tiny_model, tmp_path) -> Path:
+    """A private copy of the tiny model that a test may damage."""
+    target = tmp_path / "model"
+    shutil.copytree(tiny_model, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def synthesizer(tiny_model, tmp_path_factory):
+    from app.engine.synthesizer import Synthesizer
+
+    os.environ["CHATTTS_STUDIO_HOME"] = str(tmp_path_factory.mktemp("synth-home"))
+    synth = Synthesizer(tiny_model, device="cpu")
+    synth.load()
+    return synth

@@ -1,0 +1,43 @@
+"""app.engine (and everything it imports) must work where Qt cannot even be imported."""
+
+import subprocess
+import sys
+
+BLOCK_QT = r"""
+import importlib.abc, sys
+class NoQt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in ('PySide6', 'shiboken6', 'PyQt5', 'PyQt6', 'PySide2'):
+            raise ImportError('Qt is blocked in this test: ' + name)
+sys.meta_path.insert(0, NoQt())
+import pkgutil, importlib
+import app.engine
+for mod in pkgutil.walk_packages(app.engine.__path__, 'app.engine.'):
+    importlib.import_module(mod.name)
+import app.engine.synthesizer, app.cli, app.testing.random_model
+try:
+    import PySide6
+except ImportError:
+    pass
+else:
+    raise SystemExit('blocker failed')
+loaded = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')]
+assert not loaded, loaded
+print('ok', len([m for m in sys.modules if m.startswith('app.engine.')]))
+"""
+
+
+def test_engine_imports_without_qt():
+    proc = subprocess.run([sys.executable, "-c", BLOCK_QT], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("ok ")
+    assert int(proc.stdout.split()[1]) >= 8
+
+
+def test_engine_import_is_light():
+    """Importing the engine must not import ChatTTS/torch: the window has to appear first."""
+    code = ("import sys, app.engine.synthesizer, app.engine.model_store, app.cli; "
+            "print(sorted(m for m in ('ChatTTS', 'torch', 'transformers') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
