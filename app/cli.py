@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from app import __version__
 from app.engine.device import CHOICES
 from app.engine.errors import InputTextError, StudioError, SynthesisCancelled
 from app.engine.request import DEFAULT_SEED
+from app.engine.text import decode_text, read_text_file
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,16 +49,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _decode_text(data: bytes, source: str) -> str:
-    # Notepad on Chinese Windows saves GBK by default; UTF-8 (with or without BOM) elsewhere.
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise InputTextError(f"{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.")
-
-
 def read_input_text(text: str | None, file: str | None) -> str:
     if text is not None and file is not None:
         raise InputTextError("Give the text or --file, not both.")
@@ -67,17 +57,8 @@ def read_input_text(text: str | None, file: str | None) -> str:
             raise InputTextError("There is no text to speak; give it as an argument or with --file.")
         return text
     if file == "-":
-        return _decode_text(sys.stdin.buffer.read(), "Standard input")
-    path = Path(file).expanduser()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputTextError(f"The input file {path} does not exist.") from None
-    except IsADirectoryError:
-        raise InputTextError(f"{path} is a folder; give a text file.") from None
-    except OSError as exc:
-        raise InputTextError(f"The input file {path} cannot be read ({exc.strerror or exc}).") from None
-    return _decode_text(data, str(path))
+        return decode_text(sys.stdin.buffer.read(), "Standard input")
+    return read_text_file(file)
 
 
 def cmd_synth(args) -> int:
@@ -138,9 +119,10 @@ def cmd_synth(args) -> int:
 
 
 def cmd_window(args) -> int:
+    from app.bootstrap import setup_logging
     from app.ui.app import run_window
 
-    return run_window()
+    return run_window(setup_logging())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,3 +47,18 @@ def synthesizer(tiny_model, tmp_path_factory):
     synth = Synthesizer(tiny_model, device="cpu")
     synth.load()
     return synth
+
+
+@pytest.fixture(autouse=True)
+def no_running_worker_threads():
+    """Fail any test that leaves a synthesis QThread running (napari's rule)."""
+    yield
+    try:
+        from app.workers.synthesis_worker import running_threads
+    except ImportError:
+        return
+    leaked = running_threads()
+    for thread in leaked:
+        thread.quit()
+        thread.wait(10_000)
+    assert not leaked, f"{len(leaked)} synthesis thread(s) still running after the test"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app import paths
+from app.atomic import read_json, write_json_atomic
 from app.engine.errors import ModelCorruptError, ModelMissingError
 from app.engine.model_files import (
     MODEL_FILES,
@@ -138,18 +139,11 @@ class ModelStore:
         return paths.cache_dir() / "verified-models.json"
 
     def _load_cache(self) -> dict:
-        try:
-            return json.loads(self._cache_file().read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
+        return read_json(self._cache_file(), {})
 
     def _save_cache(self, cache: dict) -> None:
-        target = self._cache_file()
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(".tmp")
-            tmp.write_text(json.dumps(cache, indent=1), encoding="utf-8")
-            os.replace(tmp, target)
+            write_json_atomic(self._cache_file(), cache)
         except OSError:
             pass  # the record only saves time; failing to keep it is harmless
 

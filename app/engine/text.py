@@ -7,7 +7,9 @@ very long segment hits the model's token cap and loses its ending.
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 from app.engine.errors import InputTextError
 
@@ -16,6 +18,29 @@ MAX_SEGMENT_CHARS = 120
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)(?=\s)")
 _SOFT_BREAK = re.compile(r"(?<=[，、,：:])|(?<=\s)")
+
+
+def decode_text(data: bytes, source: str) -> str:
+    # Notepad on Chinese Windows saves GBK by default; UTF-8 (with or without BOM) elsewhere.
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise InputTextError(f"{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.")
+
+
+def read_text_file(path: os.PathLike | str) -> str:
+    target = Path(path).expanduser()
+    try:
+        data = target.read_bytes()
+    except FileNotFoundError:
+        raise InputTextError(f"The input file {target} does not exist.") from None
+    except IsADirectoryError:
+        raise InputTextError(f"{target} is a folder; give a text file.") from None
+    except OSError as exc:
+        raise InputTextError(f"The input file {target} cannot be read ({exc.strerror or exc}).") from None
+    return decode_text(data, str(target))
 
 
 def check_text(text: str | None) -> str:

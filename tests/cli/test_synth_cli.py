@@ -173,6 +173,6 @@ def test_no_command_opens_the_window(monkeypatch):
     import app.ui.app as ui_app
 
     opened = []
-    monkeypatch.setattr(ui_app, "run_window", lambda: opened.append(True) or 0)
+    monkeypatch.setattr(ui_app, "run_window", lambda log_path=None: opened.append(True) or 0)
     assert main([]) == 0
     assert opened == [True]

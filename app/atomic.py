@@ -1,0 +1,34 @@
+"""Writing small files so that a crash never leaves half of one behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_text_atomic(path: os.PathLike | str, text: str) -> Path:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def write_json_atomic(path: os.PathLike | str, data) -> Path:
+    return write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+
+
+def read_json(path: os.PathLike | str, default):
+    """The file's JSON, or `default` when it is missing or unreadable."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return default

@@ -1,0 +1,28 @@
+"""Locating the `resources/` folder in a source checkout, an installed wheel or a frozen build."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def resources_dir() -> Path:
+    frozen = getattr(sys, "_MEIPASS", None)
+    candidates = []
+    if frozen:
+        candidates.append(Path(frozen) / "resources")
+    candidates.append(Path(__file__).resolve().parent.parent / "resources")
+    try:
+        import importlib.resources
+
+        candidates.append(Path(str(importlib.resources.files("chattts_studio_resources"))))
+    except (ImportError, TypeError):
+        pass
+    for path in candidates:
+        if (path / "translations").is_dir():
+            return path
+    return candidates[0]
+
+
+def translation_file(language: str) -> Path:
+    return resources_dir() / "translations" / f"chattts_studio_{language}.qm"

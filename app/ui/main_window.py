@@ -1,0 +1,419 @@
+"""The main window: text, voice, parameters, Play/Stop/Export, history, status.
+
+Services (settings, sound output, history, voice library, synthesizer factory) are passed
+in, so tests run the real window with a fake sound output and a tiny model. The model is
+loaded by the worker after the window is shown (`start()`), never on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QProgressBar,
+    QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from app.engine.audio_io import SAMPLE_RATE, write_wav
+from app.engine.errors import InputTextError, OutputError
+from app.engine.model_store import ModelStore
+from app.engine.playback import AudioOutput, SoundDeviceOutput
+from app.engine.request import SynthesisRequest
+from app.engine.text import check_text
+from app.engine.voice_library import VoiceLibrary
+from app.history import HistoryStore
+from app.ui.banner import Banner
+from app.ui.history_panel import HistoryPanel
+from app.ui.menus import build_menus
+from app.ui.params_panel import ParamsPanel
+from app.ui.settings import Settings
+from app.ui.text_panel import TextPanel
+from app.ui.voice_panel import VoicePanel
+from app.workers.synthesis_worker import ModelStatus, WorkerThread
+
+log = logging.getLogger("chattts_studio.ui")
+
+
+def default_export_name(text: str) -> str:
+    words = re.sub(r'[<>:"/\\|?*\x00-\x1f\s]+', " ", text).strip()
+    stem = "_".join(words.split()[:6])[:40] or "speech"
+    return f"{stem}.wav"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: Settings, output: AudioOutput | None = None,
+                 history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
+                 synthesizer_factory=None):
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.settings = settings
+        self.output = output if output is not None else SoundDeviceOutput(settings.output_device)
+        self.history = history or HistoryStore()
+        self.model_status: ModelStatus | None = None
+        self._job = None
+        self._last_result = None
+        self._closing = False
+
+        self.worker = WorkerThread(synthesizer_factory, parent=self)
+        w = self.worker.worker
+        w.loadStarted.connect(self.on_load_started)
+        w.loaded.connect(self.on_loaded)
+        w.loadFailed.connect(self.on_load_failed)
+        w.chunkReady.connect(self.on_chunk)
+        w.progress.connect(self.on_progress)
+        w.finished.connect(self.on_finished)
+        w.failed.connect(self.on_failed)
+        w.cancelled.connect(self.on_cancelled)
+
+        self._build(voices or VoiceLibrary())
+        self.menus = build_menus(self)
+        self._restore()
+        self.retranslate()
+        self.refresh_history()
+        self._set_busy(False)
+
+    # -- layout -----------------------------------------------------------------------
+    def _build(self, voices: VoiceLibrary) -> None:
+        self.model_banner = Banner("modelBanner")
+        self.model_banner.button.clicked.connect(self.choose_model_folder)
+        self.audio_banner = Banner("audioBanner")
+        self.audio_banner.button.clicked.connect(self.audio_banner.hide)
+        self.text_panel = TextPanel()
+        self.voice_panel = VoicePanel(voices)
+        self.params_panel = ParamsPanel()
+        self.history_panel = HistoryPanel()
+        self.history_panel.replayRequested.connect(self.replay)
+        self.history_panel.exportRequested.connect(self.export_entry)
+        self.history_panel.deleteRequested.connect(self.delete_entry)
+        self.history_panel.regenerateRequested.connect(self.regenerate)
+
+        self.play_button = QPushButton()
+        self.play_button.setObjectName("playButton")
+        self.stop_button = QPushButton()
+        self.stop_button.setObjectName("stopButton")
+        self.export_button = QPushButton()
+        self.export_button.setObjectName("exportButton")
+        self.play_button.clicked.connect(self.play)
+        self.stop_button.clicked.connect(self.stop)
+        self.export_button.clicked.connect(self.export_current)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("progressBar")
+        self.progress.setTextVisible(True)
+        self.status = QLabel()
+        self.status.setObjectName("statusLabel")
+        self.statusBar().addWidget(self.status, 1)
+
+        controls = QHBoxLayout()
+        for button in (self.play_button, self.stop_button, self.export_button):
+            controls.addWidget(button)
+        controls.addWidget(self.progress, 1)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addWidget(self.model_banner)
+        left_layout.addWidget(self.audio_banner)
+        left_layout.addWidget(self.text_panel, 1)
+        left_layout.addLayout(controls)
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("sideTabs")
+        for panel in (self.voice_panel, self.params_panel, self.history_panel):
+            page = QWidget()
+            QVBoxLayout(page).addWidget(panel)
+            self.tabs.addTab(page, "")
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(self.tabs)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        self.setCentralWidget(splitter)
+
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self, activated=self.play)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop)
+        QShortcut(QKeySequence("Ctrl+S"), self, activated=self.export_current)
+
+    def _restore(self) -> None:
+        s = self.settings
+        if s.geometry is None or not self.restoreGeometry(s.geometry):
+            screen = self.screen().availableGeometry()
+            self.resize(min(1000, int(screen.width() * 0.9)), min(640, int(screen.height() * 0.9)))
+        self.voice_panel.set_voice(s.seed, s.speaker or None)
+        self.params_panel.set_values(s.params)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.geometry = self.saveGeometry()
+        s.seed = self.voice_panel.seed_value()
+        s.speaker = self.voice_panel.explicit_speaker() or ""
+        s.params = self.params_panel.values()
+        s.sync()
+
+    # -- model ------------------------------------------------------------------------
+    def model_dir(self) -> Path:
+        return ModelStore(self.settings.model_dir or None).root
+
+    def start(self) -> None:
+        """Called once the window is visible: report sound problems, then load the model."""
+        if self.output.problem:
+            self.audio_banner.show_message(self.output.problem, "info", self.tr("Dismiss"))
+        self.load_model()
+
+    def load_model(self) -> None:
+        self.model_status = None
+        store = ModelStore(self.settings.model_dir or None)
+        missing = store.missing() if store.root.is_dir() else ["asset/"]
+        if missing:
+            self.model_banner.show_message(self.tr(
+                "No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder "
+                "(download it from huggingface.co/2Noise/ChatTTS).").replace("%1", str(store.root)),
+                "warning", self.tr("Choose folder..."))
+            self.status.setText(self.tr("No model"))
+            self._set_busy(False)
+            return
+        self.model_banner.hide()
+        self.worker.requestLoad.emit(str(store.root), self.settings.device)
+
+    def choose_model_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, self.tr("Choose the ChatTTS model folder"),
+                                                str(self.model_dir()))
+        if path:
+            self.set_model_dir(path)
+
+    def set_model_dir(self, path: str) -> None:
+        self.settings.model_dir = path
+        self.settings.sync()
+        self.load_model()
+
+    def set_device(self, device: str) -> None:
+        self.settings.device = device
+        self.load_model()
+
+    @Slot(str)
+    def on_load_started(self, _root: str) -> None:
+        self.status.setText(self.tr("Loading the model..."))
+        self.progress.setRange(0, 0)
+        self.play_button.setEnabled(False)
+
+    @Slot(object)
+    def on_loaded(self, status: ModelStatus) -> None:
+        self.model_status = status
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        if status.test_model:
+            self.model_banner.show_message(self.tr(
+                "This is a random-weight test model: it makes noise, not speech. Choose the "
+                "official ChatTTS model folder to hear real speech."), "warning", self.tr("Choose folder..."))
+        else:
+            self.model_banner.hide()
+        self.status.setText(self._ready_text())
+        self._set_busy(False)
+
+    def _ready_text(self) -> str:
+        s = self.model_status
+        return self.tr("Ready: %1 on %2 (loaded in %3 s)").replace("%1", s.kind).replace(
+            "%2", s.device).replace("%3", f"{s.load_seconds:.1f}")
+
+    @Slot(str)
+    def on_load_failed(self, message: str) -> None:
+        self.progress.setRange(0, 1)
+        self.model_banner.show_message(message, "error", self.tr("Choose folder..."))
+        self.status.setText(self.tr("The model could not be loaded"))
+        self._set_busy(False)
+
+    # -- synthesis ----------------------------------------------------------------------
+    def current_request(self) -> SynthesisRequest:
+        request = SynthesisRequest(text=self.text_panel.text(), seed=self.voice_panel.seed_value(),
+                                   speaker=self.voice_panel.explicit_speaker())
+        return self.params_panel.apply_to(request)
+
+    def play(self) -> None:
+        self.start_request(self.current_request())
+
+    def start_request(self, request: SynthesisRequest) -> None:
+        if self._job is not None:
+            return
+        try:
+            check_text(request.text)
+        except InputTextError as exc:
+            self.status.setText(str(exc))
+            return
+        if self.model_status is None:
+            self.status.setText(self.tr("The model is not loaded yet."))
+            return
+        self._job = self.worker.new_job(request)
+        self.output.start(SAMPLE_RATE)
+        self.progress.setRange(0, 0)
+        self.status.setText(self.tr("Speaking..."))
+        self._set_busy(True)
+        self.worker.submit.emit(self._job)
+
+    def stop(self) -> None:
+        self.output.stop()
+        if self._job is None:
+            return
+        self.worker.worker.cancel(self._job.id)
+        self._job = None
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status.setText(self.tr("Stopped."))
+        self._set_busy(False)
+
+    def _current(self, job_id: int) -> bool:
+        return self._job is not None and self._job.id == job_id
+
+    @Slot(int, object)
+    def on_chunk(self, job_id: int, chunk) -> None:
+        if self._current(job_id):
+            self.output.enqueue(chunk.samples)
+
+    @Slot(int, int, int)
+    def on_progress(self, job_id: int, done: int, total: int) -> None:
+        if self._current(job_id):
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+
+    @Slot(int, object)
+    def on_finished(self, job_id: int, result) -> None:
+        if not self._current(job_id):
+            return
+        request, self._job = self._job.request, None
+        self.output.end_stream()
+        self._last_result = result
+        self.voice_panel.show_seed_speaker(result.speaker)
+        try:
+            entry = self.history.add(request, result)
+            self.refresh_history()
+            self.history_panel.select(entry.id)
+        except (OSError, OutputError) as exc:
+            log.warning("history not saved: %s", exc)
+        note = self.tr(" (test model: noise, not speech)") if result.test_model else ""
+        self.status.setText(self.tr("%1 s of audio in %2 s on %3").replace("%1", f"{result.duration:.1f}")
+                            .replace("%2", f"{result.synth_seconds:.1f}").replace("%3", result.device) + note)
+        self._set_busy(False)
+
+    @Slot(int, str)
+    def on_failed(self, job_id: int, message: str) -> None:
+        if not self._current(job_id):
+            return
+        self._job = None
+        self.output.stop()
+        self.status.setText(message)
+        self._set_busy(False)
+        if not self._closing:
+            QMessageBox.warning(self, self.tr("Synthesis failed"), message)
+
+    @Slot(int)
+    def on_cancelled(self, job_id: int) -> None:
+        if self._current(job_id):
+            self._job = None
+            self._set_busy(False)
+
+    def _set_busy(self, busy: bool) -> None:
+        ready = self.model_status is not None
+        self.play_button.setEnabled(ready and not busy)
+        self.stop_button.setEnabled(busy)
+        self.export_button.setEnabled(not busy and (self._last_result is not None
+                                                    or self.history_panel.selected_id() is not None))
+        if not busy and self.progress.maximum() == 0 and ready:
+            self.progress.setRange(0, 1)
+
+    def is_busy(self) -> bool:
+        return self._job is not None
+
+    # -- history and export ---------------------------------------------------------------
+    def refresh_history(self) -> None:
+        self.history_panel.set_entries(self.history.entries())
+        self._set_busy(self.is_busy())
+
+    def replay(self, entry_id: str) -> None:
+        entry = self.history.get(entry_id)
+        if entry is None or self.is_busy():
+            return
+        audio, rate = self.history.audio(entry)
+        self.output.start(rate)
+        self.output.enqueue(audio)
+        self.output.end_stream()
+
+    def regenerate(self, entry_id: str) -> None:
+        entry = self.history.get(entry_id)
+        if entry is None:
+            return
+        request = entry.to_request()
+        self.text_panel.set_text(request.text)
+        self.voice_panel.set_voice(request.seed, request.speaker)
+        self.params_panel.load_request(request)
+        self.start_request(self.current_request())
+
+    def delete_entry(self, entry_id: str) -> None:
+        self.history.delete(entry_id)
+        self.refresh_history()
+
+    def export_current(self) -> None:
+        entry_id = self.history_panel.selected_id()
+        if entry_id:
+            self.export_entry(entry_id)
+
+    def export_entry(self, entry_id: str) -> None:
+        entry = self.history.get(entry_id)
+        if entry is None:
+            return
+        start_dir = self.settings.last_export_dir or str(Path.home())
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export WAV"), str(Path(start_dir) / default_export_name(entry.text)),
+            self.tr("WAV audio (*.wav)"))
+        if path:
+            if not path.lower().endswith(".wav"):
+                path += ".wav"
+            self.export_to(entry_id, path)
+
+    def export_to(self, entry_id: str, path: str) -> bool:
+        entry = self.history.get(entry_id)
+        try:
+            audio, rate = self.history.audio(entry)
+            write_wav(path, audio, rate)
+        except (OutputError, OSError) as exc:
+            QMessageBox.critical(self, self.tr("Export failed"), str(exc))
+            return False
+        self.settings.last_export_dir = str(Path(path).parent)
+        self.status.setText(self.tr("Exported %1").replace("%1", path))
+        return True
+
+    # -- language, closing ------------------------------------------------------------------
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("ChatTTS Studio"))
+        self.play_button.setText(self.tr("Play"))
+        self.play_button.setToolTip(self.tr("Speak the text (Ctrl+Enter)"))
+        self.stop_button.setText(self.tr("Stop"))
+        self.stop_button.setToolTip(self.tr("Stop speaking (Esc)"))
+        self.export_button.setText(self.tr("Export WAV..."))
+        self.export_button.setToolTip(self.tr("Save the selected result as a WAV file (Ctrl+S)"))
+        self.tabs.setTabText(0, self.tr("Voice"))
+        self.tabs.setTabText(1, self.tr("Parameters"))
+        self.tabs.setTabText(2, self.tr("History"))
+        self.menus.retranslate()
+        if self.model_status is not None and not self.is_busy():
+            self.status.setText(self._ready_text())
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def closeEvent(self, event):
+        self._closing = True
+        self.save_settings()
+        self.output.stop()
+        if not self.worker.shutdown():
+            log.error("the synthesis thread did not stop in time")
+        super().closeEvent(event)
+
+
+def show_when_ready(window: MainWindow) -> None:
+    """Show first, then start loading on the next turn of the event loop."""
+    window.show()
+    QTimer.singleShot(0, window.start)

@@ -1,0 +1,115 @@
+"""The menu bar: File, Model, Audio, Language, Help."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QUrl
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import QMessageBox
+
+from app import __version__, paths
+from app.engine.playback import SoundDeviceOutput, list_output_devices
+from app.ui.i18n import apply_language
+
+
+class Menus(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        bar = window.menuBar()
+        self.file = bar.addMenu("")
+        self.model = bar.addMenu("")
+        self.audio = bar.addMenu("")
+        self.language = bar.addMenu("")
+        self.help = bar.addMenu("")
+
+        self.open_text = self.file.addAction("", window.text_panel.choose_file)
+        self.open_text.setShortcut(QKeySequence.StandardKey.Open)
+        self.export = self.file.addAction("", window.export_current)
+        self.file.addSeparator()
+        self.quit = self.file.addAction("", window.close)
+        self.quit.setShortcut(QKeySequence.StandardKey.Quit)
+
+        self.choose_model = self.model.addAction("", window.choose_model_folder)
+        self.model.addSeparator()
+        self.devices = QActionGroup(self)
+        self.device_actions = {}
+        for device in ("auto", "cpu", "cuda"):
+            action = self.model.addAction("")
+            action.setCheckable(True)
+            action.setChecked(window.settings.device == device)
+            action.triggered.connect(lambda _=False, d=device: window.set_device(d))
+            self.devices.addAction(action)
+            self.device_actions[device] = action
+
+        self.outputs = QActionGroup(self)
+        self.audio.aboutToShow.connect(self._fill_outputs)
+
+        self.languages = QActionGroup(self)
+        self.language_actions = {}
+        for code, label in (("system", None), ("en", "English"), ("zh_CN", "简体中文")):
+            action = self.language.addAction(label or "")
+            action.setCheckable(True)
+            action.setChecked(window.settings.language == code)
+            action.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            self.languages.addAction(action)
+            self.language_actions[code] = action
+
+        self.open_logs = self.help.addAction("", self._open_log_folder)
+        self.about = self.help.addAction("", self._about)
+
+    def set_language(self, code: str) -> None:
+        self.window.settings.language = code
+        self.language_actions[code].setChecked(True)
+        apply_language(code)
+
+    def _fill_outputs(self) -> None:
+        self.audio.clear()
+        names, default = list_output_devices()
+        chosen = self.window.settings.output_device
+        if not names:
+            action = self.audio.addAction(self.tr("No output device found"))
+            action.setEnabled(False)
+            return
+        for name in [""] + names:
+            label = self.tr("System default (%1)").replace("%1", default or "?") if name == "" else name
+            action = self.audio.addAction(label)
+            action.setCheckable(True)
+            action.setChecked(name == chosen)
+            action.triggered.connect(lambda _=False, n=name: self.set_output(n))
+            self.outputs.addAction(action)
+
+    def set_output(self, name: str) -> None:
+        self.window.settings.output_device = name
+        self.window.output.stop()
+        self.window.output = SoundDeviceOutput(name or None)
+
+    def _open_log_folder(self) -> None:
+        folder = paths.log_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+
+    def _about(self) -> None:
+        QMessageBox.about(self.window, self.tr("About ChatTTS Studio"), self.tr(
+            "<b>ChatTTS Studio %1</b><br>Text to speech on your own computer with the ChatTTS model."
+            "<br>Logs: %2").replace("%1", __version__).replace("%2", str(paths.log_dir())))
+
+    def retranslate(self) -> None:
+        self.file.setTitle(self.tr("&File"))
+        self.open_text.setText(self.tr("&Open text..."))
+        self.export.setText(self.tr("&Export WAV..."))
+        self.quit.setText(self.tr("&Quit"))
+        self.model.setTitle(self.tr("&Model"))
+        self.choose_model.setText(self.tr("Choose model &folder..."))
+        self.device_actions["auto"].setText(self.tr("Device: automatic"))
+        self.device_actions["cpu"].setText(self.tr("Device: CPU"))
+        self.device_actions["cuda"].setText(self.tr("Device: NVIDIA GPU (CUDA)"))
+        self.audio.setTitle(self.tr("&Audio"))
+        self.language.setTitle(self.tr("&Language"))
+        self.language_actions["system"].setText(self.tr("Follow the system"))
+        self.help.setTitle(self.tr("&Help"))
+        self.open_logs.setText(self.tr("Open the &log folder"))
+        self.about.setText(self.tr("&About"))
+
+
+def build_menus(window) -> Menus:
+    return Menus(window)

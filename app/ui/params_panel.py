@@ -1,0 +1,109 @@
+"""Synthesis parameters: speed, sampling, the refinement levels, refine on/off."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
+
+from app.engine.request import SamplingParams, SynthesisRequest
+
+OFF = -1  # spin boxes for the optional levels show "off" at -1
+
+
+def _spin(lo: int, hi: int, value: int, name: str) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(lo, hi)
+    box.setValue(value)
+    box.setObjectName(name)
+    return box
+
+
+def _dspin(lo: float, hi: float, step: float, value: float, name: str) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(lo, hi)
+    box.setSingleStep(step)
+    box.setDecimals(2)
+    box.setValue(value)
+    box.setObjectName(name)
+    return box
+
+
+class ParamsPanel(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        d = SamplingParams()
+        self.speed = _spin(0, 9, 5, "speedInput")
+        self.temperature = _dspin(0.01, 1.0, 0.05, d.temperature, "temperatureInput")
+        self.top_p = _dspin(0.1, 1.0, 0.05, d.top_p, "topPInput")
+        self.top_k = _spin(1, 100, d.top_k, "topKInput")
+        self.oral = _spin(OFF, 9, OFF, "oralInput")
+        self.laugh = _spin(OFF, 2, OFF, "laughInput")
+        self.break_level = _spin(OFF, 7, OFF, "breakInput")
+        self.refine = QCheckBox()
+        self.refine.setObjectName("refineCheck")
+        self.refine.setChecked(True)
+        self.labels = {}
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        for key in ("speed", "temperature", "top_p", "top_k", "oral", "laugh", "break_level"):
+            self.labels[key] = QLabel()
+            form.addRow(self.labels[key], getattr(self, key))
+        form.addRow("", self.refine)
+        self.retranslate()
+
+    def values(self) -> dict:
+        def level(box):
+            return None if box.value() == OFF else box.value()
+
+        return {
+            "speed": self.speed.value(), "temperature": round(self.temperature.value(), 2),
+            "top_p": round(self.top_p.value(), 2), "top_k": self.top_k.value(),
+            "oral": level(self.oral), "laugh": level(self.laugh), "break_level": level(self.break_level),
+            "refine_text": self.refine.isChecked(),
+        }
+
+    def set_values(self, values: dict) -> None:
+        def setv(box, key):
+            if key in values:
+                v = values[key]
+                box.setValue(OFF if v is None else v)
+
+        for key in ("speed", "temperature", "top_p", "top_k", "oral", "laugh", "break_level"):
+            setv(getattr(self, key), key)
+        if "refine_text" in values:
+            self.refine.setChecked(bool(values["refine_text"]))
+
+    def apply_to(self, request: SynthesisRequest) -> SynthesisRequest:
+        v = self.values()
+        request.speed = v["speed"]
+        request.oral, request.laugh, request.break_level = v["oral"], v["laugh"], v["break_level"]
+        request.refine_text = v["refine_text"]
+        request.sampling.temperature = v["temperature"]
+        request.sampling.top_p = v["top_p"]
+        request.sampling.top_k = v["top_k"]
+        return request
+
+    def load_request(self, request: SynthesisRequest) -> None:
+        self.set_values({
+            "speed": request.speed, "temperature": request.sampling.temperature,
+            "top_p": request.sampling.top_p, "top_k": request.sampling.top_k,
+            "oral": request.oral, "laugh": request.laugh, "break_level": request.break_level,
+            "refine_text": request.refine_text,
+        })
+
+    def retranslate(self) -> None:
+        names = {
+            "speed": self.tr("Speed (0-9)"), "temperature": self.tr("Temperature"),
+            "top_p": self.tr("Top-P"), "top_k": self.tr("Top-K"), "oral": self.tr("Oral (0-9)"),
+            "laugh": self.tr("Laugh (0-2)"), "break_level": self.tr("Breaks (0-7)"),
+        }
+        for key, text in names.items():
+            self.labels[key].setText(text)
+        for box in (self.oral, self.laugh, self.break_level):
+            box.setSpecialValueText(self.tr("off"))
+        self.refine.setText(self.tr("Refine text first (natural pauses, slower)"))
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

@@ -1,0 +1,1 @@
+"""QObjects that live on QThreads and call the engine; they hold no widgets."""

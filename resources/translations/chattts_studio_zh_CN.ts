@@ -1,0 +1,431 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>HistoryPanel</name>
+    <message>
+        <location filename="../../app/ui/history_panel.py" line="79" />
+        <source>Replay</source>
+        <translation>重播</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/history_panel.py" line="80" />
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/history_panel.py" line="81" />
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/history_panel.py" line="82" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="163" />
+        <source>Dismiss</source>
+        <translation>知道了</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="172" />
+        <source>No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder (download it from huggingface.co/2Noise/ChatTTS).</source>
+        <translation>在 %1 中没有找到 ChatTTS 模型。请选择包含模型 asset/ 文件夹的目录（可从 huggingface.co/2Noise/ChatTTS 下载）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="174" />
+        <location filename="../../app/ui/main_window.py" line="210" />
+        <location filename="../../app/ui/main_window.py" line="224" />
+        <source>Choose folder...</source>
+        <translation>选择文件夹...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="175" />
+        <source>No model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="182" />
+        <source>Choose the ChatTTS model folder</source>
+        <translation>选择 ChatTTS 模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="198" />
+        <source>Loading the model...</source>
+        <translation>正在加载模型...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="209" />
+        <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
+        <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="218" />
+        <source>Ready: %1 on %2 (loaded in %3 s)</source>
+        <translation>就绪：%1，运行于 %2（加载用时 %3 秒）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="225" />
+        <source>The model could not be loaded</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="246" />
+        <source>The model is not loaded yet.</source>
+        <translation>模型尚未加载。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="251" />
+        <source>Speaking...</source>
+        <translation>正在合成...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="263" />
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="294" />
+        <source> (test model: noise, not speech)</source>
+        <translation>（测试模型：噪声，不是语音）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="295" />
+        <source>%1 s of audio in %2 s on %3</source>
+        <translation>%1 秒音频，用时 %2 秒（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="308" />
+        <source>Synthesis failed</source>
+        <translation>合成失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="367" />
+        <source>Export WAV</source>
+        <translation>导出 WAV</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="368" />
+        <source>WAV audio (*.wav)</source>
+        <translation>WAV 音频 (*.wav)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="380" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="383" />
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="388" />
+        <source>ChatTTS Studio</source>
+        <translation>ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="389" />
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="390" />
+        <source>Speak the text (Ctrl+Enter)</source>
+        <translation>朗读文本（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="391" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="392" />
+        <source>Stop speaking (Esc)</source>
+        <translation>停止朗读（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="393" />
+        <source>Export WAV...</source>
+        <translation>导出 WAV...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="394" />
+        <source>Save the selected result as a WAV file (Ctrl+S)</source>
+        <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="395" />
+        <source>Voice</source>
+        <translation>音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="396" />
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="397" />
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+</context>
+<context>
+    <name>Menus</name>
+    <message>
+        <location filename="../../app/ui/menus.py" line="70" />
+        <source>No output device found</source>
+        <translation>没有找到输出设备</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="74" />
+        <source>System default (%1)</source>
+        <translation>系统默认（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="92" />
+        <source>About ChatTTS Studio</source>
+        <translation>关于 ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="93" />
+        <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
+        <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="97" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="98" />
+        <source>&amp;Open text...</source>
+        <translation>打开文本(&amp;O)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="99" />
+        <source>&amp;Export WAV...</source>
+        <translation>导出 WAV(&amp;E)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="100" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="101" />
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="102" />
+        <source>Choose model &amp;folder...</source>
+        <translation>选择模型文件夹(&amp;F)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="103" />
+        <source>Device: automatic</source>
+        <translation>设备：自动</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="104" />
+        <source>Device: CPU</source>
+        <translation>设备：CPU</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="105" />
+        <source>Device: NVIDIA GPU (CUDA)</source>
+        <translation>设备：NVIDIA 显卡 (CUDA)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="106" />
+        <source>&amp;Audio</source>
+        <translation>音频(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="107" />
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="108" />
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="109" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="110" />
+        <source>Open the &amp;log folder</source>
+        <translation>打开日志文件夹(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="111" />
+        <source>&amp;About</source>
+        <translation>关于(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>ParamsPanel</name>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="96" />
+        <source>Speed (0-9)</source>
+        <translation>语速 (0-9)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="96" />
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="97" />
+        <source>Top-P</source>
+        <translation>Top-P</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="97" />
+        <source>Top-K</source>
+        <translation>Top-K</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="97" />
+        <source>Oral (0-9)</source>
+        <translation>口语化 (0-9)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="98" />
+        <source>Laugh (0-2)</source>
+        <translation>笑声 (0-2)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="98" />
+        <source>Breaks (0-7)</source>
+        <translation>停顿 (0-7)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="103" />
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="104" />
+        <source>Refine text first (natural pauses, slower)</source>
+        <translation>先润色文本（停顿更自然，较慢）</translation>
+    </message>
+</context>
+<context>
+    <name>TextPanel</name>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="82" />
+        <source>Cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="86" />
+        <source>Open text</source>
+        <translation>打开文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="86" />
+        <source>Text files (*.txt)</source>
+        <translation>文本文件 (*.txt)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../app/ui/text_panel.py" line="92" />
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n 个字符</numerusform></translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="93" />
+        <source> (over the %1 limit)</source>
+        <translation>（超过 %1 字的上限）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="97" />
+        <source>Type or paste Chinese or English text here, or drop a .txt file.</source>
+        <translation>在此输入或粘贴中文或英文文本，或拖入 .txt 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="98" />
+        <source>Open .txt...</source>
+        <translation>打开 .txt...</translation>
+    </message>
+</context>
+<context>
+    <name>VoicePanel</name>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="143" />
+        <location filename="../../app/ui/voice_panel.py" line="150" />
+        <location filename="../../app/ui/voice_panel.py" line="156" />
+        <source>Save voice</source>
+        <translation>保存音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="144" />
+        <source>Play something with this voice first, so its speaker string is known.</source>
+        <translation>请先用这个音色播放一次，以便得到它的音色字符串。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="156" />
+        <source>Name of this voice:</source>
+        <translation>音色名称：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="178" />
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="179" />
+        <source>Speaker</source>
+        <translation>音色字符串</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="180" />
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="181" />
+        <source>Pick a random voice</source>
+        <translation>随机挑选一个音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="182" />
+        <source>Speaker string (appears after the first run, or paste one)</source>
+        <translation>音色字符串（首次播放后显示，也可粘贴）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="183" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="184" />
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="185" />
+        <source>Saved voices</source>
+        <translation>已保存的音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="186" />
+        <source>Save voice...</source>
+        <translation>保存音色...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="187" />
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,52 @@
+import pytest
+from PySide6.QtCore import Qt
+
+from app.testing.fake_audio import FakeOutput
+
+LOAD_TIMEOUT_MS = 120_000
+RUN_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture
+def settings(tiny_model):
+    from app.ui.settings import Settings
+
+    s = Settings()
+    s.model_dir = str(tiny_model)
+    # Refinement makes the tiny model decode 384 text tokens per sentence; tests that do
+    # not exercise it keep runs short.
+    s.params = {"refine_text": False}
+    return s
+
+
+@pytest.fixture
+def make_window(qtbot, settings):
+    from app.ui.main_window import MainWindow
+
+    made = []
+
+    def make(output=None, start=True, wait_loaded=True, settings_=None):
+        window = MainWindow(settings_ or settings, output=output or FakeOutput())
+        made.append(window)
+        window.show()
+        if start:
+            window.start()
+            if wait_loaded:
+                qtbot.waitUntil(lambda: window.model_status is not None, timeout=LOAD_TIMEOUT_MS)
+        return window
+
+    yield make
+    for window in made:
+        window.close()
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()
+
+
+def run_to_end(qtbot, window, text):
+    window.text_panel.set_text(text)
+    with qtbot.waitSignal(window.worker.worker.finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=RUN_TIMEOUT_MS)

@@ -1,0 +1,214 @@
+"""The main window end to end: real worker thread, tiny model, fake sound output."""
+
+import sys
+
+import numpy as np
+import pytest
+import soundfile as sf
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from app.engine.audio_io import to_pcm16
+from app.testing.fake_audio import FakeOutput
+from app.workers.synthesis_worker import running_threads
+from tests.ui.conftest import RUN_TIMEOUT_MS, run_to_end
+
+LONG_TEXT = "".join(f"这是第{n}句话，用来测试停止按钮。" for n in "一二三四五六七八九十") * 2
+
+
+def test_play_streams_chunks_to_the_output_and_keeps_the_result(qtbot, window):
+    output = window.output
+    run_to_end(qtbot, window, "你好，世界。Hello there.")
+    assert output.starts == 1 and output.sample_rate == 24_000
+    assert len(output.chunks) == 2          # one chunk per sentence, as each was ready
+    assert output.ended
+    entries = window.history.entries()
+    assert len(entries) == 1 and window.history_panel.list.count() == 1
+    saved, rate = window.history.audio(entries[0])
+    assert rate == 24_000
+    # What was heard is what was saved (to 16-bit precision).
+    assert np.array_equal(to_pcm16(output.played()), to_pcm16(saved))
+    assert "s of audio in" in window.status.text()
+    assert "noise, not speech" in window.status.text()
+    assert window.voice_panel.speaker.text() == entries[0].speaker
+
+
+def test_export_writes_a_valid_wav_with_a_name_from_the_first_words(qtbot, window, tmp_path, monkeypatch):
+    run_to_end(qtbot, window, "Hello wonderful world of speech. Second sentence.")
+    asked = {}
+
+    def fake_dialog(parent, caption, start, filters):
+        asked["start"] = start
+        return str(tmp_path / "export"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_dialog)
+    qtbot.mouseClick(window.export_button, Qt.MouseButton.LeftButton)
+    assert asked["start"].endswith("Hello_wonderful_world_of_speech._Second.wav")
+    info = sf.info(str(tmp_path / "export.wav"))
+    assert (info.samplerate, info.channels, info.subtype) == (24_000, 1, "PCM_16")
+    assert info.frames > 0
+    assert window.settings.last_export_dir == str(tmp_path)
+
+
+def test_export_to_an_unwritable_place_shows_an_error_dialog(qtbot, window, tmp_path, monkeypatch):
+    run_to_end(qtbot, window, "你好。")
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: shown.append(text))
+    entry_id = window.history_panel.selected_id()
+    assert window.export_to(entry_id, str(tmp_path / "missing" / "x.wav")) is False
+    assert len(shown) == 1 and "does not exist" in shown[0]
+    assert not (tmp_path / "missing").exists()
+
+
+def test_stop_mid_synthesis_ends_the_run_and_the_next_play_works(qtbot, window):
+    output = window.output
+    window.text_panel.set_text(LONG_TEXT)
+    worker = window.worker.worker
+    with qtbot.waitSignal(worker.chunkReady, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(worker.cancelled, timeout=30_000):
+        qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
+        assert not window.is_busy()       # the button answers at once
+        assert output.stops >= 1 and not output.is_active()
+    assert window.history.entries() == []
+    assert window.status.text() == "Stopped."
+    run_to_end(qtbot, window, "再来一次。")
+    assert len(window.history.entries()) == 1
+
+
+def test_closing_during_synthesis_stops_the_worker_thread(qtbot, make_window):
+    window = make_window()
+    window.text_panel.set_text(LONG_TEXT)
+    with qtbot.waitSignal(window.worker.worker.chunkReady, timeout=RUN_TIMEOUT_MS):
+        window.play()
+    assert window.is_busy()
+    window.close()
+    assert running_threads() == []
+
+
+def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, make_window):
+    first = make_window()
+    run_to_end(qtbot, first, "历史记录。")
+    original = first.history.entries()[0]
+    first.close()
+
+    output = FakeOutput()
+    second = make_window(output=output)
+    assert second.history_panel.list.count() == 1
+    second.history_panel.select(original.id)
+    qtbot.mouseClick(second.history_panel.buttons["replay"], Qt.MouseButton.LeftButton)
+    audio, _ = second.history.audio(original)
+    assert np.array_equal(output.played(), audio)
+
+    with qtbot.waitSignal(second.worker.worker.finished, timeout=RUN_TIMEOUT_MS):
+        qtbot.mouseClick(second.history_panel.buttons["regenerate"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not second.is_busy(), timeout=RUN_TIMEOUT_MS)
+    assert second.text_panel.text() == "历史记录。"
+    newest, older = second.history.entries()
+    assert newest.request == older.request
+    assert np.array_equal(second.history.audio(newest)[0], audio)   # same settings, same sound
+
+    second.history_panel.select(older.id)
+    qtbot.mouseClick(second.history_panel.buttons["delete"], Qt.MouseButton.LeftButton)
+    assert [e.id for e in second.history.entries()] == [newest.id]
+
+
+def test_settings_round_trip(qtbot, make_window, settings):
+    from app.ui.settings import Settings
+
+    window = make_window(start=False)
+    window.voice_panel.seed.setValue(1234)
+    window.params_panel.speed.setValue(3)
+    window.params_panel.top_k.setValue(7)
+    window.params_panel.oral.setValue(4)
+    window.move(17, 23)
+    geometry = window.geometry()
+    settings.output_device = "Speakers (Test)"
+    settings.language = "zh_CN"
+    window.close()
+
+    fresh = Settings()
+    assert fresh.seed == 1234
+    assert fresh.params["speed"] == 3 and fresh.params["top_k"] == 7 and fresh.params["oral"] == 4
+    assert fresh.params["laugh"] is None
+    assert fresh.output_device == "Speakers (Test)"
+    assert fresh.language == "zh_CN"
+    assert fresh.model_dir == settings.model_dir
+    again = make_window(start=False, settings_=fresh)
+    assert again.voice_panel.seed_value() == 1234
+    assert again.params_panel.values()["speed"] == 3
+    assert again.geometry() == geometry
+
+
+def test_missing_model_shows_a_banner_and_choose_folder_loads_one(qtbot, make_window, settings,
+                                                                   tiny_model, tmp_path, monkeypatch):
+    settings.model_dir = str(tmp_path / "empty")
+    window = make_window(wait_loaded=False)
+    assert not window.model_banner.isHidden()
+    assert "No ChatTTS model" in window.model_banner.text()
+    assert not window.play_button.isEnabled()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tiny_model))
+    qtbot.mouseClick(window.model_banner.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.model_status is not None, timeout=RUN_TIMEOUT_MS)
+    assert settings.model_dir == str(tiny_model)
+    assert window.play_button.isEnabled()
+    # A random-weight model is never presented as a voice.
+    assert "noise, not speech" in window.model_banner.text()
+
+
+def test_corrupt_model_is_explained_in_the_banner(qtbot, make_window, settings, model_copy):
+    (model_copy / "asset/Vocos.safetensors").write_bytes(b"broken")
+    settings.model_dir = str(model_copy)
+    window = make_window(wait_loaded=False)
+    qtbot.waitUntil(lambda: "checksums" in window.model_banner.text(), timeout=RUN_TIMEOUT_MS)
+    assert "asset/Vocos.safetensors" in window.model_banner.text()
+    assert not window.play_button.isEnabled()
+
+
+def test_language_switch_retranslates_the_window(qtbot, window):
+    window.menus.set_language("zh_CN")
+    qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+    assert window.stop_button.text() == "停止"
+    assert window.voice_panel.seed_label.text() == "种子"
+    window.menus.set_language("en")
+    qtbot.waitUntil(lambda: window.play_button.text() == "Play", timeout=5_000)
+    assert window.settings.language == "en"
+
+
+def test_no_sound_device_is_said_once_and_export_still_works(qtbot, make_window, tmp_path):
+    output = FakeOutput(problem="No audio output device was found, so nothing can be played; "
+                                "Export WAV still works.")
+    window = make_window(output=output)
+    assert "No audio output device" in window.audio_banner.text()
+    run_to_end(qtbot, window, "没有声卡。")
+    assert output.chunks == []
+    assert window.export_to(window.history_panel.selected_id(), str(tmp_path / "ok.wav"))
+    assert sf.info(str(tmp_path / "ok.wav")).frames > 0
+
+
+def test_keyboard_shortcuts_play_and_stop(qtbot, window):
+    window.activateWindow()
+    window.text_panel.set_text(LONG_TEXT)
+    worker = window.worker.worker
+    with qtbot.waitSignal(worker.chunkReady, timeout=RUN_TIMEOUT_MS):
+        qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert window.is_busy()
+    with qtbot.waitSignal(worker.cancelled, timeout=30_000):
+        qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Escape)
+    assert not window.is_busy()
+
+
+def test_empty_text_is_refused_in_the_status_line(qtbot, window):
+    window.text_panel.set_text("   ")
+    qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton)
+    assert not window.is_busy()
+    assert "no text to speak" in window.status.text()
+
+
+def test_object_names_for_automation(window):
+    from PySide6.QtWidgets import QWidget
+
+    for name in ("textInput", "playButton", "stopButton", "exportButton", "seedInput",
+                 "randomVoiceButton", "speakerString", "voiceList", "historyList",
+                 "progressBar", "statusLabel"):
+        assert window.findChild(QWidget, name) is not None, name
