@@ -128,6 +128,9 @@ class Synthesizer:
             ) from exc
         if not ok:
             raise ModelCorruptError(f"The model in {self.store.root} did not load completely; download it again.")
+        # The normalizer's numba functions compile on first use, holding the GIL for a
+        # quarter second: pay that now, while the window shows "loading", not mid-playback.
+        chat.normalizer("你好，world。", True, True)
         self._chat = chat
         self._spk_stat = chat.config.spk_stat
         self._hidden_size = chat.config.gpt.hidden_size

@@ -54,6 +54,8 @@ class MainWindow(QMainWindow):
         self.output = output if output is not None else SoundDeviceOutput(settings.output_device)
         self.history = history or HistoryStore()
         self.model_status: ModelStatus | None = None
+        self._missing_model: str | None = None
+        self._load_error: str | None = None
         self._job = None
         self._last_result = None
         self._closing = False
@@ -159,24 +161,49 @@ class MainWindow(QMainWindow):
 
     def start(self) -> None:
         """Called once the window is visible: report sound problems, then load the model."""
+        self._report_audio_problem()
+        self.load_model()
+
+    def _report_audio_problem(self) -> None:
         if self.output.problem:
             self.audio_banner.show_message(self.output.problem, "info", self.tr("Dismiss"))
-        self.load_model()
+        else:
+            self.audio_banner.hide()
+
+    def use_output(self, output: AudioOutput) -> None:
+        """Switch sound output (the device chosen in the Audio menu)."""
+        self.output.stop()
+        self.output = output
+        self._report_audio_problem()
 
     def load_model(self) -> None:
         self.model_status = None
+        self._load_error = None
         store = ModelStore(self.settings.model_dir or None)
-        missing = store.missing() if store.root.is_dir() else ["asset/"]
-        if missing:
-            self.model_banner.show_message(self.tr(
-                "No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder "
-                "(download it from huggingface.co/2Noise/ChatTTS).").replace("%1", str(store.root)),
-                "warning", self.tr("Choose folder..."))
+        self._missing_model = str(store.root) if not store.root.is_dir() or store.missing() else None
+        self._update_model_banner()
+        if self._missing_model:
             self.status.setText(self.tr("No model"))
             self._set_busy(False)
             return
-        self.model_banner.hide()
         self.worker.requestLoad.emit(str(store.root), self.settings.device)
+
+    def _update_model_banner(self) -> None:
+        """Shown from state, so a language switch can say it again in the new language."""
+        choose = self.tr("Choose folder...")
+        if self._missing_model:
+            self.model_banner.show_message(self.tr(
+                "No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder "
+                "(download it from huggingface.co/2Noise/ChatTTS).").replace("%1", self._missing_model),
+                "warning", choose)
+        elif self._load_error:
+            self.model_banner.show_message(self._load_error, "error", choose)
+        elif self.model_status is not None and self.model_status.test_model:
+            self.model_banner.show_message(self.tr(
+                "This is a random-weight test model: it makes noise, not speech. Choose the "
+                "official ChatTTS model folder to hear real speech."), "warning", choose)
+        else:
+            self.model_banner.hide()
 
     def choose_model_folder(self) -> None:
         path = QFileDialog.getExistingDirectory(self, self.tr("Choose the ChatTTS model folder"),
@@ -204,12 +231,7 @@ class MainWindow(QMainWindow):
         self.model_status = status
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        if status.test_model:
-            self.model_banner.show_message(self.tr(
-                "This is a random-weight test model: it makes noise, not speech. Choose the "
-                "official ChatTTS model folder to hear real speech."), "warning", self.tr("Choose folder..."))
-        else:
-            self.model_banner.hide()
+        self._update_model_banner()
         self.status.setText(self._ready_text())
         self._set_busy(False)
 
@@ -221,7 +243,8 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def on_load_failed(self, message: str) -> None:
         self.progress.setRange(0, 1)
-        self.model_banner.show_message(message, "error", self.tr("Choose folder..."))
+        self._load_error = message
+        self._update_model_banner()
         self.status.setText(self.tr("The model could not be loaded"))
         self._set_busy(False)
 
@@ -396,6 +419,9 @@ class MainWindow(QMainWindow):
         self.tabs.setTabText(1, self.tr("Parameters"))
         self.tabs.setTabText(2, self.tr("History"))
         self.menus.retranslate()
+        self._update_model_banner()
+        if not self.audio_banner.isHidden():
+            self.audio_banner.button.setText(self.tr("Dismiss"))
         if self.model_status is not None and not self.is_busy():
             self.status.setText(self._ready_text())
 

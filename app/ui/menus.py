@@ -80,8 +80,7 @@ class Menus(QObject):
 
     def set_output(self, name: str) -> None:
         self.window.settings.output_device = name
-        self.window.output.stop()
-        self.window.output = SoundDeviceOutput(name or None)
+        self.window.use_output(SoundDeviceOutput(name or None))
 
     def _open_log_folder(self) -> None:
         folder = paths.log_dir()

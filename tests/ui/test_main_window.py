@@ -168,6 +168,7 @@ def test_corrupt_model_is_explained_in_the_banner(qtbot, make_window, settings, 
 def test_language_switch_retranslates_the_window(qtbot, window):
     window.menus.set_language("zh_CN")
     qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+    assert "噪声" in window.model_banner.text()      # the test-model banner is translated too
     assert window.stop_button.text() == "停止"
     assert window.voice_panel.seed_label.text() == "种子"
     window.menus.set_language("en")

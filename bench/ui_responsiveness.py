@@ -1,0 +1,142 @@
+"""How long does the GUI event loop stall while the window synthesizes? Prints JSON.
+
+A 5 ms QTimer ticks on the GUI thread; a stall is a gap between ticks beyond the interval.
+Measured for the real window (synthesis on the worker QThread) and, as the baseline, the
+same synthesis run by upstream `Chat.infer` on the GUI thread, as a naive front end would.
+Uses the tiny random-weight model (its output is noise; only the timing matters here).
+
+    python bench/ui_responsiveness.py [--model DIR] [--repeats N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+TEXT = ("今天天气很好，我们一起去公园散步吧。Hello, this is a short paragraph for the benchmark. "
+        "第三句话用来测试流式播放。The last sentence ends here.")
+TARGET_MS = 50.0
+
+
+class StallMeter:
+    def __init__(self, interval_ms: int = 5):
+        from PySide6.QtCore import QTimer
+
+        self.interval = interval_ms / 1000.0
+        self.gaps: list[float] = []
+        self._last = None
+        self.timer = QTimer()
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.gaps.append(now - self._last)
+        self._last = now
+
+    def start(self) -> None:
+        self.gaps.clear()
+        self._last = None
+        self.timer.start()
+
+    def stop(self) -> dict:
+        self.timer.stop()
+        stalls = sorted(max(0.0, g - self.interval) * 1000 for g in self.gaps) or [0.0]
+        return {
+            "max_stall_ms": round(stalls[-1], 1),
+            "p99_stall_ms": round(stalls[int(0.99 * (len(stalls) - 1))], 1),
+            "ticks": len(self.gaps),
+        }
+
+
+def wait(app, predicate, timeout_s: float) -> None:
+    deadline = time.perf_counter() + timeout_s
+    while not predicate():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("benchmark step timed out")
+        app.processEvents()
+        time.sleep(0.001)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", help="a model folder (default: build a tiny one)")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    from PySide6.QtWidgets import QApplication
+
+    home = tempfile.mkdtemp(prefix="chattts-bench-")
+    os.environ["CHATTTS_STUDIO_HOME"] = home
+    model = args.model
+    if not model:
+        from app.testing.random_model import build_random_model
+
+        model = str(build_random_model(Path(home) / "tiny", "tiny"))
+
+    app = QApplication.instance() or QApplication([])
+    from app.testing.fake_audio import FakeOutput
+    from app.ui.main_window import MainWindow
+    from app.ui.settings import Settings
+
+    settings = Settings()
+    settings.model_dir = model
+    settings.params = {"refine_text": False}
+    window = MainWindow(settings, output=FakeOutput())
+    window.show()
+    window.start()
+    wait(app, lambda: window.model_status is not None, 300)
+
+    meter = StallMeter()
+    runs = []
+    for _ in range(args.repeats):
+        window.text_panel.set_text(TEXT)
+        meter.start()
+        started = time.perf_counter()
+        window.play()
+        wait(app, lambda: not window.is_busy(), 300)
+        run = meter.stop()
+        run["synth_s"] = round(time.perf_counter() - started, 2)
+        runs.append(run)
+
+    # Baseline: upstream ChatTTS called on the GUI thread, as a naive front end would.
+    synth = window.worker.worker._synth
+    chat = synth._chat
+    import ChatTTS
+
+    meter.start()
+    meter._tick()  # the timer cannot tick while infer() holds the GUI thread: mark the start
+    started = time.perf_counter()
+    chat.infer([TEXT], skip_refine_text=True, split_text=True,
+               params_infer_code=ChatTTS.Chat.InferCodeParams(spk_emb=synth.speaker_for_seed(2222),
+                                                              show_tqdm=False, manual_seed=2222))
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.006)
+    baseline = meter.stop()
+    baseline["synth_s"] = round(time.perf_counter() - started, 2)
+    window.close()
+
+    worst = max(r["max_stall_ms"] for r in runs)
+    print(json.dumps({
+        "benchmark": "ui_responsiveness",
+        "model": "tiny random weights" if not args.model else args.model,
+        "target_max_stall_ms": TARGET_MS,
+        "window_worker_thread": {"runs": runs, "max_stall_ms": worst},
+        "upstream_infer_on_gui_thread": baseline,
+        "meets_target": worst < TARGET_MS,
+    }, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
