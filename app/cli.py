@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from app import __version__
 from app.engine.device import CHOICES
-from app.engine.errors import InputTextError, StudioError, SynthesisCancelled
+from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import DEFAULT_SEED
 from app.engine.text import decode_text, read_text_file
 
@@ -46,6 +47,18 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--no-refine", action="store_true",
                    help="skip the text-refinement pass (faster; fewer natural pauses)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    d = sub.add_parser("doctor", help="check drivers, CUDA, PyTorch and Windows settings",
+                       description="Check this machine (or a saved snapshot) for what stops ChatTTS "
+                                   "from using the GPU or running at all. Exit code 1 when a check fails.")
+    d.add_argument("--json", action="store_true", help="print the report as JSON")
+    d.add_argument("--model", metavar="DIR", help="model folder to check (default: the configured one)")
+    d.add_argument("--snapshot", metavar="FILE", help="judge a saved snapshot instead of this machine")
+    d.add_argument("--save-snapshot", metavar="FILE", help="also save what was read, for a bug report")
+    d.add_argument("--quick", action="store_true",
+                   help="skip the slow parts: model checksums and the network")
+    d.add_argument("--offline", action="store_true", help="do not contact the model host")
+    d.add_argument("--details", action="store_true", help="show each check's details")
     return p
 
 
@@ -118,6 +131,31 @@ def cmd_synth(args) -> int:
     return 0
 
 
+def cmd_doctor(args) -> int:
+    from app.doctor.probes import SnapshotProbe
+    from app.doctor.report import render_json, render_text
+    from app.doctor.runner import run_doctor
+    from app.doctor.snapshot import load_snapshot, save_snapshot
+
+    if args.snapshot:
+        probe = SnapshotProbe(load_snapshot(args.snapshot))
+    else:
+        from app.doctor.probes.live import LiveProbe
+
+        probe = LiveProbe(args.model, verify_model=not args.quick, offline=args.quick or args.offline)
+    report = run_doctor(probe)
+    if args.save_snapshot:
+        try:
+            save_snapshot(report.snapshot, args.save_snapshot)
+        except OSError as exc:
+            raise OutputError(f"The snapshot could not be saved to {args.save_snapshot} "
+                              f"({exc.strerror or exc}).") from None
+    print(render_json(report) if args.json else render_text(report, verbose=args.details))
+    if args.save_snapshot and not args.json:
+        print(f"\nSnapshot saved to {args.save_snapshot}; attach it to a bug report.")
+    return 1 if report.failed else 0
+
+
 def cmd_window(args) -> int:
     from app.bootstrap import setup_logging
     from app.ui.app import run_window
@@ -130,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     from app.bootstrap import bootstrap
 
     bootstrap(verbose=args.verbose)
-    handler = {"synth": cmd_synth, None: cmd_window}[args.command]
+    handler = {"synth": cmd_synth, "doctor": cmd_doctor, None: cmd_window}[args.command]
     try:
         return handler(args)
     except StudioError as exc:
@@ -141,3 +179,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Stopped.", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stdout = open(os.devnull, "w")
+        return 0

@@ -21,6 +21,7 @@ def isolated_user_dirs(tmp_path, monkeypatch):
     home = tmp_path / "studio-home"
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(home))
     monkeypatch.delenv("CHATTTS_STUDIO_MODEL_DIR", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # no test may reach the network
     return home
 
 

@@ -1,4 +1,4 @@
-"""app.engine (and everything it imports) must work where Qt cannot even be imported."""
+"""app.engine and app.doctor (and all they import) must work where Qt cannot even be imported."""
 
 import subprocess
 import sys
@@ -11,9 +11,10 @@ class NoQt(importlib.abc.MetaPathFinder):
             raise ImportError('Qt is blocked in this test: ' + name)
 sys.meta_path.insert(0, NoQt())
 import pkgutil, importlib
-import app.engine
-for mod in pkgutil.walk_packages(app.engine.__path__, 'app.engine.'):
-    importlib.import_module(mod.name)
+import app.engine, app.doctor
+for package in (app.engine, app.doctor):
+    for mod in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):
+        importlib.import_module(mod.name)
 import app.engine.synthesizer, app.cli, app.testing.random_model
 try:
     import PySide6
@@ -23,7 +24,8 @@ else:
     raise SystemExit('blocker failed')
 loaded = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')]
 assert not loaded, loaded
-print('ok', len([m for m in sys.modules if m.startswith('app.engine.')]))
+print('ok', len([m for m in sys.modules if m.startswith('app.engine.')]),
+      len([m for m in sys.modules if m.startswith('app.doctor.')]))
 """
 
 
@@ -31,7 +33,8 @@ def test_engine_imports_without_qt():
     proc = subprocess.run([sys.executable, "-c", BLOCK_QT], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("ok ")
-    assert int(proc.stdout.split()[1]) >= 8
+    assert int(proc.stdout.split()[1]) >= 8     # engine modules
+    assert int(proc.stdout.split()[2]) >= 20    # doctor modules, every check included
 
 
 def test_engine_import_is_light():

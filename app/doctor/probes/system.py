@@ -1,0 +1,130 @@
+"""Operating system, Python, environment, paths, disk, model files, network and audio."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import struct
+import sys
+import tempfile
+from pathlib import Path
+
+from app import paths as app_paths
+
+ENV_NAMES = ("PATH", "CUDA_PATH", "HF_ENDPOINT", "HF_HOME", "TEMP", "WSL_DISTRO_NAME",
+             "HF_HUB_OFFLINE", "LD_LIBRARY_PATH")
+
+
+def read_os() -> dict:
+    return {"system": platform.system(), "release": platform.release(),
+            "version": platform.version(), "machine": platform.machine()}
+
+
+def read_python() -> dict:
+    return {"version": platform.python_version(), "bits": struct.calcsize("P") * 8,
+            "executable": sys.executable, "frozen": bool(getattr(sys, "frozen", False))}
+
+
+def read_env() -> dict:
+    env = {name: os.environ.get(name) for name in ENV_NAMES}
+    if env["TEMP"] is None:
+        env["TEMP"] = os.environ.get("TMP") or os.environ.get("TMPDIR")
+    return env
+
+
+def env_block_bytes() -> int:
+    """Size of the environment block Windows passes to a child (UTF-16, NUL-separated)."""
+    return sum((len(k) + len(v) + 2) * 2 for k, v in os.environ.items()) + 2
+
+
+def missing_path_entries() -> list[str]:
+    seen, missing = set(), []
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        if entry and entry not in seen:
+            seen.add(entry)
+            if not os.path.isdir(os.path.expandvars(entry)):
+                missing.append(entry)
+    return missing
+
+
+def read_paths(model_dir: Path) -> dict:
+    app_dir = Path(sys.executable).parent if getattr(sys, "frozen", False) else Path(__file__).resolve().parents[3]
+    return {"home": str(Path.home()), "app": str(app_dir), "models": str(model_dir),
+            "temp": tempfile.gettempdir(), "hf_home": os.environ.get("HF_HOME")}
+
+
+def read_disk_free(model_dir: Path) -> dict:
+    probe = model_dir
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    return {"models": shutil.disk_usage(probe).free}
+
+
+def read_model(model_dir: Path, verify: bool) -> dict:
+    from app.engine.model_files import MODEL_FILES
+    from app.engine.model_store import ModelStore
+
+    store = ModelStore(model_dir)
+    files = {}
+    if verify and store.root.is_dir():
+        for check in store.verify().files:
+            if check.present:
+                files[check.relpath] = {"size": check.size, "sha256_ok": check.sha256_ok}
+    else:
+        for rel in MODEL_FILES:
+            path = store.root / rel
+            if path.is_file():
+                files[rel] = {"size": path.stat().st_size, "sha256_ok": None}
+    try:
+        kind = store.kind
+    except Exception:
+        kind = None
+    return {"dir": str(store.root), "files": files, "expected": list(MODEL_FILES), "kind": kind}
+
+
+def read_network(offline: bool) -> dict:
+    endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
+    if offline or os.environ.get("HF_HUB_OFFLINE") in ("1", "true", "True"):
+        return {"hub_endpoint": endpoint, "hub_reachable": None, "error": "offline mode"}
+    import requests
+
+    try:
+        response = requests.head(endpoint, timeout=8, allow_redirects=True)
+        return {"hub_endpoint": endpoint, "hub_reachable": response.status_code < 500,
+                "error": None if response.status_code < 500 else f"HTTP {response.status_code}"}
+    except requests.RequestException as exc:
+        return {"hub_endpoint": endpoint, "hub_reachable": False, "error": type(exc).__name__ + ": " + str(exc)[:200]}
+
+
+def read_audio() -> dict:
+    try:
+        import sounddevice  # noqa: F401
+    except OSError as exc:
+        return {"portaudio": False, "output_devices": [], "default_output": None, "error": str(exc)}
+    from app.engine.playback import list_output_devices
+
+    names, default = list_output_devices()
+    return {"portaudio": True, "output_devices": names, "default_output": default}
+
+
+def read_wsl_inside() -> dict:
+    """On Linux: are we inside WSL, and which libcuda.so would the loader pick first?"""
+    release = ""
+    for source in ("/proc/sys/kernel/osrelease", "/proc/version"):
+        try:
+            release += Path(source).read_text()
+        except OSError:
+            pass
+    inside = "microsoft" in release.lower() or bool(os.environ.get("WSL_DISTRO_NAME"))
+    libcuda = []
+    if inside:
+        import subprocess
+
+        try:
+            out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, timeout=15).stdout
+            libcuda = [line.split("=>")[-1].strip() for line in out.splitlines()
+                       if "libcuda.so" in line and "=>" in line]
+        except (OSError, subprocess.TimeoutExpired):
+            libcuda = []
+    return {"installed": inside, "distros": [], "inside_wsl": inside, "libcuda_paths": libcuda}

@@ -1,0 +1,65 @@
+"""The snapshot: everything the probes read from a machine, as one JSON document (version 1).
+
+Format: ../shared/doctor-snapshot.md. A field that could not be read is null; checks then
+say "could not read ...", never guess. Unknown fields are ignored; we add a few of our own
+(`env_block_bytes`, `path_missing`, `probe_errors`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from app.atomic import write_json_atomic
+from app.engine.errors import StudioError
+
+SNAPSHOT_VERSION = 1
+SECTIONS = ("os", "python", "env", "registry", "nvidia", "torch", "wsl", "dlls", "paths",
+            "code_page", "disk_free_bytes", "model", "network", "audio")
+
+
+class SnapshotError(StudioError):
+    """A snapshot file that cannot be read."""
+
+
+class Snapshot(dict):
+    def at(self, *keys, default=None):
+        """Nested lookup: snap.at("torch", "cuda"); None (or default) where anything is missing."""
+        node = self
+        for key in keys:
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node):
+                node = node[key]
+            else:
+                return default
+        return default if node is None else node
+
+    @property
+    def is_windows(self) -> bool:
+        return self.at("os", "system") == "Windows"
+
+    @property
+    def gpus(self) -> list[dict]:
+        return list(self.at("nvidia", "gpus", default=[]))
+
+    def env(self, name: str) -> str | None:
+        return self.at("env", name)
+
+
+def load_snapshot(path: os.PathLike | str) -> Snapshot:
+    target = Path(path)
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SnapshotError(f"The snapshot {target} cannot be read ({exc.strerror or exc}).") from None
+    except ValueError as exc:
+        raise SnapshotError(f"The snapshot {target} is not valid JSON ({exc}).") from None
+    if not isinstance(data, dict) or data.get("snapshot_version") != SNAPSHOT_VERSION:
+        raise SnapshotError(f"{target} is not a doctor snapshot of version {SNAPSHOT_VERSION}.")
+    return Snapshot(data)
+
+
+def save_snapshot(snapshot: dict, path: os.PathLike | str) -> Path:
+    return write_json_atomic(path, dict(snapshot))

@@ -1,0 +1,80 @@
+"""The report survives crashing and hanging checks; output formats; facts tables."""
+
+import json
+import threading
+import types
+from pathlib import Path
+
+from app.doctor import facts
+from app.doctor.checks import ALL
+from app.doctor.probes import SnapshotProbe
+from app.doctor.probes.base import Probe, collect
+from app.doctor.report import render_json, render_text
+from app.doctor.runner import run_checks, run_doctor
+from app.doctor.snapshot import Snapshot, load_snapshot
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def _fake_check(check_id, fn):
+    return types.SimpleNamespace(ID=check_id, TITLE=check_id.title(), check=fn)
+
+
+def test_a_crashing_check_is_reported_and_the_rest_still_run():
+    def boom(snapshot):
+        raise ZeroDivisionError("bad maths")
+
+    modules = (_fake_check("first", boom),) + ALL
+    results = run_checks(Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json")), modules)
+    assert results[0].status == "error"
+    assert "ZeroDivisionError: bad maths" in results[0].details
+    assert results[0].summary == "The check did not complete."
+    assert [r.status for r in results[1:]].count("ok") == len(ALL)
+
+
+def test_a_hanging_check_times_out_without_stopping_the_report():
+    release = threading.Event()
+    modules = (_fake_check("slow", lambda s: release.wait(30)),) + ALL[:2]
+    results = run_checks(Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json")), modules, timeout_s=0.5)
+    release.set()
+    assert results[0].status == "error" and "did not finish" in results[0].summary
+    assert [r.status for r in results[1:]] == ["ok", "ok"]
+
+
+def test_a_crashing_probe_section_becomes_null_and_is_noted():
+    class Half(Probe):
+        def read(self, section):
+            if section == "torch":
+                raise RuntimeError("driver exploded")
+            return {"system": "Linux"} if section == "os" else None
+
+    snap = collect(Half())
+    assert snap["torch"] is None
+    assert "driver exploded" in snap["probe_errors"]["torch"]
+    results = {r.id: r for r in run_checks(snap)}
+    assert results["torch_build"].summary.startswith("Could not read")
+
+
+def test_text_report_has_one_marked_line_per_check_then_fixes():
+    report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_cpu_torch_rtx.json")))
+    text = render_text(report)
+    lines = text.splitlines()
+    assert all(lines[i][:3] in ("[✓]", "[!]", "[✗]", "[-]", "[?]") for i in range(len(ALL)))
+    assert any(l.startswith("[✗] PyTorch build") for l in lines)
+    assert "How to fix:" in text
+    assert "download.pytorch.org/whl/cu128" in text
+
+
+def test_json_report_shape():
+    report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_fine.json")))
+    data = json.loads(render_json(report))
+    assert [c["id"] for c in data["checks"]] == [m.ID for m in ALL]
+    assert set(data["checks"][0]) == {"id", "title", "status", "summary", "details", "fix"}
+    assert set(data["recommendation"]) == {"device", "reason", "torch_install"}
+
+
+def test_facts_helpers():
+    assert facts.cuda_from_driver_code(12080) == (12, 8)
+    assert facts.min_driver((12, 8), windows=True) == "570.65"
+    assert facts.min_driver((12, 7), windows=False) == "560.28.03"   # nearest listed at or below
+    assert facts.wmi_driver_to_nvidia("31.0.15.7652") == "576.52"
