@@ -33,6 +33,10 @@ from app.ui.params_panel import ParamsPanel
 from app.ui.settings import Settings
 from app.ui.text_panel import TextPanel
 from app.ui.voice_panel import VoicePanel
+from app.doctor.checks import AFFECT_SYNTHESIS
+from app.ui.doctor_panel import DoctorDialog, DoctorPanel
+from app.ui.first_run_wizard import FirstRunWizard
+from app.workers.doctor_worker import DoctorThread
 from app.workers.synthesis_worker import ModelStatus, WorkerThread
 
 log = logging.getLogger("chattts_studio.ui")
@@ -47,7 +51,7 @@ def default_export_name(text: str) -> str:
 class MainWindow(QMainWindow):
     def __init__(self, settings: Settings, output: AudioOutput | None = None,
                  history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
-                 synthesizer_factory=None):
+                 synthesizer_factory=None, doctor_probe_factory=None):
         super().__init__()
         self.setObjectName("mainWindow")
         self.settings = settings
@@ -59,6 +63,10 @@ class MainWindow(QMainWindow):
         self._job = None
         self._last_result = None
         self._closing = False
+        self.last_report = None
+        self.recommended_device: str | None = None
+        self._load_after_doctor = False
+        self.wizard = None
 
         self.worker = WorkerThread(synthesizer_factory, parent=self)
         w = self.worker.worker
@@ -70,6 +78,9 @@ class MainWindow(QMainWindow):
         w.finished.connect(self.on_finished)
         w.failed.connect(self.on_failed)
         w.cancelled.connect(self.on_cancelled)
+        self.doctor = DoctorThread(doctor_probe_factory, parent=self)
+        self.doctor.worker.finished.connect(self.on_doctor_report)
+        self.doctor.worker.failed.connect(self.on_doctor_failed)
 
         self._build(voices or VoiceLibrary())
         self.menus = build_menus(self)
@@ -84,6 +95,11 @@ class MainWindow(QMainWindow):
         self.model_banner.button.clicked.connect(self.choose_model_folder)
         self.audio_banner = Banner("audioBanner")
         self.audio_banner.button.clicked.connect(self.audio_banner.hide)
+        self.doctor_banner = Banner("doctorBanner")
+        self.doctor_banner.button.clicked.connect(self.open_doctor)
+        self.doctor_panel = DoctorPanel()
+        self.doctor_panel.rerunRequested.connect(lambda: self.run_doctor(quick=False))
+        self.doctor_dialog = DoctorDialog(self.doctor_panel, self)
         self.text_panel = TextPanel()
         self.voice_panel = VoicePanel(voices)
         self.params_panel = ParamsPanel()
@@ -116,6 +132,7 @@ class MainWindow(QMainWindow):
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.addWidget(self.model_banner)
+        left_layout.addWidget(self.doctor_banner)
         left_layout.addWidget(self.audio_banner)
         left_layout.addWidget(self.text_panel, 1)
         left_layout.addLayout(controls)
@@ -160,9 +177,61 @@ class MainWindow(QMainWindow):
         return ModelStore(self.settings.model_dir or None).root
 
     def start(self) -> None:
-        """Called once the window is visible: report sound problems, then load the model."""
+        """Once the window is visible: the quick doctor checks (off the GUI thread), then the
+        model loads on the device they recommend."""
         self._report_audio_problem()
-        self.load_model()
+        self._load_after_doctor = self._check_model_presence()
+        if self._load_after_doctor:
+            self.status.setText(self.tr("Checking this computer..."))
+        self.run_doctor(quick=True)
+
+    # -- doctor ---------------------------------------------------------------------------
+    def run_doctor(self, quick: bool) -> None:
+        self.doctor.request.emit(str(self.model_dir()), quick)
+
+    @Slot(object, bool)
+    def on_doctor_report(self, report, quick: bool) -> None:
+        self.last_report = report
+        self.recommended_device = report.recommendation.get("device")
+        self.doctor_panel.set_report(report)
+        self._update_doctor_banner()
+        if self._load_after_doctor:
+            self._load_after_doctor = False
+            self.load_model()
+
+    @Slot(str)
+    def on_doctor_failed(self, message: str) -> None:
+        self.doctor_panel.show_error(message)
+        if self._load_after_doctor:
+            self._load_after_doctor = False
+            self.load_model()
+
+    def _update_doctor_banner(self) -> None:
+        # Missing model files have their own banner with a folder chooser.
+        failed = [r for r in (self.last_report.failed if self.last_report else [])
+                  if r.id in AFFECT_SYNTHESIS and r.id != "model_files"]
+        if not failed:
+            self.doctor_banner.hide()
+            return
+        self.doctor_banner.show_message(failed[0].summary, "error", self.tr("Open diagnostics"))
+
+    def open_doctor(self) -> None:
+        self.doctor_dialog.show()
+        self.doctor_dialog.raise_()
+        if self.last_report is None:
+            self.doctor_panel.start_running()
+
+    def open_wizard(self) -> None:
+        if self.wizard is None:
+            self.wizard = FirstRunWizard(self)
+        self.wizard.restart()
+        self.wizard.open()
+
+    def effective_device(self) -> str:
+        """The user's choice in settings, else what the doctor recommends."""
+        if self.settings.device != "auto":
+            return self.settings.device
+        return self.recommended_device or "auto"
 
     def _report_audio_problem(self) -> None:
         if self.output.problem:
@@ -176,7 +245,8 @@ class MainWindow(QMainWindow):
         self.output = output
         self._report_audio_problem()
 
-    def load_model(self) -> None:
+    def _check_model_presence(self) -> bool:
+        """Cheap file checks on the GUI thread; the banner appears at once if files are missing."""
         self.model_status = None
         self._load_error = None
         store = ModelStore(self.settings.model_dir or None)
@@ -185,8 +255,11 @@ class MainWindow(QMainWindow):
         if self._missing_model:
             self.status.setText(self.tr("No model"))
             self._set_busy(False)
-            return
-        self.worker.requestLoad.emit(str(store.root), self.settings.device)
+        return self._missing_model is None
+
+    def load_model(self) -> None:
+        if self._check_model_presence():
+            self.worker.requestLoad.emit(str(self.model_dir()), self.effective_device())
 
     def _update_model_banner(self) -> None:
         """Shown from state, so a language switch can say it again in the new language."""
@@ -420,6 +493,8 @@ class MainWindow(QMainWindow):
         self.tabs.setTabText(2, self.tr("History"))
         self.menus.retranslate()
         self._update_model_banner()
+        if not self.doctor_banner.isHidden():
+            self.doctor_banner.button.setText(self.tr("Open diagnostics"))
         if not self.audio_banner.isHidden():
             self.audio_banner.button.setText(self.tr("Dismiss"))
         if self.model_status is not None and not self.is_busy():
@@ -434,12 +509,19 @@ class MainWindow(QMainWindow):
         self._closing = True
         self.save_settings()
         self.output.stop()
+        if self.wizard is not None:
+            self.wizard.close()
+        self.doctor_dialog.close()
         if not self.worker.shutdown():
             log.error("the synthesis thread did not stop in time")
+        if not self.doctor.shutdown():
+            log.error("the doctor thread did not stop in time")
         super().closeEvent(event)
 
 
 def show_when_ready(window: MainWindow) -> None:
-    """Show first, then start loading on the next turn of the event loop."""
+    """Show first, then start the checks and loading on the next turn of the event loop."""
     window.show()
     QTimer.singleShot(0, window.start)
+    if not window.settings.first_run_done:
+        QTimer.singleShot(0, window.open_wizard)

@@ -54,6 +54,9 @@ class Menus(QObject):
             self.languages.addAction(action)
             self.language_actions[code] = action
 
+        self.diagnostics = self.help.addAction("", window.open_doctor)
+        self.wizard = self.help.addAction("", window.open_wizard)
+        self.help.addSeparator()
         self.open_logs = self.help.addAction("", self._open_log_folder)
         self.about = self.help.addAction("", self._about)
 
@@ -106,6 +109,8 @@ class Menus(QObject):
         self.language.setTitle(self.tr("&Language"))
         self.language_actions["system"].setText(self.tr("Follow the system"))
         self.help.setTitle(self.tr("&Help"))
+        self.diagnostics.setText(self.tr("&Diagnostics..."))
+        self.wizard.setText(self.tr("&First-run wizard..."))
         self.open_logs.setText(self.tr("Open the &log folder"))
         self.about.setText(self.tr("&About"))
 

@@ -110,6 +110,14 @@ class Settings:
         self.q.setValue("ui/language", value if value in LANGUAGES else "system")
 
     @property
+    def first_run_done(self) -> bool:
+        return self._get("ui/first_run_done", False, bool)
+
+    @first_run_done.setter
+    def first_run_done(self, value: bool) -> None:
+        self.q.setValue("ui/first_run_done", bool(value))
+
+    @property
     def last_export_dir(self) -> str:
         return self._get("export/last_dir", "")
 

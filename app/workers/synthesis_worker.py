@@ -23,6 +23,10 @@ log = logging.getLogger("chattts_studio.worker")
 _threads: "weakref.WeakSet[QThread]" = weakref.WeakSet()
 
 
+def register_thread(thread: QThread) -> None:
+    _threads.add(thread)
+
+
 def running_threads() -> list[QThread]:
     """Worker threads still running (tests fail if any outlives its window)."""
     return [t for t in list(_threads) if t.isRunning()]
@@ -142,7 +146,7 @@ class WorkerThread(QObject):
         self.worker.moveToThread(self.thread)
         self.submit.connect(self.worker.run)
         self.requestLoad.connect(self.worker.loadModel)
-        _threads.add(self.thread)
+        register_thread(self.thread)
         self.thread.start()
         self._next_id = 0
 

@@ -1,6 +1,117 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>DiagnosticsPage</name>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="54" />
+        <source>Checking this computer</source>
+        <translation>正在检查这台电脑</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="55" />
+        <source>Problems are listed with the exact steps to fix them.</source>
+        <translation>发现的问题都会附上具体的解决步骤。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorDialog</name>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="161" />
+        <source>Diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorPanel</name>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="60" />
+        <source>Checking this computer...</source>
+        <translation>正在检查这台电脑...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="72" />
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="72" />
+        <source>Fix</source>
+        <translation>解决方法</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="95" />
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="101" />
+        <source>%1 problem(s), %2 warning(s). Recommended device: %3.</source>
+        <translation>%1 个问题，%2 个警告。推荐设备：%3。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="118" />
+        <location filename="../../app/ui/doctor_panel.py" line="128" />
+        <source>Save report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="119" />
+        <source>Text files (*.txt)</source>
+        <translation>文本文件 (*.txt)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="128" />
+        <source>The report could not be saved: %1</source>
+        <translation>无法保存报告：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="133" />
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="133" />
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="134" />
+        <source>Re-run</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="135" />
+        <source>Copy report</source>
+        <translation>复制报告</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/doctor_panel.py" line="136" />
+        <source>Save report...</source>
+        <translation>保存报告...</translation>
+    </message>
+</context>
+<context>
+    <name>DonePage</name>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="140" />
+        <source>All set</source>
+        <translation>一切就绪</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="141" />
+        <source>You can open this guide again from Help &gt; First-run wizard, and the diagnostics from Help &gt; Diagnostics.</source>
+        <translation>之后可以从“帮助 &gt; 首次运行向导”再次打开本向导，从“帮助 &gt; 诊断”打开诊断。</translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunWizard</name>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="162" />
+        <source>ChatTTS Studio setup</source>
+        <translation>ChatTTS Studio 设置向导</translation>
+    </message>
+</context>
+<context>
     <name>HistoryPanel</name>
     <message>
         <location filename="../../app/ui/history_panel.py" line="79" />
@@ -26,149 +137,159 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="163" />
+        <location filename="../../app/ui/main_window.py" line="238" />
+        <location filename="../../app/ui/main_window.py" line="499" />
         <source>Dismiss</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="172" />
+        <location filename="../../app/ui/main_window.py" line="269" />
         <source>No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder (download it from huggingface.co/2Noise/ChatTTS).</source>
         <translation>在 %1 中没有找到 ChatTTS 模型。请选择包含模型 asset/ 文件夹的目录（可从 huggingface.co/2Noise/ChatTTS 下载）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="174" />
-        <location filename="../../app/ui/main_window.py" line="210" />
-        <location filename="../../app/ui/main_window.py" line="224" />
+        <location filename="../../app/ui/main_window.py" line="266" />
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="175" />
+        <location filename="../../app/ui/main_window.py" line="256" />
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="182" />
+        <location filename="../../app/ui/main_window.py" line="282" />
         <source>Choose the ChatTTS model folder</source>
         <translation>选择 ChatTTS 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="198" />
+        <location filename="../../app/ui/main_window.py" line="298" />
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="209" />
+        <location filename="../../app/ui/main_window.py" line="276" />
         <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="218" />
+        <location filename="../../app/ui/main_window.py" line="185" />
+        <source>Checking this computer...</source>
+        <translation>正在检查这台电脑...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="216" />
+        <location filename="../../app/ui/main_window.py" line="497" />
+        <source>Open diagnostics</source>
+        <translation>打开诊断</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="313" />
         <source>Ready: %1 on %2 (loaded in %3 s)</source>
         <translation>就绪：%1，运行于 %2（加载用时 %3 秒）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="225" />
+        <location filename="../../app/ui/main_window.py" line="321" />
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="246" />
+        <location filename="../../app/ui/main_window.py" line="342" />
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="251" />
+        <location filename="../../app/ui/main_window.py" line="347" />
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="263" />
+        <location filename="../../app/ui/main_window.py" line="359" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="294" />
+        <location filename="../../app/ui/main_window.py" line="390" />
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="295" />
+        <location filename="../../app/ui/main_window.py" line="391" />
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="308" />
+        <location filename="../../app/ui/main_window.py" line="404" />
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="367" />
+        <location filename="../../app/ui/main_window.py" line="463" />
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="368" />
+        <location filename="../../app/ui/main_window.py" line="464" />
         <source>WAV audio (*.wav)</source>
         <translation>WAV 音频 (*.wav)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="380" />
+        <location filename="../../app/ui/main_window.py" line="476" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="383" />
+        <location filename="../../app/ui/main_window.py" line="479" />
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="388" />
+        <location filename="../../app/ui/main_window.py" line="484" />
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="389" />
+        <location filename="../../app/ui/main_window.py" line="485" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="390" />
+        <location filename="../../app/ui/main_window.py" line="486" />
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="391" />
+        <location filename="../../app/ui/main_window.py" line="487" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="392" />
+        <location filename="../../app/ui/main_window.py" line="488" />
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="393" />
+        <location filename="../../app/ui/main_window.py" line="489" />
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="394" />
+        <location filename="../../app/ui/main_window.py" line="490" />
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="395" />
+        <location filename="../../app/ui/main_window.py" line="491" />
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="396" />
+        <location filename="../../app/ui/main_window.py" line="492" />
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="397" />
+        <location filename="../../app/ui/main_window.py" line="493" />
         <source>History</source>
         <translation>历史记录</translation>
     </message>
@@ -176,99 +297,137 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/menus.py" line="70" />
+        <location filename="../../app/ui/menus.py" line="73" />
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="74" />
+        <location filename="../../app/ui/menus.py" line="77" />
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="92" />
+        <location filename="../../app/ui/menus.py" line="94" />
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="93" />
+        <location filename="../../app/ui/menus.py" line="95" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="97" />
+        <location filename="../../app/ui/menus.py" line="99" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="98" />
+        <location filename="../../app/ui/menus.py" line="100" />
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="99" />
+        <location filename="../../app/ui/menus.py" line="101" />
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="100" />
+        <location filename="../../app/ui/menus.py" line="102" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="101" />
+        <location filename="../../app/ui/menus.py" line="103" />
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="102" />
+        <location filename="../../app/ui/menus.py" line="104" />
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="103" />
+        <location filename="../../app/ui/menus.py" line="105" />
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="104" />
+        <location filename="../../app/ui/menus.py" line="106" />
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="105" />
+        <location filename="../../app/ui/menus.py" line="107" />
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="106" />
+        <location filename="../../app/ui/menus.py" line="108" />
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="107" />
+        <location filename="../../app/ui/menus.py" line="109" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="108" />
+        <location filename="../../app/ui/menus.py" line="110" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="109" />
+        <location filename="../../app/ui/menus.py" line="111" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="110" />
+        <location filename="../../app/ui/menus.py" line="112" />
+        <source>&amp;Diagnostics...</source>
+        <translation>诊断(&amp;D)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="113" />
+        <source>&amp;First-run wizard...</source>
+        <translation>首次运行向导(&amp;F)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="114" />
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="111" />
+        <location filename="../../app/ui/menus.py" line="115" />
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPage</name>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="80" />
+        <source>Model ready: %1 in %2.</source>
+        <translation>模型就绪：%1，位于 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="84" />
+        <source>Loading the model from %1...</source>
+        <translation>正在从 %1 加载模型...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="88" />
+        <source>The model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="89" />
+        <source>ChatTTS needs its model files (about 1.1 GB) in one folder.</source>
+        <translation>ChatTTS 需要把模型文件（约 1.1 GB）放在同一个文件夹中。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="90" />
+        <source>Choose folder...</source>
+        <translation>选择文件夹...</translation>
     </message>
 </context>
 <context>
@@ -320,6 +479,44 @@
     </message>
 </context>
 <context>
+    <name>TestPage</name>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="111" />
+        <source>Hello! This is ChatTTS Studio speaking.</source>
+        <translation>你好！这里是 ChatTTS Studio。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="115" />
+        <source>The model is not loaded yet.</source>
+        <translation>模型尚未加载。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="117" />
+        <source>Speaking...</source>
+        <translation>正在合成...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="122" />
+        <source>Played %1 s of audio, made in %2 s on %3.</source>
+        <translation>已播放 %1 秒音频，用时 %2 秒（%3）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="125" />
+        <source>This is a random-weight test model, so you heard noise, not speech.</source>
+        <translation>这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="129" />
+        <source>A test sentence</source>
+        <translation>试听一句</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="130" />
+        <source>Play the test sentence</source>
+        <translation>播放测试句子</translation>
+    </message>
+</context>
+<context>
     <name>TextPanel</name>
     <message>
         <location filename="../../app/ui/text_panel.py" line="82" />
@@ -340,7 +537,8 @@
         <location filename="../../app/ui/text_panel.py" line="92" />
         <source>%n character(s)</source>
         <translation>
-            <numerusform>%n 个字符</numerusform></translation>
+            <numerusform>%n 个字符</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../../app/ui/text_panel.py" line="93" />
@@ -426,6 +624,19 @@
         <location filename="../../app/ui/voice_panel.py" line="187" />
         <source>Delete</source>
         <translation>删除</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="29" />
+        <source>Welcome to ChatTTS Studio</source>
+        <translation>欢迎使用 ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="31" />
+        <source>ChatTTS Studio turns text into natural speech on this computer. In the next steps it checks your computer, finds the model and speaks a test sentence.</source>
+        <translation>ChatTTS Studio 在这台电脑上把文字变成自然的语音。接下来它会检查你的电脑、找到模型，并朗读一句测试语句。</translation>
     </message>
 </context>
 </TS>

@@ -16,6 +16,7 @@ def settings(tiny_model):
     # Refinement makes the tiny model decode 384 text tokens per sentence; tests that do
     # not exercise it keep runs short.
     s.params = {"refine_text": False}
+    s.first_run_done = True
     return s
 
 
@@ -25,8 +26,8 @@ def make_window(qtbot, settings):
 
     made = []
 
-    def make(output=None, start=True, wait_loaded=True, settings_=None):
-        window = MainWindow(settings_ or settings, output=output or FakeOutput())
+    def make(output=None, start=True, wait_loaded=True, settings_=None, **services):
+        window = MainWindow(settings_ or settings, output=output or FakeOutput(), **services)
         made.append(window)
         window.show()
         if start:

@@ -55,3 +55,11 @@ def test_every_ui_string_is_in_the_translation_file(tmp_path):
 
     committed = sources_of(resources_dir() / "translations" / "chattts_studio_zh_CN.ts")
     assert sources_of(fresh) - committed == set()
+
+
+def test_committed_qm_is_compiled_from_the_committed_ts(tmp_path):
+    lrelease = Path(sys.executable).parent / "pyside6-lrelease"
+    ts = resources_dir() / "translations" / "chattts_studio_zh_CN.ts"
+    out = tmp_path / "fresh.qm"
+    subprocess.run([str(lrelease), str(ts), "-qm", str(out)], check=True, capture_output=True, timeout=120)
+    assert out.read_bytes() == ts.with_suffix(".qm").read_bytes()

@@ -1,0 +1,57 @@
+"""Runs the doctor off the GUI thread: quick checks at start-up, full ones from the panel."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from app.workers.synthesis_worker import register_thread
+
+log = logging.getLogger("chattts_studio.worker")
+
+
+class DoctorWorker(QObject):
+    finished = Signal(object, bool)   # Report, quick
+    failed = Signal(str)
+
+    def __init__(self, probe_factory=None):
+        super().__init__()
+        self._probe_factory = probe_factory
+
+    def _probe(self, model_dir: str, quick: bool):
+        if self._probe_factory is not None:
+            return self._probe_factory(model_dir, quick)
+        from app.doctor.probes.live import LiveProbe
+
+        return LiveProbe(model_dir or None, verify_model=not quick, offline=quick)
+
+    @Slot(str, bool)
+    def run(self, model_dir: str, quick: bool) -> None:
+        from app.doctor.runner import run_doctor
+
+        try:
+            report = run_doctor(self._probe(model_dir, quick))
+        except Exception as exc:  # the doctor must never take the window down
+            log.exception("doctor crashed")
+            self.failed.emit(f"The diagnostics could not run: {type(exc).__name__}: {exc}")
+            return
+        self.finished.emit(report, quick)
+
+
+class DoctorThread(QObject):
+    request = Signal(str, bool)   # model dir, quick
+
+    def __init__(self, probe_factory=None, parent=None):
+        super().__init__(parent)
+        self.thread = QThread()
+        self.thread.setObjectName("doctor-worker")
+        self.worker = DoctorWorker(probe_factory)
+        self.worker.moveToThread(self.thread)
+        self.request.connect(self.worker.run)
+        register_thread(self.thread)
+        self.thread.start()
+
+    def shutdown(self, timeout_ms: int = 60_000) -> bool:
+        self.thread.quit()
+        return self.thread.wait(timeout_ms)
