@@ -46,7 +46,16 @@ def _parser() -> argparse.ArgumentParser:
                    help="most audio tokens per sentence (default 2048, about 43 s)")
     s.add_argument("--no-refine", action="store_true",
                    help="skip the text-refinement pass (faster; fewer natural pauses)")
+    s.add_argument("--no-voice-lock", action="store_true",
+                   help="do not reuse the first sentence's voice for the rest of the text")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    n = sub.add_parser("normalize", help="show exactly what will be spoken",
+                       description="Print the text as ChatTTS will get it: your pronunciation "
+                                   "dictionary, numbers/dates/units in words, one segment per line.")
+    n.add_argument("text", nargs="?", help="the text (or use --file)")
+    n.add_argument("--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)")
+    n.add_argument("--json", action="store_true", help="print segments and warnings as JSON")
 
     d = sub.add_parser("doctor", help="check drivers, CUDA, PyTorch and Windows settings",
                        description="Check this machine (or a saved snapshot) for what stops ChatTTS "
@@ -91,7 +100,7 @@ def cmd_synth(args) -> int:
     synth.load()
     request = SynthesisRequest(
         text=text, seed=args.seed, speaker=args.speaker, refine_text=not args.no_refine,
-        speed=args.speed,
+        speed=args.speed, voice_lock=not args.no_voice_lock,
         sampling=SamplingParams(temperature=args.temperature, top_p=args.top_p,
                                 top_k=args.top_k, max_new_tokens=args.max_tokens),
     )
@@ -119,7 +128,10 @@ def cmd_synth(args) -> int:
         "model": str(store.root),
         "model_kind": store.kind,
         "test_model": result.test_model,
+        "warnings": result.warnings,
     }
+    for warning in result.warnings:
+        print(f"Note: {warning}", file=sys.stderr)
     if result.test_model:
         print(f"Note: {store.root} is a random-weight test model; {output.name} holds noise, not speech.",
               file=sys.stderr)
@@ -128,6 +140,21 @@ def cmd_synth(args) -> int:
     else:
         print(f"Wrote {output}: {result.duration:.1f} s of audio in {result.synth_seconds:.1f} s "
               f"on {result.device} (model loaded in {synth.load_seconds:.1f} s).")
+    return 0
+
+
+def cmd_normalize(args) -> int:
+    from app.engine.pronunciations import PronunciationDictionary
+    from app.engine.synthesizer import chattts_normalizer, spoken_segments
+
+    text = read_input_text(args.text, args.file)
+    prepared = spoken_segments(text, PronunciationDictionary(), chattts_normalizer())
+    if args.json:
+        print(json.dumps({"segments": prepared.segments, "warnings": prepared.warnings}, ensure_ascii=False))
+    else:
+        print(prepared.spoken)
+        for warning in prepared.warnings:
+            print(f"Note: {warning}", file=sys.stderr)
     return 0
 
 
@@ -168,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     from app.bootstrap import bootstrap
 
     bootstrap(verbose=args.verbose)
-    handler = {"synth": cmd_synth, "doctor": cmd_doctor, None: cmd_window}[args.command]
+    handler = {"synth": cmd_synth, "normalize": cmd_normalize, "doctor": cmd_doctor,
+               None: cmd_window}[args.command]
     try:
         return handler(args)
     except StudioError as exc:

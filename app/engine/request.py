@@ -32,6 +32,9 @@ class SynthesisRequest:
     oral: int | None = None           # [oral_N] for refinement, 0-9
     laugh: int | None = None          # [laugh_N] for refinement, 0-2
     break_level: int | None = None    # [break_N] for refinement, 0-7
+    voice_lock: bool = True           # later sentences copy the first one's voice
+    reference: str | None = None      # audio codes of a reference recording (overrides the lock)
+    reference_text: str | None = None # the transcript of that recording
 
     def code_prompt(self) -> str:
         return f"[speed_{_clamp(self.speed, 0, 9)}]"
@@ -71,7 +74,8 @@ class SynthesisResult:
     segments: int
     synth_seconds: float
     test_model: bool          # random weights: the audio is noise, not speech
-
+    warnings: list[str] = field(default_factory=list)
+    spoken_text: str = ""     # what the model was given, after normalization
     @property
     def duration(self) -> float:
         return len(self.audio) / float(self.sample_rate)

@@ -30,7 +30,9 @@ from app.engine.errors import (
 from app.engine.model_config import chattts_config
 from app.engine.model_store import ModelStore
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
-from app.engine.text import split_text
+from app.engine.normalize import normalize
+from app.engine.pronunciations import PronunciationDictionary
+from app.engine.text import PreparedText, prepare_text
 from app.engine.voices import check_speaker, speaker_from_seed
 
 log = logging.getLogger("chattts_studio.engine")
@@ -78,9 +80,41 @@ def _is_oom(exc: BaseException) -> bool:
     return "out of memory" in text or "can't allocate memory" in text
 
 
+def chattts_normalizer():
+    """ChatTTS's own normalizer (homophones, character filter) without loading a model."""
+    quiet_libraries()
+    import ChatTTS
+    from ChatTTS.norm import Normalizer
+
+    table = os.path.join(os.path.dirname(ChatTTS.__file__), "res", "homophones_map.json")
+    normalizer = Normalizer(table, logging.getLogger("chattts_studio.chattts"))
+    for lang in ("zh", "en"):
+        normalizer.register(lang, lambda text, _lang=lang: normalize(text, _lang))
+    return normalizer
+
+
+def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
+    """The segments exactly as the model gets them: our pipeline, then ChatTTS's own
+    normalizer; segments left with nothing to say are dropped."""
+    prepared = prepare_text(text, dictionary)
+    segments = []
+    for seg in prepared.segments:
+        spoken = chattts_norm(seg, True, True)
+        if _SPEAKABLE.search(spoken):
+            segments.append(spoken)
+    if not segments:
+        raise InputTextError(
+            "The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
+            "so spell out symbols in words."
+        )
+    return PreparedText(segments, prepared.warnings)
+
+
 class Synthesizer:
-    def __init__(self, model_dir: os.PathLike | str | None = None, device: str = "auto"):
+    def __init__(self, model_dir: os.PathLike | str | None = None, device: str = "auto",
+                 dictionary_factory=PronunciationDictionary):
         self.store = ModelStore(model_dir)
+        self._dictionary_factory = dictionary_factory
         self.device_request = device
         self.device: DeviceChoice | None = None
         self.load_seconds: float | None = None
@@ -131,6 +165,10 @@ class Synthesizer:
         # The normalizer's numba functions compile on first use, holding the GIL for a
         # quarter second: pay that now, while the window shows "loading", not mid-playback.
         chat.normalizer("你好，world。", True, True)
+        # Text normally arrives normalized already; this catches any path that skips us, so
+        # ChatTTS never silently drops digits.
+        for lang in ("zh", "en"):
+            chat.normalizer.register(lang, lambda text, _lang=lang: normalize(text, _lang))
         self._chat = chat
         self._spk_stat = chat.config.spk_stat
         self._hidden_size = chat.config.gpt.hidden_size
@@ -154,26 +192,44 @@ class Synthesizer:
             return check_speaker(request.speaker, self._hidden_size)
         return speaker_from_seed(request.seed, self._spk_stat)
 
+    def reference_from_audio(self, audio: np.ndarray, text: str) -> tuple[str, str]:
+        """(audio codes, transcript) of a recording, for ChatTTS's spk_smp / txt_smp."""
+        import torch
+
+        self._require_loaded()
+        codes = self._chat.sample_audio_speaker(torch.from_numpy(np.asarray(audio, dtype=np.float32)))
+        return codes, self._chat.normalizer(text, True, True)
+
+    def voice_from_recording(self, path: os.PathLike | str, transcript: str) -> tuple[str, str]:
+        """A reference voice from a recording and what is said in it."""
+        import soundfile as sf
+        import torch
+        import torchaudio.functional as AF
+
+        if not transcript or not transcript.strip():
+            raise InputTextError("Type what is said in the recording; ChatTTS needs the transcript.")
+        try:
+            audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
+        except Exception as exc:
+            raise InputTextError(f"{path} is not an audio file this program can read ({exc}).") from None
+        mono = torch.from_numpy(audio.mean(axis=1))
+        if rate != SAMPLE_RATE:
+            mono = AF.resample(mono, rate, SAMPLE_RATE)
+        if mono.numel() < SAMPLE_RATE:
+            raise InputTextError("The recording is shorter than a second; use 3 to 10 seconds of clear speech.")
+        return self.reference_from_audio(mono.numpy(), transcript.strip())
+
     # -- synthesis ----------------------------------------------------------------
     def cancel(self) -> None:
         """Stop the running request within one decode step (any thread)."""
         self._cancel.set()
 
-    def _speakable_segments(self, text: str) -> list[str]:
-        chat = self._chat
-        segments = []
-        for seg in split_text(text):
-            normalized = chat.normalizer(seg, True, True)
-            if _SPEAKABLE.search(normalized):
-                segments.append(seg)
-        if not segments:
-            raise InputTextError(
-                "The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
-                "so spell out numbers and symbols in words."
-            )
-        return segments
+    def prepare(self, text: str) -> PreparedText:
+        self._require_loaded()
+        return spoken_segments(text, self._dictionary_factory(), self._chat.normalizer)
 
-    def _infer(self, texts: list[str], request: SynthesisRequest, speaker: str, seed: int) -> list[np.ndarray]:
+    def _infer(self, texts: list[str], request: SynthesisRequest, speaker: str, seed: int,
+               reference: tuple[str, str] | None = None) -> list[np.ndarray]:
         import ChatTTS
 
         s = request.sampling
@@ -184,6 +240,7 @@ class Synthesizer:
             prompt=request.code_prompt(), spk_emb=speaker, temperature=s.temperature,
             top_P=s.top_p, top_K=s.top_k, repetition_penalty=s.repetition_penalty,
             max_new_token=s.max_new_tokens, show_tqdm=False, manual_seed=seed,
+            spk_smp=reference[0] if reference else None, txt_smp=reference[1] if reference else None,
         )
         try:
             wavs = self._chat.infer(
@@ -206,8 +263,10 @@ class Synthesizer:
         self._require_loaded()
         self._cancel.clear()
         started = time.perf_counter()
-        speaker = self.resolve_speaker(request)
-        segments = self._speakable_segments(request.text)
+        speaker = self.resolve_speaker(request) if request.speaker or not request.reference else None
+        prepared = self.prepare(request.text)
+        segments = prepared.segments
+        reference = (request.reference, request.reference_text or "") if request.reference else None
         pieces: list[np.ndarray] = []
         index = 0
         while index < len(segments):
@@ -215,20 +274,22 @@ class Synthesizer:
                 raise SynthesisCancelled("Synthesis was stopped.")
             size = 1 if index == 0 else BATCH_SIZE
             batch = segments[index:index + size]
-            wavs = self._infer(batch, request, speaker, request.seed)
+            wavs = self._infer(batch, request, speaker, request.seed, reference)
             for offset, wav in enumerate(wavs):
                 retry = 1
                 while wav.size == 0 and retry <= EMPTY_RETRIES:
-                    wav = self._infer([batch[offset]], request, speaker, request.seed + retry)[0]
+                    wav = self._infer([batch[offset]], request, speaker, request.seed + retry, reference)[0]
                     retry += 1
                 pieces.append(wav)
                 yield AudioChunk(index + offset, len(segments), wav, SAMPLE_RATE)
+            if index == 0 and reference is None and request.voice_lock and len(segments) > 1 and wavs[0].size:
+                reference = self.reference_from_audio(wavs[0], segments[0])
             index += len(batch)
         audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
         yield SynthesisResult(
-            audio=audio, sample_rate=SAMPLE_RATE, device=self.device.device, speaker=speaker,
+            audio=audio, sample_rate=SAMPLE_RATE, device=self.device.device, speaker=speaker or "",
             seed=request.seed, segments=len(segments), synth_seconds=time.perf_counter() - started,
-            test_model=self.test_model,
+            test_model=self.test_model, warnings=prepared.warnings, spoken_text=prepared.spoken,
         )
 
     def run(self, request: SynthesisRequest, on_chunk=None) -> SynthesisResult:

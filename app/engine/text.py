@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.engine.errors import InputTextError
@@ -54,8 +55,28 @@ def check_text(text: str | None) -> str:
     return text
 
 
+def _inside_token(text: str, i: int) -> bool:
+    """Is position i inside a [control_token]?"""
+    opening = text.rfind("[", 0, i)
+    return opening != -1 and text.rfind("]", 0, i) < opening and text.find("]", i) != -1
+
+
+def _safe_cut(part: str, limit: int) -> int:
+    """The last position <= limit that is not inside a Latin word, a number or a [token]."""
+    for i in range(min(limit, len(part) - 1), 0, -1):
+        a, b = part[i - 1], part[i]
+        if _inside_token(part, i):
+            continue
+        if a.isascii() and b.isascii() and a.isalnum() and b.isalnum():
+            continue
+        if (a.isdigit() or a == ".") and (b.isdigit() or b == "."):
+            continue
+        return i
+    return limit  # one unbroken word longer than the limit: nothing better exists
+
+
 def _bound(piece: str, limit: int) -> list[str]:
-    """Cut an over-long sentence at commas or spaces, else at the limit."""
+    """Cut an over-long sentence at commas or spaces, else at the last safe place."""
     out: list[str] = []
     current = ""
     for part in filter(None, _SOFT_BREAK.split(piece)):
@@ -63,8 +84,9 @@ def _bound(piece: str, limit: int) -> list[str]:
             if current:
                 out.append(current)
                 current = ""
-            out.append(part[:limit])
-            part = part[limit:]
+            cut = _safe_cut(part, limit)
+            out.append(part[:cut])
+            part = part[cut:]
         if len(current) + len(part) > limit and current:
             out.append(current)
             current = ""
@@ -83,3 +105,46 @@ def split_text(text: str, limit: int = MAX_SEGMENT_CHARS) -> list[str]:
                 if seg.strip():
                     segments.append(seg.strip())
     return segments
+
+
+_FINAL_PUNCT = "。！？.!?，,；;：:…~～)）」』\"'”’"
+
+
+def finish_segment(segment: str) -> str:
+    """End a segment with punctuation: ChatTTS tends to cut off a last word that has none."""
+    body = segment.rstrip()
+    stripped = body
+    while stripped.endswith("]") and "[" in stripped:
+        stripped = stripped[: stripped.rfind("[")].rstrip()
+    if not stripped or stripped[-1] in _FINAL_PUNCT:
+        return body
+    from app.engine.normalize import language_of
+
+    return body + ("。" if language_of(stripped) == "zh" else ".")
+
+
+@dataclass
+class PreparedText:
+    """The text as the model will get it: one entry per segment, plus what was changed."""
+
+    segments: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def spoken(self) -> str:
+        return "\n".join(self.segments)
+
+
+def prepare_text(text: str, dictionary=None) -> PreparedText:
+    """Dictionary, control tokens, normalization, splitting: in that order."""
+    from app.engine.control_tokens import clean_control_tokens
+    from app.engine.normalize import normalize
+
+    text = check_text(text)
+    if dictionary is not None:
+        text = dictionary.apply(text)
+    text, warnings = clean_control_tokens(text)
+    if not text.strip():
+        raise InputTextError("After removing unknown [tokens] there is no text left to speak.")
+    segments = [finish_segment(seg) for seg in split_text(normalize(text))]
+    return PreparedText(segments, warnings)

@@ -23,10 +23,14 @@ def _now() -> str:
 @dataclass
 class Voice:
     name: str
-    speaker: str
+    speaker: str                        # base16384 speaker embedding ("" for a reference-only voice)
     seed: int | None = None
     notes: str = ""
     created: str = field(default_factory=_now)
+    reference: str | None = None        # audio codes of a reference recording (ChatTTS spk_smp)
+    reference_text: str | None = None   # what is said in that recording
+
+FIELDS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")
 
 
 def _file_stem(name: str) -> str:
@@ -55,9 +59,8 @@ class VoiceLibrary:
         voices = []
         for path in sorted(self.root.glob("*.json")):
             data = read_json(path, None)
-            if isinstance(data, dict) and data.get("name") and data.get("speaker"):
-                voices.append(Voice(**{k: data.get(k) for k in ("name", "speaker", "seed", "notes", "created")
-                                       if k in data}))
+            if isinstance(data, dict) and data.get("name") and (data.get("speaker") or data.get("reference")):
+                voices.append(Voice(**{k: data[k] for k in FIELDS if k in data}))
         return sorted(voices, key=lambda v: v.name.casefold())
 
     def get(self, name: str) -> Voice | None:

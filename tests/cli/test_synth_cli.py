@@ -176,3 +176,17 @@ def test_no_command_opens_the_window(monkeypatch):
     monkeypatch.setattr(ui_app, "run_window", lambda log_path=None: opened.append(True) or 0)
     assert main([]) == 0
     assert opened == [True]
+
+
+def test_normalize_shows_what_will_be_spoken(capsys, tmp_path, isolated_user_dirs):
+    from app.engine.pronunciations import PronunciationDictionary
+
+    d = PronunciationDictionary()
+    d.set("AI", "A I")
+    d.save()
+    code = main(["normalize", "AI 在2024年5月1日涨了50%[foo]。Call at 9:30", "--json"])
+    out = capsys.readouterr()
+    assert code == 0
+    data = json.loads(out.out)
+    assert data["segments"] == ["A I 在二零二四年五月一日涨了百分之五十。", "Call at nine thirty."]
+    assert "[foo]" in data["warnings"][0]

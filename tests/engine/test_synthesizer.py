@@ -51,7 +51,72 @@ def test_different_seeds_give_different_audio(synthesizer):
 
 def test_text_with_nothing_speakable_is_refused(synthesizer):
     with pytest.raises(InputTextError, match="nothing ChatTTS can read aloud"):
-        synthesizer.run(SynthesisRequest("123 456 !!!", **FAST))
+        synthesizer.run(SynthesisRequest("!!! ??? ### @@@", **FAST))
+
+
+def test_digits_are_spoken_not_dropped(synthesizer):
+    result = synthesizer.run(SynthesisRequest("618", **FAST))
+    assert result.spoken_text == "六百一十八。"
+    assert result.duration > 0
+
+
+def test_unknown_tokens_are_removed_with_a_warning(synthesizer):
+    result = synthesizer.run(SynthesisRequest("你好[foo]世界。", **FAST))
+    assert "[foo]" not in result.spoken_text
+    assert result.warnings and "[foo]" in result.warnings[0]
+
+
+def _record_infer_calls(synthesizer, monkeypatch):
+    chat = synthesizer._chat
+    real_infer = chat.infer
+    calls = []
+
+    def recording(texts, **kwargs):
+        code = kwargs["params_infer_code"]
+        calls.append({"texts": list(texts), "spk_smp": code.spk_smp, "txt_smp": code.txt_smp})
+        return real_infer(texts, **kwargs)
+
+    monkeypatch.setattr(chat, "infer", recording)
+    return calls
+
+
+def test_voice_lock_makes_the_first_sentence_the_reference_for_the_rest(synthesizer, monkeypatch):
+    calls = _record_infer_calls(synthesizer, monkeypatch)
+    seen = []
+    real_reference = synthesizer.reference_from_audio
+
+    def spy(audio, text):
+        seen.append((audio.copy(), text))
+        return real_reference(audio, text)
+
+    monkeypatch.setattr(synthesizer, "reference_from_audio", spy)
+    result = synthesizer.run(SynthesisRequest("第一句。第二句。第三句。", **FAST))
+    assert result.segments == 3
+    assert calls[0]["spk_smp"] is None                       # the first sentence sets the voice
+    first_audio, first_text = seen[0]
+    assert first_text == "第一句。"
+    expected_codes = synthesizer._chat.sample_audio_speaker(__import__("torch").from_numpy(first_audio))
+    assert all(c["spk_smp"] == expected_codes and c["txt_smp"] == "第一句。" for c in calls[1:])
+    assert np.array_equal(first_audio, result.audio[: first_audio.size])
+
+
+def test_voice_lock_can_be_switched_off(synthesizer, monkeypatch):
+    calls = _record_infer_calls(synthesizer, monkeypatch)
+    synthesizer.run(SynthesisRequest("第一句。第二句。", voice_lock=False, **FAST))
+    assert [c["spk_smp"] for c in calls] == [None, None]
+
+
+def test_voice_from_a_recording_is_used_as_the_reference(synthesizer, monkeypatch, tmp_path):
+    import soundfile as sf
+
+    wav = tmp_path / "me.wav"
+    t = np.linspace(0, 2, 32_000, dtype=np.float32)
+    sf.write(str(wav), 0.3 * np.sin(2 * np.pi * 220 * t), 16_000)   # resampled to 24 kHz
+    codes, transcript = synthesizer.voice_from_recording(wav, "你好，我是参考。")
+    assert codes and transcript == "你好，我是参考。"
+    calls = _record_infer_calls(synthesizer, monkeypatch)
+    synthesizer.run(SynthesisRequest("测试。", reference=codes, reference_text=transcript, **FAST))
+    assert calls[0]["spk_smp"] == codes and calls[0]["txt_smp"] == transcript
 
 
 def test_bad_speaker_string_is_refused_before_synthesis(synthesizer):

@@ -1,0 +1,89 @@
+"""Spoken forms, asserted exactly, in Chinese, English and mixed text."""
+
+import pytest
+
+from app.engine.normalize import language_of, normalize
+
+ZH = [
+    ("618购物节", "六百一十八购物节"),
+    ("第1名", "第一名"),
+    ("圆周率是3.14", "圆周率是三点一四"),
+    ("气温-5℃", "气温零下五摄氏度"),
+    ("体温36.5°C", "体温三十六点五摄氏度"),
+    ("涨了50%", "涨了百分之五十"),
+    ("降了-2%", "降了负百分之二"),
+    ("价格¥99.5", "价格九十九点五元"),
+    ("花了$20", "花了二十美元"),
+    ("2024年5月1日", "二零二四年五月一日"),
+    ("发布于2024-05-01", "发布于二零二四年五月一日"),
+    ("14:30开会", "十四点三十分开会"),
+    ("8:05出发", "八点零五分出发"),
+    ("10:00整点", "十点整整点"),
+    ("电话13812345678", "电话幺三八幺二三四五六七八"),
+    ("买了3kg苹果", "买了三千克苹果"),
+    ("时速10km/h", "时速十公里每小时"),
+    ("内存16GB", "内存十六GB"),
+    ("版本v2.1.3", "版本V二点一点三"),
+    ("1999年", "一九九九年"),
+    ("共1,234人", "共一千二百三十四人"),
+]
+
+EN = [
+    ("I have 3 apples", "I have three apples"),
+    ("pi is 3.14", "pi is three point one four"),
+    ("It is -7 outside", "It is minus seven outside"),
+    ("1,234 people", "one thousand two hundred thirty-four people"),
+    ("room 101", "room one hundred one"),
+    ("at 9:05 today", "at nine oh five today"),
+    ("at 10:00 sharp", "at ten o'clock sharp"),
+    ("on 2024-05-01 we", "on May first, twenty twenty-four we"),
+    ("costs $5.99", "costs five dollars and ninety-nine cents"),
+    ("costs $1", "costs one dollar"),
+    ("€10 only", "ten euros only"),
+    ("weighs 5kg", "weighs five kilograms"),
+    ("runs 1 km", "runs one kilometer"),
+    ("it is 25°C", "it is twenty-five degrees Celsius"),
+    ("grew 50%", "grew fifty percent"),
+    ("the 21st century", "the twenty-first century"),
+    ("in 1999 we", "in nineteen ninety-nine we"),
+    ("call (555) 123-4567", "call five five five, one two three, four five six seven"),
+    ("version 1.2.3 is out", "version one point two point three is out"),
+    ("ChatTTS v0.2 ships", "ChatTTS version zero point two ships"),
+]
+
+MIXED = [
+    ("我有2个苹果 and 3 apples", "我有二个苹果 and three apples"),
+    ("ChatTTS 在2024年发布 version 0.2.5", "ChatTTS 在二零二四年发布 version zero point two point five"),
+    ("下载 8GB 的 model", "下载 八GB 的 model"),
+]
+
+
+@pytest.mark.parametrize("text, spoken", ZH)
+def test_chinese(text, spoken):
+    assert normalize(text) == spoken
+
+
+@pytest.mark.parametrize("text, spoken", EN)
+def test_english(text, spoken):
+    assert normalize(text) == spoken
+
+
+@pytest.mark.parametrize("text, spoken", MIXED)
+def test_mixed_text_picks_the_language_per_number(text, spoken):
+    assert normalize(text) == spoken
+
+
+def test_text_without_numbers_is_untouched():
+    text = "你好，世界。Hello, world! [uv_break]"
+    assert normalize(text) == text
+
+
+def test_no_digit_survives():
+    text = "2024-05-01 14:30 ¥99 50% 3kg 13812345678 v1.2.3 -5℃ 1st 42 3.14"
+    assert not any(c.isdigit() for c in normalize(text))
+
+
+def test_language_detection():
+    assert language_of("你好 world") == "zh"
+    assert language_of("hello world 你") == "en"
+    assert language_of("618") == "zh"

@@ -1,0 +1,85 @@
+"""Splitting invariants (with property-based tests), control tokens, dictionary, preparation."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.control_tokens import INLINE, clean_control_tokens
+from app.engine.pronunciations import PronunciationDictionary
+from app.engine.text import finish_segment, prepare_text, split_text
+
+PIECES = st.sampled_from(["你好", "世界", "今天天气很好", "hello", "world", "wonderful", "ChatTTS",
+                          "。", "，", ". ", ", ", "! ", "？", " ", "\n", "[uv_break]", "[laugh]",
+                          "三点一四", "supercalifragilistic"])
+TEXTS = st.lists(PIECES, min_size=1, max_size=60).map("".join).filter(lambda t: t.strip())
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, st.integers(min_value=12, max_value=80))
+def test_split_never_exceeds_the_bound_and_loses_nothing(text, limit):
+    segments = split_text(text, limit=limit)
+    assert all(0 < len(s) <= limit for s in segments)
+    assert _squash("".join(segments)) == _squash(text)
+    assert all(s == s.strip() for s in segments)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, st.integers(min_value=25, max_value=80))
+def test_split_keeps_control_tokens_and_latin_words_whole(text, limit):
+    segments = split_text(text, limit=limit)
+    for seg in segments:
+        # Every bracket in a segment belongs to a complete token.
+        assert seg.count("[") == seg.count("]")
+        for token in re.findall(r"\[[^\]]*\]", seg):
+            assert token in INLINE
+    # No segment boundary falls inside a Latin word that would have fitted in one segment.
+    for left, right in zip(segments, segments[1:]):
+        tail = re.search(r"[A-Za-z]*$", left).group(0)
+        head = re.match(r"[A-Za-z]*", right).group(0)
+        if tail and head and (left + right) in text:   # the two were one word in the input
+            assert len(tail) + len(head) > limit, (left, right)
+
+
+def test_split_at_sentence_ends():
+    assert split_text("第一句。第二句！Third one. Fourth?") == ["第一句。", "第二句！", "Third one.", "Fourth?"]
+
+
+def test_very_short_text_gets_an_ending_so_it_is_not_cut_off():
+    assert finish_segment("你好") == "你好。"
+    assert finish_segment("Hi") == "Hi."
+    assert finish_segment("你好！") == "你好！"
+    assert finish_segment("好的[laugh]") == "好的[laugh]。"
+    assert prepare_text("OK").segments == ["OK."]
+
+
+def test_unknown_tokens_are_removed_with_a_reason():
+    text, warnings = clean_control_tokens("你好[uv_break]世界[foo][speed_3][laugh]")
+    assert text == "你好[uv_break]世界[laugh]"
+    assert len(warnings) == 2
+    assert "[foo]" in warnings[0] and "read it aloud" in warnings[0]
+    assert "[speed_3]" in warnings[1] and "speed control" in warnings[1]
+
+
+def test_dictionary_applies_first_longest_and_whole_words(tmp_path):
+    d = PronunciationDictionary(tmp_path / "p.json")
+    d.set("SQL", "sequel")
+    d.set("重庆", "虫庆")
+    d.set("重", "众")
+    d.save()
+    d = PronunciationDictionary(tmp_path / "p.json")
+    assert d.apply("sql and MySQL in 重庆很重") == "sequel and MySQL in 虫庆很众"
+    prepared = prepare_text("SQL 2 次", d)
+    assert prepared.segments == ["sequel 二 次。"]
+
+
+def test_prepare_runs_dictionary_tokens_normalization_and_splitting_in_order(tmp_path):
+    d = PronunciationDictionary(tmp_path / "p.json")
+    d.set("AI", "A I")
+    prepared = prepare_text("AI 在2024年很火[bogus]。It costs $5", d)
+    assert prepared.segments == ["A I 在二零二四年很火。", "It costs five dollars."]
+    assert "[bogus]" in prepared.warnings[0]
