@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.audio_io import SAMPLE_RATE, write_wav
-from app.engine.errors import InputTextError, OutputError
+from app.engine.errors import InputTextError, OutputError, StudioError
 from app.engine.model_store import ModelStore
 from app.engine.playback import AudioOutput, SoundDeviceOutput
 from app.engine.request import SynthesisRequest
@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self._missing_model: str | None = None
         self._load_error: str | None = None
         self._job = None
+        self._audition = False
         self._last_result = None
         self._closing = False
         self.last_report = None
@@ -101,7 +102,12 @@ class MainWindow(QMainWindow):
         self.doctor_panel.rerunRequested.connect(lambda: self.run_doctor(quick=False))
         self.doctor_dialog = DoctorDialog(self.doctor_panel, self)
         self.text_panel = TextPanel()
+        self.text_panel.preview_button.clicked.connect(self.preview)
         self.voice_panel = VoicePanel(voices)
+        self.voice_panel.auditionRequested.connect(self.audition)
+        self.voice_panel.recordingVoiceRequested.connect(self.worker.requestReference)
+        self.worker.worker.referenceReady.connect(self.on_reference_ready)
+        self.worker.worker.referenceFailed.connect(self.on_reference_failed)
         self.params_panel = ParamsPanel()
         self.history_panel = HistoryPanel()
         self.history_panel.replayRequested.connect(self.replay)
@@ -323,9 +329,52 @@ class MainWindow(QMainWindow):
 
     # -- synthesis ----------------------------------------------------------------------
     def current_request(self) -> SynthesisRequest:
+        reference, reference_text = self.voice_panel.reference() or (None, None)
         request = SynthesisRequest(text=self.text_panel.text(), seed=self.voice_panel.seed_value(),
-                                   speaker=self.voice_panel.explicit_speaker())
+                                   speaker=self.voice_panel.explicit_speaker(),
+                                   reference=reference, reference_text=reference_text)
         return self.params_panel.apply_to(request)
+
+    # -- text and voices ---------------------------------------------------------------
+    def preview(self) -> None:
+        """Show exactly what will be spoken (with ChatTTS's own filter once the model is loaded)."""
+        from app.engine.pronunciations import PronunciationDictionary
+        from app.engine.text import prepare_text
+
+        text = self.text_panel.text()
+        synth = self.worker.worker.synthesizer()
+        try:
+            prepared = synth.prepare(text) if synth is not None else prepare_text(text, PronunciationDictionary())
+        except StudioError as exc:
+            self.text_panel.show_preview(str(exc))
+            return
+        notes = "".join(f"\n⚠ {w}" for w in prepared.warnings)
+        self.text_panel.show_preview(prepared.spoken + notes)
+
+    def audition(self, voice) -> None:
+        """The selected voice says a fixed sentence (not kept in history)."""
+        reference = (voice.reference, voice.reference_text) if voice.reference else (None, None)
+        request = SynthesisRequest(text=self.tr("Hello! This is how I sound."), seed=voice.seed or 0,
+                                   speaker=voice.speaker or None, reference=reference[0],
+                                   reference_text=reference[1], refine_text=False)
+        self._audition = True
+        self.start_request(request)
+
+    @Slot(str, str, str)
+    def on_reference_ready(self, codes: str, transcript: str, source: str) -> None:
+        from app.engine.voice_library import Voice
+
+        voice = Voice(name=Path(source).stem, speaker="", reference=codes, reference_text=transcript,
+                      notes=self.tr("Made from %1").replace("%1", Path(source).name))
+        self.voice_panel.library.save(voice)
+        self.voice_panel.refresh()
+        self.voice_panel.apply_voice(voice)
+        self.status.setText(self.tr("Saved the voice \"%1\" made from the recording.").replace("%1", voice.name))
+
+    @Slot(str)
+    def on_reference_failed(self, message: str) -> None:
+        self.status.setText(message)
+        QMessageBox.warning(self, self.tr("Voice from a recording"), message)
 
     def play(self) -> None:
         self.start_request(self.current_request())
@@ -354,6 +403,7 @@ class MainWindow(QMainWindow):
             return
         self.worker.worker.cancel(self._job.id)
         self._job = None
+        self._audition = False
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.status.setText(self.tr("Stopped."))
@@ -379,15 +429,20 @@ class MainWindow(QMainWindow):
             return
         request, self._job = self._job.request, None
         self.output.end_stream()
-        self._last_result = result
-        self.voice_panel.show_seed_speaker(result.speaker)
-        try:
-            entry = self.history.add(request, result)
-            self.refresh_history()
-            self.history_panel.select(entry.id)
-        except (OSError, OutputError) as exc:
-            log.warning("history not saved: %s", exc)
+        if self._audition:
+            self._audition = False
+        else:
+            self._last_result = result
+            self.voice_panel.show_seed_speaker(result.speaker)
+            try:
+                entry = self.history.add(request, result)
+                self.refresh_history()
+                self.history_panel.select(entry.id)
+            except (OSError, OutputError) as exc:
+                log.warning("history not saved: %s", exc)
         note = self.tr(" (test model: noise, not speech)") if result.test_model else ""
+        if result.warnings:
+            note += "  ⚠ " + result.warnings[0]
         self.status.setText(self.tr("%1 s of audio in %2 s on %3").replace("%1", f"{result.duration:.1f}")
                             .replace("%2", f"{result.synth_seconds:.1f}").replace("%3", result.device) + note)
         self._set_busy(False)
@@ -397,6 +452,7 @@ class MainWindow(QMainWindow):
         if not self._current(job_id):
             return
         self._job = None
+        self._audition = False
         self.output.stop()
         self.status.setText(message)
         self._set_busy(False)
@@ -407,6 +463,7 @@ class MainWindow(QMainWindow):
     def on_cancelled(self, job_id: int) -> None:
         if self._current(job_id):
             self._job = None
+            self._audition = False
             self._set_busy(False)
 
     def _set_busy(self, busy: bool) -> None:
@@ -441,7 +498,8 @@ class MainWindow(QMainWindow):
             return
         request = entry.to_request()
         self.text_panel.set_text(request.text)
-        self.voice_panel.set_voice(request.seed, request.speaker)
+        reference = (request.reference, request.reference_text or "") if request.reference else None
+        self.voice_panel.set_voice(request.seed, request.speaker, reference)
         self.params_panel.load_request(request)
         self.start_request(self.current_request())
 

@@ -17,6 +17,7 @@ class Menus(QObject):
         self.window = window
         bar = window.menuBar()
         self.file = bar.addMenu("")
+        self.text = bar.addMenu("")
         self.model = bar.addMenu("")
         self.audio = bar.addMenu("")
         self.language = bar.addMenu("")
@@ -29,6 +30,8 @@ class Menus(QObject):
         self.quit = self.file.addAction("", window.close)
         self.quit.setShortcut(QKeySequence.StandardKey.Quit)
 
+        self.preview = self.text.addAction("", window.preview)
+        self.pronunciations = self.text.addAction("", self.open_pronunciations)
         self.choose_model = self.model.addAction("", window.choose_model_folder)
         self.model.addSeparator()
         self.devices = QActionGroup(self)
@@ -59,6 +62,12 @@ class Menus(QObject):
         self.help.addSeparator()
         self.open_logs = self.help.addAction("", self._open_log_folder)
         self.about = self.help.addAction("", self._about)
+
+    def open_pronunciations(self) -> None:
+        from app.ui.pronunciation_dialog import PronunciationDialog
+
+        self.window.pronunciation_dialog = PronunciationDialog(parent=self.window)
+        self.window.pronunciation_dialog.open()
 
     def set_language(self, code: str) -> None:
         self.window.settings.language = code
@@ -100,6 +109,9 @@ class Menus(QObject):
         self.open_text.setText(self.tr("&Open text..."))
         self.export.setText(self.tr("&Export WAV..."))
         self.quit.setText(self.tr("&Quit"))
+        self.text.setTitle(self.tr("&Text"))
+        self.preview.setText(self.tr("&Preview what will be spoken"))
+        self.pronunciations.setText(self.tr("P&ronunciations..."))
         self.model.setTitle(self.tr("&Model"))
         self.choose_model.setText(self.tr("Choose model &folder..."))
         self.device_actions["auto"].setText(self.tr("Device: automatic"))

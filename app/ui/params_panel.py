@@ -42,6 +42,9 @@ class ParamsPanel(QWidget):
         self.refine = QCheckBox()
         self.refine.setObjectName("refineCheck")
         self.refine.setChecked(True)
+        self.voice_lock = QCheckBox()
+        self.voice_lock.setObjectName("voiceLockCheck")
+        self.voice_lock.setChecked(True)
         self.labels = {}
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
@@ -49,6 +52,7 @@ class ParamsPanel(QWidget):
             self.labels[key] = QLabel()
             form.addRow(self.labels[key], getattr(self, key))
         form.addRow("", self.refine)
+        form.addRow("", self.voice_lock)
         self.retranslate()
 
     def values(self) -> dict:
@@ -59,7 +63,7 @@ class ParamsPanel(QWidget):
             "speed": self.speed.value(), "temperature": round(self.temperature.value(), 2),
             "top_p": round(self.top_p.value(), 2), "top_k": self.top_k.value(),
             "oral": level(self.oral), "laugh": level(self.laugh), "break_level": level(self.break_level),
-            "refine_text": self.refine.isChecked(),
+            "refine_text": self.refine.isChecked(), "voice_lock": self.voice_lock.isChecked(),
         }
 
     def set_values(self, values: dict) -> None:
@@ -72,12 +76,15 @@ class ParamsPanel(QWidget):
             setv(getattr(self, key), key)
         if "refine_text" in values:
             self.refine.setChecked(bool(values["refine_text"]))
+        if "voice_lock" in values:
+            self.voice_lock.setChecked(bool(values["voice_lock"]))
 
     def apply_to(self, request: SynthesisRequest) -> SynthesisRequest:
         v = self.values()
         request.speed = v["speed"]
         request.oral, request.laugh, request.break_level = v["oral"], v["laugh"], v["break_level"]
         request.refine_text = v["refine_text"]
+        request.voice_lock = v["voice_lock"]
         request.sampling.temperature = v["temperature"]
         request.sampling.top_p = v["top_p"]
         request.sampling.top_k = v["top_k"]
@@ -88,7 +95,7 @@ class ParamsPanel(QWidget):
             "speed": request.speed, "temperature": request.sampling.temperature,
             "top_p": request.sampling.top_p, "top_k": request.sampling.top_k,
             "oral": request.oral, "laugh": request.laugh, "break_level": request.break_level,
-            "refine_text": request.refine_text,
+            "refine_text": request.refine_text, "voice_lock": request.voice_lock,
         })
 
     def retranslate(self) -> None:
@@ -102,6 +109,7 @@ class ParamsPanel(QWidget):
         for box in (self.oral, self.laugh, self.break_level):
             box.setSpecialValueText(self.tr("off"))
         self.refine.setText(self.tr("Refine text first (natural pauses, slower)"))
+        self.voice_lock.setText(self.tr("Keep the voice steady across sentences"))
 
     def changeEvent(self, event):
         if event.type() == QEvent.Type.LanguageChange:

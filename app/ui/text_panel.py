@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
+from app.engine.control_tokens import BUTTONS
 from app.engine.errors import InputTextError
 from app.engine.text import MAX_TEXT_CHARS, read_text_file
 
@@ -55,13 +56,32 @@ class TextPanel(QWidget):
         self.count.setObjectName("charCount")
         self.open_button = QPushButton()
         self.open_button.setObjectName("openTextButton")
+        self.preview_button = QPushButton()
+        self.preview_button.setObjectName("previewButton")
+        self.token_buttons = {}
+        tools = QHBoxLayout()
+        for token, name in zip(BUTTONS, ("insertUvBreak", "insertLaugh", "insertLbreak")):
+            button = QPushButton(token)
+            button.setObjectName(name)
+            button.clicked.connect(lambda _=False, t=token: self.insert_token(t))
+            self.token_buttons[token] = button
+            tools.addWidget(button)
+        tools.addStretch(1)
+        tools.addWidget(self.preview_button)
         row = QHBoxLayout()
         row.addWidget(self.open_button)
         row.addStretch(1)
         row.addWidget(self.count)
+        self.preview = QPlainTextEdit()
+        self.preview.setObjectName("previewText")
+        self.preview.setReadOnly(True)
+        self.preview.setMaximumHeight(120)
+        self.preview.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(tools)
         layout.addWidget(self.editor, 1)
+        layout.addWidget(self.preview)
         layout.addLayout(row)
         self.editor.textChanged.connect(self._update_count)
         self.editor.fileDropped.connect(self.load_file)
@@ -70,6 +90,14 @@ class TextPanel(QWidget):
 
     def text(self) -> str:
         return self.editor.toPlainText()
+
+    def insert_token(self, token: str) -> None:
+        self.editor.insertPlainText(token)
+        self.editor.setFocus()
+
+    def show_preview(self, text: str) -> None:
+        self.preview.setPlainText(text)
+        self.preview.show()
 
     def set_text(self, text: str) -> None:
         self.editor.setPlainText(text)
@@ -96,6 +124,12 @@ class TextPanel(QWidget):
         self.editor.setPlaceholderText(self.tr(
             "Type or paste Chinese or English text here, or drop a .txt file."))
         self.open_button.setText(self.tr("Open .txt..."))
+        self.preview_button.setText(self.tr("Preview"))
+        self.preview_button.setToolTip(self.tr("Show exactly what will be spoken"))
+        tips = {"[uv_break]": self.tr("Insert a short pause"), "[laugh]": self.tr("Insert a laugh"),
+                "[lbreak]": self.tr("Insert a long pause")}
+        for token, button in self.token_buttons.items():
+            button.setToolTip(tips[token])
         self._update_count()
 
     def changeEvent(self, event):

@@ -8,15 +8,17 @@ string decides until the seed is changed again.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMessageBox,
+    QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMessageBox,
     QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from app.engine.errors import VoiceError
+from app.engine.voice_import import IMPORT_FILTER, export_voice, import_voice_file
 from app.engine.voice_library import Voice, VoiceLibrary
 
 MAX_SEED = 2**31 - 1
@@ -24,11 +26,14 @@ MAX_SEED = 2**31 - 1
 
 class VoicePanel(QWidget):
     voiceChanged = Signal()
+    auditionRequested = Signal(object)            # Voice
+    recordingVoiceRequested = Signal(str, str)    # audio file, transcript
 
     def __init__(self, library: VoiceLibrary, parent=None):
         super().__init__(parent)
         self.library = library
         self._speaker_from_seed = True
+        self._reference: tuple[str, str] | None = None
 
         self.seed = QSpinBox()
         self.seed.setObjectName("seedInput")
@@ -47,6 +52,14 @@ class VoicePanel(QWidget):
         self.save_button.setObjectName("saveVoiceButton")
         self.delete_button = QPushButton()
         self.delete_button.setObjectName("deleteVoiceButton")
+        self.import_button = QPushButton()
+        self.import_button.setObjectName("importVoiceButton")
+        self.export_button = QPushButton()
+        self.export_button.setObjectName("exportVoiceButton")
+        self.audition_button = QPushButton()
+        self.audition_button.setObjectName("auditionButton")
+        self.recording_button = QPushButton()
+        self.recording_button.setObjectName("voiceFromRecordingButton")
 
         seed_row = QHBoxLayout()
         seed_row.addWidget(self.seed, 1)
@@ -62,11 +75,17 @@ class VoicePanel(QWidget):
         self.form.addRow(self.speaker_label, speaker_row)
         saved_buttons = QHBoxLayout()
         saved_buttons.addWidget(self.save_button)
+        saved_buttons.addWidget(self.audition_button)
         saved_buttons.addWidget(self.delete_button)
+        more_buttons = QHBoxLayout()
+        more_buttons.addWidget(self.import_button)
+        more_buttons.addWidget(self.export_button)
+        more_buttons.addWidget(self.recording_button)
         self.saved_box = QGroupBox()
         saved_layout = QVBoxLayout(self.saved_box)
         saved_layout.addWidget(self.voices)
         saved_layout.addLayout(saved_buttons)
+        saved_layout.addLayout(more_buttons)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.form)
@@ -81,6 +100,10 @@ class VoicePanel(QWidget):
         self.delete_button.clicked.connect(self.delete_selected)
         self.voices.itemActivated.connect(self._apply_item)
         self.voices.itemClicked.connect(self._apply_item)
+        self.import_button.clicked.connect(self._ask_import)
+        self.export_button.clicked.connect(self._ask_export)
+        self.audition_button.clicked.connect(self._audition_selected)
+        self.recording_button.clicked.connect(self._ask_recording)
         self.refresh()
         self.retranslate()
 
@@ -93,12 +116,17 @@ class VoicePanel(QWidget):
         text = self.speaker.text().strip()
         return None if self._speaker_from_seed or not text else text
 
-    def set_voice(self, seed: int, speaker: str | None) -> None:
+    def reference(self) -> tuple[str, str] | None:
+        """(audio codes, transcript) of a voice made from a recording, if one is chosen."""
+        return self._reference
+
+    def set_voice(self, seed: int, speaker: str | None, reference: tuple[str, str] | None = None) -> None:
         self.seed.blockSignals(True)
         self.seed.setValue(max(0, min(MAX_SEED, int(seed))))
         self.seed.blockSignals(False)
         self.speaker.setText(speaker or "")
         self._speaker_from_seed = not speaker
+        self._reference = reference
         self.voiceChanged.emit()
 
     def show_seed_speaker(self, speaker: str) -> None:
@@ -111,11 +139,13 @@ class VoicePanel(QWidget):
 
     def _seed_changed(self, _value: int) -> None:
         self._speaker_from_seed = True
+        self._reference = None
         self.speaker.clear()
         self.voiceChanged.emit()
 
     def _speaker_edited(self, _text: str) -> None:
         self._speaker_from_seed = False
+        self._reference = None
         self.voiceChanged.emit()
 
     def copy_speaker(self) -> None:
@@ -139,11 +169,13 @@ class VoicePanel(QWidget):
 
     def save_current_voice(self, name: str) -> Voice | None:
         speaker = self.speaker.text().strip()
-        if not speaker:
+        if not speaker and not self._reference:
             QMessageBox.information(self, self.tr("Save voice"), self.tr(
                 "Play something with this voice first, so its speaker string is known."))
             return None
-        voice = Voice(name=name, speaker=speaker, seed=self.seed.value() if self._speaker_from_seed else None)
+        reference, reference_text = self._reference or (None, None)
+        voice = Voice(name=name, speaker=speaker, seed=self.seed.value() if self._speaker_from_seed else None,
+                      reference=reference, reference_text=reference_text)
         try:
             self.library.save(voice)
         except (VoiceError, OSError) as exc:
@@ -163,15 +195,68 @@ class VoicePanel(QWidget):
             self.library.delete(item.data(Qt.ItemDataRole.UserRole))
             self.refresh()
 
+    def selected_voice(self) -> Voice | None:
+        item = self.voices.currentItem()
+        return self.library.get(item.data(Qt.ItemDataRole.UserRole)) if item else None
+
     def _apply_item(self, item: QListWidgetItem) -> None:
         voice = self.library.get(item.data(Qt.ItemDataRole.UserRole))
-        if voice is None:
-            return
-        if voice.seed is not None:
+        if voice is not None:
+            self.apply_voice(voice)
+
+    def apply_voice(self, voice: Voice) -> None:
+        reference = (voice.reference, voice.reference_text or "") if voice.reference else None
+        if voice.seed is not None and not reference:
             self.set_voice(voice.seed, None)
             self.speaker.setText(voice.speaker)
         else:
-            self.set_voice(self.seed.value(), voice.speaker)
+            self.set_voice(voice.seed if voice.seed is not None else self.seed.value(),
+                           voice.speaker or None, reference)
+
+    def import_file(self, path: str) -> Voice | None:
+        try:
+            voice = import_voice_file(path)
+            if self.library.get(voice.name) is not None:
+                voice.name = f"{voice.name} ({Path(path).suffix.lstrip('.') or 'imported'})"
+            self.library.save(voice)
+        except (VoiceError, OSError) as exc:
+            QMessageBox.warning(self, self.tr("Import voice"), str(exc))
+            return None
+        self.refresh()
+        return voice
+
+    def _ask_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import voice"), "",
+                                              self.tr("Voice files (%1)").replace("%1", IMPORT_FILTER))
+        if path:
+            self.import_file(path)
+
+    def _ask_export(self) -> None:
+        voice = self.selected_voice()
+        if voice is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export voice"), f"{voice.name}.json",
+                                              self.tr("Voice files (*.json)"))
+        if path:
+            try:
+                export_voice(voice, path)
+            except OSError as exc:
+                QMessageBox.warning(self, self.tr("Export voice"), exc.strerror or str(exc))
+
+    def _audition_selected(self) -> None:
+        voice = self.selected_voice()
+        if voice is not None:
+            self.auditionRequested.emit(voice)
+
+    def _ask_recording(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Voice from a recording"), "",
+                                              self.tr("Audio (*.wav *.flac *.ogg)"))
+        if not path:
+            return
+        transcript, ok = QInputDialog.getText(self, self.tr("Voice from a recording"),
+                                              self.tr("Exactly what is said in the recording:"))
+        if ok and transcript.strip():
+            self.recordingVoiceRequested.emit(path, transcript.strip())
 
     # -- language -----------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -185,6 +270,14 @@ class VoicePanel(QWidget):
         self.saved_box.setTitle(self.tr("Saved voices"))
         self.save_button.setText(self.tr("Save voice..."))
         self.delete_button.setText(self.tr("Delete"))
+        self.import_button.setText(self.tr("Import..."))
+        self.import_button.setToolTip(self.tr("A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, "
+                                              "a voice file or a speaker string in a .txt"))
+        self.export_button.setText(self.tr("Export..."))
+        self.audition_button.setText(self.tr("Audition"))
+        self.audition_button.setToolTip(self.tr("Hear the selected voice say a test sentence"))
+        self.recording_button.setText(self.tr("From recording..."))
+        self.recording_button.setToolTip(self.tr("Make a voice from a recording and its transcript"))
 
     def changeEvent(self, event):
         if event.type() == QEvent.Type.LanguageChange:

@@ -58,6 +58,8 @@ class SynthesisWorker(QObject):
     finished = Signal(int, object)     # job id, SynthesisResult
     failed = Signal(int, str)          # job id, sentence
     cancelled = Signal(int)            # job id
+    referenceReady = Signal(str, str, str)   # audio codes, transcript, source file
+    referenceFailed = Signal(str)
 
     def __init__(self, synthesizer_factory=None):
         super().__init__()
@@ -77,7 +79,29 @@ class SynthesisWorker(QObject):
         if synth is not None:
             synth.cancel()
 
+    def synthesizer(self):
+        """The loaded synthesizer (None before loading); its prepare() is safe from any thread."""
+        with self._lock:
+            return self._synth
+
     # -- run on the worker thread ----------------------------------------------------
+    @Slot(str, str)
+    def makeReference(self, path: str, transcript: str) -> None:
+        synth = self.synthesizer()
+        if synth is None:
+            self.referenceFailed.emit("Load a model first: the voice is made by the model.")
+            return
+        try:
+            codes, text = synth.voice_from_recording(path, transcript)
+        except StudioError as exc:
+            self.referenceFailed.emit(str(exc))
+            return
+        except Exception as exc:
+            log.exception("reference voice failed")
+            self.referenceFailed.emit(f"The recording could not be used: {type(exc).__name__}: {exc}")
+            return
+        self.referenceReady.emit(codes, text, path)
+
     @Slot(str, str)
     def loadModel(self, model_dir: str, device: str) -> None:
         self.loadStarted.emit(model_dir)
@@ -137,6 +161,7 @@ class WorkerThread(QObject):
 
     submit = Signal(object)         # Job -> worker.run (queued)
     requestLoad = Signal(str, str)  # -> worker.loadModel (queued)
+    requestReference = Signal(str, str)  # -> worker.makeReference (queued)
 
     def __init__(self, synthesizer_factory=None, parent=None):
         super().__init__(parent)
@@ -146,6 +171,7 @@ class WorkerThread(QObject):
         self.worker.moveToThread(self.thread)
         self.submit.connect(self.worker.run)
         self.requestLoad.connect(self.worker.loadModel)
+        self.requestReference.connect(self.worker.makeReference)
         register_thread(self.thread)
         self.thread.start()
         self._next_id = 0

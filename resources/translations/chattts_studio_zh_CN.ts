@@ -137,159 +137,179 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="238" />
-        <location filename="../../app/ui/main_window.py" line="499" />
+        <location filename="../../app/ui/main_window.py" line="244" />
+        <location filename="../../app/ui/main_window.py" line="557" />
         <source>Dismiss</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="269" />
+        <location filename="../../app/ui/main_window.py" line="275" />
         <source>No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder (download it from huggingface.co/2Noise/ChatTTS).</source>
         <translation>在 %1 中没有找到 ChatTTS 模型。请选择包含模型 asset/ 文件夹的目录（可从 huggingface.co/2Noise/ChatTTS 下载）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="266" />
+        <location filename="../../app/ui/main_window.py" line="272" />
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="256" />
+        <location filename="../../app/ui/main_window.py" line="262" />
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="282" />
+        <location filename="../../app/ui/main_window.py" line="288" />
         <source>Choose the ChatTTS model folder</source>
         <translation>选择 ChatTTS 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="298" />
+        <location filename="../../app/ui/main_window.py" line="304" />
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="276" />
+        <location filename="../../app/ui/main_window.py" line="282" />
         <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="185" />
+        <location filename="../../app/ui/main_window.py" line="191" />
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="216" />
-        <location filename="../../app/ui/main_window.py" line="497" />
+        <location filename="../../app/ui/main_window.py" line="222" />
+        <location filename="../../app/ui/main_window.py" line="555" />
         <source>Open diagnostics</source>
         <translation>打开诊断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="313" />
+        <location filename="../../app/ui/main_window.py" line="319" />
         <source>Ready: %1 on %2 (loaded in %3 s)</source>
         <translation>就绪：%1，运行于 %2（加载用时 %3 秒）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="321" />
+        <location filename="../../app/ui/main_window.py" line="327" />
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="342" />
+        <location filename="../../app/ui/main_window.py" line="357" />
+        <source>Hello! This is how I sound.</source>
+        <translation>你好！我的声音是这样的。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="368" />
+        <source>Made from %1</source>
+        <translation>由 %1 生成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="372" />
+        <source>Saved the voice "%1" made from the recording.</source>
+        <translation>已保存由录音生成的音色“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="377" />
+        <source>Voice from a recording</source>
+        <translation>从录音生成音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="391" />
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="347" />
+        <location filename="../../app/ui/main_window.py" line="396" />
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="359" />
+        <location filename="../../app/ui/main_window.py" line="409" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="390" />
+        <location filename="../../app/ui/main_window.py" line="443" />
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="391" />
+        <location filename="../../app/ui/main_window.py" line="446" />
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="404" />
+        <location filename="../../app/ui/main_window.py" line="460" />
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="463" />
+        <location filename="../../app/ui/main_window.py" line="521" />
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="464" />
+        <location filename="../../app/ui/main_window.py" line="522" />
         <source>WAV audio (*.wav)</source>
         <translation>WAV 音频 (*.wav)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="476" />
+        <location filename="../../app/ui/main_window.py" line="534" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="479" />
+        <location filename="../../app/ui/main_window.py" line="537" />
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="484" />
+        <location filename="../../app/ui/main_window.py" line="542" />
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="485" />
+        <location filename="../../app/ui/main_window.py" line="543" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="486" />
+        <location filename="../../app/ui/main_window.py" line="544" />
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="487" />
+        <location filename="../../app/ui/main_window.py" line="545" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="488" />
+        <location filename="../../app/ui/main_window.py" line="546" />
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="489" />
+        <location filename="../../app/ui/main_window.py" line="547" />
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="490" />
+        <location filename="../../app/ui/main_window.py" line="548" />
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="491" />
+        <location filename="../../app/ui/main_window.py" line="549" />
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="492" />
+        <location filename="../../app/ui/main_window.py" line="550" />
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="493" />
+        <location filename="../../app/ui/main_window.py" line="551" />
         <source>History</source>
         <translation>历史记录</translation>
     </message>
@@ -297,107 +317,122 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/menus.py" line="73" />
+        <location filename="../../app/ui/menus.py" line="82" />
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="77" />
+        <location filename="../../app/ui/menus.py" line="86" />
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="94" />
+        <location filename="../../app/ui/menus.py" line="103" />
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="95" />
+        <location filename="../../app/ui/menus.py" line="104" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="99" />
+        <location filename="../../app/ui/menus.py" line="108" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="100" />
+        <location filename="../../app/ui/menus.py" line="109" />
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="101" />
+        <location filename="../../app/ui/menus.py" line="110" />
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="102" />
+        <location filename="../../app/ui/menus.py" line="111" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="103" />
+        <location filename="../../app/ui/menus.py" line="112" />
+        <source>&amp;Text</source>
+        <translation>文本(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="113" />
+        <source>&amp;Preview what will be spoken</source>
+        <translation>预览将要朗读的内容(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="114" />
+        <source>P&amp;ronunciations...</source>
+        <translation>读音词典(&amp;R)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="115" />
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="104" />
+        <location filename="../../app/ui/menus.py" line="116" />
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="105" />
+        <location filename="../../app/ui/menus.py" line="117" />
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="106" />
+        <location filename="../../app/ui/menus.py" line="118" />
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="107" />
+        <location filename="../../app/ui/menus.py" line="119" />
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="108" />
+        <location filename="../../app/ui/menus.py" line="120" />
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="109" />
+        <location filename="../../app/ui/menus.py" line="121" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="110" />
+        <location filename="../../app/ui/menus.py" line="122" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="111" />
+        <location filename="../../app/ui/menus.py" line="123" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="112" />
+        <location filename="../../app/ui/menus.py" line="124" />
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="113" />
+        <location filename="../../app/ui/menus.py" line="125" />
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="114" />
+        <location filename="../../app/ui/menus.py" line="126" />
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="115" />
+        <location filename="../../app/ui/menus.py" line="127" />
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
@@ -433,49 +468,87 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="96" />
+        <location filename="../../app/ui/params_panel.py" line="103" />
         <source>Speed (0-9)</source>
         <translation>语速 (0-9)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="96" />
+        <location filename="../../app/ui/params_panel.py" line="103" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="97" />
+        <location filename="../../app/ui/params_panel.py" line="104" />
         <source>Top-P</source>
         <translation>Top-P</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="97" />
+        <location filename="../../app/ui/params_panel.py" line="104" />
         <source>Top-K</source>
         <translation>Top-K</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="97" />
+        <location filename="../../app/ui/params_panel.py" line="104" />
         <source>Oral (0-9)</source>
         <translation>口语化 (0-9)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="98" />
+        <location filename="../../app/ui/params_panel.py" line="105" />
         <source>Laugh (0-2)</source>
         <translation>笑声 (0-2)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="98" />
+        <location filename="../../app/ui/params_panel.py" line="105" />
         <source>Breaks (0-7)</source>
         <translation>停顿 (0-7)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="103" />
+        <location filename="../../app/ui/params_panel.py" line="110" />
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="104" />
+        <location filename="../../app/ui/params_panel.py" line="111" />
         <source>Refine text first (natural pauses, slower)</source>
         <translation>先润色文本（停顿更自然，较慢）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="112" />
+        <source>Keep the voice steady across sentences</source>
+        <translation>各句之间保持同一音色</translation>
+    </message>
+</context>
+<context>
+    <name>PronunciationDialog</name>
+    <message>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="76" />
+        <source>Pronunciations</source>
+        <translation>读音词典</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="77" />
+        <source>Each word on the left is spoken as written on the right, before anything else happens to the text (e.g. SQL -&gt; sequel, 重庆 -&gt; 虫庆).</source>
+        <translation>左边的词会先按右边的写法朗读，然后才进行其他处理（例如 SQL -&gt; sequel，重庆 -&gt; 虫庆）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="79" />
+        <source>Word</source>
+        <translation>词语</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="79" />
+        <source>Say it as</source>
+        <translation>读作</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="80" />
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="81" />
+        <source>Remove</source>
+        <translation>移除</translation>
     </message>
 </context>
 <context>
@@ -519,111 +592,209 @@
 <context>
     <name>TextPanel</name>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="82" />
+        <location filename="../../app/ui/text_panel.py" line="110" />
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="86" />
+        <location filename="../../app/ui/text_panel.py" line="114" />
         <source>Open text</source>
         <translation>打开文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="86" />
+        <location filename="../../app/ui/text_panel.py" line="114" />
         <source>Text files (*.txt)</source>
         <translation>文本文件 (*.txt)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/text_panel.py" line="92" />
+        <location filename="../../app/ui/text_panel.py" line="120" />
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n 个字符</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="93" />
+        <location filename="../../app/ui/text_panel.py" line="121" />
         <source> (over the %1 limit)</source>
         <translation>（超过 %1 字的上限）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="97" />
+        <location filename="../../app/ui/text_panel.py" line="125" />
         <source>Type or paste Chinese or English text here, or drop a .txt file.</source>
         <translation>在此输入或粘贴中文或英文文本，或拖入 .txt 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="98" />
+        <location filename="../../app/ui/text_panel.py" line="126" />
         <source>Open .txt...</source>
         <translation>打开 .txt...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="127" />
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="128" />
+        <source>Show exactly what will be spoken</source>
+        <translation>显示实际将要朗读的内容</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="129" />
+        <source>Insert a short pause</source>
+        <translation>插入短停顿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="129" />
+        <source>Insert a laugh</source>
+        <translation>插入笑声</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/text_panel.py" line="130" />
+        <source>Insert a long pause</source>
+        <translation>插入长停顿</translation>
     </message>
 </context>
 <context>
     <name>VoicePanel</name>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="143" />
-        <location filename="../../app/ui/voice_panel.py" line="150" />
-        <location filename="../../app/ui/voice_panel.py" line="156" />
+        <location filename="../../app/ui/voice_panel.py" line="173" />
+        <location filename="../../app/ui/voice_panel.py" line="182" />
+        <location filename="../../app/ui/voice_panel.py" line="188" />
         <source>Save voice</source>
         <translation>保存音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="144" />
+        <location filename="../../app/ui/voice_panel.py" line="174" />
         <source>Play something with this voice first, so its speaker string is known.</source>
         <translation>请先用这个音色播放一次，以便得到它的音色字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="156" />
+        <location filename="../../app/ui/voice_panel.py" line="188" />
         <source>Name of this voice:</source>
         <translation>音色名称：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="178" />
+        <location filename="../../app/ui/voice_panel.py" line="223" />
+        <location filename="../../app/ui/voice_panel.py" line="229" />
+        <source>Import voice</source>
+        <translation>导入音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="230" />
+        <source>Voice files (%1)</source>
+        <translation>音色文件 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="238" />
+        <location filename="../../app/ui/voice_panel.py" line="244" />
+        <source>Export voice</source>
+        <translation>导出音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="239" />
+        <source>Voice files (*.json)</source>
+        <translation>音色文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="252" />
+        <location filename="../../app/ui/voice_panel.py" line="256" />
+        <source>Voice from a recording</source>
+        <translation>从录音生成音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="253" />
+        <source>Audio (*.wav *.flac *.ogg)</source>
+        <translation>音频 (*.wav *.flac *.ogg)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="257" />
+        <source>Exactly what is said in the recording:</source>
+        <translation>录音中说的原话：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="263" />
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="179" />
+        <location filename="../../app/ui/voice_panel.py" line="264" />
         <source>Speaker</source>
         <translation>音色字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="180" />
+        <location filename="../../app/ui/voice_panel.py" line="265" />
         <source>Random</source>
         <translation>随机</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="181" />
+        <location filename="../../app/ui/voice_panel.py" line="266" />
         <source>Pick a random voice</source>
         <translation>随机挑选一个音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="182" />
+        <location filename="../../app/ui/voice_panel.py" line="267" />
         <source>Speaker string (appears after the first run, or paste one)</source>
         <translation>音色字符串（首次播放后显示，也可粘贴）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="183" />
+        <location filename="../../app/ui/voice_panel.py" line="268" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="184" />
+        <location filename="../../app/ui/voice_panel.py" line="269" />
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="185" />
+        <location filename="../../app/ui/voice_panel.py" line="270" />
         <source>Saved voices</source>
         <translation>已保存的音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="186" />
+        <location filename="../../app/ui/voice_panel.py" line="271" />
         <source>Save voice...</source>
         <translation>保存音色...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="187" />
+        <location filename="../../app/ui/voice_panel.py" line="272" />
         <source>Delete</source>
         <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="273" />
+        <source>Import...</source>
+        <translation>导入...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="274" />
+        <source>A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, a voice file or a speaker string in a .txt</source>
+        <translation>.pt 张量、ChatTTS-ui 的 .csv、ChatTTS-Forge 的 .spkv1.json、音色文件，或存有音色字符串的 .txt</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="276" />
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="277" />
+        <source>Audition</source>
+        <translation>试听</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="278" />
+        <source>Hear the selected voice say a test sentence</source>
+        <translation>用选中的音色朗读一句测试语句</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="279" />
+        <source>From recording...</source>
+        <translation>从录音...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="280" />
+        <source>Make a voice from a recording and its transcript</source>
+        <translation>用一段录音及其文字生成音色</translation>
     </message>
 </context>
 <context>

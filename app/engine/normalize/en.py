@@ -23,10 +23,11 @@ CURRENCY = {"$": ("dollar", "dollars", "cent", "cents"), "USD": ("dollar", "doll
             "CNY": ("yuan", "yuan", "fen", "fen")}
 
 
+# ChatTTS turns "-" into a comma (a pause): "twenty-four" would be read "twenty, four".
 def _words(n: int) -> str:
     from num2words import num2words
 
-    return num2words(n).replace(" and ", " ").replace(",", "")
+    return num2words(n).replace(" and ", " ").replace(",", "").replace("-", " ")
 
 
 def number(text: str) -> str:
@@ -43,13 +44,13 @@ def number(text: str) -> str:
 def year(text: str) -> str:
     from num2words import num2words
 
-    return num2words(int(text), to="year")
+    return num2words(int(text), to="year").replace("-", " ")
 
 
 def ordinal(value: str) -> str:
     from num2words import num2words
 
-    return num2words(int(value), to="ordinal")
+    return num2words(int(value), to="ordinal").replace("-", " ")
 
 
 def date(y: str, m: str, d: str) -> str:

@@ -37,7 +37,10 @@ def language_of(text: str) -> str:
 
 
 def _context_language(text: str, start: int, end: int, default: str) -> str:
-    """The script of the nearest letter on either side decides, the whole text otherwise."""
+    """A span with Chinese in it is Chinese; else the script of the nearest letter on either
+    side decides; else the whole text's."""
+    if _CJK.search(text, start, end):
+        return "zh"
     before = text[max(0, start - 12):start].rstrip()
     after = text[end:end + 12].lstrip()
     for ch in (before[-1:] if before else "", after[:1]):
