@@ -57,6 +57,10 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)")
     n.add_argument("--json", action="store_true", help="print segments and warnings as JSON")
 
+    from app import cli_models
+
+    cli_models.add_parser(sub)
+
     d = sub.add_parser("doctor", help="check drivers, CUDA, PyTorch and Windows settings",
                        description="Check this machine (or a saved snapshot) for what stops ChatTTS "
                                    "from using the GPU or running at all. Exit code 1 when a check fails.")
@@ -195,8 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     from app.bootstrap import bootstrap
 
     bootstrap(verbose=args.verbose)
+    from app import cli_models
+
     handler = {"synth": cmd_synth, "normalize": cmd_normalize, "doctor": cmd_doctor,
-               None: cmd_window}[args.command]
+               "models": cli_models.run, None: cmd_window}[args.command]
     try:
         return handler(args)
     except StudioError as exc:

@@ -21,18 +21,23 @@ class Banner(QFrame):
         self.label.setStyleSheet("border:none; background:transparent;")
         self.button = QPushButton()
         self.button.setObjectName(f"{object_name}Button")
+        self.button2 = QPushButton()
+        self.button2.setObjectName(f"{object_name}Button2")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.addWidget(self.label, 1)
+        layout.addWidget(self.button2)
         layout.addWidget(self.button)
         self.hide()
 
-    def show_message(self, text: str, level: str = "warning", button: str | None = None) -> None:
+    def show_message(self, text: str, level: str = "warning", button: str | None = None,
+                     button2: str | None = None) -> None:
         self.setStyleSheet(f"#{self.objectName()} {{{STYLES[level]}}}")
         self.label.setText(text)
-        self.button.setVisible(bool(button))
-        if button:
-            self.button.setText(button)
+        for widget, label in ((self.button, button), (self.button2, button2)):
+            widget.setVisible(bool(label))
+            if label:
+                widget.setText(label)
         self.show()
 
     def text(self) -> str:

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self.recommended_device: str | None = None
         self._load_after_doctor = False
         self.wizard = None
+        self.download_dialog = None
 
         self.worker = WorkerThread(synthesizer_factory, parent=self)
         w = self.worker.worker
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
     def _build(self, voices: VoiceLibrary) -> None:
         self.model_banner = Banner("modelBanner")
         self.model_banner.button.clicked.connect(self.choose_model_folder)
+        self.model_banner.button2.clicked.connect(self.open_download)
         self.audio_banner = Banner("audioBanner")
         self.audio_banner.button.clicked.connect(self.audio_banner.hide)
         self.doctor_banner = Banner("doctorBanner")
@@ -272,11 +274,11 @@ class MainWindow(QMainWindow):
         choose = self.tr("Choose folder...")
         if self._missing_model:
             self.model_banner.show_message(self.tr(
-                "No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder "
-                "(download it from huggingface.co/2Noise/ChatTTS).").replace("%1", self._missing_model),
-                "warning", choose)
+                "No ChatTTS model in %1. Download it, or choose a folder that already holds the "
+                "model's asset/ folder.").replace("%1", self._missing_model),
+                "warning", choose, self.tr("Download..."))
         elif self._load_error:
-            self.model_banner.show_message(self._load_error, "error", choose)
+            self.model_banner.show_message(self._load_error, "error", choose, self.tr("Download..."))
         elif self.model_status is not None and self.model_status.test_model:
             self.model_banner.show_message(self.tr(
                 "This is a random-weight test model: it makes noise, not speech. Choose the "
@@ -289,6 +291,27 @@ class MainWindow(QMainWindow):
                                                 str(self.model_dir()))
         if path:
             self.set_model_dir(path)
+
+    def open_download(self, import_from: str | None = None):
+        """The download dialog for the configured model folder (a new one each time)."""
+        from app.ui.download_dialog import DownloadDialog
+
+        if self.download_dialog is not None:
+            if self.download_dialog.running:
+                self.download_dialog.show()
+                return self.download_dialog
+            self.download_dialog.close()
+        self.download_dialog = DownloadDialog(str(self.model_dir()), self)
+        self.download_dialog.modelReady.connect(self.set_model_dir)
+        self.download_dialog.show()
+        if import_from:
+            self.download_dialog.import_folder(import_from)
+        return self.download_dialog
+
+    def import_model_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Import a ChatTTS model folder"), str(Path.home()))
+        if folder:
+            self.open_download(import_from=folder)
 
     def set_model_dir(self, path: str) -> None:
         self.settings.model_dir = path
@@ -569,6 +592,8 @@ class MainWindow(QMainWindow):
         self.output.stop()
         if self.wizard is not None:
             self.wizard.close()
+        if self.download_dialog is not None:
+            self.download_dialog.close()
         self.doctor_dialog.close()
         if not self.worker.shutdown():
             log.error("the synthesis thread did not stop in time")

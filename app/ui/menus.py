@@ -32,6 +32,8 @@ class Menus(QObject):
 
         self.preview = self.text.addAction("", window.preview)
         self.pronunciations = self.text.addAction("", self.open_pronunciations)
+        self.download_model = self.model.addAction("", window.open_download)
+        self.import_model = self.model.addAction("", window.import_model_folder)
         self.choose_model = self.model.addAction("", window.choose_model_folder)
         self.model.addSeparator()
         self.devices = QActionGroup(self)
@@ -113,6 +115,8 @@ class Menus(QObject):
         self.preview.setText(self.tr("&Preview what will be spoken"))
         self.pronunciations.setText(self.tr("P&ronunciations..."))
         self.model.setTitle(self.tr("&Model"))
+        self.download_model.setText(self.tr("&Download the model..."))
+        self.import_model.setText(self.tr("&Import a model folder..."))
         self.choose_model.setText(self.tr("Choose model &folder..."))
         self.device_actions["auto"].setText(self.tr("Device: automatic"))
         self.device_actions["cpu"].setText(self.tr("Device: CPU"))

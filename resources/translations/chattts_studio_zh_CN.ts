@@ -104,6 +104,146 @@
     </message>
 </context>
 <context>
+    <name>DownloadDialog</name>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="97" />
+        <source>Starting...</source>
+        <translation>正在开始...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="102" />
+        <source>Copying and verifying %1...</source>
+        <translation>正在复制并校验 %1...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="108" />
+        <source>Cancelling...</source>
+        <translation>正在取消...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="118" />
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="118" />
+        <source>already here, verified</source>
+        <translation>已存在，已校验</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="119" />
+        <source>downloading</source>
+        <translation>下载中</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="119" />
+        <source>checking sha256</source>
+        <translation>正在校验 sha256</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="120" />
+        <location filename="../../app/ui/download_dialog.py" line="137" />
+        <source>verified</source>
+        <translation>已校验</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="120" />
+        <location filename="../../app/ui/download_dialog.py" line="137" />
+        <source>checksum mismatch</source>
+        <translation>校验不一致</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="128" />
+        <source>%1 of %2 at %3/s%4</source>
+        <translation>%1 / %2，速度 %3/秒%4</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="130" />
+        <source>, about %1 s left</source>
+        <translation>，约剩 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="138" />
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="142" />
+        <source>All %1 files are present and match their sha256 checksums.</source>
+        <translation>全部 %1 个文件都已就位，且与 sha256 校验值一致。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="146" />
+        <source>Some files are missing or damaged; start again to fetch them.</source>
+        <translation>有文件缺失或损坏；请再次开始以重新获取。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="165" />
+        <source>Get the ChatTTS model</source>
+        <translation>获取 ChatTTS 模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="169" />
+        <source>Hugging Face</source>
+        <translation>Hugging Face</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="169" />
+        <source>Hugging Face mirror</source>
+        <translation>Hugging Face 镜像</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="170" />
+        <source>ModelScope (mainland China)</source>
+        <translation>ModelScope（中国大陆）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="170" />
+        <source>Custom address</source>
+        <translation>自定义地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="174" />
+        <source>https://...</source>
+        <translation>https://...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="175" />
+        <source>Into %1 (about 1.1 GB). Interrupted downloads resume where they stopped.</source>
+        <translation>下载到 %1（约 1.1 GB）。中断的下载会从中断处继续。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="177" />
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="177" />
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="177" />
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="178" />
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="179" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="180" />
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunWizard</name>
     <message>
         <location filename="../../app/ui/first_run_wizard.py" line="162" />
@@ -137,179 +277,190 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="244" />
-        <location filename="../../app/ui/main_window.py" line="557" />
+        <location filename="../../app/ui/main_window.py" line="246" />
+        <location filename="../../app/ui/main_window.py" line="580" />
         <source>Dismiss</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="275" />
-        <source>No ChatTTS model in %1. Choose the folder that holds the model's asset/ folder (download it from huggingface.co/2Noise/ChatTTS).</source>
-        <translation>在 %1 中没有找到 ChatTTS 模型。请选择包含模型 asset/ 文件夹的目录（可从 huggingface.co/2Noise/ChatTTS 下载）。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="272" />
+        <location filename="../../app/ui/main_window.py" line="274" />
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="262" />
+        <location filename="../../app/ui/main_window.py" line="264" />
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="288" />
+        <location filename="../../app/ui/main_window.py" line="290" />
         <source>Choose the ChatTTS model folder</source>
         <translation>选择 ChatTTS 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="304" />
+        <location filename="../../app/ui/main_window.py" line="327" />
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="282" />
+        <location filename="../../app/ui/main_window.py" line="284" />
         <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="191" />
+        <location filename="../../app/ui/main_window.py" line="193" />
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="222" />
-        <location filename="../../app/ui/main_window.py" line="555" />
+        <location filename="../../app/ui/main_window.py" line="224" />
+        <location filename="../../app/ui/main_window.py" line="578" />
         <source>Open diagnostics</source>
         <translation>打开诊断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="319" />
+        <location filename="../../app/ui/main_window.py" line="277" />
+        <source>No ChatTTS model in %1. Download it, or choose a folder that already holds the model's asset/ folder.</source>
+        <translation>在 %1 中没有 ChatTTS 模型。请下载，或选择一个已包含模型 asset/ 文件夹的目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="279" />
+        <location filename="../../app/ui/main_window.py" line="281" />
+        <source>Download...</source>
+        <translation>下载...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="312" />
+        <source>Import a ChatTTS model folder</source>
+        <translation>导入 ChatTTS 模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="342" />
         <source>Ready: %1 on %2 (loaded in %3 s)</source>
         <translation>就绪：%1，运行于 %2（加载用时 %3 秒）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="327" />
+        <location filename="../../app/ui/main_window.py" line="350" />
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="357" />
+        <location filename="../../app/ui/main_window.py" line="380" />
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="368" />
+        <location filename="../../app/ui/main_window.py" line="391" />
         <source>Made from %1</source>
         <translation>由 %1 生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="372" />
+        <location filename="../../app/ui/main_window.py" line="395" />
         <source>Saved the voice "%1" made from the recording.</source>
         <translation>已保存由录音生成的音色“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="377" />
+        <location filename="../../app/ui/main_window.py" line="400" />
         <source>Voice from a recording</source>
         <translation>从录音生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="391" />
+        <location filename="../../app/ui/main_window.py" line="414" />
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="396" />
+        <location filename="../../app/ui/main_window.py" line="419" />
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="409" />
+        <location filename="../../app/ui/main_window.py" line="432" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="443" />
+        <location filename="../../app/ui/main_window.py" line="466" />
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="446" />
+        <location filename="../../app/ui/main_window.py" line="469" />
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="460" />
+        <location filename="../../app/ui/main_window.py" line="483" />
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="521" />
+        <location filename="../../app/ui/main_window.py" line="544" />
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="522" />
+        <location filename="../../app/ui/main_window.py" line="545" />
         <source>WAV audio (*.wav)</source>
         <translation>WAV 音频 (*.wav)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="534" />
+        <location filename="../../app/ui/main_window.py" line="557" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="537" />
+        <location filename="../../app/ui/main_window.py" line="560" />
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="542" />
+        <location filename="../../app/ui/main_window.py" line="565" />
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="543" />
+        <location filename="../../app/ui/main_window.py" line="566" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="544" />
+        <location filename="../../app/ui/main_window.py" line="567" />
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="545" />
+        <location filename="../../app/ui/main_window.py" line="568" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="546" />
+        <location filename="../../app/ui/main_window.py" line="569" />
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="547" />
+        <location filename="../../app/ui/main_window.py" line="570" />
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="548" />
+        <location filename="../../app/ui/main_window.py" line="571" />
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="549" />
+        <location filename="../../app/ui/main_window.py" line="572" />
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="550" />
+        <location filename="../../app/ui/main_window.py" line="573" />
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="551" />
+        <location filename="../../app/ui/main_window.py" line="574" />
         <source>History</source>
         <translation>历史记录</translation>
     </message>
@@ -317,122 +468,132 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/menus.py" line="82" />
+        <location filename="../../app/ui/menus.py" line="84" />
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="86" />
+        <location filename="../../app/ui/menus.py" line="88" />
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="103" />
+        <location filename="../../app/ui/menus.py" line="105" />
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="104" />
+        <location filename="../../app/ui/menus.py" line="106" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="108" />
+        <location filename="../../app/ui/menus.py" line="110" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="109" />
+        <location filename="../../app/ui/menus.py" line="111" />
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="110" />
+        <location filename="../../app/ui/menus.py" line="112" />
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="111" />
+        <location filename="../../app/ui/menus.py" line="113" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="112" />
+        <location filename="../../app/ui/menus.py" line="114" />
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="113" />
+        <location filename="../../app/ui/menus.py" line="115" />
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="114" />
+        <location filename="../../app/ui/menus.py" line="116" />
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="115" />
+        <location filename="../../app/ui/menus.py" line="117" />
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="116" />
+        <location filename="../../app/ui/menus.py" line="118" />
+        <source>&amp;Download the model...</source>
+        <translation>下载模型(&amp;D)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="119" />
+        <source>&amp;Import a model folder...</source>
+        <translation>导入模型文件夹(&amp;I)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="120" />
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="117" />
+        <location filename="../../app/ui/menus.py" line="121" />
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="118" />
+        <location filename="../../app/ui/menus.py" line="122" />
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="119" />
+        <location filename="../../app/ui/menus.py" line="123" />
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="120" />
+        <location filename="../../app/ui/menus.py" line="124" />
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="121" />
+        <location filename="../../app/ui/menus.py" line="125" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="122" />
+        <location filename="../../app/ui/menus.py" line="126" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="123" />
+        <location filename="../../app/ui/menus.py" line="127" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="124" />
+        <location filename="../../app/ui/menus.py" line="128" />
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="125" />
+        <location filename="../../app/ui/menus.py" line="129" />
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="126" />
+        <location filename="../../app/ui/menus.py" line="130" />
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="127" />
+        <location filename="../../app/ui/menus.py" line="131" />
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>

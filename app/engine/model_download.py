@@ -1,0 +1,268 @@
+"""Downloading the model: per-file and total progress, resume, retries, checksums, cancel.
+
+Files stream into `<model>/.partial/` and survive a crash or restart; a later run resumes
+them with an HTTP Range request. A finished file is checked against its sha256 before it is
+renamed into place, so a failed or cancelled download never replaces or damages a good
+model. A file that fails its checksum is moved to `<model>/.quarantine/` and fetched again.
+Transfers use `requests` rather than huggingface_hub's downloader, because that one cannot
+be cancelled mid-file or report progress except through tqdm.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from app.engine.errors import StudioError
+from app.engine.model_files import MODEL_FILES
+from app.engine.model_sources import Source
+from app.engine.model_store import ModelStore, chattts_sha256_map, file_sha256, sha256_map_key
+
+log = logging.getLogger("chattts_studio.download")
+
+CHUNK = 1 << 16
+DISK_MARGIN = 200_000_000
+PARTIAL_DIR = ".partial"
+QUARANTINE_DIR = ".quarantine"
+
+
+class DownloadError(StudioError):
+    """The download could not finish; the message names the host and the choices."""
+
+
+class DownloadCancelled(StudioError):
+    exit_code = 130
+
+
+@dataclass
+class FileProgress:
+    relpath: str
+    total: int | None = None
+    done: int = 0
+    state: str = "waiting"      # waiting, present, downloading, verifying, ok, failed
+    sha256_ok: bool | None = None
+
+
+@dataclass
+class Progress:
+    files: list[FileProgress] = field(default_factory=list)
+    speed_bps: float = 0.0
+    message: str = ""
+
+    @property
+    def done_bytes(self) -> int:
+        return sum(f.done for f in self.files)
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(f.total or 0 for f in self.files)
+
+    @property
+    def eta_s(self) -> float | None:
+        left = self.total_bytes - self.done_bytes
+        return left / self.speed_bps if self.speed_bps > 0 and left >= 0 else None
+
+
+def official_sha256() -> dict[str, str]:
+    table = chattts_sha256_map()
+    return {rel: table[sha256_map_key(rel)] for rel in MODEL_FILES}
+
+
+def _choices(source: Source) -> str:
+    return (f"Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
+            f"ModelScope), or import a model folder you already have.")
+
+
+class ModelDownloader:
+    def __init__(self, target: os.PathLike | str, source: Source, expected: dict[str, str] | None = None,
+                 on_progress: Callable[[Progress], None] | None = None, session=None,
+                 retries: int = 4, backoff_s: float = 1.0, timeout_s: float = 30.0):
+        self.target = Path(target)
+        self.source = source
+        self.expected = expected or official_sha256()
+        self.on_progress = on_progress
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self.timeout_s = timeout_s
+        self._session = session
+        self._cancel = threading.Event()
+        self.progress = Progress([FileProgress(rel) for rel in MODEL_FILES])
+        self._last_report = 0.0
+        self._window: list[tuple[float, int]] = []
+
+    # -- control ---------------------------------------------------------------------
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def _check_cancel(self) -> None:
+        if self._cancel.is_set():
+            raise DownloadCancelled("The download was cancelled; nothing was replaced, and it "
+                                    "will resume where it stopped next time.")
+
+    def _report(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if self.on_progress is None or (not force and now - self._last_report < 0.1):
+            return
+        self._last_report = now
+        self._window = [(t, b) for t, b in self._window if now - t < 3.0] + [(now, self.progress.done_bytes)]
+        (t0, b0), (t1, b1) = self._window[0], self._window[-1]
+        self.progress.speed_bps = (b1 - b0) / (t1 - t0) if t1 > t0 else 0.0
+        self.on_progress(self.progress)
+
+    @property
+    def session(self):
+        if self._session is None:
+            import requests
+
+            self._session = requests.Session()
+        return self._session
+
+    # -- steps -------------------------------------------------------------------------
+    def _partial(self, rel: str) -> Path:
+        return self.target / PARTIAL_DIR / (rel + ".part")
+
+    def _good_already(self, rel: str) -> bool:
+        path = self.target / rel
+        return path.is_file() and file_sha256(path) == self.expected.get(rel)
+
+    def _size_of(self, rel: str) -> int | None:
+        response = self._request("HEAD", rel, allow_redirects=True)
+        size = response.headers.get("X-Linked-Size") or response.headers.get("Content-Length")
+        return int(size) if size and size.isdigit() else None
+
+    def _request(self, method: str, rel: str, **kwargs):
+        import requests
+
+        url = self.source.file_url(rel)
+        last = None
+        for attempt in range(self.retries + 1):
+            self._check_cancel()
+            try:
+                response = self.session.request(method, url, timeout=self.timeout_s, **kwargs)
+            except requests.RequestException as exc:
+                last = exc
+            else:
+                if response.status_code == 404:
+                    raise DownloadError(f"{rel} is not on {self.source.host} (HTTP 404). {_choices(self.source)}")
+                if response.status_code < 500 and response.status_code != 429:
+                    if response.status_code >= 400:
+                        raise DownloadError(f"{self.source.host} refused {rel} (HTTP {response.status_code}). "
+                                            f"{_choices(self.source)}")
+                    return response
+                last = DownloadError(f"HTTP {response.status_code}")
+                response.close()
+            if attempt < self.retries:
+                time.sleep(self.backoff_s * (2 ** attempt))
+        raise DownloadError(f"Could not download from {self.source.host} ({type(last).__name__}: {last}). "
+                            f"{_choices(self.source)}")
+
+    def _fetch(self, item: FileProgress) -> None:
+        """Download one file into .partial, resuming; retry the transfer on dropped connections."""
+        import requests
+
+        part = self._partial(item.relpath)
+        part.parent.mkdir(parents=True, exist_ok=True)
+        for attempt in range(self.retries + 1):
+            have = part.stat().st_size if part.exists() else 0
+            if item.total is not None and have >= item.total:
+                return
+            headers = {"Range": f"bytes={have}-"} if have else {}
+            response = self._request("GET", item.relpath, headers=headers, stream=True)
+            if have and response.status_code != 206:
+                have = 0          # the server ignored the range: start over
+            item.done = have
+            item.state = "downloading"
+            try:
+                with open(part, "ab" if have else "wb") as f:
+                    for block in response.iter_content(CHUNK):
+                        self._check_cancel()
+                        f.write(block)
+                        item.done += len(block)
+                        self._report()
+                if item.total is None or item.done >= item.total:
+                    return
+                raise requests.ConnectionError("connection closed early")
+            except (requests.RequestException, OSError) as exc:
+                if isinstance(exc, OSError) and not isinstance(exc, requests.RequestException):
+                    raise DownloadError(f"{part} could not be written ({exc}).") from None
+                log.info("transfer of %s broke (%s); resuming", item.relpath, exc)
+                if attempt < self.retries:
+                    time.sleep(self.backoff_s * (2 ** attempt))
+            finally:
+                response.close()
+        raise DownloadError(f"The connection to {self.source.host} kept breaking while fetching "
+                            f"{item.relpath}. {_choices(self.source)}")
+
+    def _quarantine(self, path: Path, rel: str) -> None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        dest = self.target / QUARANTINE_DIR / f"{rel}.{stamp}"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, dest)
+        log.warning("%s failed its checksum; kept as %s", rel, dest)
+
+    def _check_disk(self, items: list[FileProgress]) -> None:
+        need = sum(max(0, (i.total or 0) - (self._partial(i.relpath).stat().st_size
+                                             if self._partial(i.relpath).exists() else 0)) for i in items)
+        probe = self.target
+        while not probe.exists() and probe.parent != probe:
+            probe = probe.parent
+        free = shutil.disk_usage(probe).free
+        if need + DISK_MARGIN > free:
+            raise DownloadError(
+                f"Not enough disk space: the model needs {need / 1e9:.2f} GB more on {probe}, "
+                f"but only {free / 1e9:.2f} GB is free. Free some space or choose a model folder on "
+                "another drive.")
+
+    # -- the whole job --------------------------------------------------------------------
+    def run(self) -> Progress:
+        self.target.mkdir(parents=True, exist_ok=True)
+        todo = []
+        for item in self.progress.files:
+            self._check_cancel()
+            if self._good_already(item.relpath):
+                item.state, item.sha256_ok = "present", True
+                item.total = item.done = (self.target / item.relpath).stat().st_size
+            else:
+                todo.append(item)
+        self.progress.message = f"Asking {self.source.host} for {len(todo)} file(s)..."
+        self._report(force=True)
+        for item in todo:
+            item.total = self._size_of(item.relpath)
+        self._check_disk(todo)
+        for item in todo:
+            for round_ in range(2):      # a corrupted transfer is fetched once more
+                self._fetch(item)
+                item.state = "verifying"
+                self._report(force=True)
+                part = self._partial(item.relpath)
+                if file_sha256(part) == self.expected.get(item.relpath):
+                    final = self.target / item.relpath
+                    final.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(part, final)
+                    item.state, item.sha256_ok = "ok", True
+                    break
+                item.sha256_ok = False
+                self._quarantine(part, item.relpath)
+                item.done = 0
+                if round_ == 1:
+                    item.state = "failed"
+                    raise DownloadError(
+                        f"{item.relpath} from {self.source.host} does not match its checksum even after a "
+                        f"second download; the source may be damaged. {_choices(self.source)}")
+            self._report(force=True)
+        shutil.rmtree(self.target / PARTIAL_DIR, ignore_errors=True)
+        self.progress.message = "All model files are present and verified."
+        self._report(force=True)
+        return self.progress
+
+
+def verify_installed(target: os.PathLike | str):
+    """The model folder's files checked against their checksums (no cache)."""
+    return ModelStore(target).verify(use_cache=False)

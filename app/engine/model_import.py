@@ -1,0 +1,107 @@
+"""Using a model the user already has: a folder in the official layout or a Hugging Face cache.
+
+Accepted: a folder holding `asset/...`; a Hugging Face cache (`models--2Noise--ChatTTS`, its
+`snapshots/` folder, or one snapshot). Files are copied (or hard-linked, which costs no
+space on the same drive) into a staging folder, verified, and only then moved into place.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from app.engine.errors import ModelCorruptError, ModelMissingError
+from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.model_store import ModelStore
+
+
+def find_model_root(path: os.PathLike | str) -> Path:
+    """The folder that holds `asset/` inside what the user pointed at."""
+    src = Path(path).expanduser()
+    if not src.is_dir():
+        raise ModelMissingError(f"{src} is not a folder.")
+    candidates = [src]
+    for snapshots in (src / "snapshots", src / "models--2Noise--ChatTTS" / "snapshots",
+                      src / "hub" / "models--2Noise--ChatTTS" / "snapshots"):
+        if snapshots.is_dir():
+            # Newest snapshot first: the one a plain download would use.
+            candidates += sorted((p for p in snapshots.iterdir() if p.is_dir()),
+                                 key=lambda p: p.stat().st_mtime, reverse=True)
+    if src.name == "snapshots":
+        candidates += sorted((p for p in src.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime, reverse=True)
+    for root in candidates:
+        if all((root / rel).exists() for rel in MODEL_FILES):
+            return root
+    best = max(candidates, key=lambda r: sum((r / rel).exists() for rel in MODEL_FILES))
+    missing = [rel for rel in MODEL_FILES if not (best / rel).exists()]
+    raise ModelMissingError(
+        f"{src} does not hold a complete ChatTTS model: {len(missing)} of {len(MODEL_FILES)} files are "
+        f"missing ({', '.join(missing)}). Choose the folder that contains asset/, or a Hugging Face "
+        "cache folder models--2Noise--ChatTTS.", missing=missing)
+
+
+def _place(src: Path, dest: Path, link: bool) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    real = src.resolve()   # a hub cache snapshot holds symlinks into blobs/
+    if link:
+        try:
+            os.link(real, dest)
+            return
+        except OSError:
+            pass           # another drive or no hard links: copy instead
+    shutil.copy2(real, dest)
+
+
+def import_model(source: os.PathLike | str, target: os.PathLike | str, link: bool = False):
+    """Copy or link a model into `target`, verify it, and return the verification report."""
+    root = find_model_root(source)
+    target = Path(target)
+    if target.resolve() == root.resolve():
+        return ModelStore(target).require_verified(use_cache=False)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.import-", dir=target.parent))
+    try:
+        for rel in MODEL_FILES:
+            _place(root / rel, staging / rel, link)
+        if (root / STUDIO_CONFIG_NAME).is_file():
+            shutil.copy2(root / STUDIO_CONFIG_NAME, staging / STUDIO_CONFIG_NAME)
+        report = ModelStore(staging).verify(use_cache=False)
+        if report.bad:
+            raise ModelCorruptError(
+                f"{len(report.bad)} file(s) in {root} do not match their checksums ({', '.join(report.bad)}); "
+                "nothing was imported. Download those files again.", bad=report.bad)
+        target.mkdir(parents=True, exist_ok=True)
+        for rel in MODEL_FILES:
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / rel, target / rel)
+        config = staging / STUDIO_CONFIG_NAME
+        if config.is_file():
+            os.replace(config, target / STUDIO_CONFIG_NAME)
+        else:
+            (target / STUDIO_CONFIG_NAME).unlink(missing_ok=True)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return ModelStore(target).verify(use_cache=False)
+
+
+def remove_model(target: os.PathLike | str) -> list[Path]:
+    """Delete the model's files (and unfinished downloads); other files in the folder stay."""
+    target = Path(target)
+    removed = []
+    for rel in list(MODEL_FILES) + [STUDIO_CONFIG_NAME]:
+        path = target / rel
+        if path.is_file():
+            path.unlink()
+            removed.append(path)
+    for extra in (".partial", ".quarantine"):
+        if (target / extra).is_dir():
+            shutil.rmtree(target / extra)
+            removed.append(target / extra)
+    for folder in (target / "asset" / "gpt", target / "asset" / "tokenizer", target / "asset"):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+    return removed

@@ -1,0 +1,185 @@
+"""Getting the model: pick a source, watch per-file progress, cancel, see the checksums."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QTableWidget,
+    QTableWidgetItem, QVBoxLayout,
+)
+
+from app.engine.model_files import MODEL_FILES
+from app.engine.model_sources import HF_MIRROR
+from app.workers.download_worker import DownloadThread
+
+SOURCES = ("huggingface", "mirror", "modelscope", "custom")
+
+
+def _mb(n) -> str:
+    return f"{(n or 0) / 1e6:.1f} MB"
+
+
+class DownloadDialog(QDialog):
+    modelReady = Signal(str)      # the folder, once every file is verified
+
+    def __init__(self, target: str, parent=None):
+        super().__init__(parent)
+        self.setObjectName("downloadDialog")
+        self.target = target
+        self.running = False
+        self.downloads = DownloadThread(self)
+        w = self.downloads.worker
+        w.progress.connect(self.on_progress)
+        w.finished.connect(self.on_finished)
+        w.failed.connect(self.on_failed)
+        w.cancelled.connect(self.on_cancelled)
+
+        self.source = QComboBox()
+        self.source.setObjectName("downloadSource")
+        self.url = QLineEdit()
+        self.url.setObjectName("downloadUrl")
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        self.table = QTableWidget(len(MODEL_FILES), 3)
+        self.table.setObjectName("downloadFiles")
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for row, rel in enumerate(MODEL_FILES):
+            self.table.setItem(row, 0, QTableWidgetItem(rel))
+            self.table.setItem(row, 1, QTableWidgetItem(""))
+            self.table.setItem(row, 2, QTableWidgetItem(""))
+        self.table.setColumnWidth(0, 300)
+        self.total = QProgressBar()
+        self.total.setObjectName("downloadProgress")
+        self.status = QLabel()
+        self.status.setObjectName("downloadStatus")
+        self.status.setWordWrap(True)
+        self.start_button = QPushButton()
+        self.start_button.setObjectName("downloadStart")
+        self.cancel_button = QPushButton()
+        self.cancel_button.setObjectName("downloadCancel")
+        self.close_button = QPushButton()
+        source_row = QHBoxLayout()
+        source_row.addWidget(self.source)
+        source_row.addWidget(self.url, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.close_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(source_row)
+        layout.addWidget(self.where)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.total)
+        layout.addWidget(self.status)
+        layout.addLayout(buttons)
+        self.source.currentIndexChanged.connect(self._source_changed)
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.close_button.clicked.connect(self.close)
+        self.resize(760, 480)
+        self.retranslate()
+        self._set_running(False)
+
+    def _source_changed(self) -> None:
+        name = SOURCES[self.source.currentIndex()]
+        self.url.setVisible(name in ("mirror", "custom"))
+        if name == "mirror" and not self.url.text():
+            self.url.setText(HF_MIRROR)
+
+    def select_source(self, name: str, url: str = "") -> None:
+        self.source.setCurrentIndex(SOURCES.index(name))
+        if url:
+            self.url.setText(url)
+
+    def start(self) -> None:
+        name = SOURCES[self.source.currentIndex()]
+        self.status.setText(self.tr("Starting..."))
+        self._set_running(True)
+        self.downloads.requestDownload.emit(self.target, name, self.url.text().strip())
+
+    def import_folder(self, folder: str) -> None:
+        self.status.setText(self.tr("Copying and verifying %1...").replace("%1", folder))
+        self._set_running(True)
+        self.downloads.requestImport.emit(folder, self.target)
+
+    def cancel(self) -> None:
+        self.downloads.worker.cancel()
+        self.status.setText(self.tr("Cancelling..."))
+
+    def _set_running(self, running: bool) -> None:
+        self.running = running
+        self.start_button.setEnabled(not running)
+        self.source.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+
+    @Slot(object)
+    def on_progress(self, progress) -> None:
+        states = {"waiting": self.tr("waiting"), "present": self.tr("already here, verified"),
+                  "downloading": self.tr("downloading"), "verifying": self.tr("checking sha256"),
+                  "ok": self.tr("verified"), "failed": self.tr("checksum mismatch")}
+        for row, f in enumerate(progress.files):
+            self.table.item(row, 1).setText(f"{_mb(f.done)} / {_mb(f.total)}" if f.total else "")
+            self.table.item(row, 2).setText(states.get(f.state, f.state))
+        total = progress.total_bytes or 1
+        self.total.setRange(0, 1000)
+        self.total.setValue(int(1000 * progress.done_bytes / total))
+        eta = progress.eta_s
+        self.status.setText(self.tr("%1 of %2 at %3/s%4").replace("%1", _mb(progress.done_bytes))
+                            .replace("%2", _mb(progress.total_bytes)).replace("%3", _mb(progress.speed_bps))
+                            .replace("%4", self.tr(", about %1 s left").replace("%1", f"{eta:.0f}") if eta else ""))
+
+    @Slot(object)
+    def on_finished(self, report) -> None:
+        self._set_running(False)
+        for row, check in enumerate(report.files):
+            self.table.item(row, 1).setText(_mb(check.size))
+            self.table.item(row, 2).setText(self.tr("verified") if check.sha256_ok else self.tr("checksum mismatch")
+                                            if check.present else self.tr("missing"))
+        if report.ok:
+            self.total.setRange(0, 1)
+            self.total.setValue(1)
+            self.status.setText(self.tr("All %1 files are present and match their sha256 checksums.")
+                                .replace("%1", str(len(report.files))))
+            self.modelReady.emit(self.target)
+        else:
+            self.status.setText(self.tr("Some files are missing or damaged; start again to fetch them."))
+
+    @Slot(str)
+    def on_failed(self, message: str) -> None:
+        self._set_running(False)
+        self.status.setText(message)
+
+    @Slot(str)
+    def on_cancelled(self, message: str) -> None:
+        self._set_running(False)
+        self.status.setText(message)
+
+    def closeEvent(self, event) -> None:
+        if not self.downloads.shutdown():
+            event.ignore()
+            return
+        super().closeEvent(event)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Get the ChatTTS model"))
+        current = self.source.currentIndex()
+        self.source.blockSignals(True)
+        self.source.clear()
+        self.source.addItems([self.tr("Hugging Face"), self.tr("Hugging Face mirror"),
+                              self.tr("ModelScope (mainland China)"), self.tr("Custom address")])
+        self.source.setCurrentIndex(max(0, current))
+        self.source.blockSignals(False)
+        self._source_changed()
+        self.url.setPlaceholderText(self.tr("https://..."))
+        self.where.setText(self.tr("Into %1 (about 1.1 GB). Interrupted downloads resume where they stopped.")
+                           .replace("%1", self.target))
+        self.table.setHorizontalHeaderLabels([self.tr("File"), self.tr("Size"), self.tr("State")])
+        self.start_button.setText(self.tr("Download"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.close_button.setText(self.tr("Close"))
+
+    def changeEvent(self, event):
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)

@@ -1,0 +1,87 @@
+"""Downloads and imports the model on its own thread; the dialog only shows progress."""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from app.engine.errors import StudioError
+from app.workers.synthesis_worker import register_thread
+
+log = logging.getLogger("chattts_studio.worker")
+
+
+class DownloadWorker(QObject):
+    progress = Signal(object)      # Progress (a copy: the worker keeps changing its own)
+    finished = Signal(object)      # VerifyReport of the installed model
+    failed = Signal(str)
+    cancelled = Signal(str)
+
+    def __init__(self):
+        super().__init__()
+        self._lock = threading.Lock()
+        self._downloader = None
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self._downloader is not None:
+                self._downloader.cancel()
+
+    @Slot(str, str, str)
+    def download(self, target: str, source_name: str, url: str) -> None:
+        from app.engine.model_download import DownloadCancelled, ModelDownloader
+        from app.engine.model_sources import make_source
+        from app.engine.model_store import ModelStore
+
+        try:
+            source = make_source(source_name, url or None)
+            downloader = ModelDownloader(target, source, on_progress=lambda p: self.progress.emit(copy.deepcopy(p)))
+            with self._lock:
+                self._downloader = downloader
+            downloader.run()
+            self.finished.emit(ModelStore(target).verify(use_cache=False))
+        except DownloadCancelled as exc:
+            self.cancelled.emit(str(exc))
+        except StudioError as exc:
+            self.failed.emit(str(exc))
+        except Exception as exc:
+            log.exception("download crashed")
+            self.failed.emit(f"The download failed unexpectedly ({type(exc).__name__}: {exc}).")
+        finally:
+            with self._lock:
+                self._downloader = None
+
+    @Slot(str, str)
+    def import_folder(self, source: str, target: str) -> None:
+        from app.engine.model_import import import_model
+
+        try:
+            self.finished.emit(import_model(source, target, link=True))
+        except StudioError as exc:
+            self.failed.emit(str(exc))
+        except OSError as exc:
+            self.failed.emit(f"The model could not be copied ({exc.strerror or exc}).")
+
+
+class DownloadThread(QObject):
+    requestDownload = Signal(str, str, str)
+    requestImport = Signal(str, str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.thread = QThread()
+        self.thread.setObjectName("download-worker")
+        self.worker = DownloadWorker()
+        self.worker.moveToThread(self.thread)
+        self.requestDownload.connect(self.worker.download)
+        self.requestImport.connect(self.worker.import_folder)
+        register_thread(self.thread)
+        self.thread.start()
+
+    def shutdown(self, timeout_ms: int = 30_000) -> bool:
+        self.worker.cancel()
+        self.thread.quit()
+        return self.thread.wait(timeout_ms)

@@ -1,0 +1,89 @@
+"""The download dialog: from the missing-model banner to a loaded model, and cancel."""
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.testing.fake_hub import FakeHub
+from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
+
+
+@pytest.fixture
+def tiny_is_official(tiny_model, monkeypatch):
+    """The stand-in hub serves the tiny model, so its hashes play the official ones here."""
+    import app.engine.model_download as md
+    from app.engine.model_store import ModelStore
+
+    hashes = json.loads((tiny_model / STUDIO_CONFIG_NAME).read_text())["sha256"]
+    monkeypatch.setattr(md, "official_sha256", lambda: hashes)
+    real = ModelStore.expected_sha256
+    monkeypatch.setattr(ModelStore, "expected_sha256",
+                        lambda self: hashes if not self.is_test_model else real(self))
+    return hashes
+
+
+def test_download_from_the_banner_then_the_model_loads(qtbot, make_window, settings, tiny_model,
+                                                        tmp_path, tiny_is_official):
+    import shutil
+
+    settings.model_dir = str(tmp_path / "model")
+    # The tiny model's dimensions file (no weights): so the downloaded weights load as tiny.
+    (tmp_path / "model").mkdir()
+    shutil.copy(tiny_model / STUDIO_CONFIG_NAME, tmp_path / "model" / STUDIO_CONFIG_NAME)
+    window = make_window(wait_loaded=False)
+    assert window.model_banner.button2.isVisible() and window.model_banner.button2.text() == "Download..."
+    qtbot.mouseClick(window.model_banner.button2, Qt.MouseButton.LeftButton)
+    dialog = window.download_dialog
+    with FakeHub(tiny_model) as hub:
+        dialog.select_source("custom", hub.endpoint)
+        with qtbot.waitSignal(dialog.downloads.worker.finished, timeout=RUN_TIMEOUT_MS):
+            qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "match their sha256 checksums" in dialog.status.text(), timeout=5_000)
+    assert [dialog.table.item(r, 2).text() for r in range(len(MODEL_FILES))] == ["verified"] * len(MODEL_FILES)
+    qtbot.waitUntil(lambda: window.model_status is not None, timeout=LOAD_TIMEOUT_MS)
+    assert window.play_button.isEnabled()
+
+
+def test_cancel_stops_and_says_it_will_resume(qtbot, make_window, settings, tiny_model, tmp_path,
+                                               tiny_is_official, monkeypatch):
+    import app.engine.model_download as md
+
+    settings.model_dir = str(tmp_path / "model")
+    window = make_window(wait_loaded=False)
+    dialog = window.open_download()
+    monkeypatch.setattr(md, "CHUNK", 1024)   # many small blocks: time to cancel mid-file
+    with FakeHub(tiny_model) as hub:
+        dialog.select_source("custom", hub.endpoint)
+        dialog.downloads.worker.progress.connect(lambda p: dialog.cancel() if p.done_bytes else None)
+        with qtbot.waitSignal(dialog.downloads.worker.cancelled, timeout=RUN_TIMEOUT_MS):
+            dialog.start()
+    qtbot.waitUntil(lambda: "resume" in dialog.status.text(), timeout=5_000)
+    assert dialog.start_button.isEnabled()
+    assert not (tmp_path / "model" / "asset" / "Embed.safetensors").exists()
+
+
+def test_unreachable_source_is_explained(qtbot, make_window, settings, tmp_path, monkeypatch):
+    import app.engine.model_download as md
+
+    monkeypatch.setattr(md.time, "sleep", lambda s: None)
+    settings.model_dir = str(tmp_path / "model")
+    window = make_window(wait_loaded=False)
+    dialog = window.open_download()
+    dialog.select_source("custom", "http://127.0.0.1:9")
+    with qtbot.waitSignal(dialog.downloads.worker.failed, timeout=RUN_TIMEOUT_MS):
+        dialog.start()
+    qtbot.waitUntil(lambda: "127.0.0.1:9" in dialog.status.text(), timeout=5_000)
+    assert "ModelScope" in dialog.status.text()
+
+
+def test_import_a_folder_from_the_menu(qtbot, make_window, settings, tiny_model, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    settings.model_dir = str(tmp_path / "model")
+    window = make_window(wait_loaded=False)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tiny_model))
+    window.import_model_folder()
+    qtbot.waitUntil(lambda: window.model_status is not None, timeout=LOAD_TIMEOUT_MS)
+    assert (tmp_path / "model" / "asset" / "Vocos.safetensors").is_file()
