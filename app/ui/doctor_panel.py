@@ -6,13 +6,14 @@ what users paste into bug reports); the panel's own labels are translated.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QTreeWidget,
     QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
+from app.ui.retranslate import Retranslating
 from app.atomic import write_text_atomic
 from app.doctor.report import render_text
 from app.doctor.result import MARKS
@@ -20,7 +21,7 @@ from app.doctor.result import MARKS
 COLORS = {"ok": "#2e7d32", "warn": "#b26a00", "fail": "#c62828", "skip": "#757575", "error": "#6a1b9a"}
 
 
-class DoctorPanel(QWidget):
+class DoctorPanel(Retranslating, QWidget):
     rerunRequested = Signal()
 
     def __init__(self, parent=None):
@@ -139,13 +140,9 @@ class DoctorPanel(QWidget):
         else:
             self._show_summary()
 
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
 
-class DoctorDialog(QDialog):
+class DoctorDialog(Retranslating, QDialog):
     """The panel in its own window, reachable from the Help menu and the problem banner."""
 
     def __init__(self, panel: DoctorPanel, parent=None):
@@ -159,8 +156,3 @@ class DoctorDialog(QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Diagnostics"))
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

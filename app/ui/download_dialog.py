@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QTableWidget,
     QTableWidgetItem, QVBoxLayout,
 )
 
+from app.ui.retranslate import Retranslating
 from app.engine.model_files import MODEL_FILES
 from app.engine.model_sources import HF_MIRROR
 from app.workers.download_worker import DownloadThread
@@ -19,7 +20,7 @@ def _mb(n) -> str:
     return f"{(n or 0) / 1e6:.1f} MB"
 
 
-class DownloadDialog(QDialog):
+class DownloadDialog(Retranslating, QDialog):
     modelReady = Signal(str)      # the folder, once every file is verified
 
     def __init__(self, target: str, parent=None):
@@ -178,8 +179,3 @@ class DownloadDialog(QDialog):
         self.start_button.setText(self.tr("Download"))
         self.cancel_button.setText(self.tr("Cancel"))
         self.close_button.setText(self.tr("Close"))
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

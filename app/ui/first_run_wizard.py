@@ -6,9 +6,9 @@ rather than owning copies, so what it shows is what the window will do.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
+from app.ui.retranslate import Retranslating
 from app.engine.request import SamplingParams, SynthesisRequest
 from app.ui.doctor_panel import DoctorPanel
 
@@ -19,7 +19,7 @@ def _label() -> QLabel:
     return label
 
 
-class WelcomePage(QWizardPage):
+class WelcomePage(Retranslating, QWizardPage):
     def __init__(self):
         super().__init__()
         self.text = _label()
@@ -32,7 +32,7 @@ class WelcomePage(QWizardPage):
             "checks your computer, finds the model and speaks a test sentence."))
 
 
-class DiagnosticsPage(QWizardPage):
+class DiagnosticsPage(Retranslating, QWizardPage):
     def __init__(self, window):
         super().__init__()
         self.window = window
@@ -55,7 +55,7 @@ class DiagnosticsPage(QWizardPage):
         self.setSubTitle(self.tr("Problems are listed with the exact steps to fix them."))
 
 
-class ModelPage(QWizardPage):
+class ModelPage(Retranslating, QWizardPage):
     def __init__(self, window):
         super().__init__()
         self.window = window
@@ -91,7 +91,7 @@ class ModelPage(QWizardPage):
         self.refresh()
 
 
-class TestPage(QWizardPage):
+class TestPage(Retranslating, QWizardPage):
     def __init__(self, window):
         super().__init__()
         self.window = window
@@ -130,7 +130,7 @@ class TestPage(QWizardPage):
         self.play.setText(self.tr("Play the test sentence"))
 
 
-class DonePage(QWizardPage):
+class DonePage(Retranslating, QWizardPage):
     def __init__(self):
         super().__init__()
         self.text = _label()
@@ -142,7 +142,7 @@ class DonePage(QWizardPage):
                                   "the diagnostics from Help > Diagnostics."))
 
 
-class FirstRunWizard(QWizard):
+class FirstRunWizard(Retranslating, QWizard):
     def __init__(self, window):
         super().__init__(window)
         self.setObjectName("firstRunWizard")
@@ -162,8 +162,3 @@ class FirstRunWizard(QWizard):
         self.setWindowTitle(self.tr("ChatTTS Studio setup"))
         for page in self.pages:
             page.retranslate()
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

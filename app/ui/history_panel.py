@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
+from app.ui.retranslate import Retranslating
 from app.history import HistoryEntry
 
 
@@ -16,7 +17,7 @@ def entry_label(entry: HistoryEntry) -> str:
     return f"{when}  ·  {entry.duration:.1f} s  ·  {words}"
 
 
-class HistoryPanel(QWidget):
+class HistoryPanel(Retranslating, QWidget):
     replayRequested = Signal(str)
     exportRequested = Signal(str)
     deleteRequested = Signal(str)
@@ -80,8 +81,3 @@ class HistoryPanel(QWidget):
         self.buttons["export"].setText(self.tr("Export..."))
         self.buttons["regenerate"].setText(self.tr("Regenerate"))
         self.buttons["delete"].setText(self.tr("Delete"))
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -11,13 +11,14 @@ import logging
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QProgressBar,
     QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
+from app.ui.retranslate import Retranslating
 from app.engine.audio_io import SAMPLE_RATE, write_wav
 from app.engine.errors import InputTextError, OutputError, StudioError
 from app.engine.model_store import ModelStore
@@ -48,7 +49,7 @@ def default_export_name(text: str) -> str:
     return f"{stem}.wav"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslating, QMainWindow):
     def __init__(self, settings: Settings, output: AudioOutput | None = None,
                  history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
                  synthesizer_factory=None, doctor_probe_factory=None):
@@ -581,10 +582,6 @@ class MainWindow(QMainWindow):
         if self.model_status is not None and not self.is_busy():
             self.status.setText(self._ready_text())
 
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def closeEvent(self, event):
         self._closing = True

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
 
+from app.ui.retranslate import Retranslating
 from app.engine.request import SamplingParams, SynthesisRequest
 
 OFF = -1  # spin boxes for the optional levels show "off" at -1
@@ -28,7 +28,7 @@ def _dspin(lo: float, hi: float, step: float, value: float, name: str) -> QDoubl
     return box
 
 
-class ParamsPanel(QWidget):
+class ParamsPanel(Retranslating, QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         d = SamplingParams()
@@ -110,8 +110,3 @@ class ParamsPanel(QWidget):
             box.setSpecialValueText(self.tr("off"))
         self.refine.setText(self.tr("Refine text first (natural pauses, slower)"))
         self.voice_lock.setText(self.tr("Keep the voice steady across sentences"))
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QMessageBox, QPushButton, QTableWidget,
     QTableWidgetItem, QVBoxLayout,
 )
 
+from app.ui.retranslate import Retranslating
 from app.engine.pronunciations import PronunciationDictionary
 
 
-class PronunciationDialog(QDialog):
+class PronunciationDialog(Retranslating, QDialog):
     def __init__(self, dictionary: PronunciationDictionary | None = None, parent=None):
         super().__init__(parent)
         self.setObjectName("pronunciationDialog")
@@ -79,8 +79,3 @@ class PronunciationDialog(QDialog):
         self.table.setHorizontalHeaderLabels([self.tr("Word"), self.tr("Say it as")])
         self.add_button.setText(self.tr("Add"))
         self.remove_button.setText(self.tr("Remove"))
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

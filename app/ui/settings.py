@@ -15,6 +15,21 @@ from app.engine.request import DEFAULT_SEED
 LANGUAGES = ("system", "en", "zh_CN")
 
 
+class _Key:
+    """A typed setting: `seed = _Key("voice/seed", 2222, int)` reads and writes QSettings."""
+
+    def __init__(self, key: str, default, kind=str):
+        self.key, self.default, self.kind = key, default, kind
+
+    def __get__(self, settings, owner=None):
+        if settings is None:
+            return self
+        return settings._get(self.key, self.default, self.kind)
+
+    def __set__(self, settings, value) -> None:
+        settings.q.setValue(self.key, self.kind(value) if value is not None else self.default)
+
+
 class Settings:
     def __init__(self, path: str | None = None):
         target = path or str(paths.data_dir() / "settings.ini")
@@ -44,14 +59,11 @@ class Settings:
     def geometry(self, value: QByteArray) -> None:
         self.q.setValue("window/geometry", value)
 
-    # model and device
-    @property
-    def model_dir(self) -> str:
-        return self._get("model/dir", "")
-
-    @model_dir.setter
-    def model_dir(self, value: str) -> None:
-        self.q.setValue("model/dir", value)
+    # model, device, voice, parameters, audio, language
+    model_dir = _Key("model/dir", "")
+    seed = _Key("voice/seed", DEFAULT_SEED, int)
+    speaker = _Key("voice/speaker", "")
+    output_device = _Key("audio/output_device", "")
 
     @property
     def device(self) -> str:
@@ -61,23 +73,6 @@ class Settings:
     @device.setter
     def device(self, value: str) -> None:
         self.q.setValue("model/device", value)
-
-    # voice and parameters
-    @property
-    def seed(self) -> int:
-        return self._get("voice/seed", DEFAULT_SEED, int)
-
-    @seed.setter
-    def seed(self, value: int) -> None:
-        self.q.setValue("voice/seed", int(value))
-
-    @property
-    def speaker(self) -> str:
-        return self._get("voice/speaker", "")
-
-    @speaker.setter
-    def speaker(self, value: str) -> None:
-        self.q.setValue("voice/speaker", value)
 
     @property
     def params(self) -> dict:
@@ -91,15 +86,6 @@ class Settings:
     def params(self, value: dict) -> None:
         self.q.setValue("synthesis/params", json.dumps(value))
 
-    # audio and language
-    @property
-    def output_device(self) -> str:
-        return self._get("audio/output_device", "")
-
-    @output_device.setter
-    def output_device(self, value: str) -> None:
-        self.q.setValue("audio/output_device", value or "")
-
     @property
     def language(self) -> str:
         value = self._get("ui/language", "system")
@@ -109,18 +95,5 @@ class Settings:
     def language(self, value: str) -> None:
         self.q.setValue("ui/language", value if value in LANGUAGES else "system")
 
-    @property
-    def first_run_done(self) -> bool:
-        return self._get("ui/first_run_done", False, bool)
-
-    @first_run_done.setter
-    def first_run_done(self, value: bool) -> None:
-        self.q.setValue("ui/first_run_done", bool(value))
-
-    @property
-    def last_export_dir(self) -> str:
-        return self._get("export/last_dir", "")
-
-    @last_export_dir.setter
-    def last_export_dir(self, value: str) -> None:
-        self.q.setValue("export/last_dir", value)
+    first_run_done = _Key("ui/first_run_done", False, bool)
+    last_export_dir = _Key("export/last_dir", "")

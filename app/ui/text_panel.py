@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
+from app.ui.retranslate import Retranslating
 from app.engine.control_tokens import BUTTONS
 from app.engine.errors import InputTextError
 from app.engine.text import MAX_TEXT_CHARS, read_text_file
@@ -47,7 +48,7 @@ class TextEditor(QPlainTextEdit):
             super().dropEvent(event)
 
 
-class TextPanel(QWidget):
+class TextPanel(Retranslating, QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.editor = TextEditor()
@@ -131,8 +132,3 @@ class TextPanel(QWidget):
         for token, button in self.token_buttons.items():
             button.setToolTip(tips[token])
         self._update_count()
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

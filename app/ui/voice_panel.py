@@ -10,13 +10,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMessageBox,
     QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
+from app.ui.retranslate import Retranslating
 from app.engine.errors import VoiceError
 from app.engine.voice_import import IMPORT_FILTER, export_voice, import_voice_file
 from app.engine.voice_library import Voice, VoiceLibrary
@@ -24,7 +25,7 @@ from app.engine.voice_library import Voice, VoiceLibrary
 MAX_SEED = 2**31 - 1
 
 
-class VoicePanel(QWidget):
+class VoicePanel(Retranslating, QWidget):
     voiceChanged = Signal()
     auditionRequested = Signal(object)            # Voice
     recordingVoiceRequested = Signal(str, str)    # audio file, transcript
@@ -278,8 +279,3 @@ class VoicePanel(QWidget):
         self.audition_button.setToolTip(self.tr("Hear the selected voice say a test sentence"))
         self.recording_button.setText(self.tr("From recording..."))
         self.recording_button.setToolTip(self.tr("Make a voice from a recording and its transcript"))
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)

@@ -81,6 +81,7 @@ def test_voice_from_a_recording_is_saved_and_used_as_reference(qtbot, window, tm
     sf.write(str(wav), 0.2 * np.sin(2 * np.pi * 180 * t), 24_000)
     with qtbot.waitSignal(window.worker.worker.referenceReady, timeout=RUN_TIMEOUT_MS):
         window.voice_panel.recordingVoiceRequested.emit(str(wav), "这是我的声音。")
+    qtbot.waitUntil(lambda: window.voice_panel.library.get("my voice") is not None, timeout=5_000)
     saved = window.voice_panel.library.get("my voice")
     assert saved is not None and saved.reference and saved.reference_text == "这是我的声音。"
     request = window.current_request()
@@ -96,4 +97,5 @@ def test_a_bad_recording_gets_a_message(qtbot, window, tmp_path, monkeypatch):
     (tmp_path / "noise.wav").write_bytes(b"not audio")
     with qtbot.waitSignal(window.worker.worker.referenceFailed, timeout=RUN_TIMEOUT_MS):
         window.voice_panel.recordingVoiceRequested.emit(str(tmp_path / "noise.wav"), "文字")
-    assert shown and "not an audio file" in shown[0]
+    qtbot.waitUntil(lambda: bool(shown), timeout=5_000)
+    assert "not an audio file" in shown[0]
