@@ -61,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
 
     cli_models.add_parser(sub)
 
+    t = sub.add_parser("self-test", help="check that this installation works end to end",
+                       description="Import PyTorch, check resources, build the window offscreen and "
+                                   "speak a sentence with a tiny random-weight model. Exit 1 on failure.")
+    t.add_argument("--json", metavar="FILE", help="also write the report as JSON to FILE")
+
     d = sub.add_parser("doctor", help="check drivers, CUDA, PyTorch and Windows settings",
                        description="Check this machine (or a saved snapshot) for what stops ChatTTS "
                                    "from using the GPU or running at all. Exit code 1 when a check fails.")
@@ -187,6 +192,12 @@ def cmd_doctor(args) -> int:
     return 1 if report.failed else 0
 
 
+def cmd_self_test(args) -> int:
+    from app.selftest import main as self_test
+
+    return self_test(args.json)
+
+
 def cmd_window(args) -> int:
     from app.bootstrap import setup_logging
     from app.ui.app import run_window
@@ -202,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     from app import cli_models
 
     handler = {"synth": cmd_synth, "normalize": cmd_normalize, "doctor": cmd_doctor,
-               "models": cli_models.run, None: cmd_window}[args.command]
+               "models": cli_models.run, "self-test": cmd_self_test, None: cmd_window}[args.command]
     try:
         return handler(args)
     except StudioError as exc:

@@ -16,6 +16,11 @@ def run_window(log_path: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ChatTTS Studio")
     app.setOrganizationName("ChatTTS Studio")
+    from PySide6.QtGui import QIcon
+
+    from app.resources import resources_dir
+
+    app.setWindowIcon(QIcon(str(resources_dir() / "icons" / "app.png")))
     install_gui_excepthook(log_path)
     settings = Settings()
     apply_language(settings.language)

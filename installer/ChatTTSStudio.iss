@@ -1,0 +1,80 @@
+; Inno Setup 6 script for ChatTTS Studio.
+; Build the PyInstaller folder first (dist\ChatTTSStudio), then:
+;   iscc /DAppVersion=0.1.0 /DFlavour=cpu installer\ChatTTSStudio.iss
+; Flavour "cuda" makes a larger installer split into disk slices (DiskSpanning).
+
+#ifndef AppVersion
+  #define AppVersion "0.1.0"
+#endif
+#ifndef Flavour
+  #define Flavour "cpu"
+#endif
+#ifndef SourceDir
+  #define SourceDir "..\dist\ChatTTSStudio"
+#endif
+
+[Setup]
+AppId={{6F0C2B7E-4E0B-4C38-9C3A-6B2F0D6C7A11}
+AppName=ChatTTS Studio
+AppVersion={#AppVersion}
+AppVerName=ChatTTS Studio {#AppVersion}
+AppPublisher=ChatTTS Studio
+DefaultDirName={autopf}\ChatTTS Studio
+DefaultGroupName=ChatTTS Studio
+UninstallDisplayIcon={app}\ChatTTSStudio.exe
+SetupIconFile=..\resources\icons\app.ico
+OutputDir=..\dist\installer
+OutputBaseFilename=ChatTTSStudio-{#AppVersion}-{#Flavour}-setup
+Compression=lzma2/normal
+SolidCompression=no
+ArchitecturesAllowed=x64compatible
+ArchitecturesInstallIn64BitMode=x64compatible
+; Per-user by default (no administrator needed); the dialog offers "all users".
+PrivilegesRequired=lowest
+PrivilegesRequiredOverridesAllowed=commandline dialog
+WizardStyle=modern
+CloseApplications=yes
+#if Flavour == "cuda"
+; The CUDA flavour is several GB: split it so each piece stays under 2 GB.
+DiskSpanning=yes
+DiskSliceSize=max
+#endif
+
+[Languages]
+Name: "en"; MessagesFile: "compiler:Default.isl"
+Name: "zh"; MessagesFile: "compiler:Languages\ChineseSimplified.isl"
+
+[Tasks]
+Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked
+
+[InstallDelete]
+; An upgrade removes the previous program files (never the user's data or models).
+Type: filesandordirs; Name: "{app}\_internal"
+
+[Files]
+Source: "{#SourceDir}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs createallsubdirs
+
+[Icons]
+Name: "{group}\ChatTTS Studio"; Filename: "{app}\ChatTTSStudio.exe"
+Name: "{group}\{cm:UninstallProgram,ChatTTS Studio}"; Filename: "{uninstallexe}"
+Name: "{autodesktop}\ChatTTS Studio"; Filename: "{app}\ChatTTSStudio.exe"; Tasks: desktopicon
+
+[Run]
+Filename: "{app}\ChatTTSStudio.exe"; Description: "{cm:LaunchProgram,ChatTTS Studio}"; Flags: nowait postinstall skipifsilent
+
+[Code]
+// Uninstall offers to remove settings, history, voices and downloaded models
+// (%LOCALAPPDATA%\ChatTTS Studio); silent uninstalls keep them.
+procedure CurUninstallStepChanged(CurUninstallStep: TUninstallStep);
+var
+  DataDir: String;
+begin
+  if CurUninstallStep = usPostUninstall then
+  begin
+    DataDir := ExpandConstant('{localappdata}\ChatTTS Studio');
+    if DirExists(DataDir) and not UninstallSilent() then
+      if MsgBox('Also delete your settings, history, saved voices and downloaded models?' + #13#10 + DataDir,
+                mbConfirmation, MB_YESNO or MB_DEFBUTTON2) = IDYES then
+        DelTree(DataDir, True, True, True);
+  end;
+end;

@@ -1,0 +1,50 @@
+"""`chattts-studio self-test`: its steps, its report, and its failure sentence."""
+
+import json
+
+from app import selftest
+from app.cli import main
+
+
+def test_each_step_passes_here(tmp_path):
+    assert "torch" in selftest.step_torch()
+    assert "ChatTTS data" in selftest.step_resources()
+    assert "main window built" in selftest.step_window()
+    detail = selftest.step_synthesis(tmp_path)
+    assert "24 kHz" in detail and "noise, not speech" in detail
+    assert (tmp_path / "self-test.wav").stat().st_size > 44
+
+
+def test_a_failing_step_stops_the_run_and_is_named(tmp_path):
+    calls = []
+
+    def broken():
+        raise FileNotFoundError("the Chinese translation is missing")
+
+    ok, steps = selftest.run_self_test([("first", lambda: calls.append(1) or "fine"),
+                                        ("resources", broken),
+                                        ("never", lambda: calls.append(2) or "")])
+    assert not ok
+    assert [s.name for s in steps] == ["first", "resources"]
+    assert calls == [1]
+    assert steps[1].detail == "FileNotFoundError: the Chinese translation is missing"
+
+
+def test_cli_writes_json_and_exits_1_with_a_sentence(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(selftest, "step_resources", lambda: (_ for _ in ()).throw(OSError("disk gone")))
+    monkeypatch.setattr(selftest, "step_window", lambda: "window")
+    monkeypatch.setattr(selftest, "step_synthesis", lambda work: "audio")
+    report = tmp_path / "r.json"
+    code = main(["self-test", "--json", str(report)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "Self-test failed at 'resources': OSError: disk gone" in err
+    data = json.loads(report.read_text())
+    assert data["ok"] is False and data["steps"][-1]["name"] == "resources"
+
+
+def test_cli_passes_end_to_end(tmp_path, capsys):
+    report = tmp_path / "r.json"
+    assert main(["self-test", "--json", str(report)]) == 0
+    data = json.loads(report.read_text())
+    assert data["ok"] and [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]

@@ -1,0 +1,44 @@
+"""The frozen smoke test: the built executable's self-test, judged from its JSON report.
+
+Runs only against a bundle: `CHATTTS_STUDIO_BUNDLE=dist/ChatTTSStudio pytest tests/frozen`
+(installer/build-and-test.sh and CI do this after building). The default test run does not
+collect this folder (see tests/conftest.py), so it never reports a skip in its place.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+BUNDLE = Path(os.environ.get("CHATTTS_STUDIO_BUNDLE", "dist/ChatTTSStudio"))
+EXE = BUNDLE / ("chattts-studio.exe" if sys.platform == "win32" else "chattts-studio")
+
+
+def test_built_executable_passes_its_self_test(tmp_path):
+    report = tmp_path / "self-test.json"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CHATTTS_STUDIO_HOME=str(tmp_path / "home"))
+    proc = subprocess.run([str(EXE), "self-test", "--json", str(report)], capture_output=True,
+                          text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    data = json.loads(report.read_text())
+    assert data["ok"] is True
+    assert data["frozen"] is True
+    assert [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]
+    assert all(s["ok"] for s in data["steps"])
+    assert "24 kHz" in data["steps"][-1]["detail"]
+
+
+def test_both_executables_share_one_folder():
+    names = {p.name for p in BUNDLE.iterdir()}
+    gui = "ChatTTSStudio.exe" if sys.platform == "win32" else "ChatTTSStudio"
+    assert EXE.name in names and gui in names
+
+
+def test_console_build_reports_bad_input_with_a_sentence(tmp_path):
+    """The console build answers a usage error with a message and a non-zero exit, not a crash."""
+    env = dict(os.environ, CHATTTS_STUDIO_HOME=str(tmp_path / "home"))
+    proc = subprocess.run([str(EXE), "synth", "   ", "-o", str(tmp_path / "x.wav")], capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert proc.returncode == 2
+    assert "There is no text to speak" in proc.stderr
