@@ -63,5 +63,16 @@ def take_screenshots(out_dir: str, model_dir: str) -> list[Path]:
                                    window.frameGeometry().height()).save(str(path))
         written.append(path)
     apply_language("en")
+    _wait(app, lambda: window.last_report is not None)
+    window.open_doctor()
+    dialog = window.doctor_dialog
+    dialog.move(0, 0)
+    for _ in range(30):
+        app.processEvents()
+        time.sleep(0.01)
+    path = out / "doctor-panel-en.png"
+    dialog.screen().grabWindow(0, 0, 0, dialog.frameGeometry().width(),
+                               dialog.frameGeometry().height()).save(str(path))
+    written.append(path)
     window.close()
     return written
