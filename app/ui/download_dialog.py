@@ -23,10 +23,11 @@ def _mb(n) -> str:
 class DownloadDialog(Retranslating, QDialog):
     modelReady = Signal(str)      # the folder, once every file is verified
 
-    def __init__(self, target: str, parent=None):
+    def __init__(self, target: str, parent=None, settings=None):
         super().__init__(parent)
         self.setObjectName("downloadDialog")
         self.target = target
+        self.settings = settings
         self.running = False
         self.downloads = DownloadThread(self)
         w = self.downloads.worker
@@ -81,6 +82,8 @@ class DownloadDialog(Retranslating, QDialog):
         self.resize(760, 480)
         self.retranslate()
         self._set_running(False)
+        if settings is not None and settings.download_source in SOURCES:
+            self.select_source(settings.download_source, settings.download_url)
 
     def _source_changed(self) -> None:
         name = SOURCES[self.source.currentIndex()]
@@ -95,6 +98,9 @@ class DownloadDialog(Retranslating, QDialog):
 
     def start(self) -> None:
         name = SOURCES[self.source.currentIndex()]
+        if self.settings is not None:   # the mirror or address chosen last time is offered again
+            self.settings.download_source = name
+            self.settings.download_url = self.url.text().strip()
         self.status.setText(self.tr("Starting..."))
         self._set_running(True)
         self.downloads.requestDownload.emit(self.target, name, self.url.text().strip())

@@ -64,9 +64,13 @@ class ModelPage(Retranslating, QWizardPage):
         self.choose = QPushButton()
         self.choose.setObjectName("wizardChooseModel")
         self.choose.clicked.connect(window.choose_model_folder)
+        self.download = QPushButton()
+        self.download.setObjectName("wizardDownloadModel")
+        self.download.clicked.connect(lambda: window.open_download())
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addWidget(self.choose)
+        layout.addWidget(self.download)
         layout.addStretch(1)
         window.worker.worker.loaded.connect(lambda _s: self.refresh())
         window.worker.worker.loadFailed.connect(lambda _m: self.refresh())
@@ -88,6 +92,7 @@ class ModelPage(Retranslating, QWizardPage):
         self.setTitle(self.tr("The model"))
         self.setSubTitle(self.tr("ChatTTS needs its model files (about 1.1 GB) in one folder."))
         self.choose.setText(self.tr("Choose folder..."))
+        self.download.setText(self.tr("Download..."))
         self.refresh()
 
 

@@ -302,7 +302,7 @@ class MainWindow(Retranslating, QMainWindow):
                 self.download_dialog.show()
                 return self.download_dialog
             self.download_dialog.close()
-        self.download_dialog = DownloadDialog(str(self.model_dir()), self)
+        self.download_dialog = DownloadDialog(str(self.model_dir()), self, self.settings)
         self.download_dialog.modelReady.connect(self.set_model_dir)
         self.download_dialog.show()
         if import_from:

@@ -96,4 +96,6 @@ class Settings:
         self.q.setValue("ui/language", value if value in LANGUAGES else "system")
 
     first_run_done = _Key("ui/first_run_done", False, bool)
+    download_source = _Key("download/source", "huggingface")
+    download_url = _Key("download/url", "")
     last_export_dir = _Key("export/last_dir", "")

@@ -44,6 +44,11 @@ def test_download_from_the_banner_then_the_model_loads(qtbot, make_window, setti
     assert [dialog.table.item(r, 2).text() for r in range(len(MODEL_FILES))] == ["verified"] * len(MODEL_FILES)
     qtbot.waitUntil(lambda: window.model_status is not None, timeout=LOAD_TIMEOUT_MS)
     assert window.play_button.isEnabled()
+    # The source chosen is offered again next time.
+    assert (settings.download_source, settings.download_url) == ("custom", hub.endpoint)
+    dialog.close()
+    again = window.open_download()
+    assert again.url.text() == hub.endpoint and again.source.currentIndex() == 3
 
 
 def test_cancel_stops_and_says_it_will_resume(qtbot, make_window, settings, tiny_model, tmp_path,
