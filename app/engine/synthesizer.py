@@ -282,8 +282,8 @@ class Synthesizer:
                     retry += 1
                 pieces.append(wav)
                 yield AudioChunk(index + offset, len(segments), wav, SAMPLE_RATE)
-            if index == 0 and reference is None and request.voice_lock and len(segments) > 1 and wavs[0].size:
-                reference = self.reference_from_audio(wavs[0], segments[0])
+            if index == 0 and reference is None and request.voice_lock and len(segments) > 1 and pieces[0].size:
+                reference = self.reference_from_audio(pieces[0], segments[0])
             index += len(batch)
         audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
         yield SynthesisResult(
