@@ -71,6 +71,22 @@ def _cancel_context(event: threading.Event):
     return CancelContext()
 
 
+class _TokenLimitWatch(logging.Handler):
+    """ChatTTS only logs "hit max_new_token: N" when a pass is cut off; we turn it into a
+    warning the user sees (long sentences losing their ending is a top complaint)."""
+
+    _PATTERN = re.compile(r"hit max_new_token: (\d+)")
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.limits: list[int] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        found = self._PATTERN.search(record.getMessage())
+        if found:
+            self.limits.append(int(found.group(1)))
+
+
 def _is_oom(exc: BaseException) -> bool:
     import torch
 
@@ -123,6 +139,7 @@ class Synthesizer:
         self._spk_stat: str | None = None
         self._hidden_size: int | None = None
         self._cancel = threading.Event()
+        self.last_limits: list[int] = []
 
     # -- loading ------------------------------------------------------------------
     @property
@@ -242,11 +259,15 @@ class Synthesizer:
             max_new_token=s.max_new_tokens, show_tqdm=False, manual_seed=seed,
             spk_smp=reference[0] if reference else None, txt_smp=reference[1] if reference else None,
         )
+        watch = _TokenLimitWatch()
+        chattts_log = logging.getLogger("chattts_studio.chattts")
+        chattts_log.addHandler(watch)
         try:
             wavs = self._chat.infer(
                 list(texts), stream=False, skip_refine_text=not request.refine_text,
                 split_text=False, params_refine_text=refine, params_infer_code=code,
             )
+            self.last_limits = watch.limits
         except Exception as exc:
             if _is_oom(exc):
                 raise OutOfMemoryError(
@@ -254,9 +275,22 @@ class Synthesizer:
                     "close other programs, or use --device cpu."
                 ) from exc
             raise
+        finally:
+            chattts_log.removeHandler(watch)
         if self._cancel.is_set():
             raise SynthesisCancelled("Synthesis was stopped.")
         return [np.asarray(w, dtype=np.float32).reshape(-1) for w in wavs]
+
+    def _limit_warnings(self, request: SynthesisRequest, first: int, count: int) -> list[str]:
+        where = f"Sentence {first + 1}" if count == 1 else f"One of sentences {first + 1}-{first + count}"
+        out = []
+        if request.sampling.max_new_tokens in self.last_limits:
+            out.append(f"{where} reached the limit of {request.sampling.max_new_tokens} audio tokens and "
+                       "may be cut off at the end; shorten it or raise the limit (--max-tokens).")
+        if request.refine_text and any(n != request.sampling.max_new_tokens for n in self.last_limits):
+            out.append(f"{where}: text refinement reached its length limit, so words may be missing; "
+                       "try again with refinement off.")
+        return out
 
     def synthesize(self, request: SynthesisRequest) -> Iterator[AudioChunk | SynthesisResult]:
         """Yield one AudioChunk per segment in order, then the SynthesisResult."""
@@ -268,6 +302,7 @@ class Synthesizer:
         segments = prepared.segments
         reference = (request.reference, request.reference_text or "") if request.reference else None
         pieces: list[np.ndarray] = []
+        warnings = list(prepared.warnings)
         index = 0
         while index < len(segments):
             if self._cancel.is_set():
@@ -275,6 +310,7 @@ class Synthesizer:
             size = 1 if index == 0 else BATCH_SIZE
             batch = segments[index:index + size]
             wavs = self._infer(batch, request, speaker, request.seed, reference)
+            warnings.extend(self._limit_warnings(request, index, len(batch)))
             for offset, wav in enumerate(wavs):
                 retry = 1
                 while wav.size == 0 and retry <= EMPTY_RETRIES:
@@ -289,7 +325,7 @@ class Synthesizer:
         yield SynthesisResult(
             audio=audio, sample_rate=SAMPLE_RATE, device=self.device.device, speaker=speaker or "",
             seed=request.seed, segments=len(segments), synth_seconds=time.perf_counter() - started,
-            test_model=self.test_model, warnings=prepared.warnings, spoken_text=prepared.spoken,
+            test_model=self.test_model, warnings=warnings, spoken_text=prepared.spoken,
         )
 
     def run(self, request: SynthesisRequest, on_chunk=None) -> SynthesisResult:

@@ -175,3 +175,18 @@ def test_cancel_before_a_segment_starts_stops_the_rest(synthesizer):
     with pytest.raises(SynthesisCancelled):
         synthesizer.run(SynthesisRequest("一。二。三。四。五。六。", **FAST), on_chunk=on_chunk)
     assert seen == [0]
+
+
+def test_a_sentence_cut_off_by_the_token_limit_is_reported(synthesizer):
+    # Random weights rarely end within 6 tokens: ChatTTS stops at the limit and says so.
+    result = synthesizer.run(SynthesisRequest("第一句。第二句。", voice_lock=False, refine_text=False,
+                                              sampling=SamplingParams(max_new_tokens=6)))
+    cut = [w for w in result.warnings if "limit of 6 audio tokens" in w]
+    assert cut and cut[0].startswith("Sentence 1 ")
+
+
+def test_no_limit_warning_when_a_sentence_ends_on_its_own(synthesizer):
+    result = synthesizer.run(SynthesisRequest("你好。", refine_text=False,
+                                              sampling=SamplingParams(max_new_tokens=2048)))
+    assert result.duration < 2048 * 512 / 24_000 / 2      # it stopped well before the limit
+    assert result.warnings == []
