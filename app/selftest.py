@@ -8,7 +8,6 @@ and a tiny random-weight model speaks a sentence to a WAV through the normal cod
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile

@@ -75,9 +75,8 @@ def official_sha256() -> dict[str, str]:
     return {rel: table[sha256_map_key(rel)] for rel in MODEL_FILES}
 
 
-def _choices(source: Source) -> str:
-    return (f"Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
-            f"ModelScope), or import a model folder you already have.")
+CHOICES = ("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
+           "ModelScope), or import a model folder you already have.")
 
 
 class ModelDownloader:
@@ -150,18 +149,18 @@ class ModelDownloader:
                 last = exc
             else:
                 if response.status_code == 404:
-                    raise DownloadError(f"{rel} is not on {self.source.host} (HTTP 404). {_choices(self.source)}")
+                    raise DownloadError(f"{rel} is not on {self.source.host} (HTTP 404). {CHOICES}")
                 if response.status_code < 500 and response.status_code != 429:
                     if response.status_code >= 400:
                         raise DownloadError(f"{self.source.host} refused {rel} (HTTP {response.status_code}). "
-                                            f"{_choices(self.source)}")
+                                            f"{CHOICES}")
                     return response
                 last = DownloadError(f"HTTP {response.status_code}")
                 response.close()
             if attempt < self.retries:
                 time.sleep(self.backoff_s * (2 ** attempt))
         raise DownloadError(f"Could not download from {self.source.host} ({type(last).__name__}: {last}). "
-                            f"{_choices(self.source)}")
+                            f"{CHOICES}")
 
     def _fetch(self, item: FileProgress) -> None:
         """Download one file into .partial, resuming; retry the transfer on dropped connections."""
@@ -198,7 +197,7 @@ class ModelDownloader:
             finally:
                 response.close()
         raise DownloadError(f"The connection to {self.source.host} kept breaking while fetching "
-                            f"{item.relpath}. {_choices(self.source)}")
+                            f"{item.relpath}. {CHOICES}")
 
     def _quarantine(self, path: Path, rel: str) -> None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -255,7 +254,7 @@ class ModelDownloader:
                     item.state = "failed"
                     raise DownloadError(
                         f"{item.relpath} from {self.source.host} does not match its checksum even after a "
-                        f"second download; the source may be damaged. {_choices(self.source)}")
+                        f"second download; the source may be damaged. {CHOICES}")
             self._report(force=True)
         shutil.rmtree(self.target / PARTIAL_DIR, ignore_errors=True)
         self.progress.message = "All model files are present and verified."

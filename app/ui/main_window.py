@@ -8,20 +8,18 @@ loaded by the worker after the window is shown (`start()`), never on the GUI thr
 from __future__ import annotations
 
 import logging
-import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QProgressBar,
+    QHBoxLayout, QLabel, QMainWindow, QMessageBox, QProgressBar,
     QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.ui.retranslate import Retranslating
-from app.engine.audio_io import SAMPLE_RATE, write_wav
+from app.engine.audio_io import SAMPLE_RATE
 from app.engine.errors import InputTextError, OutputError, StudioError
-from app.engine.model_store import ModelStore
 from app.engine.playback import AudioOutput, SoundDeviceOutput
 from app.engine.request import SynthesisRequest
 from app.engine.text import check_text
@@ -34,22 +32,16 @@ from app.ui.params_panel import ParamsPanel
 from app.ui.settings import Settings
 from app.ui.text_panel import TextPanel
 from app.ui.voice_panel import VoicePanel
-from app.doctor.checks import AFFECT_SYNTHESIS
+from app.ui.window_history import HistoryActions
+from app.ui.window_model import ModelActions
 from app.ui.doctor_panel import DoctorDialog, DoctorPanel
-from app.ui.first_run_wizard import FirstRunWizard
 from app.workers.doctor_worker import DoctorThread
 from app.workers.synthesis_worker import ModelStatus, WorkerThread
 
 log = logging.getLogger("chattts_studio.ui")
 
 
-def default_export_name(text: str) -> str:
-    words = re.sub(r'[<>:"/\\|?*\x00-\x1f\s]+', " ", text).strip()
-    stem = "_".join(words.split()[:6])[:40] or "speech"
-    return f"{stem}.wav"
-
-
-class MainWindow(Retranslating, QMainWindow):
+class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
     def __init__(self, settings: Settings, output: AudioOutput | None = None,
                  history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
                  synthesizer_factory=None, doctor_probe_factory=None):
@@ -182,8 +174,6 @@ class MainWindow(Retranslating, QMainWindow):
         s.sync()
 
     # -- model ------------------------------------------------------------------------
-    def model_dir(self) -> Path:
-        return ModelStore(self.settings.model_dir or None).root
 
     def start(self) -> None:
         """Once the window is visible: the quick doctor checks (off the GUI thread), then the
@@ -194,9 +184,7 @@ class MainWindow(Retranslating, QMainWindow):
             self.status.setText(self.tr("Checking this computer..."))
         self.run_doctor(quick=True)
 
-    # -- doctor ---------------------------------------------------------------------------
-    def run_doctor(self, quick: bool) -> None:
-        self.doctor.request.emit(str(self.model_dir()), quick)
+    # -- doctor (the actions are in window_model.py) ------------------------------------
 
     @Slot(object, bool)
     def on_doctor_report(self, report, quick: bool) -> None:
@@ -215,33 +203,6 @@ class MainWindow(Retranslating, QMainWindow):
             self._load_after_doctor = False
             self.load_model()
 
-    def _update_doctor_banner(self) -> None:
-        # Missing model files have their own banner with a folder chooser.
-        failed = [r for r in (self.last_report.failed if self.last_report else [])
-                  if r.id in AFFECT_SYNTHESIS and r.id != "model_files"]
-        if not failed:
-            self.doctor_banner.hide()
-            return
-        self.doctor_banner.show_message(failed[0].summary, "error", self.tr("Open diagnostics"))
-
-    def open_doctor(self) -> None:
-        self.doctor_dialog.show()
-        self.doctor_dialog.raise_()
-        if self.last_report is None:
-            self.doctor_panel.start_running()
-
-    def open_wizard(self) -> None:
-        if self.wizard is None:
-            self.wizard = FirstRunWizard(self)
-        self.wizard.restart()
-        self.wizard.open()
-
-    def effective_device(self) -> str:
-        """The user's choice in settings, else what the doctor recommends."""
-        if self.settings.device != "auto":
-            return self.settings.device
-        return self.recommended_device or "auto"
-
     def _report_audio_problem(self) -> None:
         if self.output.problem:
             self.audio_banner.show_message(self.output.problem, "info", self.tr("Dismiss"))
@@ -253,75 +214,6 @@ class MainWindow(Retranslating, QMainWindow):
         self.output.stop()
         self.output = output
         self._report_audio_problem()
-
-    def _check_model_presence(self) -> bool:
-        """Cheap file checks on the GUI thread; the banner appears at once if files are missing."""
-        self.model_status = None
-        self._load_error = None
-        store = ModelStore(self.settings.model_dir or None)
-        self._missing_model = str(store.root) if not store.root.is_dir() or store.missing() else None
-        self._update_model_banner()
-        if self._missing_model:
-            self.status.setText(self.tr("No model"))
-            self._set_busy(False)
-        return self._missing_model is None
-
-    def load_model(self) -> None:
-        if self._check_model_presence():
-            self.worker.requestLoad.emit(str(self.model_dir()), self.effective_device())
-
-    def _update_model_banner(self) -> None:
-        """Shown from state, so a language switch can say it again in the new language."""
-        choose = self.tr("Choose folder...")
-        if self._missing_model:
-            self.model_banner.show_message(self.tr(
-                "No ChatTTS model in %1. Download it, or choose a folder that already holds the "
-                "model's asset/ folder.").replace("%1", self._missing_model),
-                "warning", choose, self.tr("Download..."))
-        elif self._load_error:
-            self.model_banner.show_message(self._load_error, "error", choose, self.tr("Download..."))
-        elif self.model_status is not None and self.model_status.test_model:
-            self.model_banner.show_message(self.tr(
-                "This is a random-weight test model: it makes noise, not speech. Choose the "
-                "official ChatTTS model folder to hear real speech."), "warning", choose)
-        else:
-            self.model_banner.hide()
-
-    def choose_model_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, self.tr("Choose the ChatTTS model folder"),
-                                                str(self.model_dir()))
-        if path:
-            self.set_model_dir(path)
-
-    def open_download(self, import_from: str | None = None):
-        """The download dialog for the configured model folder (a new one each time)."""
-        from app.ui.download_dialog import DownloadDialog
-
-        if self.download_dialog is not None:
-            if self.download_dialog.running:
-                self.download_dialog.show()
-                return self.download_dialog
-            self.download_dialog.close()
-        self.download_dialog = DownloadDialog(str(self.model_dir()), self, self.settings)
-        self.download_dialog.modelReady.connect(self.set_model_dir)
-        self.download_dialog.show()
-        if import_from:
-            self.download_dialog.import_folder(import_from)
-        return self.download_dialog
-
-    def import_model_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Import a ChatTTS model folder"), str(Path.home()))
-        if folder:
-            self.open_download(import_from=folder)
-
-    def set_model_dir(self, path: str) -> None:
-        self.settings.model_dir = path
-        self.settings.sync()
-        self.load_model()
-
-    def set_device(self, device: str) -> None:
-        self.settings.device = device
-        self.load_model()
 
     @Slot(str)
     def on_load_started(self, _root: str) -> None:
@@ -337,11 +229,6 @@ class MainWindow(Retranslating, QMainWindow):
         self._update_model_banner()
         self.status.setText(self._ready_text())
         self._set_busy(False)
-
-    def _ready_text(self) -> str:
-        s = self.model_status
-        return self.tr("Ready: %1 on %2 (loaded in %3 s)").replace("%1", s.kind).replace(
-            "%2", s.device).replace("%3", f"{s.load_seconds:.1f}")
 
     @Slot(str)
     def on_load_failed(self, message: str) -> None:
@@ -502,64 +389,6 @@ class MainWindow(Retranslating, QMainWindow):
     def is_busy(self) -> bool:
         return self._job is not None
 
-    # -- history and export ---------------------------------------------------------------
-    def refresh_history(self) -> None:
-        self.history_panel.set_entries(self.history.entries())
-        self._set_busy(self.is_busy())
-
-    def replay(self, entry_id: str) -> None:
-        entry = self.history.get(entry_id)
-        if entry is None or self.is_busy():
-            return
-        audio, rate = self.history.audio(entry)
-        self.output.start(rate)
-        self.output.enqueue(audio)
-        self.output.end_stream()
-
-    def regenerate(self, entry_id: str) -> None:
-        entry = self.history.get(entry_id)
-        if entry is None:
-            return
-        request = entry.to_request()
-        self.text_panel.set_text(request.text)
-        reference = (request.reference, request.reference_text or "") if request.reference else None
-        self.voice_panel.set_voice(request.seed, request.speaker, reference)
-        self.params_panel.load_request(request)
-        self.start_request(self.current_request())
-
-    def delete_entry(self, entry_id: str) -> None:
-        self.history.delete(entry_id)
-        self.refresh_history()
-
-    def export_current(self) -> None:
-        entry_id = self.history_panel.selected_id()
-        if entry_id:
-            self.export_entry(entry_id)
-
-    def export_entry(self, entry_id: str) -> None:
-        entry = self.history.get(entry_id)
-        if entry is None:
-            return
-        start_dir = self.settings.last_export_dir or str(Path.home())
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export WAV"), str(Path(start_dir) / default_export_name(entry.text)),
-            self.tr("WAV audio (*.wav)"))
-        if path:
-            if not path.lower().endswith(".wav"):
-                path += ".wav"
-            self.export_to(entry_id, path)
-
-    def export_to(self, entry_id: str, path: str) -> bool:
-        entry = self.history.get(entry_id)
-        try:
-            audio, rate = self.history.audio(entry)
-            write_wav(path, audio, rate)
-        except (OutputError, OSError) as exc:
-            QMessageBox.critical(self, self.tr("Export failed"), str(exc))
-            return False
-        self.settings.last_export_dir = str(Path(path).parent)
-        self.status.setText(self.tr("Exported %1").replace("%1", path))
-        return True
 
     # -- language, closing ------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -581,7 +410,6 @@ class MainWindow(Retranslating, QMainWindow):
             self.audio_banner.button.setText(self.tr("Dismiss"))
         if self.model_status is not None and not self.is_busy():
             self.status.setText(self._ready_text())
-
 
     def closeEvent(self, event):
         self._closing = True

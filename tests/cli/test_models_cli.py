@@ -2,7 +2,6 @@
 
 import json
 
-import pytest
 
 from app.cli import main
 from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME

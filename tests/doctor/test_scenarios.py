@@ -1,6 +1,5 @@
 """Each recorded machine gives the verdicts it is about: Windows checks run here on Linux."""
 
-import json
 from pathlib import Path
 
 import pytest

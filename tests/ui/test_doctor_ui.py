@@ -1,6 +1,5 @@
 """Doctor in the window: start-up checks pick the device, banner, panel, first-run wizard."""
 
-import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt

@@ -1,9 +1,7 @@
 """The main window end to end: real worker thread, tiny model, fake sound output."""
 
-import sys
 
 import numpy as np
-import pytest
 import soundfile as sf
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox

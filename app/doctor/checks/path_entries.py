@@ -40,7 +40,7 @@ def check(s):
         match = re.search(r"v(\d+\.\d+)", cuda_path)
         if match and match.group(1) != cuda_bins[0][1]:
             problems.append(f"CUDA_PATH points to v{match.group(1)} but PATH finds v{cuda_bins[0][1]} first")
-            fixes.append(f"Set CUDA_PATH and the first CUDA bin folder on PATH to the same version.")
+            fixes.append("Set CUDA_PATH and the first CUDA bin folder on PATH to the same version.")
     details = "; ".join(filter(None, [
         f"Duplicates: {', '.join(dups)}" if dups else "",
         f"Missing folders: {', '.join(missing)}" if missing else "",

@@ -10,7 +10,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from app import paths as app_paths
 
 ENV_NAMES = ("PATH", "CUDA_PATH", "HF_ENDPOINT", "HF_HOME", "TEMP", "WSL_DISTRO_NAME",
              "HF_HUB_OFFLINE", "LD_LIBRARY_PATH")
@@ -99,7 +98,7 @@ def read_network(offline: bool) -> dict:
 
 def read_audio() -> dict:
     try:
-        import sounddevice  # noqa: F401
+        import sounddevice  # noqa: F401  (raises OSError without PortAudio)
     except OSError as exc:
         return {"portaudio": False, "output_devices": [], "default_output": None, "error": str(exc)}
     from app.engine.playback import list_output_devices
