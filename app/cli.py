@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from app import __version__
+from app import __version__, cli_models
 from app.engine.device import CHOICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import DEFAULT_SEED
@@ -56,8 +56,6 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("text", nargs="?", help="the text (or use --file)")
     n.add_argument("--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)")
     n.add_argument("--json", action="store_true", help="print segments and warnings as JSON")
-
-    from app import cli_models
 
     cli_models.add_parser(sub)
 
@@ -210,8 +208,6 @@ def main(argv: list[str] | None = None) -> int:
     from app.bootstrap import bootstrap
 
     bootstrap(verbose=args.verbose)
-    from app import cli_models
-
     handler = {"synth": cmd_synth, "normalize": cmd_normalize, "doctor": cmd_doctor,
                "models": cli_models.run, "self-test": cmd_self_test, None: cmd_window}[args.command]
     try:

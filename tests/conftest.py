@@ -59,7 +59,7 @@ def no_running_worker_threads():
     """Fail any test that leaves a synthesis QThread running (napari's rule)."""
     yield
     try:
-        from app.workers.synthesis_worker import running_threads
+        from app.workers.threads import running_threads
     except ImportError:
         return
     leaked = running_threads()

@@ -84,6 +84,7 @@ class ModelDownloader:
                  on_progress: Callable[[Progress], None] | None = None, session=None,
                  retries: int = 4, backoff_s: float = 1.0, timeout_s: float = 30.0):
         self.target = Path(target)
+        self.store = ModelStore(self.target)
         self.source = source
         self.expected = expected or official_sha256()
         self.on_progress = on_progress
@@ -128,8 +129,13 @@ class ModelDownloader:
         return self.target / PARTIAL_DIR / (rel + ".part")
 
     def _good_already(self, rel: str) -> bool:
-        path = self.target / rel
-        return path.is_file() and file_sha256(path) == self.expected.get(rel)
+        path, sha = self.target / rel, self.expected.get(rel)
+        if self.store.is_known_good(rel, sha):
+            return True
+        if path.is_file() and file_sha256(path) == sha:
+            self.store.remember_verified(rel, sha)
+            return True
+        return False
 
     def _size_of(self, rel: str) -> int | None:
         response = self._request("HEAD", rel, allow_redirects=True)
@@ -245,6 +251,7 @@ class ModelDownloader:
                     final = self.target / item.relpath
                     final.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(part, final)
+                    self.store.remember_verified(item.relpath, self.expected[item.relpath])
                     item.state, item.sha256_ok = "ok", True
                     break
                 item.sha256_ok = False
@@ -261,7 +268,3 @@ class ModelDownloader:
         self._report(force=True)
         return self.progress
 
-
-def verify_installed(target: os.PathLike | str):
-    """The model folder's files checked against their checksums (no cache)."""
-    return ModelStore(target).verify(use_cache=False)

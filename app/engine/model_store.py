@@ -147,6 +147,24 @@ class ModelStore:
         except OSError:
             pass  # the record only saves time; failing to keep it is harmless
 
+    def _stamp(self, relpath: str, sha256: str | None) -> list:
+        st = (self.root / relpath).stat()
+        return [st.st_size, st.st_mtime_ns, sha256]
+
+    def is_known_good(self, relpath: str, sha256: str) -> bool:
+        """True when this exact file (size, time) was verified against `sha256` before."""
+        known = self._load_cache().get(str(self.root.resolve()), {})
+        return (self.root / relpath).is_file() and known.get(relpath) == self._stamp(relpath, sha256)
+
+    def remember_verified(self, relpath: str, sha256: str) -> None:
+        """Record a file hashed elsewhere (download, import) so verify() does not hash it again.
+        Only a hash that is this model's own expectation is recorded."""
+        if sha256 != self.expected_sha256().get(relpath) or not (self.root / relpath).is_file():
+            return
+        cache = self._load_cache()
+        cache.setdefault(str(self.root.resolve()), {})[relpath] = self._stamp(relpath, sha256)
+        self._save_cache(cache)
+
     def verify(self, use_cache: bool = True) -> VerifyReport:
         expected = self.expected_sha256()
         report = VerifyReport(self.root, self.kind)
@@ -159,15 +177,14 @@ class ModelStore:
             if not path.is_file():
                 report.files.append(FileCheck(rel, present=False))
                 continue
-            st = path.stat()
-            stamp = [st.st_size, st.st_mtime_ns, expected.get(rel)]
+            stamp = self._stamp(rel, expected.get(rel))
             if known.get(rel) == stamp:
                 ok = True
             else:
                 ok = file_sha256(path) == expected.get(rel)
             if ok:
                 fresh[rel] = stamp
-            report.files.append(FileCheck(rel, present=True, size=st.st_size, sha256_ok=ok))
+            report.files.append(FileCheck(rel, present=True, size=stamp[0], sha256_ok=ok))
         if use_cache:
             cache[key] = fresh
             self._save_cache(cache)

@@ -96,6 +96,14 @@ def _is_oom(exc: BaseException) -> bool:
     return "out of memory" in text or "can't allocate memory" in text
 
 
+def _register_normalizers(chattts_norm):
+    """Text normally arrives normalized already; this catches any path that skips us, so
+    ChatTTS never silently drops digits."""
+    for lang in ("zh", "en"):
+        chattts_norm.register(lang, lambda text, _lang=lang: normalize(text, _lang))
+    return chattts_norm
+
+
 def chattts_normalizer():
     """ChatTTS's own normalizer (homophones, character filter) without loading a model."""
     quiet_libraries()
@@ -103,10 +111,7 @@ def chattts_normalizer():
     from ChatTTS.norm import Normalizer
 
     table = os.path.join(os.path.dirname(ChatTTS.__file__), "res", "homophones_map.json")
-    normalizer = Normalizer(table, logging.getLogger("chattts_studio.chattts"))
-    for lang in ("zh", "en"):
-        normalizer.register(lang, lambda text, _lang=lang: normalize(text, _lang))
-    return normalizer
+    return _register_normalizers(Normalizer(table, logging.getLogger("chattts_studio.chattts")))
 
 
 def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
@@ -182,10 +187,7 @@ class Synthesizer:
         # The normalizer's numba functions compile on first use, holding the GIL for a
         # quarter second: pay that now, while the window shows "loading", not mid-playback.
         chat.normalizer("你好，world。", True, True)
-        # Text normally arrives normalized already; this catches any path that skips us, so
-        # ChatTTS never silently drops digits.
-        for lang in ("zh", "en"):
-            chat.normalizer.register(lang, lambda text, _lang=lang: normalize(text, _lang))
+        _register_normalizers(chat.normalizer)
         self._chat = chat
         self._spk_stat = chat.config.spk_stat
         self._hidden_size = chat.config.gpt.hidden_size

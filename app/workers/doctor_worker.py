@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
-from app.workers.synthesis_worker import register_thread
+from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
 
@@ -39,19 +39,9 @@ class DoctorWorker(QObject):
         self.finished.emit(report, quick)
 
 
-class DoctorThread(QObject):
+class DoctorThread(OwnedThread):
     request = Signal(str, bool)   # model dir, quick
 
     def __init__(self, probe_factory=None, parent=None):
-        super().__init__(parent)
-        self.thread = QThread()
-        self.thread.setObjectName("doctor-worker")
-        self.worker = DoctorWorker(probe_factory)
-        self.worker.moveToThread(self.thread)
+        super().__init__(DoctorWorker(probe_factory), "doctor-worker", parent)
         self.request.connect(self.worker.run)
-        register_thread(self.thread)
-        self.thread.start()
-
-    def shutdown(self, timeout_ms: int = 60_000) -> bool:
-        self.thread.quit()
-        return self.thread.wait(timeout_ms)

@@ -6,10 +6,10 @@ import copy
 import logging
 import threading
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from app.engine.errors import StudioError
-from app.workers.synthesis_worker import register_thread
+from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
 
@@ -42,7 +42,7 @@ class DownloadWorker(QObject):
             with self._lock:
                 self._downloader = downloader
             downloader.run()
-            self.finished.emit(ModelStore(target).verify(use_cache=False))
+            self.finished.emit(ModelStore(target).verify())   # files hashed once, by the downloader
         except DownloadCancelled as exc:
             self.cancelled.emit(str(exc))
         except StudioError as exc:
@@ -66,22 +66,14 @@ class DownloadWorker(QObject):
             self.failed.emit(f"The model could not be copied ({exc.strerror or exc}).")
 
 
-class DownloadThread(QObject):
+class DownloadThread(OwnedThread):
     requestDownload = Signal(str, str, str)
     requestImport = Signal(str, str)
 
     def __init__(self, parent=None):
-        super().__init__(parent)
-        self.thread = QThread()
-        self.thread.setObjectName("download-worker")
-        self.worker = DownloadWorker()
-        self.worker.moveToThread(self.thread)
+        super().__init__(DownloadWorker(), "download-worker", parent)
         self.requestDownload.connect(self.worker.download)
         self.requestImport.connect(self.worker.import_folder)
-        register_thread(self.thread)
-        self.thread.start()
 
-    def shutdown(self, timeout_ms: int = 30_000) -> bool:
+    def stop_work(self) -> None:
         self.worker.cancel()
-        self.thread.quit()
-        return self.thread.wait(timeout_ms)

@@ -10,27 +10,15 @@ from __future__ import annotations
 import logging
 import threading
 import traceback
-import weakref
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from app.engine.errors import StudioError, SynthesisCancelled
 from app.engine.request import AudioChunk, SynthesisRequest
+from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
-
-_threads: "weakref.WeakSet[QThread]" = weakref.WeakSet()
-
-
-def register_thread(thread: QThread) -> None:
-    _threads.add(thread)
-
-
-def running_threads() -> list[QThread]:
-    """Worker threads still running (tests fail if any outlives its window)."""
-    return [t for t in list(_threads) if t.isRunning()]
-
 
 @dataclass
 class ModelStatus:
@@ -156,31 +144,23 @@ class SynthesisWorker(QObject):
                                      "the details are in the log file.")
 
 
-class WorkerThread(QObject):
-    """Owns the QThread and the worker on it; `shutdown()` stops both and waits."""
+class WorkerThread(OwnedThread):
+    """The synthesis worker on its thread; `shutdown()` cancels, stops and waits."""
 
     submit = Signal(object)         # Job -> worker.run (queued)
     requestLoad = Signal(str, str)  # -> worker.loadModel (queued)
     requestReference = Signal(str, str)  # -> worker.makeReference (queued)
 
     def __init__(self, synthesizer_factory=None, parent=None):
-        super().__init__(parent)
-        self.thread = QThread()
-        self.thread.setObjectName("synthesis-worker")
-        self.worker = SynthesisWorker(synthesizer_factory)
-        self.worker.moveToThread(self.thread)
+        super().__init__(SynthesisWorker(synthesizer_factory), "synthesis-worker", parent)
         self.submit.connect(self.worker.run)
         self.requestLoad.connect(self.worker.loadModel)
         self.requestReference.connect(self.worker.makeReference)
-        register_thread(self.thread)
-        self.thread.start()
         self._next_id = 0
 
     def new_job(self, request: SynthesisRequest) -> Job:
         self._next_id += 1
         return Job(self._next_id, request)
 
-    def shutdown(self, timeout_ms: int = 30_000) -> bool:
+    def stop_work(self) -> None:
         self.worker.cancel(self._next_id)
-        self.thread.quit()
-        return self.thread.wait(timeout_ms)

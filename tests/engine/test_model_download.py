@@ -169,3 +169,15 @@ def test_remove_deletes_only_model_files(model_copy):
     remove_model(model_copy)
     assert ModelStore(model_copy).missing() == list(MODEL_FILES)
     assert (model_copy / "notes.txt").read_text() == "mine"
+
+
+def test_files_are_hashed_once_not_again_by_the_report(hub, hashes, model_copy, monkeypatch):
+    import app.engine.model_store as ms
+
+    (model_copy / "asset/Vocos.safetensors").unlink()
+    downloader(model_copy, hub, hashes).run()
+    calls = []
+    real = ms.file_sha256
+    monkeypatch.setattr(ms, "file_sha256", lambda p: calls.append(p) or real(p))
+    report = ModelStore(model_copy).verify()
+    assert report.ok and calls == []

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.engine.audio_io import to_pcm16
 from app.testing.fake_audio import FakeOutput
-from app.workers.synthesis_worker import running_threads
+from app.workers.threads import running_threads
 from tests.ui.conftest import RUN_TIMEOUT_MS, run_to_end
 
 LONG_TEXT = "".join(f"这是第{n}句话，用来测试停止按钮。" for n in "一二三四五六七八九十") * 2
