@@ -12,6 +12,8 @@ import os
 import sys
 
 from app import __version__, cli_models
+from app.engine.decode import MODES
+from app.engine.decode.precision import CHOICES as PRECISIONS, EXPERIMENTAL
 from app.engine.device import CHOICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import DEFAULT_SEED
@@ -48,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="skip the text-refinement pass (faster; fewer natural pauses)")
     s.add_argument("--no-voice-lock", action="store_true",
                    help="do not reuse the first sentence's voice for the rest of the text")
+    s.add_argument("--decode", choices=MODES, default="jit",
+                   help="decode loop: jit (ours, compiled; default), eager (ours, not compiled), "
+                        "upstream (ChatTTS's own)")
+    s.add_argument("--precision", choices=PRECISIONS, default="auto",
+                   help="number format of the decode step: auto (fp32 on a CPU, bf16/fp16 on a GPU); "
+                        "int8 and bf16 on a CPU are faster and experimental")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
 
     n = sub.add_parser("normalize", help="show exactly what will be spoken",
@@ -103,7 +111,9 @@ def cmd_synth(args) -> int:
 
     from app.engine.synthesizer import Synthesizer
 
-    synth = Synthesizer(store.root, device=args.device)
+    # A file gets the whole-sentence vocoder: streaming only helps when someone is listening.
+    synth = Synthesizer(store.root, device=args.device, decode=args.decode, precision=args.precision,
+                        stream=False)
     synth.load()
     request = SynthesisRequest(
         text=text, seed=args.seed, speaker=args.speaker, refine_text=not args.no_refine,
@@ -126,6 +136,7 @@ def cmd_synth(args) -> int:
         "sample_rate": result.sample_rate,
         "channels": 1,
         "device": result.device,
+        "decode": result.decode,
         "load_s": round(synth.load_seconds, 3),
         "synth_s": round(result.synth_seconds, 3),
         "rtf": round(result.realtime_factor, 3) if result.realtime_factor else None,
@@ -139,6 +150,9 @@ def cmd_synth(args) -> int:
     }
     for warning in result.warnings:
         print(f"Note: {warning}", file=sys.stderr)
+    if result.decode.split("-")[-1] in EXPERIMENTAL:
+        print(f"Note: precision {result.decode.split('-')[-1]} is experimental: it is faster, but not yet "
+              "checked by ear on the official weights; use --precision fp32 if it sounds wrong.", file=sys.stderr)
     if result.test_model:
         print(f"Note: {store.root} is a random-weight test model; {output.name} holds noise, not speech.",
               file=sys.stderr)

@@ -79,13 +79,18 @@ def step_synthesis(work: Path) -> str:
     model = build_random_model(work / "tiny-model", "tiny")
     synth = Synthesizer(model, device="cpu")
     synth.load()
+    if synth.decode_label != "jit-fp32":
+        # TorchScript reads the .py sources of the decode step: a bundle without them falls
+        # back to the slower eager loop, which a build must not ship silently.
+        raise ValueError(f"the decode step did not compile ({synth._loop.jit_error})")
     result = synth.run(SynthesisRequest("你好，世界。", refine_text=False,
                                         sampling=SamplingParams(max_new_tokens=256)))
     out = write_wav(work / "self-test.wav", result.audio, result.sample_rate)
     info = sf.info(str(out))
     if (info.samplerate, info.channels, info.subtype) != (24_000, 1, "PCM_16") or info.frames == 0:
         raise ValueError(f"the WAV is wrong: {info.samplerate} Hz, {info.channels} ch, {info.subtype}")
-    return f"{info.duration:.2f} s of 24 kHz audio (tiny random-weight model: noise, not speech)"
+    return (f"{info.duration:.2f} s of 24 kHz audio, decoded by {synth.decode_label} "
+            "(tiny random-weight model: noise, not speech)")
 
 
 def run_self_test(steps=None) -> tuple[bool, list[Step]]:

@@ -19,6 +19,7 @@ class SamplingParams:
     top_k: int = 20
     repetition_penalty: float = 1.05
     max_new_tokens: int = 2048
+    min_new_tokens: int = 0           # the end token is barred before this many (benchmarks)
 
 
 @dataclass
@@ -56,12 +57,13 @@ def _clamp(value: int, lo: int, hi: int) -> int:
 
 @dataclass
 class AudioChunk:
-    """Audio of one finished segment, in reading order."""
+    """Audio of a segment, in reading order: the whole segment, or one streamed piece of it."""
 
     index: int
     total: int
     samples: np.ndarray       # float32, mono
     sample_rate: int
+    final: bool = True        # the segment's last piece
 
 
 @dataclass
@@ -76,6 +78,7 @@ class SynthesisResult:
     test_model: bool          # random weights: the audio is noise, not speech
     warnings: list[str] = field(default_factory=list)
     spoken_text: str = ""     # what the model was given, after normalization
+    decode: str = ""          # what decoded it: "upstream" or our loop, e.g. "jit-fp32"
     @property
     def duration(self) -> float:
         return len(self.audio) / float(self.sample_rate)

@@ -20,8 +20,11 @@ from typing import Iterator
 import numpy as np
 
 from app.engine.audio_io import SAMPLE_RATE
+from app.engine.decode import MODES
+from app.engine.decode.memory import choose_batch, is_out_of_memory
 from app.engine.device import DeviceChoice, choose_device
 from app.engine.errors import (
+    DeviceError,
     InputTextError,
     ModelCorruptError,
     OutOfMemoryError,
@@ -37,8 +40,11 @@ from app.engine.voices import check_speaker, speaker_from_seed
 
 log = logging.getLogger("chattts_studio.engine")
 
-# The first batch is a single segment so the first audio arrives as early as possible.
+# The first batch is a single segment so the first audio arrives as early as possible; later
+# batches hold up to this many (fewer when memory is short, see decode/memory.py).
 BATCH_SIZE = 4
+# Prompt tokens a sentence may take beyond its audio tokens when sizing the KV cache.
+PROMPT_ALLOWANCE = 256
 # A segment that comes back empty (the model ended at once) is retried with the next seeds.
 EMPTY_RETRIES = 3
 _SPEAKABLE = re.compile(r"[A-Za-z\u4e00-\u9fff]")
@@ -87,15 +93,6 @@ class _TokenLimitWatch(logging.Handler):
             self.limits.append(int(found.group(1)))
 
 
-def _is_oom(exc: BaseException) -> bool:
-    import torch
-
-    if isinstance(exc, (torch.OutOfMemoryError, MemoryError)):
-        return True
-    text = str(exc).lower()
-    return "out of memory" in text or "can't allocate memory" in text
-
-
 def _register_normalizers(chattts_norm):
     """Text normally arrives normalized already; this catches any path that skips us, so
     ChatTTS never silently drops digits."""
@@ -133,8 +130,17 @@ def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
 
 class Synthesizer:
     def __init__(self, model_dir: os.PathLike | str | None = None, device: str = "auto",
-                 dictionary_factory=PronunciationDictionary):
+                 dictionary_factory=PronunciationDictionary, decode: str = "jit",
+                 precision: str = "auto", stream: bool = True, lookahead: int | None = None):
+        if decode not in MODES:
+            raise DeviceError(f"Unknown decode mode {decode!r}; use one of: {', '.join(MODES)}.")
         self.store = ModelStore(model_dir)
+        self.decode = decode
+        self.precision_request = precision
+        self.stream = stream
+        self._lookahead = lookahead
+        self._loop = None      # our DecodeLoop, unless decode == "upstream"
+        self._speech = None    # FastSpeech over that loop
         self._dictionary_factory = dictionary_factory
         self.device_request = device
         self.device: DeviceChoice | None = None
@@ -173,7 +179,7 @@ class Synthesizer:
         try:
             ok = chat._load(device=torch.device(self.device.device), compile=False, **files)
         except Exception as exc:
-            if _is_oom(exc):
+            if is_out_of_memory(exc):
                 raise OutOfMemoryError(
                     f"There is not enough memory on {self.device.device} to load the model; "
                     "close other programs or use --device cpu."
@@ -188,12 +194,29 @@ class Synthesizer:
         # quarter second: pay that now, while the window shows "loading", not mid-playback.
         chat.normalizer("你好，world。", True, True)
         _register_normalizers(chat.normalizer)
+        if self.decode != "upstream":
+            from app.engine.decode.loop import DecodeLoop
+            from app.engine.decode.speech import FastSpeech
+
+            self._loop = DecodeLoop(chat, self.decode, self.precision_request)
+            self._speech = FastSpeech(chat, self._loop, self._lookahead)
+            self._speech.warm_up()
+            if self._loop.precision != "fp32":
+                # Our loop holds its own converted copy; the fp32 original is dead weight.
+                chat.gpt.gpt = None
         self._chat = chat
         self._spk_stat = chat.config.spk_stat
         self._hidden_size = chat.config.gpt.hidden_size
         self.test_model = studio_cfg is not None
         self.load_seconds = time.perf_counter() - started
         log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
+
+    @property
+    def decode_label(self) -> str:
+        """What runs the decode: "upstream", or our loop's mode and precision ("jit-int8")."""
+        if self._loop is None:
+            return "upstream"
+        return f"{self._loop.mode}-{self._loop.precision}"
 
     def _require_loaded(self):
         if self._chat is None:
@@ -258,7 +281,7 @@ class Synthesizer:
         code = ChatTTS.Chat.InferCodeParams(
             prompt=request.code_prompt(), spk_emb=speaker, temperature=s.temperature,
             top_P=s.top_p, top_K=s.top_k, repetition_penalty=s.repetition_penalty,
-            max_new_token=s.max_new_tokens, show_tqdm=False, manual_seed=seed,
+            max_new_token=s.max_new_tokens, min_new_token=s.min_new_tokens, show_tqdm=False, manual_seed=seed,
             spk_smp=reference[0] if reference else None, txt_smp=reference[1] if reference else None,
         )
         watch = _TokenLimitWatch()
@@ -271,7 +294,7 @@ class Synthesizer:
             )
             self.last_limits = watch.limits
         except Exception as exc:
-            if _is_oom(exc):
+            if is_out_of_memory(exc):
                 raise OutOfMemoryError(
                     f"{self.device.device} ran out of memory while speaking; try a shorter text, "
                     "close other programs, or use --device cpu."
@@ -295,16 +318,34 @@ class Synthesizer:
         return out
 
     def synthesize(self, request: SynthesisRequest) -> Iterator[AudioChunk | SynthesisResult]:
-        """Yield one AudioChunk per segment in order, then the SynthesisResult."""
+        """Yield AudioChunks in reading order (a segment may come in several pieces; its last
+        has `final` set), then the SynthesisResult."""
         self._require_loaded()
         self._cancel.clear()
         started = time.perf_counter()
         speaker = self.resolve_speaker(request) if request.speaker or not request.reference else None
         prepared = self.prepare(request.text)
-        segments = prepared.segments
         reference = (request.reference, request.reference_text or "") if request.reference else None
         pieces: list[np.ndarray] = []
         warnings = list(prepared.warnings)
+        run = self._synthesize_upstream if self._speech is None else self._synthesize_fast
+        for chunk in run(request, prepared.segments, speaker, reference, warnings):
+            pieces.append(chunk.samples)
+            yield chunk
+        audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+        yield SynthesisResult(
+            audio=audio, sample_rate=SAMPLE_RATE, device=self.device.device, speaker=speaker or "",
+            seed=request.seed, segments=len(prepared.segments), synth_seconds=time.perf_counter() - started,
+            test_model=self.test_model, warnings=warnings, spoken_text=prepared.spoken,
+            decode=self.decode_label,
+        )
+
+    def _lock_voice(self, request, segments, first_audio, reference):
+        if reference is None and request.voice_lock and len(segments) > 1 and first_audio.size:
+            return self.reference_from_audio(first_audio, segments[0])
+        return reference
+
+    def _synthesize_upstream(self, request, segments, speaker, reference, warnings) -> Iterator[AudioChunk]:
         index = 0
         while index < len(segments):
             if self._cancel.is_set():
@@ -318,17 +359,90 @@ class Synthesizer:
                 while wav.size == 0 and retry <= EMPTY_RETRIES:
                     wav = self._infer([batch[offset]], request, speaker, request.seed + retry, reference)[0]
                     retry += 1
-                pieces.append(wav)
                 yield AudioChunk(index + offset, len(segments), wav, SAMPLE_RATE)
-            if index == 0 and reference is None and request.voice_lock and len(segments) > 1 and pieces[0].size:
-                reference = self.reference_from_audio(pieces[0], segments[0])
+                if index == 0:
+                    reference = self._lock_voice(request, segments, wav, reference)
             index += len(batch)
-        audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
-        yield SynthesisResult(
-            audio=audio, sample_rate=SAMPLE_RATE, device=self.device.device, speaker=speaker or "",
-            seed=request.seed, segments=len(segments), synth_seconds=time.perf_counter() - started,
-            test_model=self.test_model, warnings=warnings, spoken_text=prepared.spoken,
-        )
+
+    def _synthesize_fast(self, request, segments, speaker, reference, warnings) -> Iterator[AudioChunk]:
+        from app.engine.decode.loop import PassParams
+
+        s = request.sampling
+        params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens,
+                            min_new_tokens=s.min_new_tokens)
+        emitted = [0] * len(segments)         # samples already yielded, per segment
+        first: list[np.ndarray] = []
+        cap = None                            # batch limit after running out of memory
+        index = 0
+        while index < len(segments):
+            if self._cancel.is_set():
+                raise SynthesisCancelled("Synthesis was stopped.")
+            size = 1 if index == 0 else choose_batch(self._loop, PROMPT_ALLOWANCE + s.max_new_tokens,
+                                                     min(BATCH_SIZE, len(segments) - index))
+            size = min(size, cap or size)
+            rows = list(range(index, index + size))
+            try:
+                for chunk in self._fast_batch(rows, segments, request, params, speaker, reference, emitted, warnings):
+                    if chunk.index == 0:
+                        first.append(chunk.samples)
+                    yield chunk
+            except Exception as exc:
+                if not is_out_of_memory(exc):
+                    raise
+                if size == 1:
+                    raise OutOfMemoryError(
+                        f"{self.device.device} ran out of memory even with one sentence at a time; "
+                        "close other programs, lower the token limit, or use --device cpu."
+                    ) from exc
+                cap = size // 2
+                log.warning("out of memory with %d sentences at once; retrying with %d", size, cap)
+                continue
+            if index == 0:
+                reference = self._lock_voice(request, segments, np.concatenate(first), reference)
+            index += size
+
+    def _fast_batch(self, rows, segments, request, params, speaker, reference, emitted, warnings):
+        from app.engine.decode.speech import BatchReport, sentence_seed
+
+        texts = [segments[i] for i in rows]
+        seeds = [sentence_seed(request.seed, i) for i in rows]
+        if request.refine_text:
+            texts, cut = self._speech.refine(texts, request.refine_prompt(), seeds, self._cancel)
+            warnings.extend(f"Sentence {rows[r] + 1}: text refinement reached its length limit, so words "
+                            "may be missing; try again with refinement off." for r, c in enumerate(cut) if c)
+        report = BatchReport(texts, [])
+        produced = [0] * len(rows)
+        for piece in self._speech.speak(texts, request.code_prompt(), params, seeds, speaker, reference,
+                                        self._cancel, self.stream, report):
+            i = rows[piece.row]
+            if piece.final and produced[piece.row] + piece.samples.size == 0:
+                yield from self._retry_empty(i, texts[piece.row], request, params, speaker, reference, emitted)
+                continue
+            samples = piece.samples
+            skip = max(0, emitted[i] - produced[piece.row])   # already played before an OOM retry
+            produced[piece.row] += samples.size
+            if skip < samples.size or piece.final:
+                emitted[i] += max(0, samples.size - skip)
+                yield AudioChunk(i, len(segments), samples[skip:], SAMPLE_RATE, final=piece.final)
+        warnings.extend(f"Sentence {rows[r] + 1} reached the limit of {params.max_new_tokens} audio tokens and "
+                        "may be cut off at the end; shorten it or raise the limit (--max-tokens)."
+                        for r, c in enumerate(report.audio_cut) if c)
+
+    def _retry_empty(self, i, text, request, params, speaker, reference, emitted):
+        """The model ended a sentence at once: try it again with other random draws."""
+        from app.engine.decode.speech import BatchReport, sentence_seed
+
+        wav = np.zeros(0, dtype=np.float32)
+        for retry in range(1, EMPTY_RETRIES + 1):
+            report = BatchReport([text], [])
+            parts = [p.samples for p in self._speech.speak(
+                [text], request.code_prompt(), params, [sentence_seed(request.seed, i, retry)], speaker,
+                reference, self._cancel, False, report)]
+            wav = np.concatenate(parts)
+            if wav.size:
+                break
+        emitted[i] += wav.size
+        yield AudioChunk(i, len(emitted), wav, SAMPLE_RATE, final=True)
 
     def run(self, request: SynthesisRequest, on_chunk=None) -> SynthesisResult:
         """Synthesize to the end; `on_chunk(AudioChunk)` sees each segment as it is ready."""

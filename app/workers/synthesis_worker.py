@@ -131,7 +131,7 @@ class SynthesisWorker(QObject):
                     raise SynthesisCancelled("stopped")
                 if isinstance(item, AudioChunk):
                     self.chunkReady.emit(job.id, item)
-                    self.progress.emit(job.id, item.index + 1, item.total)
+                    self.progress.emit(job.id, item.index + int(item.final), item.total)
                 else:
                     self.finished.emit(job.id, item)
         except SynthesisCancelled:

@@ -14,7 +14,9 @@ def test_chunks_arrive_in_order_then_the_result(synthesizer):
     chunks, result = items[:-1], items[-1]
     assert all(isinstance(c, AudioChunk) for c in chunks)
     assert isinstance(result, SynthesisResult)
-    assert [c.index for c in chunks] == [0, 1, 2]
+    # Segments may stream in several pieces: in order, each ending with one final piece.
+    assert [c.index for c in chunks if c.final] == [0, 1, 2]
+    assert [c.index for c in chunks] == sorted(c.index for c in chunks)
     assert all(c.total == 3 and c.sample_rate == 24_000 for c in chunks)
     assert all(c.samples.dtype == np.float32 and c.samples.ndim == 1 for c in chunks)
     assert np.array_equal(result.audio, np.concatenate([c.samples for c in chunks]))
@@ -67,16 +69,17 @@ def test_unknown_tokens_are_removed_with_a_warning(synthesizer):
 
 
 def _record_infer_calls(synthesizer, monkeypatch):
-    chat = synthesizer._chat
-    real_infer = chat.infer
+    """Every audio pass the synthesizer starts: its sentences and reference voice."""
+    speech = synthesizer._speech
+    real_speak = speech.speak
     calls = []
 
-    def recording(texts, **kwargs):
-        code = kwargs["params_infer_code"]
-        calls.append({"texts": list(texts), "spk_smp": code.spk_smp, "txt_smp": code.txt_smp})
-        return real_infer(texts, **kwargs)
+    def recording(texts, prompt, params, seeds, speaker, reference, *args):
+        spk_smp, txt_smp = reference if reference else (None, None)
+        calls.append({"texts": list(texts), "spk_smp": spk_smp, "txt_smp": txt_smp})
+        return real_speak(texts, prompt, params, seeds, speaker, reference, *args)
 
-    monkeypatch.setattr(chat, "infer", recording)
+    monkeypatch.setattr(speech, "speak", recording)
     return calls
 
 
@@ -125,9 +128,9 @@ def test_bad_speaker_string_is_refused_before_synthesis(synthesizer):
 
 
 def _count_decode_steps(synthesizer, monkeypatch, on_step):
-    """Wrap the GPT forward so a test sees every decode step as it happens."""
-    llama = synthesizer._chat.gpt.gpt
-    real_forward = llama.forward
+    """Wrap the Llama step so a test sees every forward (prefill, then one per token)."""
+    loop = synthesizer._loop
+    real_forward = loop.run_stack
     steps = []
 
     def counting_forward(*args, **kwargs):
@@ -135,7 +138,7 @@ def _count_decode_steps(synthesizer, monkeypatch, on_step):
         on_step(len(steps))
         return real_forward(*args, **kwargs)
 
-    monkeypatch.setattr(llama, "forward", counting_forward)
+    monkeypatch.setattr(loop, "run_stack", counting_forward)
     return steps
 
 

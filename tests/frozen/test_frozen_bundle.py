@@ -27,6 +27,7 @@ def test_built_executable_passes_its_self_test(tmp_path):
     assert [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]
     assert all(s["ok"] for s in data["steps"])
     assert "24 kHz" in data["steps"][-1]["detail"]
+    assert "jit-fp32" in data["steps"][-1]["detail"]     # TorchScript compiled inside the bundle
 
 
 def test_both_executables_share_one_folder():

@@ -18,7 +18,7 @@ def test_play_streams_chunks_to_the_output_and_keeps_the_result(qtbot, window):
     output = window.output
     run_to_end(qtbot, window, "你好，世界。Hello there.")
     assert output.starts == 1 and output.sample_rate == 24_000
-    assert len(output.chunks) == 2          # one chunk per sentence, as each was ready
+    assert len(output.chunks) >= 2          # streamed: pieces of each sentence as they were ready
     assert output.ended
     entries = window.history.entries()
     assert len(entries) == 1 and window.history_panel.list.count() == 1

@@ -1,0 +1,14 @@
+"""Our decode loop over ChatTTS's GPT (see loop.py); importing this package costs nothing.
+
+- llama_step.py: the Llama layers as one TorchScript-able step over a KV cache
+- sampling.py:   ChatTTS's sampling rules as one TorchScript-able function
+- loop.py:       prefill + per-token steps for both passes, batches, streaming events
+- precision.py:  fp32 / bf16 / fp16 / int8 per device
+- memory.py:     batch size from free memory, out-of-memory detection
+- prompts.py:    prompt embeddings from ChatTTS's own tokenizer, speaker and Embed
+- vocoder_stream.py: hidden states -> audio in pieces with seamless joins
+- speech.py:     one batch of sentences through refine, audio codes and the vocoder
+"""
+
+# "upstream" keeps ChatTTS's own Chat.infer for comparison and as a way out.
+MODES = ("jit", "eager", "upstream")

@@ -1,0 +1,231 @@
+"""Our decode loop over ChatTTS's GPT: both passes (refine-text tokens, audio codes).
+
+One request = one KV cache allocated up front, one prefill over the prompt, then one step per
+token: heads, sampling, next embedding, the compiled Llama step. Sentences of a batch are
+left-padded like ChatTTS does, keep their own positions and random streams, and stop at their
+own end token, so a sentence decodes to the same tokens alone or in any batch.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Optional
+
+import torch
+
+from app.engine.decode import precision as prec
+from app.engine.decode.llama_step import LlamaStack, rotary_tables
+from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
+from app.engine.errors import SynthesisCancelled
+
+log = logging.getLogger("chattts_studio.engine")
+
+
+@dataclass
+class PassParams:
+    temperature: float
+    top_p: float
+    top_k: int
+    repetition_penalty: float
+    max_new_tokens: int
+    min_new_tokens: int = 0
+    greedy: bool = False            # argmax instead of a draw (equivalence tests)
+
+
+@dataclass
+class Progress:
+    """Streaming event: `lengths[r]` tokens of row r are final; `finished[r]` once it ended."""
+    hiddens: torch.Tensor           # (B, steps so far, H) view; valid up to lengths[r] per row
+    lengths: list[int]
+    finished: list[bool]
+
+
+@dataclass
+class Generated:
+    tokens: list[torch.Tensor]      # per row: (n, num_vq) audio codes or (n,) text ids
+    hiddens: list[torch.Tensor]     # per row: (n, H) fp32 (audio pass only)
+    hit_limit: list[bool] = field(default_factory=list)
+
+
+def _silence_jit_deprecation():
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"torch\.jit.*")
+    warnings.filterwarnings("ignore", message=r".*TorchScript.*")
+    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch\.jit.*")
+
+
+class DecodeLoop:
+    def __init__(self, chat, mode: str = "jit", precision: str = "fp32"):
+        if mode not in ("jit", "eager"):
+            raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
+        llama = chat.gpt.gpt
+        self.device = next(llama.parameters()).device
+        self.precision = prec.resolve(precision, self.device.type)
+        self.dtype = prec.compute_dtype(self.precision)
+        # int8 keeps fp32 activations and cache; only the Linear weights are int8.
+        self.cache_dtype = self.dtype
+        cfg = llama.config
+        self.layers = int(cfg.num_hidden_layers)
+        self.heads = int(cfg.num_attention_heads)
+        self.head_dim = int(cfg.hidden_size) // self.heads
+        self.hidden_size = int(cfg.hidden_size)
+        self.num_vq = int(chat.config.gpt.num_vq)
+        self.num_audio_tokens = int(chat.config.gpt.num_audio_tokens)
+        self._max_positions = int(cfg.max_position_embeddings)
+        with torch.no_grad():
+            self._cos, self._sin = rotary_tables(llama, self._max_positions, self.dtype, self.device)
+            embed = chat.embed
+            self.emb_text = embed.emb_text.weight.detach()
+            self.emb_code = torch.stack([e.weight.detach() for e in embed.emb_code])   # (vq, A, H)
+            # weight_norm heads: materialize once; the loop reads plain matrices.
+            self.head_text = embed.head_text.weight.detach().clone()
+            self.head_code = torch.cat([h.weight.detach() for h in embed.head_code]).clone()
+            stack = prec.convert(LlamaStack(llama).eval(), self.precision)
+        self.mode = mode
+        self.jit_error: Optional[str] = None
+        self._filter, self._draw = filter_logits, draw
+        self._stack = stack
+        if mode == "jit":
+            self._compile(stack)
+        self.on_logits: Optional[Callable[[int, torch.Tensor], None]] = None   # tests: raw logits per step
+        # On a GPU each token is one replay of a captured graph of the fixed-shape step.
+        self.static_steps = self.device.type == "cuda"
+        self.cuda_graphs = self.device.type == "cuda"
+
+    def _compile(self, stack) -> None:
+        _silence_jit_deprecation()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._stack = torch.jit.script(stack)
+                self._filter = torch.jit.script(filter_logits)
+                self._draw = torch.jit.script(draw)
+        except Exception as exc:   # any TorchScript gap: same math, eager
+            self.mode, self.jit_error = "eager", f"{type(exc).__name__}: {exc}"
+            self._stack, self._filter, self._draw = stack, filter_logits, draw
+            log.warning("TorchScript could not compile the decode step; running it eagerly (%s)", self.jit_error)
+
+    # -- pieces the loop (and tests) use ------------------------------------------------
+    def allocate_cache(self, batch: int, length: int) -> tuple[torch.Tensor, torch.Tensor]:
+        shape = (self.layers, batch, self.heads, length, self.head_dim)
+        return (torch.zeros(shape, dtype=self.cache_dtype, device=self.device),
+                torch.zeros(shape, dtype=self.cache_dtype, device=self.device))
+
+    def cache_bytes_per_row(self, length: int) -> int:
+        element = torch.empty(0, dtype=self.cache_dtype).element_size()
+        return 2 * self.layers * self.heads * length * self.head_dim * element
+
+    def rotary(self, positions_per_row: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self._cos[positions_per_row].unsqueeze(1), self._sin[positions_per_row].unsqueeze(1)
+
+    def run_stack(self, x, positions_per_row, mask, k, v, write_at: torch.Tensor, length: int) -> torch.Tensor:
+        cos, sin = self.rotary(positions_per_row)
+        return self._stack(x.to(self.dtype), cos, sin, mask, k, v, write_at, length)
+
+    def logits(self, hidden: torch.Tensor, audio: bool) -> torch.Tensor:
+        if audio:
+            return (hidden @ self.head_code.t()).view(-1, self.num_audio_tokens)
+        return hidden @ self.head_text.t()
+
+    def embed_tokens(self, tokens: torch.Tensor, audio: bool) -> torch.Tensor:
+        if audio:   # (B, vq) codes: the sum of one embedding per codebook, as ChatTTS does
+            return sum(self.emb_code[q][tokens[:, q]] for q in range(self.num_vq)).unsqueeze(1)
+        return self.emb_text[tokens].unsqueeze(1)
+
+    # -- the loop -----------------------------------------------------------------------
+    @torch.inference_mode()
+    def generate(self, emb: torch.Tensor, attention_mask: torch.Tensor, audio: bool, params: PassParams,
+                 seeds: list[int], eos: int, cancel: Optional[threading.Event] = None,
+                 stream_every: int = 0) -> Iterator[Progress | Generated]:
+        """Yield Progress every `stream_every` tokens (0: never), then the Generated result."""
+        batch, prompt_len = emb.shape[0], emb.shape[1]
+        total = prompt_len + params.max_new_tokens
+        if total > self._max_positions:
+            raise ValueError(f"prompt of {prompt_len} tokens + {params.max_new_tokens} new exceeds "
+                             f"the model's {self._max_positions} positions")
+        rows = batch * self.num_vq if audio else batch
+        per_row = self.num_vq if audio else 1
+        generators = [torch.Generator(device="cpu").manual_seed(int(s)) for s in seeds]
+        mask_in = attention_mask.to(self.device).bool()
+        valid = torch.ones(batch, total, dtype=torch.bool, device=self.device)
+        valid[:, :prompt_len] = mask_in
+        # ChatTTS's positions: count of real tokens so far; padding sits at position 1.
+        positions = (mask_in.long().cumsum(-1) - 1).masked_fill_(~mask_in, 1)
+        next_position = mask_in.long().sum(-1)
+        temperature = torch.full((rows, 1), float(params.temperature), device=self.device)
+        k_cache, v_cache = self.allocate_cache(batch, total)
+        generated = torch.zeros(rows, params.max_new_tokens, dtype=torch.long, device=self.device)
+        hiddens = torch.zeros(batch, params.max_new_tokens, self.hidden_size, device=self.device) if audio else None
+        finished = torch.zeros(batch, dtype=torch.bool, device=self.device)
+        lengths = torch.zeros(batch, dtype=torch.long, device=self.device)
+
+        causal = torch.ones(prompt_len, prompt_len, dtype=torch.bool, device=self.device).tril_()
+        eye = torch.eye(prompt_len, dtype=torch.bool, device=self.device)
+        # A padding query may only see itself: a row with no visible key would be NaN, and
+        # NaN in a cached padding value poisons the real rows even through a zero weight.
+        prefill_mask = (causal & (mask_in[:, None, :] | eye)).unsqueeze(1)
+        out = self.run_stack(emb.to(self.device), positions, prefill_mask, k_cache, v_cache,
+                             torch.arange(prompt_len, device=self.device), prompt_len)
+        hidden = out[:, -1]
+        key_positions = torch.arange(total, device=self.device)
+        graphed = None
+        if self.static_steps and self.cuda_graphs:
+            from app.engine.decode.cuda_graph import try_capture
+
+            graphed = try_capture(self._stack, batch, total, self.hidden_size, self.head_dim, self.dtype,
+                                  k_cache, v_cache)
+        steps = 0
+        for i in range(params.max_new_tokens):
+            logits = self.logits(hidden, audio)
+            if self.on_logits is not None:
+                self.on_logits(i, logits)
+            start = max(0, i - PENALTY_WINDOW)
+            filtered = self._filter(logits, generated[:, start:i], temperature, float(params.repetition_penalty),
+                                    float(params.top_p), int(params.top_k), eos, i < params.min_new_tokens)
+            if params.greedy:
+                picked = greedy(filtered)
+            else:
+                uniform = torch.cat([torch.rand(per_row, 1, generator=g) for g in generators]).to(self.device)
+                picked = self._draw(filtered, uniform)
+            generated[:, i] = picked
+            if audio:
+                codes = picked.view(batch, self.num_vq)
+                hiddens[:, i] = hidden
+                ended = codes.eq(eos).any(1)
+            else:
+                codes = picked
+                ended = picked.eq(eos)
+            finished |= ended
+            lengths += (~finished).long()
+            steps = i + 1
+            if bool(finished.all()):
+                break
+            if stream_every and steps % stream_every == 0:
+                yield Progress(hiddens[:, :steps] if audio else generated[:, :steps], lengths.tolist(), finished.tolist())
+            if cancel is not None and cancel.is_set():
+                raise SynthesisCancelled("Synthesis was stopped.")
+            at = prompt_len + i
+            x, rows_at = self.embed_tokens(codes, audio), (next_position + i)[:, None]
+            if not self.static_steps:       # attend to what has been written so far
+                out = self.run_stack(x, rows_at, valid[:, None, None, : at + 1], k_cache, v_cache,
+                                     torch.tensor([at], device=self.device), at + 1)
+            else:                           # fixed shapes: the whole cache, the future masked
+                mask = (valid & (key_positions <= at))[:, None, None, :]
+                if graphed is not None:
+                    cos, sin = self.rotary(rows_at)
+                    out = graphed(x.to(self.dtype), cos, sin, mask, at)
+                else:
+                    out = self.run_stack(x, rows_at, mask, k_cache, v_cache,
+                                         torch.tensor([at], device=self.device), total)
+            hidden = out[:, -1]
+        del k_cache, v_cache
+        counts = lengths.tolist()
+        if audio:
+            tokens = [generated.view(batch, self.num_vq, -1)[r, :, : counts[r]].t() for r in range(batch)]
+            rows_hidden = [hiddens[r, : counts[r]] for r in range(batch)]
+        else:
+            tokens = [generated[r, : counts[r]] for r in range(batch)]
+            rows_hidden = []
+        yield Generated(tokens, rows_hidden, [not f for f in finished.tolist()])

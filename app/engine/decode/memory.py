@@ -1,0 +1,38 @@
+"""How many sentences to decode at once, from the memory that is free right now."""
+
+from __future__ import annotations
+
+# Beyond these a step costs nearly proportionally more (CPU) or the GPU is already saturated.
+MAX_BATCH = {"cpu": 4, "cuda": 16}
+# Leave half of what is free to everything else (the vocoder, the window, other programs).
+SHARE = 0.5
+# Activations, logits and the vocoder per sentence, beyond the KV cache (measured on the full
+# model at 2,048 tokens: well under this).
+EXTRA_PER_ROW = 64 * 2**20
+
+
+def free_bytes(device) -> int:
+    import torch
+
+    if device.type == "cuda":
+        free, _total = torch.cuda.mem_get_info(device)
+        return int(free)
+    import psutil
+
+    return int(psutil.virtual_memory().available)
+
+
+def choose_batch(loop, tokens: int, wanted: int) -> int:
+    """Largest batch (<= wanted) whose caches fit in a share of free memory; at least 1."""
+    per_row = loop.cache_bytes_per_row(tokens) + EXTRA_PER_ROW
+    fits = int(free_bytes(loop.device) * SHARE // per_row)
+    return max(1, min(wanted, MAX_BATCH.get(loop.device.type, 4), fits))
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    import torch
+
+    if isinstance(exc, (torch.OutOfMemoryError, MemoryError)):
+        return True
+    text = str(exc).lower()
+    return "out of memory" in text or "can't allocate memory" in text

@@ -1,0 +1,41 @@
+"""Prompt embeddings for our loop, built by ChatTTS's own tokenizer, speaker and Embed.
+
+These are the first lines of ChatTTS 0.2.5's `_refine_text` / `_infer_code`, so both loops
+start from the very same tensors and only the decoding differs.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+
+
+@torch.inference_mode()
+def refine_prompt(chat, texts: list[str], prompt: str) -> tuple[torch.Tensor, torch.Tensor]:
+    input_ids, attention_mask, text_mask = chat.tokenizer.encode(
+        chat.speaker.decorate_text_prompts(list(texts), prompt), chat.config.gpt.num_vq,
+        device=chat.device_gpt,
+    )
+    return chat.embed(input_ids, text_mask), attention_mask
+
+
+@torch.inference_mode()
+def code_prompt(chat, texts: list[str], prompt: str, spk_emb: Optional[str],
+                spk_smp: Optional[str], txt_smp: Optional[str]) -> tuple[torch.Tensor, torch.Tensor]:
+    input_ids, attention_mask, text_mask = chat.tokenizer.encode(
+        chat.speaker.decorate_code_prompts(list(texts), prompt, txt_smp, spk_emb),
+        chat.config.gpt.num_vq,
+        prompt=chat.speaker.decode_prompt(spk_smp) if spk_smp is not None else None,
+        device=chat.device_gpt,
+    )
+    emb = chat.embed(input_ids, text_mask)
+    if spk_emb is not None:
+        chat.speaker.apply(emb, spk_emb, input_ids, chat.tokenizer.spk_emb_ids, chat.device_gpt)
+    return emb, attention_mask
+
+
+def refined_texts(chat, tokens: list[torch.Tensor]) -> list[str]:
+    """Generated refine ids back to text, dropping what ChatTTS drops ([break_0] and after)."""
+    kept = [t[t.less(chat.tokenizer.break_0_ids)].cpu() for t in tokens]
+    return chat.tokenizer.decode(kept)

@@ -1,0 +1,95 @@
+"""A batch of sentences -> refined text -> audio pieces, through our decode loop.
+
+Each sentence gets its own seed (from the request's seed, its place in the text and the
+retry count), so its tokens are the same whether it is decoded alone, in a batch of four, or
+again after an out-of-memory retry with a smaller batch.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+import numpy as np
+
+from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
+from app.engine.decode.prompts import code_prompt, refine_prompt, refined_texts
+from app.engine.decode.vocoder_stream import StreamingVocoder
+
+# ChatTTS's RefineTextParams defaults.
+REFINE = dict(temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0, max_new_tokens=384)
+STREAM_EVERY = 4    # tokens between looks at whether a piece of audio is ready
+
+
+def sentence_seed(seed: int, index: int, retry: int = 0) -> int:
+    return int(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, index, retry]).generate_state(1)[0])
+
+
+@dataclass
+class Piece:
+    row: int
+    samples: np.ndarray
+    final: bool
+
+
+@dataclass
+class BatchReport:
+    refined: list[str]
+    audio_cut: list[bool]          # hit the audio token limit
+    refine_cut: list[bool] = field(default_factory=list)
+
+
+class FastSpeech:
+    def __init__(self, chat, loop: DecodeLoop, lookahead: Optional[int] = None):
+        self.chat = chat
+        self.loop = loop
+        self.lookahead = lookahead
+
+    def warm_up(self) -> None:
+        """TorchScript optimizes a function on its first runs (about 0.7 s on the full model):
+        pay that while loading, not on the user's first sentence."""
+        params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
+        for _ in range(2):
+            list(self.speak(["你好。"], "[speed_5]", params, [0], None, None, None, False, BatchReport([], [])))
+
+    def refine(self, texts: list[str], prompt: str, seeds: list[int],
+               cancel: Optional[threading.Event]) -> tuple[list[str], list[bool]]:
+        emb, mask = refine_prompt(self.chat, texts, prompt)
+        result = _last(self.loop.generate(emb, mask, False, PassParams(**REFINE), seeds,
+                                          eos=self.chat.tokenizer.eos_token, cancel=cancel))
+        return refined_texts(self.chat, result.tokens), result.hit_limit
+
+    def speak(self, texts: list[str], prompt: str, params: PassParams, seeds: list[int],
+              speaker: Optional[str], reference: Optional[tuple[str, str]],
+              cancel: Optional[threading.Event], stream: bool, report: BatchReport) -> Iterator[Piece]:
+        """Pieces in reading order: all of row 0, then row 1, ...; a row's pieces stream while
+        it is decoded if it is first in line, else they come once the rows before it end."""
+        spk_smp, txt_smp = reference if reference else (None, None)
+        emb, mask = code_prompt(self.chat, texts, prompt, speaker, spk_smp, txt_smp)
+        eos = int(self.chat.config.gpt.num_audio_tokens) - 1
+        kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead}
+        vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
+        head = 0
+        for event in self.loop.generate(emb, mask, True, params, seeds, eos=eos, cancel=cancel,
+                                        stream_every=STREAM_EVERY if stream else 0):
+            if isinstance(event, Progress):
+                while head < len(texts):
+                    ended = event.finished[head]
+                    piece = vocoders[head].push(event.hiddens[head, : event.lengths[head]], final=ended)
+                    if piece.size or ended:
+                        yield Piece(head, piece, ended)
+                    if not ended:
+                        break
+                    head += 1
+            else:
+                report.audio_cut = event.hit_limit
+                for row in range(head, len(texts)):
+                    yield Piece(row, vocoders[row].push(event.hiddens[row], final=True), True)
+
+
+def _last(events) -> Generated:
+    result = None
+    for result in events:
+        pass
+    return result

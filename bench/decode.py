@@ -1,0 +1,172 @@
+"""Decode speed: upstream ChatTTS against each of our modes, in one run. Prints JSON.
+
+Each mode runs in its own process (so peak RSS is its own) on the same random-weight model
+with the official shapes (built once into --model if that folder is empty). Per mode:
+  tokens_per_s_b1 / _b4  audio tokens per second for 1 / 4 sentences forced to --tokens tokens
+                         each (min = max new tokens), vocoder included, refinement off
+  rtf_paragraph          synthesis time / audio length for a 4-sentence paragraph through the
+                         Synthesizer (refinement off, 2 x --tokens tokens per sentence)
+  first_chunk_s          time from request to the first streamed chunk of one sentence
+                         (null for upstream: its first audio comes when the sentence ends)
+  peak_rss_mb            the process's peak resident memory
+Random weights rarely end a sentence, so lengths are forced; the output is noise.
+
+    python bench/decode.py [--model DIR] [--tokens N] [--modes jit-fp32,jit-int8,...] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+SENTENCE = "今天天气很好，我们一起去公园散步吧。"
+PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
+             "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
+ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8"]
+QUICK_MODES = ["jit-fp32", "jit-int8"]
+METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb"]
+
+
+def _peak_rss_mb() -> float:
+    import psutil
+
+    info = psutil.Process().memory_info()
+    peak = getattr(info, "peak_wset", None)      # Windows
+    if peak is None:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024   # Linux: KiB
+    return round(peak / 2**20, 1)
+
+
+def _timed(fn) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def _forced_upstream(synth, texts, tokens):
+    import ChatTTS
+
+    params = ChatTTS.Chat.InferCodeParams(prompt="[speed_5]", spk_emb=synth.speaker_for_seed(1),
+                                          max_new_token=tokens, min_new_token=tokens, show_tqdm=False,
+                                          manual_seed=1)
+    return lambda: synth._chat.infer(list(texts), skip_refine_text=True, split_text=False,
+                                     params_infer_code=params)
+
+
+def _forced_ours(synth, texts, tokens):
+    from app.engine.decode.loop import PassParams
+    from app.engine.decode.speech import BatchReport
+
+    params = PassParams(0.3, 0.7, 20, 1.05, tokens, min_new_tokens=tokens)
+    speaker = synth.speaker_for_seed(1)
+    seeds = list(range(len(texts)))
+    return lambda: list(synth._speech.speak(list(texts), "[speed_5]", params, seeds, speaker, None,
+                                            None, False, BatchReport(list(texts), [])))
+
+
+def run_mode(mode: str, model: str, tokens: int) -> dict:
+    from app.engine.request import SamplingParams, SynthesisRequest
+    from app.engine.synthesizer import Synthesizer
+
+    decode, _, precision = mode.partition("-")
+    synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
+    synth.load(verify=False)
+    forced = _forced_upstream if decode == "upstream" else _forced_ours
+    forced(synth, [SENTENCE], 8)()        # warm-up: TorchScript optimizes on its first runs
+    forced(synth, [SENTENCE] * 4, 8)()
+    b1 = _timed(forced(synth, [SENTENCE], tokens))
+    b4 = _timed(forced(synth, [SENTENCE] * 4, tokens))
+    # Forced lengths here too: with random weights a sentence ends at a random step, and
+    # upstream pads every sentence of a batch to the longest (that padding is audible).
+    request = SynthesisRequest(PARAGRAPH, refine_text=False, voice_lock=False,
+                               sampling=SamplingParams(max_new_tokens=2 * tokens, min_new_tokens=2 * tokens))
+    paragraph = synth.run(request)
+    first_chunk = None
+    if decode != "upstream":
+        started = time.perf_counter()
+        for _chunk in synth.synthesize(SynthesisRequest(SENTENCE, refine_text=False,
+                                                        sampling=SamplingParams(max_new_tokens=2 * tokens))):
+            first_chunk = round(time.perf_counter() - started, 3)
+            synth.cancel()
+            break
+    return {
+        "tokens_per_s_b1": round(tokens / b1, 2),
+        "tokens_per_s_b4": round(4 * tokens / b4, 2),
+        "rtf_paragraph": round(paragraph.realtime_factor, 3),
+        "first_chunk_s": first_chunk,
+        "peak_rss_mb": _peak_rss_mb(),
+        "decode": synth.decode_label,
+        "load_s": round(synth.load_seconds, 2),
+    }
+
+
+def _child(mode: str, model: str, tokens: int) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", mode, "--model", model, "--tokens", str(tokens)],
+                         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    if out.returncode != 0:
+        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _ratios(mode: dict, upstream: dict) -> dict:
+    ratios = {}
+    for key in ("tokens_per_s_b1", "tokens_per_s_b4"):
+        if mode.get(key) and upstream.get(key):
+            ratios[key] = round(mode[key] / upstream[key], 2)
+    if mode.get("rtf_paragraph") and upstream.get("rtf_paragraph"):
+        ratios["rtf_paragraph"] = round(upstream["rtf_paragraph"] / mode["rtf_paragraph"], 2)  # >1: faster
+    return ratios
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 64; --quick 16)")
+    p.add_argument("--modes", help="comma-separated, from " + ",".join(ALL_MODES))
+    p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens and modes (smoke test)")
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    tokens = args.tokens or (16 if args.quick else 64)
+    if args.child:
+        from app.engine.synthesizer import quiet_libraries
+
+        quiet_libraries()
+        print(json.dumps(run_mode(args.child, args.model, tokens)))
+        return 0
+
+    size = "tiny" if args.quick else "full"
+    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.testing.random_model import build_random_model
+
+        build_random_model(model, size=size, seed=0)
+    modes = args.modes.split(",") if args.modes else (QUICK_MODES if args.quick else ALL_MODES)
+    upstream = _child("upstream", str(model), tokens)
+    results = {m: _child(m, str(model), tokens) for m in modes}
+    import torch
+
+    report = {
+        "device": "cpu",
+        "cpu_threads": torch.get_num_threads(),
+        "model": f"random weights, {size} size",
+        "tokens_per_sentence": tokens,
+        "upstream": upstream,
+        "modes": results,
+        "speedup_vs_upstream": {m: _ratios(r, upstream) for m, r in results.items()},
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Streamed audio equals the whole decode; running out of memory shrinks the batch, not the result."""
+
+import numpy as np
+import pytest
+import torch
+
+from app.engine.decode import memory
+from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole, receptive_tokens
+from app.engine.errors import OutOfMemoryError
+from app.engine.request import SamplingParams, SynthesisRequest
+
+FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=96))
+PARAGRAPH = "第一句话。第二句话。第三句话。第四句话。第五句话。"
+
+
+def _stream(vocoder, hiddens, every):
+    pieces = [vocoder.push(hiddens[:n]) for n in range(every, hiddens.shape[0], every)]
+    pieces.append(vocoder.push(hiddens, final=True))
+    return pieces
+
+
+@pytest.fixture(scope="module")
+def chat(synthesizer):
+    return synthesizer._chat
+
+
+@pytest.fixture(scope="module")
+def hiddens(chat):
+    torch.manual_seed(0)
+    return torch.randn(150, chat.config.gpt.hidden_size)
+
+
+def test_stream_with_full_context_equals_the_whole_decode(chat, hiddens):
+    whole = decode_whole(chat, hiddens)
+    rf = receptive_tokens(chat)
+    pieces = _stream(StreamingVocoder(chat, lookahead=rf, context=rf), hiddens, every=5)
+    streamed = np.concatenate(pieces)
+    assert len([p for p in pieces if p.size]) > 3          # it really came in pieces
+    assert streamed.shape == whole.shape                   # nothing repeated, nothing lost
+    np.testing.assert_allclose(streamed, whole, atol=1e-5)
+
+
+def test_default_stream_has_the_whole_length_and_no_jump_at_joins(chat, hiddens):
+    whole = decode_whole(chat, hiddens)
+    vocoder = StreamingVocoder(chat)
+    pieces = _stream(vocoder, hiddens, every=4)
+    streamed = np.concatenate(pieces)
+    assert streamed.shape == whole.shape
+    joins = np.cumsum([p.size for p in pieces if p.size])[:-1]
+    steps = np.abs(np.diff(streamed))
+    typical = np.percentile(np.abs(np.diff(whole)), 99)
+    assert all(steps[j - 1] <= 2 * typical for j in joins)  # a click would be a jump here
+
+
+def test_receptive_field_counts_every_convolution(chat):
+    # tiny decoder: conv_in 1+1, one block (k7, d2) 6, out_conv 1; tiny Vocos: embed 3, one
+    # block 3; ISTFT 2 frames -> 17 frames, 9 tokens.
+    assert receptive_tokens(chat) == 9
+
+
+def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
+    rf = receptive_tokens(synthesizer._chat)
+    monkeypatch.setattr(synthesizer._speech, "lookahead", rf)
+    request = SynthesisRequest("你好，世界。今天天气很好，我们一起去公园散步吧。", **FAST)
+    chunks = [c for c in synthesizer.synthesize(request)][:-1]
+    monkeypatch.setattr(synthesizer, "stream", False)
+    whole = synthesizer.run(request)
+    streamed = np.concatenate([c.samples for c in chunks])
+    assert len(chunks) > whole.segments                    # more pieces than sentences
+    assert streamed.shape == whole.audio.shape
+    np.testing.assert_allclose(streamed, whole.audio, atol=1e-5)
+
+
+def _fail_batches(monkeypatch, loop, after_steps=0):
+    """Make every batch of more than one sentence run out of memory (after some steps)."""
+    real = loop.run_stack
+    seen = {"steps": 0, "failures": 0}
+
+    def failing(x, *args):
+        if x.shape[0] > 1:
+            seen["steps"] += 1
+            if seen["steps"] > after_steps:
+                seen["steps"] = 0
+                seen["failures"] += 1
+                raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        return real(x, *args)
+
+    monkeypatch.setattr(loop, "run_stack", failing)
+    return seen
+
+
+@pytest.mark.parametrize("after_steps", [0, 30], ids=["at-start", "mid-stream"])
+def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, monkeypatch, after_steps, caplog):
+    request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
+    expected = synthesizer.run(request)
+    seen = _fail_batches(monkeypatch, synthesizer._loop, after_steps)
+    got = synthesizer.run(request)
+    assert seen["failures"] >= 2                          # 4 -> 2 -> 1
+    assert "retrying with 2" in caplog.text and "retrying with 1" in caplog.text
+    assert got.audio.shape == expected.audio.shape
+    np.testing.assert_allclose(got.audio, expected.audio, atol=1e-5)
+
+
+def test_out_of_memory_with_one_sentence_says_so(synthesizer, monkeypatch):
+    def always(*_args, **_kwargs):
+        raise torch.OutOfMemoryError("CUDA out of memory.")
+
+    monkeypatch.setattr(synthesizer._loop, "allocate_cache", always)
+    with pytest.raises(OutOfMemoryError, match="even with one sentence at a time"):
+        synthesizer.run(SynthesisRequest("你好。", **FAST))
+
+
+def test_batch_size_follows_free_memory(synthesizer, monkeypatch):
+    loop = synthesizer._loop
+    per_row = loop.cache_bytes_per_row(2304) + memory.EXTRA_PER_ROW
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: int(per_row * 2 * 3.5))
+    assert memory.choose_batch(loop, 2304, 4) == 3
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 10)
+    assert memory.choose_batch(loop, 2304, 4) == 1
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)
+    assert memory.choose_batch(loop, 2304, 4) == 4
+    assert memory.choose_batch(loop, 2304, 2) == 2
+
+
+def test_upstream_decode_is_still_selectable(tiny_model):
+    from app.engine.synthesizer import Synthesizer
+
+    synth = Synthesizer(tiny_model, device="cpu", decode="upstream")
+    synth.load()
+    result = synth.run(SynthesisRequest("你好，世界。", **FAST))
+    assert result.decode == "upstream" and result.duration > 0
