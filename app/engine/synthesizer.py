@@ -198,11 +198,11 @@ class Synthesizer:
             from app.engine.decode.loop import DecodeLoop
             from app.engine.decode.speech import FastSpeech
 
-            self._loop = DecodeLoop(chat, self.decode, self.precision_request)
+            self._loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True)
             self._speech = FastSpeech(chat, self._loop, self._lookahead)
             self._speech.warm_up()
             if self._loop.precision != "fp32":
-                # Our loop holds its own converted copy; the fp32 original is dead weight.
+                # The loop holds the converted weights; what is left of the fp32 model is dead weight.
                 chat.gpt.gpt = None
         self._chat = chat
         self._spk_stat = chat.config.spk_stat
@@ -333,6 +333,7 @@ class Synthesizer:
             pieces.append(chunk.samples)
             yield chunk
         audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+        warnings = list(dict.fromkeys(warnings))     # an out-of-memory retry repeats some
         yield SynthesisResult(
             audio=audio, sample_rate=SAMPLE_RATE, device=self.device.device, speaker=speaker or "",
             seed=request.seed, segments=len(prepared.segments), synth_seconds=time.perf_counter() - started,
@@ -371,6 +372,7 @@ class Synthesizer:
         params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens,
                             min_new_tokens=s.min_new_tokens)
         emitted = [0] * len(segments)         # samples already yielded, per segment
+        self._finished: set[int] = set()      # segments whose final chunk was yielded
         first: list[np.ndarray] = []
         cap = None                            # batch limit after running out of memory
         index = 0
@@ -402,7 +404,11 @@ class Synthesizer:
             index += size
 
     def _fast_batch(self, rows, segments, request, params, speaker, reference, emitted, warnings):
+        """Yield the batch's chunks; after an out-of-memory retry, only what was not yet yielded
+        (`emitted` samples per segment; sentences replay identically, having their own seeds)."""
         from app.engine.decode.speech import BatchReport, sentence_seed
+
+        finished = self._finished
 
         texts = [segments[i] for i in rows]
         seeds = [sentence_seed(request.seed, i) for i in rows]
@@ -415,14 +421,19 @@ class Synthesizer:
         for piece in self._speech.speak(texts, request.code_prompt(), params, seeds, speaker, reference,
                                         self._cancel, self.stream, report):
             i = rows[piece.row]
-            if piece.final and produced[piece.row] + piece.samples.size == 0:
+            if piece.final and produced[piece.row] + piece.samples.size == 0 and i not in finished:
                 yield from self._retry_empty(i, texts[piece.row], request, params, speaker, reference, emitted)
+                finished.add(i)
                 continue
             samples = piece.samples
             skip = max(0, emitted[i] - produced[piece.row])   # already played before an OOM retry
             produced[piece.row] += samples.size
+            if i in finished:
+                continue
             if skip < samples.size or piece.final:
                 emitted[i] += max(0, samples.size - skip)
+                if piece.final:
+                    finished.add(i)
                 yield AudioChunk(i, len(segments), samples[skip:], SAMPLE_RATE, final=piece.final)
         warnings.extend(f"Sentence {rows[r] + 1} reached the limit of {params.max_new_tokens} audio tokens and "
                         "may be cut off at the end; shorten it or raise the limit (--max-tokens)."

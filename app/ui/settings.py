@@ -13,6 +13,9 @@ from app import paths
 from app.engine.request import DEFAULT_SEED
 
 LANGUAGES = ("system", "en", "zh_CN")
+# The window offers automatic (fp32 on a CPU, bf16/fp16 on a GPU) and the two faster,
+# experimental CPU formats; fp16 and fp32 by name stay on the command line.
+WINDOW_PRECISIONS = ("auto", "int8", "bf16")
 
 
 class _Key:
@@ -85,6 +88,16 @@ class Settings:
     @params.setter
     def params(self, value: dict) -> None:
         self.q.setValue("synthesis/params", json.dumps(value))
+
+    @property
+    def precision(self) -> str:
+        """The decode step's number format: auto, or an experimental faster one."""
+        value = self._get("model/precision", "auto")
+        return value if value in WINDOW_PRECISIONS else "auto"
+
+    @precision.setter
+    def precision(self, value: str) -> None:
+        self.q.setValue("model/precision", value if value in WINDOW_PRECISIONS else "auto")
 
     @property
     def language(self) -> str:

@@ -64,7 +64,7 @@ class ModelActions:
 
     def load_model(self) -> None:
         if self._check_model_presence():
-            self.worker.requestLoad.emit(str(self.model_dir()), self.effective_device())
+            self.worker.requestLoad.emit(str(self.model_dir()), self.effective_device(), self.settings.precision)
 
     def _update_model_banner(self) -> None:
         """Shown from state, so a language switch can say it again in the new language."""
@@ -119,7 +119,11 @@ class ModelActions:
         self.settings.device = device
         self.load_model()
 
+    def set_precision(self, precision: str) -> None:
+        self.settings.precision = precision
+        self.load_model()
+
     def _ready_text(self) -> str:
         s = self.model_status
-        return self.tr("Ready: %1 on %2 (loaded in %3 s)").replace("%1", s.kind).replace(
-            "%2", s.device).replace("%3", f"{s.load_seconds:.1f}")
+        return self.tr("Ready: %1 on %2, %3 (loaded in %4 s)").replace("%1", s.kind).replace(
+            "%2", s.device).replace("%3", s.decode).replace("%4", f"{s.load_seconds:.1f}")

@@ -28,6 +28,7 @@ class ModelStatus:
     kind: str
     test_model: bool
     load_seconds: float
+    decode: str = ""          # e.g. "jit-int8"
 
 
 @dataclass
@@ -90,11 +91,11 @@ class SynthesisWorker(QObject):
             return
         self.referenceReady.emit(codes, text, path)
 
-    @Slot(str, str)
-    def loadModel(self, model_dir: str, device: str) -> None:
+    @Slot(str, str, str)
+    def loadModel(self, model_dir: str, device: str, precision: str = "auto") -> None:
         self.loadStarted.emit(model_dir)
         try:
-            synth = self._factory(model_dir, device=device)
+            synth = self._factory(model_dir, device=device, precision=precision)
             synth.load()
         except StudioError as exc:
             self.loadFailed.emit(str(exc))
@@ -108,6 +109,7 @@ class SynthesisWorker(QObject):
         self.loaded.emit(ModelStatus(
             root=str(synth.store.root), device=synth.device.device, device_reason=synth.device.reason,
             kind=synth.store.kind, test_model=synth.test_model, load_seconds=synth.load_seconds or 0.0,
+            decode=synth.decode_label,
         ))
 
     @Slot(object)
@@ -148,7 +150,7 @@ class WorkerThread(OwnedThread):
     """The synthesis worker on its thread; `shutdown()` cancels, stops and waits."""
 
     submit = Signal(object)         # Job -> worker.run (queued)
-    requestLoad = Signal(str, str)  # -> worker.loadModel (queued)
+    requestLoad = Signal(str, str, str)  # model folder, device, precision -> worker.loadModel (queued)
     requestReference = Signal(str, str)  # -> worker.makeReference (queued)
 
     def __init__(self, synthesizer_factory=None, parent=None):

@@ -94,8 +94,10 @@ def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, mo
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
     expected = synthesizer.run(request)
     seen = _fail_batches(monkeypatch, synthesizer._loop, after_steps)
-    got = synthesizer.run(request)
+    finals = []
+    got = synthesizer.run(request, on_chunk=lambda c: c.final and finals.append(c.index))
     assert seen["failures"] >= 2                          # 4 -> 2 -> 1
+    assert finals == [0, 1, 2, 3, 4]                      # each sentence ends once, in order
     assert "retrying with 2" in caplog.text and "retrying with 1" in caplog.text
     assert got.audio.shape == expected.audio.shape
     np.testing.assert_allclose(got.audio, expected.audio, atol=1e-5)

@@ -28,7 +28,7 @@ def snapshot_probe(name):
 def recording_synthesizer():
     devices = []
 
-    def factory(root, device):
+    def factory(root, device, precision="auto"):
         devices.append(device)
         return Synthesizer(root, device="cpu")   # this machine has no GPU to honour "cuda" with
 

@@ -1,5 +1,6 @@
 """The main window end to end: real worker thread, tiny model, fake sound output."""
 
+import threading
 
 import numpy as np
 import soundfile as sf
@@ -9,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from app.engine.audio_io import to_pcm16
 from app.testing.fake_audio import FakeOutput
 from app.workers.threads import running_threads
-from tests.ui.conftest import RUN_TIMEOUT_MS, run_to_end
+from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS, run_to_end
 
 LONG_TEXT = "".join(f"这是第{n}句话，用来测试停止按钮。" for n in "一二三四五六七八九十") * 2
 
@@ -58,28 +59,49 @@ def test_export_to_an_unwritable_place_shows_an_error_dialog(qtbot, window, tmp_
     assert not (tmp_path / "missing").exists()
 
 
-def test_stop_mid_synthesis_ends_the_run_and_the_next_play_works(qtbot, window):
+def hold_after_each_chunk(window, monkeypatch) -> threading.Event:
+    """Hold the worker after each chunk until the returned event is set. The decode loop is
+    fast enough on the tiny model to finish a long text before a busy machine delivers the
+    first chunk to the window, which would leave a Stop test nothing to stop."""
+    gate = threading.Event()
+    synth = window.worker.worker.synthesizer()
+    real = synth.synthesize
+
+    def gated(request):
+        for item in real(request):
+            yield item
+            gate.wait(30)
+
+    monkeypatch.setattr(synth, "synthesize", gated)
+    return gate
+
+
+def test_stop_mid_synthesis_ends_the_run_and_the_next_play_works(qtbot, window, monkeypatch):
     output = window.output
-    window.text_panel.set_text(LONG_TEXT)
     worker = window.worker.worker
+    gate = hold_after_each_chunk(window, monkeypatch)
+    window.text_panel.set_text(LONG_TEXT)
     with qtbot.waitSignal(worker.chunkReady, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton)
     with qtbot.waitSignal(worker.cancelled, timeout=30_000):
         qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
         assert not window.is_busy()       # the button answers at once
         assert output.stops >= 1 and not output.is_active()
+        gate.set()
     assert window.history.entries() == []
     assert window.status.text() == "Stopped."
     run_to_end(qtbot, window, "再来一次。")
     assert len(window.history.entries()) == 1
 
 
-def test_closing_during_synthesis_stops_the_worker_thread(qtbot, make_window):
+def test_closing_during_synthesis_stops_the_worker_thread(qtbot, make_window, monkeypatch):
     window = make_window()
     window.text_panel.set_text(LONG_TEXT)
+    gate = hold_after_each_chunk(window, monkeypatch)
     with qtbot.waitSignal(window.worker.worker.chunkReady, timeout=RUN_TIMEOUT_MS):
         window.play()
     assert window.is_busy()
+    gate.set()
     window.close()
     assert running_threads() == []
 
@@ -185,15 +207,17 @@ def test_no_sound_device_is_said_once_and_export_still_works(qtbot, make_window,
     assert sf.info(str(tmp_path / "ok.wav")).frames > 0
 
 
-def test_keyboard_shortcuts_play_and_stop(qtbot, window):
+def test_keyboard_shortcuts_play_and_stop(qtbot, window, monkeypatch):
     window.activateWindow()
     window.text_panel.set_text(LONG_TEXT)
     worker = window.worker.worker
+    gate = hold_after_each_chunk(window, monkeypatch)
     with qtbot.waitSignal(worker.chunkReady, timeout=RUN_TIMEOUT_MS):
         qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert window.is_busy()
     with qtbot.waitSignal(worker.cancelled, timeout=30_000):
         qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Escape)
+        gate.set()
     assert not window.is_busy()
 
 
@@ -211,3 +235,15 @@ def test_object_names_for_automation(window):
                  "randomVoiceButton", "speakerString", "voiceList", "historyList",
                  "progressBar", "statusLabel"):
         assert window.findChild(QWidget, name) is not None, name
+
+
+def test_precision_menu_reloads_the_model_in_that_format_and_remembers_it(qtbot, window):
+    assert window.model_status.decode == "jit-fp32"        # automatic on a CPU
+    assert "jit-fp32" in window.status.text()
+    window.menus.precision_actions["int8"].trigger()
+    qtbot.waitUntil(lambda: window.model_status is not None and window.model_status.decode == "jit-int8",
+                    timeout=LOAD_TIMEOUT_MS)
+    assert window.settings.precision == "int8"
+    assert "jit-int8" in window.status.text()
+    run_to_end(qtbot, window, "你好。")
+    assert window.history.entries()

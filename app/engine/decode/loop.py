@@ -19,7 +19,7 @@ import torch
 from app.engine.decode import precision as prec
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
-from app.engine.errors import SynthesisCancelled
+from app.engine.errors import InputTextError, SynthesisCancelled
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -57,7 +57,9 @@ def _silence_jit_deprecation():
 
 
 class DecodeLoop:
-    def __init__(self, chat, mode: str = "jit", precision: str = "fp32"):
+    def __init__(self, chat, mode: str = "jit", precision: str = "fp32", own_weights: bool = False):
+        """`own_weights`: the caller will drop ChatTTS's fp32 GPT, so a reduced precision may
+        convert its weights in place instead of copying them."""
         if mode not in ("jit", "eager"):
             raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
         llama = chat.gpt.gpt
@@ -82,7 +84,7 @@ class DecodeLoop:
             # weight_norm heads: materialize once; the loop reads plain matrices.
             self.head_text = embed.head_text.weight.detach().clone()
             self.head_code = torch.cat([h.weight.detach() for h in embed.head_code]).clone()
-            stack = prec.convert(LlamaStack(llama).eval(), self.precision)
+            stack = prec.convert(LlamaStack(llama).eval(), self.precision, in_place=own_weights)
         self.mode = mode
         self.jit_error: Optional[str] = None
         self._filter, self._draw = filter_logits, draw
@@ -143,8 +145,10 @@ class DecodeLoop:
         batch, prompt_len = emb.shape[0], emb.shape[1]
         total = prompt_len + params.max_new_tokens
         if total > self._max_positions:
-            raise ValueError(f"prompt of {prompt_len} tokens + {params.max_new_tokens} new exceeds "
-                             f"the model's {self._max_positions} positions")
+            raise InputTextError(
+                f"A sentence of {prompt_len} prompt tokens with up to {params.max_new_tokens} audio tokens "
+                f"exceeds the model's {self._max_positions} positions; lower the token limit "
+                f"(--max-tokens) to {max(1, self._max_positions - prompt_len)} or less.")
         rows = batch * self.num_vq if audio else batch
         per_row = self.num_vq if audio else 1
         generators = [torch.Generator(device="cpu").manual_seed(int(s)) for s in seeds]
