@@ -112,8 +112,13 @@ class DecodeLoop:
     # -- pieces the loop (and tests) use ------------------------------------------------
     def allocate_cache(self, batch: int, length: int) -> tuple[torch.Tensor, torch.Tensor]:
         shape = (self.layers, batch, self.heads, length, self.head_dim)
-        return (torch.zeros(shape, dtype=self.cache_dtype, device=self.device),
-                torch.zeros(shape, dtype=self.cache_dtype, device=self.device))
+        # The growing step reads only what it wrote, so on a CPU the cache can stay untouched
+        # (not resident) beyond the sentence's real length: 264 MB a sentence for the default
+        # 2,048-token limit otherwise. The fixed-shape step reads every slot (masked, but
+        # garbage could be NaN, and 0 x NaN is NaN), so it gets zeros.
+        make = torch.zeros if self.static_steps else torch.empty
+        return (make(shape, dtype=self.cache_dtype, device=self.device),
+                make(shape, dtype=self.cache_dtype, device=self.device))
 
     def cache_bytes_per_row(self, length: int) -> int:
         element = torch.empty(0, dtype=self.cache_dtype).element_size()
