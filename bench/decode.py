@@ -82,15 +82,20 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
     synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
     synth.load(verify=False)
     forced = _forced_upstream if decode == "upstream" else _forced_ours
-    forced(synth, [SENTENCE], 8)()        # warm-up: TorchScript optimizes on its first runs
-    forced(synth, [SENTENCE] * 4, 8)()
-    b1 = _timed(forced(synth, [SENTENCE], tokens))
-    b4 = _timed(forced(synth, [SENTENCE] * 4, tokens))
     # Forced lengths here too: with random weights a sentence ends at a random step, and
     # upstream pads every sentence of a batch to the longest (that padding is audible).
-    request = SynthesisRequest(PARAGRAPH, refine_text=False, voice_lock=False,
-                               sampling=SamplingParams(max_new_tokens=2 * tokens, min_new_tokens=2 * tokens))
-    paragraph = synth.run(request)
+    def paragraph_request(n):
+        return SynthesisRequest(PARAGRAPH, refine_text=False, voice_lock=False,
+                                sampling=SamplingParams(max_new_tokens=n, min_new_tokens=n))
+
+    # Warm-up, the same for every mode: first runs of each shape are slower (TorchScript's
+    # profiling runs, allocator growth); a user pays them once per start, not per sentence.
+    forced(synth, [SENTENCE], 8)()
+    forced(synth, [SENTENCE] * 4, 8)()
+    synth.run(paragraph_request(8))
+    b1 = _timed(forced(synth, [SENTENCE], tokens))
+    b4 = _timed(forced(synth, [SENTENCE] * 4, tokens))
+    paragraph = synth.run(paragraph_request(2 * tokens))
     first_chunk = None
     if decode != "upstream":
         started = time.perf_counter()

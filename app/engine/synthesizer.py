@@ -190,10 +190,11 @@ class Synthesizer:
             ) from exc
         if not ok:
             raise ModelCorruptError(f"The model in {self.store.root} did not load completely; download it again.")
-        # The normalizer's numba functions compile on first use, holding the GIL for a
-        # quarter second: pay that now, while the window shows "loading", not mid-playback.
-        chat.normalizer("你好，world。", True, True)
+        # The normalizer's numba functions compile on first use, holding the GIL for seconds:
+        # pay that now, while the window shows "loading", not on the first Play. Only after
+        # registration does it split tags, and only Chinese reaches the homophone table.
         _register_normalizers(chat.normalizer)
+        chat.normalizer("你好[uv_break]，世界。", True, True)
         if self.decode != "upstream":
             from app.engine.decode.loop import DecodeLoop
             from app.engine.decode.speech import FastSpeech
