@@ -12,6 +12,7 @@ with the official shapes (built once into --model if that folder is empty). Per 
 Random weights rarely end a sentence, so lengths are forced; the output is noise.
 
     python bench/decode.py [--model DIR] [--tokens N] [--modes jit-fp32,jit-int8,...] [--quick]
+                           [--device cpu|cuda]
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有
              "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
 ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8"]
 QUICK_MODES = ["jit-fp32", "jit-int8"]
+CUDA_MODES = ["jit-fp32", "jit-bf16", "jit-fp16"]
 METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb"]
 
 
@@ -74,12 +76,12 @@ def _forced_ours(synth, texts, tokens):
                                             None, False, BatchReport(list(texts), [])))
 
 
-def run_mode(mode: str, model: str, tokens: int) -> dict:
+def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     from app.engine.request import SamplingParams, SynthesisRequest
     from app.engine.synthesizer import Synthesizer
 
     decode, _, precision = mode.partition("-")
-    synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
+    synth = Synthesizer(model, device=device, decode=decode, precision=precision or "auto")
     synth.load(verify=False)
     forced = _forced_upstream if decode == "upstream" else _forced_ours
     # Forced lengths here too: with random weights a sentence ends at a random step, and
@@ -111,12 +113,14 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
         "first_chunk_s": first_chunk,
         "peak_rss_mb": _peak_rss_mb(),
         "decode": synth.decode_label,
+        "device": synth.device.device,
         "load_s": round(synth.load_seconds, 2),
     }
 
 
-def _child(mode: str, model: str, tokens: int) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", mode, "--model", model, "--tokens", str(tokens)],
+def _child(mode: str, model: str, tokens: int, device: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", mode, "--model", model, "--tokens", str(tokens),
+                          "--device", device],
                          capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
@@ -139,6 +143,8 @@ def main(argv=None) -> int:
     p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 64; --quick 16)")
     p.add_argument("--modes", help="comma-separated, from " + ",".join(ALL_MODES))
     p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens and modes (smoke test)")
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                   help="where to run (default cpu); on cuda the default modes are fp32, bf16 and fp16")
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     tokens = args.tokens or (16 if args.quick else 64)
@@ -146,7 +152,7 @@ def main(argv=None) -> int:
         from app.engine.synthesizer import quiet_libraries
 
         quiet_libraries()
-        print(json.dumps(run_mode(args.child, args.model, tokens)))
+        print(json.dumps(run_mode(args.child, args.model, tokens, args.device)))
         return 0
 
     size = "tiny" if args.quick else "full"
@@ -155,13 +161,14 @@ def main(argv=None) -> int:
         from app.testing.random_model import build_random_model
 
         build_random_model(model, size=size, seed=0)
-    modes = args.modes.split(",") if args.modes else (QUICK_MODES if args.quick else ALL_MODES)
-    upstream = _child("upstream", str(model), tokens)
-    results = {m: _child(m, str(model), tokens) for m in modes}
+    default = CUDA_MODES if args.device == "cuda" else (QUICK_MODES if args.quick else ALL_MODES)
+    modes = args.modes.split(",") if args.modes else default
+    upstream = _child("upstream", str(model), tokens, args.device)
+    results = {m: _child(m, str(model), tokens, args.device) for m in modes}
     import torch
 
     report = {
-        "device": "cpu",
+        "device": args.device if args.device == "cpu" else torch.cuda.get_device_name(0),
         "cpu_threads": torch.get_num_threads(),
         "model": f"random weights, {size} size",
         "tokens_per_sentence": tokens,
