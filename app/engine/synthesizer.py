@@ -56,6 +56,7 @@ def quiet_libraries() -> None:
     warnings.filterwarnings("ignore", category=FutureWarning, module=r"(transformers|torch|ChatTTS|vocos)")
     warnings.filterwarnings("ignore", message=r".*past_key_values.*")
     warnings.filterwarnings("ignore", category=UserWarning, module=r"(torch|vocos|vector_quantize_pytorch)")
+    warnings.filterwarnings("ignore", category=PendingDeprecationWarning, module=r"numba")
     try:
         import transformers
 

@@ -43,8 +43,17 @@ def _upstream(chat, texts, audio, steps, speaker=None):
 
 
 def _ours(loop, chat, texts, audio, steps, speaker=None, greedy=True, seeds=None):
+    """Our loop's result and, per step, its logits laid out like upstream's (all rows; rows
+    that already ended and left our batch are NaN)."""
     seen = []
-    loop.on_logits = lambda _i, logits: seen.append(logits.clone())
+    per_row = 4 if audio else 1
+
+    def record(_i, logits, rows):
+        full = torch.full((len(texts) * per_row, logits.shape[1]), float("nan"))
+        full.view(len(texts), per_row, -1)[rows] = logits.view(len(rows), per_row, -1)
+        seen.append(full)
+
+    loop.on_logits = record
     try:
         if audio:
             emb, mask = code_prompt(chat, texts, "[speed_5]", speaker, None, None)
@@ -79,7 +88,8 @@ def test_audio_pass_matches_upstream_logits_tokens_and_hiddens(loop, chat, synth
     steps = min(len(their_logits), len(our_logits))
     assert steps >= 2
     for step in range(steps):
-        torch.testing.assert_close(our_logits[step], their_logits[step], rtol=1e-4, atol=1e-4)
+        live = ~our_logits[step].isnan().any(1)
+        torch.testing.assert_close(our_logits[step][live], their_logits[step][live], rtol=1e-4, atol=1e-4)
     for row in range(len(texts)):
         assert torch.equal(ours.tokens[row], theirs.ids[row])
         torch.testing.assert_close(ours.hiddens[row], theirs.hiddens[row], rtol=1e-4, atol=1e-4)
@@ -89,7 +99,8 @@ def test_refine_pass_matches_upstream(loop, chat):
     theirs, their_logits = _upstream(chat, TEXTS, False, 16)
     ours, our_logits = _ours(loop, chat, TEXTS, False, 16)
     for step in range(min(len(their_logits), len(our_logits))):
-        torch.testing.assert_close(our_logits[step], their_logits[step], rtol=1e-4, atol=1e-4)
+        live = ~our_logits[step].isnan().any(1)
+        torch.testing.assert_close(our_logits[step][live], their_logits[step][live], rtol=1e-4, atol=1e-4)
     for row in range(len(TEXTS)):
         assert torch.equal(ours.tokens[row].cpu(), theirs.ids[row].cpu())
 
@@ -104,25 +115,36 @@ def test_a_batch_decodes_each_sentence_as_if_alone(loop, chat, greedy):
 
 
 def test_each_sentence_stops_at_its_own_end_token(chat):
-    """Rows that end early keep their length while the others go on."""
-    loop = DecodeLoop(chat, "eager", "fp32")
+    """Rows that end early keep their length and leave the batch; the others go on exactly as
+    in the fixed-shape step, where every row stays to the end."""
     ends = {0: 3, 2: 7}            # row -> step at which we make it emit the end token
 
-    def force_ends(step, logits):
-        for row, at in ends.items():
-            if step == at:
-                logits[row * 4:(row + 1) * 4] = float("-inf")
-                logits[row * 4:(row + 1) * 4, EOS_AUDIO] = 0.0
+    def force_ends(step, logits, rows):
+        for place, row in enumerate(rows.tolist()):
+            if ends.get(row) == step:
+                logits[place * 4:(place + 1) * 4] = float("-inf")
+                logits[place * 4:(place + 1) * 4, EOS_AUDIO] = 0.0
 
-    loop.on_logits = force_ends
-    emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
-    result = list(loop.generate(emb, mask, True, PassParams(1.0, 1.0, 0, 1.0, 12, greedy=True),
-                                [0, 1, 2], eos=EOS_AUDIO))[-1]
-    lengths = [t.shape[0] for t in result.tokens]
+    results, batch_sizes = [], []
+    for static in (False, True):
+        loop = DecodeLoop(chat, "eager", "fp32")
+        loop.static_steps = static
+        loop.on_logits = lambda step, logits, rows: (batch_sizes.append((static, len(rows))),
+                                                     force_ends(step, logits, rows))
+        emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
+        results.append(list(loop.generate(emb, mask, True, PassParams(0.3, 0.7, 20, 1.05, 12),
+                                          [0, 1, 2], eos=EOS_AUDIO))[-1])
+    growing, fixed = results
+    lengths = [t.shape[0] for t in growing.tokens]
     assert lengths[0] == 3 and lengths[2] == 7
-    assert result.hit_limit[1] == (lengths[1] == 12)
-    assert result.hit_limit[0] is False and result.hit_limit[2] is False
-    assert all(t.shape[1] == 4 and not (t == EOS_AUDIO).any() for t in result.tokens)
+    assert growing.hit_limit[1] == (lengths[1] == 12)
+    assert growing.hit_limit[0] is False and growing.hit_limit[2] is False
+    assert all(t.shape[1] == 4 and not (t == EOS_AUDIO).any() for t in growing.tokens)
+    assert min(n for s, n in batch_sizes if not s) < 3      # ended rows really left the batch
+    assert min(n for s, n in batch_sizes if s) == 3
+    for row in range(3):
+        assert torch.equal(growing.tokens[row], fixed.tokens[row])
+        torch.testing.assert_close(growing.hiddens[row], fixed.hiddens[row], rtol=1e-4, atol=1e-4)
 
 
 def test_sampling_is_seeded_per_sentence(loop, chat):
@@ -142,6 +164,7 @@ def test_reduced_precisions_stay_close_to_fp32(chat, precision):
     _, exact_logits = _ours(exact, chat, TEXTS[:1], True, 1)
     _, reduced_logits = _ours(reduced, chat, TEXTS[:1], True, 1)
     a, b = exact_logits[0].flatten(), reduced_logits[0].flatten()
+    assert not a.isnan().any()
     assert torch.nn.functional.cosine_similarity(a, b, dim=0) > 0.98
     assert not torch.equal(a, b)     # it really ran in another precision
 

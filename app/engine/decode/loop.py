@@ -91,7 +91,8 @@ class DecodeLoop:
         self._stack = stack
         if mode == "jit":
             self._compile(stack)
-        self.on_logits: Optional[Callable[[int, torch.Tensor], None]] = None   # tests: raw logits per step
+        # Tests: (step, raw logits, the request rows they belong to) at every step.
+        self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
         # On a GPU each token is one replay of a captured graph of the fixed-shape step.
         self.static_steps = self.device.type == "cuda"
         self.cuda_graphs = self.device.type == "cuda"
@@ -154,17 +155,18 @@ class DecodeLoop:
                 f"A sentence of {prompt_len} prompt tokens with up to {params.max_new_tokens} audio tokens "
                 f"exceeds the model's {self._max_positions} positions; lower the token limit "
                 f"(--max-tokens) to {max(1, self._max_positions - prompt_len)} or less.")
-        rows = batch * self.num_vq if audio else batch
         per_row = self.num_vq if audio else 1
-        generators = [torch.Generator(device="cpu").manual_seed(int(s)) for s in seeds]
+        rows = batch * per_row
         mask_in = attention_mask.to(self.device).bool()
         valid = torch.ones(batch, total, dtype=torch.bool, device=self.device)
         valid[:, :prompt_len] = mask_in
         # ChatTTS's positions: count of real tokens so far; padding sits at position 1.
         positions = (mask_in.long().cumsum(-1) - 1).masked_fill_(~mask_in, 1)
-        next_position = mask_in.long().sum(-1)
-        temperature = torch.full((rows, 1), float(params.temperature), device=self.device)
         k_cache, v_cache = self.allocate_cache(batch, total)
+        live = _LiveRows(torch.arange(batch, device=self.device), per_row,
+                         [torch.Generator(device="cpu").manual_seed(int(s)) for s in seeds],
+                         valid, mask_in.long().sum(-1), k_cache, v_cache, float(params.temperature))
+        del k_cache, v_cache
         generated = torch.zeros(rows, params.max_new_tokens, dtype=torch.long, device=self.device)
         hiddens = torch.zeros(batch, params.max_new_tokens, self.hidden_size, device=self.device) if audio else None
         finished = torch.zeros(batch, dtype=torch.bool, device=self.device)
@@ -175,7 +177,7 @@ class DecodeLoop:
         # A padding query may only see itself: a row with no visible key would be NaN, and
         # NaN in a cached padding value poisons the real rows even through a zero weight.
         prefill_mask = (causal & (mask_in[:, None, :] | eye)).unsqueeze(1)
-        out = self.run_stack(emb.to(self.device), positions, prefill_mask, k_cache, v_cache,
+        out = self.run_stack(emb.to(self.device), positions, prefill_mask, live.k, live.v,
                              torch.arange(prompt_len, device=self.device), prompt_len)
         hidden = out[:, -1]
         key_positions = torch.arange(total, device=self.device)
@@ -184,29 +186,30 @@ class DecodeLoop:
             from app.engine.decode.cuda_graph import try_capture
 
             graphed = try_capture(self._stack, batch, total, self.hidden_size, self.head_dim, self.dtype,
-                                  k_cache, v_cache)
+                                  live.k, live.v)
         steps = 0
         for i in range(params.max_new_tokens):
             logits = self.logits(hidden, audio)
             if self.on_logits is not None:
-                self.on_logits(i, logits)
+                self.on_logits(i, logits, live.ids)
             start = max(0, i - PENALTY_WINDOW)
-            filtered = self._filter(logits, generated[:, start:i], temperature, float(params.repetition_penalty),
-                                    float(params.top_p), int(params.top_k), eos, i < params.min_new_tokens)
+            filtered = self._filter(logits, generated[live.token_rows, start:i], live.temperature,
+                                    float(params.repetition_penalty), float(params.top_p), int(params.top_k),
+                                    eos, i < params.min_new_tokens)
             if params.greedy:
                 picked = greedy(filtered)
             else:
-                uniform = torch.cat([torch.rand(per_row, 1, generator=g) for g in generators]).to(self.device)
-                picked = self._draw(filtered, uniform)
-            generated[:, i] = picked
+                uniform = torch.cat([torch.rand(per_row, 1, generator=g) for g in live.generators])
+                picked = self._draw(filtered, uniform.to(self.device))
+            generated[live.token_rows, i] = picked
             if audio:
-                codes = picked.view(batch, self.num_vq)
-                hiddens[:, i] = hidden
+                codes = picked.view(-1, self.num_vq)
+                hiddens[live.ids, i] = hidden
                 ended = codes.eq(eos).any(1)
             else:
                 codes = picked
                 ended = picked.eq(eos)
-            finished |= ended
+            finished[live.ids] |= ended
             lengths += (~finished).long()
             steps = i + 1
             if bool(finished.all()):
@@ -216,20 +219,24 @@ class DecodeLoop:
             if cancel is not None and cancel.is_set():
                 raise SynthesisCancelled("Synthesis was stopped.")
             at = prompt_len + i
-            x, rows_at = self.embed_tokens(codes, audio), (next_position + i)[:, None]
+            if bool(ended.any()) and graphed is None and not self.static_steps:
+                # Ended sentences leave the batch: on a CPU a step costs more for every row.
+                live.keep(~ended, written=at)
+                codes = codes[~ended]
+            x, rows_at = self.embed_tokens(codes, audio), (live.next_position + i)[:, None]
             if not self.static_steps:       # attend to what has been written so far
-                out = self.run_stack(x, rows_at, valid[:, None, None, : at + 1], k_cache, v_cache,
+                out = self.run_stack(x, rows_at, live.valid[:, None, None, : at + 1], live.k, live.v,
                                      torch.tensor([at], device=self.device), at + 1)
             else:                           # fixed shapes: the whole cache, the future masked
-                mask = (valid & (key_positions <= at))[:, None, None, :]
+                mask = (live.valid & (key_positions <= at))[:, None, None, :]
                 if graphed is not None:
                     cos, sin = self.rotary(rows_at)
                     out = graphed(x.to(self.dtype), cos, sin, mask, at)
                 else:
-                    out = self.run_stack(x, rows_at, mask, k_cache, v_cache,
+                    out = self.run_stack(x, rows_at, mask, live.k, live.v,
                                          torch.tensor([at], device=self.device), total)
             hidden = out[:, -1]
-        del k_cache, v_cache
+        del live
         counts = lengths.tolist()
         if audio:
             tokens = [generated.view(batch, self.num_vq, -1)[r, :, : counts[r]].t() for r in range(batch)]
@@ -238,3 +245,34 @@ class DecodeLoop:
             tokens = [generated[r, : counts[r]] for r in range(batch)]
             rows_hidden = []
         yield Generated(tokens, rows_hidden, [not f for f in finished.tolist()])
+
+
+class _LiveRows:
+    """The sentences of a request still being decoded, and their per-sentence state.
+
+    `ids` are their places in the request; everything else is indexed like `ids`."""
+
+    def __init__(self, ids, per_row, generators, valid, next_position, k, v, temperature: float):
+        self.ids, self.per_row, self.generators = ids, per_row, generators
+        self.valid, self.next_position, self.k, self.v = valid, next_position, k, v
+        self._temperature = temperature
+        self._refresh()
+
+    def _refresh(self) -> None:
+        offsets = torch.arange(self.per_row, device=self.ids.device)
+        self.token_rows = (self.ids[:, None] * self.per_row + offsets).reshape(-1)
+        self.temperature = torch.full((self.token_rows.numel(), 1), self._temperature, device=self.ids.device)
+
+    def keep(self, keep: torch.Tensor, written: int) -> None:
+        """Drop the rows where `keep` is False; the caches keep the first `written` positions."""
+        index = keep.nonzero().squeeze(1)
+        self.ids = self.ids[index]
+        self.generators = [g for g, k in zip(self.generators, keep.tolist()) if k]
+        self.valid, self.next_position = self.valid[index], self.next_position[index]
+        k = torch.empty((self.k.shape[0], index.numel()) + tuple(self.k.shape[2:]), dtype=self.k.dtype,
+                        device=self.k.device)
+        v = torch.empty_like(k)
+        k[:, :, :, :written] = self.k[:, index, :, :written]
+        v[:, :, :, :written] = self.v[:, index, :, :written]
+        self.k, self.v = k, v
+        self._refresh()
