@@ -374,7 +374,7 @@ class Synthesizer:
         params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens,
                             min_new_tokens=s.min_new_tokens)
         emitted = [0] * len(segments)         # samples already yielded, per segment
-        self._finished: set[int] = set()      # segments whose final chunk was yielded
+        finished: set[int] = set()            # segments whose final chunk was yielded
         first: list[np.ndarray] = []
         cap = None                            # batch limit after running out of memory
         index = 0
@@ -386,7 +386,8 @@ class Synthesizer:
             size = min(size, cap or size)
             rows = list(range(index, index + size))
             try:
-                for chunk in self._fast_batch(rows, segments, request, params, speaker, reference, emitted, warnings):
+                for chunk in self._fast_batch(rows, segments, request, params, speaker, reference,
+                                              emitted, finished, warnings):
                     if chunk.index == 0:
                         first.append(chunk.samples)
                     yield chunk
@@ -405,12 +406,11 @@ class Synthesizer:
                 reference = self._lock_voice(request, segments, np.concatenate(first), reference)
             index += size
 
-    def _fast_batch(self, rows, segments, request, params, speaker, reference, emitted, warnings):
+    def _fast_batch(self, rows, segments, request, params, speaker, reference, emitted, finished, warnings):
         """Yield the batch's chunks; after an out-of-memory retry, only what was not yet yielded
-        (`emitted` samples per segment; sentences replay identically, having their own seeds)."""
+        (`emitted` samples and `finished` segments; sentences replay identically, having their
+        own seeds)."""
         from app.engine.decode.speech import BatchReport, sentence_seed
-
-        finished = self._finished
 
         texts = [segments[i] for i in rows]
         seeds = [sentence_seed(request.seed, i) for i in rows]
