@@ -211,3 +211,18 @@ def test_fixed_shape_step_used_by_cuda_graphs_gives_the_same_result(chat):
     for row in range(len(TEXTS)):
         assert torch.equal(a.tokens[row], b.tokens[row])
         torch.testing.assert_close(a.hiddens[row], b.hiddens[row], rtol=1e-4, atol=1e-4)
+
+
+def test_when_torchscript_fails_the_same_loop_runs_eagerly(chat, monkeypatch, caplog):
+    def refuse(_fn):
+        raise RuntimeError("this TorchScript cannot compile that")
+
+    compiled = DecodeLoop(chat, "jit", "fp32")
+    monkeypatch.setattr(torch.jit, "script", refuse)
+    fallback = DecodeLoop(chat, "jit", "fp32")
+    assert fallback.mode == "eager" and "cannot compile" in fallback.jit_error
+    assert "running it eagerly" in caplog.text
+    a, _ = _ours(compiled, chat, TEXTS, True, 20, greedy=False, seeds=[4, 5, 6])
+    b, _ = _ours(fallback, chat, TEXTS, True, 20, greedy=False, seeds=[4, 5, 6])
+    for row in range(len(TEXTS)):
+        assert torch.equal(a.tokens[row], b.tokens[row])
