@@ -12,7 +12,7 @@ with the official shapes (built once into --model if that folder is empty). Per 
 Random weights rarely end a sentence, so lengths are forced; the output is noise.
 
     python bench/decode.py [--model DIR] [--tokens N] [--modes jit-fp32,jit-int8,...] [--quick]
-                           [--device cpu|cuda]
+                           [--device auto|cpu|cuda]
 """
 
 from __future__ import annotations
@@ -143,8 +143,9 @@ def main(argv=None) -> int:
     p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 64; --quick 16)")
     p.add_argument("--modes", help="comma-separated, from " + ",".join(ALL_MODES))
     p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens and modes (smoke test)")
-    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
-                   help="where to run (default cpu); on cuda the default modes are fp32, bf16 and fp16")
+    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                   help="where to run (default: the GPU when PyTorch sees one); on cuda the default "
+                        "modes are fp32, bf16 and fp16")
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     tokens = args.tokens or (16 if args.quick else 64)
@@ -155,6 +156,10 @@ def main(argv=None) -> int:
         print(json.dumps(run_mode(args.child, args.model, tokens, args.device)))
         return 0
 
+    if args.device == "auto":
+        import torch
+
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
     size = "tiny" if args.quick else "full"
     model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
     if not (model / "chattts-studio-model.json").exists():
