@@ -73,7 +73,7 @@ def _forced_ours(synth, texts, tokens):
     speaker = synth.speaker_for_seed(1)
     seeds = list(range(len(texts)))
     return lambda: list(synth._speech.speak(list(texts), "[speed_5]", params, seeds, speaker, None,
-                                            None, False, BatchReport(list(texts), [])))
+                                            None, False, BatchReport()))
 
 
 def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:

@@ -418,7 +418,7 @@ class Synthesizer:
             texts, cut = self._speech.refine(texts, request.refine_prompt(), seeds, self._cancel)
             warnings.extend(f"Sentence {rows[r] + 1}: text refinement reached its length limit, so words "
                             "may be missing; try again with refinement off." for r, c in enumerate(cut) if c)
-        report = BatchReport(texts, [])
+        report = BatchReport()
         produced = [0] * len(rows)
         for piece in self._speech.speak(texts, request.code_prompt(), params, seeds, speaker, reference,
                                         self._cancel, self.stream, report):
@@ -447,7 +447,7 @@ class Synthesizer:
 
         wav = np.zeros(0, dtype=np.float32)
         for retry in range(1, EMPTY_RETRIES + 1):
-            report = BatchReport([text], [])
+            report = BatchReport()
             parts = [p.samples for p in self._speech.speak(
                 [text], request.code_prompt(), params, [sentence_seed(request.seed, i, retry)], speaker,
                 reference, self._cancel, False, report)]

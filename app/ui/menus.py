@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 from app import __version__, paths
 from app.engine.playback import SoundDeviceOutput, list_output_devices
 from app.ui.i18n import apply_language
-from app.ui.settings import WINDOW_PRECISIONS
+from app.ui.settings import DEVICES, LANGUAGES, WINDOW_PRECISIONS
 
 
 class Menus(QObject):
@@ -37,44 +37,38 @@ class Menus(QObject):
         self.import_model = self.model.addAction("", window.import_model_folder)
         self.choose_model = self.model.addAction("", window.choose_model_folder)
         self.model.addSeparator()
-        self.devices = QActionGroup(self)
-        self.device_actions = {}
-        for device in ("auto", "cpu", "cuda"):
-            action = self.model.addAction("")
-            action.setCheckable(True)
-            action.setChecked(window.settings.device == device)
-            action.triggered.connect(lambda _=False, d=device: window.set_device(d))
-            self.devices.addAction(action)
-            self.device_actions[device] = action
+        self.device_actions = self._choices(self.model, DEVICES, window.settings.device, window.set_device)
         self.model.addSeparator()
-        self.precisions = QActionGroup(self)
-        self.precision_actions = {}
-        for precision in WINDOW_PRECISIONS:
-            action = self.model.addAction("")
-            action.setCheckable(True)
-            action.setChecked(window.settings.precision == precision)
-            action.triggered.connect(lambda _=False, p=precision: window.set_precision(p))
-            self.precisions.addAction(action)
-            self.precision_actions[precision] = action
+        self.precision_actions = self._choices(self.model, WINDOW_PRECISIONS, window.settings.precision,
+                                               window.set_precision)
 
         self.outputs = QActionGroup(self)
         self.audio.aboutToShow.connect(self._fill_outputs)
 
-        self.languages = QActionGroup(self)
-        self.language_actions = {}
-        for code, label in (("system", None), ("en", "English"), ("zh_CN", "简体中文")):
-            action = self.language.addAction(label or "")
-            action.setCheckable(True)
-            action.setChecked(window.settings.language == code)
-            action.triggered.connect(lambda _=False, c=code: self.set_language(c))
-            self.languages.addAction(action)
-            self.language_actions[code] = action
+        self.language_actions = self._choices(self.language, LANGUAGES, window.settings.language,
+                                              self.set_language)
+        # Language names are written in their own language, never translated.
+        self.language_actions["en"].setText("English")
+        self.language_actions["zh_CN"].setText("简体中文")
 
         self.diagnostics = self.help.addAction("", window.open_doctor)
         self.wizard = self.help.addAction("", window.open_wizard)
         self.help.addSeparator()
         self.open_logs = self.help.addAction("", self._open_log_folder)
         self.about = self.help.addAction("", self._about)
+
+    def _choices(self, menu, values, current: str, pick) -> dict:
+        """One checkable action per value, exclusive, calling `pick(value)`; texts come later."""
+        group = QActionGroup(self)
+        actions = {}
+        for value in values:
+            action = menu.addAction("")
+            action.setCheckable(True)
+            action.setChecked(current == value)
+            action.triggered.connect(lambda _=False, v=value: pick(v))
+            group.addAction(action)
+            actions[value] = action
+        return actions
 
     def open_pronunciations(self) -> None:
         from app.ui.pronunciation_dialog import PronunciationDialog

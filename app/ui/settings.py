@@ -10,6 +10,7 @@ import json
 from PySide6.QtCore import QByteArray, QSettings
 
 from app import paths
+from app.engine.device import CHOICES as DEVICES
 from app.engine.request import DEFAULT_SEED
 
 LANGUAGES = ("system", "en", "zh_CN")
@@ -31,6 +32,22 @@ class _Key:
 
     def __set__(self, settings, value) -> None:
         settings.q.setValue(self.key, self.kind(value) if value is not None else self.default)
+
+
+class _Choice:
+    """A setting limited to `choices`; anything else (a hand-edited INI) reads as the first."""
+
+    def __init__(self, key: str, choices: tuple[str, ...]):
+        self.key, self.choices = key, choices
+
+    def __get__(self, settings, owner=None):
+        if settings is None:
+            return self
+        value = settings._get(self.key, self.choices[0])
+        return value if value in self.choices else self.choices[0]
+
+    def __set__(self, settings, value: str) -> None:
+        settings.q.setValue(self.key, value if value in self.choices else self.choices[0])
 
 
 class Settings:
@@ -68,14 +85,9 @@ class Settings:
     speaker = _Key("voice/speaker", "")
     output_device = _Key("audio/output_device", "")
 
-    @property
-    def device(self) -> str:
-        value = self._get("model/device", "auto")
-        return value if value in ("auto", "cpu", "cuda") else "auto"
-
-    @device.setter
-    def device(self, value: str) -> None:
-        self.q.setValue("model/device", value)
+    device = _Choice("model/device", DEVICES)
+    # The decode step's number format: auto, or an experimental faster one.
+    precision = _Choice("model/precision", WINDOW_PRECISIONS)
 
     @property
     def params(self) -> dict:
@@ -89,24 +101,7 @@ class Settings:
     def params(self, value: dict) -> None:
         self.q.setValue("synthesis/params", json.dumps(value))
 
-    @property
-    def precision(self) -> str:
-        """The decode step's number format: auto, or an experimental faster one."""
-        value = self._get("model/precision", "auto")
-        return value if value in WINDOW_PRECISIONS else "auto"
-
-    @precision.setter
-    def precision(self, value: str) -> None:
-        self.q.setValue("model/precision", value if value in WINDOW_PRECISIONS else "auto")
-
-    @property
-    def language(self) -> str:
-        value = self._get("ui/language", "system")
-        return value if value in LANGUAGES else "system"
-
-    @language.setter
-    def language(self, value: str) -> None:
-        self.q.setValue("ui/language", value if value in LANGUAGES else "system")
+    language = _Choice("ui/language", LANGUAGES)
 
     first_run_done = _Key("ui/first_run_done", False, bool)
     download_source = _Key("download/source", "huggingface")

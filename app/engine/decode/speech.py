@@ -35,9 +35,8 @@ class Piece:
 
 @dataclass
 class BatchReport:
-    refined: list[str]
-    audio_cut: list[bool]          # hit the audio token limit
-    refine_cut: list[bool] = field(default_factory=list)
+    """Filled in by `speak` when the batch ends: which sentences hit the audio token limit."""
+    audio_cut: list[bool] = field(default_factory=list)
 
 
 class FastSpeech:
@@ -51,7 +50,7 @@ class FastSpeech:
         pay that while loading, not on the user's first sentence."""
         params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
         for _ in range(2):
-            list(self.speak(["你好。"], "[speed_5]", params, [0], None, None, None, False, BatchReport([], [])))
+            list(self.speak(["你好。"], "[speed_5]", params, [0], None, None, None, False, BatchReport()))
 
     def refine(self, texts: list[str], prompt: str, seeds: list[int],
                cancel: Optional[threading.Event]) -> tuple[list[str], list[bool]]:
