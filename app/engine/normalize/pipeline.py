@@ -88,6 +88,8 @@ def _render(kind: str, m: re.Match, lang: str, text: str) -> str:
         words = re.findall(r"[A-Za-z]+", text[max(0, m.start() - 10):m.start()])
         if words and words[-1].lower() in _YEAR_WORDS:
             return en.year(value)
+    if lang == "zh":
+        return zh.counted(value, text[m.end():], text[:m.start()])
     return r.number(value)
 
 

@@ -14,11 +14,40 @@ CURRENCY = {"¥": "元", "￥": "元", "$": "美元", "€": "欧元", "£": "�
             "USD": "美元", "RMB": "元", "CNY": "元", "EUR": "欧元"}
 
 
+# Before these a lone 2 is said 两 (两个, 两本, 两万), not 二; 第2个 stays 第二个.
+MEASURE_WORDS = (
+    "个", "位", "名", "人", "只", "条", "张", "本", "件", "次", "遍", "回", "天", "年", "岁", "周",
+    "倍", "种", "样", "项", "份", "杯", "碗", "瓶", "双", "对", "台", "辆", "架", "家", "间", "篇",
+    "首", "部", "套", "颗", "块", "元", "角", "毛", "斤", "公斤", "千克", "克", "吨", "米", "公里",
+    "小时", "分钟", "秒", "点", "句", "段", "头", "匹", "棵", "朵", "片", "支", "把", "根", "盒",
+    "包", "袋", "箱", "封", "所", "座", "节", "场", "千", "万", "亿",
+)
+NOT_MEASURE = ("年级",)          # 2年级 is the second grade
+# cn2an writes 二千, 二万, 二亿; Mandarin says 两 before these when the number starts with 2.
+LEADING_TWO = ("二千", "二万", "二亿")
+
+
 def number(text: str) -> str:
     import cn2an
 
     text = text.replace(",", "")
-    return cn2an.an2cn(text, "low")
+    spoken = cn2an.an2cn(text, "low")
+    if spoken.startswith(LEADING_TWO):
+        spoken = "两" + spoken[1:]
+    return spoken
+
+
+def counted(value: str, following: str, preceding: str = "") -> str:
+    """A number in running text: a lone 2 before a measure word is 两, unless it is an ordinal."""
+    if (value == "2" and following.startswith(MEASURE_WORDS) and not following.startswith(NOT_MEASURE)
+            and not preceding.endswith("第")):
+        return "两"
+    return number(value)
+
+
+def amount(value: str) -> str:
+    """A quantity with its unit or currency: 2 of anything is 两 (两公里, 两美元)."""
+    return "两" if value == "2" else number(value)
 
 
 def digits(text: str, table: str = DIGITS) -> str:
@@ -33,14 +62,22 @@ def date(y: str, m: str, d: str) -> str:
     return f"{year(y)}年{number(str(int(m)))}月{number(str(int(d)))}日"
 
 
+def _clock_field(value: int) -> str:
+    """Minutes and seconds as a clock says them: 05 is 零五, 00 is 零."""
+    if value == 0:
+        return "零"
+    return "零" + number(str(value)) if value < 10 else number(str(value))
+
+
 def time(h: str, m: str, s: str | None) -> str:
-    out = f"{number(str(int(h)))}点"
-    minute = int(m)
-    if minute == 0 and not s:
+    """HH:MM[:SS] -> 十四点三十分十五秒; 2 o'clock is 两点; whole hours are 整."""
+    hour, minute, second = int(h), int(m), int(s) if s else 0
+    out = ("两" if hour == 2 else number(str(hour))) + "点"
+    if minute == 0 and second == 0:
         return out + "整"
-    out += ("零" + number(str(minute)) if minute < 10 else number(str(minute))) + "分"
-    if s:
-        out += number(str(int(s))) + "秒"
+    out += _clock_field(minute) + "分"
+    if second:
+        out += _clock_field(second) + "秒"
     return out
 
 
@@ -54,8 +91,8 @@ def version(prefix: str, parts: list[str]) -> str:
     return ("V" if prefix else "") + spoken
 
 
-def currency(symbol: str, amount: str) -> str:
-    return number(amount) + CURRENCY.get(symbol, symbol)
+def currency(symbol: str, value: str) -> str:
+    return amount(value) + CURRENCY.get(symbol, symbol)
 
 
 def temperature(value: str, unit: str) -> str:
@@ -72,7 +109,7 @@ def percent(value: str) -> str:
 
 
 def unit(value: str, name: str) -> str:
-    return number(value) + UNITS.get(name, name)
+    return amount(value) + UNITS.get(name, name)
 
 
 def ordinal(value: str) -> str:
