@@ -53,3 +53,7 @@ class SynthesisCancelled(StudioError):
 
 class VoiceError(StudioError):
     """A speaker string or voice file that cannot be used with this model."""
+
+
+class NumericalError(DeviceError):
+    """The decode step's numbers overflowed (fp16 on a GPU): the result would be silence."""

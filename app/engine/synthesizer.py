@@ -21,7 +21,7 @@ import numpy as np
 
 from app.engine.audio_io import SAMPLE_RATE
 from app.engine.decode import MODES
-from app.engine.decode.memory import choose_batch, is_out_of_memory
+from app.engine.decode.memory import choose_batch, is_out_of_memory, max_batch
 from app.engine.device import DeviceChoice, choose_device
 from app.engine.errors import (
     DeviceError,
@@ -32,7 +32,7 @@ from app.engine.errors import (
 )
 from app.engine.model_config import chattts_config
 from app.engine.model_store import ModelStore
-from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
+from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
 from app.engine.normalize import normalize
 from app.engine.pronunciations import PronunciationDictionary
 from app.engine.text import PreparedText, prepare_text
@@ -41,7 +41,7 @@ from app.engine.voices import check_speaker, speaker_from_seed
 log = logging.getLogger("chattts_studio.engine")
 
 # The first batch is a single segment so the first audio arrives as early as possible; later
-# batches hold up to this many (fewer when memory is short, see decode/memory.py).
+# batches of ChatTTS's own path hold up to this many (ours: decode/memory.py, per device).
 BATCH_SIZE = 4
 # Prompt tokens a sentence may take beyond its audio tokens when sizing the KV cache.
 PROMPT_ALLOWANCE = 256
@@ -152,6 +152,8 @@ class Synthesizer:
         self._hidden_size: int | None = None
         self._cancel = threading.Event()
         self.last_limits: list[int] = []
+        # Sentences about how the model runs that the user should read (a precision fallback).
+        self.notes: list[str] = []
 
     # -- loading ------------------------------------------------------------------
     @property
@@ -160,6 +162,7 @@ class Synthesizer:
 
     def load(self, verify: bool = True) -> None:
         started = time.perf_counter()
+        self.notes.clear()
         if verify:
             self.store.require_verified()
         else:
@@ -201,8 +204,10 @@ class Synthesizer:
             from app.engine.decode.speech import FastSpeech
 
             self._loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True)
+            if self._loop.precision_note:
+                self.notes.append(self._loop.precision_note)
             self._speech = FastSpeech(chat, self._loop, self._lookahead)
-            self._speech.warm_up()
+            self._speech.warm_up(self._batch_shapes())
             if self._loop.precision != "fp32":
                 # The loop holds the converted weights; what is left of the fp32 model is dead weight.
                 chat.gpt.gpt = None
@@ -212,6 +217,17 @@ class Synthesizer:
         self.test_model = studio_cfg is not None
         self.load_seconds = time.perf_counter() - started
         log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
+
+    def _batch_shapes(self) -> list[tuple[int, int]]:
+        """(batch, cache length) of the audio passes a default request will run: its first
+        sentence alone, then the batch that memory allows now."""
+        tokens = PROMPT_ALLOWANCE + SamplingParams().max_new_tokens
+        return sorted({(1, tokens), (choose_batch(self._loop, tokens, max_batch(self._loop.device)), tokens)})
+
+    @property
+    def precision(self) -> str:
+        """The decode step's number format ("" on ChatTTS's own path)."""
+        return "" if self._loop is None else self._loop.precision
 
     @property
     def decode_label(self) -> str:
@@ -381,8 +397,11 @@ class Synthesizer:
         while index < len(segments):
             if self._cancel.is_set():
                 raise SynthesisCancelled("Synthesis was stopped.")
+            if index in finished:             # ended before an out-of-memory retry
+                index += 1
+                continue
             size = 1 if index == 0 else choose_batch(self._loop, PROMPT_ALLOWANCE + s.max_new_tokens,
-                                                     min(BATCH_SIZE, len(segments) - index))
+                                                     min(max_batch(self._loop.device), len(segments) - index))
             size = min(size, cap or size)
             rows = list(range(index, index + size))
             try:
@@ -394,6 +413,7 @@ class Synthesizer:
             except Exception as exc:
                 if not is_out_of_memory(exc):
                     raise
+                self._loop.release_static()
                 if size == 1:
                     raise OutOfMemoryError(
                         f"{self.device.device} ran out of memory even with one sentence at a time; "
@@ -401,10 +421,22 @@ class Synthesizer:
                     ) from exc
                 cap = size // 2
                 log.warning("out of memory with %d sentences at once; retrying with %d", size, cap)
+                if not self._loop.exact_across_batches:
+                    yield from self._cut_partly_played(rows, len(segments), emitted, finished, warnings)
                 continue
             if index == 0:
                 reference = self._lock_voice(request, segments, np.concatenate(first), reference)
             index += size
+
+    def _cut_partly_played(self, rows, count, emitted, finished, warnings) -> Iterator[AudioChunk]:
+        """Where a smaller batch gives other low bits (a GPU), the retry would not continue a
+        sentence where its sound stopped: end what was partly played there, and say so."""
+        for i in rows:
+            if emitted[i] and i not in finished:
+                finished.add(i)
+                warnings.append(f"Sentence {i + 1} was cut short when memory ran out while it played; "
+                                "play the text again to hear it whole.")
+                yield AudioChunk(i, count, np.zeros(0, dtype=np.float32), SAMPLE_RATE, final=True)
 
     def _fast_batch(self, rows, segments, request, params, speaker, reference, emitted, finished, warnings):
         """Yield the batch's chunks; after an out-of-memory retry, only what was not yet yielded

@@ -19,7 +19,8 @@ import torch
 from app.engine.decode import precision as prec
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
-from app.engine.errors import InputTextError, SynthesisCancelled
+from app.engine.decode.static_steps import StaticCaches, bucket_for, buckets, capacity_for
+from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -64,7 +65,8 @@ class DecodeLoop:
             raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
         llama = chat.gpt.gpt
         self.device = next(llama.parameters()).device
-        self.precision = prec.resolve(precision, self.device.type)
+        # `precision_note`: why another precision runs than the one asked for (or None).
+        self.precision, self.precision_note = prec.choose(precision, self.device.type)
         self.dtype = prec.compute_dtype(self.precision)
         # int8 keeps fp32 activations and cache; only the Linear weights are int8.
         self.cache_dtype = self.dtype
@@ -89,13 +91,25 @@ class DecodeLoop:
         self.jit_error: Optional[str] = None
         self._filter, self._draw = filter_logits, draw
         self._stack = stack
-        if mode == "jit":
+        on_gpu = self.device.type == "cuda"
+        # On a GPU, "jit" means each token is one replay of a captured graph of the fixed-shape
+        # step; TorchScript is not used there: its fuser compiles ~130 kernels for each new
+        # shape while the first requests wait, and the graph already removes launch overhead.
+        # "eager" on a GPU is the plain growing loop (the reference the graphs are checked with).
+        self.static_steps = self.cuda_graphs = on_gpu and mode == "jit"
+        if self.cuda_graphs:
+            self.mode = "graph"
+        elif mode == "jit":
             self._compile(stack)
+        self._static = StaticCaches(self._zero_cache)
+        # Steps between looks at completion and overflow: each look waits for a GPU; on a CPU
+        # it costs nothing and ended rows leave the batch at once.
+        self.sync_every = 8 if on_gpu else 1
+        # Whether a sentence decodes to bit-identical numbers at any batch size (an
+        # out-of-memory retry at a smaller batch can then resume it where it was cut).
+        self.exact_across_batches = not on_gpu
         # Tests: (step, raw logits, the request rows they belong to) at every step.
         self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
-        # On a GPU each token is one replay of a captured graph of the fixed-shape step.
-        self.static_steps = self.device.type == "cuda"
-        self.cuda_graphs = self.device.type == "cuda"
 
     def _compile(self, stack) -> None:
         _silence_jit_deprecation()
@@ -111,15 +125,18 @@ class DecodeLoop:
             log.warning("TorchScript could not compile the decode step; running it eagerly (%s)", self.jit_error)
 
     # -- pieces the loop (and tests) use ------------------------------------------------
-    def allocate_cache(self, batch: int, length: int) -> tuple[torch.Tensor, torch.Tensor]:
+    def allocate_cache(self, batch: int, length: int, make=torch.empty) -> tuple[torch.Tensor, torch.Tensor]:
+        """The growing step reads only what it wrote, so on a CPU the cache can stay untouched
+        (not resident) beyond the sentence's real length: 264 MB a sentence for the default
+        2,048-token limit otherwise."""
         shape = (self.layers, batch, self.heads, length, self.head_dim)
-        # The growing step reads only what it wrote, so on a CPU the cache can stay untouched
-        # (not resident) beyond the sentence's real length: 264 MB a sentence for the default
-        # 2,048-token limit otherwise. The fixed-shape step reads every slot (masked, but
-        # garbage could be NaN, and 0 x NaN is NaN), so it gets zeros.
-        make = torch.zeros if self.static_steps else torch.empty
         return (make(shape, dtype=self.cache_dtype, device=self.device),
                 make(shape, dtype=self.cache_dtype, device=self.device))
+
+    def _zero_cache(self, batch: int, length: int) -> tuple[torch.Tensor, torch.Tensor]:
+        # The fixed-shape step reads every slot of its bucket (masked, but garbage could be NaN,
+        # and 0 x NaN is NaN), so its cache starts as zeros; later requests leave finite values.
+        return self.allocate_cache(batch, length, torch.zeros)
 
     def cache_bytes_per_row(self, length: int) -> int:
         element = torch.empty(0, dtype=self.cache_dtype).element_size()
@@ -157,20 +174,29 @@ class DecodeLoop:
                 f"(--max-tokens) to {max(1, self._max_positions - prompt_len)} or less.")
         per_row = self.num_vq if audio else 1
         rows = batch * per_row
+        static = self.static_steps
+        entry = None
+        if static:
+            entry = self.static_entry(batch, total)
+            total = entry.capacity
+            k_cache, v_cache = entry.k, entry.v
+        else:
+            k_cache, v_cache = self.allocate_cache(batch, total)
         mask_in = attention_mask.to(self.device).bool()
         valid = torch.ones(batch, total, dtype=torch.bool, device=self.device)
         valid[:, :prompt_len] = mask_in
         # ChatTTS's positions: count of real tokens so far; padding sits at position 1.
         positions = (mask_in.long().cumsum(-1) - 1).masked_fill_(~mask_in, 1)
-        k_cache, v_cache = self.allocate_cache(batch, total)
-        live = _LiveRows(torch.arange(batch, device=self.device), per_row,
-                         [torch.Generator(device="cpu").manual_seed(int(s)) for s in seeds],
-                         valid, mask_in.long().sum(-1), k_cache, v_cache, float(params.temperature))
+        uniforms = None if params.greedy else self._uniforms(seeds, params.max_new_tokens, per_row)
+        live = _LiveRows(torch.arange(batch, device=self.device), per_row, valid, mask_in.long().sum(-1),
+                         k_cache, v_cache, float(params.temperature))
         del k_cache, v_cache
         generated = torch.zeros(rows, params.max_new_tokens, dtype=torch.long, device=self.device)
         hiddens = torch.zeros(batch, params.max_new_tokens, self.hidden_size, device=self.device) if audio else None
         finished = torch.zeros(batch, dtype=torch.bool, device=self.device)
+        nonfinite = torch.zeros(batch, dtype=torch.bool, device=self.device)
         lengths = torch.zeros(batch, dtype=torch.long, device=self.device)
+        slots = torch.arange(total, device=self.device)
 
         causal = torch.ones(prompt_len, prompt_len, dtype=torch.bool, device=self.device).tril_()
         eye = torch.eye(prompt_len, dtype=torch.bool, device=self.device)
@@ -178,17 +204,14 @@ class DecodeLoop:
         # NaN in a cached padding value poisons the real rows even through a zero weight.
         prefill_mask = (causal & (mask_in[:, None, :] | eye)).unsqueeze(1)
         out = self.run_stack(emb.to(self.device), positions, prefill_mask, live.k, live.v,
-                             torch.arange(prompt_len, device=self.device), prompt_len)
+                             slots[:prompt_len], prompt_len)
         hidden = out[:, -1]
-        key_positions = torch.arange(total, device=self.device)
-        graphed = None
-        if self.static_steps and self.cuda_graphs:
-            from app.engine.decode.cuda_graph import try_capture
-
-            graphed = try_capture(self._stack, batch, total, self.hidden_size, self.head_dim, self.dtype,
-                                  live.k, live.v)
+        # Every host read waits for the GPU: there, look at completion and bad numbers only
+        # every few steps (rows that ended meanwhile just run on; their lengths stop growing).
+        check_every = min(stream_every or self.sync_every, self.sync_every)
         steps = 0
         for i in range(params.max_new_tokens):
+            nonfinite[live.ids] |= ~torch.isfinite(hidden).all(-1) & ~finished[live.ids]
             logits = self.logits(hidden, audio)
             if self.on_logits is not None:
                 self.on_logits(i, logits, live.ids)
@@ -196,11 +219,10 @@ class DecodeLoop:
             filtered = self._filter(logits, generated[live.token_rows, start:i], live.temperature,
                                     float(params.repetition_penalty), float(params.top_p), int(params.top_k),
                                     eos, i < params.min_new_tokens)
-            if params.greedy:
+            if uniforms is None:
                 picked = greedy(filtered)
             else:
-                uniform = torch.cat([torch.rand(per_row, 1, generator=g) for g in live.generators])
-                picked = self._draw(filtered, uniform.to(self.device))
+                picked = self._draw(filtered, uniforms[live.ids, i].reshape(-1, 1))
             generated[live.token_rows, i] = picked
             if audio:
                 codes = picked.view(-1, self.num_vq)
@@ -212,29 +234,27 @@ class DecodeLoop:
             finished[live.ids] |= ended
             lengths += (~finished).long()
             steps = i + 1
-            if bool(finished.all()):
-                break
+            if steps % check_every == 0 or steps == params.max_new_tokens:
+                if bool(nonfinite.any()):
+                    self.release_static()
+                    raise _nonfinite_error(self.precision, nonfinite)
+                if bool(finished.all()):
+                    break
             if stream_every and steps % stream_every == 0:
                 yield Progress(hiddens[:, :steps] if audio else generated[:, :steps], lengths.tolist(), finished.tolist())
             if cancel is not None and cancel.is_set():
                 raise SynthesisCancelled("Synthesis was stopped.")
             at = prompt_len + i
-            if bool(ended.any()) and graphed is None and not self.static_steps:
+            if not static and bool(ended.any()):
                 # Ended sentences leave the batch: on a CPU a step costs more for every row.
                 live.keep(~ended, written=at)
                 codes = codes[~ended]
             x, rows_at = self.embed_tokens(codes, audio), (live.next_position + i)[:, None]
-            if not self.static_steps:       # attend to what has been written so far
+            if not static:                  # attend to what has been written so far
                 out = self.run_stack(x, rows_at, live.valid[:, None, None, : at + 1], live.k, live.v,
-                                     torch.tensor([at], device=self.device), at + 1)
-            else:                           # fixed shapes: the whole cache, the future masked
-                mask = (live.valid & (key_positions <= at))[:, None, None, :]
-                if graphed is not None:
-                    cos, sin = self.rotary(rows_at)
-                    out = graphed(x.to(self.dtype), cos, sin, mask, at)
-                else:
-                    out = self.run_stack(x, rows_at, mask, live.k, live.v,
-                                         torch.tensor([at], device=self.device), total)
+                                     slots[at:at + 1], at + 1)
+            else:                           # fixed shapes: a length bucket, the future masked
+                out = self._static_step(entry, x, rows_at, live.valid, slots, at)
             hidden = out[:, -1]
         del live
         counts = lengths.tolist()
@@ -246,14 +266,77 @@ class DecodeLoop:
             rows_hidden = []
         yield Generated(tokens, rows_hidden, [not f for f in finished.tolist()])
 
+    def _uniforms(self, seeds: list[int], steps: int, per_row: int) -> torch.Tensor:
+        """(batch, steps, per_row) uniform numbers, each row from its own sentence's generator,
+        drawn at once and moved to the device once: the same numbers as one draw per step
+        (a CPU generator yields them in order), without a host copy per token."""
+        table = torch.stack([torch.rand(steps, per_row, generator=torch.Generator(device="cpu").manual_seed(int(s)))
+                             for s in seeds])
+        return table.to(self.device)
+
+    # -- fixed-shape steps (CUDA graphs) ----------------------------------------------------
+    def static_entry(self, batch: int, total: int):
+        capacity = capacity_for(total, self._max_positions)
+        return self._static.get(batch, capacity)
+
+    def release_static(self) -> None:
+        """Free the kept caches and graphs (out of memory, or numbers that overflowed)."""
+        self._static.clear()
+
+    def prepare_graphs(self, batch: int, total: int) -> None:
+        """Capture every bucket's graph of a (batch, length) now, so that requests of that shape
+        pay no capture."""
+        if not (self.static_steps and self.cuda_graphs):
+            return
+        entry = self.static_entry(batch, total)
+        for size in buckets(entry.capacity):
+            self._graph(entry, size)
+
+    def _graph(self, entry, size: int):
+        if not self.cuda_graphs:
+            return None
+        if size not in entry.graphs:
+            from app.engine.decode.cuda_graph import GraphInputs, capture
+
+            if entry.inputs is None:
+                entry.inputs = GraphInputs(entry.k.shape[1], entry.capacity, self.hidden_size, self.head_dim,
+                                           self.dtype, self.device)
+                entry.pool = torch.cuda.graph_pool_handle()
+            graph = capture(self._stack, entry.inputs, size, entry.k, entry.v, entry.pool)
+            if graph is None:       # not on this machine: stop trying, step without graphs
+                self.cuda_graphs, self.mode = False, "eager"
+                return None
+            entry.graphs[size] = graph
+        return entry.graphs[size]
+
+    def _static_step(self, entry, x, rows_at, valid, slots, at: int) -> torch.Tensor:
+        size = bucket_for(at + 1, buckets(entry.capacity))
+        mask = (valid[:, :size] & (slots[:size] <= at))[:, None, None, :]
+        graph = self._graph(entry, size)
+        if graph is None:
+            return self.run_stack(x, rows_at, mask, entry.k, entry.v, slots[at:at + 1], size)
+        cos, sin = self.rotary(rows_at)
+        entry.inputs.load(x.to(self.dtype), cos, sin, mask, slots[at:at + 1])
+        return graph.replay()
+
+
+def _nonfinite_error(precision: str, rows: torch.Tensor) -> NumericalError:
+    first = int(rows.nonzero()[0, 0]) + 1
+    if precision in ("fp16", "bf16"):
+        advice = ("its numbers overflowed in " + precision + "; choose fp32 precision "
+                  "(--precision fp32, or Model > Precision: fp32) and try again.")
+    else:
+        advice = "its numbers became invalid; the model files may be damaged: verify them (chattts-studio models verify)."
+    return NumericalError(f"Decoding stopped at sentence {first} of the batch because {advice}")
+
 
 class _LiveRows:
     """The sentences of a request still being decoded, and their per-sentence state.
 
     `ids` are their places in the request; everything else is indexed like `ids`."""
 
-    def __init__(self, ids, per_row, generators, valid, next_position, k, v, temperature: float):
-        self.ids, self.per_row, self.generators = ids, per_row, generators
+    def __init__(self, ids, per_row, valid, next_position, k, v, temperature: float):
+        self.ids, self.per_row = ids, per_row
         self.valid, self.next_position, self.k, self.v = valid, next_position, k, v
         self._temperature = temperature
         self._refresh()
@@ -267,7 +350,6 @@ class _LiveRows:
         """Drop the rows where `keep` is False; the caches keep the first `written` positions."""
         index = keep.nonzero().squeeze(1)
         self.ids = self.ids[index]
-        self.generators = [g for g, k in zip(self.generators, keep.tolist()) if k]
         self.valid, self.next_position = self.valid[index], self.next_position[index]
         k = torch.empty((self.k.shape[0], index.numel()) + tuple(self.k.shape[2:]), dtype=self.k.dtype,
                         device=self.k.device)

@@ -11,12 +11,23 @@ SHARE = 0.5
 EXTRA_PER_ROW = 64 * 2**20
 
 
+OOM_SIGNS = ("out of memory", "can't allocate memory", "cublas_status_alloc_failed",
+             "cudnn_status_alloc_failed", "cuda_error_out_of_memory")
+
+
+def max_batch(device) -> int:
+    return MAX_BATCH.get(device.type, MAX_BATCH["cpu"])
+
+
 def free_bytes(device) -> int:
     import torch
 
     if device.type == "cuda":
         free, _total = torch.cuda.mem_get_info(device)
-        return int(free)
+        # What PyTorch's allocator holds but does not use is free to us too; the driver
+        # counts it as taken.
+        idle = torch.cuda.memory_reserved(device) - torch.cuda.memory_allocated(device)
+        return int(free) + max(0, int(idle))
     import psutil
 
     return int(psutil.virtual_memory().available)
@@ -26,7 +37,7 @@ def choose_batch(loop, tokens: int, wanted: int) -> int:
     """Largest batch (<= wanted) whose caches fit in a share of free memory; at least 1."""
     per_row = loop.cache_bytes_per_row(tokens) + EXTRA_PER_ROW
     fits = int(free_bytes(loop.device) * SHARE // per_row)
-    return max(1, min(wanted, MAX_BATCH.get(loop.device.type, 4), fits))
+    return max(1, min(wanted, max_batch(loop.device), fits))
 
 
 def is_out_of_memory(exc: BaseException) -> bool:
@@ -35,4 +46,5 @@ def is_out_of_memory(exc: BaseException) -> bool:
     if isinstance(exc, (torch.OutOfMemoryError, MemoryError)):
         return True
     text = str(exc).lower()
-    return "out of memory" in text or "can't allocate memory" in text
+    # cuBLAS reports a failed workspace allocation with its own status, not as OOM.
+    return any(sign in text for sign in OOM_SIGNS)

@@ -15,21 +15,44 @@ CHOICES = ("auto", "fp32", "fp16", "bf16", "int8")
 EXPERIMENTAL = ("int8", "bf16")
 
 
-def resolve(precision: str, device_type: str) -> str:
-    import torch
+def resolve(precision: str, device_type: str, capability: tuple[int, int] | None = None) -> str:
+    """The precision that will run; see `choose` for the sentence that goes with a fallback."""
+    return choose(precision, device_type, capability)[0]
 
+
+def choose(precision: str, device_type: str,
+           capability: tuple[int, int] | None = None) -> tuple[str, str | None]:
+    """(precision that runs, a note when it is not what was asked for).
+
+    A choice that exists only on the other device (int8 saved on a CPU, then a GPU appears)
+    falls back to `auto` with a note instead of failing after the whole model has loaded.
+    `capability` is the GPU's compute capability; queried when not given."""
     if precision not in CHOICES:
         raise DeviceError(f"Unknown precision {precision!r}; use one of: {', '.join(CHOICES)}.")
+    allowed = CUDA_CHOICES if device_type == "cuda" else CPU_CHOICES
+    note = None
+    if precision != "auto" and precision not in allowed:
+        where = "an NVIDIA GPU" if device_type == "cuda" else "the CPU"
+        precision_auto = choose("auto", device_type, capability)[0]
+        note = (f"Precision {precision} is not available on {where}, so {precision_auto} runs instead "
+                f"(automatic); on {where} you can choose {', '.join(allowed)}.")
+        return precision_auto, note
     if precision == "auto":
         if device_type == "cuda":
-            return "bf16" if torch.cuda.is_bf16_supported() else "fp16"
-        return "fp32"
-    allowed = CUDA_CHOICES if device_type == "cuda" else CPU_CHOICES
-    if precision not in allowed:
-        where = "an NVIDIA GPU" if device_type == "cuda" else "the CPU"
-        raise DeviceError(f"Precision {precision} is not available on {where}; "
-                          f"use one of: {', '.join(allowed)}.")
-    return precision
+            return ("bf16" if native_bf16(capability) else "fp16"), None
+        return "fp32", None
+    return precision, None
+
+
+def native_bf16(capability: tuple[int, int] | None = None) -> bool:
+    """bf16 with tensor cores: compute capability 8.0 (Ampere) or newer. PyTorch's
+    `is_bf16_supported()` also says yes on GTX 10xx-RTX 20xx, where bf16 is emulated (no
+    tensor cores, slow math attention), so it is not asked."""
+    if capability is None:
+        import torch
+
+        capability = tuple(torch.cuda.get_device_capability())
+    return tuple(capability) >= (8, 0)
 
 
 def compute_dtype(precision: str):

@@ -20,6 +20,7 @@ from app.engine.decode.vocoder_stream import StreamingVocoder
 # ChatTTS's RefineTextParams defaults.
 REFINE = dict(temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0, max_new_tokens=384)
 STREAM_EVERY = 4    # tokens between looks at whether a piece of audio is ready
+REFINE_PROMPT_ALLOWANCE = 128   # prompt tokens of a typical sentence's refine pass
 
 
 def sentence_seed(seed: int, index: int, retry: int = 0) -> int:
@@ -45,12 +46,17 @@ class FastSpeech:
         self.loop = loop
         self.lookahead = lookahead
 
-    def warm_up(self) -> None:
+    def warm_up(self, shapes: list[tuple[int, int]] = ()) -> None:
         """TorchScript optimizes a function on its first runs (about 0.7 s on the full model):
-        pay that while loading, not on the user's first sentence."""
+        pay that while loading, not on the user's first sentence. On a GPU, capture the step's
+        graphs for the (batch, cache length) `shapes` of the audio pass, and the same batches
+        of the refine pass, so that the first requests of those shapes capture nothing."""
         params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
         for _ in range(2):
             list(self.speak(["你好。"], "[speed_5]", params, [0], None, None, None, False, BatchReport()))
+        for batch, tokens in shapes:
+            self.loop.prepare_graphs(batch, tokens)
+            self.loop.prepare_graphs(batch, REFINE["max_new_tokens"] + REFINE_PROMPT_ALLOWANCE)
 
     def refine(self, texts: list[str], prompt: str, seeds: list[int],
                cancel: Optional[threading.Event]) -> tuple[list[str], list[bool]]:

@@ -1,0 +1,349 @@
+"""The GPU decode path, simulated on the CPU: precision choice, length buckets, kept caches,
+one draw per sentence, lazy completion checks, overflow detection, graph capture failures,
+out-of-memory classification and retries that cannot splice exactly."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch
+
+from app.engine.decode import cuda_graph, memory, precision, static_steps
+from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.prompts import code_prompt
+from app.engine.errors import NumericalError
+from app.engine.request import SamplingParams, SynthesisRequest
+
+TEXTS = ["你好，世界。", "Hello there, this one is a much longer sentence than the first。", "再见。"]
+EOS_AUDIO = 625
+PARAMS = PassParams(0.3, 0.7, 20, 1.05, 40)
+
+
+@pytest.fixture(scope="module")
+def chat(synthesizer):
+    return synthesizer._chat
+
+
+def _generate(loop, chat, params=PARAMS, seeds=(1, 2, 3), texts=TEXTS):
+    emb, mask = code_prompt(chat, texts, "[speed_5]", None, None, None)
+    return list(loop.generate(emb, mask, True, params, list(seeds), eos=EOS_AUDIO))[-1]
+
+
+def _same(a, b):
+    assert [t.shape for t in a.tokens] == [t.shape for t in b.tokens]
+    for x, y in zip(a.tokens, b.tokens):
+        assert torch.equal(x, y)
+    for x, y in zip(a.hiddens, b.hiddens):
+        torch.testing.assert_close(x, y, rtol=1e-4, atol=1e-4)
+
+
+def _fixed_shape(chat):
+    loop = DecodeLoop(chat, "eager", "fp32")
+    loop.static_steps = True          # what runs on a GPU, without the graph
+    return loop
+
+
+# -- precision --------------------------------------------------------------------------
+@pytest.mark.parametrize("capability, expected", [((6, 1), "fp16"), ((7, 5), "fp16"), ((8, 0), "bf16"),
+                                                  ((8, 9), "bf16"), ((12, 0), "bf16")])
+def test_automatic_gpu_precision_needs_native_bf16(capability, expected, monkeypatch):
+    # PyTorch 2.14 says yes for emulated bf16 on GTX 10xx-RTX 20xx: it must not be asked.
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
+    assert precision.choose("auto", "cuda", capability) == (expected, None)
+
+
+@pytest.mark.parametrize("asked, device, runs", [("int8", "cuda", "fp16"), ("fp16", "cpu", "fp32")])
+def test_a_choice_for_the_other_device_falls_back_to_automatic_with_a_note(asked, device, runs):
+    chosen, note = precision.choose(asked, device, (7, 5))
+    assert chosen == runs
+    assert asked in note and runs in note and "automatic" in note
+
+
+def test_unknown_precision_is_still_refused():
+    with pytest.raises(Exception, match="Unknown precision"):
+        precision.choose("fp8", "cpu")
+
+
+def test_synthesizer_with_a_precision_this_device_lacks_loads_and_says_so(tiny_model):
+    from app.engine.synthesizer import Synthesizer
+
+    synth = Synthesizer(tiny_model, device="cpu", precision="fp16")
+    synth.load()
+    assert synth.precision == "fp32" and synth.decode_label == "jit-fp32"
+    assert len(synth.notes) == 1 and "fp16 is not available on the CPU" in synth.notes[0]
+
+
+# -- one draw per sentence --------------------------------------------------------------
+def test_a_sentences_random_numbers_drawn_at_once_equal_one_draw_per_step(chat):
+    loop = DecodeLoop(chat, "eager", "fp32")
+    table = loop._uniforms([11, 12], 2048, 4)
+    for row, seed in enumerate([11, 12]):
+        g = torch.Generator().manual_seed(seed)
+        per_step = torch.stack([torch.rand(4, 1, generator=g).reshape(-1) for _ in range(2048)])
+        assert torch.equal(table[row], per_step)
+
+
+# -- lazy completion checks -------------------------------------------------------------
+def test_checking_completion_every_few_steps_gives_the_same_sentences(chat):
+    ends = {0: 3, 1: 13}
+
+    def force_ends(step, logits, rows):
+        for place, row in enumerate(rows.tolist()):
+            if ends.get(row) is not None and step >= ends[row]:
+                logits[place * 4:(place + 1) * 4] = float("-inf")
+                logits[place * 4:(place + 1) * 4, EOS_AUDIO] = 0.0
+        steps.append(step)
+
+    results = []
+    for every in (1, 8):
+        loop = _fixed_shape(chat)
+        loop.sync_every = every
+        steps = []
+        loop.on_logits = force_ends
+        results.append((_generate(loop, chat, PassParams(0.3, 0.7, 20, 1.05, 40), texts=[TEXTS[0], TEXTS[2]],
+                                  seeds=[1, 3]), len(steps)))
+    (exact, exact_steps), (lazy, lazy_steps) = results
+    assert [t.shape[0] for t in exact.tokens] == [3, 13]
+    _same(exact, lazy)
+    assert exact.hit_limit == lazy.hit_limit == [False, False]
+    assert exact_steps == 14 and exact_steps <= lazy_steps < exact_steps + 8    # ran on at most a few steps
+
+
+# -- length buckets and kept caches -----------------------------------------------------
+def test_buckets_double_up_to_the_capacity(monkeypatch):
+    assert static_steps.capacity_for(2100, 4096) == 2304
+    assert static_steps.capacity_for(4000, 4096) == 4096
+    assert static_steps.buckets(2304) == [256, 512, 1024, 2048, 2304]
+    assert static_steps.bucket_for(257, [256, 512, 2304]) == 512
+    assert static_steps.bucket_for(256, [256, 512, 2304]) == 256
+
+
+def test_fixed_shape_steps_attend_to_the_smallest_bucket_and_match_the_growing_step(chat, monkeypatch):
+    monkeypatch.setattr(static_steps, "SLOT_ROUND", 16)
+    growing = DecodeLoop(chat, "eager", "fp32")
+    fixed = _fixed_shape(chat)
+    lengths = []
+    real = fixed.run_stack
+
+    def spy(x, rows_at, mask, k, v, write_at, length):
+        if x.shape[1] == 1:
+            lengths.append((int(write_at[0]) + 1, length, mask.shape[-1]))
+        return real(x, rows_at, mask, k, v, write_at, length)
+
+    monkeypatch.setattr(fixed, "run_stack", spy)
+    _same(_generate(growing, chat), _generate(fixed, chat))
+    sizes = static_steps.buckets(fixed.static_entry(3, lengths[0][0] - 1 + PARAMS.max_new_tokens).capacity)
+    assert len({length for _, length, _ in lengths}) >= 2          # it switched buckets on the way
+    for written, length, mask_len in lengths:
+        assert length == mask_len == static_steps.bucket_for(written, sizes)
+
+
+def test_caches_are_kept_across_requests_and_stale_values_change_nothing(chat):
+    loop = _fixed_shape(chat)
+    first = _generate(loop, chat, seeds=(1, 2, 3))
+    entry = loop._static.get(*loop._static.keys()[0])
+    address = entry.k.data_ptr()
+    _generate(loop, chat, seeds=(7, 8, 9))                          # leaves other values in the cache
+    again = _generate(loop, chat, seeds=(1, 2, 3))
+    assert loop._static.get(*loop._static.keys()[-1]).k.data_ptr() == address
+    _same(first, again)
+
+
+def test_kept_caches_are_bounded_and_freed(chat):
+    loop = _fixed_shape(chat)
+    for batch in range(1, static_steps.KEEP_ENTRIES + 3):
+        loop.static_entry(batch, 100)
+    assert len(loop._static.keys()) == static_steps.KEEP_ENTRIES
+    assert loop._static.keys()[-1] == (static_steps.KEEP_ENTRIES + 2, 256)
+    loop.release_static()
+    assert loop._static.keys() == []
+
+
+# -- overflow ---------------------------------------------------------------------------
+@pytest.mark.parametrize("prec, advice", [("fp16", "choose fp32 precision"), ("fp32", "models verify")])
+def test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence(chat, monkeypatch, prec, advice):
+    loop = _fixed_shape(chat)
+    loop.sync_every = 8
+    loop.precision = prec
+    real = loop.run_stack
+    calls = []
+
+    def overflow(x, *args):
+        out = real(x, *args)
+        calls.append(1)
+        if len(calls) > 5:
+            out = out.clone()
+            out[1] = float("inf")
+        return out
+
+    monkeypatch.setattr(loop, "run_stack", overflow)
+    with pytest.raises(NumericalError, match=advice) as caught:
+        _generate(loop, chat)
+    assert "sentence 2 of the batch" in str(caught.value)
+    assert loop._static.keys() == []                                 # no poisoned cache is kept
+
+
+# -- graph capture ----------------------------------------------------------------------
+class _FakeCuda:
+    """Enough of torch.cuda to run GraphedStep's capture on CPU tensors."""
+
+    def __init__(self, monkeypatch, fail=None):
+        self.graph_kwargs, self.streams_set, self.fail = [], [], fail
+        outer = self
+
+        class Stream:
+            def wait_stream(self, _other):
+                pass
+
+        class Graph:
+            def __init__(self, _graph, **kwargs):
+                outer.graph_kwargs.append(kwargs)
+
+            def __enter__(self):
+                if outer.fail:
+                    raise outer.fail
+
+            def __exit__(self, *exc):
+                return False
+
+        class CUDAGraph:
+            def replay(self):
+                pass
+
+        self.current = Stream()
+        monkeypatch.setattr(torch.cuda, "Stream", Stream)
+        monkeypatch.setattr(torch.cuda, "stream", lambda _s: _NullContext())
+        monkeypatch.setattr(torch.cuda, "current_stream", lambda *a: self.current)
+        monkeypatch.setattr(torch.cuda, "set_stream", self.streams_set.append)
+        monkeypatch.setattr(torch.cuda, "graph", Graph)
+        monkeypatch.setattr(torch.cuda, "CUDAGraph", CUDAGraph)
+        monkeypatch.setattr(torch.cuda, "graph_pool_handle", lambda: "pool")
+
+
+class _NullContext:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _graph_loop(chat):
+    loop = _fixed_shape(chat)
+    loop.cuda_graphs = True
+    return loop
+
+
+def test_graphs_are_captured_per_bucket_once_in_thread_local_mode_and_shared_across_requests(chat, monkeypatch):
+    fake = _FakeCuda(monkeypatch)
+    loop = _graph_loop(chat)
+    loop.prepare_graphs(2, 600)
+    entry = loop.static_entry(2, 600)
+    assert sorted(entry.graphs) == static_steps.buckets(entry.capacity) == [256, 512, 768]
+    assert len(fake.graph_kwargs) == 3
+    assert all(k == {"pool": "pool", "capture_error_mode": "thread_local"} for k in fake.graph_kwargs)
+    loop.prepare_graphs(2, 600)
+    assert len(fake.graph_kwargs) == 3                               # kept, not captured again
+
+
+def test_a_failed_capture_restores_the_stream_and_is_not_retried(chat, monkeypatch, caplog):
+    fake = _FakeCuda(monkeypatch, fail=RuntimeError("operation not permitted when stream is capturing"))
+    loop = _graph_loop(chat)
+    result = _generate(loop, chat)
+    assert fake.streams_set == [fake.current]                        # back on the stream it was on
+    assert loop.cuda_graphs is False and loop.mode == "eager"
+    assert "CUDA graph capture failed" in caplog.text
+    _generate(loop, chat)
+    assert len(fake.graph_kwargs) == 1                               # never tried again
+    _same(result, _generate(_fixed_shape(chat), chat))               # and the request still completed
+
+
+def test_out_of_memory_during_capture_reaches_the_batch_halving(chat, monkeypatch):
+    fake = _FakeCuda(monkeypatch, fail=torch.OutOfMemoryError("CUDA out of memory."))
+    loop = _graph_loop(chat)
+    with pytest.raises(torch.OutOfMemoryError):
+        _generate(loop, chat)
+    assert fake.streams_set == [fake.current]
+    assert loop.cuda_graphs is True                                  # OOM is not "graphs do not work here"
+
+
+def test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use(synthesizer, monkeypatch):
+    prepared = []
+    monkeypatch.setattr(synthesizer._loop, "prepare_graphs", lambda b, t: prepared.append((b, t)))
+    synthesizer._speech.warm_up([(1, 2304), (4, 2304)])
+    assert (1, 2304) in prepared and (4, 2304) in prepared
+    assert {b for b, t in prepared if t < 1024} == {1, 4}            # the refine pass too
+
+
+# -- memory -----------------------------------------------------------------------------
+@pytest.mark.parametrize("message", [
+    "CUDA out of memory. Tried to allocate 2.00 GiB",
+    "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+    "cuDNN error: CUDNN_STATUS_ALLOC_FAILED",
+])
+def test_allocation_failures_count_as_out_of_memory(message):
+    assert memory.is_out_of_memory(RuntimeError(message))
+    assert not memory.is_out_of_memory(RuntimeError("CUBLAS_STATUS_EXECUTION_FAILED"))
+
+
+def test_free_gpu_memory_counts_what_pytorch_holds_unused(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "mem_get_info", lambda _d: (1_000, 8_000))
+    monkeypatch.setattr(torch.cuda, "memory_reserved", lambda _d: 5_000)
+    monkeypatch.setattr(torch.cuda, "memory_allocated", lambda _d: 3_500)
+    assert memory.free_bytes(torch.device("cuda", 0)) == 2_500
+
+
+def test_a_gpu_batches_up_to_its_own_limit():
+    loop = SimpleNamespace(device=torch.device("cuda", 0), cache_bytes_per_row=lambda _n: 1)
+    memory_free = memory.free_bytes
+    try:
+        memory.free_bytes = lambda _d: 2**40
+        assert memory.choose_batch(loop, 2304, 64) == memory.MAX_BATCH["cuda"] == 16
+        loop.device = torch.device("cpu")
+        assert memory.choose_batch(loop, 2304, 64) == memory.MAX_BATCH["cpu"]
+    finally:
+        memory.free_bytes = memory_free
+
+
+def test_later_batches_use_the_devices_batch_limit(synthesizer, monkeypatch):
+    import app.engine.synthesizer as module
+
+    monkeypatch.setattr(module, "max_batch", lambda _device: 6)
+    monkeypatch.setattr(memory, "MAX_BATCH", {"cpu": 6, "cuda": 16})
+    sizes = []
+    monkeypatch.setattr(synthesizer._loop, "on_logits", lambda step, logits, rows: step == 0 and sizes.append(len(rows)))
+    text = "".join(f"第{n}句。" for n in range(1, 8))
+    synthesizer.run(SynthesisRequest(text, refine_text=False, voice_lock=False,
+                                     sampling=SamplingParams(max_new_tokens=8)))
+    assert sizes == [1, 6]
+
+
+def test_an_inexact_retry_cuts_a_partly_played_sentence_with_a_warning(synthesizer, monkeypatch):
+    """On a GPU a smaller batch gives other low bits: the retry would not continue the sound
+    where it stopped, so a sentence already partly played ends there, said in a warning."""
+    loop = synthesizer._loop
+    monkeypatch.setattr(loop, "exact_across_batches", False)
+    real = loop.run_stack
+    seen = {"steps": 0}
+
+    def failing(x, *args):
+        if x.shape[0] > 1:
+            seen["steps"] += 1
+            if seen["steps"] == 30:
+                raise torch.OutOfMemoryError("CUDA out of memory.")
+        return real(x, *args)
+
+    monkeypatch.setattr(loop, "run_stack", failing)
+    request = SynthesisRequest("第一句话。第二句话。第三句话。第四句话。", voice_lock=False, refine_text=False,
+                               sampling=SamplingParams(max_new_tokens=96))
+    chunks = []
+    result = synthesizer.run(request, on_chunk=chunks.append)
+    finals = [c.index for c in chunks if c.final]
+    assert finals == [0, 1, 2, 3]                                    # each sentence ends once, in order
+    cut = [w for w in result.warnings if "cut short" in w]
+    assert cut and all(w.startswith("Sentence 2") or w.startswith("Sentence 3") or w.startswith("Sentence 4")
+                       for w in cut)
+    played = {i: sum(c.samples.size for c in chunks if c.index == i) for i in range(4)}
+    assert all(played[i] > 0 for i in range(4))
+    assert result.audio.size == sum(played.values())
+    np.testing.assert_array_equal(result.audio, np.concatenate([c.samples for c in chunks]))
