@@ -9,6 +9,7 @@ with the official shapes (built once into --model if that folder is empty). Per 
   first_chunk_s          time from request to the first streamed chunk of one sentence
                          (null for upstream: its first audio comes when the sentence ends)
   peak_rss_mb            the process's peak resident memory
+  peak_gpu_mb            on a GPU: the most memory PyTorch allocated there while timing
 Random weights rarely end a sentence, so lengths are forced; the output is noise.
 
     python bench/decode.py [--model DIR] [--tokens N] [--modes jit-fp32,jit-int8,...] [--quick]
@@ -33,8 +34,9 @@ PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有
              "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
 ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8"]
 QUICK_MODES = ["jit-fp32", "jit-int8"]
-CUDA_MODES = ["jit-fp32", "jit-bf16", "jit-fp16"]
-METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb"]
+# On a GPU "jit" is our loop replaying CUDA graphs; "eager" the same loop without them.
+CUDA_MODES = ["jit-fp32", "jit-bf16", "jit-fp16", "eager-fp16"]
+METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb", "peak_gpu_mb"]
 
 
 def _peak_rss_mb() -> float:
@@ -90,11 +92,18 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
         return SynthesisRequest(PARAGRAPH, refine_text=False, voice_lock=False,
                                 sampling=SamplingParams(max_new_tokens=n, min_new_tokens=n))
 
-    # Warm-up, the same for every mode: first runs of each shape are slower (TorchScript's
-    # profiling runs, allocator growth); a user pays them once per start, not per sentence.
-    forced(synth, [SENTENCE], 8)()
-    forced(synth, [SENTENCE] * 4, 8)()
-    synth.run(paragraph_request(8))
+    # Warm-up, the same for every mode and of the very shapes timed below: first runs of a
+    # shape are slower (TorchScript's profiling runs, graph captures, allocator growth); a user
+    # pays them once per start, not per sentence.
+    forced(synth, [SENTENCE], tokens)()
+    forced(synth, [SENTENCE] * 4, tokens)()
+    synth.run(paragraph_request(2 * tokens))
+    gpu = synth.device.device.startswith("cuda")
+    if gpu:
+        import torch
+
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
     b1 = _timed(forced(synth, [SENTENCE], tokens))
     b4 = _timed(forced(synth, [SENTENCE] * 4, tokens))
     paragraph = synth.run(paragraph_request(2 * tokens))
@@ -106,7 +115,11 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
             first_chunk = round(time.perf_counter() - started, 3)
             synth.cancel()
             break
+    peak_gpu_mb = None
+    if gpu:
+        peak_gpu_mb = round(torch.cuda.max_memory_allocated() / 2**20, 1)
     return {
+        "peak_gpu_mb": peak_gpu_mb,
         "tokens_per_s_b1": round(tokens / b1, 2),
         "tokens_per_s_b4": round(4 * tokens / b4, 2),
         "rtf_paragraph": round(paragraph.realtime_factor, 3),

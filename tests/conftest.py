@@ -49,7 +49,8 @@ def synthesizer(tiny_model, tmp_path_factory):
     from app.engine.synthesizer import Synthesizer
 
     os.environ["CHATTTS_STUDIO_HOME"] = str(tmp_path_factory.mktemp("synth-home"))
-    synth = Synthesizer(tiny_model, device="cpu")
+    # bench/gpu_check.sh runs the engine tests on a GPU with CHATTTS_STUDIO_TEST_DEVICE=cuda.
+    synth = Synthesizer(tiny_model, device=os.environ.get("CHATTTS_STUDIO_TEST_DEVICE", "cpu"))
     synth.load()
     return synth
 

@@ -283,6 +283,7 @@ class DecodeLoop:
         """Free the kept caches and graphs (out of memory, or numbers that overflowed)."""
         self._static.clear()
 
+    @torch.inference_mode()
     def prepare_graphs(self, batch: int, total: int) -> None:
         """Capture every bucket's graph of a (batch, length) now, so that requests of that shape
         pay no capture."""

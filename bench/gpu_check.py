@@ -1,0 +1,145 @@
+"""What only an NVIDIA GPU can show about our decode path. Prints one JSON object.
+
+    python bench/gpu_check.py [--model DIR] [--steps N]
+
+On the tiny random-weight model (built into --model if that folder is empty), on cuda:0:
+  precision_auto     what `auto` picks on this card (bf16 needs compute capability 8.0+)
+  graphs             per precision: the loop runs as CUDA graphs ("graph-..."), one graph per
+                     length bucket it crossed, none captured again by a second request of the
+                     same shape, and its greedy tokens against the same loop without graphs
+  agreement          fp16/bf16 against fp32: cosine of the first step's logits, and how many
+                     greedy tokens agree before the first difference (random weights: a
+                     difference late in a sentence is expected, at once is not)
+  host_syncs         host reads per token of a graph decode (at most one every few steps)
+  peak_gpu_mb        the most memory PyTorch allocated during the checks
+Random weights make noise; these are arithmetic checks, not listening tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+TEXTS = ["你好，世界。", "Hello there, this one is a much longer sentence than the first。", "再见。"]
+
+
+def _greedy(loop, chat, steps: int):
+    from app.engine.decode.loop import PassParams
+    from app.engine.decode.prompts import code_prompt
+
+    emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
+    eos = int(chat.config.gpt.num_audio_tokens) - 1
+    seen = []
+    loop.on_logits = lambda i, logits, rows: i == 0 and seen.append(logits.float().cpu())
+    params = PassParams(1.0, 1.0, 0, 1.0, steps, min_new_tokens=steps, greedy=True)   # forced length
+    result = list(loop.generate(emb, mask, True, params, [1, 2, 3], eos=eos))[-1]
+    loop.on_logits = None
+    return [t.cpu() for t in result.tokens], seen[0]
+
+
+def _agreeing(a, b) -> list[int]:
+    """Per sentence: tokens equal before the first difference."""
+    counts = []
+    for x, y in zip(a, b):
+        n = min(len(x), len(y))
+        same = (x[:n] == y[:n]).all(dim=-1) if x.dim() > 1 else x[:n] == y[:n]
+        bad = (~same).nonzero()
+        counts.append(int(bad[0, 0]) if bad.numel() else n)
+    return counts
+
+
+def _count_syncs(loop, chat, steps: int) -> float:
+    """Host reads (`Tensor.__bool__`, `.item()`, `.tolist()`) per decoded token."""
+    import torch
+
+    counted = {"n": 0}
+    originals = {name: getattr(torch.Tensor, name) for name in ("__bool__", "item", "tolist")}
+
+    def counting(name):
+        def wrapper(self, *a, **k):
+            if self.is_cuda:
+                counted["n"] += 1
+            return originals[name](self, *a, **k)
+        return wrapper
+
+    for name in originals:
+        setattr(torch.Tensor, name, counting(name))
+    try:
+        _greedy(loop, chat, steps)
+    finally:
+        for name, fn in originals.items():
+            setattr(torch.Tensor, name, fn)
+    return round(counted["n"] / steps, 3)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", help="model folder (tiny random weights built there if empty)")
+    p.add_argument("--steps", type=int, default=300, help="greedy tokens per sentence (crosses a bucket at 256)")
+    p.add_argument("--device", default="cuda", help=argparse.SUPPRESS)   # cpu: a smoke run of this script
+    args = p.parse_args(argv)
+    import torch
+
+    gpu = args.device == "cuda"
+    if gpu and not torch.cuda.is_available():
+        print(json.dumps({"error": "PyTorch sees no NVIDIA GPU here; this check needs one."}))
+        return 2
+    from app.engine.decode import precision as prec
+    from app.engine.decode.loop import DecodeLoop
+    from app.engine.synthesizer import Synthesizer, quiet_libraries
+
+    quiet_libraries()
+    model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-gpu-check-tiny")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.testing.random_model import build_random_model
+
+        build_random_model(model, size="tiny", seed=0)
+    synth = Synthesizer(model, device=args.device, precision="fp32")
+    synth.load(verify=False)
+    chat = synth._chat
+    report = {
+        "gpu": torch.cuda.get_device_name(0) if gpu else None,
+        "capability": list(torch.cuda.get_device_capability(0)) if gpu else None,
+        "torch": torch.__version__,
+        "precision_auto": prec.choose("auto", "cuda")[0] if gpu else prec.choose("auto", "cpu")[0],
+        "loaded_as": synth.decode_label,
+        "graphs": {},
+        "agreement": {},
+    }
+    reference, reference_logits = _greedy(DecodeLoop(chat, "eager", "fp32"), chat, args.steps)
+    for precision in (("fp32", "fp16", "bf16") if gpu else ("fp32", "bf16")):
+        graphed = DecodeLoop(chat, "jit", precision)
+        tokens, logits = _greedy(graphed, chat, args.steps)
+        entries = {f"{b}x{c}": sorted(e.graphs) for (b, c), e in graphed._static._entries.items()}
+        captured = sum(len(g) for g in entries.values())
+        _greedy(graphed, chat, args.steps)
+        again = sum(len(e.graphs) for e in graphed._static._entries.values())
+        plain, _ = _greedy(DecodeLoop(chat, "eager", precision), chat, args.steps)
+        report["graphs"][precision] = {
+            "mode": f"{graphed.mode}-{graphed.precision}",
+            "buckets_captured": entries,
+            "captured_again_by_second_request": again - captured,
+            "tokens_agreeing_with_eager_same_precision": _agreeing(tokens, plain),
+            "sentence_lengths": [len(t) for t in tokens],
+        }
+        if precision != "fp32":
+            cosine = torch.nn.functional.cosine_similarity(logits.flatten(), reference_logits.flatten(), dim=0)
+            report["agreement"][precision] = {
+                "first_step_logit_cosine": round(float(cosine), 5),
+                "greedy_tokens_agreeing_with_fp32": _agreeing(tokens, reference),
+            }
+    if gpu:
+        report["host_syncs"] = {"per_token_graph_fp16": _count_syncs(DecodeLoop(chat, "jit", "fp16"), chat,
+                                                                     args.steps)}
+        report["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
