@@ -10,18 +10,20 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from app import __version__, cli_models
+from app.cli_args import Parser, number
 from app.engine.decode import MODES
 from app.engine.decode.precision import CHOICES as PRECISIONS, EXPERIMENTAL
 from app.engine.device import CHOICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
-from app.engine.request import DEFAULT_SEED
-from app.engine.text import decode_text, read_text_file
+from app.engine.request import DEFAULT_SEED, SEED_MAX
+from app.engine.text import decode_text, read_capped, read_text_file
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="chattts-studio",
         description="Turn text into speech with ChatTTS. Without a command, opens the window.",
     )
@@ -36,15 +38,19 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)")
     s.add_argument("--model", metavar="DIR", help="model folder (default: the user data folder, "
                    "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
-    s.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                   help=f"voice and sampling seed (default {DEFAULT_SEED})")
+    s.add_argument("--seed", type=number("--seed", 0, SEED_MAX, integer=True), default=DEFAULT_SEED,
+                   help=f"voice and sampling seed, 0 to {SEED_MAX} (default {DEFAULT_SEED})")
     s.add_argument("--speaker", metavar="STR", help="a speaker string; overrides the seed's voice")
     s.add_argument("--device", choices=CHOICES, default="auto", help="where to run (default auto)")
-    s.add_argument("--speed", type=int, default=5, choices=range(10), metavar="0-9", help="speaking speed (default 5)")
-    s.add_argument("--temperature", type=float, default=0.3, help="sampling temperature (default 0.3)")
-    s.add_argument("--top-p", type=float, default=0.7, help="top-P sampling (default 0.7)")
-    s.add_argument("--top-k", type=int, default=20, help="top-K sampling (default 20)")
-    s.add_argument("--max-tokens", type=int, default=2048,
+    s.add_argument("--speed", type=number("--speed", 0, 9, integer=True), default=5, metavar="0-9",
+                   help="speaking speed (default 5)")
+    s.add_argument("--temperature", type=number("--temperature", 0, low_open=True), default=0.3,
+                   help="sampling temperature, above 0 (default 0.3)")
+    s.add_argument("--top-p", type=number("--top-p", 0, 1, low_open=True), default=0.7,
+                   help="top-P sampling, above 0 and at most 1 (default 0.7)")
+    s.add_argument("--top-k", type=number("--top-k", 1, integer=True), default=20,
+                   help="top-K sampling, at least 1 (default 20)")
+    s.add_argument("--max-tokens", type=number("--max-tokens", 1, integer=True), default=2048,
                    help="most audio tokens per sentence (default 2048, about 43 s)")
     s.add_argument("--no-refine", action="store_true",
                    help="skip the text-refinement pass (faster; fewer natural pauses)")
@@ -94,7 +100,7 @@ def read_input_text(text: str | None, file: str | None) -> str:
             raise InputTextError("There is no text to speak; give it as an argument or with --file.")
         return text
     if file == "-":
-        return decode_text(sys.stdin.buffer.read(), "Standard input")
+        return decode_text(read_capped(sys.stdin.buffer, "Standard input"), "Standard input")
     return read_text_file(file)
 
 
@@ -102,10 +108,13 @@ def cmd_synth(args) -> int:
     from app.engine.audio_io import check_output_path, write_wav
     from app.engine.model_store import ModelStore
     from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.text import check_text
+    from app.engine.text import check_speakable, check_text
 
-    text = check_text(read_input_text(args.text, args.file))
+    text = check_speakable(check_text(read_input_text(args.text, args.file)))
     output = check_output_path(args.output)
+    if args.file not in (None, "-") and Path(args.file).expanduser().resolve() == output.resolve():
+        raise OutputError(f"The output {args.output} is the input file {args.file}, and writing it would "
+                          "replace your text with audio; choose another output name.")
     store = ModelStore(args.model)
     store.require_present()
 
@@ -165,7 +174,7 @@ def cmd_synth(args) -> int:
 
 
 def cmd_normalize(args) -> int:
-    from app.engine.pronunciations import PronunciationDictionary
+    from app.engine.library.lexicon import PronunciationDictionary
     from app.engine.synthesizer import chattts_normalizer, spoken_segments
 
     text = read_input_text(args.text, args.file)

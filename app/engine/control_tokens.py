@@ -14,6 +14,24 @@ INLINE = ("[uv_break]", "[v_break]", "[lbreak]", "[llbreak]", "[laugh]")
 BUTTONS = ("[uv_break]", "[laugh]", "[lbreak]")
 _BRACKETED = re.compile(r"\[[^\[\]\n]{0,40}\]")
 _PROMPT_LEVEL = re.compile(r"\[(speed|oral|laugh|break)_\d\]")
+_KNOWN = re.compile("|".join(re.escape(t) for t in INLINE))
+# A bracket that is not part of a whole token: ChatTTS would drop the text after it.
+_STRAY = re.compile(r"\[(?!(?:uv_break|v_break|lbreak|llbreak|laugh)\])|(?<!\[uv_break)(?<!\[v_break)"
+                    r"(?<!\[lbreak)(?<!\[llbreak)(?<!\[laugh)\]")
+
+
+def _drop_stray(m: re.Match, text: str, warnings: list[str]) -> str:
+    start = m.start()
+    near = text[max(0, start - 12): start + 13].replace("\n", " ")
+    warnings.append(f"Removed an unmatched '{m.group(0)}' near \"{near}\": ChatTTS would drop the text "
+                    "after it; write [ and ] only around a control token.")
+    return ""
+
+
+def only_control_tokens(text: str) -> bool:
+    """True if nothing would be spoken: the text is control tokens, spaces and punctuation."""
+    rest = _KNOWN.sub("", _BRACKETED.sub("", text))
+    return not any(ch.isalnum() for ch in rest)
 
 
 def clean_control_tokens(text: str) -> tuple[str, list[str]]:
@@ -32,6 +50,7 @@ def clean_control_tokens(text: str) -> tuple[str, list[str]]:
         return ""
 
     cleaned = _BRACKETED.sub(keep_or_drop, text)
+    cleaned = _STRAY.sub(lambda m: _drop_stray(m, cleaned, warnings), cleaned)
     if warnings:
         cleaned = re.sub(r"[ \t]{2,}", " ", cleaned)
     return cleaned, warnings

@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from app.engine.errors import InputTextError, StudioError
+
 # ChatTTS-ui's default voice seed: on the official weights it is the same voice there.
 DEFAULT_SEED = 2222
+# Sentence seeds use the low 32 bits (decode/speech.py), so larger seeds would repeat voices.
+SEED_MAX = 2**32 - 1
+
+
+class ParameterError(StudioError):
+    """A synthesis parameter is out of its range. `option` names it; `low`/`high` bound it."""
+
+    def __init__(self, option: str, low, high, low_open: bool = False):
+        self.option, self.low, self.high, self.low_open = option, low, high, low_open
+        if low_open and high is None:
+            rule = f"greater than {low}"
+        elif low_open:
+            rule = f"greater than {low} and at most {high}"
+        elif high is None:
+            rule = f"at least {low}"
+        else:
+            rule = f"between {low} and {high}"
+        super().__init__(f"{option} must be {rule}; give a value in that range.")
+
+
+def check_number(option: str, value, low, high=None, low_open: bool = False, integer: bool = False):
+    """`value` if it is a number within its range, else ParameterError naming `option`."""
+    ok = isinstance(value, numbers.Integral if integer else numbers.Real) and not isinstance(value, bool)
+    ok = ok and (integer or math.isfinite(value))
+    ok = ok and (value > low if low_open else value >= low) and (high is None or value <= high)
+    if not ok:
+        raise ParameterError(option, low, high, low_open)
+    return value
 
 
 @dataclass
@@ -20,6 +52,18 @@ class SamplingParams:
     repetition_penalty: float = 1.05
     max_new_tokens: int = 2048
     min_new_tokens: int = 0           # the end token is barred before this many (benchmarks)
+
+    def __post_init__(self):
+        self.validate()
+
+    def validate(self) -> None:
+        """ParameterError (a sentence naming the option) unless every value is usable."""
+        check_number("temperature", self.temperature, 0, None, low_open=True)
+        check_number("top-p", self.top_p, 0, 1, low_open=True)
+        check_number("top-k", self.top_k, 1, integer=True)
+        check_number("repetition penalty", self.repetition_penalty, 0, None, low_open=True)
+        check_number("max-tokens", self.max_new_tokens, 1, integer=True)
+        check_number("min-tokens", self.min_new_tokens, 0, self.max_new_tokens, integer=True)
 
 
 @dataclass
@@ -36,6 +80,25 @@ class SynthesisRequest:
     voice_lock: bool = True           # later sentences copy the first one's voice
     reference: str | None = None      # audio codes of a reference recording (overrides the lock)
     reference_text: str | None = None # the transcript of that recording
+
+    def __post_init__(self):
+        self.validate()
+
+    def validate(self) -> None:
+        """ParameterError unless every value is in range (the window also changes fields later)."""
+        for name in ("text", "speaker", "reference", "reference_text"):
+            value = getattr(self, name)
+            if not (isinstance(value, str) or (value is None and name != "text")):
+                raise InputTextError(f"The request's {name} is not text; type it again.")
+        if not isinstance(self.sampling, SamplingParams):
+            raise ParameterError("sampling", 0, None)
+        self.sampling.validate()
+        check_number("seed", self.seed, 0, SEED_MAX, integer=True)
+        check_number("speed", self.speed, 0, 9, integer=True)
+        for option, value, high in (("oral", self.oral, 9), ("laugh", self.laugh, 2),
+                                    ("break", self.break_level, 7)):
+            if value is not None:
+                check_number(option, value, 0, high, integer=True)
 
     def code_prompt(self) -> str:
         return f"[speed_{_clamp(self.speed, 0, 9)}]"

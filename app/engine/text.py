@@ -31,10 +31,24 @@ def decode_text(data: bytes, source: str) -> str:
     raise InputTextError(f"{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.")
 
 
+# A character takes at most 4 bytes in UTF-8 (2 in GBK): more bytes than this cannot fit the limit.
+MAX_TEXT_BYTES = 4 * (MAX_TEXT_CHARS + 1)
+
+
+def read_capped(stream, source: str) -> bytes:
+    """At most MAX_TEXT_BYTES from `stream`; a longer input (even /dev/zero) is refused at once."""
+    data = stream.read(MAX_TEXT_BYTES + 1)
+    if len(data) > MAX_TEXT_BYTES:
+        raise InputTextError(f"{source} is longer than the limit of {MAX_TEXT_CHARS:,} characters; "
+                             "split it into several files and synthesize them one by one.")
+    return data
+
+
 def read_text_file(path: os.PathLike | str) -> str:
     target = Path(path).expanduser()
     try:
-        data = target.read_bytes()
+        with open(target, "rb") as f:
+            data = read_capped(f, str(target))
     except FileNotFoundError:
         raise InputTextError(f"The input file {target} does not exist.") from None
     except IsADirectoryError:
@@ -52,6 +66,16 @@ def check_text(text: str | None) -> str:
             f"The text has {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}. "
             "Split it into several files and synthesize them one by one."
         )
+    return text
+
+
+def check_speakable(text: str) -> str:
+    """Refuse text that is only control tokens and punctuation: the model would babble."""
+    from app.engine.control_tokens import only_control_tokens
+
+    if only_control_tokens(text):
+        raise InputTextError("The text holds only control tokens such as [uv_break] and no words; "
+                             "add the words to speak.")
     return text
 
 
@@ -146,5 +170,6 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
     text, warnings = clean_control_tokens(text)
     if not text.strip():
         raise InputTextError("After removing unknown [tokens] there is no text left to speak.")
+    check_speakable(text)
     segments = [finish_segment(seg) for seg in split_text(normalize(text))]
     return PreparedText(segments, warnings)

@@ -18,7 +18,7 @@ import numpy as np
 
 from app.atomic import write_json_atomic
 from app.engine.errors import VoiceError
-from app.engine.voice_library import FIELDS, Voice
+from app.engine.library.voices import FIELDS, Voice
 from app.engine.voices import decode_speaker, encode_speaker
 
 IMPORT_FILTER = "*.json *.pt *.pth *.csv *.txt"

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from app.ui.retranslate import Retranslating
-from app.history import HistoryEntry
+from app.engine.library.history import HistoryEntry
 
 
 def entry_label(entry: HistoryEntry) -> str:

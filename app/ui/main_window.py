@@ -19,12 +19,11 @@ from PySide6.QtWidgets import (
 
 from app.ui.retranslate import Retranslating
 from app.engine.audio_io import SAMPLE_RATE
-from app.engine.errors import InputTextError, OutputError, StudioError
+from app.engine.errors import InputTextError, StudioError
 from app.engine.playback import AudioOutput, SoundDeviceOutput
-from app.engine.request import SynthesisRequest
+from app.engine.request import ParameterError, SynthesisRequest
 from app.engine.text import check_text
-from app.engine.voice_library import VoiceLibrary
-from app.history import HistoryStore
+from app.engine.library import HistoryStore, VoiceLibrary
 from app.ui.banner import Banner
 from app.ui.history_panel import HistoryPanel
 from app.ui.menus import build_menus
@@ -33,6 +32,7 @@ from app.ui.settings import Settings
 from app.ui.text_panel import TextPanel
 from app.ui.voice_panel import VoicePanel
 from app.ui.window_history import HistoryActions
+from app.ui.window_library import LibraryActions
 from app.ui.window_model import ModelActions
 from app.ui.doctor_panel import DoctorDialog, DoctorPanel
 from app.workers.doctor_worker import DoctorThread
@@ -41,7 +41,7 @@ from app.workers.synthesis_worker import ModelStatus, WorkerThread
 log = logging.getLogger("chattts_studio.ui")
 
 
-class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
+class MainWindow(Retranslating, ModelActions, HistoryActions, LibraryActions, QMainWindow):
     def __init__(self, settings: Settings, output: AudioOutput | None = None,
                  history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
                  synthesizer_factory=None, doctor_probe_factory=None):
@@ -49,7 +49,7 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
         self.setObjectName("mainWindow")
         self.settings = settings
         self.output = output if output is not None else SoundDeviceOutput(settings.output_device)
-        self.history = history or HistoryStore()
+        self.history, voices, self._library_problem = self._open_library(history, voices)
         self.model_status: ModelStatus | None = None
         self._missing_model: str | None = None
         self._load_error: str | None = None
@@ -77,11 +77,12 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
         self.doctor.worker.finished.connect(self.on_doctor_report)
         self.doctor.worker.failed.connect(self.on_doctor_failed)
 
-        self._build(voices or VoiceLibrary())
+        self._build(voices)
         self.menus = build_menus(self)
         self._restore()
         self.retranslate()
         self.refresh_history()
+        self.show_library_notices()
         self._set_busy(False)
 
     # -- layout -----------------------------------------------------------------------
@@ -91,6 +92,8 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
         self.model_banner.button2.clicked.connect(self.open_download)
         self.audio_banner = Banner("audioBanner")
         self.audio_banner.button.clicked.connect(self.audio_banner.hide)
+        self.library_banner = Banner("libraryBanner")
+        self.library_banner.button.clicked.connect(self.library_banner.hide)
         self.doctor_banner = Banner("doctorBanner")
         self.doctor_banner.button.clicked.connect(self.open_doctor)
         self.doctor_panel = DoctorPanel()
@@ -135,6 +138,7 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
         left_layout.addWidget(self.model_banner)
         left_layout.addWidget(self.doctor_banner)
         left_layout.addWidget(self.audio_banner)
+        left_layout.addWidget(self.library_banner)
         left_layout.addWidget(self.text_panel, 1)
         left_layout.addLayout(controls)
 
@@ -249,7 +253,7 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
     # -- text and voices ---------------------------------------------------------------
     def preview(self) -> None:
         """Show exactly what will be spoken (with ChatTTS's own filter once the model is loaded)."""
-        from app.engine.pronunciations import PronunciationDictionary
+        from app.engine.library.lexicon import PronunciationDictionary
         from app.engine.text import prepare_text
 
         text = self.text_panel.text()
@@ -273,7 +277,7 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
 
     @Slot(str, str, str)
     def on_reference_ready(self, codes: str, transcript: str, source: str) -> None:
-        from app.engine.voice_library import Voice
+        from app.engine.library.voices import Voice
 
         voice = Voice(name=Path(source).stem, speaker="", reference=codes, reference_text=transcript,
                       notes=self.tr("Made from %1").replace("%1", Path(source).name))
@@ -295,8 +299,12 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
             return
         try:
             check_text(request.text)
+            request.validate()
         except InputTextError as exc:
             self.status.setText(str(exc))
+            return
+        except ParameterError as exc:
+            self.status.setText(self.parameter_error_text(exc))
             return
         if self.model_status is None:
             self.status.setText(self.tr("The model is not loaded yet."))
@@ -349,8 +357,8 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
                 entry = self.history.add(request, result)
                 self.refresh_history()
                 self.history_panel.select(entry.id)
-            except (OSError, OutputError) as exc:
-                log.warning("history not saved: %s", exc)
+            except (OSError, StudioError) as exc:
+                self.history_not_saved(exc)
         note = self.tr(" (test model: noise, not speech)") if result.test_model else ""
         if result.warnings:
             note += "  ⚠ " + result.warnings[0]
@@ -408,6 +416,8 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, QMainWindow):
             self.doctor_banner.button.setText(self.tr("Open diagnostics"))
         if not self.audio_banner.isHidden():
             self.audio_banner.button.setText(self.tr("Dismiss"))
+        if not self.library_banner.isHidden():
+            self.library_banner.button.setText(self.tr("Dismiss"))
         if self.model_status is not None and not self.is_busy():
             self.status.setText(self._ready_text())
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.retranslate import Retranslating
-from app.engine.pronunciations import PronunciationDictionary
+from app.engine.library.lexicon import PronunciationDictionary
 
 
 class PronunciationDialog(Retranslating, QDialog):

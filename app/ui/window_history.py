@@ -11,7 +11,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.engine.audio_io import write_wav
-from app.engine.errors import OutputError
+from app.engine.errors import OutputError, StudioError
+from app.engine.request import ParameterError
 
 
 def default_export_name(text: str) -> str:
@@ -38,7 +39,14 @@ class HistoryActions:
         entry = self.history.get(entry_id)
         if entry is None:
             return
-        request = entry.to_request()
+        try:
+            request = entry.to_request()
+        except ParameterError as exc:
+            self.status.setText(self.parameter_error_text(exc))
+            return
+        except StudioError as exc:
+            self.status.setText(str(exc))
+            return
         self.text_panel.set_text(request.text)
         reference = (request.reference, request.reference_text or "") if request.reference else None
         self.voice_panel.set_voice(request.seed, request.speaker, reference)

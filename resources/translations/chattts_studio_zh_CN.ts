@@ -1002,4 +1002,72 @@
         <translation>ChatTTS Studio 在这台电脑上把文字变成自然的语音。接下来它会检查你的电脑、找到模型，并朗读一句测试语句。</translation>
     </message>
 </context>
+<context>
+    <name>LibraryActions</name>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="35"/>
+        <source>%1 could not be read; it was kept as it is and the rest was loaded.</source>
+        <translation>无法读取 %1；文件已原样保留，其余内容已载入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="38"/>
+        <source>%1: a record was skipped because its field “%2” is not valid; the rest was loaded.</source>
+        <translation>%1：字段“%2”无效，已跳过这条记录；其余内容已载入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="41"/>
+        <source>Your library was damaged: it was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
+        <translation>您的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="45"/>
+        <source>Your library was damaged and no backup could be used: it was set aside as %1 and a new library was started.</source>
+        <translation>您的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="48"/>
+        <source>Imported %1 into the library; the original is kept as %2.</source>
+        <translation>已将 %1 导入资料库；原文件保留为 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="55"/>
+        <source>Your history and voices cannot be saved this session: %1</source>
+        <translation>本次运行无法保存历史记录和音色：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="64"/>
+        <source>... and %1 more (see the log).</source>
+        <translation>……另有 %1 条（请查看日志）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="65"/>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="71"/>
+        <source>This result could not be saved to the history: %1</source>
+        <translation>此结果未能保存到历史记录：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="77"/>
+        <source>%1 must be greater than %2; change it in the Parameters tab.</source>
+        <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="79"/>
+        <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
+        <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="81"/>
+        <source>%1 must be at least %2; change it in the Parameters tab.</source>
+        <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="83"/>
+        <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
+        <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
+    </message>
+</context>
 </TS>

@@ -179,7 +179,7 @@ def test_no_command_opens_the_window(monkeypatch):
 
 
 def test_normalize_shows_what_will_be_spoken(capsys, tmp_path, isolated_user_dirs):
-    from app.engine.pronunciations import PronunciationDictionary
+    from app.engine.library.lexicon import PronunciationDictionary
 
     d = PronunciationDictionary()
     d.set("AI", "A I")

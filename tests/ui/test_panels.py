@@ -6,7 +6,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
-from app.engine.voice_library import VoiceLibrary
+from app.engine.library.voices import VoiceLibrary
 from app.ui.text_panel import TextPanel
 from app.ui.voice_panel import VoicePanel
 from tests.ui.conftest import run_to_end

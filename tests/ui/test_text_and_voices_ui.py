@@ -4,7 +4,7 @@ import numpy as np
 import soundfile as sf
 from PySide6.QtCore import Qt
 
-from app.engine.pronunciations import PronunciationDictionary
+from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.voices import encode_speaker
 from tests.ui.conftest import RUN_TIMEOUT_MS
 

@@ -1,0 +1,127 @@
+"""Opening the library: check, recover, migrate, back up, import legacy files; then transactions.
+
+Each operation opens its own short-lived connection, so the window's thread, the synthesis
+worker and a second running copy of the program never share one. `BEGIN IMMEDIATE` takes the
+write lock at the start of a change, and `busy_timeout` makes the other writer wait for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+from app import paths
+from app.engine.errors import StudioError
+from app.engine.library import notices, recovery
+from app.engine.library.notices import Notice
+from app.engine.library.schema import migrate
+
+log = logging.getLogger("chattts_studio.library")
+
+BUSY_TIMEOUT_S = 15.0
+DB_NAME = "library.sqlite3"
+
+
+class LibraryError(StudioError):
+    """The library cannot be opened or changed; the message says what to do."""
+
+
+class Library:
+    def __init__(self, root: Path | str, legacy_dir: Path | str | None = None):
+        self.root = Path(root)
+        self.path = self.root / DB_NAME
+        self.audio_dir = self.root / "audio"
+        self.backup_dir = self.root / "backups"
+        self.notices: list[Notice] = []
+        try:
+            self._open()
+        except sqlite3.Error as exc:
+            raise LibraryError(f"The library {self.path} cannot be opened ({exc}); close other copies "
+                               "of ChatTTS Studio, or check that the folder is writable.") from None
+        except OSError as exc:
+            raise LibraryError(f"The library folder {self.root} cannot be used ({exc.strerror or exc}); "
+                               "check that it is writable and that the disk is not full.") from None
+        if legacy_dir is not None:
+            from app.engine.library.migrate import import_legacy
+
+            self.notices.extend(import_legacy(self, Path(legacy_dir)))
+        for notice in self.notices:
+            log.warning("%s", notice.message)
+
+    def _open(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not recovery.is_healthy(self.path):
+            aside = recovery.set_aside(self.path)
+            used = recovery.restore_newest(self.path, self.backup_dir)
+            self.notices.append(notices.restored(str(aside), str(used)) if used
+                                else notices.damaged_no_backup(str(aside)))
+        with closing(self.connect()) as con:
+            con.execute("PRAGMA journal_mode=WAL")
+            migrate(con, self.path)
+        recovery.make_backup(self.path, self.backup_dir)
+
+    def connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        return con
+
+    @contextmanager
+    def transaction(self):
+        """One change: all of it or none of it."""
+        try:
+            con = self.connect()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            yield con
+            con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise self._error(exc) from None
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        finally:
+            con.close()
+
+    def rows(self, sql: str, params=()) -> list[tuple]:
+        try:
+            with closing(self.connect()) as con:
+                return con.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: sqlite3.Error) -> LibraryError:
+        return LibraryError(f"The library {self.path} could not be read or changed ({exc}); close other "
+                            "copies of ChatTTS Studio and check that the disk is not full.")
+
+    def audio_path(self, row_id: int) -> Path:
+        """The audio file of a history row: named by the program from the integer id only."""
+        return self.audio_dir / f"{int(row_id)}.wav"
+
+
+def as_library(source) -> Library:
+    """A Library from None (the user's), a Library, or a folder path (tests, portable use)."""
+    if source is None:
+        return default_library()
+    return source if isinstance(source, Library) else Library(source)
+
+
+_default: dict[str, Library] = {}
+_lock = threading.Lock()
+
+
+def default_library() -> Library:
+    """The user's library in the data folder (checked and imported once per process)."""
+    root = paths.data_dir() / "library"
+    with _lock:
+        lib = _default.get(str(root))
+        if lib is None:
+            lib = _default[str(root)] = Library(root, legacy_dir=paths.data_dir())
+        return lib

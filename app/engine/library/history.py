@@ -1,0 +1,133 @@
+"""Results kept across restarts: a row per result and a WAV named from the row id."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from app.engine.audio_io import write_wav
+from app.engine.library.db import Library, as_library
+from app.engine.library.records import HistoryRecord, RecordError, parse
+from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
+
+log = logging.getLogger("chattts_studio.history")
+
+MAX_ENTRIES = 200  # older results (and their WAVs) are dropped beyond this
+_COLUMNS = ("text", "request", "duration", "created", "device", "synth_seconds", "test_model", "speaker")
+
+
+@dataclass
+class HistoryEntry:
+    id: str
+    text: str
+    request: dict
+    duration: float
+    created: str
+    device: str
+    synth_seconds: float
+    test_model: bool
+    speaker: str = ""
+
+    def to_request(self) -> SynthesisRequest:
+        """The same settings again, for "regenerate"; raises InputTextError if they are not valid."""
+        data = dict(self.request)
+        sampling_data = data.pop("sampling", {})
+        sampling_known = {f.name for f in dataclasses.fields(SamplingParams)}
+        sampling = SamplingParams(**{k: v for k, v in (sampling_data if isinstance(sampling_data, dict)
+                                                       else {}).items() if k in sampling_known})
+        known = {f.name for f in dataclasses.fields(SynthesisRequest)} - {"sampling"}
+        return SynthesisRequest(sampling=sampling, **{k: v for k, v in data.items() if k in known})
+
+
+class HistoryStore:
+    def __init__(self, library: Library | Path | str | None = None):
+        self.library = as_library(library)
+
+    @property
+    def notices(self):
+        return self.library.notices
+
+    def _entry(self, row: tuple) -> HistoryEntry:
+        data = dict(zip(_COLUMNS, row[1:]))
+        try:
+            data["request"] = json.loads(data["request"]) if isinstance(data["request"], str) else None
+        except ValueError:
+            data["request"] = None
+        if isinstance(data["test_model"], int):
+            data["test_model"] = bool(data["test_model"])
+        record = parse(HistoryRecord, data, f"{self.library.path} (history row {row[0]})")
+        return HistoryEntry(id=str(row[0]), **record.model_dump())
+
+    def entries(self) -> list[HistoryEntry]:
+        """Newest first; rows that do not fit or whose WAV has gone are skipped."""
+        out = []
+        rows = self.library.rows(f"SELECT id, {', '.join(_COLUMNS)} FROM history ORDER BY id DESC")
+        for row in rows:
+            try:
+                entry = self._entry(row)
+            except RecordError as exc:
+                log.warning("%s", exc)
+                continue
+            if self.library.audio_path(row[0]).is_file():
+                out.append(entry)
+        return out
+
+    def add(self, request: SynthesisRequest, result: SynthesisResult) -> HistoryEntry:
+        """Store a result; raises OutputError or LibraryError (with a sentence) when it cannot."""
+        values = (request.text, json.dumps(dataclasses.asdict(request), ensure_ascii=False),
+                  round(result.duration, 3), datetime.now().isoformat(timespec="seconds"), result.device,
+                  round(result.synth_seconds, 3), int(bool(result.test_model)), result.speaker or "")
+        pruned: list[int] = []
+        self.library.audio_dir.mkdir(parents=True, exist_ok=True)
+        with self.library.transaction() as con:
+            row_id = con.execute(f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
+                                 f"({', '.join('?' * len(_COLUMNS))})", values).lastrowid
+            # Written inside the transaction: if the WAV fails, the row is rolled back.
+            write_wav(self.library.audio_path(row_id), result.audio, result.sample_rate)
+            pruned = [r[0] for r in con.execute("SELECT id FROM history ORDER BY id DESC LIMIT -1 OFFSET ?",
+                                                (MAX_ENTRIES,))]
+            con.executemany("DELETE FROM history WHERE id = ?", [(i,) for i in pruned])
+        for old in pruned:
+            self.library.audio_path(old).unlink(missing_ok=True)
+        return self._entry((row_id, *values))
+
+    def _row_id(self, entry_id) -> int | None:
+        try:
+            return int(str(entry_id))
+        except ValueError:
+            return None
+
+    def get(self, entry_id: str) -> HistoryEntry | None:
+        row_id = self._row_id(entry_id)
+        if row_id is None:
+            return None
+        rows = self.library.rows(f"SELECT id, {', '.join(_COLUMNS)} FROM history WHERE id = ?", (row_id,))
+        if not rows or not self.library.audio_path(row_id).is_file():
+            return None
+        try:
+            return self._entry(rows[0])
+        except RecordError:
+            return None
+
+    def wav_path(self, entry: HistoryEntry) -> Path:
+        return self.library.audio_path(int(entry.id))
+
+    def audio(self, entry: HistoryEntry) -> tuple[np.ndarray, int]:
+        import soundfile as sf
+
+        data, rate = sf.read(str(self.wav_path(entry)), dtype="float32")
+        return data.reshape(-1), rate
+
+    def delete(self, entry_id: str) -> None:
+        row_id = self._row_id(entry_id)
+        if row_id is None:
+            return
+        with self.library.transaction() as con:
+            con.execute("DELETE FROM history WHERE id = ?", (row_id,))
+        self.library.audio_path(row_id).unlink(missing_ok=True)

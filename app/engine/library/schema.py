@@ -1,0 +1,52 @@
+"""The library's tables, by schema version. A migration is a list of statements run in one
+transaction together with the new `PRAGMA user_version`, so a crash leaves the old version whole."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from app.engine.errors import StudioError
+
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        # AUTOINCREMENT: a row id (and so an audio file name) is never used twice.
+        """CREATE TABLE history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            text TEXT NOT NULL, request TEXT NOT NULL, duration REAL NOT NULL,
+            created TEXT NOT NULL, device TEXT NOT NULL DEFAULT '',
+            synth_seconds REAL NOT NULL DEFAULT 0, test_model INTEGER NOT NULL DEFAULT 0,
+            speaker TEXT NOT NULL DEFAULT '')""",
+        """CREATE TABLE voices (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE,
+            speaker TEXT NOT NULL DEFAULT '', seed INTEGER, notes TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL DEFAULT '', reference TEXT, reference_text TEXT)""",
+        "CREATE TABLE lexicon (word TEXT PRIMARY KEY, replacement TEXT NOT NULL)",
+        # Which legacy JSON sources were imported: two copies starting at once import once.
+        "CREATE TABLE imports (source TEXT PRIMARY KEY, imported TEXT NOT NULL)",
+    ],
+}
+SCHEMA_VERSION = max(MIGRATIONS)
+
+
+class SchemaError(StudioError):
+    """The library was written by a newer version of the program."""
+
+
+def migrate(con: sqlite3.Connection, path) -> int:
+    """Bring the database up to SCHEMA_VERSION; returns the version it had."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise SchemaError(f"The library {path} was made by a newer ChatTTS Studio (schema {version}); "
+                              "update the program to use it.")
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            for statement in MIGRATIONS[target]:
+                con.execute(statement)
+            con.execute(f"PRAGMA user_version = {int(target)}")
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+    return version

@@ -1,0 +1,76 @@
+"""A damaged library is set aside under a dated name, the last good backup restored, the user told."""
+
+import subprocess
+import sys
+import textwrap
+
+from app.engine.library import Library, VoiceLibrary, Voice
+from app.engine.library.recovery import KEEP_BACKUPS, backups
+
+
+def _damage(path):
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)   # the header's tail and the schema page
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_database_is_set_aside_and_the_backup_restored(tmp_path):
+    lib = Library(tmp_path)
+    VoiceLibrary(lib).save(Voice(name="kept", speaker="abc"))
+    Library(tmp_path)                        # a later start backs up the library with "kept"
+    VoiceLibrary(lib).save(Voice(name="after the backup", speaker="def"))
+    lib.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+    _damage(lib.path)
+
+    reopened = Library(tmp_path)
+    assert [n.kind for n in reopened.notices] == ["restored"]
+    aside = next(tmp_path.glob("library.sqlite3.damaged-*"))
+    assert str(aside) in reopened.notices[0].message
+    assert [v.name for v in VoiceLibrary(reopened).list()] == ["kept"]
+    assert aside.stat().st_size > 0          # the damaged file is kept for the user
+
+
+def test_no_usable_backup_starts_a_new_library_and_says_so(tmp_path):
+    (tmp_path / "library.sqlite3").write_bytes(b"this is not a database at all" * 200)
+    lib = Library(tmp_path)
+    assert [n.kind for n in lib.notices] == ["damaged_no_backup"]
+    assert next(tmp_path.glob("library.sqlite3.damaged-*")).read_bytes().startswith(b"this is not")
+    assert VoiceLibrary(lib).list() == []
+
+
+def test_backups_rotate_and_only_ours_are_removed(tmp_path):
+    mine = tmp_path / "backups" / "my notes.sqlite3"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("user file")
+    for _ in range(KEEP_BACKUPS + 3):
+        Library(tmp_path)
+    assert len(backups(tmp_path / "backups")) == KEEP_BACKUPS
+    assert mine.read_text() == "user file"
+
+
+def test_two_processes_writing_at_once_lose_no_row(tmp_path):
+    script = textwrap.dedent(f"""
+        import sys
+        import numpy as np
+        from app.engine.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
+        from app.engine.request import SynthesisRequest, SynthesisResult
+        tag = sys.argv[1]
+        lib = Library({str(tmp_path)!r})
+        history, voices = HistoryStore(lib), VoiceLibrary(lib)
+        audio = np.zeros(48, dtype=np.float32)
+        for i in range(40):
+            voices.save(Voice(name=f"{{tag}}-{{i}}", speaker="abc"))
+            words = PronunciationDictionary(lib)
+            words.set(f"{{tag}}{{i}}", "x")
+            words.save()
+            history.add(SynthesisRequest(f"{{tag}} {{i}}"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
+    """)
+    procs = [subprocess.Popen([sys.executable, "-c", script, tag], stderr=subprocess.PIPE) for tag in "ab"]
+    errors = [p.communicate(timeout=300)[1].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    lib = Library(tmp_path)
+    assert len(VoiceLibrary(lib).list()) == 80
+    from app.engine.library import HistoryStore, PronunciationDictionary
+
+    assert len(PronunciationDictionary(lib).entries) == 80
+    assert sorted(e.text for e in HistoryStore(lib).entries()) == sorted(f"{t} {i}" for t in "ab" for i in range(40))

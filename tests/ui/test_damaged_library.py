@@ -1,0 +1,103 @@
+"""The window starts over each damaged library file, says so, and keeps the user's other data."""
+
+import json
+
+import numpy as np
+import pytest
+
+from app import paths
+from app.engine.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
+from app.engine.request import SynthesisRequest, SynthesisResult
+from app.engine.voices import encode_speaker
+
+SPEAKER = encode_speaker(np.linspace(-1, 1, 32).astype(np.float16))
+
+
+def _good_voice_file(folder, name):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.json").write_text(json.dumps({"name": name, "speaker": SPEAKER}))
+
+
+def _legacy_voice_with_number_notes(data):
+    _good_voice_file(data / "voices", "Alice")
+    (data / "voices" / "forge.json").write_text(json.dumps({"name": "F", "speaker": SPEAKER, "notes": 123}))
+    return "forge.json"
+
+
+def _legacy_truncated_index(data):
+    _good_voice_file(data / "voices", "Alice")
+    (data / "history").mkdir(parents=True)
+    (data / "history" / "index.json").write_text('[{"id": "1", "text": "hel')
+    return "index.json"
+
+
+def _legacy_truncated_lexicon(data):
+    _good_voice_file(data / "voices", "Alice")
+    (data / "pronunciations.json").write_text('{"SQL": ')
+    return "pronunciations.json"
+
+
+def _damaged_database(data):
+    lib = Library(data / "library")
+    VoiceLibrary(lib).save(Voice(name="Alice", speaker=SPEAKER))
+    Library(data / "library")                 # a start that backs it up
+    lib.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw = bytearray(lib.path.read_bytes())
+    raw[100:4096] = b"\x00\xff" * ((4096 - 100) // 2)
+    lib.path.write_bytes(bytes(raw))
+    return "library.sqlite3.damaged-"
+
+
+@pytest.mark.parametrize("damage", [_legacy_voice_with_number_notes, _legacy_truncated_index,
+                                    _legacy_truncated_lexicon, _damaged_database])
+def test_the_window_starts_over_a_damaged_file_and_says_so(make_window, damage):
+    data = paths.data_dir()
+    named = damage(data)
+    window = make_window(start=False)
+    assert window.isVisible()
+    assert named in window.library_banner.text()
+    assert [v.name for v in window.voice_panel.library.list()] == ["Alice"]
+
+
+def test_a_history_row_with_wrong_types_does_not_stop_the_window(make_window):
+    store = HistoryStore()
+    audio = np.zeros(240, dtype=np.float32)
+    good = store.add(SynthesisRequest("kept"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
+    bad = store.add(SynthesisRequest("bad"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
+    with store.library.transaction() as con:
+        con.execute("UPDATE history SET request = '{\"sampling\": 5, \"speed\": \"fast\"}', "
+                    "duration = 'x' WHERE id = ?", (int(bad.id),))
+    window = make_window(start=False)
+    assert window.history_panel.list.count() == 1
+    assert window.history.entries()[0].id == good.id
+
+
+def test_a_history_that_cannot_be_written_is_said_in_the_window(make_window, monkeypatch):
+    from app.engine.errors import OutputError
+    from app.engine.library import history as history_module
+
+    window = make_window(start=False)
+
+    def refuse(*_a, **_k):
+        raise OutputError("The history folder cannot be written: permission denied.")
+
+    monkeypatch.setattr(history_module, "write_wav", refuse)
+    window._job = type("Job", (), {"id": 1, "request": SynthesisRequest("hi")})()
+    window.on_finished(1, SynthesisResult(np.zeros(240, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1, True))
+    assert "permission denied" in window.library_banner.text()
+    assert "history" in window.library_banner.text()
+    assert PronunciationDictionary().entries == {}
+
+
+def test_regenerating_a_row_with_out_of_range_settings_says_which(make_window):
+    store = HistoryStore()
+    audio = np.zeros(240, dtype=np.float32)
+    entry = store.add(SynthesisRequest("again"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
+    with store.library.transaction() as con:
+        con.execute("UPDATE history SET request = ? WHERE id = ?",
+                    (json.dumps({"text": "again", "sampling": {"top_p": 5}}), int(entry.id)))
+    window = make_window(start=False)
+    window.regenerate(entry.id)
+    assert window.status.text() == ("top-p must be greater than 0 and at most 1; "
+                                    "change it in the Parameters tab.")
+    assert window._job is None
