@@ -7,8 +7,8 @@ import sys
 
 
 def _report_fatal(exc: BaseException) -> None:
-    """Last resort for a crash before the window exists: log it and, in a windowed build
-    (no console to print to), say where the log is in a native message box."""
+    """Last resort for a crash before the window exists: log it and say where the log is, on
+    stderr, or in a native message box when a windowed build has no console to print to."""
     import logging
     import traceback
 
@@ -21,13 +21,23 @@ def _report_fatal(exc: BaseException) -> None:
         pass
     message = (f"ChatTTS Studio could not start: {type(exc).__name__}: {exc}\n\n"
                f"Details are in {log_path}.")
-    if sys.platform == "win32" and getattr(sys, "frozen", False):
-        import ctypes
+    from app.bootstrap import has_console
 
-        ctypes.windll.user32.MessageBoxW(None, message, "ChatTTS Studio", 0x10)
-    elif sys.stderr is not None:
+    # A console build (CI, a script, `doctor > report.txt`) must never wait on a click.
+    if sys.platform == "win32" and not has_console():
+        _show_message_box(message)
+        return
+    try:
         traceback.print_exception(exc, file=sys.stderr)
         print(message, file=sys.stderr)
+    except Exception:
+        pass  # stderr itself is broken; the log has it
+
+
+def _show_message_box(message: str) -> None:
+    import ctypes
+
+    ctypes.windll.user32.MessageBoxW(None, message, "ChatTTS Studio", 0x10)  # MB_ICONERROR
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     multiprocessing.freeze_support()
     from app.bootstrap import guard_stdio
 
-    guard_stdio()  # a windowed build has no stdout/stderr; argparse may still write
+    # A windowed build has no stdout/stderr (argparse may still write); a console's code page
+    # may lack ✓ (cp1252, cp936): both must not crash.
+    guard_stdio()
     from app.cli import main as cli_main
 
     try:

@@ -120,14 +120,16 @@ def run_self_test(steps=None) -> tuple[bool, list[Step]]:
 
 def main(json_path: str | None = None) -> int:
     ok, steps = run_self_test()
-    for s in steps:
-        print(f"{'[✓]' if s.ok else '[✗]'} {s.name:<10} {s.detail} ({s.seconds:.1f} s)")
     report = {"ok": ok, "frozen": bool(getattr(sys, "frozen", False)),
+              # build.spec turns UTF-8 mode on: a piped stdout is then UTF-8, not cp1252.
+              "utf8_mode": bool(sys.flags.utf8_mode), "stdout_encoding": getattr(sys.stdout, "encoding", None),
               "executable": sys.executable, "steps": [asdict(s) for s in steps]}
-    if json_path:
+    if json_path:  # first: the report must exist whatever happens to stdout
         from app.atomic import write_json_atomic
 
         write_json_atomic(json_path, report)
+    for s in steps:
+        print(f"{'[✓]' if s.ok else '[✗]'} {s.name:<10} {s.detail} ({s.seconds:.1f} s)")
     if ok:
         print("Self-test passed.")
         return 0

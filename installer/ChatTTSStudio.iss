@@ -2,6 +2,9 @@
 ; Build the PyInstaller folder first (dist\ChatTTSStudio), then:
 ;   iscc /DAppVersion=0.1.0 /DFlavour=cpu installer\ChatTTSStudio.iss
 ; Flavour "cuda" makes a larger installer split into disk slices (DiskSpanning).
+; Signing (optional): define SignTool as the name of a sign tool given to ISCC with /S, e.g.
+;   iscc /DSignTool=studiosign "/Sstudiosign=signtool.exe sign /fd SHA256 /tr URL /td SHA256 $f" ...
+; (.github/workflows/windows.yml does this when a certificate secret exists).
 
 #ifndef AppVersion
   #define AppVersion "0.1.0"
@@ -34,15 +37,22 @@ PrivilegesRequired=lowest
 PrivilegesRequiredOverridesAllowed=commandline dialog
 WizardStyle=modern
 CloseApplications=yes
+#ifdef SignTool
+SignTool={#SignTool}
+SignedUninstaller=yes
+#endif
 #if Flavour == "cuda"
-; The CUDA flavour is several GB: split it so each piece stays under 2 GB.
+; The CUDA flavour is several GB: split it into setup.exe plus .bin slices, each under the
+; 2 GiB limit of a release asset. An explicit size: since Inno Setup 6.5 "max" means unlimited.
 DiskSpanning=yes
-DiskSliceSize=max
+DiskSliceSize=2000000000
 #endif
 
 [Languages]
 Name: "en"; MessagesFile: "compiler:Default.isl"
-Name: "zh"; MessagesFile: "compiler:Languages\ChineseSimplified.isl"
+; Shipped with the script (relative to it): ChineseSimplified.isl is an unofficial translation
+; in every Inno Setup 6.x, so "compiler:Languages\..." does not exist on a stock install.
+Name: "zh"; MessagesFile: "Languages\ChineseSimplified.isl"
 
 [Tasks]
 Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked

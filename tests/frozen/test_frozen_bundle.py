@@ -17,13 +17,19 @@ EXE = BUNDLE / ("chattts-studio.exe" if sys.platform == "win32" else "chattts-st
 
 def test_built_executable_passes_its_self_test(tmp_path):
     report = tmp_path / "self-test.json"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CHATTTS_STUDIO_HOME=str(tmp_path / "home"))
+    # Not the C locale, which would turn UTF-8 mode on by itself; PYTHONIOENCODING is ignored
+    # by a frozen program (PyInstaller's isolated config), so it must not change the output.
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CHATTTS_STUDIO_HOME=str(tmp_path / "home"),
+               LC_ALL="C.UTF-8", PYTHONIOENCODING="cp1252")
     proc = subprocess.run([str(EXE), "self-test", "--json", str(report)], capture_output=True,
-                          text=True, timeout=900, env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+                          timeout=900, env=env)
+    out = proc.stdout.decode("utf-8")
+    assert proc.returncode == 0, out + proc.stderr.decode("utf-8", "replace")
+    assert out.startswith("[✓] torch")
     data = json.loads(report.read_text())
     assert data["ok"] is True
     assert data["frozen"] is True
+    assert data["utf8_mode"] is True and data["stdout_encoding"] == "utf-8"   # build.spec's X utf8_mode=1
     assert [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]
     assert all(s["ok"] for s in data["steps"])
     assert "24 kHz" in data["steps"][-1]["detail"]

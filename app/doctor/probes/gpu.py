@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app.hidden_process import run_hidden
+
 
 def _nvml() -> dict | None:
     try:
@@ -87,10 +89,10 @@ def _nvidia_smi() -> dict | None:
     if not exe:
         return None
     try:
-        query = subprocess.run(
+        query = run_hidden(
             [exe, "--query-gpu=driver_version,name,memory.total,memory.free,compute_cap",
              "--format=csv,noheader,nounits"], capture_output=True, text=True, timeout=20)
-        header = subprocess.run([exe], capture_output=True, text=True, timeout=20).stdout
+        header = run_hidden([exe], capture_output=True, text=True, timeout=20).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
     return parse_nvidia_smi(query.stdout, header) if query.returncode == 0 else None

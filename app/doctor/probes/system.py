@@ -120,8 +120,10 @@ def read_wsl_inside() -> dict:
     if inside:
         import subprocess
 
+        from app.hidden_process import run_hidden
+
         try:
-            out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, timeout=15).stdout
+            out = run_hidden(["ldconfig", "-p"], capture_output=True, text=True, timeout=15).stdout
             libcuda = [line.split("=>")[-1].strip() for line in out.splitlines()
                        if "libcuda.so" in line and "=>" in line]
         except (OSError, subprocess.TimeoutExpired):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from app.hidden_process import run_hidden
+
 REGISTRY_VALUES = {
     r"HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers":
         ("TdrDelay", "TdrDdiDelay", "TdrLevel", "TdrLimitTime", "TdrLimitCount"),
@@ -81,7 +83,7 @@ def parse_wsl_list(text: str) -> list[dict]:
 
 def read_wsl_from_windows() -> dict:
     try:
-        proc = subprocess.run(["wsl.exe", "--list", "--verbose"], capture_output=True, timeout=15)
+        proc = run_hidden(["wsl.exe", "--list", "--verbose"], capture_output=True, timeout=15)
         raw = proc.stdout
         # wsl.exe writes UTF-16LE unless WSL_UTF8=1.
         text = raw.decode("utf-16-le", errors="replace") if raw[1:2] == b"\x00" else raw.decode("utf-8", "replace")

@@ -1,0 +1,133 @@
+"""The Windows build files, checked here because no Windows machine runs our tests: the
+installer script's inputs exist in the repository, its slices fit a release asset, the
+bundle runs in UTF-8 mode, and the workflow is valid and passes zizmor's audit (issue 18)."""
+
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path, PureWindowsPath
+
+ROOT = Path(__file__).resolve().parents[1]
+ISS = ROOT / "installer" / "ChatTTSStudio.iss"
+WORKFLOW = ROOT / ".github" / "workflows" / "windows.yml"
+RELEASE_ASSET_LIMIT = 2 * 1024**3
+# Files given to ISCC by these [Setup] directives or [Languages]/[Files] parameters.
+FILE_DIRECTIVES = ("SetupIconFile", "LicenseFile", "InfoBeforeFile", "InfoAfterFile",
+                   "WizardImageFile", "WizardSmallImageFile")
+
+
+def _iss_lines() -> list[str]:
+    return [line.strip() for line in ISS.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.strip().startswith(";")]
+
+
+def _referenced_files() -> list[str]:
+    refs = []
+    for line in _iss_lines():
+        directive = re.match(r"(\w+)=(.+)$", line)
+        if directive and directive.group(1) in FILE_DIRECTIVES:
+            refs.append(directive.group(2).strip().strip('"'))
+        for param in re.finditer(r'\b(MessagesFile|Source|LicenseFile|InfoBeforeFile|InfoAfterFile):\s*"([^"]+)"',
+                                 line):
+            refs.extend(p.strip() for p in param.group(2).split(","))
+        include = re.match(r'#include\s+"([^"]+)"', line)
+        if include:
+            refs.append(include.group(1))
+    return refs
+
+
+def _tool(name: str) -> str:
+    """A console script of the test extra, from this interpreter's environment first."""
+    for folder in (Path(sys.executable).parent,):
+        for candidate in (folder / name, folder / f"{name}.exe"):
+            if candidate.is_file():
+                return str(candidate)
+    found = shutil.which(name)
+    assert found, f"{name} is missing: install the test extra (pip install '.[test]')"
+    return found
+
+
+def test_every_file_the_installer_script_uses_is_in_the_repository():
+    refs = _referenced_files()
+    assert any(r.endswith("ChineseSimplified.isl") for r in refs)
+    assert any(r.endswith("app.ico") for r in refs)
+    missing = []
+    for ref in refs:
+        if ref.startswith("{#SourceDir}"):
+            continue  # the PyInstaller output, built before ISCC runs
+        if ref.startswith("compiler:"):
+            # Only Default.isl ships with every Inno Setup; translations vary by version.
+            assert ref == "compiler:Default.isl", f"{ref}: ship it under installer/ instead"
+            continue
+        path = ISS.parent.joinpath(*PureWindowsPath(ref).parts)
+        if not path.is_file():
+            missing.append(ref)
+    assert missing == []
+
+
+def test_the_chinese_translation_keeps_its_credits_and_names_its_language():
+    text = (ROOT / "installer" / "Languages" / "ChineseSimplified.isl").read_text(encoding="utf-8")
+    assert text.startswith("; *** Inno Setup version ")
+    assert "Maintained by" in text
+    assert "LanguageName=简体中文" in text and "LanguageID=$0804" in text
+    readme = (ROOT / "installer" / "README.md").read_text(encoding="utf-8")
+    assert "Languages/ChineseSimplified.isl" in readme and "Inno Setup license" in readme
+
+
+def test_cuda_installer_slices_fit_a_release_asset():
+    lines = _iss_lines()
+    start = lines.index('#if Flavour == "cuda"')
+    block = lines[start:lines.index("#endif", start)]
+    settings = dict(line.split("=", 1) for line in block if "=" in line and not line.startswith("#"))
+    assert settings["DiskSpanning"] == "yes"
+    # "max" means unlimited since Inno Setup 6.5: the size must be a number.
+    assert settings["DiskSliceSize"].isdigit()
+    assert 262_144 <= int(settings["DiskSliceSize"]) < RELEASE_ASSET_LIMIT
+
+
+def test_signing_is_prepared_but_optional():
+    text = ISS.read_text(encoding="utf-8")
+    assert re.search(r"#ifdef SignTool\s+SignTool=\{#SignTool\}\s+SignedUninstaller=yes\s+#endif", text)
+
+
+def test_both_executables_run_in_utf8_mode():
+    tree = ast.parse((ROOT / "build.spec").read_text(encoding="utf-8"))
+    constants = {node.targets[0].id: node.value for node in ast.walk(tree)
+                 if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+    exes = [node for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "EXE"]
+    assert len(exes) == 2
+    for exe in exes:
+        options = exe.args[2]  # EXE(pyz, scripts, options, ...): PyInstaller's run-time options
+        if isinstance(options, ast.Name):
+            options = constants[options.id]
+        assert ("X utf8_mode=1", None, "OPTION") in ast.literal_eval(options)
+
+
+def test_workflow_matches_the_github_workflow_schema():
+    proc = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows",
+                           str(WORKFLOW)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_zizmor_finds_nothing_of_medium_or_high_severity():
+    proc = subprocess.run([_tool("zizmor"), "--offline", "--format=json", str(WORKFLOW)],
+                          capture_output=True, text=True, timeout=120)
+    findings = json.loads(proc.stdout)
+    serious = [(f["ident"], f["determinations"]["severity"]) for f in findings
+               if f["determinations"]["severity"] in ("Medium", "High")]
+    assert serious == []
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_workflow_uploads_every_slice_and_checks_installer_exit_codes():
+    text = WORKFLOW.read_text(encoding="utf-8")
+    assert "dist/installer/*.exe" in text and "dist/installer/*.bin" in text
+    assert "compression-level: 0" in text
+    assert text.count("-Wait -PassThru") == 2 and "$install.ExitCode" in text and "$uninstall.ExitCode" in text
+    assert "Inno Setup 6\\ISCC.exe" not in text
+    uses = re.findall(r"uses:\s*(\S+)", text)
+    assert uses and all(re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", u) for u in uses)
