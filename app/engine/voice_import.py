@@ -4,12 +4,17 @@ Every embedding ends up as ChatTTS's own speaker string (float16, LZMA, base1638
 voice carries over between programs and versions: a seed, a speaker string, a `.pt` tensor
 (ChatTTS WebUI / ComfyUI), a ChatTTS-ui `.csv` (one number per line), a ChatTTS-Forge
 `.spkv1.json`, or our own voice file.
+
+Every file is hostile until parsed: read with a size cap, checked against a schema, and any
+failure ends in a VoiceError naming the file (and the field, where there is one).
 """
 
 from __future__ import annotations
 
 import base64
-import json
+import binascii
+import io
+import pickle
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -18,11 +23,18 @@ import numpy as np
 
 from app.atomic import write_json_atomic
 from app.engine.errors import VoiceError
-from app.engine.library.voices import FIELDS, Voice
-from app.engine.voices import decode_speaker, encode_speaker
+from app.engine.library.records import RecordError
+from app.engine.library.voices import Voice, voice_from_record
+from app.engine.safe_read import UnreadableFileError, read_bytes_capped, read_json_capped
+from app.engine.voices import MAX_SPEAKER_DIMS, decode_speaker, encode_speaker
 
 IMPORT_FILTER = "*.json *.pt *.pth *.csv *.txt"
+# A voice is ~1.5 KB of numbers (more with a reference recording's codes); 8 MB is plenty.
+MAX_VOICE_FILE_BYTES = 8 * 1024 * 1024
 _FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+# Malformed data of any shape ends up as one of these inside the format readers.
+_MALFORMED = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError,
+              binascii.Error)
 
 
 def _name_of(path: Path) -> str:
@@ -33,67 +45,116 @@ def _name_of(path: Path) -> str:
     return path.stem
 
 
-def _from_embedding(values, name: str, notes: str = "") -> Voice:
+def _from_embedding(values, name: str, notes: str, source: Path) -> Voice:
     emb = np.asarray(values, dtype=np.float32).reshape(-1)
-    if emb.size < 16 or not np.all(np.isfinite(emb)):
-        raise VoiceError(f"{name}: this file does not hold a speaker embedding.")
+    if emb.size < 16 or emb.size > MAX_SPEAKER_DIMS or not np.all(np.isfinite(emb)):
+        raise VoiceError(f"{source.name} does not hold a speaker embedding; choose the voice file itself.")
     return Voice(name=name, speaker=encode_speaker(emb.astype(np.float16)), notes=notes)
 
 
-def _from_pt(path: Path) -> Voice:
+def _from_pt(path: Path, data: bytes) -> Voice:
     import torch
 
     try:
-        data = torch.load(str(path), map_location="cpu", weights_only=True)
-    except Exception as exc:
-        raise VoiceError(f"{path.name} is not a readable PyTorch file ({exc}).") from None
-    if isinstance(data, dict):
-        data = next((data[k] for k in ("spk_emb", "emb", "speaker", "tensor") if k in data), None)
-    if not isinstance(data, torch.Tensor):
+        # weights_only: a pickled file never runs code here.
+        loaded = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise VoiceError(f"{path.name} holds Python objects, not only tensors, so it was not opened "
+                         "(it could run code); save the voice as a plain tensor and import that.") from None
+    except Exception:
+        raise VoiceError(f"{path.name} is not a readable PyTorch tensor file; "
+                         "check that it is a voice file and not damaged.") from None
+    if isinstance(loaded, dict):
+        loaded = next((loaded[k] for k in ("spk_emb", "emb", "speaker", "tensor") if k in loaded), None)
+    if not isinstance(loaded, torch.Tensor) or loaded.numel() > MAX_SPEAKER_DIMS:
         raise VoiceError(f"{path.name} holds no speaker tensor.")
-    return _from_embedding(data.float().numpy(), _name_of(path), notes=f"Imported from {path.name}")
+    return _from_embedding(loaded.float().numpy(), _name_of(path), f"Imported from {path.name}", path)
 
 
-def _from_csv(path: Path) -> Voice:
-    values = [float(x) for x in _FLOAT.findall(path.read_text(encoding="utf-8-sig", errors="replace"))]
-    return _from_embedding(values, _name_of(path), notes=f"Imported from {path.name}")
+def _from_csv(path: Path, data: bytes) -> Voice:
+    values = [float(x) for x in _FLOAT.findall(data.decode("utf-8-sig", errors="replace"))[: MAX_SPEAKER_DIMS + 1]]
+    return _from_embedding(values, _name_of(path), f"Imported from {path.name}", path)
 
 
-def _find_chattts_token(node):
+def _find_chattts_token(node, depth: int = 0):
+    if depth > 32:
+        return None
     if isinstance(node, dict):
         data = node.get("data") if node.get("_type") == "DcSpkVoiceToken" else node
         if isinstance(data, dict) and str(data.get("model_id", "")).replace("-", "").lower() == "chattts":
             return data.get("tokens")
-        for value in node.values():
-            found = _find_chattts_token(value)
-            if found is not None:
-                return found
+        children = node.values()
     elif isinstance(node, list):
-        for value in node:
-            found = _find_chattts_token(value)
-            if found is not None:
-                return found
+        children = node
+    else:
+        return None
+    for value in children:
+        found = _find_chattts_token(value, depth + 1)
+        if found is not None:
+            return found
     return None
 
 
 def _forge_meta(data: dict) -> dict:
-    meta = (data.get("data") or {}).get("meta") or {}
-    return meta.get("data", meta) if isinstance(meta, dict) else {}
+    inner = data.get("data")
+    meta = inner.get("meta") if isinstance(inner, dict) else None
+    meta = meta.get("data", meta) if isinstance(meta, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _text_or(value, default: str, limit: int) -> str:
+    """An optional text field: kept when it is text, else the default (it never stops the import)."""
+    return value.strip()[:limit] if isinstance(value, str) and value.strip() else default
 
 
 def _from_forge(path: Path, data: dict) -> Voice:
     tokens = _find_chattts_token(data)
-    if not tokens:
+    if not isinstance(tokens, list) or not tokens:
         raise VoiceError(f"{path.name} has no ChatTTS voice token (it may be for another model).")
     token = tokens[0]
     if isinstance(token, dict) and token.get("_type") == "torch.Tensor":
-        values = np.frombuffer(base64.b64decode(token["data"]), dtype=np.float32)
-    else:
+        encoded = token.get("data")
+        if not isinstance(encoded, str) or len(encoded) > 8 * MAX_SPEAKER_DIMS:
+            raise VoiceError(f"{path.name}: the field 'tokens.data' is not a speaker tensor.")
+        values = np.frombuffer(base64.b64decode(encoded, validate=True), dtype=np.float32)
+    elif isinstance(token, list) and len(token) <= MAX_SPEAKER_DIMS:
         values = np.asarray(token, dtype=np.float32)
+    else:
+        raise VoiceError(f"{path.name}: the field 'tokens' is not a speaker tensor.")
     meta = _forge_meta(data)
-    voice = _from_embedding(values, meta.get("name") or _name_of(path),
-                            notes=meta.get("desc") or f"Imported from {path.name}")
+    return _from_embedding(values, _text_or(meta.get("name"), _name_of(path), 200),
+                           _text_or(meta.get("desc"), f"Imported from {path.name}", 2000), path)
+
+
+def _from_our_json(path: Path, data: dict) -> Voice:
+    data = dict(data)
+    if not isinstance(data.get("name"), str) or not data.get("name", "").strip():
+        data["name"] = _name_of(path)
+    try:
+        voice = voice_from_record(data, path.name)
+    except RecordError as exc:
+        raise VoiceError(f"{path.name}: the field '{exc.field}' is not valid, so the voice was not "
+                         "imported; fix or re-export the file.") from None
+    if voice.speaker:
+        decode_speaker(voice.speaker)
     return voice
+
+
+def _read(path: Path) -> Voice:
+    lower = path.name.lower()
+    if lower.endswith(".json"):
+        data = read_json_capped(path, MAX_VOICE_FILE_BYTES, "voice file")
+        if isinstance(data, dict) and (data.get("_type") == "DcSpk" or lower.endswith(".spkv1.json")):
+            return _from_forge(path, data)
+        if isinstance(data, dict) and (data.get("speaker") or data.get("reference")):
+            return _from_our_json(path, data)
+        raise VoiceError(f"{path.name} is not a voice file this program knows.")
+    data = read_bytes_capped(path, MAX_VOICE_FILE_BYTES, "voice file")
+    if lower.endswith((".pt", ".pth")):
+        return _from_pt(path, data)
+    if lower.endswith(".csv"):
+        return _from_csv(path, data)
+    return voice_from_string(data.decode("utf-8-sig", errors="replace"), _name_of(path))
 
 
 def import_voice_file(path) -> Voice:
@@ -101,27 +162,13 @@ def import_voice_file(path) -> Voice:
     path = Path(path)
     if not path.is_file():
         raise VoiceError(f"{path} does not exist.")
-    lower = path.name.lower()
-    if lower.endswith((".pt", ".pth")):
-        return _from_pt(path)
-    if lower.endswith(".csv"):
-        return _from_csv(path)
-    text = path.read_text(encoding="utf-8-sig", errors="replace")
-    if lower.endswith(".json"):
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise VoiceError(f"{path.name} is not valid JSON.") from None
-        if isinstance(data, dict) and (data.get("_type") == "DcSpk" or lower.endswith(".spkv1.json")):
-            return _from_forge(path, data)
-        if isinstance(data, dict) and (data.get("speaker") or data.get("reference")):
-            voice = Voice(**{k: data[k] for k in FIELDS if k in data})
-            voice.name = voice.name or _name_of(path)
-            if voice.speaker:
-                decode_speaker(voice.speaker)
-            return voice
-        raise VoiceError(f"{path.name} is not a voice file this program knows.")
-    return voice_from_string(text, _name_of(path))
+    try:
+        return _read(path)
+    except UnreadableFileError as exc:
+        raise VoiceError(str(exc)) from None
+    except _MALFORMED:
+        raise VoiceError(f"{path.name} is damaged or not a voice file this program knows; "
+                         "export the voice again.") from None
 
 
 def voice_from_string(speaker: str, name: str = "Imported voice") -> Voice:

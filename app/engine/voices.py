@@ -33,22 +33,43 @@ def encode_speaker(embedding: np.ndarray) -> str:
     return b14.encode_to_string(lzma.compress(raw, **_LZMA))
 
 
-def decode_speaker(speaker: str) -> np.ndarray:
-    """Speaker string -> float16 embedding; raises VoiceError with a sentence if invalid."""
+# The official model's speaker has 768 values (1,536 bytes, about 1,100 characters as text);
+# these caps leave room for larger models and refuse a string built to expand in memory.
+MAX_SPEAKER_DIMS = 8192
+MAX_SPEAKER_CHARS = 24_000
+
+
+def decode_speaker(speaker: str, dims: int | None = None) -> np.ndarray:
+    """Speaker string -> float16 embedding; raises VoiceError with a sentence if invalid.
+
+    Decompression stops one byte past the size a speaker can have (exactly `dims` values when
+    the model is known), so a small string that would expand to gigabytes costs nothing.
+    """
     import pybase16384 as b14
 
-    text = (speaker or "").strip()
+    text = speaker.strip() if isinstance(speaker, str) else ""
     if not text:
         raise VoiceError("The speaker string is empty; paste a whole speaker string or use a seed.")
+    if len(text) > MAX_SPEAKER_CHARS:
+        raise VoiceError(f"This speaker string has {len(text):,} characters, more than any ChatTTS voice "
+                         f"({MAX_SPEAKER_CHARS:,}); copy the right string, or use a seed.")
+    limit = 2 * (dims if dims is not None else MAX_SPEAKER_DIMS)
     try:
-        raw = lzma.decompress(b14.decode_from_string(text), **_LZMA)
-    except Exception as exc:
+        decompressor = lzma.LZMADecompressor(**_LZMA)
+        raw = decompressor.decompress(b14.decode_from_string(text), max_length=limit + 1)
+    except Exception:
         raise VoiceError(
             "This is not a valid ChatTTS speaker string (it does not decode); copy the whole "
             "string again, or use a seed instead."
-        ) from exc
+        ) from None
+    if len(raw) > limit or not decompressor.eof:
+        raise VoiceError(f"This speaker string holds more than {limit // 2:,} values, more than the model's "
+                         "voice has; make a new voice from a seed for this model.")
     if len(raw) % 2:
         raise VoiceError("This speaker string is damaged (odd byte count); copy it again.")
+    if dims is not None and len(raw) != limit:
+        raise VoiceError(f"This speaker string holds {len(raw) // 2:,} values but the model's voice has "
+                         f"{dims:,}; make a new voice from a seed for this model.")
     return np.frombuffer(raw, dtype=np.float16).copy()
 
 
@@ -64,7 +85,10 @@ def speaker_from_seed(seed: int, spk_stat: str) -> str:
 
 def check_speaker(speaker: str, hidden_size: int) -> str:
     """Return the cleaned speaker string if it fits a model of `hidden_size`."""
-    emb = decode_speaker(speaker)
+    try:
+        emb = decode_speaker(speaker, dims=hidden_size)
+    except VoiceError:
+        emb = decode_speaker(speaker)   # a whole speaker of another size: say which size below
     if emb.shape[0] != hidden_size:
         raise VoiceError(
             f"This speaker string was made for a model with {emb.shape[0]} voice dimensions, "

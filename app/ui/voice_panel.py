@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.retranslate import Retranslating
-from app.engine.errors import VoiceError
+from app.engine.errors import StudioError, VoiceError
 from app.engine.voice_import import IMPORT_FILTER, export_voice, import_voice_file
 from app.engine.library.voices import Voice, VoiceLibrary
 
@@ -179,7 +179,7 @@ class VoicePanel(Retranslating, QWidget):
                       reference=reference, reference_text=reference_text)
         try:
             self.library.save(voice)
-        except (VoiceError, OSError) as exc:
+        except (StudioError, OSError) as exc:
             QMessageBox.warning(self, self.tr("Save voice"), str(exc))
             return None
         self.refresh()
@@ -220,7 +220,7 @@ class VoicePanel(Retranslating, QWidget):
             if self.library.get(voice.name) is not None:
                 voice.name = f"{voice.name} ({Path(path).suffix.lstrip('.') or 'imported'})"
             self.library.save(voice)
-        except (VoiceError, OSError) as exc:
+        except (StudioError, OSError) as exc:
             QMessageBox.warning(self, self.tr("Import voice"), str(exc))
             return None
         self.refresh()
