@@ -159,6 +159,34 @@ def test_kept_caches_are_bounded_and_freed(chat):
     assert loop._static.keys() == []
 
 
+def test_memory_held_by_kept_caches_counts_as_free_when_choosing_a_batch(chat, monkeypatch):
+    loop = _fixed_shape(chat)
+    monkeypatch.setattr(memory, "EXTRA_PER_ROW", 0)
+    per_row = loop.cache_bytes_per_row(2304)
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: per_row)      # room for half a row
+    assert memory.choose_batch(loop, 2304, 4) == 1
+    loop.static_entry(4, 2304)
+    assert loop.kept_cache_bytes() == 4 * loop.cache_bytes_per_row(2304)
+    assert memory.choose_batch(loop, 2304, 4) == 2                          # (4 + 1) / 2 rows
+
+
+def test_a_new_cache_that_does_not_fit_frees_the_kept_ones_first(chat, monkeypatch):
+    loop = _fixed_shape(chat)
+    loop.static_entry(1, 256)
+    real = loop._static._allocate
+    calls = []
+
+    def tight(batch, capacity):
+        calls.append(len(loop._static.keys()))
+        if loop._static.keys():
+            raise torch.OutOfMemoryError("CUDA out of memory.")
+        return real(batch, capacity)
+
+    monkeypatch.setattr(loop._static, "_allocate", tight)
+    loop.static_entry(2, 256)
+    assert calls == [1, 0] and loop._static.keys() == [(2, 256)]
+
+
 # -- overflow ---------------------------------------------------------------------------
 @pytest.mark.parametrize("prec, advice", [("fp16", "choose fp32 precision"), ("fp32", "models verify")])
 def test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence(chat, monkeypatch, prec, advice):

@@ -279,6 +279,9 @@ class DecodeLoop:
         capacity = capacity_for(total, self._max_positions)
         return self._static.get(batch, capacity)
 
+    def kept_cache_bytes(self) -> int:
+        return self._static.nbytes()
+
     def release_static(self) -> None:
         """Free the kept caches and graphs (out of memory, or numbers that overflowed)."""
         self._static.clear()

@@ -36,7 +36,8 @@ def free_bytes(device) -> int:
 def choose_batch(loop, tokens: int, wanted: int) -> int:
     """Largest batch (<= wanted) whose caches fit in a share of free memory; at least 1."""
     per_row = loop.cache_bytes_per_row(tokens) + EXTRA_PER_ROW
-    fits = int(free_bytes(loop.device) * SHARE // per_row)
+    kept = loop.kept_cache_bytes() if hasattr(loop, "kept_cache_bytes") else 0
+    fits = int((free_bytes(loop.device) + kept) * SHARE // per_row)
     return max(1, min(wanted, max_batch(loop.device), fits))
 
 

@@ -15,6 +15,8 @@ from collections import OrderedDict
 
 import torch
 
+from app.engine.decode.memory import is_out_of_memory
+
 # Capacities are rounded up to this, so that requests of nearby lengths share an entry.
 SLOT_ROUND = 256
 # Entries kept at once: refine and audio passes, at batch 1 (the first sentence) and the rest.
@@ -68,10 +70,20 @@ class StaticCaches:
         if entry is None:
             while len(self._entries) >= KEEP_ENTRIES:
                 self._entries.popitem(last=False)
-            entry = StaticEntry(*self._allocate(batch, capacity))
+            try:
+                entry = StaticEntry(*self._allocate(batch, capacity))
+            except Exception as exc:
+                if not is_out_of_memory(exc) or not self._entries:
+                    raise
+                self._entries.clear()           # what we keep is what is in the way
+                entry = StaticEntry(*self._allocate(batch, capacity))
             self._entries[key] = entry
         self._entries.move_to_end(key)
         return entry
+
+    def nbytes(self) -> int:
+        """Memory the kept caches hold: free for a request, which may take their place."""
+        return sum(e.k.nbytes + e.v.nbytes for e in self._entries.values())
 
     def keys(self) -> list[tuple[int, int]]:
         return list(self._entries)
