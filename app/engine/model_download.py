@@ -28,6 +28,8 @@ from app.engine.model_store import ModelStore, chattts_sha256_map, file_sha256, 
 log = logging.getLogger("chattts_studio.download")
 
 CHUNK = 1 << 16
+# When neither the HEAD nor the GET says how large a file is, no model file is larger than this.
+MAX_UNKNOWN_FILE_BYTES = 4 * 1024**3
 DISK_MARGIN = 200_000_000
 PARTIAL_DIR = ".partial"
 QUARANTINE_DIR = ".quarantine"
@@ -39,6 +41,14 @@ class DownloadError(StudioError):
 
 class DownloadCancelled(StudioError):
     exit_code = 130
+
+
+def _is_timeout(exc: Exception) -> bool:
+    """requests reports a stalled body as ConnectionError(ReadTimeoutError): a timeout too."""
+    import requests
+    from urllib3.exceptions import ReadTimeoutError
+
+    return isinstance(exc, requests.Timeout) or any(isinstance(a, ReadTimeoutError) for a in exc.args)
 
 
 @dataclass
@@ -152,6 +162,8 @@ class ModelDownloader:
             try:
                 response = self.session.request(method, url, timeout=self.timeout_s, **kwargs)
             except requests.RequestException as exc:
+                if _is_timeout(exc):
+                    raise self._silent(rel) from None
                 last = exc
             else:
                 if response.status_code == 404:
@@ -167,6 +179,19 @@ class ModelDownloader:
                 time.sleep(self.backoff_s * (2 ** attempt))
         raise DownloadError(f"Could not download from {self.source.host} ({type(last).__name__}: {last}). "
                             f"{CHOICES}")
+
+    def _silent(self, rel: str) -> DownloadError:
+        return DownloadError(f"{self.source.host} sent nothing for {self.timeout_s:g} s while sending {rel}, "
+                             f"so the download stopped; it resumes where it stopped next time. {CHOICES}")
+
+    def _limit(self, item: FileProgress, response, have: int) -> int:
+        """The most bytes this file may have: the announced size, never what the body turns out to be."""
+        if item.total is not None:
+            return item.total
+        length = response.headers.get("Content-Length", "")
+        if length.isdigit():
+            return (have if response.status_code == 206 else 0) + int(length)
+        return MAX_UNKNOWN_FILE_BYTES
 
     def _fetch(self, item: FileProgress) -> None:
         """Download one file into .partial, resuming; retry the transfer on dropped connections."""
@@ -184,19 +209,30 @@ class ModelDownloader:
                 have = 0          # the server ignored the range: start over
             item.done = have
             item.state = "downloading"
+            limit = self._limit(item, response, have)
             try:
                 with open(part, "ab" if have else "wb") as f:
                     for block in response.iter_content(CHUNK):
                         self._check_cancel()
+                        if item.done + len(block) > limit:
+                            raise DownloadError(
+                                f"{self.source.host} sent more than the {limit:,} bytes of {item.relpath} it "
+                                f"announced, so the download stopped. {CHOICES}")
                         f.write(block)
                         item.done += len(block)
                         self._report()
                 if item.total is None or item.done >= item.total:
                     return
                 raise requests.ConnectionError("connection closed early")
+            except DownloadError:
+                part.unlink(missing_ok=True)     # ours, in .partial: never more than announced stays
+                raise
             except (requests.RequestException, OSError) as exc:
                 if isinstance(exc, OSError) and not isinstance(exc, requests.RequestException):
-                    raise DownloadError(f"{part} could not be written ({exc}).") from None
+                    raise DownloadError(f"{part} could not be written ({exc.strerror or exc}); free some "
+                                        "space or choose a model folder you can write to.") from None
+                if _is_timeout(exc):
+                    raise self._silent(item.relpath) from None
                 log.info("transfer of %s broke (%s); resuming", item.relpath, exc)
                 if attempt < self.retries:
                     time.sleep(self.backoff_s * (2 ** attempt))
@@ -227,6 +263,17 @@ class ModelDownloader:
 
     # -- the whole job --------------------------------------------------------------------
     def run(self) -> Progress:
+        import requests
+
+        try:
+            return self._run()
+        except OSError as exc:
+            if isinstance(exc, requests.RequestException):
+                raise DownloadError(f"Could not download from {self.source.host} ({exc}). {CHOICES}") from None
+            raise DownloadError(f"The model folder {self.target} cannot be written ({exc.strerror or exc}); "
+                                "choose a folder you can write to, on a disk with space.") from None
+
+    def _run(self) -> Progress:
         self.target.mkdir(parents=True, exist_ok=True)
         todo = []
         for item in self.progress.files:

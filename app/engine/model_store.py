@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app import paths
-from app.atomic import read_json, write_json_atomic
+from app.atomic import write_json_atomic
 from app.engine.errors import ModelCorruptError, ModelMissingError
+from app.engine.model_schemas import read_model_description, read_verified_cache
 from app.engine.model_files import (
     MODEL_FILES,
     OFFICIAL_URL,
@@ -85,16 +86,7 @@ class ModelStore:
         cfg_path = self.root / STUDIO_CONFIG_NAME
         if not cfg_path.exists():
             return None
-        try:
-            cfg = json.loads(cfg_path.read_text(encoding="utf-8"))
-            cfg["dimensions"]["gpt"]["hidden_size"]
-            cfg["sha256"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ModelCorruptError(
-                f"The model description {cfg_path} cannot be read ({exc}); rebuild that "
-                "test model or remove the file if the folder holds the official weights."
-            ) from exc
-        return cfg
+        return read_model_description(cfg_path)
 
     @property
     def is_test_model(self) -> bool:
@@ -139,7 +131,7 @@ class ModelStore:
         return paths.cache_dir() / "verified-models.json"
 
     def _load_cache(self) -> dict:
-        return read_json(self._cache_file(), {})
+        return read_verified_cache(self._cache_file())
 
     def _save_cache(self, cache: dict) -> None:
         try:
