@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from app.atomic import give_normal_mode
 from app.engine.errors import OutputError
 
 SAMPLE_RATE = 24_000
@@ -62,6 +63,7 @@ def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = S
     tmp = Path(tmp_name)
     try:
         sf.write(str(tmp), to_pcm16(samples), sample_rate, subtype="PCM_16", format="WAV")
+        give_normal_mode(tmp, target)
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
