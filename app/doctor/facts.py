@@ -56,23 +56,26 @@ DISK_MARGIN_BYTES = 1_000_000_000
 
 
 def parse_version(text: str | None) -> tuple[int, ...] | None:
-    if not text:
+    if not isinstance(text, (str, int)) or isinstance(text, bool) or text == "":
         return None
     try:
-        return tuple(int(p) for p in str(text).strip().split("."))
+        parts = tuple(int(p) for p in str(text).strip().split(".")[:8])
     except ValueError:
         return None
+    return parts if all(0 <= p < 10**9 for p in parts) else None
 
 
 def cuda_from_driver_code(code: int | None) -> tuple[int, int] | None:
     """NVML's 12080 -> (12, 8), the "CUDA Version" nvidia-smi prints."""
-    if not code:
+    if not isinstance(code, int) or isinstance(code, bool) or not 0 < code < 10**7:
         return None
     return code // 1000, (code % 1000) // 10
 
 
 def min_driver(cuda: tuple[int, int], windows: bool) -> str | None:
     """The lowest driver for this CUDA version (the nearest listed release at or below)."""
+    if not (isinstance(cuda, tuple) and len(cuda) == 2 and all(isinstance(p, int) for p in cuda)):
+        return None
     known = sorted(k for k in DRIVER_MIN if k <= cuda)
     if not known:
         return None
@@ -82,5 +85,7 @@ def min_driver(cuda: tuple[int, int], windows: bool) -> str | None:
 
 def wmi_driver_to_nvidia(wmi: str) -> str | None:
     """Windows' "31.0.15.7652" -> NVIDIA's "576.52" (last five digits, dot before the last two)."""
+    if not isinstance(wmi, str):
+        return None
     digits = "".join(wmi.split(".")[-2:])[-5:]
     return f"{digits[:3]}.{digits[3:]}" if len(digits) == 5 and digits.isdigit() else None

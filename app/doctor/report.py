@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import json
 
-from app.doctor.result import MARKS, OK, SKIP
+from app.doctor.result import ERROR, MARKS, OK, SKIP, CheckResult
 from app.doctor.runner import Report
 
 
+def _plain(result: CheckResult) -> CheckResult:
+    """The result with every field as text, so rendering cannot fail on what a check put there."""
+    status = result.status if result.status in MARKS else ERROR
+    return CheckResult(*(str(v) if v is not None else "" for v in (result.id, result.title)), status,
+                       *(str(v) if v is not None else "" for v in (result.summary, result.details, result.fix)))
+
+
 def render_text(report: Report, verbose: bool = False) -> str:
-    width = max(len(r.title) for r in report.results)
+    results = [_plain(r) for r in report.results]
+    width = max((len(r.title) for r in results), default=0)
     lines = []
-    for r in report.results:
+    for r in results:
         lines.append(f"{MARKS[r.status]} {r.title.ljust(width)}  {r.summary}")
         if verbose and r.details:
             lines.append(f"    {r.details}")
-    fixes = [r for r in report.results if r.fix and r.status not in (OK, SKIP)]
+    fixes = [r for r in results if r.fix and r.status not in (OK, SKIP)]
     if fixes:
         lines.append("")
         lines.append("How to fix:")
@@ -23,14 +31,16 @@ def render_text(report: Report, verbose: bool = False) -> str:
             lines.append(f"  {r.title}: {r.fix}")
             if r.details and not verbose:
                 lines.append(f"    ({r.details})")
-    rec = report.recommendation
+    rec = report.recommendation if isinstance(report.recommendation, dict) else {}
     if rec:
         lines.append("")
-        lines.append(f"Recommended device: {rec['device']} ({rec['reason']})")
+        lines.append(f"Recommended device: {rec.get('device', 'cpu')} ({rec.get('reason', '')})")
         if rec.get("torch_install"):
             lines.append(f"To use the GPU: {rec['torch_install']}")
     return "\n".join(lines)
 
 
 def render_json(report: Report) -> str:
-    return json.dumps(report.to_dict(), ensure_ascii=False, indent=2)
+    # default=str: a value a probe returned that JSON has no type for is shown, not a crash.
+    return json.dumps({"checks": [_plain(r).to_dict() for r in report.results],
+                       "recommendation": report.recommendation}, ensure_ascii=False, indent=2, default=str)

@@ -79,7 +79,21 @@ def recommend(snapshot: Snapshot, results: list[CheckResult]) -> dict:
             "torch_install": ""}
 
 
+def safe_recommend(snapshot: Snapshot, results: list[CheckResult]) -> dict:
+    """recommend(), guarded like a check: what a strange machine reports falls back to the CPU."""
+    try:
+        rec = recommend(snapshot, results)
+        if isinstance(rec, dict) and rec.get("device") in ("cpu", "cuda"):
+            return rec
+        raise ValueError(f"unexpected recommendation {rec!r:.200}")
+    except Exception as exc:
+        log.exception("the recommendation crashed")
+        return {"device": "cpu", "torch_install": "", "error": f"{type(exc).__name__}: {exc}",
+                "reason": "The recommendation could not be worked out from what was read; the CPU always "
+                          "works. Report this with a saved snapshot (doctor --save-snapshot FILE)."}
+
+
 def run_doctor(probe: Probe, modules=check_modules.ALL) -> Report:
     snapshot = collect(probe)
     results = run_checks(snapshot, modules)
-    return Report(snapshot, results, recommend(snapshot, results))
+    return Report(snapshot, results, safe_recommend(snapshot, results))

@@ -7,14 +7,16 @@ say "could not read ...", never guess. Unknown fields are ignored; we add a few 
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from app.atomic import write_json_atomic
+from app.doctor.snapshot_schema import clean_snapshot
 from app.engine.errors import StudioError
+from app.engine.safe_read import UnreadableFileError, read_json_capped
 
 SNAPSHOT_VERSION = 1
+MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024   # a real snapshot is a few KB; PATH and registry dominate
 SECTIONS = ("os", "python", "env", "registry", "nvidia", "torch", "wsl", "dlls", "paths",
             "code_page", "disk_free_bytes", "model", "network", "audio")
 
@@ -51,14 +53,13 @@ class Snapshot(dict):
 def load_snapshot(path: os.PathLike | str) -> Snapshot:
     target = Path(path)
     try:
-        data = json.loads(target.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SnapshotError(f"The snapshot {target} cannot be read ({exc.strerror or exc}).") from None
-    except ValueError as exc:
-        raise SnapshotError(f"The snapshot {target} is not valid JSON ({exc}).") from None
+        data = read_json_capped(target, MAX_SNAPSHOT_BYTES, "snapshot")
+    except UnreadableFileError as exc:
+        raise SnapshotError(str(exc)) from None
     if not isinstance(data, dict) or data.get("snapshot_version") != SNAPSHOT_VERSION:
-        raise SnapshotError(f"{target} is not a doctor snapshot of version {SNAPSHOT_VERSION}.")
-    return Snapshot(data)
+        raise SnapshotError(f"{target} is not a doctor snapshot of version {SNAPSHOT_VERSION}; "
+                            "save a new one with doctor --save-snapshot FILE.")
+    return Snapshot(clean_snapshot(data, str(target)))
 
 
 def save_snapshot(snapshot: dict, path: os.PathLike | str) -> Path:

@@ -26,7 +26,7 @@ def read_bytes_capped(path: os.PathLike | str, cap: int, what: str = "file") -> 
         with open(target, "rb") as f:
             data = f.read(cap + 1)
     except FileNotFoundError:
-        raise UnreadableFileError(f"The {what} {target} does not exist.") from None
+        raise UnreadableFileError(f"The {what} {target} cannot be read (it does not exist).") from None
     except IsADirectoryError:
         raise UnreadableFileError(f"{target} is a folder; give a {what}.") from None
     except OSError as exc:
@@ -42,5 +42,5 @@ def read_json_capped(path: os.PathLike | str, cap: int = MAX_JSON_BYTES, what: s
     try:
         return json.loads(data.decode("utf-8-sig"))
     except (ValueError, RecursionError):
-        raise UnreadableFileError(f"The {what} {path} is damaged (not valid JSON); "
+        raise UnreadableFileError(f"The {what} {path} is not valid JSON (it is damaged); "
                                   "it was left as it is and not used.") from None
