@@ -26,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="chattts-studio",
         description="Turn text into speech with ChatTTS. Without a command, opens the window.",
+        epilog="The window: " + __import__("app.cli_window", fromlist=["USAGE"]).USAGE,
     )
     p.add_argument("--version", action="version", version=f"ChatTTS Studio {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the log to the console")
@@ -155,9 +156,9 @@ def cmd_synth(args) -> int:
         "model": str(store.root),
         "model_kind": store.kind,
         "test_model": result.test_model,
-        "warnings": result.warnings,
+        "warnings": synth.notes + result.warnings,
     }
-    for warning in result.warnings:
+    for warning in synth.notes + result.warnings:
         print(f"Note: {warning}", file=sys.stderr)
     if result.decode.split("-")[-1] in EXPERIMENTAL:
         print(f"Note: precision {result.decode.split('-')[-1]} is experimental: it is faster, but not yet "
@@ -220,14 +221,24 @@ def cmd_self_test(args) -> int:
 
 
 def cmd_window(args) -> int:
+    from app import cli_window
     from app.bootstrap import setup_logging
     from app.ui.app import run_window
 
-    return run_window(setup_logging())
+    return run_window(setup_logging(), cli_window.overrides(args), args.file)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    from app import cli_window
+
+    argv = sys.argv[1:] if argv is None else argv
+    parser = _parser()
+    commands = set(parser._subparsers._group_actions[0].choices)
+    if cli_window.is_window_call(argv, commands):
+        args = cli_window.parser().parse_args(argv)
+        args.command = None
+    else:
+        args = parser.parse_args(argv)
     from app.bootstrap import bootstrap
 
     bootstrap(verbose=args.verbose)

@@ -2,7 +2,7 @@
 
 Each step is a small function returning a detail string or raising; the report says which
 step failed and why, in one sentence, and the command exits non-zero. Steps: PyTorch
-imports (build and CUDA status), resources are present, the main window builds offscreen,
+imports (build and CUDA status), resources are present, the main window builds (offscreen only without a display),
 and a tiny random-weight model speaks a sentence to a WAV through the normal code path.
 """
 
@@ -51,7 +51,15 @@ def step_resources() -> str:
 
 
 def step_window() -> str:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # With a display, the platform plugin the user's window will really use (on Linux its
+    # system libraries are checked first, or Qt would abort); offscreen only without one.
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from app.ui.xcb_check import problem
+
+    missing = problem()
+    if missing:
+        raise RuntimeError(missing)
     from PySide6.QtWidgets import QApplication
 
     from app.testing.fake_audio import FakeOutput

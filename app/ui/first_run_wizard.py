@@ -6,6 +6,7 @@ rather than owning copies, so what it shows is what the window will do.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
 from app.ui.retranslate import Retranslating
@@ -63,17 +64,45 @@ class ModelPage(Retranslating, QWizardPage):
         self.status.setObjectName("wizardModelStatus")
         self.choose = QPushButton()
         self.choose.setObjectName("wizardChooseModel")
-        self.choose.clicked.connect(window.choose_model_folder)
+        self.choose.clicked.connect(self.choose_folder)
         self.download = QPushButton()
         self.download.setObjectName("wizardDownloadModel")
-        self.download.clicked.connect(lambda: window.open_download())
+        self.download.clicked.connect(self.open_download)
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addWidget(self.choose)
         layout.addWidget(self.download)
         layout.addStretch(1)
-        window.worker.worker.loaded.connect(lambda _s: self.refresh())
-        window.worker.worker.loadFailed.connect(lambda _m: self.refresh())
+        self._load_error: str | None = None
+        # Slots of this page, not lambdas: a lambda would run on the worker's thread at once,
+        # before the window has taken the news in, and show the state before it.
+        worker = window.worker.worker
+        worker.loadStarted.connect(self.on_load_started)
+        worker.loaded.connect(self.on_loaded)
+        worker.loadFailed.connect(self.on_load_failed)
+
+    @Slot()
+    def choose_folder(self):
+        self.window.choose_model_folder(parent=self.wizard())
+
+    @Slot()
+    def open_download(self):
+        self.window.open_download(parent=self.wizard())
+
+    @Slot(str)
+    def on_load_started(self, _folder):
+        self._load_error = None
+        self.refresh()
+
+    @Slot(object)
+    def on_loaded(self, _status):
+        self._load_error = None
+        self.refresh()
+
+    @Slot(str)
+    def on_load_failed(self, message):
+        self._load_error = message
+        self.refresh()
 
     def initializePage(self):
         self.refresh()
@@ -82,6 +111,8 @@ class ModelPage(Retranslating, QWizardPage):
         w = self.window
         if w.model_status is not None:
             text = self.tr("Model ready: %1 in %2.").replace("%1", w.model_status.kind).replace("%2", w.model_status.root)
+        elif self._load_error:
+            text = self.tr("The model could not be loaded: %1").replace("%1", self._load_error)
         elif w.model_banner.text():
             text = w.model_banner.text()
         else:
@@ -110,7 +141,7 @@ class TestPage(Retranslating, QWizardPage):
         layout.addStretch(1)
         self.play.clicked.connect(self.speak)
         window.worker.worker.finished.connect(self._on_finished)
-        window.worker.worker.failed.connect(lambda _id, message: self.result.setText(message))
+        window.worker.worker.failed.connect(self._on_failed)
 
     def sentence(self) -> str:
         return self.tr("Hello! This is ChatTTS Studio speaking.")
@@ -123,9 +154,20 @@ class TestPage(Retranslating, QWizardPage):
         self.window.start_request(SynthesisRequest(self.sentence(), refine_text=False,
                                                    sampling=SamplingParams(max_new_tokens=512)))
 
+    @Slot(int, str)
+    def _on_failed(self, _job_id, message):
+        self.result.setText(message)
+
+    @Slot(int, object)
     def _on_finished(self, _job_id, result):
-        text = self.tr("Played %1 s of audio, made in %2 s on %3.").replace(
-            "%1", f"{result.duration:.1f}").replace("%2", f"{result.synth_seconds:.1f}").replace("%3", result.device)
+        if self.window.output.problem:
+            text = self.tr("Made %1 s of audio in %2 s on %3, but it could not be played: %4").replace(
+                "%1", f"{result.duration:.1f}").replace("%2", f"{result.synth_seconds:.1f}").replace(
+                "%3", result.device).replace("%4", self.window.output.problem)
+        else:
+            text = self.tr("Played %1 s of audio, made in %2 s on %3.").replace(
+                "%1", f"{result.duration:.1f}").replace("%2", f"{result.synth_seconds:.1f}").replace(
+                "%3", result.device)
         if result.test_model:
             text += " " + self.tr("This is a random-weight test model, so you heard noise, not speech.")
         self.result.setText(text)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QLocale, QTranslator
+from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QApplication
 
 from app.resources import translation_file
 
 log = logging.getLogger("chattts_studio.i18n")
 
-_installed: QTranslator | None = None
+_installed: list[QTranslator] = []
 
 
 def resolve_language(setting: str) -> str:
@@ -21,21 +21,31 @@ def resolve_language(setting: str) -> str:
     return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
 
 
+def qt_translation_dir() -> str:
+    """Qt's own catalogs (buttons of QWizard, QFileDialog, QMessageBox) as PySide6 ships them."""
+    return QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+
+
 def apply_language(setting: str) -> str:
-    """Install the translator for `setting`; widgets retranslate on the LanguageChange event."""
-    global _installed
+    """Install the translators for `setting` (ours and Qt's own); widgets retranslate on the
+    LanguageChange event."""
     app = QApplication.instance()
     language = resolve_language(setting)
-    if _installed is not None:
-        app.removeTranslator(_installed)
-        _installed = None
+    while _installed:
+        app.removeTranslator(_installed.pop())
     if language != "en":
         translator = QTranslator(app)
         path = translation_file(language)
-        if translator.load(str(path)):
-            app.installTranslator(translator)
-            _installed = translator
-        else:
+        if not translator.load(str(path)):
             log.warning("translation %s not found; staying in English", path)
-            language = "en"
+            return "en"
+        app.installTranslator(translator)
+        _installed.append(translator)
+        qt_own = QTranslator(app)
+        if qt_own.load(f"qtbase_{language}", qt_translation_dir()):
+            app.installTranslator(qt_own)
+            _installed.append(qt_own)
+        else:
+            log.warning("Qt's own %s catalog is not in %s; its standard buttons stay English",
+                        language, qt_translation_dir())
     return language

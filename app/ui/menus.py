@@ -129,6 +129,7 @@ class Menus(QObject):
         self.precision_actions["auto"].setText(self.tr("Precision: automatic"))
         self.precision_actions["int8"].setText(self.tr("Precision: int8, about 2x faster on a CPU (experimental)"))
         self.precision_actions["bf16"].setText(self.tr("Precision: bf16 (experimental)"))
+        self.precision_actions["fp32"].setText(self.tr("Precision: fp32 (exact, slowest)"))
         self.audio.setTitle(self.tr("&Audio"))
         self.language.setTitle(self.tr("&Language"))
         self.language_actions["system"].setText(self.tr("Follow the system"))

@@ -14,9 +14,10 @@ from app.engine.device import CHOICES as DEVICES
 from app.engine.request import DEFAULT_SEED
 
 LANGUAGES = ("system", "en", "zh_CN")
-# The window offers automatic (fp32 on a CPU, bf16/fp16 on a GPU) and the two faster,
-# experimental CPU formats; fp16 and fp32 by name stay on the command line.
-WINDOW_PRECISIONS = ("auto", "int8", "bf16")
+# The window offers automatic (fp32 on a CPU, bf16/fp16 on a GPU), the two faster,
+# experimental CPU formats, and fp32 (the way out when fp16 overflows on a GPU); fp16 by name
+# stays on the command line.
+WINDOW_PRECISIONS = ("auto", "int8", "bf16", "fp32")
 
 
 class _Key:
@@ -31,6 +32,7 @@ class _Key:
         return settings._get(self.key, self.default, self.kind)
 
     def __set__(self, settings, value) -> None:
+        settings.overrides.pop(self.key, None)
         settings.q.setValue(self.key, self.kind(value) if value is not None else self.default)
 
 
@@ -47,6 +49,7 @@ class _Choice:
         return value if value in self.choices else self.choices[0]
 
     def __set__(self, settings, value: str) -> None:
+        settings.overrides.pop(self.key, None)
         settings.q.setValue(self.key, value if value in self.choices else self.choices[0])
 
 
@@ -54,9 +57,12 @@ class Settings:
     def __init__(self, path: str | None = None):
         target = path or str(paths.data_dir() / "settings.ini")
         self.q = QSettings(target, QSettings.Format.IniFormat)
+        # This session's values from the command line (`chattts-studio --model DIR`): read
+        # before the saved ones, never saved; a choice made in the window replaces them.
+        self.overrides: dict[str, object] = {}
 
     def _get(self, key: str, default, kind=str):
-        value = self.q.value(key, default)
+        value = self.overrides.get(key, self.q.value(key, default))
         if value is None:
             return default
         try:

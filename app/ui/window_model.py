@@ -83,22 +83,28 @@ class ModelActions:
         else:
             self.model_banner.hide()
 
-    def choose_model_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, self.tr("Choose the ChatTTS model folder"),
+    def choose_model_folder(self, parent=None) -> None:
+        """`parent`: the window the chooser belongs to; a modal wizard passes itself, since
+        a dialog of the window it blocks could not be clicked."""
+        path = QFileDialog.getExistingDirectory(parent or self, self.tr("Choose the ChatTTS model folder"),
                                                 str(self.model_dir()))
         if path:
             self.set_model_dir(path)
 
-    def open_download(self, import_from: str | None = None):
-        """The download dialog for the configured model folder (a new one each time)."""
+    def open_download(self, import_from: str | None = None, parent=None):
+        """The download dialog for the configured model folder (a new one each time), over
+        `parent` (default: this window; see choose_model_folder)."""
         from app.ui.download_dialog import DownloadDialog
 
+        owner = parent or self
         if self.download_dialog is not None:
             if self.download_dialog.running:
+                if self.download_dialog.parent() is not owner:
+                    self.download_dialog.setParent(owner, self.download_dialog.windowFlags())
                 self.download_dialog.show()
                 return self.download_dialog
             self.download_dialog.close()
-        self.download_dialog = DownloadDialog(str(self.model_dir()), self, self.settings)
+        self.download_dialog = DownloadDialog(str(self.model_dir()), owner, self.settings)
         self.download_dialog.modelReady.connect(self.set_model_dir)
         self.download_dialog.show()
         if import_from:
@@ -125,5 +131,9 @@ class ModelActions:
 
     def _ready_text(self) -> str:
         s = self.model_status
-        return self.tr("Ready: %1 on %2, %3 (loaded in %4 s)").replace("%1", s.kind).replace(
+        text = self.tr("Ready: %1 on %2, %3 (loaded in %4 s)").replace("%1", s.kind).replace(
             "%2", s.device).replace("%3", s.decode).replace("%4", f"{s.load_seconds:.1f}")
+        if s.precision_asked not in ("", "auto", s.precision):
+            text += " " + self.tr("Precision %1 is not available on this device, so %2 runs.").replace(
+                "%1", s.precision_asked).replace("%2", s.precision)
+        return text

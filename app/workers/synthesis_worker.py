@@ -29,6 +29,9 @@ class ModelStatus:
     test_model: bool
     load_seconds: float
     decode: str = ""          # e.g. "jit-int8"
+    notes: tuple[str, ...] = ()   # how the model runs, when it is not what was asked for
+    precision: str = ""           # what the decode step computes in ("" for ChatTTS's own path)
+    precision_asked: str = ""
 
 
 @dataclass
@@ -109,7 +112,8 @@ class SynthesisWorker(QObject):
         self.loaded.emit(ModelStatus(
             root=str(synth.store.root), device=synth.device.device, device_reason=synth.device.reason,
             kind=synth.store.kind, test_model=synth.test_model, load_seconds=synth.load_seconds or 0.0,
-            decode=synth.decode_label,
+            decode=synth.decode_label, notes=tuple(synth.notes), precision=synth.precision,
+            precision_asked=precision,
         ))
 
     @Slot(object)

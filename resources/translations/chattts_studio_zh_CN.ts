@@ -4,12 +4,12 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="54"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="55"/>
         <source>Checking this computer</source>
         <translation>正在检查这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="55"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="56"/>
         <source>Problems are listed with the exact steps to fix them.</source>
         <translation>发现的问题都会附上具体的解决步骤。</translation>
     </message>
@@ -94,12 +94,12 @@
 <context>
     <name>DonePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="145"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="187"/>
         <source>All set</source>
         <translation>一切就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="146"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="188"/>
         <source>You can open this guide again from Help &gt; First-run wizard, and the diagnostics from Help &gt; Diagnostics.</source>
         <translation>之后可以从“帮助 &gt; 首次运行向导”再次打开本向导，从“帮助 &gt; 诊断”打开诊断。</translation>
     </message>
@@ -247,7 +247,7 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="167"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="209"/>
         <source>ChatTTS Studio setup</source>
         <translation>ChatTTS Studio 设置向导</translation>
     </message>
@@ -255,22 +255,22 @@
 <context>
     <name>HistoryActions</name>
     <message>
-        <location filename="../../app/ui/window_history.py" line="63"/>
+        <location filename="../../app/ui/window_history.py" line="71"/>
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_history.py" line="64"/>
+        <location filename="../../app/ui/window_history.py" line="72"/>
         <source>WAV audio (*.wav)</source>
         <translation>WAV 音频 (*.wav)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_history.py" line="76"/>
+        <location filename="../../app/ui/window_history.py" line="84"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_history.py" line="79"/>
+        <location filename="../../app/ui/window_history.py" line="87"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -299,130 +299,200 @@
     </message>
 </context>
 <context>
+    <name>LibraryActions</name>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="35"/>
+        <source>%1 could not be read; it was kept as it is and the rest was loaded.</source>
+        <translation>无法读取 %1；文件已原样保留，其余内容已载入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="38"/>
+        <source>%1: a record was skipped because its field “%2” is not valid; the rest was loaded.</source>
+        <translation>%1：字段“%2”无效，已跳过这条记录；其余内容已载入。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="41"/>
+        <source>Your library was damaged: it was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
+        <translation>您的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="45"/>
+        <source>Your library was damaged and no backup could be used: it was set aside as %1 and a new library was started.</source>
+        <translation>您的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="48"/>
+        <source>Imported %1 into the library; the original is kept as %2.</source>
+        <translation>已将 %1 导入资料库；原文件保留为 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="55"/>
+        <source>Your history and voices cannot be saved this session: %1</source>
+        <translation>本次运行无法保存历史记录和音色：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="64"/>
+        <source>... and %1 more (see the log).</source>
+        <translation>……另有 %1 条（请查看日志）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="65"/>
+        <location filename="../../app/ui/window_library.py" line="72"/>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="71"/>
+        <source>This result could not be saved to the history: %1</source>
+        <translation>此结果未能保存到历史记录：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="77"/>
+        <source>%1 must be greater than %2; change it in the Parameters tab.</source>
+        <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="79"/>
+        <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
+        <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="81"/>
+        <source>%1 must be at least %2; change it in the Parameters tab.</source>
+        <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_library.py" line="83"/>
+        <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
+        <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="208"/>
-        <location filename="../../app/ui/main_window.py" line="410"/>
+        <location filename="../../app/ui/main_window.py" line="212"/>
+        <location filename="../../app/ui/main_window.py" line="418"/>
+        <location filename="../../app/ui/main_window.py" line="420"/>
         <source>Dismiss</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="220"/>
+        <location filename="../../app/ui/main_window.py" line="224"/>
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="184"/>
+        <location filename="../../app/ui/main_window.py" line="188"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="408"/>
+        <location filename="../../app/ui/main_window.py" line="416"/>
         <source>Open diagnostics</source>
         <translation>打开诊断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="238"/>
+        <location filename="../../app/ui/main_window.py" line="242"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="268"/>
+        <location filename="../../app/ui/main_window.py" line="272"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="279"/>
+        <location filename="../../app/ui/main_window.py" line="283"/>
         <source>Made from %1</source>
         <translation>由 %1 生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="283"/>
+        <location filename="../../app/ui/main_window.py" line="287"/>
         <source>Saved the voice &quot;%1&quot; made from the recording.</source>
         <translation>已保存由录音生成的音色“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="288"/>
+        <location filename="../../app/ui/main_window.py" line="292"/>
         <source>Voice from a recording</source>
         <translation>从录音生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="302"/>
+        <location filename="../../app/ui/main_window.py" line="310"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="307"/>
+        <location filename="../../app/ui/main_window.py" line="315"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="320"/>
+        <location filename="../../app/ui/main_window.py" line="328"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="354"/>
+        <location filename="../../app/ui/main_window.py" line="362"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="357"/>
+        <location filename="../../app/ui/main_window.py" line="365"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="371"/>
+        <location filename="../../app/ui/main_window.py" line="379"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="395"/>
+        <location filename="../../app/ui/main_window.py" line="403"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="396"/>
+        <location filename="../../app/ui/main_window.py" line="404"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="397"/>
+        <location filename="../../app/ui/main_window.py" line="405"/>
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="398"/>
+        <location filename="../../app/ui/main_window.py" line="406"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="399"/>
+        <location filename="../../app/ui/main_window.py" line="407"/>
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="400"/>
+        <location filename="../../app/ui/main_window.py" line="408"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="401"/>
+        <location filename="../../app/ui/main_window.py" line="409"/>
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="402"/>
+        <location filename="../../app/ui/main_window.py" line="410"/>
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="403"/>
+        <location filename="../../app/ui/main_window.py" line="411"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="404"/>
+        <location filename="../../app/ui/main_window.py" line="412"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
@@ -430,147 +500,152 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/menus.py" line="95"/>
+        <location filename="../../app/ui/menus.py" line="89"/>
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="99"/>
+        <location filename="../../app/ui/menus.py" line="93"/>
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="116"/>
+        <location filename="../../app/ui/menus.py" line="110"/>
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="117"/>
+        <location filename="../../app/ui/menus.py" line="111"/>
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="121"/>
+        <location filename="../../app/ui/menus.py" line="115"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="122"/>
+        <location filename="../../app/ui/menus.py" line="116"/>
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="123"/>
+        <location filename="../../app/ui/menus.py" line="117"/>
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="124"/>
+        <location filename="../../app/ui/menus.py" line="118"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="125"/>
+        <location filename="../../app/ui/menus.py" line="119"/>
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="126"/>
+        <location filename="../../app/ui/menus.py" line="120"/>
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="127"/>
+        <location filename="../../app/ui/menus.py" line="121"/>
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="128"/>
+        <location filename="../../app/ui/menus.py" line="122"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="129"/>
+        <location filename="../../app/ui/menus.py" line="123"/>
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="130"/>
+        <location filename="../../app/ui/menus.py" line="124"/>
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="131"/>
+        <location filename="../../app/ui/menus.py" line="125"/>
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="132"/>
+        <location filename="../../app/ui/menus.py" line="126"/>
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="133"/>
+        <location filename="../../app/ui/menus.py" line="127"/>
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="134"/>
+        <location filename="../../app/ui/menus.py" line="128"/>
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="135"/>
+        <location filename="../../app/ui/menus.py" line="129"/>
         <source>Precision: automatic</source>
         <translation>精度：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="136"/>
+        <location filename="../../app/ui/menus.py" line="130"/>
         <source>Precision: int8, about 2x faster on a CPU (experimental)</source>
         <translation>精度：int8，在 CPU 上约快 2 倍（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="137"/>
+        <location filename="../../app/ui/menus.py" line="131"/>
         <source>Precision: bf16 (experimental)</source>
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="138"/>
+        <location filename="../../app/ui/menus.py" line="132"/>
+        <source>Precision: fp32 (exact, slowest)</source>
+        <translation>精度：fp32（精确，最慢）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/menus.py" line="133"/>
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="139"/>
+        <location filename="../../app/ui/menus.py" line="134"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="140"/>
+        <location filename="../../app/ui/menus.py" line="135"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="141"/>
+        <location filename="../../app/ui/menus.py" line="136"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="142"/>
+        <location filename="../../app/ui/menus.py" line="137"/>
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="143"/>
+        <location filename="../../app/ui/menus.py" line="138"/>
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="144"/>
+        <location filename="../../app/ui/menus.py" line="139"/>
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="145"/>
+        <location filename="../../app/ui/menus.py" line="140"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
@@ -609,50 +684,60 @@
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_model.py" line="87"/>
+        <location filename="../../app/ui/window_model.py" line="89"/>
         <source>Choose the ChatTTS model folder</source>
         <translation>选择 ChatTTS 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_model.py" line="109"/>
+        <location filename="../../app/ui/window_model.py" line="115"/>
         <source>Import a ChatTTS model folder</source>
         <translation>导入 ChatTTS 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_model.py" line="128"/>
+        <location filename="../../app/ui/window_model.py" line="134"/>
         <source>Ready: %1 on %2, %3 (loaded in %4 s)</source>
         <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_model.py" line="137"/>
+        <source>Precision %1 is not available on this device, so %2 runs.</source>
+        <translation>此设备不支持 %1 精度，因此使用 %2。</translation>
     </message>
 </context>
 <context>
     <name>ModelPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="84"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="113"/>
         <source>Model ready: %1 in %2.</source>
         <translation>模型就绪：%1，位于 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="88"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="115"/>
+        <source>The model could not be loaded: %1</source>
+        <translation>无法加载模型：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="119"/>
         <source>Loading the model from %1...</source>
         <translation>正在从 %1 加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="92"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="123"/>
         <source>The model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="93"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="124"/>
         <source>ChatTTS needs its model files (about 1.1 GB) in one folder.</source>
         <translation>ChatTTS 需要把模型文件（约 1.1 GB）放在同一个文件夹中。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="94"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="125"/>
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="95"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="126"/>
         <source>Download...</source>
         <translation>下载...</translation>
     </message>
@@ -746,37 +831,42 @@
 <context>
     <name>TestPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="116"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="147"/>
         <source>Hello! This is ChatTTS Studio speaking.</source>
         <translation>你好！这里是 ChatTTS Studio。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="120"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="151"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="122"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="153"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="127"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="164"/>
+        <source>Made %1 s of audio in %2 s on %3, but it could not be played: %4</source>
+        <translation>已在 %3 上用 %2 秒生成 %1 秒音频，但无法播放：%4</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="168"/>
         <source>Played %1 s of audio, made in %2 s on %3.</source>
         <translation>已播放 %1 秒音频，用时 %2 秒（%3）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="130"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="172"/>
         <source>This is a random-weight test model, so you heard noise, not speech.</source>
         <translation>这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="134"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="176"/>
         <source>A test sentence</source>
         <translation>试听一句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="135"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="177"/>
         <source>Play the test sentence</source>
         <translation>播放测试句子</translation>
     </message>
@@ -992,82 +1082,14 @@
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="29"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="30"/>
         <source>Welcome to ChatTTS Studio</source>
         <translation>欢迎使用 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="31"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="32"/>
         <source>ChatTTS Studio turns text into natural speech on this computer. In the next steps it checks your computer, finds the model and speaks a test sentence.</source>
         <translation>ChatTTS Studio 在这台电脑上把文字变成自然的语音。接下来它会检查你的电脑、找到模型，并朗读一句测试语句。</translation>
-    </message>
-</context>
-<context>
-    <name>LibraryActions</name>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="35"/>
-        <source>%1 could not be read; it was kept as it is and the rest was loaded.</source>
-        <translation>无法读取 %1；文件已原样保留，其余内容已载入。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="38"/>
-        <source>%1: a record was skipped because its field “%2” is not valid; the rest was loaded.</source>
-        <translation>%1：字段“%2”无效，已跳过这条记录；其余内容已载入。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="41"/>
-        <source>Your library was damaged: it was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
-        <translation>您的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="45"/>
-        <source>Your library was damaged and no backup could be used: it was set aside as %1 and a new library was started.</source>
-        <translation>您的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="48"/>
-        <source>Imported %1 into the library; the original is kept as %2.</source>
-        <translation>已将 %1 导入资料库；原文件保留为 %2。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="55"/>
-        <source>Your history and voices cannot be saved this session: %1</source>
-        <translation>本次运行无法保存历史记录和音色：%1</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="64"/>
-        <source>... and %1 more (see the log).</source>
-        <translation>……另有 %1 条（请查看日志）。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="65"/>
-        <source>Dismiss</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="71"/>
-        <source>This result could not be saved to the history: %1</source>
-        <translation>此结果未能保存到历史记录：%1</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="77"/>
-        <source>%1 must be greater than %2; change it in the Parameters tab.</source>
-        <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="79"/>
-        <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
-        <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="81"/>
-        <source>%1 must be at least %2; change it in the Parameters tab.</source>
-        <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="83"/>
-        <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
-        <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
     </message>
 </context>
 </TS>
