@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from app.engine.errors import ModelCorruptError, ModelMissingError
+from app.engine.errors import ModelCorruptError, ModelMissingError, OutputError
 from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.engine.model_store import ModelStore
 
@@ -54,8 +54,20 @@ def _place(src: Path, dest: Path, link: bool) -> None:
     shutil.copy2(real, dest)
 
 
+def _unwritable(target: Path, exc: OSError) -> OutputError:
+    return OutputError(f"The model folder {target} cannot be written ({exc.strerror or exc}); choose a "
+                       "folder you can write to, on a disk with space.")
+
+
 def import_model(source: os.PathLike | str, target: os.PathLike | str, link: bool = False):
     """Copy or link a model into `target`, verify it, and return the verification report."""
+    try:
+        return _import_model(source, Path(target), link)
+    except OSError as exc:
+        raise _unwritable(Path(target), exc) from None
+
+
+def _import_model(source: os.PathLike | str, target: Path, link: bool):
     root = find_model_root(source)
     target = Path(target)
     if target.resolve() == root.resolve():
@@ -92,7 +104,14 @@ def import_model(source: os.PathLike | str, target: os.PathLike | str, link: boo
 
 def remove_model(target: os.PathLike | str) -> list[Path]:
     """Delete the model's files (and unfinished downloads); other files in the folder stay."""
-    target = Path(target)
+    try:
+        return _remove_model(Path(target))
+    except OSError as exc:
+        raise OutputError(f"The model in {target} could not be removed ({exc.strerror or exc}); close "
+                          "programs that use it and check that the folder is writable.") from None
+
+
+def _remove_model(target: Path) -> list[Path]:
     removed = []
     for rel in list(MODEL_FILES) + [STUDIO_CONFIG_NAME]:
         path = target / rel

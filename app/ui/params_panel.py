@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
 
 from app.ui.retranslate import Retranslating
@@ -68,9 +70,14 @@ class ParamsPanel(Retranslating, QWidget):
 
     def set_values(self, values: dict) -> None:
         def setv(box, key):
+            # Saved settings are read back: a value of the wrong kind is ignored, never a crash.
             if key in values:
                 v = values[key]
-                box.setValue(OFF if v is None else v)
+                if v is None:
+                    box.setValue(OFF)
+                elif isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                    v = min(max(v, box.minimum()), box.maximum())
+                    box.setValue(v if isinstance(box, QDoubleSpinBox) else int(v))
 
         for key in ("speed", "temperature", "top_p", "top_k", "oral", "laugh", "break_level"):
             setv(getattr(self, key), key)

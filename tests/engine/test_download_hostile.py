@@ -108,3 +108,28 @@ def test_a_model_folder_on_a_file_or_read_only_is_a_sentence(tmp_path):
     with pytest.raises(DownloadError, match="cannot be written"):
         job.run()
     assert blocker.read_text() == "not a folder"
+
+
+def test_importing_a_model_onto_a_file_is_a_sentence(tiny_model, tmp_path):
+    from app.engine.errors import OutputError
+    from app.engine.model_import import import_model
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(OutputError, match="cannot be written"):
+        import_model(tiny_model, blocker / "m")
+    assert blocker.read_text() == "not a folder"
+
+
+def test_removing_a_model_that_cannot_be_deleted_is_a_sentence(model_copy, monkeypatch):
+    from pathlib import Path
+
+    from app.engine.errors import OutputError
+    from app.engine.model_import import remove_model
+
+    def refuse(self, missing_ok=False):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    with pytest.raises(OutputError, match="could not be removed"):
+        remove_model(model_copy)

@@ -101,3 +101,11 @@ def test_regenerating_a_row_with_out_of_range_settings_says_which(make_window):
     assert window.status.text() == ("top-p must be greater than 0 and at most 1; "
                                     "change it in the Parameters tab.")
     assert window._job is None
+
+
+def test_saved_parameters_of_the_wrong_kind_do_not_stop_the_window(make_window, settings):
+    settings.params = {"speed": "fast", "temperature": [1], "top_k": 10**30, "top_p": float("nan"),
+                       "oral": None, "refine_text": False}
+    window = make_window(start=False)
+    values = window.params_panel.values()
+    assert values["speed"] == 5 and values["top_k"] == 100 and values["oral"] is None
