@@ -131,9 +131,12 @@ def cmd_synth(args) -> int:
         sampling=SamplingParams(temperature=args.temperature, top_p=args.top_p,
                                 top_k=args.top_k, max_new_tokens=args.max_tokens),
     )
+    from app.ctrl_c import ctrl_c_cancels
+
     try:
-        result = synth.run(request)
-    except KeyboardInterrupt:
+        with ctrl_c_cancels(synth):
+            result = synth.run(request)
+    except (KeyboardInterrupt, SynthesisCancelled):
         synth.cancel()
         raise SynthesisCancelled("Stopped; no file was written.") from None
     if result.duration == 0:

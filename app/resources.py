@@ -24,5 +24,19 @@ def resources_dir() -> Path:
     return candidates[0]
 
 
+# UI languages other than English (the source strings), each a compiled Qt translation.
+TRANSLATED_LANGUAGES = ("zh_CN",)
+
+
 def translation_file(language: str) -> Path:
     return resources_dir() / "translations" / f"chattts_studio_{language}.qm"
+
+
+def app_icon() -> Path:
+    return resources_dir() / "icons" / "app.png"
+
+
+def loaded_resources() -> list[Path]:
+    """Every file the program loads from resources/ at run time: the wheel and the frozen
+    bundle must carry each (tests/test_packaging.py installs a built wheel and checks)."""
+    return [translation_file(lang) for lang in TRANSLATED_LANGUAGES] + [app_icon()]
