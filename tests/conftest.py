@@ -14,9 +14,19 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-# The frozen smoke test needs a built bundle; it runs on its own after the build
-# (installer/build-and-test.sh), never as a skip in the ordinary run.
+# The frozen smoke tests need a built bundle; they run after the build
+# (installer/build-and-test.sh, which .ci/run calls), never as skips in the ordinary run.
+# A run without a bundle says so at its end, so their absence is never silent.
 collect_ignore = [] if os.environ.get("CHATTTS_STUDIO_BUNDLE") else ["frozen"]
+
+
+def pytest_terminal_summary(terminalreporter):
+    if collect_ignore:
+        terminalreporter.write_sep("-", "frozen bundle tests", yellow=True)
+        terminalreporter.write_line(
+            "tests/frozen NOT RUN: no bundle in this run. They run after a build: "
+            "bash installer/build-and-test.sh (CI does), or "
+            "CHATTTS_STUDIO_BUNDLE=dist/ChatTTSStudio pytest tests/frozen.", yellow=True)
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,8 @@
 
 It answers what our downloader (and huggingface_hub's URL scheme) asks:
 HEAD/GET /{repo}/resolve/{revision}/{path}, with Range requests. Faults can be injected:
-a connection dropped after N bytes, or corrupted bytes, each once per file.
+a connection dropped after N bytes, or corrupted bytes, each once per file; or a server
+that ignores Range requests and always sends the whole file (`ignore_range`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ class FakeHub:
         self.repo = repo
         self.drop_after: dict[str, int] = {}
         self.corrupt_once: set[str] = set()
+        self.ignore_range = False
         self.log: list[tuple[str, str, str | None]] = []   # method, path, Range header
         self.bytes_sent = 0
         hub = self
@@ -60,7 +62,7 @@ class FakeHub:
                     return
                 data = path.read_bytes()
                 start = 0
-                if range_header and range_header.startswith("bytes="):
+                if range_header and range_header.startswith("bytes=") and not hub.ignore_range:
                     start = int(range_header[6:].split("-")[0])
                 body = data[start:]
                 if rel in hub.corrupt_once:

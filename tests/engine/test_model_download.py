@@ -115,6 +115,42 @@ def test_not_enough_disk_space_is_refused_before_starting(tmp_path, hub, hashes,
     assert not [l for l in hub.log if l[0] == "GET"]
 
 
+def test_a_damaged_file_already_in_the_folder_is_found_by_hashing_and_fetched_again(hub, hashes, model_copy,
+                                                                                    tiny_model):
+    """Same size, one byte changed: only its hash can tell. It is fetched again; the rest stays."""
+    from app.engine.model_store import ModelStore
+
+    damaged = model_copy / "asset/Decoder.safetensors"
+    ModelStore(model_copy).verify()                      # remembered as good ...
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    damaged.write_bytes(bytes(data))                     # ... then damaged on disk
+    progress = downloader(model_copy, hub, hashes).run()
+    assert damaged.read_bytes() == (tiny_model / "asset/Decoder.safetensors").read_bytes()
+    assert [rel for (method, rel, _r) in hub.log if method == "GET"] == ["asset/Decoder.safetensors"]
+    states = {f.relpath: f.state for f in progress.files}
+    assert states.pop("asset/Decoder.safetensors") == "ok"
+    assert set(states.values()) == {"present"}
+
+
+def test_a_server_that_ignores_range_restarts_the_file_cleanly(tmp_path, hub, hashes, tiny_model):
+    """The partial file is resumed with a Range request; this server answers 200 with the whole
+    file, which must replace the partial bytes, not be appended to them."""
+    big = "asset/Embed.safetensors"
+    part = tmp_path / "m" / ".partial" / (big + ".part")
+    part.parent.mkdir(parents=True)
+    part.write_bytes((tiny_model / big).read_bytes()[:1000])
+    hub.ignore_range = True
+    seen = []
+    d = downloader(tmp_path / "m", hub, hashes, on_progress=lambda p: seen.append(
+        next(f.done for f in p.files if f.relpath == big)))
+    d.run()
+    assert same_files(tmp_path / "m", tiny_model)
+    assert [r for (method, rel, r) in hub.log if method == "GET" and rel == big] == ["bytes=1000-"]
+    assert not (tmp_path / "m" / ".quarantine").exists()       # right the first time
+    assert max(seen) == (tiny_model / big).stat().st_size       # progress did not count 1000 twice
+
+
 def test_present_good_files_are_not_downloaded_again(hub, hashes, model_copy):
     downloader(model_copy, hub, hashes).run()
     assert not [l for l in hub.log if l[0] in ("GET", "HEAD")]

@@ -71,6 +71,62 @@ def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
     np.testing.assert_allclose(streamed, whole.audio, atol=1e-5)
 
 
+def _end_rows_at(ends):
+    """An on_logits hook: batch row r emits the end token at step ends[r], and never before;
+    rows not in `ends` never do (they run to the token limit)."""
+    def hook(step, logits, rows):
+        for place, row in enumerate(rows.tolist()):
+            codes = logits[place * 4:(place + 1) * 4]
+            if ends.get(row) == step:
+                codes.fill_(float("-inf"))
+                codes[:, 625] = 0.0
+            else:
+                codes[:, 625] = float("-inf")
+    return hook
+
+
+def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_decode(synthesizer, monkeypatch):
+    """Five sentences: the first alone, then four in one batch where the second row outlives
+    the first, the third ends before the second (behind the one being streamed) and the
+    fourth runs to the token limit. Streamed, every sentence ends exactly once and in order,
+    and the samples equal the unstreamed decode of the same tokens."""
+    rf = receptive_tokens(synthesizer._chat)
+    monkeypatch.setattr(synthesizer._speech, "lookahead", rf)
+    monkeypatch.setattr(synthesizer._loop, "on_logits", _end_rows_at({0: 20, 1: 50, 2: 35}))
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
+    batches = _record_batches(monkeypatch, synthesizer._loop)
+    request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
+    chunks = [c for c in synthesizer.synthesize(request)][:-1]
+    monkeypatch.setattr(synthesizer, "stream", False)
+    whole = synthesizer.run(request)
+    assert batches == [1, 4, 1, 4]                       # streamed run, then the whole one
+    assert [c.index for c in chunks] == sorted(c.index for c in chunks)
+    for index in range(5):
+        mine = [c for c in chunks if c.index == index]
+        assert [c.final for c in mine] == [False] * (len(mine) - 1) + [True], index
+    lengths = [sum(c.samples.size for c in chunks if c.index == i) // 512 for i in range(5)]
+    # 20, 50 and 35 tokens before the end token; the fourth batch row runs to the 96 limit.
+    assert lengths[:4] == [19, 19, 49, 34] and lengths[4] == 95
+    assert len(chunks) > 2 * whole.segments              # really streamed in pieces
+    streamed = np.concatenate([c.samples for c in chunks])
+    assert streamed.shape == whole.audio.shape
+    np.testing.assert_allclose(streamed, whole.audio, atol=1e-5)
+
+
+def _record_batches(monkeypatch, loop):
+    """The number of sentences of every audio decode the loop starts."""
+    sizes = []
+    real = loop.generate
+
+    def recording(emb, mask, audio, *args, **kwargs):
+        if audio:
+            sizes.append(emb.shape[0])
+        return real(emb, mask, audio, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "generate", recording)
+    return sizes
+
+
 def _fail_batches(monkeypatch, loop, after_steps=0):
     """Make every batch of more than one sentence run out of memory (after some steps)."""
     real = loop.run_stack
@@ -90,15 +146,18 @@ def _fail_batches(monkeypatch, loop, after_steps=0):
 
 
 @pytest.mark.parametrize("after_steps", [0, 30], ids=["at-start", "mid-stream"])
-def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, monkeypatch, after_steps, caplog):
+def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, monkeypatch, after_steps):
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
     expected = synthesizer.run(request)
     seen = _fail_batches(monkeypatch, synthesizer._loop, after_steps)
+    batches = _record_batches(monkeypatch, synthesizer._loop)
     finals = []
     got = synthesizer.run(request, on_chunk=lambda c: c.final and finals.append(c.index))
-    assert seen["failures"] >= 2                          # 4 -> 2 -> 1
+    # The first sentence alone; the other four: 4 fails, 2 fails, then one at a time.
+    assert batches == [1, 4, 2, 1, 1, 1, 1]
+    assert seen["failures"] == 2
     assert finals == [0, 1, 2, 3, 4]                      # each sentence ends once, in order
-    assert "retrying with 2" in caplog.text and "retrying with 1" in caplog.text
     assert got.audio.shape == expected.audio.shape
     np.testing.assert_allclose(got.audio, expected.audio, atol=1e-5)
 
@@ -131,3 +190,21 @@ def test_upstream_decode_is_still_selectable(tiny_model):
     synth.load()
     result = synth.run(SynthesisRequest("你好，世界。", **FAST))
     assert result.decode == "upstream" and result.duration > 0
+
+
+def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, monkeypatch):
+    """The speech pieces of one batch: row 1 ends at once (no audio), row 0 (streamed first)
+    ends while row 2 goes on, so row 1's end is passed while streaming, not at the batch's end.
+    Each row still gets exactly one final piece, in reading order."""
+    from app.engine.decode.loop import PassParams
+    from app.engine.decode.speech import BatchReport
+
+    monkeypatch.setattr(synthesizer._loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
+    pieces = list(synthesizer._speech.speak(["第一句话。", "第二句话。", "第三句话。"], "[speed_5]",
+                                            PassParams(0.3, 0.7, 20, 1.05, 64), [1, 2, 3], None, None,
+                                            None, True, BatchReport()))
+    assert [p.row for p in pieces] == sorted(p.row for p in pieces)
+    for row, tokens in ((0, 10), (1, 0), (2, 40)):
+        mine = [p for p in pieces if p.row == row]
+        assert [p.final for p in mine] == [False] * (len(mine) - 1) + [True], row
+        assert sum(p.samples.size for p in mine) == max(0, tokens * 512 - 256), row

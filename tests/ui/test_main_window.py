@@ -59,51 +59,65 @@ def test_export_to_an_unwritable_place_shows_an_error_dialog(qtbot, window, tmp_
     assert not (tmp_path / "missing").exists()
 
 
-def hold_after_each_chunk(window, monkeypatch) -> threading.Event:
-    """Hold the worker after each chunk until the returned event is set. The decode loop is
-    fast enough on the tiny model to finish a long text before a busy machine delivers the
-    first chunk to the window, which would leave a Stop test nothing to stop."""
-    gate = threading.Event()
-    synth = window.worker.worker.synthesizer()
-    real = synth.synthesize
+class DecodePause:
+    """Holds the decode loop inside one of its steps (on the worker thread) and then counts the
+    steps it starts after being let go. The tiny model decodes a long text faster than a busy
+    machine delivers a chunk to the window, so a Stop test pauses the decode itself: Stop then
+    lands while a decode is in flight, and what follows shows whether it really stopped."""
 
-    def gated(request):
-        for item in real(request):
-            yield item
-            gate.wait(30)
+    def __init__(self, window, monkeypatch, at_call: int = 40, release_on_cancel: bool = False):
+        self.reached, self.release = threading.Event(), threading.Event()
+        self.at_call, self.calls, self.after = at_call, 0, 0
+        synth = window.worker.worker.synthesizer()
+        monkeypatch.setattr(synth._loop, "on_logits", self._step)
+        if release_on_cancel:      # for a close, where the test cannot act once it started
+            real = synth.cancel
+            monkeypatch.setattr(synth, "cancel", lambda: (real(), self.release.set()))
 
-    monkeypatch.setattr(synth, "synthesize", gated)
-    return gate
+    def _step(self, _step, logits, _rows):
+        logits[:, 625] = float("-inf")      # no sentence ends: there is always more to stop
+        self.calls += 1
+        if self.release.is_set():
+            self.after += 1
+        elif self.calls == self.at_call:
+            self.reached.set()
+            self.release.wait(30)
 
 
-def test_stop_mid_synthesis_ends_the_run_and_the_next_play_works(qtbot, window, monkeypatch):
+def start_and_pause(qtbot, window, pause, play):
+    """Play, wait until the decode is held mid-sentence and its first audio reached the window."""
+    window.text_panel.set_text(LONG_TEXT)
+    play()
+    qtbot.waitUntil(pause.reached.is_set, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: len(window.output.chunks) > 0, timeout=RUN_TIMEOUT_MS)
+    assert window.is_busy()
+
+
+def test_stop_interrupts_the_decode_in_flight_and_the_next_play_works(qtbot, window, monkeypatch):
     output = window.output
     worker = window.worker.worker
-    gate = hold_after_each_chunk(window, monkeypatch)
-    window.text_panel.set_text(LONG_TEXT)
-    with qtbot.waitSignal(worker.chunkReady, timeout=RUN_TIMEOUT_MS):
-        qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton)
+    pause = DecodePause(window, monkeypatch)
+    start_and_pause(qtbot, window, pause, lambda: qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton))
     with qtbot.waitSignal(worker.cancelled, timeout=30_000):
         qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
         assert not window.is_busy()       # the button answers at once
         assert output.stops >= 1 and not output.is_active()
-        gate.set()
+        pause.release.set()
+    assert pause.after <= 1               # the decode ended within a step of Stop
     assert window.history.entries() == []
     assert window.status.text() == "Stopped."
+    monkeypatch.undo()
     run_to_end(qtbot, window, "再来一次。")
     assert len(window.history.entries()) == 1
 
 
-def test_closing_during_synthesis_stops_the_worker_thread(qtbot, make_window, monkeypatch):
+def test_closing_during_synthesis_stops_the_decode_and_the_worker_thread(qtbot, make_window, monkeypatch):
     window = make_window()
-    window.text_panel.set_text(LONG_TEXT)
-    gate = hold_after_each_chunk(window, monkeypatch)
-    with qtbot.waitSignal(window.worker.worker.chunkReady, timeout=RUN_TIMEOUT_MS):
-        window.play()
-    assert window.is_busy()
-    gate.set()
+    pause = DecodePause(window, monkeypatch, release_on_cancel=True)
+    start_and_pause(qtbot, window, pause, window.play)
     window.close()
     assert running_threads() == []
+    assert pause.release.is_set() and pause.after <= 1
 
 
 def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, make_window):
@@ -209,15 +223,14 @@ def test_no_sound_device_is_said_once_and_export_still_works(qtbot, make_window,
 
 def test_keyboard_shortcuts_play_and_stop(qtbot, window, monkeypatch):
     window.activateWindow()
-    window.text_panel.set_text(LONG_TEXT)
     worker = window.worker.worker
-    gate = hold_after_each_chunk(window, monkeypatch)
-    with qtbot.waitSignal(worker.chunkReady, timeout=RUN_TIMEOUT_MS):
-        qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    assert window.is_busy()
+    pause = DecodePause(window, monkeypatch)
+    start_and_pause(qtbot, window, pause, lambda: qtbot.keyClick(
+        window.text_panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier))
     with qtbot.waitSignal(worker.cancelled, timeout=30_000):
         qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Escape)
-        gate.set()
+        pause.release.set()
+    assert pause.after <= 1
     assert not window.is_busy()
 
 
