@@ -17,8 +17,11 @@ from app.engine.errors import InputTextError
 MAX_TEXT_CHARS = 50_000
 MAX_SEGMENT_CHARS = 120
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)(?=\s)")
-_SOFT_BREAK = re.compile(r"(?<=[，、,：:])|(?<=\s)")
+_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?=\s)")
+# Not after "," or ":" inside a number (1,234 or 14:30), nor at a no-break space: normalize()
+# joins the words of one number ("four\xa0dollars") with it, so they are never cut apart.
+_SOFT_BREAK = re.compile(r"(?<=[，、：])|(?<=[,:])(?!\d)|(?<=[^\S\xa0])")
+KEEP_TOGETHER = "\xa0"
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -86,17 +89,36 @@ def _inside_token(text: str, i: int) -> bool:
 
 
 def _safe_cut(part: str, limit: int) -> int:
-    """The last position <= limit that is not inside a Latin word, a number or a [token]."""
-    for i in range(min(limit, len(part) - 1), 0, -1):
-        a, b = part[i - 1], part[i]
-        if _inside_token(part, i):
-            continue
-        if a.isascii() and b.isascii() and a.isalnum() and b.isalnum():
-            continue
-        if (a.isdigit() or a == ".") and (b.isdigit() or b == "."):
-            continue
-        return i
+    """The last position <= limit that is not inside a Latin word, a number or a [token],
+    nor (unless nothing else is left) inside a spoken number."""
+    for keep_numbers in (True, False):
+        for i in range(min(limit, len(part) - 1), 0, -1):
+            a, b = part[i - 1], part[i]
+            if _inside_token(part, i):
+                continue
+            if a.isascii() and b.isascii() and a.isalnum() and b.isalnum():
+                continue
+            if (a.isdigit() or a in ".,:") and b.isdigit() or a.isdigit() and b in ".,:":
+                continue
+            if keep_numbers and KEEP_TOGETHER in (a, b):
+                continue
+            return i
     return limit  # one unbroken word longer than the limit: nothing better exists
+
+
+def _sentences(line: str) -> list[str]:
+    """Cut after 。！？!?;； and after a "." followed by a space, unless that dot belongs to an
+    abbreviation (Mr. Smith, e.g. this); a dot inside a number (4.50) is never followed by one."""
+    from app.engine.normalize.abbreviations import dot_ends_sentence
+
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(line):
+        if m.group() == "." and not dot_ends_sentence(line[:m.start()], line[m.end():]):
+            continue
+        out.append(line[start:m.end()])
+        start = m.end()
+    out.append(line[start:])
+    return out
 
 
 def _bound(piece: str, limit: int) -> list[str]:
@@ -124,7 +146,7 @@ def split_text(text: str, limit: int = MAX_SEGMENT_CHARS) -> list[str]:
     """Non-empty, stripped segments, each at most `limit` characters, in reading order."""
     segments: list[str] = []
     for line in check_text(text).splitlines():
-        for sentence in _SENTENCE_END.split(line):
+        for sentence in _sentences(line):
             for seg in _bound(sentence.strip(), limit):
                 if seg.strip():
                     segments.append(seg.strip())
@@ -171,5 +193,6 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
     if not text.strip():
         raise InputTextError("After removing unknown [tokens] there is no text left to speak.")
     check_speakable(text)
-    segments = [finish_segment(seg) for seg in split_text(normalize(text))]
+    segments = [finish_segment(seg.replace(KEEP_TOGETHER, " "))
+                for seg in split_text(normalize(text, glue=KEEP_TOGETHER))]
     return PreparedText(segments, warnings)

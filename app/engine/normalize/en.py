@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December"]
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
@@ -15,10 +17,19 @@ UNITS = {
     "kHz": ("kilohertz", "kilohertz"), "GHz": ("gigahertz", "gigahertz"), "GB": ("gigabyte", "gigabytes"),
     "MB": ("megabyte", "megabytes"), "KB": ("kilobyte", "kilobytes"), "TB": ("terabyte", "terabytes"),
     "kW": ("kilowatt", "kilowatts"), "W": ("watt", "watts"), "V": ("volt", "volts"),
+    "kWh": ("kilowatt hour", "kilowatt hours"), "mAh": ("milliamp hour", "milliamp hours"),
+    "lb": ("pound", "pounds"), "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"),
+    "ft": ("foot", "feet"), "mi": ("mile", "miles"),
 }
-CURRENCY = {"$": ("dollar", "dollars", "cent", "cents"), "USD": ("dollar", "dollars", "cent", "cents"),
-            "€": ("euro", "euros", "cent", "cents"), "EUR": ("euro", "euros", "cent", "cents"),
-            "£": ("pound", "pounds", "penny", "pence"), "¥": ("yuan", "yuan", "fen", "fen"),
+_DOLLAR = ("dollar", "dollars", "cent", "cents")
+_EURO = ("euro", "euros", "cent", "cents")
+_POUND = ("pound", "pounds", "penny", "pence")
+CURRENCY = {"$": _DOLLAR, "USD": _DOLLAR, "dollar": _DOLLAR, "dollars": _DOLLAR,
+            "€": _EURO, "EUR": _EURO, "euro": _EURO, "euros": _EURO,
+            "£": _POUND, "GBP": _POUND, "pound": _POUND, "pounds": _POUND,
+            "JPY": ("yen", "yen", "sen", "sen"), "¢": ("cent", "cents", "", ""),
+            # This program's users mostly mean renminbi by ¥, in English text too.
+            "¥": ("yuan", "yuan", "fen", "fen"),
             "￥": ("yuan", "yuan", "fen", "fen"), "RMB": ("yuan", "yuan", "fen", "fen"),
             "CNY": ("yuan", "yuan", "fen", "fen")}
 
@@ -42,33 +53,58 @@ def number(text: str) -> str:
 
 
 def year(text: str) -> str:
+    """1990 -> nineteen ninety, 2005 -> two thousand five, 1805 -> eighteen oh five."""
     from num2words import num2words
 
-    return num2words(int(text), to="year").replace("-", " ")
+    return num2words(int(text), to="year").replace(" and ", " ").replace("-", " ")
+
+
+def decade(text: str) -> str:
+    """1990 -> nineteen nineties, 80 -> eighties, 2000 -> two thousands."""
+    words = (year(text) if len(text) == 4 else _words(int(text))).split()
+    last = words[-1]
+    words[-1] = last[:-1] + "ies" if last.endswith("y") else last + "s"
+    return " ".join(words)
+
+
+def year_range(a: str, b: str) -> str:
+    return f"{year(a)} to {year(b)}"
 
 
 def ordinal(value: str) -> str:
     from num2words import num2words
 
-    return num2words(int(value), to="ordinal").replace("-", " ")
+    return num2words(int(value), to="ordinal").replace(" and ", " ").replace(",", "").replace("-", " ")
 
 
 def date(y: str, m: str, d: str) -> str:
-    month = int(m)
-    if not 1 <= month <= 12:
+    month, day = int(m), int(d)
+    if not (1 <= month <= 12 and 1 <= day <= 31):
         return f"{number(y)} {number(m)} {number(d)}"
-    return f"{MONTHS[month - 1]} {ordinal(str(int(d)))}, {year(y)}"
+    return f"{MONTHS[month - 1]} {ordinal(str(day))}, {year(y)}"
 
 
-def time(h: str, m: str, s: str | None) -> str:
-    out = number(str(int(h)))
-    minute = int(m)
+def month_date(month: str, d: str, y: str | None) -> str:
+    """"March 5, 2024" -> March fifth, twenty twenty four (the month as written, abbreviations too)."""
+    full = next((name for name in MONTHS if name.lower().startswith(month.rstrip(".").lower())), month)
+    return f"{full} {ordinal(str(int(d)))}" + (f", {year(y)}" if y else "")
+
+
+def time(h: str, m: str | None, s: str | None, half: str | None = None) -> str:
+    """14:05 -> fourteen oh five, 3:45 pm -> three forty five p m, 14:00 -> fourteen hundred."""
+    hour, minute = int(h), int(m or 0)
+    out = number(str(hour))
+    suffix = f" {half[0].lower()} m" if half else ""
     if minute == 0 and not s:
-        return out + " o'clock"
+        if half:
+            return out + suffix
+        if hour == 0:
+            return "midnight"
+        return out + (" hundred" if hour > 12 else " o'clock")
     out += (" oh " + number(str(minute))) if minute < 10 else " " + number(str(minute))
     if s:
         out += " and " + number(str(int(s))) + " seconds"
-    return out
+    return out + suffix
 
 
 def digits(text: str) -> str:
@@ -76,8 +112,8 @@ def digits(text: str) -> str:
 
 
 def phone(text: str) -> str:
-    groups = [g for g in text.replace("(", " ").replace(")", " ").replace("-", " ").split() if g]
-    spoken = ", ".join(digits(g) for g in groups if any(c.isdigit() for c in g))
+    """Digit by digit, a short pause (comma) between the groups as they were written."""
+    spoken = ", ".join(digits(g) for g in re.findall(r"\d+", text))
     return ("plus " if text.startswith("+") else "") + spoken
 
 
@@ -86,22 +122,35 @@ def version(prefix: str, parts: list[str]) -> str:
     return ("version " if prefix else "") + spoken
 
 
-def currency(symbol: str, amount: str) -> str:
-    one, many, sub_one, sub_many = CURRENCY.get(symbol, (symbol, symbol, "", ""))
+def currency(symbol: str, amount: str, scale: str | None = None) -> str:
+    """$4.50 -> four dollars and fifty cents; $0.99 -> ninety nine cents;
+    $2.5 million -> two point five million dollars."""
+    one, many, sub_one, sub_many = CURRENCY.get(symbol if symbol in CURRENCY else symbol.lower(),
+                                                (symbol, symbol, "", ""))
     amount = amount.replace(",", "")
+    if scale:
+        return f"{number(amount)} {SCALES[scale.lower()]} {many}"
     whole, _, frac = amount.partition(".")
     n = int(whole or "0")
+    cents = int(frac[:2].ljust(2, "0")) if frac else 0
+    if len(frac) > 2 or (frac and not sub_one):
+        return f"{number(amount)} {many}"      # $0.125 or a currency without a sub-unit
+    spoken_cents = f"{number(str(cents))} {sub_one if cents == 1 else sub_many}"
+    if n == 0 and cents:
+        return spoken_cents
     out = f"{number(str(n))} {one if n == 1 else many}"
-    if frac and int(frac[:2].ljust(2, "0")) and sub_one:
-        cents = int(frac[:2].ljust(2, "0"))
-        out += f" and {number(str(cents))} {sub_one if cents == 1 else sub_many}"
-    return out
+    return out + f" and {spoken_cents}" if cents else out
+
+
+SCALES = {"thousand": "thousand", "k": "thousand", "million": "million", "m": "million",
+          "mn": "million", "billion": "billion", "bn": "billion", "b": "billion",
+          "trillion": "trillion", "t": "trillion"}
 
 
 def temperature(value: str, unit: str) -> str:
-    scale = "Fahrenheit" if unit in ("°F", "℉") else "Celsius"
+    scale = {"°F": " Fahrenheit", "℉": " Fahrenheit", "°C": " Celsius", "℃": " Celsius"}.get(unit, "")
     degrees = "degree" if value.lstrip("-") == "1" else "degrees"
-    return f"{number(value)} {degrees} {scale}"
+    return f"{number(value)} {degrees}{scale}"
 
 
 def percent(value: str) -> str:

@@ -4,26 +4,51 @@ from __future__ import annotations
 
 import re
 
+from app.engine.normalize import abbreviations as ab
 from app.engine.normalize import en, zh
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _UNIT_NAMES = sorted(set(zh.UNITS) | set(en.UNITS), key=len, reverse=True)
-_YEAR_WORDS = {"in", "since", "year", "by", "until", "from", "of", "before", "after"}
+_YEAR_WORDS = {"in", "since", "year", "by", "until", "from", "of", "before", "after", "during",
+               "born", "circa", "around", "early", "late", "mid", "summer", "winter", "spring",
+               "autumn", "fall"} | {m.lower() for m in en.MONTHS}
+_DECADE_WORDS = {"the", "her", "his", "their", "my", "your", "our", "its", "early", "mid", "late"}
+_MONTH_NAMES = "|".join(sorted({m for name in en.MONTHS for m in (name, name[:3] + r"\.?")},
+                               key=len, reverse=True)).replace("Sep\\.?", "Sept?\\.?")
+_YEAR = r"(?:1[1-9]\d\d|20\d\d)"
+_CURRENCY_WORDS = r"dollars?|euros?|pounds?|USD|RMB|CNY|EUR|GBP|JPY"
+_SCALE = r"(?:\s?(thousand|million|billion|trillion|bn|mn|[kKmMbB])(?![A-Za-z])|(万亿|千万|百万|万|亿))?"
 
 # Order matters: the first pattern that matches at a position wins.
 RULES = [
+    ("abbreviation", ab.PATTERN),
     ("date", re.compile(r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)|年(\d{1,2})月(\d{1,2})[日号])")),
-    ("time", re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")),
-    ("phone", re.compile(r"(?<![A-Za-z0-9.])(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4})(?!\d)")),
+    # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December.
+    ("mdy", re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")),
+    ("month_date", re.compile(r"\b(" + _MONTH_NAMES + r")\s(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s(" + _YEAR + r"))?(?!\d)")),
+    ("time", re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])"
+                        r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
+                        r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm](?![A-Za-z])\.?")),
+    ("year_range", re.compile(r"(?<![\d-])(" + _YEAR + r")\s?[-–]\s?(" + _YEAR + r")(?![\d-])")),
+    ("phone", re.compile(r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
+                         r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}"
+                         r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)")),
     ("version", re.compile(r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])")),
-    ("currency", re.compile(r"([$¥€£￥])\s?(" + _NUM + r")|(" + _NUM + r")\s?(USD|RMB|CNY|EUR)\b")),
-    ("temperature", re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉)")),
+    ("currency", re.compile(r"([$¥€£￥])\s?(" + _NUM + r")" + _SCALE + r"|(" + _NUM + r")\s?(" + _CURRENCY_WORDS
+                            + r"|¢)(?![A-Za-z])")),
+    ("temperature", re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
     ("percent", re.compile(r"(-?" + _NUM + r")\s?[%％]")),
+    ("decade", re.compile(r"(?<![\d.,])(?:['’](\d0)|((?:1[1-9]|20)\d0)|([1-9]0))s(?![A-Za-z])")),
     ("unit", re.compile(r"(-?" + _NUM + r")\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z])")),
     ("ordinal", re.compile(r"(?<![A-Za-z0-9.])(\d+)(st|nd|rd|th)\b")),
+    # Chinese codes read digit by digit: 302房间, 302路, G1234次, CA1234航班.
+    ("zh_code", re.compile(r"(?<![\d.])\d{3,}(?=房间|房|室|路|次|号房|号楼|栋|航班)|(?<=[A-Z])\d{3,}(?![\d.])")),
     ("zh_year", re.compile(r"(?<!\d)(\d{2,4})(?=年)")),
+    # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
+    ("digits", re.compile(r"(?<![\d.,])(?:0\d+|\d{7,})(?![\d.,])"
+                          r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=[A-Z]{2} ))\d{5}(?:-\d{4})?(?![\d.,])")),
     ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|" + _NUM)),
 ]
 
@@ -58,65 +83,120 @@ def _context_language(text: str, start: int, end: int, default: str) -> str:
     return default
 
 
-def _render(kind: str, m: re.Match, lang: str, text: str) -> str:
+def _keep_stop(m: re.Match, text: str) -> str:
+    """A dot the match swallowed ("3 p.m.") that also ended the sentence stays."""
+    return "." if m.group(0).endswith(".") and ab._starts_sentence(text[m.end():]) else ""
+
+
+def _word_before(text: str, start: int) -> str:
+    words = re.findall(r"[A-Za-z]+", text[max(0, start - 12):start])
+    return words[-1].lower() if words else ""
+
+
+def _render(kind: str, m: re.Match, lang: str, text: str) -> str | None:
     r = zh if lang == "zh" else en
     g = m.groups()
+    if kind == "abbreviation":
+        return ab.expand(m.group(0), text[:m.start()], text[m.end():])
     if kind == "date":
         y, mo, d = (g[0], g[1], g[2]) if g[1] else (g[0], g[3], g[4])
         return r.date(y, mo, d)
+    if kind == "mdy":
+        mo, d = (g[1], g[0]) if int(g[0]) > 12 >= int(g[1]) else (g[0], g[1])
+        return r.date(g[2], mo, d)
+    if kind == "month_date":
+        return en.month_date(g[0], g[1], g[2]) if lang == "en" else None
     if kind == "time":
-        return r.time(g[0], g[1], g[2])
+        if g[4]:
+            h, mi, sec, half = g[4], None, None, g[5]
+        else:
+            h, mi, sec, half = g[0], g[1], g[2], g[3]
+        if lang == "zh":
+            return zh.time(h, mi or "0", sec) if not half else None
+        return en.time(h, mi, sec, half) + _keep_stop(m, text)
+    if kind == "year_range":
+        return en.year_range(g[0], g[1]) if lang == "en" else f"{zh.year(g[0])}至{zh.year(g[1])}"
     if kind == "phone":
         return r.phone(m.group(0))
     if kind == "version":
         prefix, dotted = (g[0], g[1]) if g[1] else (g[2], g[3])
         return r.version(prefix or "", dotted.split("."))
     if kind == "currency":
-        return r.currency(g[0], g[1]) if g[0] else r.currency(g[3], g[2])
+        if not g[0]:
+            return r.currency(g[5], g[4])
+        if lang == "en":
+            return None if g[3] else en.currency(g[0], g[1], g[2])
+        if g[2]:
+            return None
+        return zh.amount(g[1]) + (g[3] or "") + zh.CURRENCY.get(g[0], g[0])
     if kind == "temperature":
         return r.temperature(g[0], g[1])
     if kind == "percent":
         return r.percent(g[0])
+    if kind == "decade":
+        if lang != "en" or (g[2] and _word_before(text, m.start()) not in _DECADE_WORDS):
+            return None
+        return en.decade(g[0] or g[1] or g[2])
     if kind == "unit":
         return r.unit(g[0], g[1])
     if kind == "ordinal":
         return r.ordinal(g[0]) if lang == "en" else zh.ordinal(g[0])
+    if kind == "zh_code":
+        return zh.digits(m.group(0), zh.PHONE_DIGITS) if lang == "zh" else None
     if kind == "zh_year":
-        return zh.year(g[0])
+        return zh.year(g[0]) if len(g[0]) == 4 or re.match(r"年\d{1,2}月", text[m.end():]) else None
+    if kind == "digits":
+        value = m.group(0)
+        if re.fullmatch(r"[1-9]\d{0,2}0{4,}", value):
+            return None                                 # 5000000 is a quantity
+        return en.digits(value) if lang == "en" else zh.digits(value, zh.PHONE_DIGITS)
     value = m.group(0)
     if lang == "en" and value.isdigit() and len(value) == 4 and 1100 <= int(value) <= 2099:
-        words = re.findall(r"[A-Za-z]+", text[max(0, m.start() - 10):m.start()])
-        if words and words[-1].lower() in _YEAR_WORDS:
+        if _word_before(text, m.start()) in _YEAR_WORDS:
             return en.year(value)
     if lang == "zh":
         return zh.counted(value, text[m.end():], text[:m.start()])
     return r.number(value)
 
 
-def normalize(text: str, lang: str | None = None) -> str:
-    """Rewrite every number-like span into words; everything else is left as it is."""
+def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:
+    """Rewrite every number-like span into words; everything else is left as it is.
+    `glue` joins the words of one spoken span and the word right after it (its unit or what
+    it counts): the splitter never cuts at a non-breaking space, so "four dollars" stays whole."""
     default = lang or language_of(text)
     out: list[str] = []
+    declined: set[tuple[str, int]] = set()   # a rule that matched but said "not mine"
     pos = 0
     while pos < len(text):
         best = None
         for kind, pattern in RULES:
             m = pattern.search(text, pos)
+            while m and (kind, m.start()) in declined:
+                m = pattern.search(text, m.start() + 1)
             if m and m.end() > m.start() and (best is None or m.start() < best[1].start()):
                 best = (kind, m)
         if best is None:
             break
         kind, m = best
-        span_lang = _context_language(text, m.start(), m.end(), default)
+        span_lang = "en" if kind == "abbreviation" else _context_language(text, m.start(), m.end(), default)
         spoken = _render(kind, m, span_lang, text)
-        before = text[pos:m.start()]
+        if spoken is None:
+            declined.add((kind, m.start()))
+            continue
+        before, end = text[pos:m.start()], m.end()
         # Keep words apart in English ("5kg" -> "five kilograms"); Chinese needs no spaces.
         if span_lang == "en" and before and before[-1].isalnum():
             spoken = " " + spoken
-        nxt = text[m.end():m.end() + 1]
+        nxt = text[end:end + 1]
         if span_lang == "en" and nxt and (nxt.isalnum() or _CJK.match(nxt)):
             spoken += " "
+        if glue != " " and kind != "abbreviation":
+            lead, trail = spoken[:len(spoken) - len(spoken.lstrip(" "))], spoken[len(spoken.rstrip(" ")):]
+            spoken = lead + spoken.strip(" ").replace(" ", glue) + trail
+            if not trail and re.match(r" [A-Za-z]", text[end:end + 2]):
+                spoken += glue
+                end += 1
         out.append(before + spoken)
-        pos = m.end()
+        pos = end
     out.append(text[pos:])
     return "".join(out)

@@ -1,6 +1,8 @@
-"""Chinese spoken forms (cn2an for the numbers)."""
+"""Chinese spoken forms (numbers as cn2an writes them, see zh_numerals)."""
 
 from __future__ import annotations
+
+from app.engine.normalize.zh_numerals import an2cn
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"   # 1 is read 幺 in phone numbers
@@ -9,6 +11,7 @@ UNITS = {
     "mm": "毫米", "m": "米", "ml": "毫升", "mL": "毫升", "L": "升", "l": "升", "h": "小时",
     "min": "分钟", "s": "秒", "ms": "毫秒", "Hz": "赫兹", "kHz": "千赫兹", "GHz": "吉赫兹",
     "GB": "GB", "MB": "MB", "KB": "KB", "TB": "TB", "kW": "千瓦", "W": "瓦", "V": "伏",
+    "kWh": "千瓦时", "mAh": "毫安时", "lb": "磅", "lbs": "磅", "oz": "盎司", "ft": "英尺", "mi": "英里",
 }
 CURRENCY = {"¥": "元", "￥": "元", "$": "美元", "€": "欧元", "£": "英镑",
             "USD": "美元", "RMB": "元", "CNY": "元", "EUR": "欧元"}
@@ -28,10 +31,8 @@ LEADING_TWO = ("二千", "二万", "二亿")
 
 
 def number(text: str) -> str:
-    import cn2an
-
     text = text.replace(",", "")
-    spoken = cn2an.an2cn(text, "low")
+    spoken = an2cn(text)
     if spoken.startswith(LEADING_TWO):
         spoken = "两" + spoken[1:]
     return spoken
