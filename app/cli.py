@@ -179,10 +179,11 @@ def cmd_synth(args) -> int:
 
 def cmd_normalize(args) -> int:
     from app.engine.library.lexicon import PronunciationDictionary
-    from app.engine.synthesizer import chattts_normalizer, spoken_segments
+    from app.engine.spoken import ChatTTSTextFilter, spoken_segments
 
     text = read_input_text(args.text, args.file)
-    prepared = spoken_segments(text, PronunciationDictionary(), chattts_normalizer())
+    # The same text as the model gets, without importing ChatTTS and torch (seconds).
+    prepared = spoken_segments(text, PronunciationDictionary(), ChatTTSTextFilter())
     if args.json:
         print(json.dumps({"segments": prepared.segments, "warnings": prepared.warnings}, ensure_ascii=False))
     else:

@@ -34,8 +34,9 @@ from app.engine.model_config import chattts_config
 from app.engine.model_store import ModelStore
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
 from app.engine.normalize import normalize
+from app.engine.spoken import spoken_segments
 from app.engine.pronunciations import PronunciationDictionary
-from app.engine.text import PreparedText, prepare_text
+from app.engine.text import PreparedText
 from app.engine.voices import check_speaker, speaker_from_seed
 
 log = logging.getLogger("chattts_studio.engine")
@@ -47,7 +48,6 @@ BATCH_SIZE = 4
 PROMPT_ALLOWANCE = 256
 # A segment that comes back empty (the model ended at once) is retried with the next seeds.
 EMPTY_RETRIES = 3
-_SPEAKABLE = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
 def quiet_libraries() -> None:
@@ -110,23 +110,6 @@ def chattts_normalizer():
 
     table = os.path.join(os.path.dirname(ChatTTS.__file__), "res", "homophones_map.json")
     return _register_normalizers(Normalizer(table, logging.getLogger("chattts_studio.chattts")))
-
-
-def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
-    """The segments exactly as the model gets them: our pipeline, then ChatTTS's own
-    normalizer; segments left with nothing to say are dropped."""
-    prepared = prepare_text(text, dictionary)
-    segments = []
-    for seg in prepared.segments:
-        spoken = chattts_norm(seg, True, True)
-        if _SPEAKABLE.search(spoken):
-            segments.append(spoken)
-    if not segments:
-        raise InputTextError(
-            "The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
-            "so spell out symbols in words."
-        )
-    return PreparedText(segments, prepared.warnings)
 
 
 class Synthesizer:
