@@ -71,6 +71,8 @@ CASES = [
     ("4.50 dollars", "four dollars and fifty cents"),
     ("50¢", "fifty cents"),
     ("1,000 USD", "one thousand dollars"),
+    ("pay EUR 4.50", "pay four euros and fifty cents"),
+    ("error code 40401", "error code four zero four zero one"),   # a code, not a quantity
     # Decimals, percentages, units.
     ("3.14", "three point one four"),
     ("0.5", "zero point five"),
@@ -166,3 +168,15 @@ def test_a_spoken_price_or_decimal_stays_with_its_unit(pieces, gap):
         first = seg.split()[0].strip(".,")
         last = seg.split()[-1].strip(".,")
         assert first not in UNITS and last not in ("point", "and"), prepare_text(text).segments
+
+
+FUZZ = st.sampled_from(list("0123456789.,:-/+$€£¥%°'’ apmMkgstndF年月日万个房路") + [
+    "Mr.", "e.g.", "No.", "the ", "in ", "March ", "Jan. ", "U.S.", " pm", "\n", "。", "[laugh]"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(FUZZ, max_size=40).map("".join), st.sampled_from([None, "en", "zh"]))
+def test_any_text_normalizes_without_a_digit_left_and_glue_changes_only_spaces(text, lang):
+    plain = normalize(text, lang)
+    assert not any(c in "0123456789" for c in plain), (text, plain)
+    assert normalize(text, lang, glue="\xa0").replace("\xa0", " ") == plain.replace("\xa0", " ")

@@ -37,7 +37,7 @@ RULES = [
                          r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)")),
     ("version", re.compile(r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])")),
     ("currency", re.compile(r"([$¥€£￥])\s?(" + _NUM + r")" + _SCALE + r"|(" + _NUM + r")\s?(" + _CURRENCY_WORDS
-                            + r"|¢)(?![A-Za-z])")),
+                            + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY)\s?(" + _NUM + r")")),
     ("temperature", re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
     ("percent", re.compile(r"(-?" + _NUM + r")\s?[%％]")),
     ("decade", re.compile(r"(?<![\d.,])(?:['’](\d0)|((?:1[1-9]|20)\d0)|([1-9]0))s(?![A-Za-z])")),
@@ -48,7 +48,7 @@ RULES = [
     ("zh_year", re.compile(r"(?<!\d)(\d{2,4})(?=年)")),
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
     ("digits", re.compile(r"(?<![\d.,])(?:0\d+|\d{7,})(?![\d.,])"
-                          r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=[A-Z]{2} ))\d{5}(?:-\d{4})?(?![\d.,])")),
+                          r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} ))\d{5}(?:-\d{4})?(?![\d.,])")),
     ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|" + _NUM)),
 ]
 
@@ -122,6 +122,8 @@ def _render(kind: str, m: re.Match, lang: str, text: str) -> str | None:
         prefix, dotted = (g[0], g[1]) if g[1] else (g[2], g[3])
         return r.version(prefix or "", dotted.split("."))
     if kind == "currency":
+        if g[6]:
+            return r.currency(g[6], g[7])
         if not g[0]:
             return r.currency(g[5], g[4])
         if lang == "en":
