@@ -38,8 +38,14 @@ def _print_report(store, report, as_json: bool) -> None:
         mark = "[✓]" if f.sha256_ok else "[✗]" if f.present else "[ ]"
         state = "verified" if f.sha256_ok else "checksum mismatch" if f.present else "missing"
         print(f"  {mark} {f.relpath:<42} {f.size / 1e6:8.1f} MB  {state}")
-    print("The model is complete and verified." if report.ok else
-          "The model is incomplete or damaged: run `chattts-studio models download`.")
+    if report.ok:
+        print("The model is complete and verified.")
+    elif not any(f.present for f in report.files):
+        print("There is no model here yet: get it with `chattts-studio models download` (or "
+              "`chattts-studio models import PATH` for a model folder you already have).")
+    else:
+        print("The model is incomplete or damaged: run `chattts-studio models download` to fetch what is "
+              "missing or wrong.")
 
 
 def _progress_printer(as_json: bool):
@@ -61,14 +67,12 @@ def _progress_printer(as_json: bool):
 
 
 def run(args) -> int:
-    from app.engine.errors import InputTextError, ModelMissingError
+    from app.engine.errors import InputTextError
     from app.engine.model_store import ModelStore
 
     store = ModelStore(args.model)
     if args.action in ("status", "verify"):
-        if not store.root.is_dir():
-            raise ModelMissingError(f"No model folder at {store.root}; run `chattts-studio models download` "
-                                    "or `chattts-studio models import PATH`.")
+        # Always the status, also before anything was downloaded: what is missing, how to get it.
         report = store.verify(use_cache=args.action == "status")
         _print_report(store, report, args.json)
         return 0 if report.ok else 1

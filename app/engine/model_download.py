@@ -85,8 +85,32 @@ def official_sha256() -> dict[str, str]:
     return {rel: table[sha256_map_key(rel)] for rel in MODEL_FILES}
 
 
-CHOICES = ("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
-           "ModelScope), or import a model folder you already have.")
+# The other sources to suggest after one failed (never the one that just failed).
+_OTHERS = {"huggingface": "a Hugging Face mirror such as hf-mirror.com, or ModelScope",
+           "mirror": "Hugging Face itself, or ModelScope",
+           "modelscope": "Hugging Face, or a Hugging Face mirror such as hf-mirror.com",
+           "custom": "Hugging Face, a Hugging Face mirror such as hf-mirror.com, or ModelScope"}
+
+
+def choices_after(source_name: str) -> str:
+    return (f"Try again later, pick another source ({_OTHERS.get(source_name, _OTHERS['custom'])}), "
+            "or import a model folder you already have.")
+
+
+def connection_problem(host: str, exc: BaseException) -> str:
+    """What a failed connection means, in words: requests' own text is a screenful of
+    `HTTPSConnectionPool(host=..., port=443): Max retries exceeded ... NameResolutionError`."""
+    text = f"{type(exc).__name__} {exc}".lower()
+    if any(sign in text for sign in ("nameresolution", "failed to resolve", "name or service not known",
+                                      "getaddrinfo", "temporary failure in name resolution", "nodename nor servname")):
+        return (f"Could not find {host} on the network: this computer seems to be offline, or its network "
+                "cannot look that address up.")
+    if "ssl" in text or "certificate" in text:
+        return (f"The secure connection to {host} failed (a proxy or firewall in between, or a wrong clock on "
+                "this computer).")
+    if "refused" in text or "newconnectionerror" in text or "connecttimeout" in text:
+        return f"Could not connect to {host}: it did not answer, or a firewall or proxy blocks it."
+    return f"The connection to {host} failed ({type(exc).__name__})."
 
 
 class ModelDownloader:
@@ -167,22 +191,26 @@ class ModelDownloader:
                 last = exc
             else:
                 if response.status_code == 404:
-                    raise DownloadError(f"{rel} is not on {self.source.host} (HTTP 404). {CHOICES}")
+                    raise DownloadError(f"{rel} is not on {self.source.host} (HTTP 404). {self._choices()}")
                 if response.status_code < 500 and response.status_code != 429:
                     if response.status_code >= 400:
                         raise DownloadError(f"{self.source.host} refused {rel} (HTTP {response.status_code}). "
-                                            f"{CHOICES}")
+                                            f"{self._choices()}")
                     return response
                 last = DownloadError(f"HTTP {response.status_code}")
                 response.close()
             if attempt < self.retries:
                 time.sleep(self.backoff_s * (2 ** attempt))
-        raise DownloadError(f"Could not download from {self.source.host} ({type(last).__name__}: {last}). "
-                            f"{CHOICES}")
+        if isinstance(last, DownloadError):
+            raise DownloadError(f"{self.source.host} kept failing ({last}). {self._choices()}")
+        raise DownloadError(f"{connection_problem(self.source.host, last)} {self._choices()}")
+
+    def _choices(self) -> str:
+        return choices_after(self.source.name)
 
     def _silent(self, rel: str) -> DownloadError:
         return DownloadError(f"{self.source.host} sent nothing for {self.timeout_s:g} s while sending {rel}, "
-                             f"so the download stopped; it resumes where it stopped next time. {CHOICES}")
+                             f"so the download stopped; it resumes where it stopped next time. {self._choices()}")
 
     def _limit(self, item: FileProgress, response, have: int) -> int:
         """The most bytes this file may have: the announced size, never what the body turns out to be."""
@@ -217,7 +245,7 @@ class ModelDownloader:
                         if item.done + len(block) > limit:
                             raise DownloadError(
                                 f"{self.source.host} sent more than the {limit:,} bytes of {item.relpath} it "
-                                f"announced, so the download stopped. {CHOICES}")
+                                f"announced, so the download stopped. {self._choices()}")
                         f.write(block)
                         item.done += len(block)
                         self._report()
@@ -239,7 +267,7 @@ class ModelDownloader:
             finally:
                 response.close()
         raise DownloadError(f"The connection to {self.source.host} kept breaking while fetching "
-                            f"{item.relpath}. {CHOICES}")
+                            f"{item.relpath}. {self._choices()}")
 
     def _quarantine(self, path: Path, rel: str) -> None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -269,7 +297,7 @@ class ModelDownloader:
             return self._run()
         except OSError as exc:
             if isinstance(exc, requests.RequestException):
-                raise DownloadError(f"Could not download from {self.source.host} ({exc}). {CHOICES}") from None
+                raise DownloadError(f"{connection_problem(self.source.host, exc)} {self._choices()}") from None
             raise DownloadError(f"The model folder {self.target} cannot be written ({exc.strerror or exc}); "
                                 "choose a folder you can write to, on a disk with space.") from None
 
@@ -308,7 +336,7 @@ class ModelDownloader:
                     item.state = "failed"
                     raise DownloadError(
                         f"{item.relpath} from {self.source.host} does not match its checksum even after a "
-                        f"second download; the source may be damaged. {CHOICES}")
+                        f"second download; the source may be damaged. {self._choices()}")
             self._report(force=True)
         shutil.rmtree(self.target / PARTIAL_DIR, ignore_errors=True)
         self.progress.message = "All model files are present and verified."

@@ -111,18 +111,19 @@ class ModelStore:
     def require_present(self) -> None:
         if not self.root.is_dir():
             raise ModelMissingError(
-                f"No model folder at {self.root}. Download the ChatTTS weights from "
-                f"{OFFICIAL_URL} (the asset/ folder) into it, or point to a folder that has "
-                f"them with --model or the {paths.MODEL_DIR_ENV} environment variable.",
+                f"No model folder at {self.root}. Get the ChatTTS weights with `chattts-studio models "
+                f"download` (in the window: Model > Download the model...), or from {OFFICIAL_URL} "
+                f"(the asset/ folder), or point to a folder that has them with --model or the "
+                f"{paths.MODEL_DIR_ENV} environment variable.",
                 missing=list(MODEL_FILES),
             )
         missing = self.missing()
         if missing:
             raise ModelMissingError(
                 f"The model in {self.root} is incomplete: {len(missing)} of "
-                f"{len(MODEL_FILES)} files are missing ({', '.join(missing)}). Download them "
-                f"from {OFFICIAL_URL} into the same asset/ layout, or choose a complete "
-                "model folder with --model.",
+                f"{len(MODEL_FILES)} files are missing ({', '.join(missing)}). Fetch them with "
+                "`chattts-studio models download` (in the window: Model > Download the model...), "
+                "or choose a complete model folder with --model.",
                 missing=missing,
             )
 

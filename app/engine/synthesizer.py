@@ -48,6 +48,9 @@ BATCH_SIZE = 4
 PROMPT_ALLOWANCE = 256
 # A segment that comes back empty (the model ended at once) is retried with the next seeds.
 EMPTY_RETRIES = 3
+# Where the switch is, in the window and on the command line (the sentence serves both).
+REFINE_OFF = ("try again with text refinement off (in the window: untick \"Refine text first\"; on the "
+              "command line: --no-refine)")
 
 
 def quiet_libraries() -> None:
@@ -315,7 +318,7 @@ class Synthesizer:
                        "may be cut off at the end; shorten it or raise the limit (--max-tokens).")
         if request.refine_text and any(n != request.sampling.max_new_tokens for n in self.last_limits):
             out.append(f"{where}: text refinement reached its length limit, so words may be missing; "
-                       "try again with refinement off.")
+                       f"{REFINE_OFF}.")
         return out
 
     def synthesize(self, request: SynthesisRequest) -> Iterator[AudioChunk | SynthesisResult]:
@@ -432,7 +435,7 @@ class Synthesizer:
         if request.refine_text:
             texts, cut = self._speech.refine(texts, request.refine_prompt(), seeds, self._cancel)
             warnings.extend(f"Sentence {rows[r] + 1}: text refinement reached its length limit, so words "
-                            "may be missing; try again with refinement off." for r, c in enumerate(cut) if c)
+                            f"may be missing; {REFINE_OFF}." for r, c in enumerate(cut) if c)
         report = BatchReport()
         produced = [0] * len(rows)
         for piece in self._speech.speak(texts, request.code_prompt(), params, seeds, speaker, reference,

@@ -29,6 +29,7 @@ class DownloadDialog(Retranslating, QDialog):
         self.target = target
         self.settings = settings
         self.running = False
+        self._unfinished: list[int] = []      # rows the last progress showed as not done
         self.downloads = DownloadThread(self)
         w = self.downloads.worker
         w.progress.connect(self.on_progress)
@@ -125,6 +126,8 @@ class DownloadDialog(Retranslating, QDialog):
         states = {"waiting": self.tr("waiting"), "present": self.tr("already here, verified"),
                   "downloading": self.tr("downloading"), "verifying": self.tr("checking sha256"),
                   "ok": self.tr("verified"), "failed": self.tr("checksum mismatch")}
+        self._unfinished = [row for row, f in enumerate(progress.files)
+                            if f.state in ("waiting", "downloading", "verifying")]
         for row, f in enumerate(progress.files):
             self.table.item(row, 1).setText(f"{_mb(f.done)} / {_mb(f.total)}" if f.total else "")
             self.table.item(row, 2).setText(states.get(f.state, f.state))
@@ -152,14 +155,22 @@ class DownloadDialog(Retranslating, QDialog):
         else:
             self.status.setText(self.tr("Some files are missing or damaged; start again to fetch them."))
 
+    def _mark_unfinished(self, text: str) -> None:
+        """Rows still "waiting" or "downloading" when the download ended say that it did."""
+        for row in self._unfinished:
+            self.table.item(row, 2).setText(text)
+        self._unfinished = []
+
     @Slot(str)
     def on_failed(self, message: str) -> None:
         self._set_running(False)
+        self._mark_unfinished(self.tr("not downloaded"))
         self.status.setText(message)
 
     @Slot(str)
     def on_cancelled(self, message: str) -> None:
         self._set_running(False)
+        self._mark_unfinished(self.tr("stopped, resumes next time"))
         self.status.setText(message)
 
     def closeEvent(self, event) -> None:

@@ -141,6 +141,13 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, LibraryActions, QM
         left_layout.addWidget(self.library_banner)
         left_layout.addWidget(self.text_panel, 1)
         left_layout.addLayout(controls)
+        # Every warning of the last result, in full (the status line has room for one line).
+        self.result_warnings = QLabel()
+        self.result_warnings.setObjectName("resultWarnings")
+        self.result_warnings.setWordWrap(True)
+        self.result_warnings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_warnings.hide()
+        left_layout.addWidget(self.result_warnings)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("sideTabs")
@@ -294,9 +301,14 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, LibraryActions, QM
     def play(self) -> None:
         self.start_request(self.current_request())
 
+    def show_result_warnings(self, warnings: list[str]) -> None:
+        self.result_warnings.setText("\n".join(f"⚠ {w}" for w in warnings))
+        self.result_warnings.setVisible(bool(warnings))
+
     def start_request(self, request: SynthesisRequest) -> None:
         if self._job is not None:
             return
+        self.show_result_warnings([])
         try:
             check_text(request.text)
             request.validate()
@@ -361,7 +373,8 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, LibraryActions, QM
                 self.history_not_saved(exc)
         note = self.tr(" (test model: noise, not speech)") if result.test_model else ""
         if result.warnings:
-            note += "  ⚠ " + result.warnings[0]
+            note += "  ⚠ " + self.tr("%n warning(s), below", "", len(result.warnings))
+        self.show_result_warnings(result.warnings)
         self.status.setText(self.tr("%1 s of audio in %2 s on %3").replace("%1", f"{result.duration:.1f}")
                             .replace("%2", f"{result.synth_seconds:.1f}").replace("%3", result.device) + note)
         self._set_busy(False)

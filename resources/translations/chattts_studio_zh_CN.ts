@@ -107,139 +107,149 @@
 <context>
     <name>DownloadDialog</name>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="104"/>
+        <location filename="../../app/ui/download_dialog.py" line="105"/>
         <source>Starting...</source>
         <translation>正在开始...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="109"/>
+        <location filename="../../app/ui/download_dialog.py" line="110"/>
         <source>Copying and verifying %1...</source>
         <translation>正在复制并校验 %1...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="115"/>
+        <location filename="../../app/ui/download_dialog.py" line="116"/>
         <source>Cancelling...</source>
         <translation>正在取消...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="125"/>
+        <location filename="../../app/ui/download_dialog.py" line="126"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="125"/>
+        <location filename="../../app/ui/download_dialog.py" line="126"/>
         <source>already here, verified</source>
         <translation>已存在，已校验</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="126"/>
+        <location filename="../../app/ui/download_dialog.py" line="127"/>
         <source>downloading</source>
         <translation>下载中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="126"/>
+        <location filename="../../app/ui/download_dialog.py" line="127"/>
         <source>checking sha256</source>
         <translation>正在校验 sha256</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="127"/>
-        <location filename="../../app/ui/download_dialog.py" line="144"/>
+        <location filename="../../app/ui/download_dialog.py" line="128"/>
+        <location filename="../../app/ui/download_dialog.py" line="147"/>
         <source>verified</source>
         <translation>已校验</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="127"/>
-        <location filename="../../app/ui/download_dialog.py" line="144"/>
+        <location filename="../../app/ui/download_dialog.py" line="128"/>
+        <location filename="../../app/ui/download_dialog.py" line="147"/>
         <source>checksum mismatch</source>
         <translation>校验不一致</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="135"/>
+        <location filename="../../app/ui/download_dialog.py" line="138"/>
         <source>%1 of %2 at %3/s%4</source>
         <translation>%1 / %2，速度 %3/秒%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="137"/>
+        <location filename="../../app/ui/download_dialog.py" line="140"/>
         <source>, about %1 s left</source>
         <translation>，约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="145"/>
+        <location filename="../../app/ui/download_dialog.py" line="148"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="149"/>
+        <location filename="../../app/ui/download_dialog.py" line="152"/>
         <source>All %1 files are present and match their sha256 checksums.</source>
         <translation>全部 %1 个文件都已就位，且与 sha256 校验值一致。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="153"/>
+        <location filename="../../app/ui/download_dialog.py" line="156"/>
         <source>Some files are missing or damaged; start again to fetch them.</source>
         <translation>有文件缺失或损坏；请再次开始以重新获取。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="172"/>
+        <location filename="../../app/ui/download_dialog.py" line="167"/>
+        <source>not downloaded</source>
+        <translation>未下载</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="173"/>
+        <source>stopped, resumes next time</source>
+        <translation>已停止，下次从中断处继续</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/download_dialog.py" line="183"/>
         <source>Get the ChatTTS model</source>
         <translation>获取 ChatTTS 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="176"/>
+        <location filename="../../app/ui/download_dialog.py" line="187"/>
         <source>Hugging Face</source>
         <translation>Hugging Face</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="176"/>
+        <location filename="../../app/ui/download_dialog.py" line="187"/>
         <source>Hugging Face mirror</source>
         <translation>Hugging Face 镜像</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="177"/>
+        <location filename="../../app/ui/download_dialog.py" line="188"/>
         <source>ModelScope (mainland China)</source>
         <translation>ModelScope（中国大陆）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="177"/>
+        <location filename="../../app/ui/download_dialog.py" line="188"/>
         <source>Custom address</source>
         <translation>自定义地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="181"/>
+        <location filename="../../app/ui/download_dialog.py" line="192"/>
         <source>https://...</source>
         <translation>https://...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="182"/>
+        <location filename="../../app/ui/download_dialog.py" line="193"/>
         <source>Into %1 (about 1.1 GB). Interrupted downloads resume where they stopped.</source>
         <translation>下载到 %1（约 1.1 GB）。中断的下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="184"/>
+        <location filename="../../app/ui/download_dialog.py" line="195"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="184"/>
+        <location filename="../../app/ui/download_dialog.py" line="195"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="184"/>
+        <location filename="../../app/ui/download_dialog.py" line="195"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="185"/>
+        <location filename="../../app/ui/download_dialog.py" line="196"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="186"/>
+        <location filename="../../app/ui/download_dialog.py" line="197"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="187"/>
+        <location filename="../../app/ui/download_dialog.py" line="198"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -370,129 +380,136 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="212"/>
-        <location filename="../../app/ui/main_window.py" line="418"/>
-        <location filename="../../app/ui/main_window.py" line="420"/>
+        <location filename="../../app/ui/main_window.py" line="219"/>
+        <location filename="../../app/ui/main_window.py" line="431"/>
+        <location filename="../../app/ui/main_window.py" line="433"/>
         <source>Dismiss</source>
         <translation>知道了</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="224"/>
+        <location filename="../../app/ui/main_window.py" line="231"/>
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="188"/>
+        <location filename="../../app/ui/main_window.py" line="195"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="416"/>
+        <location filename="../../app/ui/main_window.py" line="429"/>
         <source>Open diagnostics</source>
         <translation>打开诊断</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="242"/>
+        <location filename="../../app/ui/main_window.py" line="249"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="272"/>
+        <location filename="../../app/ui/main_window.py" line="279"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="283"/>
+        <location filename="../../app/ui/main_window.py" line="290"/>
         <source>Made from %1</source>
         <translation>由 %1 生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="287"/>
+        <location filename="../../app/ui/main_window.py" line="294"/>
         <source>Saved the voice &quot;%1&quot; made from the recording.</source>
         <translation>已保存由录音生成的音色“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="292"/>
+        <location filename="../../app/ui/main_window.py" line="299"/>
         <source>Voice from a recording</source>
         <translation>从录音生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="310"/>
+        <location filename="../../app/ui/main_window.py" line="322"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="315"/>
+        <location filename="../../app/ui/main_window.py" line="327"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="328"/>
+        <location filename="../../app/ui/main_window.py" line="340"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="362"/>
+        <location filename="../../app/ui/main_window.py" line="374"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../app/ui/main_window.py" line="376"/>
+        <source>%n warning(s), below</source>
+        <translation>
+            <numerusform>%n 条警告，见下方</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="365"/>
+        <location filename="../../app/ui/main_window.py" line="378"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="379"/>
+        <location filename="../../app/ui/main_window.py" line="392"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="403"/>
+        <location filename="../../app/ui/main_window.py" line="416"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="404"/>
+        <location filename="../../app/ui/main_window.py" line="417"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="405"/>
+        <location filename="../../app/ui/main_window.py" line="418"/>
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="406"/>
+        <location filename="../../app/ui/main_window.py" line="419"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="407"/>
+        <location filename="../../app/ui/main_window.py" line="420"/>
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="408"/>
+        <location filename="../../app/ui/main_window.py" line="421"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="409"/>
+        <location filename="../../app/ui/main_window.py" line="422"/>
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="410"/>
+        <location filename="../../app/ui/main_window.py" line="423"/>
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="411"/>
+        <location filename="../../app/ui/main_window.py" line="424"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="412"/>
+        <location filename="../../app/ui/main_window.py" line="425"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
@@ -745,52 +762,52 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="103"/>
+        <location filename="../../app/ui/params_panel.py" line="110"/>
         <source>Speed (0-9)</source>
         <translation>语速 (0-9)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="103"/>
+        <location filename="../../app/ui/params_panel.py" line="110"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="104"/>
+        <location filename="../../app/ui/params_panel.py" line="111"/>
         <source>Top-P</source>
         <translation>Top-P</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="104"/>
+        <location filename="../../app/ui/params_panel.py" line="111"/>
         <source>Top-K</source>
         <translation>Top-K</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="104"/>
+        <location filename="../../app/ui/params_panel.py" line="111"/>
         <source>Oral (0-9)</source>
         <translation>口语化 (0-9)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="105"/>
+        <location filename="../../app/ui/params_panel.py" line="112"/>
         <source>Laugh (0-2)</source>
         <translation>笑声 (0-2)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="105"/>
+        <location filename="../../app/ui/params_panel.py" line="112"/>
         <source>Breaks (0-7)</source>
         <translation>停顿 (0-7)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="110"/>
+        <location filename="../../app/ui/params_panel.py" line="117"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="111"/>
+        <location filename="../../app/ui/params_panel.py" line="118"/>
         <source>Refine text first (natural pauses, slower)</source>
         <translation>先润色文本（停顿更自然，较慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="112"/>
+        <location filename="../../app/ui/params_panel.py" line="119"/>
         <source>Keep the voice steady across sentences</source>
         <translation>各句之间保持同一音色</translation>
     </message>

@@ -29,9 +29,16 @@ def test_verify_reports_a_damaged_file_with_exit_1(model_copy, capsys):
     assert "[✗] asset/gpt/config.json" in out
 
 
-def test_status_without_a_model_is_a_sentence(tmp_path, capsys):
-    code, _, err = models(["status", "--model", str(tmp_path / "none")], capsys)
-    assert code == 2 and "models download" in err
+def test_status_without_a_model_is_still_the_status(tmp_path, capsys):
+    """A fresh machine: the same table as after a failed download (exit 1), with how to get it."""
+    code, out, err = models(["status", "--model", str(tmp_path / "none")], capsys)
+    assert code == 1 and err == ""
+    assert all(f"[ ] {rel}" in out for rel in MODEL_FILES)
+    assert "no model here yet" in out and "chattts-studio models download" in out
+    code, out, _ = models(["status", "--model", str(tmp_path / "none"), "--json"], capsys)
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and sorted(data["missing"]) == sorted(MODEL_FILES)
+    assert not (tmp_path / "none").exists()                      # looking creates nothing
 
 
 def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch):

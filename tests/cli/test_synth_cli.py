@@ -122,7 +122,7 @@ def test_incomplete_model_names_the_missing_files(model_copy, tmp_path, capsys):
     code, _, stderr = synth(["你好", "--model", str(model_copy), "-o", str(tmp_path / "x.wav")], capsys)
     assert code == 2
     assert "asset/DVAE.safetensors" in stderr
-    assert "huggingface.co/2Noise/ChatTTS" in stderr
+    assert "chattts-studio models download" in stderr
     assert not (tmp_path / "x.wav").exists()
 
 
@@ -173,7 +173,7 @@ def test_no_command_opens_the_window(monkeypatch):
     import app.ui.app as ui_app
 
     opened = []
-    monkeypatch.setattr(ui_app, "run_window", lambda log_path=None: opened.append(True) or 0)
+    monkeypatch.setattr(ui_app, "run_window", lambda log_path=None, overrides=None, file=None: opened.append(True) or 0)
     assert main([]) == 0
     assert opened == [True]
 
