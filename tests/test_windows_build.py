@@ -41,10 +41,10 @@ def _referenced_files() -> list[str]:
 
 def _tool(name: str) -> str:
     """A console script of the test extra, from this interpreter's environment first."""
-    for folder in (Path(sys.executable).parent,):
-        for candidate in (folder / name, folder / f"{name}.exe"):
-            if candidate.is_file():
-                return str(candidate)
+    folder = Path(sys.executable).parent
+    for candidate in (folder / name, folder / f"{name}.exe"):
+        if candidate.is_file():
+            return str(candidate)
     found = shutil.which(name)
     assert found, f"{name} is missing: install the test extra (pip install '.[test]')"
     return found
@@ -104,7 +104,8 @@ def test_both_executables_run_in_utf8_mode():
         options = exe.args[2]  # EXE(pyz, scripts, options, ...): PyInstaller's run-time options
         if isinstance(options, ast.Name):
             options = constants[options.id]
-        assert ("X utf8_mode=1", None, "OPTION") in ast.literal_eval(options)
+        # The bootloader knows "X utf8[=1]"; "X utf8_mode=1" would be ignored.
+        assert ("X utf8", None, "OPTION") in ast.literal_eval(options)
 
 
 def test_workflow_matches_the_github_workflow_schema():
@@ -116,11 +117,10 @@ def test_workflow_matches_the_github_workflow_schema():
 def test_zizmor_finds_nothing_of_medium_or_high_severity():
     proc = subprocess.run([_tool("zizmor"), "--offline", "--format=json", str(WORKFLOW)],
                           capture_output=True, text=True, timeout=120)
-    findings = json.loads(proc.stdout)
+    findings = json.loads(proc.stdout)  # an audit that could not run prints no JSON list
     serious = [(f["ident"], f["determinations"]["severity"]) for f in findings
                if f["determinations"]["severity"] in ("Medium", "High")]
     assert serious == []
-    assert proc.returncode == 0, proc.stderr
 
 
 def test_workflow_uploads_every_slice_and_checks_installer_exit_codes():

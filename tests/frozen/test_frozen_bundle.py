@@ -29,7 +29,7 @@ def test_built_executable_passes_its_self_test(tmp_path):
     data = json.loads(report.read_text())
     assert data["ok"] is True
     assert data["frozen"] is True
-    assert data["utf8_mode"] is True and data["stdout_encoding"] == "utf-8"   # build.spec's X utf8_mode=1
+    assert data["utf8_mode"] is True and data["stdout_encoding"] == "utf-8"   # build.spec's X utf8
     assert [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]
     assert all(s["ok"] for s in data["steps"])
     assert "24 kHz" in data["steps"][-1]["detail"]
