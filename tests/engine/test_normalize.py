@@ -49,6 +49,14 @@ ZH = [
     ("2000人", "两千人"),
     ("20000元", "两万元"),
     ("200人", "二百人"),
+    # Fahrenheit is named; a unit Chinese has no word for is kept as written.
+    ("气温98.6°F", "气温九十八点六华氏度"),
+    ("低温-40℉", "低温零下四十华氏度"),
+    ("时速60mph", "时速六十mph"),
+    # Phone numbers digit by digit (1 is 幺), + is 加, each dash or space a pause.
+    ("电话+86 138-1234-5678", "电话加八六，幺三八，幺二三四，五六七八"),
+    # A version without v is read without V.
+    ("版本2.1.3", "版本二点一点三"),
 ]
 
 EN = [

@@ -1,0 +1,160 @@
+"""Mutation testing of the core modules, each against its own tests (mutmut 3).
+
+For every module group: a scratch copy of the project, a mutmut configuration that mutates
+only that group's files and selects only its tests, `mutmut run`, then the verdicts counted.
+Prints one JSON object: per group killed / survived / timeout / no tests / total / score, and
+writes each survivor's diff to <work>/survivors-<group>.txt for review.
+
+    bash bench/mutation.sh [group ...]        (groups: see GROUPS; default all)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# group -> (files to mutate, the tests that are theirs). Tests that need the tiny model are
+# chosen where a fast one would not exercise the code (the decode loop, the vocoder).
+GROUPS = {
+    "decode.sampling": (
+        ["app/engine/decode/sampling.py"],
+        ["tests/engine/test_sampling_vs_upstream.py::test_the_penalty_divides_positive_and_multiplies_negative_logits",
+         "tests/engine/test_decode_loop.py::test_repetition_penalty_and_filters_follow_chattts",
+         "tests/engine/test_decode_loop.py::test_draw_follows_the_distribution"],
+    ),
+    "decode.loop": (
+        ["app/engine/decode/loop.py"],
+        ["tests/engine/test_sampling_vs_upstream.py", "tests/engine/test_decode_loop.py", "-k", "eager or decide"],
+    ),
+    "decode.vocoder_stream": (
+        ["app/engine/decode/vocoder_stream.py"],
+        ["tests/engine/test_streaming_and_memory.py", "-k", "stream or receptive"],
+    ),
+    "model.download_store": (
+        ["app/engine/model_download.py", "app/engine/model_store.py"],
+        ["tests/engine/test_model_download.py", "tests/engine/test_model_store.py"],
+    ),
+    "text.normalize_split": (
+        ["app/engine/normalize/zh.py", "app/engine/normalize/en.py", "app/engine/normalize/pipeline.py",
+         "app/engine/text.py"],
+        ["tests/engine/test_normalize.py", "tests/engine/test_text.py", "tests/engine/test_text_pipeline.py"],
+    ),
+    "doctor.checks": (
+        ["app/doctor/checks/*.py"],
+        ["tests/doctor/test_scenarios.py", "tests/doctor/test_runner.py"],
+    ),
+}
+
+STATUS = re.compile(r"^\s+(\S+): (.+)$")
+SHOW_AT_MOST = 60          # diffs written per group (each `mutmut show` is a new process)
+MODULE = re.compile(r"^(.*?)\.x[_\u01c1]")      # app.engine.text.x_split_text__mutmut_3 -> app.engine.text
+
+
+def _copy_project(work: Path) -> None:
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "screenshots")
+    for name in ("app", "tests", "resources"):
+        shutil.copytree(ROOT / name, work / name, ignore=skip)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, work / name)
+
+
+def _config(files: list[str], tests: list[str]) -> str:
+    lines = ["[mutmut]", "source_paths=app", "also_copy=", "    resources", "    README.md", "only_mutate="]
+    lines += [f"    {f}" for f in files]
+    lines += ["pytest_add_cli_args_test_selection="] + [f"    {t}" for t in tests]
+    lines += ["pytest_add_cli_args=", "    -p", "    no:cacheprovider", "    -q"]
+    return "\n".join(lines) + "\n"
+
+
+def run_group(name: str, work_root: Path, children: int, limit_s: float) -> dict:
+    files, tests = GROUPS[name]
+    work = work_root / name
+    _copy_project(work)
+    (work / "setup.cfg").write_text(_config(files, tests))
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1")
+    started = time.monotonic()
+    log = open(work_root / f"run-{name}.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=work,
+                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        exit_code = proc.wait(timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        # Out of time: stop mutmut and its workers; what they finished is still counted and
+        # the rest shows as "not checked".
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
+        exit_code = "time limit"
+    log.close()
+    result = collect(name, work_root)
+    result.update(seconds=round(time.monotonic() - started), mutmut_exit=exit_code)
+    return result
+
+
+def _score(counts: dict) -> float | None:
+    done = counts.get("killed", 0) + counts.get("timeout", 0)
+    tested = sum(v for k, v in counts.items() if k not in ("skipped", "not checked"))
+    return round(100 * done / tested, 1) if tested else None
+
+
+def collect(name: str, work_root: Path) -> dict:
+    """Verdicts of a finished (or stopped) run; survivors' diffs go to survivors-<group>.txt."""
+    work = work_root / name
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    mutmut = [sys.executable, "-m", "mutmut"]
+    listed = subprocess.run(mutmut + ["results", "--all", "true"], cwd=work, env=env,
+                            capture_output=True, text=True).stdout
+    verdicts = {m.group(1): m.group(2) for m in map(STATUS.match, listed.splitlines()) if m}
+    modules: dict[str, dict] = {}
+    for key, status in verdicts.items():
+        found = MODULE.match(key)
+        entry = modules.setdefault(found.group(1) if found else "?", {})
+        entry[status] = entry.get(status, 0) + 1
+    for entry in modules.values():
+        entry["score"] = _score(entry)
+    survivors = sorted(k for k, v in verdicts.items() if v in ("survived", "no tests"))
+    with open(work_root / f"survivors-{name}.txt", "w") as out:
+        for key in survivors:
+            out.write(f"{key}: {verdicts[key]}\n")
+        for key in survivors[:SHOW_AT_MOST]:
+            shown = subprocess.run(mutmut + ["show", key], cwd=work, env=env, capture_output=True, text=True)
+            out.write(shown.stdout + "\n")
+    totals: dict[str, int] = {}
+    for status in verdicts.values():
+        totals[status] = totals.get(status, 0) + 1
+    return {"total": len(verdicts), "counts": totals, "score": _score(totals), "modules": modules}
+
+
+def main(argv: list[str]) -> int:
+    work_root = Path(os.environ.get("MUTATION_WORK", "/tmp/chattts-studio-mutation"))
+    work_root.mkdir(parents=True, exist_ok=True)
+    children = int(os.environ.get("MUTATION_CHILDREN", "2"))
+    # Per group, so that all of them fit in about 30 minutes on two cores.
+    limit_s = float(os.environ.get("MUTATION_GROUP_LIMIT_S", "300"))
+    names = argv or list(GROUPS)
+    unknown = [n for n in names if n not in GROUPS]
+    if unknown:
+        print(f"unknown group(s) {unknown}; choose from {list(GROUPS)}", file=sys.stderr)
+        return 2
+    collect_only = os.environ.get("MUTATION_COLLECT_ONLY") == "1"
+    report = {}
+    for name in names:
+        report[name] = collect(name, work_root) if collect_only else run_group(name, work_root, children, limit_s)
+        print(f"{name}: {json.dumps(report[name])}", file=sys.stderr, flush=True)
+    print(json.dumps({"work": str(work_root), "groups": report}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
