@@ -33,11 +33,17 @@ GROUPS = {
     ),
     "decode.loop": (
         ["app/engine/decode/loop.py"],
-        ["tests/engine/test_sampling_vs_upstream.py", "tests/engine/test_decode_loop.py", "-k", "eager or decide"],
+        ["tests/engine/test_sampling_vs_upstream.py::test_the_repetition_penalty_and_its_window_decide_the_tokens",
+         "tests/engine/test_sampling_vs_upstream.py::test_audio_sampling_with_chattts_settings_matches_upstream[eager-batch]",
+         "tests/engine/test_sampling_vs_upstream.py::test_refine_sampling_with_chattts_settings_matches_upstream[eager]",
+         "tests/engine/test_decode_loop.py::test_each_sentence_stops_at_its_own_end_token",
+         "tests/engine/test_decode_loop.py::test_a_batch_decodes_each_sentence_as_if_alone[eager-sampled]",
+         "tests/engine/test_decode_loop.py::test_audio_pass_matches_upstream_logits_tokens_and_hiddens[eager-batch]",
+         "tests/engine/test_decode_loop.py::test_sampling_is_seeded_per_sentence[eager]"],
     ),
     "decode.vocoder_stream": (
         ["app/engine/decode/vocoder_stream.py"],
-        ["tests/engine/test_streaming_and_memory.py", "-k", "stream or receptive"],
+        ["tests/engine/test_streaming_and_memory.py", "-k", "(stream or receptive or no_tokens) and not upstream"],
     ),
     "model.download_store": (
         ["app/engine/model_download.py", "app/engine/model_store.py"],
@@ -83,7 +89,11 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float) -> dict
     work = work_root / name
     _copy_project(work)
     (work / "setup.cfg").write_text(_config(files, tests))
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1")
+    # The tiny model and the loaded synthesizer are made once and inherited by each mutant's
+    # fork (tests/conftest.py), not loaded again per mutant.
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1",
+               CHATTTS_STUDIO_TEST_REUSE=str(work / "reused"))
+    (work / "reused").mkdir()
     started = time.monotonic()
     log = open(work_root / f"run-{name}.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=work,

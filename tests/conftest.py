@@ -39,10 +39,22 @@ def isolated_user_dirs(tmp_path, monkeypatch):
     return home
 
 
+# bench/mutation.sh runs the tests once per mutant in processes forked from one that already
+# ran them. With CHATTTS_STUDIO_TEST_REUSE=<folder>, the tiny model (built in that folder) and
+# the loaded synthesizer are made once and inherited by every fork instead of being rebuilt
+# in each (a model load per mutant would not fit the time). Ordinary runs never set it.
+_REUSE_DIR = os.environ.get("CHATTTS_STUDIO_TEST_REUSE")
+_reused: dict = {}
+
+
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory) -> Path:
     from app.testing.random_model import build_random_model
 
+    if _REUSE_DIR:
+        if "model" not in _reused:
+            _reused["model"] = build_random_model(Path(_REUSE_DIR) / "tiny", size="tiny", seed=0)
+        return _reused["model"]
     return build_random_model(tmp_path_factory.mktemp("models") / "tiny", size="tiny", seed=0)
 
 
@@ -58,10 +70,15 @@ def model_copy(tiny_model, tmp_path) -> Path:
 def synthesizer(tiny_model, tmp_path_factory):
     from app.engine.synthesizer import Synthesizer
 
+    if _REUSE_DIR and "synthesizer" in _reused:
+        return _reused["synthesizer"]
+
     os.environ["CHATTTS_STUDIO_HOME"] = str(tmp_path_factory.mktemp("synth-home"))
     # bench/gpu_check.sh runs the engine tests on a GPU with CHATTTS_STUDIO_TEST_DEVICE=cuda.
     synth = Synthesizer(tiny_model, device=os.environ.get("CHATTTS_STUDIO_TEST_DEVICE", "cpu"))
     synth.load()
+    if _REUSE_DIR:
+        _reused["synthesizer"] = synth
     return synth
 
 
