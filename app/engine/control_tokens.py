@@ -29,7 +29,9 @@ def _drop_stray(m: re.Match, text: str, warnings: list[str]) -> str:
 
 
 def only_control_tokens(text: str) -> bool:
-    """True if nothing would be spoken: the text is control tokens, spaces and punctuation."""
+    """True if the text has control tokens and, besides them, only spaces and punctuation."""
+    if not _BRACKETED.search(text):
+        return False
     rest = _KNOWN.sub("", _BRACKETED.sub("", text))
     return not any(ch.isalnum() for ch in rest)
 
