@@ -20,6 +20,7 @@ from app.engine.device import CHOICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import DEFAULT_SEED, SEED_MAX
 from app.engine.text import decode_text, read_capped, read_text_file
+from app.i18n import LANGUAGES, set_language
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -30,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"ChatTTS Studio {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the log to the console")
+    p.add_argument("--lang", choices=LANGUAGES,
+                   help="language of the messages (default: the system's, from LANG/LC_ALL/LC_MESSAGES "
+                        "or the Windows display language)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     s = sub.add_parser("synth", help="speak a text into a WAV file",
@@ -245,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     from app.bootstrap import bootstrap
 
+    # The window command passes --lang on to the window's own setting (cli_window.overrides).
+    set_language(args.lang)
     bootstrap(verbose=args.verbose)
     handler = {"synth": cmd_synth, "normalize": cmd_normalize, "doctor": cmd_doctor,
                "models": cli_models.run, "self-test": cmd_self_test, None: cmd_window}[args.command]

@@ -39,4 +39,7 @@ def app_icon() -> Path:
 def loaded_resources() -> list[Path]:
     """Every file the program loads from resources/ at run time: the wheel and the frozen
     bundle must carry each (tests/test_packaging.py installs a built wheel and checks)."""
-    return [translation_file(lang) for lang in TRANSLATED_LANGUAGES] + [app_icon()]
+    from app.i18n import catalog_file
+
+    return ([translation_file(lang) for lang in TRANSLATED_LANGUAGES]
+            + [catalog_file(lang) for lang in TRANSLATED_LANGUAGES] + [app_icon()])

@@ -30,6 +30,20 @@ def pytest_terminal_summary(terminalreporter):
 
 
 @pytest.fixture(autouse=True)
+def english_messages(monkeypatch):
+    """Tests read English messages whatever the machine's language (the CLI follows LC_ALL,
+    LC_MESSAGES, LANG, LANGUAGE), and a test that switches the Qt-free catalog (app.i18n) to
+    Chinese does not leave it on for the next one."""
+    for name in ("LC_ALL", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LC_MESSAGES", "en_US.UTF-8")
+    yield
+    from app import i18n
+
+    i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path, monkeypatch):
     """Every test gets its own settings/cache/log folders and no model folder override."""
     home = tmp_path / "studio-home"

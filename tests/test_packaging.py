@@ -75,4 +75,4 @@ def test_the_built_wheel_installs_with_every_module_and_resource_the_program_loa
     found = json.loads(probe.stdout)
     assert Path(found["app"]).is_relative_to(fresh) and Path(found["dir"]).is_relative_to(fresh)
     assert found["missing"] == []
-    assert {Path(p).suffix for p in found["loaded"]} >= {".qm", ".png"}
+    assert {Path(p).suffix for p in found["loaded"]} >= {".qm", ".mo", ".png"}

@@ -34,6 +34,7 @@ WHEEL_INDEXES: dict[str, tuple[tuple[int, int], tuple[int, int], tuple[int, int]
 WHEEL_URL = "https://download.pytorch.org/whl/{tag}"
 TORCH_VERSION = "2.14.1"  # the version pyproject.toml pins
 
+DRIVER_URL = "https://www.nvidia.com/Download/index.aspx"
 VC_REDIST_URL = "https://aka.ms/vs/17/release/vc_redist.x64.exe"
 HF_MIRROR_EXAMPLE = "https://hf-mirror.com"
 

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from app.doctor.result import ERROR, MARKS, OK, SKIP, CheckResult
 from app.doctor.runner import Report
+from app.i18n import _
+
+
+def display_width(text: str) -> int:
+    """Columns a terminal gives `text`: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - display_width(text))
 
 
 def _plain(result: CheckResult) -> CheckResult:
@@ -17,26 +28,27 @@ def _plain(result: CheckResult) -> CheckResult:
 
 def render_text(report: Report, verbose: bool = False) -> str:
     results = [_plain(r) for r in report.results]
-    width = max((len(r.title) for r in results), default=0)
+    width = max((display_width(r.title) for r in results), default=0)
     lines = []
     for r in results:
-        lines.append(f"{MARKS[r.status]} {r.title.ljust(width)}  {r.summary}")
+        lines.append(f"{MARKS[r.status]} {_pad(r.title, width)}  {r.summary}")
         if verbose and r.details:
             lines.append(f"    {r.details}")
     fixes = [r for r in results if r.fix and r.status not in (OK, SKIP)]
     if fixes:
         lines.append("")
-        lines.append("How to fix:")
+        lines.append(_("How to fix:"))
         for r in fixes:
-            lines.append(f"  {r.title}: {r.fix}")
+            lines.append("  " + _("{check}: {fix}").format(check=r.title, fix=r.fix))
             if r.details and not verbose:
                 lines.append(f"    ({r.details})")
     rec = report.recommendation if isinstance(report.recommendation, dict) else {}
     if rec:
         lines.append("")
-        lines.append(f"Recommended device: {rec.get('device', 'cpu')} ({rec.get('reason', '')})")
+        lines.append(_("Recommended device: {device} ({reason})").format(
+            device=rec.get("device", "cpu"), reason=rec.get("reason", "")))
         if rec.get("torch_install"):
-            lines.append(f"To use the GPU: {rec['torch_install']}")
+            lines.append(_("To use the GPU: {command}").format(command=rec["torch_install"]))
     return "\n".join(lines)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from app.i18n import _
+
 OK, WARN, FAIL, SKIP, ERROR = "ok", "warn", "fail", "skip", "error"
 STATUSES = (OK, WARN, FAIL, SKIP, ERROR)
 MARKS = {OK: "[✓]", WARN: "[!]", FAIL: "[✗]", SKIP: "[-]", ERROR: "[?]"}
@@ -23,10 +25,11 @@ class CheckResult:
 
 
 class Verdict:
-    """Shorthands a check uses: `return v.fail("...", fix="...")`."""
+    """Shorthands a check uses: `return v.fail("...", fix="...")`. The title is the check's
+    N_()-marked TITLE, translated here into the language in effect."""
 
     def __init__(self, check_id: str, title: str):
-        self.id, self.title = check_id, title
+        self.id, self.title = check_id, _(title)
 
     def _make(self, status, summary, details="", fix=""):
         return CheckResult(self.id, self.title, status, summary, details, fix)
@@ -44,4 +47,5 @@ class Verdict:
         return self._make(SKIP, reason, details)
 
     def unreadable(self, what: str):
-        return self._make(WARN, f"Could not read {what}, so this was not checked.")
+        """`what`: an already translated phrase such as _("the registry")."""
+        return self._make(WARN, _("Could not read {what}, so this was not checked.").format(what=what))

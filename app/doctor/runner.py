@@ -8,9 +8,11 @@ from dataclasses import dataclass, field
 
 from app.doctor import checks as check_modules
 from app.doctor import torch_advice
+from app.doctor.checks import vram as vram_check
 from app.doctor.probes.base import Probe, collect
 from app.doctor.result import ERROR, FAIL, CheckResult
 from app.doctor.snapshot import Snapshot
+from app.i18n import _, current_language
 
 log = logging.getLogger("chattts_studio.doctor")
 
@@ -22,6 +24,8 @@ class Report:
     snapshot: Snapshot
     results: list[CheckResult]
     recommendation: dict = field(default_factory=dict)
+    # The language its sentences are in; a window that changes language judges the snapshot again.
+    language: str = field(default_factory=current_language)
 
     @property
     def failed(self) -> list[CheckResult]:
@@ -42,14 +46,17 @@ def run_checks(snapshot: Snapshot, modules=check_modules.ALL, timeout_s: float =
         try:
             results.append(future.result(timeout=timeout_s))
         except concurrent.futures.TimeoutError:
-            results.append(CheckResult(module.ID, module.TITLE, ERROR,
-                                       f"The check did not finish within {timeout_s:.0f} s.",
-                                       fix="Run the doctor again; if it repeats, report it with a saved snapshot."))
+            results.append(CheckResult(module.ID, _(module.TITLE), ERROR,
+                                       _("The check did not finish within {seconds} s.").format(
+                                           seconds=f"{timeout_s:.0f}"),
+                                       fix=_("Run the doctor again; if it repeats, report it with a saved "
+                                             "snapshot.")))
         except Exception as exc:
             log.exception("check %s crashed", module.ID)
-            results.append(CheckResult(module.ID, module.TITLE, ERROR, "The check did not complete.",
+            results.append(CheckResult(module.ID, _(module.TITLE), ERROR, _("The check did not complete."),
                                        details=f"{type(exc).__name__}: {exc}",
-                                       fix="Report this with a saved snapshot (doctor --save-snapshot FILE)."))
+                                       fix=_("Report this with a saved snapshot ({command}).").format(
+                                           command="doctor --save-snapshot FILE")))
     pool.shutdown(wait=False, cancel_futures=True)
     return results
 
@@ -57,9 +64,9 @@ def run_checks(snapshot: Snapshot, modules=check_modules.ALL, timeout_s: float =
 def recommend(snapshot: Snapshot, results: list[CheckResult]) -> dict:
     """Where ChatTTS should run, why, and the PyTorch install command if one would help."""
     by_id = {r.id: r for r in results}
-    command, _ = torch_advice.advice(snapshot)
+    command = torch_advice.advice(snapshot)[0]
     if not snapshot.gpus:
-        return {"device": "cpu", "reason": "No NVIDIA GPU was found.", "torch_install": ""}
+        return {"device": "cpu", "reason": _("No NVIDIA GPU was found."), "torch_install": ""}
     # A different PyTorch build helps only with these; the others need another fix first.
     torch_fixable = {"torch_build", "driver_cuda", "gpu_arch"}
     for check_id in ("vc_runtime", "torch_build", "driver_cuda", "gpu_arch", "cuda_kernel", "wsl"):
@@ -69,14 +76,16 @@ def recommend(snapshot: Snapshot, results: list[CheckResult]) -> dict:
                     "torch_install": command if check_id in torch_fixable else ""}
     t = snapshot.get("torch")
     if t is None:
-        return {"device": "cpu", "reason": "PyTorch could not be checked.", "torch_install": ""}
+        return {"device": "cpu", "reason": _("PyTorch could not be checked."), "torch_install": ""}
     if not t.get("cuda_available"):
-        return {"device": "cpu", "reason": "PyTorch cannot use the GPU.", "torch_install": command}
+        return {"device": "cpu", "reason": _("PyTorch cannot use the GPU."), "torch_install": command}
     vram = by_id.get("vram")
-    if vram is not None and vram.status == "warn" and "run on the CPU" in vram.summary:
+    if vram is not None and vram.status == "warn" and vram_check.falls_back_to_cpu(snapshot):
         return {"device": "cpu", "reason": vram.summary, "torch_install": ""}
-    return {"device": "cuda", "reason": f"{snapshot.gpus[0].get('name', 'The NVIDIA GPU')} works with this PyTorch.",
-            "torch_install": ""}
+    gpu = snapshot.gpus[0].get("name")
+    reason = (_("{gpu} works with this PyTorch.").format(gpu=gpu) if gpu
+              else _("The NVIDIA GPU works with this PyTorch."))
+    return {"device": "cuda", "reason": reason, "torch_install": ""}
 
 
 def safe_recommend(snapshot: Snapshot, results: list[CheckResult]) -> dict:
@@ -89,8 +98,15 @@ def safe_recommend(snapshot: Snapshot, results: list[CheckResult]) -> dict:
     except Exception as exc:
         log.exception("the recommendation crashed")
         return {"device": "cpu", "torch_install": "", "error": f"{type(exc).__name__}: {exc}",
-                "reason": "The recommendation could not be worked out from what was read; the CPU always "
-                          "works. Report this with a saved snapshot (doctor --save-snapshot FILE)."}
+                "reason": _("The recommendation could not be worked out from what was read; the CPU always "
+                            "works. Report this with a saved snapshot ({command}).").format(
+                                command="doctor --save-snapshot FILE")}
+
+
+def rejudge(report: Report, modules=check_modules.ALL) -> Report:
+    """The same snapshot judged again (quick: no probing), e.g. in another language."""
+    results = run_checks(report.snapshot, modules)
+    return Report(report.snapshot, results, safe_recommend(report.snapshot, results))
 
 
 def run_doctor(probe: Probe, modules=check_modules.ALL) -> Report:

@@ -14,6 +14,7 @@ from app.atomic import write_json_atomic
 from app.doctor.snapshot_schema import clean_snapshot
 from app.engine.errors import StudioError
 from app.engine.safe_read import UnreadableFileError, read_json_capped
+from app.i18n import _
 
 SNAPSHOT_VERSION = 1
 MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024   # a real snapshot is a few KB; PATH and registry dominate
@@ -57,8 +58,9 @@ def load_snapshot(path: os.PathLike | str) -> Snapshot:
     except UnreadableFileError as exc:
         raise SnapshotError(str(exc)) from None
     if not isinstance(data, dict) or data.get("snapshot_version") != SNAPSHOT_VERSION:
-        raise SnapshotError(f"{target} is not a doctor snapshot of version {SNAPSHOT_VERSION}; "
-                            "save a new one with doctor --save-snapshot FILE.")
+        raise SnapshotError(_("{file} is not a doctor snapshot of version {version}; save a new one "
+                              "with {command}.").format(file=target, version=SNAPSHOT_VERSION,
+                                                        command="doctor --save-snapshot FILE"))
     return Snapshot(clean_snapshot(data, str(target)))
 
 

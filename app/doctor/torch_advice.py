@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.doctor import facts
 from app.doctor.snapshot import Snapshot
+from app.i18n import _
 
 
 def best_wheel_index(snap: Snapshot) -> str | None:
@@ -43,5 +44,5 @@ def advice(snap: Snapshot) -> tuple[str, str]:
     cap = tuple(snap.gpus[0].get("compute_capability") or ())
     wanted = "cu128" if cap and cap >= (7, 0) else "cu126"
     need = driver_needed_for(wanted, snap.is_windows)
-    return install_command(wanted), (f"Update the NVIDIA driver to {need} or newer first "
-                                     f"(https://www.nvidia.com/Download/index.aspx).")
+    return install_command(wanted), _("Update the NVIDIA driver to {version} or newer first ({url}).").format(
+        version=need, url=facts.DRIVER_URL)

@@ -1,7 +1,8 @@
 """The Doctor panel: every check with its status, expandable details and fix; Re-run, Copy, Save.
 
-Check summaries and fixes come from app.doctor in English (they are also the CLI's output and
-what users paste into bug reports); the panel's own labels are translated.
+Check summaries and fixes come from app.doctor in the language in effect (app.i18n, which the
+window switches with its own); on a language change the panel judges the same snapshot again,
+so every row follows. The panel's own labels are Qt translations.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from app.ui.retranslate import Retranslating
 from app.atomic import write_text_atomic
 from app.doctor.report import render_text
 from app.doctor.result import MARKS
+from app.doctor.runner import rejudge
+from app.i18n import current_language
 
 COLORS = {"ok": "#2e7d32", "warn": "#b26a00", "fail": "#c62828", "skip": "#757575", "error": "#6a1b9a"}
 
@@ -136,7 +139,7 @@ class DoctorPanel(Retranslating, QWidget):
         self.copy_button.setText(self.tr("Copy report"))
         self.save_button.setText(self.tr("Save report..."))
         if self.report is not None:
-            self.set_report(self.report)
+            self.set_report(self.report if self.report.language == current_language() else rejudge(self.report))
         else:
             self._show_summary()
 

@@ -7,6 +7,7 @@ import logging
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QApplication
 
+from app import i18n as plain_i18n
 from app.resources import translation_file
 
 log = logging.getLogger("chattts_studio.i18n")
@@ -27,7 +28,8 @@ def qt_translation_dir() -> str:
 
 
 def apply_language(setting: str) -> str:
-    """Install the translators for `setting` (ours and Qt's own); widgets retranslate on the
+    """Install the translators for `setting` (ours and Qt's own) and switch the Qt-free code's
+    gettext catalog (doctor, engine messages) to the same language; widgets retranslate on the
     LanguageChange event."""
     app = QApplication.instance()
     language = resolve_language(setting)
@@ -38,6 +40,7 @@ def apply_language(setting: str) -> str:
         path = translation_file(language)
         if not translator.load(str(path)):
             log.warning("translation %s not found; staying in English", path)
+            plain_i18n.set_language("en")
             return "en"
         app.installTranslator(translator)
         _installed.append(translator)
@@ -48,4 +51,5 @@ def apply_language(setting: str) -> str:
         else:
             log.warning("Qt's own %s catalog is not in %s; its standard buttons stay English",
                         language, qt_translation_dir())
+    plain_i18n.set_language(language)
     return language

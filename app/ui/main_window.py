@@ -35,6 +35,8 @@ from app.ui.window_history import HistoryActions
 from app.ui.window_library import LibraryActions
 from app.ui.window_model import ModelActions
 from app.ui.doctor_panel import DoctorDialog, DoctorPanel
+from app.doctor.runner import rejudge
+from app.i18n import current_language
 from app.workers.doctor_worker import DoctorThread
 from app.workers.synthesis_worker import ModelStatus, WorkerThread
 
@@ -425,6 +427,9 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, LibraryActions, QM
         self.tabs.setTabText(2, self.tr("History"))
         self.menus.retranslate()
         self._update_model_banner()
+        if self.last_report is not None and self.last_report.language != current_language():
+            self.last_report = rejudge(self.last_report)   # the banner quotes a check's summary
+            self._update_doctor_banner()
         if not self.doctor_banner.isHidden():
             self.doctor_banner.button.setText(self.tr("Open diagnostics"))
         if not self.audio_banner.isHidden():

@@ -2,8 +2,9 @@
 
 from app.doctor import facts
 from app.doctor.result import Verdict
+from app.i18n import N_, _
 
-ID, TITLE = "disk_space", "Disk space"
+ID, TITLE = "disk_space", N_("Disk space")
 
 
 def _gb(n: int) -> str:
@@ -14,16 +15,18 @@ def check(s):
     v = Verdict(ID, TITLE)
     free = s.at("disk_free_bytes", "models")
     if free is None:
-        return v.unreadable("the free space on the model drive")
+        return v.unreadable(_("the free space on the model drive"))
     model = s.get("model") or {}
     complete = bool(model.get("files")) and len(model.get("files", {})) >= len(model.get("expected") or [0] * 9)
     if complete:
-        return v.ok(f"{_gb(free)} free on the model drive (the model is already there).")
+        return v.ok(_("{free} free on the model drive (the model is already there).").format(free=_gb(free)))
     need = facts.MODEL_DOWNLOAD_BYTES
     if free < need:
-        return v.fail(f"Only {_gb(free)} free on the model drive; the model needs {_gb(need)}.",
-                      fix="Free some space or choose a model folder on another drive.")
+        return v.fail(_("Only {free} free on the model drive; the model needs {need}.").format(
+                          free=_gb(free), need=_gb(need)),
+                      fix=_("Free some space or choose a model folder on another drive."))
     if free < need + facts.DISK_MARGIN_BYTES:
-        return v.warn(f"{_gb(free)} free: enough for the model ({_gb(need)}) but little else.",
-                      fix="Free some space before downloading, or use another drive.")
-    return v.ok(f"{_gb(free)} free on the model drive.")
+        return v.warn(_("{free} free: enough for the model ({need}) but little else.").format(
+                          free=_gb(free), need=_gb(need)),
+                      fix=_("Free some space before downloading, or use another drive."))
+    return v.ok(_("{free} free on the model drive.").format(free=_gb(free)))

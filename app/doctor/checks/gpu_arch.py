@@ -2,13 +2,14 @@
 
 from app.doctor import torch_advice
 from app.doctor.result import Verdict
+from app.i18n import N_, _, join_sentences
 
-ID, TITLE = "gpu_arch", "GPU architecture support"
+ID, TITLE = "gpu_arch", N_("GPU architecture support")
 
 
 def _supported(cap: tuple[int, int], arch_list: list[str]) -> bool:
     for arch in arch_list:
-        kind, _, num = arch.partition("_")
+        kind, _sep, num = arch.partition("_")
         if not num.isdigit():
             continue
         major, minor = int(num[:-1]), int(num[-1])
@@ -22,12 +23,12 @@ def _supported(cap: tuple[int, int], arch_list: list[str]) -> bool:
 def check(s):
     v = Verdict(ID, TITLE)
     if not s.gpus:
-        return v.skip("No NVIDIA GPU found.")
+        return v.skip(_("No NVIDIA GPU found."))
     if s.at("torch", "import_error") or s.at("torch", "cuda") is None:
-        return v.skip("PyTorch is not a working CUDA build.")
+        return v.skip(_("PyTorch is not a working CUDA build."))
     arch_list = s.at("torch", "arch_list")
     if not arch_list:
-        return v.unreadable("PyTorch's list of GPU architectures")
+        return v.unreadable(_("PyTorch's list of GPU architectures"))
     failures = []
     for gpu in s.gpus:
         cap = gpu.get("compute_capability")
@@ -37,9 +38,10 @@ def check(s):
             failures.append(f"{gpu.get('name')} (sm_{cap[0]}{cap[1]})")
     if failures:
         command, driver_note = torch_advice.advice(s)
-        return v.fail(f"This PyTorch has no kernels for {', '.join(failures)}.",
-                      details="PyTorch supports: " + ", ".join(arch_list),
-                      fix=" ".join(filter(None, [driver_note, f"Install a build that covers it: {command}"])))
+        return v.fail(_("This PyTorch has no kernels for {gpus}.").format(gpus=", ".join(failures)),
+                      details=_("PyTorch supports: {archs}").format(archs=", ".join(arch_list)),
+                      fix=join_sentences([driver_note, _("Install a build that covers it: {command}").format(
+                          command=command)]))
     caps = ", ".join(f"sm_{g['compute_capability'][0]}{g['compute_capability'][1]}"
                      for g in s.gpus if g.get("compute_capability"))
-    return v.ok(f"PyTorch supports this GPU ({caps}).")
+    return v.ok(_("PyTorch supports this GPU ({archs}).").format(archs=caps))

@@ -2,25 +2,30 @@
 
 from app.doctor.facts import HF_MIRROR_EXAMPLE
 from app.doctor.result import Verdict
+from app.i18n import N_, _
 
-ID, TITLE = "hub_reachable", "Model download host"
+ID, TITLE = "hub_reachable", N_("Model download host")
 
 
 def check(s):
     v = Verdict(ID, TITLE)
     net = s.get("network")
     if net is None:
-        return v.unreadable("the network")
+        return v.unreadable(_("the network"))
     host = net.get("hub_endpoint") or "https://huggingface.co"
     reachable = net.get("hub_reachable")
     if reachable is None:
-        return v.skip(f"{host} was not contacted ({net.get('error') or 'offline'}).")
+        # The live probe records "offline mode" (English, in the snapshot); say it in the reader's language.
+        reason = net.get("error")
+        reason = _("offline mode") if reason in (None, "", "offline mode") else reason
+        return v.skip(_("{host} was not contacted ({reason}).").format(host=host, reason=reason))
     if reachable:
-        return v.ok(f"{host} answers.")
+        return v.ok(_("{host} answers.").format(host=host))
     have_model = bool((s.get("model") or {}).get("files"))
-    fix = (f"Set a mirror before starting the program, e.g. HF_ENDPOINT={HF_MIRROR_EXAMPLE}, use "
-           "ModelScope, or copy a model folder from another computer and choose it.")
+    fix = _("Set a mirror before starting the program, e.g. {setting}, use ModelScope, or copy a model folder "
+            "from another computer and choose it.").format(setting=f"HF_ENDPOINT={HF_MIRROR_EXAMPLE}")
     if have_model:
-        return v.ok(f"{host} does not answer, but the model is already here.", details=net.get("error") or "")
-    return v.warn(f"{host} does not answer, so the model cannot be downloaded from it.",
+        return v.ok(_("{host} does not answer, but the model is already here.").format(host=host),
+                    details=net.get("error") or "")
+    return v.warn(_("{host} does not answer, so the model cannot be downloaded from it.").format(host=host),
                   details=net.get("error") or "", fix=fix)

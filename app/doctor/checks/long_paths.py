@@ -2,29 +2,37 @@
 
 from app.doctor import facts
 from app.doctor.result import Verdict
+from app.i18n import N_, _
 
-ID, TITLE = "long_paths", "Long path support"
+ID, TITLE = "long_paths", N_("Long path support")
 KEY = r"HKLM\SYSTEM\CurrentControlSet\Control\FileSystem"
-FIX = ("Enable long paths (administrator, then restart): run `reg add "
-       r"HKLM\SYSTEM\CurrentControlSet\Control\FileSystem /v LongPathsEnabled /t REG_DWORD /d 1 /f` "
-       "in an administrator command prompt, or choose a shorter model folder such as C:\\ChatTTS.")
+ENABLE = r"reg add HKLM\SYSTEM\CurrentControlSet\Control\FileSystem /v LongPathsEnabled /t REG_DWORD /d 1 /f"
+# The folder's name inside "the {folder} folder is ... long".
+FOLDERS = {"app": N_("program"), "models": N_("model"), "temp": N_("temporary")}
+
+
+def fix() -> str:
+    return _("Enable long paths (administrator, then restart): run `{command}` in an administrator command "
+             "prompt, or choose a shorter model folder such as {folder}.").format(command=ENABLE, folder="C:\\ChatTTS")
 
 
 def check(s):
     v = Verdict(ID, TITLE)
     if not s.is_windows:
-        return v.skip("Only Windows has the 260-character path limit.")
+        return v.skip(_("Only Windows has the {limit}-character path limit.").format(limit=facts.MAX_PATH))
     registry = s.get("registry")
     if registry is None:
-        return v.unreadable("the registry")
+        return v.unreadable(_("the registry"))
     enabled = (registry.get(KEY) or {}).get("LongPathsEnabled") == 1
     paths = {k: p for k, p in (s.get("paths") or {}).items() if p and k in ("app", "models", "temp")}
     longest_key, longest = max(paths.items(), key=lambda kv: len(kv[1]), default=(None, ""))
     room = facts.MAX_PATH - facts.LONG_PATH_MARGIN
     if enabled:
-        return v.ok("Long paths are enabled.")
+        return v.ok(_("Long paths are enabled."))
     if len(longest) > room:
-        return v.warn(f"Long paths are disabled and the {longest_key} folder is {len(longest)} characters "
-                      f"long; files inside it can pass the {facts.MAX_PATH}-character limit.",
-                      details=longest, fix=FIX)
-    return v.ok(f"Long paths are disabled, but the folders are short enough (longest {len(longest)} characters).")
+        return v.warn(_("Long paths are disabled and the {folder} folder is {length} characters long; files "
+                        "inside it can pass the {limit}-character limit.").format(
+                            folder=_(FOLDERS[longest_key]), length=len(longest), limit=facts.MAX_PATH),
+                      details=longest, fix=fix())
+    return v.ok(_("Long paths are disabled, but the folders are short enough (longest {length} characters).").format(
+        length=len(longest)))

@@ -3,8 +3,9 @@
 import re
 
 from app.doctor.result import Verdict
+from app.i18n import N_, _, join_clauses, join_sentences
 
-ID, TITLE = "path_entries", "PATH entries"
+ID, TITLE = "path_entries", N_("PATH entries")
 CUDA_BIN = re.compile(r"CUDA[\\/]v(\d+\.\d+)[\\/]bin[\\/]?$", re.I)
 
 
@@ -28,30 +29,37 @@ def check(s):
         seen.add(key)
     missing = list(s.get("path_missing") or [])
     cuda_bins = [(e, CUDA_BIN.search(e).group(1)) for e in entries if CUDA_BIN.search(e)]
-    versions = sorted({ver for _, ver in cuda_bins})
+    versions = sorted({ver for _e, ver in cuda_bins})
     problems, fixes = [], []
     if len(versions) > 1:
-        problems.append(f"several CUDA toolkits are on PATH ({', '.join('v' + x for x in versions)}); "
-                        f"the first, v{cuda_bins[0][1]}, wins")
-        fixes.append("Keep only the CUDA bin folder you use on PATH (PyTorch brings its own CUDA, "
-                     "so none is needed for ChatTTS Studio).")
+        problems.append(_("Several CUDA toolkits are on PATH ({versions}); the first, v{first}, wins.").format(
+            versions=", ".join("v" + x for x in versions), first=cuda_bins[0][1]))
+        fixes.append(_("Keep only the CUDA bin folder you use on PATH (PyTorch brings its own CUDA, so none "
+                       "is needed for ChatTTS Studio)."))
     cuda_path = s.env("CUDA_PATH")
     if cuda_bins and cuda_path:
         match = re.search(r"v(\d+\.\d+)", cuda_path)
         if match and match.group(1) != cuda_bins[0][1]:
-            problems.append(f"CUDA_PATH points to v{match.group(1)} but PATH finds v{cuda_bins[0][1]} first")
-            fixes.append("Set CUDA_PATH and the first CUDA bin folder on PATH to the same version.")
-    details = "; ".join(filter(None, [
-        f"Duplicates: {', '.join(dups)}" if dups else "",
-        f"Missing folders: {', '.join(missing)}" if missing else "",
-        f"CUDA bin folders: {', '.join(e for e, _ in cuda_bins)}" if cuda_bins else ""]))
+            problems.append(_("CUDA_PATH points to v{cuda_path} but PATH finds v{first} first.").format(
+                cuda_path=match.group(1), first=cuda_bins[0][1]))
+            fixes.append(_("Set CUDA_PATH and the first CUDA bin folder on PATH to the same version."))
+    details = join_clauses([
+        _("Duplicates: {entries}").format(entries=", ".join(dups)) if dups else "",
+        _("Missing folders: {entries}").format(entries=", ".join(missing)) if missing else "",
+        _("CUDA bin folders: {entries}").format(entries=", ".join(e for e, _v in cuda_bins)) if cuda_bins else ""])
     if problems:
-        return v.warn(problems[0][0].upper() + problems[0][1:] + ".", details, " ".join(fixes))
+        return v.warn(problems[0], details, join_sentences(fixes))
     if dups or missing:
-        what = " and ".join(filter(None, [f"{len(dups)} duplicate" if dups else "",
-                                           f"{len(missing)} missing" if missing else ""]))
-        where = ("the Environment Variables editor (Start > 'Edit the system environment variables')"
-                 if s.is_windows else "the shell profile that sets PATH (~/.profile, ~/.bashrc)")
-        return v.warn(f"PATH has {what} folder(s); harmless for ChatTTS, but it makes PATH longer.",
-                      details, f"Remove the duplicate and missing entries in {where}.")
-    return v.ok(f"PATH has {len(entries)} entries, no duplicates or missing folders.", details)
+        where = (_("the Environment Variables editor (Start > 'Edit the system environment variables')")
+                 if s.is_windows else _("the shell profile that sets PATH (~/.profile, ~/.bashrc)"))
+        if dups and missing:
+            summary = _("PATH has {duplicate} duplicate and {missing} missing folder(s); harmless for ChatTTS, "
+                        "but it makes PATH longer.").format(duplicate=len(dups), missing=len(missing))
+        elif dups:
+            summary = _("PATH has {duplicate} duplicate folder(s); harmless for ChatTTS, but it makes PATH "
+                        "longer.").format(duplicate=len(dups))
+        else:
+            summary = _("PATH has {missing} missing folder(s); harmless for ChatTTS, but it makes PATH "
+                        "longer.").format(missing=len(missing))
+        return v.warn(summary, details, _("Remove the duplicate and missing entries in {where}.").format(where=where))
+    return v.ok(_("PATH has {count} entries, no duplicates or missing folders.").format(count=len(entries)), details)

@@ -1,0 +1,130 @@
+"""Translations of the Qt-free code (doctor, CLI; later the engine) with the stdlib `gettext`.
+
+English is the source language. The catalog is resources/locale/<lang>/LC_MESSAGES/chattts_studio.po,
+managed with Babel (see babel.cfg and README "Translations"); the compiled .mo next to it is
+committed, so the program needs nothing but `gettext` at run time. The window keeps its own Qt
+catalog and calls set_language() when its language changes, so both follow one choice.
+
+Strings are marked `_("... {name} ...").format(name=...)`: named placeholders let a translation
+reorder them. A module-level constant is marked `N_("...")` and translated where it is used.
+"""
+
+from __future__ import annotations
+
+import gettext
+import locale
+import os
+import struct
+import sys
+
+from app.resources import resources_dir
+
+DOMAIN = "chattts_studio"
+SOURCE_LANGUAGE = "en"
+LANGUAGES = ("en", "zh_CN")
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = SOURCE_LANGUAGE
+
+
+def locale_dir():
+    return resources_dir() / "locale"
+
+
+def catalog_file(language: str):
+    """The compiled catalog for `language` (English has none: it is the source)."""
+    return locale_dir() / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+def normalize(name: str | None) -> str | None:
+    """A locale or language name ("zh_CN.UTF-8", "zh-Hans", "en_US", "C") -> one of LANGUAGES,
+    or None when it names no language. Every Chinese variant gets the Simplified catalog, as the
+    window does (it is closer for a Traditional reader than English)."""
+    if not isinstance(name, str):
+        return None
+    base = name.split(".")[0].split("@")[0].replace("-", "_").strip()
+    if not base or base.upper() in ("C", "POSIX"):
+        return None
+    return "zh_CN" if base.lower().split("_")[0] == "zh" else SOURCE_LANGUAGE
+
+
+def _windows_ui_language() -> str | None:
+    try:
+        import ctypes
+
+        lang_id = ctypes.windll.kernel32.GetUserDefaultUILanguage()
+    except (AttributeError, OSError):
+        return None
+    return locale.windows_locale.get(lang_id)
+
+
+def system_language(environ=None, platform: str | None = None) -> str:
+    """The language the user's system asks for. POSIX: the first set of LC_ALL, LC_MESSAGES, LANG
+    decides, and GNU's LANGUAGE priority list overrides it unless the locale is C (as gettext
+    does). Windows: the user's display language, then the locale."""
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    posix = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), None)
+    if posix is not None and normalize(posix) is not None:
+        for entry in (env.get("LANGUAGE") or "").split(":"):
+            if normalize(entry):
+                return normalize(entry)
+        return normalize(posix)
+    if platform == "win32":
+        found = normalize(_windows_ui_language())
+        if found:
+            return found
+    try:
+        found = normalize(locale.getlocale(locale.LC_CTYPE)[0])
+    except (ValueError, TypeError):
+        found = None
+    return found or SOURCE_LANGUAGE
+
+
+def set_language(language: str | None) -> str:
+    """Use `language` ("en", "zh_CN", or None/"system" for the system's) from now on, in every
+    thread; returns the language in effect (English when its catalog is missing or damaged)."""
+    global _translation, _language
+    wanted = system_language() if language in (None, "system") else normalize(language) or SOURCE_LANGUAGE
+    translation: gettext.NullTranslations = gettext.NullTranslations()
+    if wanted != SOURCE_LANGUAGE:
+        try:
+            with open(catalog_file(wanted), "rb") as fp:
+                translation = gettext.GNUTranslations(fp)
+        except (OSError, ValueError, UnicodeDecodeError, struct.error):
+            wanted = SOURCE_LANGUAGE
+    _translation, _language = translation, wanted
+    return wanted
+
+
+def current_language() -> str:
+    return _language
+
+
+def _(message: str) -> str:
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _translation.ngettext(singular, plural, n)
+
+
+# How sentences and clauses are put side by side: Chinese sets no space after its full-width
+# punctuation. English is the default for any language not listed.
+_SENTENCE_SEPARATOR = {"zh_CN": ""}
+_CLAUSE_SEPARATOR = {"zh_CN": "；"}
+
+
+def join_sentences(parts) -> str:
+    """Whole sentences (each with its own full stop) in a row, skipping empty ones."""
+    return _SENTENCE_SEPARATOR.get(_language, " ").join(p for p in parts if p)
+
+
+def join_clauses(parts) -> str:
+    """Clauses of one list ("a; b; c"), skipping empty ones."""
+    return _CLAUSE_SEPARATOR.get(_language, "; ").join(p for p in parts if p)
+
+
+def N_(message: str) -> str:
+    """Marks a constant for extraction; translate it with _() where it is shown."""
+    return message
