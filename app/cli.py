@@ -20,7 +20,7 @@ from app.engine.device import CHOICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import DEFAULT_SEED, SEED_MAX
 from app.engine.text import decode_text, read_capped, read_text_file
-from app.i18n import LANGUAGES, set_language
+from app.i18n import LANGUAGES, _, set_language
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -214,11 +214,11 @@ def cmd_doctor(args) -> int:
         try:
             save_snapshot(report.snapshot, args.save_snapshot)
         except OSError as exc:
-            raise OutputError(f"The snapshot could not be saved to {args.save_snapshot} "
-                              f"({exc.strerror or exc}).") from None
+            raise OutputError(_("The snapshot could not be saved to {file} ({reason}).").format(
+                file=args.save_snapshot, reason=exc.strerror or exc)) from None
     print(render_json(report) if args.json else render_text(report, verbose=args.details))
     if args.save_snapshot and not args.json:
-        print(f"\nSnapshot saved to {args.save_snapshot}; attach it to a bug report.")
+        print("\n" + _("Snapshot saved to {file}; attach it to a bug report.").format(file=args.save_snapshot))
     return 1 if report.failed else 0
 
 

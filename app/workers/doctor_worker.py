@@ -6,6 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.i18n import _
 from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
@@ -34,7 +35,7 @@ class DoctorWorker(QObject):
             report = run_doctor(self._probe(model_dir, quick))
         except Exception as exc:  # the doctor must never take the window down
             log.exception("doctor crashed")
-            self.failed.emit(f"The diagnostics could not run: {type(exc).__name__}: {exc}")
+            self.failed.emit(_("The diagnostics could not run: {error}").format(error=f"{type(exc).__name__}: {exc}"))
             return
         self.finished.emit(report, quick)
 

@@ -59,3 +59,9 @@ def test_the_window_command_takes_lang_for_this_session():
     assert cli_window.overrides(args) == {"ui/language": "zh_CN"}
     assert cli_window.is_window_call(["--lang", "zh_CN"], {"doctor", "synth"})
     assert "--lang en|zh_CN" in cli_window.USAGE
+
+
+def test_saving_a_snapshot_is_said_in_chinese(tmp_path, capsys):
+    saved = tmp_path / "me.json"
+    assert main(["--lang", "zh_CN", "doctor", "--snapshot", SNAPSHOT, "--save-snapshot", str(saved)]) == 1
+    assert f"快照已保存到 {saved}" in capsys.readouterr().out and saved.is_file()
