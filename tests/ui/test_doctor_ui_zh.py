@@ -5,6 +5,7 @@ import re
 
 from app import i18n
 from tests.doctor.test_report_zh import english_runs
+from tests.ui.conftest import LOAD_TIMEOUT_MS
 from tests.ui.test_doctor_ui import recording_synthesizer, snapshot_probe
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -56,4 +57,19 @@ def test_a_window_started_in_chinese_runs_the_checks_in_chinese(qtbot, make_wind
                          synthesizer_factory=recording_synthesizer())
     assert window.last_report.language == "zh_CN"
     assert window.doctor_panel.item_for("tdr").text(1) == "TDR 是 Windows 显示驱动的设置。"
-    apply_language("en")
+    try:
+        window.open_wizard()                 # the wizard's diagnostics page: a full check, in Chinese
+        wizard = window.wizard
+        with qtbot.waitSignal(window.doctor.worker.finished, timeout=LOAD_TIMEOUT_MS):
+            wizard.next()
+        page = wizard.currentPage()
+        qtbot.waitUntil(lambda: "推荐设备" in page.panel.summary.text(), timeout=5_000)
+        found = rows(page.panel)
+        assert len(found) == 17 and page.panel.report.language == "zh_CN"
+        for title, summary, children in found:
+            assert HAN.search(summary), summary
+            assert english_runs(" ".join([title, summary, *children, *children.values()]),
+                                page.panel.report.snapshot) == []
+        wizard.close()
+    finally:
+        apply_language("en")
