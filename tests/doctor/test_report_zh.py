@@ -1,18 +1,25 @@
 """The doctor in Simplified Chinese: every recorded machine's report has no English sentence left."""
 
+import copy
 import json
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app import i18n
 from app.doctor.probes import SnapshotProbe
 from app.doctor.report import render_json, render_text
 from app.doctor.runner import run_doctor
-from app.doctor.snapshot import load_snapshot
+from app.doctor.result import STATUSES
+from app.doctor.snapshot import Snapshot, load_snapshot
+from app.doctor.snapshot_schema import clean_snapshot
+from tests.doctor.test_hostile_snapshots import HOSTILE, _leaves, _set
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
+ALL = sorted(SNAPSHOTS.glob("*.json"))
 HAN = re.compile(r"[\u4e00-\u9fff]")
 WORD = r"[A-Za-z][A-Za-z'+]*"
 ENGLISH_RUN = re.compile(rf"{WORD}(?:[ \t]+{WORD}){{2,}}")
@@ -111,3 +118,25 @@ def test_a_check_that_crashes_is_reported_in_chinese():
     [result] = run_checks(load_snapshot(SNAPSHOTS / "win_fine.json"), modules=(Broken,))
     assert result.status == "error" and result.title == "磁盘空间"
     assert result.summary == "该检查未能完成。" and "doctor --save-snapshot FILE" in result.fix
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), index=st.integers(0, len(ALL) - 1))
+def test_hostile_snapshots_render_in_chinese_without_a_crash(data, index):
+    """The Chinese sentences take the same strange values as the English ones (a translation's
+    placeholders are the English ones: tests/test_i18n.py)."""
+    base = json.loads(ALL[index].read_text())
+    snapshot = copy.deepcopy(base)
+    paths = list(_leaves(base))
+    for path in data.draw(st.lists(st.sampled_from(paths), min_size=1, max_size=6)):
+        try:
+            _set(snapshot, path, data.draw(HOSTILE))
+        except (KeyError, IndexError, TypeError):
+            pass
+    i18n.set_language("zh_CN")
+    # As loaded from a file (typed fields cleaned), and as a live probe returns it (guards only).
+    for snap in (Snapshot(clean_snapshot(copy.deepcopy(snapshot), "hostile.json")), Snapshot(snapshot)):
+        report = run_doctor(SnapshotProbe(snap))
+        assert all(r.status in STATUSES for r in report.results)
+        assert "推荐设备" in render_text(report, verbose=True)
+        json.loads(render_json(report))
