@@ -62,17 +62,31 @@ def take_screenshots(out_dir: str, model_dir: str) -> list[Path]:
         window.screen().grabWindow(0, 0, 0, window.frameGeometry().width(),
                                    window.frameGeometry().height()).save(str(path))
         written.append(path)
-    apply_language("en")
     _wait(app, lambda: window.last_report is not None)
     window.open_doctor()
     dialog = window.doctor_dialog
     dialog.move(0, 0)
-    for _ in range(30):
-        app.processEvents()
-        time.sleep(0.01)
-    path = out / "doctor-panel-en.png"
-    dialog.screen().grabWindow(0, 0, 0, dialog.frameGeometry().width(),
-                               dialog.frameGeometry().height()).save(str(path))
-    written.append(path)
+    for language in ("en", "zh_CN"):
+        apply_language(language)
+        written.append(_grab(app, dialog, out / f"doctor-panel-{language}.png"))
+    dialog.close()
+    apply_language("en")
+    window.open_wizard()
+    wizard = window.wizard
+    wizard.move(0, 0)
+    before = window.last_report
+    wizard.next()                       # the diagnostics page runs the full check again
+    _wait(app, lambda: window.last_report is not before, timeout_s=120)
+    written.append(_grab(app, wizard, out / "first-run-wizard-en.png", settle=100))
+    wizard.close()
     window.close()
     return written
+
+
+def _grab(app, widget, path: Path, settle: int = 30) -> Path:
+    for _ in range(settle):
+        app.processEvents()
+        time.sleep(0.01)
+    widget.screen().grabWindow(0, 0, 0, widget.frameGeometry().width(),
+                               widget.frameGeometry().height()).save(str(path))
+    return path
