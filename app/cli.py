@@ -99,13 +99,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def read_input_text(text: str | None, file: str | None) -> str:
     if text is not None and file is not None:
-        raise InputTextError("Give the text or --file, not both.")
+        raise InputTextError(_("Give the text or {option}, not both.").format(option="--file"))
     if file is None:
         if text is None:
-            raise InputTextError("There is no text to speak; give it as an argument or with --file.")
+            raise InputTextError(_("There is no text to speak; give it as an argument or with {option}.").format(
+                option="--file"))
         return text
     if file == "-":
-        return decode_text(read_capped(sys.stdin.buffer, "Standard input"), "Standard input")
+        source = _("Standard input")
+        return decode_text(read_capped(sys.stdin.buffer, source), source)
     return read_text_file(file)
 
 
@@ -118,8 +120,9 @@ def cmd_synth(args) -> int:
     text = check_speakable(check_text(read_input_text(args.text, args.file)))
     output = check_output_path(args.output)
     if args.file not in (None, "-") and Path(args.file).expanduser().resolve() == output.resolve():
-        raise OutputError(f"The output {args.output} is the input file {args.file}, and writing it would "
-                          "replace your text with audio; choose another output name.")
+        raise OutputError(_("The output {output} is the input file {input}, and writing it would "
+                            "replace your text with audio; choose another output name.").format(
+                              output=args.output, input=args.file))
     store = ModelStore(args.model)
     store.require_present()
 
@@ -142,9 +145,9 @@ def cmd_synth(args) -> int:
             result = synth.run(request)
     except (KeyboardInterrupt, SynthesisCancelled):
         synth.cancel()
-        raise SynthesisCancelled("Stopped; no file was written.") from None
+        raise SynthesisCancelled(_("Stopped; no file was written.")) from None
     if result.duration == 0:
-        raise InputTextError("The model produced no audio for this text; try other wording or another seed.")
+        raise InputTextError(_("The model produced no audio for this text; try other wording or another seed."))
     write_wav(output, result.audio, result.sample_rate)
 
     summary = {
@@ -166,18 +169,21 @@ def cmd_synth(args) -> int:
         "warnings": synth.notes + result.warnings,
     }
     for warning in synth.notes + result.warnings:
-        print(f"Note: {warning}", file=sys.stderr)
+        print(_("Note: {message}").format(message=warning), file=sys.stderr)
     if result.decode.split("-")[-1] in EXPERIMENTAL:
-        print(f"Note: precision {result.decode.split('-')[-1]} is experimental: it is faster, but not yet "
-              "checked by ear on the official weights; use --precision fp32 if it sounds wrong.", file=sys.stderr)
+        print(_("Note: precision {precision} is experimental: it is faster, but not yet checked by ear on the "
+                "official weights; use {option} if it sounds wrong.").format(
+                  precision=result.decode.split("-")[-1], option="--precision fp32"), file=sys.stderr)
     if result.test_model:
-        print(f"Note: {store.root} is a random-weight test model; {output.name} holds noise, not speech.",
-              file=sys.stderr)
+        print(_("Note: {model} is a random-weight test model; {file} holds noise, not speech.").format(
+            model=store.root, file=output.name), file=sys.stderr)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
-        print(f"Wrote {output}: {result.duration:.1f} s of audio in {result.synth_seconds:.1f} s "
-              f"on {result.device} (model loaded in {synth.load_seconds:.1f} s).")
+        print(_("Wrote {file}: {duration} s of audio in {seconds} s on {device} "
+                "(model loaded in {load} s).").format(
+                  file=output, duration=f"{result.duration:.1f}", seconds=f"{result.synth_seconds:.1f}",
+                  device=result.device, load=f"{synth.load_seconds:.1f}"))
     return 0
 
 
@@ -193,7 +199,7 @@ def cmd_normalize(args) -> int:
     else:
         print(prepared.spoken)
         for warning in prepared.warnings:
-            print(f"Note: {warning}", file=sys.stderr)
+            print(_("Note: {message}").format(message=warning), file=sys.stderr)
     return 0
 
 
@@ -236,10 +242,21 @@ def cmd_window(args) -> int:
     return run_window(setup_logging(), cli_window.overrides(args), args.file)
 
 
+def _language_asked(argv: list[str]) -> str | None:
+    """The value of --lang, read before argparse runs (None: the system's language)."""
+    for word, following in zip(argv, [*argv[1:], None]):
+        if word == "--lang":
+            return following
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     from app import cli_window
 
     argv = sys.argv[1:] if argv is None else argv
+    set_language(_language_asked(argv))   # before parsing: a bad option value is said in it too
     parser = _parser()
     commands = set(parser._subparsers._group_actions[0].choices)
     if cli_window.is_window_call(argv, commands):
@@ -259,10 +276,10 @@ def main(argv: list[str] | None = None) -> int:
     except StudioError as exc:
         if getattr(args, "json", False):
             print(json.dumps({"error": str(exc), "kind": type(exc).__name__}, ensure_ascii=False))
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {message}").format(message=exc), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("Stopped.", file=sys.stderr)
+        print(_("Stopped."), file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")

@@ -10,6 +10,7 @@ import argparse
 import math
 
 from app.engine.request import ParameterError, check_number
+from app.i18n import _
 
 
 def number(option: str, low, high=None, low_open: bool = False, integer: bool = False):
@@ -17,10 +18,12 @@ def number(option: str, low, high=None, low_open: bool = False, integer: bool = 
         try:
             value = int(text, 10) if integer else float(text)
         except ValueError:
-            kind = "a whole number" if integer else "a number"
-            raise argparse.ArgumentTypeError(f"{option} must be {kind}, not '{text[:40]}'.") from None
+            message = (_("{option} must be a whole number, not '{value}'.") if integer
+                       else _("{option} must be a number, not '{value}'."))
+            raise argparse.ArgumentTypeError(message.format(option=option, value=text[:40])) from None
         if not integer and not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{option} must be a finite number, not '{text[:40]}'.")
+            raise argparse.ArgumentTypeError(_("{option} must be a finite number, not '{value}'.").format(
+                option=option, value=text[:40]))
         try:
             return check_number(option, value, low, high, low_open=low_open, integer=integer)
         except ParameterError as exc:
@@ -34,7 +37,7 @@ class Parser(argparse.ArgumentParser):
     """Our range errors are complete sentences naming the option: print just that sentence."""
 
     def error(self, message):
-        head, _, rest = message.partition(": ")
+        head, _sep, rest = message.partition(": ")
         if head.startswith("argument ") and rest.startswith("--"):
-            self.exit(2, f"error: {rest}\n")
+            self.exit(2, _("error: {message}").format(message=rest) + "\n")
         super().error(message)

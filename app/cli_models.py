@@ -6,6 +6,10 @@ import json
 import sys
 
 from app.engine.model_sources import SOURCE_NAMES
+from app.i18n import N_, _, ngettext
+
+DOWNLOAD = "chattts-studio models download"
+VERIFIED, MISMATCH, MISSING = N_("verified"), N_("checksum mismatch"), N_("missing")
 
 
 def add_parser(sub) -> None:
@@ -33,19 +37,20 @@ def _print_report(store, report, as_json: bool) -> None:
     if as_json:
         print(json.dumps(_report_dict(store, report), ensure_ascii=False))
         return
-    print(f"Model folder: {store.root} ({report.kind})")
+    print(_("Model folder: {folder} ({kind})").format(folder=store.root, kind=report.kind))
     for f in report.files:
         mark = "[✓]" if f.sha256_ok else "[✗]" if f.present else "[ ]"
-        state = "verified" if f.sha256_ok else "checksum mismatch" if f.present else "missing"
+        state = _(VERIFIED if f.sha256_ok else MISMATCH if f.present else MISSING)
         print(f"  {mark} {f.relpath:<42} {f.size / 1e6:8.1f} MB  {state}")
     if report.ok:
-        print("The model is complete and verified.")
+        print(_("The model is complete and verified."))
     elif not any(f.present for f in report.files):
-        print("There is no model here yet: get it with `chattts-studio models download` (or "
-              "`chattts-studio models import PATH` for a model folder you already have).")
+        print(_("There is no model here yet: get it with `{download}` (or `{import_command}` for a model "
+                "folder you already have).").format(download=DOWNLOAD,
+                                                    import_command="chattts-studio models import PATH"))
     else:
-        print("The model is incomplete or damaged: run `chattts-studio models download` to fetch what is "
-              "missing or wrong.")
+        print(_("The model is incomplete or damaged: run `{download}` to fetch what is missing or wrong.").format(
+            download=DOWNLOAD))
 
 
 def _progress_printer(as_json: bool):
@@ -55,9 +60,14 @@ def _progress_printer(as_json: bool):
         if as_json:
             return
         total = progress.total_bytes or 1
-        eta = f", {progress.eta_s:.0f} s left" if progress.eta_s else ""
-        line = (f"\r{progress.done_bytes / 1e6:8.1f} / {total / 1e6:.1f} MB "
-                f"({progress.speed_bps / 1e6:.1f} MB/s{eta})")
+        sizes = dict(done=f"{progress.done_bytes / 1e6:8.1f}", total=f"{total / 1e6:.1f}",
+                     speed=f"{progress.speed_bps / 1e6:.1f}")
+        if progress.eta_s:
+            line = _("{done} / {total} MB ({speed} MB/s, {eta} s left)").format(
+                eta=f"{progress.eta_s:.0f}", **sizes)
+        else:
+            line = _("{done} / {total} MB ({speed} MB/s)").format(**sizes)
+        line = "\r" + line
         if line != last["line"]:
             sys.stderr.write(line)
             sys.stderr.flush()
@@ -97,18 +107,21 @@ def run(args) -> int:
         from app.engine.model_import import import_model
 
         if not args.path:
-            raise InputTextError("Give the folder to import: chattts-studio models import PATH.")
+            raise InputTextError(_("Give the folder to import: {command}.").format(
+                command="chattts-studio models import PATH"))
         report = import_model(args.path, store.root, link=args.link)
         _print_report(store, report, args.json)
         return 0 if report.ok else 1
     from app.engine.model_import import remove_model
 
     if not args.yes:
-        print(f"This deletes the model files in {store.root}. Run again with --yes to do it.", file=sys.stderr)
+        print(_("This deletes the model files in {folder}. Run again with {option} to do it.").format(
+            folder=store.root, option="--yes"), file=sys.stderr)
         return 1
     removed = remove_model(store.root)
     if args.json:
         print(json.dumps({"model": str(store.root), "removed": [str(p) for p in removed]}))
     else:
-        print(f"Removed {len(removed)} item(s) from {store.root}.")
+        print(ngettext("Removed {count} item from {folder}.", "Removed {count} items from {folder}.",
+                       len(removed)).format(count=len(removed), folder=store.root))
     return 0

@@ -16,6 +16,8 @@ import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from app.i18n import _
+
 
 @dataclass
 class Step:
@@ -30,8 +32,9 @@ def step_torch() -> str:
 
     cuda = torch.version.cuda
     available = torch.cuda.is_available()
-    build = f"CUDA {cuda} build" if cuda else "CPU build"
-    return f"torch {torch.__version__}, {build}, CUDA {'available' if available else 'not available'}"
+    build = _("CUDA {version} build").format(version=cuda) if cuda else _("CPU build")
+    state = _("CUDA available") if available else _("CUDA not available")
+    return _("torch {version}, {build}, {cuda}").format(version=torch.__version__, build=build, cuda=state)
 
 
 def step_resources() -> str:
@@ -41,13 +44,13 @@ def step_resources() -> str:
 
     qm = translation_file("zh_CN")
     if not qm.is_file():
-        raise FileNotFoundError(f"the Chinese translation is missing ({qm})")
+        raise FileNotFoundError(_("the Chinese translation is missing ({file})").format(file=qm))
     spec = importlib.util.find_spec("ChatTTS")
     res = Path(list(spec.submodule_search_locations)[0]) / "res"
     for name in ("sha256_map.json", "homophones_map.json"):
         if not (res / name).is_file():
-            raise FileNotFoundError(f"ChatTTS's {name} is missing ({res})")
-    return f"resources in {resources_dir()}, ChatTTS data in {res}"
+            raise FileNotFoundError(_("ChatTTS's {file} is missing ({folder})").format(file=name, folder=res))
+    return _("resources in {resources}, ChatTTS data in {data}").format(resources=resources_dir(), data=res)
 
 
 def step_window() -> str:
@@ -72,7 +75,7 @@ def step_window() -> str:
     app.processEvents()
     title = window.windowTitle()
     window.close()
-    return f"main window built ({title}, Qt platform {app.platformName()})"
+    return _("main window built ({title}, Qt platform {platform})").format(title=title, platform=app.platformName())
 
 
 def step_synthesis(work: Path) -> str:
@@ -90,15 +93,16 @@ def step_synthesis(work: Path) -> str:
     if synth.decode_label != "jit-fp32":
         # TorchScript reads the .py sources of the decode step: a bundle without them falls
         # back to the slower eager loop, which a build must not ship silently.
-        raise ValueError(f"the decode step did not compile ({synth._loop.jit_error})")
+        raise ValueError(_("the decode step did not compile ({error})").format(error=synth._loop.jit_error))
     result = synth.run(SynthesisRequest("你好，世界。", refine_text=False,
                                         sampling=SamplingParams(max_new_tokens=256)))
     out = write_wav(work / "self-test.wav", result.audio, result.sample_rate)
     info = sf.info(str(out))
     if (info.samplerate, info.channels, info.subtype) != (24_000, 1, "PCM_16") or info.frames == 0:
-        raise ValueError(f"the WAV is wrong: {info.samplerate} Hz, {info.channels} ch, {info.subtype}")
-    return (f"{info.duration:.2f} s of 24 kHz audio, decoded by {synth.decode_label} "
-            "(tiny random-weight model: noise, not speech)")
+        raise ValueError(_("the WAV is wrong: {rate} Hz, {channels} ch, {subtype}").format(
+            rate=info.samplerate, channels=info.channels, subtype=info.subtype))
+    return _("{duration} s of 24 kHz audio, decoded by {decode} (tiny random-weight model: noise, "
+             "not speech)").format(duration=f"{info.duration:.2f}", decode=synth.decode_label)
 
 
 def run_self_test(steps=None) -> tuple[bool, list[Step]]:
@@ -139,8 +143,8 @@ def main(json_path: str | None = None) -> int:
     for s in steps:
         print(f"{'[✓]' if s.ok else '[✗]'} {s.name:<10} {s.detail} ({s.seconds:.1f} s)")
     if ok:
-        print("Self-test passed.")
+        print(_("Self-test passed."))
         return 0
     failed = steps[-1]
-    print(f"Self-test failed at '{failed.name}': {failed.detail}", file=sys.stderr)
+    print(_("Self-test failed at '{step}': {detail}").format(step=failed.name, detail=failed.detail), file=sys.stderr)
     return 1

@@ -15,36 +15,42 @@ import numpy as np
 
 from app.atomic import give_normal_mode
 from app.engine.errors import OutputError
+from app.i18n import _
 
 SAMPLE_RATE = 24_000
 
 
 def _explain(exc: OSError, target: Path) -> str:
     if exc.errno == errno.ENOSPC:
-        return f"The disk is full, so {target} could not be written; free some space and export again."
+        return _("The disk is full, so {path} could not be written; free some space and export again.").format(
+            path=target)
     if isinstance(exc, PermissionError):
-        return (f"{target} cannot be written: permission denied, or the file is open in another "
-                "program. Close it there or choose another name.")
-    return f"{target} could not be written ({exc.strerror or exc}); choose another location."
+        return _("{path} cannot be written: permission denied, or the file is open in another program. "
+                 "Close it there or choose another name.").format(path=target)
+    return _("{path} could not be written ({error}); choose another location.").format(
+        path=target, error=exc.strerror or exc)
 
 
 def check_output_path(path: os.PathLike | str) -> Path:
     """Fail now, before minutes of synthesis, if the result could not be saved there."""
     target = Path(path).expanduser()
     if target.is_dir():
-        raise OutputError(f"{target} is a folder; give a file name such as {target / 'speech.wav'}.")
+        raise OutputError(_("{path} is a folder; give a file name such as {example}.").format(
+            path=target, example=target / "speech.wav"))
     parent = target.parent
     if not parent.is_dir():
-        raise OutputError(f"The folder {parent} does not exist; create it or choose another location.")
+        raise OutputError(_("The folder {path} does not exist; create it or choose another location.").format(
+            path=parent))
     try:
         with tempfile.NamedTemporaryFile(dir=parent, prefix=".chattts-studio-probe-"):
             pass
     except OSError as exc:
         raise OutputError(
-            f"Cannot write in {parent} ({exc.strerror or exc}); choose a folder you can write to."
+            _("Cannot write in {path} ({error}); choose a folder you can write to.").format(
+                path=parent, error=exc.strerror or exc)
         ) from exc
     if target.exists() and not os.access(target, os.W_OK):
-        raise OutputError(f"{target} is read-only; choose another name or make it writable.")
+        raise OutputError(_("{path} is read-only; choose another name or make it writable.").format(path=target))
     return target
 
 
@@ -70,7 +76,8 @@ def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = S
         raise OutputError(_explain(exc, target)) from exc
     except RuntimeError as exc:  # libsndfile reports its own write failures this way
         tmp.unlink(missing_ok=True)
-        raise OutputError(f"{target} could not be written ({exc}); choose another location.") from exc
+        raise OutputError(_("{path} could not be written ({error}); choose another location.").format(
+            path=target, error=exc)) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from app.i18n import N_, _
+
 INLINE = ("[uv_break]", "[v_break]", "[lbreak]", "[llbreak]", "[laugh]")
 # The buttons beside the editor insert these.
 BUTTONS = ("[uv_break]", "[laugh]", "[lbreak]")
@@ -18,13 +20,20 @@ _KNOWN = re.compile("|".join(re.escape(t) for t in INLINE))
 # A bracket that is not part of a whole token: ChatTTS would drop the text after it.
 _STRAY = re.compile(r"\[(?!(?:uv_break|v_break|lbreak|llbreak|laugh)\])|(?<!\[uv_break)(?<!\[v_break)"
                     r"(?<!\[lbreak)(?<!\[llbreak)(?<!\[laugh)\]")
+# One sentence per control, so that a translation names the control as the window labels it.
+_USE_CONTROL = {
+    "speed": N_("Removed {token} from the text: set it with the speed control instead."),
+    "oral": N_("Removed {token} from the text: set it with the oral control instead."),
+    "laugh": N_("Removed {token} from the text: set it with the laugh control instead."),
+    "break": N_("Removed {token} from the text: set it with the break control instead."),
+}
 
 
 def _drop_stray(m: re.Match, text: str, warnings: list[str]) -> str:
     start = m.start()
     near = text[max(0, start - 12): start + 13].replace("\n", " ")
-    warnings.append(f"Removed an unmatched '{m.group(0)}' near \"{near}\": ChatTTS would drop the text "
-                    "after it; write [ and ] only around a control token.")
+    warnings.append(_("Removed an unmatched '{bracket}' near \"{near}\": ChatTTS would drop the text after it; "
+                      "write [ and ] only around a control token.").format(bracket=m.group(0), near=near))
     return ""
 
 
@@ -45,10 +54,10 @@ def clean_control_tokens(text: str) -> tuple[str, list[str]]:
         if token in INLINE:
             return token
         if _PROMPT_LEVEL.fullmatch(token):
-            warnings.append(f"Removed {token} from the text: set it with the "
-                            f"{token[1:].split('_')[0]} control instead.")
+            warnings.append(_(_USE_CONTROL[token[1:].split("_")[0]]).format(token=token))
         else:
-            warnings.append(f"Removed {token}: ChatTTS does not know this token and would read it aloud.")
+            warnings.append(_("Removed {token}: ChatTTS does not know this token and would read it aloud.").format(
+                token=token))
         return ""
 
     cleaned = _BRACKETED.sub(keep_or_drop, text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.engine.errors import DeviceError
+from app.i18n import _
 
 CHOICES = ("auto", "cpu", "cuda")
 # ChatTTS itself falls back to the CPU below 2 GB of free GPU memory.
@@ -15,6 +16,7 @@ CUDA_WHEEL_HINT = (
     "pip install --force-reinstall --no-deps torch==2.14.1 "
     "--index-url https://download.pytorch.org/whl/cu128"
 )
+DOCTOR = "chattts-studio doctor"
 
 
 @dataclass
@@ -28,35 +30,39 @@ def _cuda_problem() -> str | None:
     import torch
 
     if torch.version.cuda is None:
-        return ("this PyTorch is a CPU-only build. For an NVIDIA GPU install the CUDA build: "
-                + CUDA_WHEEL_HINT)
+        return _("this PyTorch is a CPU-only build. For an NVIDIA GPU install the CUDA build: {command}").format(
+            command=CUDA_WHEEL_HINT)
     if not torch.cuda.is_available():
-        return ("PyTorch finds no usable NVIDIA GPU (no GPU, or the driver is missing or too old "
-                "for CUDA " + str(torch.version.cuda) + "); run `chattts-studio doctor` for details.")
+        return _("PyTorch finds no usable NVIDIA GPU (no GPU, or the driver is missing or too old for CUDA "
+                 "{cuda}); run `{command}` for details.").format(cuda=torch.version.cuda, command=DOCTOR)
     try:
         x = torch.ones(8, 8, device="cuda")
         (x @ x).sum().item()
     except Exception as exc:  # a driver/arch mismatch shows up only when a kernel runs
-        return f"a CUDA kernel failed to run ({exc}); run `chattts-studio doctor` for details."
+        return _("a CUDA kernel failed to run ({error}); run `{command}` for details.").format(
+            error=exc, command=DOCTOR)
     return None
 
 
 def choose_device(choice: str = "auto") -> DeviceChoice:
     if choice not in CHOICES:
-        raise DeviceError(f"Unknown device {choice!r}; use one of: {', '.join(CHOICES)}.")
+        raise DeviceError(_("Unknown device {device}; use one of: {choices}.").format(
+            device=repr(choice), choices=", ".join(CHOICES)))
     if choice == "cpu":
-        return DeviceChoice("cpu", "chosen by the user")
+        return DeviceChoice("cpu", _("chosen by the user"))
     problem = _cuda_problem()
     if choice == "cuda":
         if problem:
-            raise DeviceError(f"The GPU cannot be used: {problem} Or run on the CPU with --device cpu.")
-        return DeviceChoice("cuda:0", "chosen by the user")
+            raise DeviceError(_("The GPU cannot be used: {problem} Or run on the CPU with {option}.").format(
+                problem=problem, option="--device cpu"))
+        return DeviceChoice("cuda:0", _("chosen by the user"))
     if problem:
-        return DeviceChoice("cpu", f"no GPU: {problem}")
+        return DeviceChoice("cpu", _("no GPU: {problem}").format(problem=problem))
     import torch
 
     free, _total = torch.cuda.mem_get_info(0)
     free_mb = free // (1024 * 1024)
     if free_mb < MIN_FREE_GPU_MB:
-        return DeviceChoice("cpu", f"the GPU has only {free_mb} MB free (ChatTTS needs {MIN_FREE_GPU_MB} MB)")
-    return DeviceChoice("cuda:0", f"NVIDIA GPU with {free_mb} MB free")
+        return DeviceChoice("cpu", _("the GPU has only {free} MB free (ChatTTS needs {need} MB)").format(
+            free=free_mb, need=MIN_FREE_GPU_MB))
+    return DeviceChoice("cuda:0", _("NVIDIA GPU with {free} MB free").format(free=free_mb))

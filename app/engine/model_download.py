@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from app.engine.errors import StudioError
+from app.i18n import N_, _, join_sentences
 from app.engine.model_files import MODEL_FILES
 from app.engine.model_sources import Source
 from app.engine.model_store import ModelStore, chattts_sha256_map, file_sha256, sha256_map_key
@@ -85,16 +86,22 @@ def official_sha256() -> dict[str, str]:
     return {rel: table[sha256_map_key(rel)] for rel in MODEL_FILES}
 
 
-# The other sources to suggest after one failed (never the one that just failed).
-_OTHERS = {"huggingface": "a Hugging Face mirror such as hf-mirror.com, or ModelScope",
-           "mirror": "Hugging Face itself, or ModelScope",
-           "modelscope": "Hugging Face, or a Hugging Face mirror such as hf-mirror.com",
-           "custom": "Hugging Face, a Hugging Face mirror such as hf-mirror.com, or ModelScope"}
+# What to do after a source failed, suggesting only the other sources (never the one that just
+# failed). Whole sentences, so that a translation need not assemble a list.
+_CHOICES = {
+    "huggingface": N_("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
+                      "ModelScope), or import a model folder you already have."),
+    "mirror": N_("Try again later, pick another source (Hugging Face itself, or ModelScope), or import a model "
+                 "folder you already have."),
+    "modelscope": N_("Try again later, pick another source (Hugging Face, or a Hugging Face mirror such as "
+                     "hf-mirror.com), or import a model folder you already have."),
+    "custom": N_("Try again later, pick another source (Hugging Face, a Hugging Face mirror such as "
+                 "hf-mirror.com, or ModelScope), or import a model folder you already have."),
+}
 
 
 def choices_after(source_name: str) -> str:
-    return (f"Try again later, pick another source ({_OTHERS.get(source_name, _OTHERS['custom'])}), "
-            "or import a model folder you already have.")
+    return _(_CHOICES.get(source_name, _CHOICES["custom"]))
 
 
 def connection_problem(host: str, exc: BaseException) -> str:
@@ -103,14 +110,14 @@ def connection_problem(host: str, exc: BaseException) -> str:
     text = f"{type(exc).__name__} {exc}".lower()
     if any(sign in text for sign in ("nameresolution", "failed to resolve", "name or service not known",
                                       "getaddrinfo", "temporary failure in name resolution", "nodename nor servname")):
-        return (f"Could not find {host} on the network: this computer seems to be offline, or its network "
-                "cannot look that address up.")
+        return _("Could not find {host} on the network: this computer seems to be offline, or its network "
+                 "cannot look that address up.").format(host=host)
     if "ssl" in text or "certificate" in text:
-        return (f"The secure connection to {host} failed (a proxy or firewall in between, or a wrong clock on "
-                "this computer).")
+        return _("The secure connection to {host} failed (a proxy or firewall in between, or a wrong clock on "
+                 "this computer).").format(host=host)
     if "refused" in text or "newconnectionerror" in text or "connecttimeout" in text:
-        return f"Could not connect to {host}: it did not answer, or a firewall or proxy blocks it."
-    return f"The connection to {host} failed ({type(exc).__name__})."
+        return _("Could not connect to {host}: it did not answer, or a firewall or proxy blocks it.").format(host=host)
+    return _("The connection to {host} failed ({error}).").format(host=host, error=type(exc).__name__)
 
 
 class ModelDownloader:
@@ -137,8 +144,8 @@ class ModelDownloader:
 
     def _check_cancel(self) -> None:
         if self._cancel.is_set():
-            raise DownloadCancelled("The download was cancelled; nothing was replaced, and it "
-                                    "will resume where it stopped next time.")
+            raise DownloadCancelled(_("The download was cancelled; nothing was replaced, and it "
+                                      "will resume where it stopped next time."))
 
     def _report(self, force: bool = False) -> None:
         now = time.monotonic()
@@ -191,26 +198,32 @@ class ModelDownloader:
                 last = exc
             else:
                 if response.status_code == 404:
-                    raise DownloadError(f"{rel} is not on {self.source.host} (HTTP 404). {self._choices()}")
+                    raise self._error(_("{file} is not on {host} (HTTP 404).").format(
+                        file=rel, host=self.source.host))
                 if response.status_code < 500 and response.status_code != 429:
                     if response.status_code >= 400:
-                        raise DownloadError(f"{self.source.host} refused {rel} (HTTP {response.status_code}). "
-                                            f"{self._choices()}")
+                        raise self._error(_("{host} refused {file} (HTTP {status}).").format(
+                            host=self.source.host, file=rel, status=response.status_code))
                     return response
                 last = DownloadError(f"HTTP {response.status_code}")
                 response.close()
             if attempt < self.retries:
                 time.sleep(self.backoff_s * (2 ** attempt))
         if isinstance(last, DownloadError):
-            raise DownloadError(f"{self.source.host} kept failing ({last}). {self._choices()}")
-        raise DownloadError(f"{connection_problem(self.source.host, last)} {self._choices()}")
+            raise self._error(_("{host} kept failing ({reason}).").format(host=self.source.host, reason=last))
+        raise self._error(connection_problem(self.source.host, last))
 
     def _choices(self) -> str:
         return choices_after(self.source.name)
 
+    def _error(self, problem: str) -> DownloadError:
+        """`problem` followed by the other sources to try."""
+        return DownloadError(join_sentences([problem, self._choices()]))
+
     def _silent(self, rel: str) -> DownloadError:
-        return DownloadError(f"{self.source.host} sent nothing for {self.timeout_s:g} s while sending {rel}, "
-                             f"so the download stopped; it resumes where it stopped next time. {self._choices()}")
+        return self._error(_("{host} sent nothing for {seconds} s while sending {file}, so the download stopped; "
+                             "it resumes where it stopped next time.").format(
+            host=self.source.host, seconds=f"{self.timeout_s:g}", file=rel))
 
     def _limit(self, item: FileProgress, response, have: int) -> int:
         """The most bytes this file may have: the announced size, never what the body turns out to be."""
@@ -243,9 +256,9 @@ class ModelDownloader:
                     for block in response.iter_content(CHUNK):
                         self._check_cancel()
                         if item.done + len(block) > limit:
-                            raise DownloadError(
-                                f"{self.source.host} sent more than the {limit:,} bytes of {item.relpath} it "
-                                f"announced, so the download stopped. {self._choices()}")
+                            raise self._error(_("{host} sent more than the {limit} bytes of {file} it "
+                                                "announced, so the download stopped.").format(
+                                host=self.source.host, limit=f"{limit:,}", file=item.relpath))
                         f.write(block)
                         item.done += len(block)
                         self._report()
@@ -257,8 +270,9 @@ class ModelDownloader:
                 raise
             except (requests.RequestException, OSError) as exc:
                 if isinstance(exc, OSError) and not isinstance(exc, requests.RequestException):
-                    raise DownloadError(f"{part} could not be written ({exc.strerror or exc}); free some "
-                                        "space or choose a model folder you can write to.") from None
+                    raise DownloadError(_("{file} could not be written ({reason}); free some space or choose "
+                                          "a model folder you can write to.").format(
+                        file=part, reason=exc.strerror or exc)) from None
                 if _is_timeout(exc):
                     raise self._silent(item.relpath) from None
                 log.info("transfer of %s broke (%s); resuming", item.relpath, exc)
@@ -266,8 +280,8 @@ class ModelDownloader:
                     time.sleep(self.backoff_s * (2 ** attempt))
             finally:
                 response.close()
-        raise DownloadError(f"The connection to {self.source.host} kept breaking while fetching "
-                            f"{item.relpath}. {self._choices()}")
+        raise self._error(_("The connection to {host} kept breaking while fetching {file}.").format(
+            host=self.source.host, file=item.relpath))
 
     def _quarantine(self, path: Path, rel: str) -> None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -284,10 +298,10 @@ class ModelDownloader:
             probe = probe.parent
         free = shutil.disk_usage(probe).free
         if need + DISK_MARGIN > free:
-            raise DownloadError(
-                f"Not enough disk space: the model needs {need / 1e9:.2f} GB more on {probe}, "
-                f"but only {free / 1e9:.2f} GB is free. Free some space or choose a model folder on "
-                "another drive.")
+            raise DownloadError(join_sentences([
+                _("Not enough disk space: the model needs {need} GB more on {folder}, but only {free} GB is "
+                  "free.").format(need=f"{need / 1e9:.2f}", folder=probe, free=f"{free / 1e9:.2f}"),
+                _("Free some space or choose a model folder on another drive.")]))
 
     # -- the whole job --------------------------------------------------------------------
     def run(self) -> Progress:
@@ -297,9 +311,10 @@ class ModelDownloader:
             return self._run()
         except OSError as exc:
             if isinstance(exc, requests.RequestException):
-                raise DownloadError(f"{connection_problem(self.source.host, exc)} {self._choices()}") from None
-            raise DownloadError(f"The model folder {self.target} cannot be written ({exc.strerror or exc}); "
-                                "choose a folder you can write to, on a disk with space.") from None
+                raise self._error(connection_problem(self.source.host, exc)) from None
+            raise DownloadError(_("The model folder {folder} cannot be written ({reason}); choose a folder you "
+                                  "can write to, on a disk with space.").format(
+                folder=self.target, reason=exc.strerror or exc)) from None
 
     def _run(self) -> Progress:
         self.target.mkdir(parents=True, exist_ok=True)
@@ -311,7 +326,8 @@ class ModelDownloader:
                 item.total = item.done = (self.target / item.relpath).stat().st_size
             else:
                 todo.append(item)
-        self.progress.message = f"Asking {self.source.host} for {len(todo)} file(s)..."
+        self.progress.message = _("Asking {host} for {count} file(s)...").format(
+            host=self.source.host, count=len(todo))
         self._report(force=True)
         for item in todo:
             item.total = self._size_of(item.relpath)
@@ -334,12 +350,12 @@ class ModelDownloader:
                 item.done = 0
                 if round_ == 1:
                     item.state = "failed"
-                    raise DownloadError(
-                        f"{item.relpath} from {self.source.host} does not match its checksum even after a "
-                        f"second download; the source may be damaged. {self._choices()}")
+                    raise self._error(_("{file} from {host} does not match its checksum even after a second "
+                                        "download; the source may be damaged.").format(
+                        file=item.relpath, host=self.source.host))
             self._report(force=True)
         shutil.rmtree(self.target / PARTIAL_DIR, ignore_errors=True)
-        self.progress.message = "All model files are present and verified."
+        self.progress.message = _("All model files are present and verified.")
         self._report(force=True)
         return self.progress
 

@@ -15,13 +15,14 @@ from pathlib import Path
 from app.engine.errors import ModelCorruptError, ModelMissingError, OutputError
 from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.engine.model_store import ModelStore
+from app.i18n import _
 
 
 def find_model_root(path: os.PathLike | str) -> Path:
     """The folder that holds `asset/` inside what the user pointed at."""
     src = Path(path).expanduser()
     if not src.is_dir():
-        raise ModelMissingError(f"{src} is not a folder.")
+        raise ModelMissingError(_("{folder} is not a folder.").format(folder=src))
     candidates = [src]
     for snapshots in (src / "snapshots", src / "models--2Noise--ChatTTS" / "snapshots",
                       src / "hub" / "models--2Noise--ChatTTS" / "snapshots"):
@@ -37,9 +38,10 @@ def find_model_root(path: os.PathLike | str) -> Path:
     best = max(candidates, key=lambda r: sum((r / rel).exists() for rel in MODEL_FILES))
     missing = [rel for rel in MODEL_FILES if not (best / rel).exists()]
     raise ModelMissingError(
-        f"{src} does not hold a complete ChatTTS model: {len(missing)} of {len(MODEL_FILES)} files are "
-        f"missing ({', '.join(missing)}). Choose the folder that contains asset/, or a Hugging Face "
-        "cache folder models--2Noise--ChatTTS.", missing=missing)
+        _("{folder} does not hold a complete ChatTTS model: {missing} of {total} files are missing ({files}). "
+          "Choose the folder that contains {asset}, or a Hugging Face cache folder {cache}.").format(
+            folder=src, missing=len(missing), total=len(MODEL_FILES), files=", ".join(missing), asset="asset/",
+            cache="models--2Noise--ChatTTS"), missing=missing)
 
 
 def _place(src: Path, dest: Path, link: bool) -> None:
@@ -55,8 +57,8 @@ def _place(src: Path, dest: Path, link: bool) -> None:
 
 
 def _unwritable(target: Path, exc: OSError) -> OutputError:
-    return OutputError(f"The model folder {target} cannot be written ({exc.strerror or exc}); choose a "
-                       "folder you can write to, on a disk with space.")
+    return OutputError(_("The model folder {folder} cannot be written ({reason}); choose a folder you "
+                         "can write to, on a disk with space.").format(folder=target, reason=exc.strerror or exc))
 
 
 def import_model(source: os.PathLike | str, target: os.PathLike | str, link: bool = False):
@@ -82,8 +84,9 @@ def _import_model(source: os.PathLike | str, target: Path, link: bool):
         report = ModelStore(staging).verify(use_cache=False)
         if report.bad:
             raise ModelCorruptError(
-                f"{len(report.bad)} file(s) in {root} do not match their checksums ({', '.join(report.bad)}); "
-                "nothing was imported. Download those files again.", bad=report.bad)
+                _("{count} file(s) in {folder} do not match their checksums ({files}); nothing was imported. "
+                  "Download those files again.").format(count=len(report.bad), folder=root,
+                                                        files=", ".join(report.bad)), bad=report.bad)
         target.mkdir(parents=True, exist_ok=True)
         for rel in MODEL_FILES:
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -107,8 +110,9 @@ def remove_model(target: os.PathLike | str) -> list[Path]:
     try:
         return _remove_model(Path(target))
     except OSError as exc:
-        raise OutputError(f"The model in {target} could not be removed ({exc.strerror or exc}); close "
-                          "programs that use it and check that the folder is writable.") from None
+        raise OutputError(_("The model in {folder} could not be removed ({reason}); close programs that use "
+                            "it and check that the folder is writable.").format(
+            folder=target, reason=exc.strerror or exc)) from None
 
 
 def _remove_model(target: Path) -> list[Path]:

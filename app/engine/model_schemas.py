@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from app.engine.errors import ModelCorruptError
 from app.engine.library.records import first_bad_field
 from app.engine.safe_read import UnreadableFileError, read_json_capped
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.models")
 
@@ -81,17 +82,18 @@ class ModelDescription(_Dims):
 
 def read_model_description(path: Path) -> dict:
     """The test model's description as a plain dict (unknown keys dropped)."""
-    advice = "rebuild that test model, or remove the file if the folder holds the official weights."
     try:
-        data = read_json_capped(path, MAX_DESCRIPTION_BYTES, "model description")
+        data = read_json_capped(path, MAX_DESCRIPTION_BYTES, _("model description"))
     except UnreadableFileError:
-        raise ModelCorruptError(f"The model description {path} cannot be read (it is missing, damaged or "
-                                f"too large); {advice}") from None
+        raise ModelCorruptError(_("The model description {file} cannot be read (it is missing, damaged or too "
+                                  "large); rebuild that test model, or remove the file if the folder holds the "
+                                  "official weights.").format(file=path)) from None
     try:
         return ModelDescription.model_validate(data).model_dump()
     except ValidationError as exc:
-        raise ModelCorruptError(f"The model description {path} cannot be read (its field "
-                                f"'{first_bad_field(exc)}' is not valid); {advice}") from None
+        raise ModelCorruptError(_("The model description {file} cannot be read (its field '{field}' is not "
+                                  "valid); rebuild that test model, or remove the file if the folder holds the "
+                                  "official weights.").format(file=path, field=first_bad_field(exc))) from None
 
 
 _CACHE = TypeAdapter(dict[str, dict[str, Annotated[list[int | str | None], Field(min_length=3, max_length=3)]]])

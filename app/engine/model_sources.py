@@ -13,6 +13,7 @@ from urllib.parse import quote, urlparse
 
 from app.engine.errors import StudioError
 from app.engine.model_files import OFFICIAL_REPO
+from app.i18n import _
 
 HF_DEFAULT = "https://huggingface.co"
 HF_MIRROR = "https://hf-mirror.com"
@@ -54,6 +55,8 @@ def make_source(name: str = "huggingface", url: str | None = None) -> Source:
         return Source("modelscope", (url or MODELSCOPE).rstrip("/"), repo=MODELSCOPE_REPO, revision="master")
     if name == "custom":
         if not url or not urlparse(url).scheme.startswith("http"):
-            raise SourceError("A custom source needs a full http(s) address, such as https://example.com.")
+            raise SourceError(_("A custom source needs a full http(s) address, such as {example}.").format(
+                example="https://example.com"))
         return Source("custom", url.rstrip("/"))
-    raise SourceError(f"Unknown source {name!r}; use one of: {', '.join(SOURCE_NAMES)}.")
+    raise SourceError(_("Unknown source {name}; use one of: {names}.").format(
+        name=repr(name), names=", ".join(SOURCE_NAMES)))

@@ -25,6 +25,9 @@ from app.engine.model_files import (
     STUDIO_CONFIG_NAME,
     sha256_map_key,
 )
+from app.i18n import _
+
+DOWNLOAD_COMMAND = "chattts-studio models download"
 
 
 def chattts_sha256_map() -> dict[str, str]:
@@ -32,8 +35,7 @@ def chattts_sha256_map() -> dict[str, str]:
     spec = importlib.util.find_spec("ChatTTS")
     if spec is None or not spec.submodule_search_locations:
         raise ModelCorruptError(
-            "The ChatTTS package is not installed, so the model cannot be verified; "
-            "reinstall ChatTTS Studio."
+            _("The ChatTTS package is not installed, so the model cannot be verified; reinstall ChatTTS Studio.")
         )
     table = Path(list(spec.submodule_search_locations)[0]) / "res" / "sha256_map.json"
     return json.loads(table.read_text(encoding="utf-8"))
@@ -111,19 +113,21 @@ class ModelStore:
     def require_present(self) -> None:
         if not self.root.is_dir():
             raise ModelMissingError(
-                f"No model folder at {self.root}. Get the ChatTTS weights with `chattts-studio models "
-                f"download` (in the window: Model > Download the model...), or from {OFFICIAL_URL} "
-                f"(the asset/ folder), or point to a folder that has them with --model or the "
-                f"{paths.MODEL_DIR_ENV} environment variable.",
+                _("No model folder at {folder}. Get the ChatTTS weights with `{command}` (in the window: "
+                  "Model > Download the model...), or from {url} (the asset/ folder), or point to a folder "
+                  "that has them with {option} or the {variable} environment variable.").format(
+                    folder=self.root, command=DOWNLOAD_COMMAND, url=OFFICIAL_URL, option="--model",
+                    variable=paths.MODEL_DIR_ENV),
                 missing=list(MODEL_FILES),
             )
         missing = self.missing()
         if missing:
             raise ModelMissingError(
-                f"The model in {self.root} is incomplete: {len(missing)} of "
-                f"{len(MODEL_FILES)} files are missing ({', '.join(missing)}). Fetch them with "
-                "`chattts-studio models download` (in the window: Model > Download the model...), "
-                "or choose a complete model folder with --model.",
+                _("The model in {folder} is incomplete: {missing} of {total} files are missing ({files}). "
+                  "Fetch them with `{command}` (in the window: Model > Download the model...), or choose a "
+                  "complete model folder with {option}.").format(
+                    folder=self.root, missing=len(missing), total=len(MODEL_FILES), files=", ".join(missing),
+                    command=DOWNLOAD_COMMAND, option="--model"),
                 missing=missing,
             )
 
@@ -188,9 +192,9 @@ class ModelStore:
         report = self.verify(use_cache=use_cache)
         if report.bad:
             raise ModelCorruptError(
-                f"{len(report.bad)} model file(s) in {self.root} do not match their "
-                f"checksums ({', '.join(report.bad)}): they are damaged or incomplete. "
-                f"Download them again from {OFFICIAL_URL}.",
+                _("{count} model file(s) in {folder} do not match their checksums ({files}): they are damaged "
+                  "or incomplete. Download them again from {url}.").format(
+                    count=len(report.bad), folder=self.root, files=", ".join(report.bad), url=OFFICIAL_URL),
                 bad=report.bad,
             )
         return report

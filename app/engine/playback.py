@@ -13,11 +13,13 @@ import threading
 
 import numpy as np
 
+from app.i18n import N_, _
+
 log = logging.getLogger("chattts_studio.playback")
 
-NO_PORTAUDIO = ("Sound playback is unavailable: the PortAudio library is missing ({detail}). "
+NO_PORTAUDIO = N_("Sound playback is unavailable: the PortAudio library is missing ({detail}). "
                 "Export WAV still works.")
-NO_DEVICE = "No audio output device was found, so nothing can be played; Export WAV still works."
+NO_DEVICE = N_("No audio output device was found, so nothing can be played; Export WAV still works.")
 
 
 class AudioOutput:
@@ -71,11 +73,11 @@ class SoundDeviceOutput(AudioOutput):
         try:
             import sounddevice as sd
         except OSError as exc:
-            return NO_PORTAUDIO.format(detail=exc)
+            return _(NO_PORTAUDIO).format(detail=exc)
         self._sd = sd
         names, _default = list_output_devices()
         if not names:
-            return NO_DEVICE
+            return _(NO_DEVICE)
         if self.device and self.device not in names:
             log.warning("output device %r not found; using the default", self.device)
             self.device = None
@@ -112,7 +114,8 @@ class SoundDeviceOutput(AudioOutput):
             self._stream.start()
         except Exception as exc:
             self._stream = None
-            self.problem = f"The sound device could not be opened ({exc}); Export WAV still works."
+            self.problem = _("The sound device could not be opened ({error}); Export WAV still works.").format(
+                error=exc)
             log.warning("output stream failed: %s", exc)
 
     def enqueue(self, samples: np.ndarray) -> None:

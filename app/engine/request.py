@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.engine.errors import InputTextError, StudioError
+from app.i18n import _
 
 # ChatTTS-ui's default voice seed: on the official weights it is the same voice there.
 DEFAULT_SEED = 2222
@@ -22,14 +23,14 @@ class ParameterError(StudioError):
     def __init__(self, option: str, low, high, low_open: bool = False):
         self.option, self.low, self.high, self.low_open = option, low, high, low_open
         if low_open and high is None:
-            rule = f"greater than {low}"
+            text = _("{option} must be greater than {low}; give a value in that range.")
         elif low_open:
-            rule = f"greater than {low} and at most {high}"
+            text = _("{option} must be greater than {low} and at most {high}; give a value in that range.")
         elif high is None:
-            rule = f"at least {low}"
+            text = _("{option} must be at least {low}; give a value in that range.")
         else:
-            rule = f"between {low} and {high}"
-        super().__init__(f"{option} must be {rule}; give a value in that range.")
+            text = _("{option} must be between {low} and {high}; give a value in that range.")
+        super().__init__(text.format(option=option, low=low, high=high))
 
 
 def check_number(option: str, value, low, high=None, low_open: bool = False, integer: bool = False):
@@ -89,7 +90,7 @@ class SynthesisRequest:
         for name in ("text", "speaker", "reference", "reference_text"):
             value = getattr(self, name)
             if not (isinstance(value, str) or (value is None and name != "text")):
-                raise InputTextError(f"The request's {name} is not text; type it again.")
+                raise InputTextError(_("The request's {name} is not text; type it again.").format(name=name))
         if not isinstance(self.sampling, SamplingParams):
             raise ParameterError("sampling", 0, None)
         self.sampling.validate()

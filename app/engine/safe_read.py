@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app.engine.errors import StudioError
+from app.i18n import _
 
 MAX_JSON_BYTES = 8 * 1024 * 1024
 
@@ -20,27 +21,35 @@ class UnreadableFileError(StudioError):
     """A file is missing, too large, or not what it should be; the message names it."""
 
 
-def read_bytes_capped(path: os.PathLike | str, cap: int, what: str = "file") -> bytes:
+# `what` names the kind of file inside the sentences below ("voice file"); callers pass it
+# already translated, and None means a plain "file".
+
+
+def read_bytes_capped(path: os.PathLike | str, cap: int, what: str | None = None) -> bytes:
     target = Path(path)
+    what = _("file") if what is None else what
     try:
         with open(target, "rb") as f:
             data = f.read(cap + 1)
     except FileNotFoundError:
-        raise UnreadableFileError(f"The {what} {target} cannot be read (it does not exist).") from None
+        raise UnreadableFileError(_("The {what} {file} cannot be read (it does not exist).").format(
+            what=what, file=target)) from None
     except IsADirectoryError:
-        raise UnreadableFileError(f"{target} is a folder; give a {what}.") from None
+        raise UnreadableFileError(_("{file} is a folder; give a {what}.").format(file=target, what=what)) from None
     except OSError as exc:
-        raise UnreadableFileError(f"The {what} {target} cannot be read ({exc.strerror or exc}).") from None
+        raise UnreadableFileError(_("The {what} {file} cannot be read ({reason}).").format(
+            what=what, file=target, reason=exc.strerror or exc)) from None
     if len(data) > cap:
-        raise UnreadableFileError(f"The {what} {target} is larger than {cap:,} bytes; "
-                                  "it is not one this program wrote, so it was not read.")
+        raise UnreadableFileError(_("The {what} {file} is larger than {cap} bytes; it is not one this program "
+                                    "wrote, so it was not read.").format(what=what, file=target, cap=f"{cap:,}"))
     return data
 
 
-def read_json_capped(path: os.PathLike | str, cap: int = MAX_JSON_BYTES, what: str = "file") -> Any:
+def read_json_capped(path: os.PathLike | str, cap: int = MAX_JSON_BYTES, what: str | None = None) -> Any:
     data = read_bytes_capped(path, cap, what)
     try:
         return json.loads(data.decode("utf-8-sig"))
     except (ValueError, RecursionError):
-        raise UnreadableFileError(f"The {what} {path} is not valid JSON (it is damaged); "
-                                  "it was left as it is and not used.") from None
+        what = _("file") if what is None else what
+        raise UnreadableFileError(_("The {what} {file} is not valid JSON (it is damaged); it was left as it is "
+                                    "and not used.").format(what=what, file=path)) from None

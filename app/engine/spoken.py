@@ -15,6 +15,7 @@ import re
 
 from app.engine.errors import InputTextError
 from app.engine.text import PreparedText, prepare_text
+from app.i18n import _
 
 _SPEAKABLE = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
@@ -117,7 +118,7 @@ def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
             segments.append(spoken)
     if not segments:
         raise InputTextError(
-            "The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
-            "so spell out symbols in words."
+            _("The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
+              "so spell out symbols in words.")
         )
     return PreparedText(segments, prepared.warnings)

@@ -38,6 +38,7 @@ from app.engine.spoken import spoken_segments
 from app.engine.pronunciations import PronunciationDictionary
 from app.engine.text import PreparedText
 from app.engine.voices import check_speaker, speaker_from_seed
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -48,9 +49,30 @@ BATCH_SIZE = 4
 PROMPT_ALLOWANCE = 256
 # A segment that comes back empty (the model ended at once) is retried with the next seeds.
 EMPTY_RETRIES = 3
-# Where the switch is, in the window and on the command line (the sentence serves both).
-REFINE_OFF = ("try again with text refinement off (in the window: untick \"Refine text first\"; on the "
-              "command line: --no-refine)")
+
+
+def _token_cut_warning(first: int, count: int, limit: int) -> str:
+    """A sentence (or one of a batch, 0-based `first`) hit the audio-token limit."""
+    if count == 1:
+        text = _("Sentence {n} reached the limit of {limit} audio tokens and may be cut off at the end; "
+                 "shorten it or raise the limit ({option}).")
+    else:
+        text = _("One of sentences {first}-{last} reached the limit of {limit} audio tokens and may be cut "
+                 "off at the end; shorten it or raise the limit ({option}).")
+    return text.format(n=first + 1, first=first + 1, last=first + count, limit=limit, option="--max-tokens")
+
+
+def _refine_cut_warning(first: int, count: int) -> str:
+    """Refinement hit its length limit; where the switch is, in the window and on the command line."""
+    if count == 1:
+        text = _("Sentence {n}: text refinement reached its length limit, so words may be missing; try again "
+                 "with text refinement off (in the window: untick \"Refine text first\"; on the command "
+                 "line: {option}).")
+    else:
+        text = _("One of sentences {first}-{last}: text refinement reached its length limit, so words may be "
+                 "missing; try again with text refinement off (in the window: untick \"Refine text first\"; "
+                 "on the command line: {option}).")
+    return text.format(n=first + 1, first=first + 1, last=first + count, option="--no-refine")
 
 
 def quiet_libraries() -> None:
@@ -120,7 +142,8 @@ class Synthesizer:
                  dictionary_factory=PronunciationDictionary, decode: str = "jit",
                  precision: str = "auto", stream: bool = True, lookahead: int | None = None):
         if decode not in MODES:
-            raise DeviceError(f"Unknown decode mode {decode!r}; use one of: {', '.join(MODES)}.")
+            raise DeviceError(_("Unknown decode mode {mode}; use one of: {choices}.").format(
+                mode=repr(decode), choices=", ".join(MODES)))
         self.store = ModelStore(model_dir)
         self.decode = decode
         self.precision_request = precision
@@ -171,15 +194,17 @@ class Synthesizer:
         except Exception as exc:
             if is_out_of_memory(exc):
                 raise OutOfMemoryError(
-                    f"There is not enough memory on {self.device.device} to load the model; "
-                    "close other programs or use --device cpu."
+                    _("There is not enough memory on {device} to load the model; close other programs or "
+                      "use {option}.").format(device=self.device.device, option="--device cpu")
                 ) from exc
             raise ModelCorruptError(
-                f"The model in {self.store.root} could not be loaded ({type(exc).__name__}: {exc}); "
-                "its files may be damaged or from another ChatTTS version. Download them again."
+                _("The model in {folder} could not be loaded ({error}); its files may be damaged or from "
+                  "another ChatTTS version. Download them again.").format(
+                    folder=self.store.root, error=f"{type(exc).__name__}: {exc}")
             ) from exc
         if not ok:
-            raise ModelCorruptError(f"The model in {self.store.root} did not load completely; download it again.")
+            raise ModelCorruptError(_("The model in {folder} did not load completely; download it again.").format(
+                folder=self.store.root))
         # The normalizer's numba functions compile on first use, holding the GIL for seconds:
         # pay that now, while the window shows "loading", not on the first Play. Only after
         # registration does it split tags, and only Chinese reaches the homophone table.
@@ -253,16 +278,17 @@ class Synthesizer:
         import torchaudio.functional as AF
 
         if not transcript or not transcript.strip():
-            raise InputTextError("Type what is said in the recording; ChatTTS needs the transcript.")
+            raise InputTextError(_("Type what is said in the recording; ChatTTS needs the transcript."))
         try:
             audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
         except Exception as exc:
-            raise InputTextError(f"{path} is not an audio file this program can read ({exc}).") from None
+            raise InputTextError(_("{path} is not an audio file this program can read ({error}).").format(
+                path=path, error=exc)) from None
         mono = torch.from_numpy(audio.mean(axis=1))
         if rate != SAMPLE_RATE:
             mono = AF.resample(mono, rate, SAMPLE_RATE)
         if mono.numel() < SAMPLE_RATE:
-            raise InputTextError("The recording is shorter than a second; use 3 to 10 seconds of clear speech.")
+            raise InputTextError(_("The recording is shorter than a second; use 3 to 10 seconds of clear speech."))
         return self.reference_from_audio(mono.numpy(), transcript.strip())
 
     # -- synthesis ----------------------------------------------------------------
@@ -300,25 +326,22 @@ class Synthesizer:
         except Exception as exc:
             if is_out_of_memory(exc):
                 raise OutOfMemoryError(
-                    f"{self.device.device} ran out of memory while speaking; try a shorter text, "
-                    "close other programs, or use --device cpu."
+                    _("{device} ran out of memory while speaking; try a shorter text, close other programs, "
+                      "or use {option}.").format(device=self.device.device, option="--device cpu")
                 ) from exc
             raise
         finally:
             chattts_log.removeHandler(watch)
         if self._cancel.is_set():
-            raise SynthesisCancelled("Synthesis was stopped.")
+            raise SynthesisCancelled(_("Synthesis was stopped."))
         return [np.asarray(w, dtype=np.float32).reshape(-1) for w in wavs]
 
     def _limit_warnings(self, request: SynthesisRequest, first: int, count: int) -> list[str]:
-        where = f"Sentence {first + 1}" if count == 1 else f"One of sentences {first + 1}-{first + count}"
         out = []
         if request.sampling.max_new_tokens in self.last_limits:
-            out.append(f"{where} reached the limit of {request.sampling.max_new_tokens} audio tokens and "
-                       "may be cut off at the end; shorten it or raise the limit (--max-tokens).")
+            out.append(_token_cut_warning(first, count, request.sampling.max_new_tokens))
         if request.refine_text and any(n != request.sampling.max_new_tokens for n in self.last_limits):
-            out.append(f"{where}: text refinement reached its length limit, so words may be missing; "
-                       f"{REFINE_OFF}.")
+            out.append(_refine_cut_warning(first, count))
         return out
 
     def synthesize(self, request: SynthesisRequest) -> Iterator[AudioChunk | SynthesisResult]:
@@ -354,7 +377,7 @@ class Synthesizer:
         index = 0
         while index < len(segments):
             if self._cancel.is_set():
-                raise SynthesisCancelled("Synthesis was stopped.")
+                raise SynthesisCancelled(_("Synthesis was stopped."))
             size = 1 if index == 0 else BATCH_SIZE
             batch = segments[index:index + size]
             wavs = self._infer(batch, request, speaker, request.seed, reference)
@@ -382,7 +405,7 @@ class Synthesizer:
         index = 0
         while index < len(segments):
             if self._cancel.is_set():
-                raise SynthesisCancelled("Synthesis was stopped.")
+                raise SynthesisCancelled(_("Synthesis was stopped."))
             if index in finished:             # ended before an out-of-memory retry
                 index += 1
                 continue
@@ -402,8 +425,9 @@ class Synthesizer:
                 self._loop.release_static()
                 if size == 1:
                     raise OutOfMemoryError(
-                        f"{self.device.device} ran out of memory even with one sentence at a time; "
-                        "close other programs, lower the token limit, or use --device cpu."
+                        _("{device} ran out of memory even with one sentence at a time; close other programs, "
+                          "lower the token limit, or use {option}.").format(
+                            device=self.device.device, option="--device cpu")
                     ) from exc
                 cap = size // 2
                 log.warning("out of memory with %d sentences at once; retrying with %d", size, cap)
@@ -420,8 +444,8 @@ class Synthesizer:
         for i in rows:
             if emitted[i] and i not in finished:
                 finished.add(i)
-                warnings.append(f"Sentence {i + 1} was cut short when memory ran out while it played; "
-                                "play the text again to hear it whole.")
+                warnings.append(_("Sentence {n} was cut short when memory ran out while it played; play the "
+                                  "text again to hear it whole.").format(n=i + 1))
                 yield AudioChunk(i, count, np.zeros(0, dtype=np.float32), SAMPLE_RATE, final=True)
 
     def _fast_batch(self, rows, segments, request, params, speaker, reference, emitted, finished, warnings):
@@ -434,8 +458,7 @@ class Synthesizer:
         seeds = [sentence_seed(request.seed, i) for i in rows]
         if request.refine_text:
             texts, cut = self._speech.refine(texts, request.refine_prompt(), seeds, self._cancel)
-            warnings.extend(f"Sentence {rows[r] + 1}: text refinement reached its length limit, so words "
-                            f"may be missing; {REFINE_OFF}." for r, c in enumerate(cut) if c)
+            warnings.extend(_refine_cut_warning(rows[r], 1) for r, c in enumerate(cut) if c)
         report = BatchReport()
         produced = [0] * len(rows)
         for piece in self._speech.speak(texts, request.code_prompt(), params, seeds, speaker, reference,
@@ -455,8 +478,7 @@ class Synthesizer:
                 if piece.final:
                     finished.add(i)
                 yield AudioChunk(i, len(segments), samples[skip:], SAMPLE_RATE, final=piece.final)
-        warnings.extend(f"Sentence {rows[r] + 1} reached the limit of {params.max_new_tokens} audio tokens and "
-                        "may be cut off at the end; shorten it or raise the limit (--max-tokens)."
+        warnings.extend(_token_cut_warning(rows[r], 1, params.max_new_tokens)
                         for r, c in enumerate(report.audio_cut) if c)
 
     def _retry_empty(self, i, text, request, params, speaker, reference, emitted):

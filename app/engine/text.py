@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.engine.errors import InputTextError
+from app.i18n import _
 
 MAX_TEXT_CHARS = 50_000
 MAX_SEGMENT_CHARS = 120
@@ -31,7 +32,8 @@ def decode_text(data: bytes, source: str) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise InputTextError(f"{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.")
+    raise InputTextError(_("{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.").format(
+        source=source))
 
 
 # A character takes at most 4 bytes in UTF-8 (2 in GBK): more bytes than this cannot fit the limit.
@@ -42,8 +44,9 @@ def read_capped(stream, source: str) -> bytes:
     """At most MAX_TEXT_BYTES from `stream`; a longer input (even /dev/zero) is refused at once."""
     data = stream.read(MAX_TEXT_BYTES + 1)
     if len(data) > MAX_TEXT_BYTES:
-        raise InputTextError(f"{source} is longer than the limit of {MAX_TEXT_CHARS:,} characters; "
-                             "split it into several files and synthesize them one by one.")
+        raise InputTextError(_("{source} is longer than the limit of {limit} characters; split it into "
+                               "several files and synthesize them one by one.").format(
+            source=source, limit=f"{MAX_TEXT_CHARS:,}"))
     return data
 
 
@@ -53,21 +56,22 @@ def read_text_file(path: os.PathLike | str) -> str:
         with open(target, "rb") as f:
             data = read_capped(f, str(target))
     except FileNotFoundError:
-        raise InputTextError(f"The input file {target} does not exist.") from None
+        raise InputTextError(_("The input file {path} does not exist.").format(path=target)) from None
     except IsADirectoryError:
-        raise InputTextError(f"{target} is a folder; give a text file.") from None
+        raise InputTextError(_("{path} is a folder; give a text file.").format(path=target)) from None
     except OSError as exc:
-        raise InputTextError(f"The input file {target} cannot be read ({exc.strerror or exc}).") from None
+        raise InputTextError(_("The input file {path} cannot be read ({error}).").format(
+            path=target, error=exc.strerror or exc)) from None
     return decode_text(data, str(target))
 
 
 def check_text(text: str | None) -> str:
     if text is None or not text.strip():
-        raise InputTextError("There is no text to speak; type or paste some text first.")
+        raise InputTextError(_("There is no text to speak; type or paste some text first."))
     if len(text) > MAX_TEXT_CHARS:
         raise InputTextError(
-            f"The text has {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}. "
-            "Split it into several files and synthesize them one by one."
+            _("The text has {count} characters; the limit is {limit}. Split it into several files and "
+              "synthesize them one by one.").format(count=f"{len(text):,}", limit=f"{MAX_TEXT_CHARS:,}")
         )
     return text
 
@@ -77,8 +81,8 @@ def check_speakable(text: str) -> str:
     from app.engine.control_tokens import only_control_tokens
 
     if only_control_tokens(text):
-        raise InputTextError("The text holds only control tokens such as [uv_break] and no words; "
-                             "add the words to speak.")
+        raise InputTextError(_("The text holds only control tokens such as {token} and no words; "
+                               "add the words to speak.").format(token="[uv_break]"))
     return text
 
 
@@ -191,7 +195,7 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
         text = dictionary.apply(text)
     text, warnings = clean_control_tokens(text)
     if not text.strip():
-        raise InputTextError("After removing unknown [tokens] there is no text left to speak.")
+        raise InputTextError(_("After removing unknown [tokens] there is no text left to speak."))
     check_speakable(text)
     segments = [finish_segment(seg.replace(KEEP_TOGETHER, " "))
                 for seg in split_text(normalize(text, glue=KEEP_TOGETHER))]

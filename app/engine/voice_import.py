@@ -27,8 +27,10 @@ from app.engine.library.records import RecordError
 from app.engine.library.voices import Voice, voice_from_record
 from app.engine.safe_read import UnreadableFileError, read_bytes_capped, read_json_capped
 from app.engine.voices import MAX_SPEAKER_DIMS, decode_speaker, encode_speaker
+from app.i18n import N_, _
 
 IMPORT_FILTER = "*.json *.pt *.pth *.csv *.txt"
+IMPORTED_VOICE = N_("Imported voice")   # the name of a pasted speaker string
 # A voice is ~1.5 KB of numbers (more with a reference recording's codes); 8 MB is plenty.
 MAX_VOICE_FILE_BYTES = 8 * 1024 * 1024
 _FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -45,10 +47,16 @@ def _name_of(path: Path) -> str:
     return path.stem
 
 
+def _imported_from(path: Path) -> str:
+    """The notes of an imported voice, in the language of the moment of import."""
+    return _("Imported from {file}").format(file=path.name)
+
+
 def _from_embedding(values, name: str, notes: str, source: Path) -> Voice:
     emb = np.asarray(values, dtype=np.float32).reshape(-1)
     if emb.size < 16 or emb.size > MAX_SPEAKER_DIMS or not np.all(np.isfinite(emb)):
-        raise VoiceError(f"{source.name} does not hold a speaker embedding; choose the voice file itself.")
+        raise VoiceError(_("{file} does not hold a speaker embedding; choose the voice file itself.").format(
+            file=source.name))
     return Voice(name=name, speaker=encode_speaker(emb.astype(np.float16)), notes=notes)
 
 
@@ -59,21 +67,22 @@ def _from_pt(path: Path, data: bytes) -> Voice:
         # weights_only: a pickled file never runs code here.
         loaded = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError:
-        raise VoiceError(f"{path.name} holds Python objects, not only tensors, so it was not opened "
-                         "(it could run code); save the voice as a plain tensor and import that.") from None
+        raise VoiceError(_("{file} holds Python objects, not only tensors, so it was not opened "
+                           "(it could run code); save the voice as a plain tensor and import that.").format(
+                             file=path.name)) from None
     except Exception:
-        raise VoiceError(f"{path.name} is not a readable PyTorch tensor file; "
-                         "check that it is a voice file and not damaged.") from None
+        raise VoiceError(_("{file} is not a readable PyTorch tensor file; "
+                           "check that it is a voice file and not damaged.").format(file=path.name)) from None
     if isinstance(loaded, dict):
         loaded = next((loaded[k] for k in ("spk_emb", "emb", "speaker", "tensor") if k in loaded), None)
     if not isinstance(loaded, torch.Tensor) or loaded.numel() > MAX_SPEAKER_DIMS:
-        raise VoiceError(f"{path.name} holds no speaker tensor.")
-    return _from_embedding(loaded.float().numpy(), _name_of(path), f"Imported from {path.name}", path)
+        raise VoiceError(_("{file} holds no speaker tensor.").format(file=path.name))
+    return _from_embedding(loaded.float().numpy(), _name_of(path), _imported_from(path), path)
 
 
 def _from_csv(path: Path, data: bytes) -> Voice:
     values = [float(x) for x in _FLOAT.findall(data.decode("utf-8-sig", errors="replace"))[: MAX_SPEAKER_DIMS + 1]]
-    return _from_embedding(values, _name_of(path), f"Imported from {path.name}", path)
+    return _from_embedding(values, _name_of(path), _imported_from(path), path)
 
 
 def _find_chattts_token(node, depth: int = 0):
@@ -110,20 +119,23 @@ def _text_or(value, default: str, limit: int) -> str:
 def _from_forge(path: Path, data: dict) -> Voice:
     tokens = _find_chattts_token(data)
     if not isinstance(tokens, list) or not tokens:
-        raise VoiceError(f"{path.name} has no ChatTTS voice token (it may be for another model).")
+        raise VoiceError(_("{file} has no ChatTTS voice token (it may be for another model).").format(
+            file=path.name))
     token = tokens[0]
     if isinstance(token, dict) and token.get("_type") == "torch.Tensor":
         encoded = token.get("data")
         if not isinstance(encoded, str) or len(encoded) > 8 * MAX_SPEAKER_DIMS:
-            raise VoiceError(f"{path.name}: the field 'tokens.data' is not a speaker tensor.")
+            raise VoiceError(_("{file}: the field '{field}' is not a speaker tensor.").format(
+                file=path.name, field="tokens.data"))
         values = np.frombuffer(base64.b64decode(encoded, validate=True), dtype=np.float32)
     elif isinstance(token, list) and len(token) <= MAX_SPEAKER_DIMS:
         values = np.asarray(token, dtype=np.float32)
     else:
-        raise VoiceError(f"{path.name}: the field 'tokens' is not a speaker tensor.")
+        raise VoiceError(_("{file}: the field '{field}' is not a speaker tensor.").format(
+            file=path.name, field="tokens"))
     meta = _forge_meta(data)
     return _from_embedding(values, _text_or(meta.get("name"), _name_of(path), 200),
-                           _text_or(meta.get("desc"), f"Imported from {path.name}", 2000), path)
+                           _text_or(meta.get("desc"), _imported_from(path), 2000), path)
 
 
 def _from_our_json(path: Path, data: dict) -> Voice:
@@ -133,8 +145,8 @@ def _from_our_json(path: Path, data: dict) -> Voice:
     try:
         voice = voice_from_record(data, path.name)
     except RecordError as exc:
-        raise VoiceError(f"{path.name}: the field '{exc.field}' is not valid, so the voice was not "
-                         "imported; fix or re-export the file.") from None
+        raise VoiceError(_("{file}: the field '{field}' is not valid, so the voice was not "
+                           "imported; fix or re-export the file.").format(file=path.name, field=exc.field)) from None
     if voice.speaker:
         decode_speaker(voice.speaker)
     return voice
@@ -143,13 +155,13 @@ def _from_our_json(path: Path, data: dict) -> Voice:
 def _read(path: Path) -> Voice:
     lower = path.name.lower()
     if lower.endswith(".json"):
-        data = read_json_capped(path, MAX_VOICE_FILE_BYTES, "voice file")
+        data = read_json_capped(path, MAX_VOICE_FILE_BYTES, _("voice file"))
         if isinstance(data, dict) and (data.get("_type") == "DcSpk" or lower.endswith(".spkv1.json")):
             return _from_forge(path, data)
         if isinstance(data, dict) and (data.get("speaker") or data.get("reference")):
             return _from_our_json(path, data)
-        raise VoiceError(f"{path.name} is not a voice file this program knows.")
-    data = read_bytes_capped(path, MAX_VOICE_FILE_BYTES, "voice file")
+        raise VoiceError(_("{file} is not a voice file this program knows.").format(file=path.name))
+    data = read_bytes_capped(path, MAX_VOICE_FILE_BYTES, _("voice file"))
     if lower.endswith((".pt", ".pth")):
         return _from_pt(path, data)
     if lower.endswith(".csv"):
@@ -161,19 +173,19 @@ def import_voice_file(path) -> Voice:
     """Read a voice from any supported file; raises VoiceError with a sentence."""
     path = Path(path)
     if not path.is_file():
-        raise VoiceError(f"{path} does not exist.")
+        raise VoiceError(_("{path} does not exist.").format(path=path))
     try:
         return _read(path)
     except UnreadableFileError as exc:
         raise VoiceError(str(exc)) from None
     except _MALFORMED:
-        raise VoiceError(f"{path.name} is damaged or not a voice file this program knows; "
-                         "export the voice again.") from None
+        raise VoiceError(_("{file} is damaged or not a voice file this program knows; "
+                           "export the voice again.").format(file=path.name)) from None
 
 
-def voice_from_string(speaker: str, name: str = "Imported voice") -> Voice:
+def voice_from_string(speaker: str, name: str | None = None) -> Voice:
     decode_speaker(speaker)   # raises VoiceError if it is not a speaker string
-    return Voice(name=name, speaker=speaker.strip())
+    return Voice(name=_(IMPORTED_VOICE) if name is None else name, speaker=speaker.strip())
 
 
 def export_voice(voice: Voice, path) -> Path:

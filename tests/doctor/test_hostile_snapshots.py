@@ -55,7 +55,9 @@ def test_mutated_scenario_snapshots_never_crash_the_doctor(data, index):
     paths = list(_leaves(base))
     for path in data.draw(st.lists(st.sampled_from(paths), min_size=1, max_size=6)):
         try:
-            _set(snapshot, path, data.draw(HOSTILE))
+            # A copy: sampled_from hands out the same {} / [] each time, and one placed at two
+            # paths would let a later mutation make the snapshot contain itself.
+            _set(snapshot, path, copy.deepcopy(data.draw(HOSTILE)))
         except (KeyError, IndexError, TypeError):
             pass   # an earlier mutation replaced a parent of this path
     snapshot["snapshot_version"] = 1

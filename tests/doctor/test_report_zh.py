@@ -130,7 +130,7 @@ def test_hostile_snapshots_render_in_chinese_without_a_crash(data, index):
     paths = list(_leaves(base))
     for path in data.draw(st.lists(st.sampled_from(paths), min_size=1, max_size=6)):
         try:
-            _set(snapshot, path, data.draw(HOSTILE))
+            _set(snapshot, path, copy.deepcopy(data.draw(HOSTILE)))   # never one {} at two paths
         except (KeyError, IndexError, TypeError):
             pass
     i18n.set_language("zh_CN")

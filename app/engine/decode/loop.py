@@ -21,6 +21,7 @@ from app.engine.decode.llama_step import LlamaStack, rotary_tables
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
 from app.engine.decode.static_steps import StaticCaches, bucket_for, buckets, capacity_for
 from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -169,9 +170,10 @@ class DecodeLoop:
         total = prompt_len + params.max_new_tokens
         if total > self._max_positions:
             raise InputTextError(
-                f"A sentence of {prompt_len} prompt tokens with up to {params.max_new_tokens} audio tokens "
-                f"exceeds the model's {self._max_positions} positions; lower the token limit "
-                f"(--max-tokens) to {max(1, self._max_positions - prompt_len)} or less.")
+                _("A sentence of {prompt} prompt tokens with up to {limit} audio tokens exceeds the model's "
+                  "{positions} positions; lower the token limit ({option}) to {most} or less.").format(
+                    prompt=prompt_len, limit=params.max_new_tokens, positions=self._max_positions,
+                    option="--max-tokens", most=max(1, self._max_positions - prompt_len)))
         per_row = self.num_vq if audio else 1
         rows = batch * per_row
         static = self.static_steps
@@ -243,7 +245,7 @@ class DecodeLoop:
             if stream_every and steps % stream_every == 0:
                 yield Progress(hiddens[:, :steps] if audio else generated[:, :steps], lengths.tolist(), finished.tolist())
             if cancel is not None and cancel.is_set():
-                raise SynthesisCancelled("Synthesis was stopped.")
+                raise SynthesisCancelled(_("Synthesis was stopped."))
             at = prompt_len + i
             if not static and bool(ended.any()):
                 # Ended sentences leave the batch: on a CPU a step costs more for every row.
@@ -327,11 +329,13 @@ class DecodeLoop:
 def _nonfinite_error(precision: str, rows: torch.Tensor) -> NumericalError:
     first = int(rows.nonzero()[0, 0]) + 1
     if precision in ("fp16", "bf16"):
-        advice = ("its numbers overflowed in " + precision + "; choose fp32 precision "
-                  "(--precision fp32, or Model > Precision: fp32) and try again.")
+        text = _("Decoding stopped at sentence {n} of the batch because its numbers overflowed in {precision}; "
+                 "choose fp32 precision ({option}, or Model > Precision: fp32) and try again.")
     else:
-        advice = "its numbers became invalid; the model files may be damaged: verify them (chattts-studio models verify)."
-    return NumericalError(f"Decoding stopped at sentence {first} of the batch because {advice}")
+        text = _("Decoding stopped at sentence {n} of the batch because its numbers became invalid; the model "
+                 "files may be damaged: verify them ({command}).")
+    return NumericalError(text.format(n=first, precision=precision, option="--precision fp32",
+                                      command="chattts-studio models verify"))
 
 
 class _LiveRows:

@@ -6,6 +6,7 @@ import copy
 import warnings
 
 from app.engine.errors import DeviceError
+from app.i18n import _
 
 CPU_CHOICES = ("fp32", "bf16", "int8")
 CUDA_CHOICES = ("fp32", "fp16", "bf16")
@@ -28,14 +29,19 @@ def choose(precision: str, device_type: str,
     falls back to `auto` with a note instead of failing after the whole model has loaded.
     `capability` is the GPU's compute capability; queried when not given."""
     if precision not in CHOICES:
-        raise DeviceError(f"Unknown precision {precision!r}; use one of: {', '.join(CHOICES)}.")
+        raise DeviceError(_("Unknown precision {precision}; use one of: {choices}.").format(
+            precision=repr(precision), choices=", ".join(CHOICES)))
     allowed = CUDA_CHOICES if device_type == "cuda" else CPU_CHOICES
     note = None
     if precision != "auto" and precision not in allowed:
-        where = "an NVIDIA GPU" if device_type == "cuda" else "the CPU"
         precision_auto = choose("auto", device_type, capability)[0]
-        note = (f"Precision {precision} is not available on {where}, so {precision_auto} runs instead "
-                f"(automatic); on {where} you can choose {', '.join(allowed)}.")
+        if device_type == "cuda":
+            note = _("Precision {precision} is not available on an NVIDIA GPU, so {fallback} runs instead "
+                     "(automatic); on an NVIDIA GPU you can choose {choices}.")
+        else:
+            note = _("Precision {precision} is not available on the CPU, so {fallback} runs instead "
+                     "(automatic); on the CPU you can choose {choices}.")
+        note = note.format(precision=precision, fallback=precision_auto, choices=", ".join(allowed))
         return precision_auto, note
     if precision == "auto":
         if device_type == "cuda":

@@ -18,6 +18,7 @@ from app.engine.errors import StudioError
 from app.engine.library import notices, recovery
 from app.engine.library.notices import Notice
 from app.engine.library.schema import migrate
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.library")
 
@@ -39,11 +40,13 @@ class Library:
         try:
             self._open()
         except sqlite3.Error as exc:
-            raise LibraryError(f"The library {self.path} cannot be opened ({exc}); close other copies "
-                               "of ChatTTS Studio, or check that the folder is writable.") from None
+            raise LibraryError(_("The library {file} cannot be opened ({reason}); close other copies of "
+                                 "ChatTTS Studio, or check that the folder is writable.").format(
+                file=self.path, reason=exc)) from None
         except OSError as exc:
-            raise LibraryError(f"The library folder {self.root} cannot be used ({exc.strerror or exc}); "
-                               "check that it is writable and that the disk is not full.") from None
+            raise LibraryError(_("The library folder {folder} cannot be used ({reason}); check that it is "
+                                 "writable and that the disk is not full.").format(
+                folder=self.root, reason=exc.strerror or exc)) from None
         if legacy_dir is not None:
             from app.engine.library.migrate import import_legacy
 
@@ -98,8 +101,9 @@ class Library:
             raise self._error(exc) from None
 
     def _error(self, exc: sqlite3.Error) -> LibraryError:
-        return LibraryError(f"The library {self.path} could not be read or changed ({exc}); close other "
-                            "copies of ChatTTS Studio and check that the disk is not full.")
+        return LibraryError(_("The library {file} could not be read or changed ({reason}); close other "
+                              "copies of ChatTTS Studio and check that the disk is not full.").format(
+            file=self.path, reason=exc))
 
     def audio_path(self, row_id: int) -> Path:
         """The audio file of a history row: named by the program from the integer id only."""

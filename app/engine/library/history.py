@@ -15,6 +15,7 @@ from app.engine.audio_io import write_wav
 from app.engine.library.db import Library, as_library
 from app.engine.library.records import HistoryRecord, RecordError, parse
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.history")
 
@@ -61,7 +62,8 @@ class HistoryStore:
             data["request"] = None
         if isinstance(data["test_model"], int):
             data["test_model"] = bool(data["test_model"])
-        record = parse(HistoryRecord, data, f"{self.library.path} (history row {row[0]})")
+        record = parse(HistoryRecord, data, _("{file} (history row {row})").format(file=self.library.path,
+                                                                                   row=row[0]))
         return HistoryEntry(id=str(row[0]), **record.model_dump())
 
     def entries(self) -> list[HistoryEntry]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from app.engine.library.db import Library, as_library
 from app.engine.library.records import LexiconEntry, RecordError, parse
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.lexicon")
 
@@ -25,7 +26,7 @@ class PronunciationDictionary:
         for word, replacement in self.library.rows("SELECT word, replacement FROM lexicon"):
             try:
                 entry = parse(LexiconEntry, {"word": word, "replacement": replacement},
-                              f"{self.library.path} (pronunciation)")
+                              _("{file} (pronunciation)").format(file=self.library.path))
             except RecordError as exc:
                 log.warning("%s", exc)
                 continue
@@ -36,7 +37,7 @@ class PronunciationDictionary:
         current = {}
         for word, replacement in self.entries.items():
             entry = parse(LexiconEntry, {"word": str(word).strip(), "replacement": str(replacement)},
-                          f"pronunciation '{str(word)[:40]}'")
+                          _("pronunciation '{word}'").format(word=str(word)[:40]))
             current[entry.word] = entry.replacement
         removed = [w for w in self._saved if w not in current]
         changed = [(w, r) for w, r in current.items() if self._saved.get(w) != r]

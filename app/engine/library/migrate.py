@@ -22,6 +22,7 @@ from app.engine.library.notices import Notice
 from app.engine.library.records import HistoryRecord, LexiconEntry, RecordError, parse
 from app.engine.library.voices import FIELDS, voice_from_record
 from app.engine.safe_read import UnreadableFileError, read_json_capped
+from app.i18n import _, join_sentences
 
 log = logging.getLogger("chattts_studio.library")
 
@@ -42,6 +43,10 @@ def _rename(path: Path, label: str) -> Path | None:
     except FileNotFoundError:  # another copy of the program renamed it first
         return None
     return target
+
+
+def _kept_as(problem: Exception, renamed: Path | None) -> str:
+    return join_sentences([str(problem), _("It was kept as {file}.").format(file=renamed)])
 
 
 def _claim(con, source: str) -> bool:
@@ -71,10 +76,10 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
         return []
     out: list[Notice] = []
     try:
-        raw = read_json_capped(index, MAX_INDEX_BYTES, "history index")
+        raw = read_json_capped(index, MAX_INDEX_BYTES, _("history index"))
     except UnreadableFileError as exc:
         renamed = _rename(index, "unreadable")
-        out.append(Notice("skipped", f"{exc} It was kept as {renamed}.", (str(renamed or index), "(the whole file)")))
+        out.append(Notice("skipped", _kept_as(exc, renamed), (str(renamed or index), "(the whole file)")))
         return out
     items = raw if isinstance(raw, list) else []
     if not isinstance(raw, list):
@@ -84,7 +89,7 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
         if not _claim(con, "history/index.json"):
             return []
         for n, item in reversed(list(enumerate(items))):   # oldest first: ids grow with age
-            where = f"{index} (entry {n + 1})"
+            where = _("{file} (entry {number})").format(file=index, number=n + 1)
             try:
                 record = parse(HistoryRecord, item, where)
             except RecordError as exc:
@@ -119,7 +124,7 @@ def _import_voices(lib: Library, folder: Path) -> list[Notice]:
     voices = []
     for path in sorted(folder.glob("*.json"))[:MAX_VOICE_FILES]:
         try:
-            data = read_json_capped(path, MAX_VOICE_BYTES, "voice file")
+            data = read_json_capped(path, MAX_VOICE_BYTES, _("voice file"))
             voices.append(voice_from_record(data, str(path)))
         except UnreadableFileError:
             out.append(notices.skipped(str(path), "(the whole file)"))
@@ -142,10 +147,10 @@ def _import_lexicon(lib: Library, path: Path) -> list[Notice]:
         return []
     out: list[Notice] = []
     try:
-        raw = read_json_capped(path, MAX_VOICE_BYTES, "pronunciation dictionary")
+        raw = read_json_capped(path, MAX_VOICE_BYTES, _("pronunciation dictionary"))
     except UnreadableFileError as exc:
         renamed = _rename(path, "unreadable")
-        out.append(Notice("skipped", f"{exc} It was kept as {renamed}.", (str(renamed or path), "(the whole file)")))
+        out.append(Notice("skipped", _kept_as(exc, renamed), (str(renamed or path), "(the whole file)")))
         return out
     entries = []
     for word, replacement in (raw.items() if isinstance(raw, dict) else []):

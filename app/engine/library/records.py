@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.engine.errors import StudioError
+from app.i18n import _
 
 MAX_NAME = 200
 MAX_SPEAKER = 64_000          # a speaker string is ~1.1 KB for the official model
@@ -69,9 +70,11 @@ def first_bad_field(exc: ValidationError) -> str:
 def parse(model: type[_Strict], data: Any, where: str):
     """`model` from `data`, or RecordError naming `where` and the first bad field."""
     if not isinstance(data, dict):
-        raise RecordError(f"{where}: the record is not an object; it was skipped.", "(the record itself)")
+        raise RecordError(_("{where}: the record is not an object; it was skipped.").format(where=where),
+                          "(the record itself)")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         field = first_bad_field(exc)
-        raise RecordError(f"{where}: the field '{field}' is not valid; the record was skipped.", field) from None
+        raise RecordError(_("{where}: the field '{field}' is not valid; the record was skipped.").format(
+            where=where, field=field), field) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from app.engine.errors import StudioError
+from app.i18n import _
 
 MIGRATIONS: dict[int, list[str]] = {
     1: [
@@ -38,8 +39,8 @@ def migrate(con: sqlite3.Connection, path) -> int:
     try:
         version = con.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise SchemaError(f"The library {path} was made by a newer ChatTTS Studio (schema {version}); "
-                              "update the program to use it.")
+            raise SchemaError(_("The library {file} was made by a newer ChatTTS Studio (schema {version}); "
+                                "update the program to use it.").format(file=path, version=version))
         for target in range(version + 1, SCHEMA_VERSION + 1):
             for statement in MIGRATIONS[target]:
                 con.execute(statement)

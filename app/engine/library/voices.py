@@ -10,6 +10,7 @@ from pathlib import Path
 from app.engine.errors import VoiceError
 from app.engine.library.db import Library, as_library
 from app.engine.library.records import RecordError, VoiceRecord, parse
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.voices")
 
@@ -36,8 +37,8 @@ def voice_from_record(data, where: str) -> Voice:
     """A Voice from untrusted data; RecordError naming `where` and the field if it does not fit."""
     record = parse(VoiceRecord, data, where)
     if not (record.speaker or record.reference):
-        raise RecordError(f"{where}: the field 'speaker' is empty and there is no reference; "
-                          "the record was skipped.", "speaker")
+        raise RecordError(_("{where}: the field '{field}' is empty and there is no reference; the record was "
+                            "skipped.").format(where=where, field="speaker"), "speaker")
     return Voice(**record.model_dump())
 
 
@@ -49,8 +50,8 @@ class VoiceLibrary:
         voices = []
         for row in self.library.rows(f"SELECT id, {', '.join(FIELDS)} FROM voices"):
             try:
-                voices.append(voice_from_record(dict(zip(FIELDS, row[1:])),
-                                                f"{self.library.path} (voice row {row[0]})"))
+                voices.append(voice_from_record(dict(zip(FIELDS, row[1:])), _("{file} (voice row {row})").format(
+                    file=self.library.path, row=row[0])))
             except RecordError as exc:
                 log.warning("%s", exc)
         return sorted(voices, key=lambda v: v.name.casefold())
@@ -61,13 +62,13 @@ class VoiceLibrary:
     def save(self, voice: Voice) -> Voice:
         name = voice.name.strip()
         if not name:
-            raise VoiceError("Give the voice a name before saving it.")
+            raise VoiceError(_("Give the voice a name before saving it."))
         voice.name = name
         try:
             voice_from_record({k: getattr(voice, k) for k in FIELDS}, f"voice '{name[:80]}'")
         except RecordError as exc:
-            raise VoiceError(f"The voice '{name[:80]}' cannot be saved: its field '{exc.field}' is not "
-                             "valid.") from None
+            raise VoiceError(_("The voice '{name}' cannot be saved: its field '{field}' is not valid.").format(
+                name=name[:80], field=exc.field)) from None
         with self.library.transaction() as con:
             con.execute(f"INSERT INTO voices ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))}) "
                         "ON CONFLICT(name) DO UPDATE SET "
