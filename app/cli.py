@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from app import __version__, cli_models
+from app import __version__, cli_models, cli_window
 from app.cli_args import Parser, number
 from app.engine.decode import MODES
 from app.engine.decode.precision import CHOICES as PRECISIONS, EXPERIMENTAL
@@ -27,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="chattts-studio",
         description="Turn text into speech with ChatTTS. Without a command, opens the window.",
-        epilog="The window: " + __import__("app.cli_window", fromlist=["USAGE"]).USAGE,
+        epilog="The window: " + cli_window.USAGE,
     )
     p.add_argument("--version", action="version", version=f"ChatTTS Studio {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the log to the console")
@@ -235,7 +235,6 @@ def cmd_self_test(args) -> int:
 
 
 def cmd_window(args) -> int:
-    from app import cli_window
     from app.bootstrap import setup_logging
     from app.ui.app import run_window
 
@@ -253,8 +252,6 @@ def _language_asked(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from app import cli_window
-
     argv = sys.argv[1:] if argv is None else argv
     set_language(_language_asked(argv))   # before parsing: a bad option value is said in it too
     parser = _parser()

@@ -67,6 +67,9 @@ def test_cancel_stops_and_says_it_will_resume(qtbot, make_window, settings, tiny
     qtbot.waitUntil(lambda: "resume" in dialog.status.text(), timeout=5_000)
     assert dialog.start_button.isEnabled()
     assert not (tmp_path / "model" / "asset" / "Embed.safetensors").exists()
+    states = [dialog.table.item(r, 2).text() for r in range(dialog.table.rowCount())]
+    assert not {"waiting", "downloading", "checking sha256"} & set(states), states   # rows say how it ended
+    assert "stopped, resumes next time" in states
 
 
 def test_unreachable_source_is_explained(qtbot, make_window, settings, tmp_path, monkeypatch):

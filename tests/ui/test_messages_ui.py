@@ -1,12 +1,9 @@
-"""Messages in the window: every warning of a result in full, and download rows that say how
-a download ended."""
+"""Messages in the window: every warning of a result in full (download rows: test_download_ui)."""
 
 from PySide6.QtCore import Qt
 
 from app.engine.request import SamplingParams, SynthesisRequest
-from app.testing.fake_hub import FakeHub
 from tests.ui.conftest import RUN_TIMEOUT_MS
-from tests.ui.test_download_ui import tiny_is_official  # noqa: F401  (fixture)
 
 
 def test_every_warning_of_a_result_is_readable_in_full(qtbot, window, monkeypatch):
@@ -27,22 +24,3 @@ def test_every_warning_of_a_result_is_readable_in_full(qtbot, window, monkeypatc
     window.play()
     assert not shown.isVisible()                                # a new request clears them
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=RUN_TIMEOUT_MS)
-
-
-def test_rows_of_a_stopped_download_do_not_stay_waiting(qtbot, make_window, settings, tiny_model, tmp_path,
-                                                        tiny_is_official, monkeypatch):  # noqa: F811
-    import app.engine.model_download as md
-
-    settings.model_dir = str(tmp_path / "model")
-    window = make_window(wait_loaded=False)
-    dialog = window.open_download()
-    monkeypatch.setattr(md, "CHUNK", 1024)
-    with FakeHub(tiny_model) as hub:
-        dialog.select_source("custom", hub.endpoint)
-        dialog.downloads.worker.progress.connect(lambda p: dialog.cancel() if p.done_bytes else None)
-        with qtbot.waitSignal(dialog.downloads.worker.cancelled, timeout=RUN_TIMEOUT_MS):
-            dialog.start()
-    qtbot.waitUntil(lambda: "resume" in dialog.status.text(), timeout=5_000)
-    states = [dialog.table.item(r, 2).text() for r in range(dialog.table.rowCount())]
-    assert not {"waiting", "downloading", "checking sha256"} & set(states), states
-    assert "stopped, resumes next time" in states
