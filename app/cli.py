@@ -19,7 +19,7 @@ from app.engine.decode.precision import CHOICES as PRECISIONS, EXPERIMENTAL
 from app.engine.device import CHOICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import DEFAULT_SEED, SEED_MAX
-from app.engine.text import decode_text, read_capped, read_text_file
+from app.engine.text.prepare import decode_text, read_capped, read_text_file
 from app.i18n import LANGUAGES, _, set_language
 
 
@@ -112,10 +112,10 @@ def read_input_text(text: str | None, file: str | None) -> str:
 
 
 def cmd_synth(args) -> int:
-    from app.engine.audio_io import check_output_path, write_wav
-    from app.engine.model_store import ModelStore
+    from app.engine.audio.wav import check_output_path, write_wav
+    from app.engine.models.store import ModelStore
     from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.text import check_speakable, check_text
+    from app.engine.text.prepare import check_speakable, check_text
 
     text = check_speakable(check_text(read_input_text(args.text, args.file)))
     output = check_output_path(args.output)
@@ -189,7 +189,7 @@ def cmd_synth(args) -> int:
 
 def cmd_normalize(args) -> int:
     from app.engine.library.lexicon import PronunciationDictionary
-    from app.engine.spoken import ChatTTSTextFilter, spoken_segments
+    from app.engine.text.spoken import ChatTTSTextFilter, spoken_segments
 
     text = read_input_text(args.text, args.file)
     # The same text as the model gets, without importing ChatTTS and torch (seconds).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from app.engine.model_sources import SOURCE_NAMES
+from app.engine.models.sources import SOURCE_NAMES
 from app.i18n import N_, _, ngettext
 
 DOWNLOAD = "chattts-studio models download"
@@ -78,7 +78,7 @@ def _progress_printer(as_json: bool):
 
 def run(args) -> int:
     from app.engine.errors import InputTextError
-    from app.engine.model_store import ModelStore
+    from app.engine.models.store import ModelStore
 
     store = ModelStore(args.model)
     if args.action in ("status", "verify"):
@@ -87,8 +87,8 @@ def run(args) -> int:
         _print_report(store, report, args.json)
         return 0 if report.ok else 1
     if args.action == "download":
-        from app.engine.model_download import ModelDownloader
-        from app.engine.model_sources import make_source
+        from app.engine.models.download import ModelDownloader
+        from app.engine.models.sources import make_source
 
         source = make_source(args.source, args.url)
         downloader = ModelDownloader(store.root, source, on_progress=_progress_printer(args.json))
@@ -104,7 +104,7 @@ def run(args) -> int:
         _print_report(store, report, args.json)
         return 0 if report.ok else 1
     if args.action == "import":
-        from app.engine.model_import import import_model
+        from app.engine.models.importer import import_model
 
         if not args.path:
             raise InputTextError(_("Give the folder to import: {command}.").format(
@@ -112,7 +112,7 @@ def run(args) -> int:
         report = import_model(args.path, store.root, link=args.link)
         _print_report(store, report, args.json)
         return 0 if report.ok else 1
-    from app.engine.model_import import remove_model
+    from app.engine.models.importer import remove_model
 
     if not args.yes:
         print(_("This deletes the model files in {folder}. Run again with {option} to do it.").format(

@@ -81,7 +81,7 @@ def step_window() -> str:
 def step_synthesis(work: Path) -> str:
     import soundfile as sf
 
-    from app.engine.audio_io import write_wav
+    from app.engine.audio.wav import write_wav
     from app.engine.request import SamplingParams, SynthesisRequest
     from app.engine.synthesizer import Synthesizer, quiet_libraries
     from app.testing.random_model import build_random_model

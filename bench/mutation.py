@@ -46,12 +46,12 @@ GROUPS = {
         ["tests/engine/test_streaming_and_memory.py", "-k", "(stream or receptive or no_tokens) and not upstream"],
     ),
     "model.download_store": (
-        ["app/engine/model_download.py", "app/engine/model_store.py"],
+        ["app/engine/models/download.py", "app/engine/models/store.py"],
         ["tests/engine/test_model_download.py", "tests/engine/test_model_store.py"],
     ),
     "text.normalize_split": (
-        ["app/engine/normalize/zh.py", "app/engine/normalize/en.py", "app/engine/normalize/pipeline.py",
-         "app/engine/text.py"],
+        ["app/engine/text/normalize/zh.py", "app/engine/text/normalize/en.py", "app/engine/text/normalize/pipeline.py",
+         "app/engine/text/prepare.py"],
         ["tests/engine/test_normalize.py", "tests/engine/test_text.py", "tests/engine/test_text_pipeline.py"],
     ),
     "doctor.checks": (
@@ -62,7 +62,7 @@ GROUPS = {
 
 STATUS = re.compile(r"^\s+(\S+): (.+)$")
 SHOW_AT_MOST = 60          # diffs written per group (each `mutmut show` is a new process)
-MODULE = re.compile(r"^(.*?)\.x[_\u01c1]")      # app.engine.text.x_split_text__mutmut_3 -> app.engine.text
+MODULE = re.compile(r"^(.*?)\.x[_\u01c1]")      # app.engine.text.prepare.x_split_text__mutmut_3 -> app.engine.text.prepare
 
 
 def _copy_project(work: Path) -> None:

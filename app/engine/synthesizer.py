@@ -19,7 +19,7 @@ from typing import Iterator
 
 import numpy as np
 
-from app.engine.audio_io import SAMPLE_RATE
+from app.engine.audio.wav import SAMPLE_RATE
 from app.engine.decode import MODES
 from app.engine.decode.memory import choose_batch, is_out_of_memory, max_batch
 from app.engine.device import DeviceChoice, choose_device
@@ -30,14 +30,14 @@ from app.engine.errors import (
     OutOfMemoryError,
     SynthesisCancelled,
 )
-from app.engine.model_config import chattts_config
-from app.engine.model_store import ModelStore
+from app.engine.models.config import chattts_config
+from app.engine.models.store import ModelStore
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
-from app.engine.normalize import normalize
-from app.engine.spoken import spoken_segments
-from app.engine.pronunciations import PronunciationDictionary
-from app.engine.text import PreparedText
-from app.engine.voices import check_speaker, speaker_from_seed
+from app.engine.text.normalize import normalize
+from app.engine.text.spoken import spoken_segments
+from app.engine.text.pronunciations import PronunciationDictionary
+from app.engine.text.prepare import PreparedText
+from app.engine.voices.speakers import check_speaker, speaker_from_seed
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.engine")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.engine.playback import AudioOutput
+from app.engine.audio.playback import AudioOutput
 
 
 class FakeOutput(AudioOutput):

@@ -15,8 +15,8 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.engine.model_store import file_sha256
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.store import file_sha256
 from app.testing.dimensions import dimensions
 from app.testing.tokenizer import build_tokenizer
 
@@ -48,7 +48,7 @@ def _write_modules(root: Path, dims: dict, seed: int) -> dict:
     from vocos import Vocos
     from vocos.pretrained import instantiate_class
 
-    from app.engine.model_config import chattts_config
+    from app.engine.models.config import chattts_config
 
     asset = root / "asset"
     num_text_tokens = build_tokenizer(asset / "tokenizer")

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.retranslate import Retranslating
-from app.engine.model_files import MODEL_FILES
-from app.engine.model_sources import HF_MIRROR
+from app.engine.models.files import MODEL_FILES
+from app.engine.models.sources import HF_MIRROR
 from app.workers.download_worker import DownloadThread
 
 SOURCES = ("huggingface", "mirror", "modelscope", "custom")

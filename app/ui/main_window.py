@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.retranslate import Retranslating
-from app.engine.audio_io import SAMPLE_RATE
+from app.engine.audio.wav import SAMPLE_RATE
 from app.engine.errors import InputTextError, StudioError
-from app.engine.playback import AudioOutput, SoundDeviceOutput
+from app.engine.audio.playback import AudioOutput, SoundDeviceOutput
 from app.engine.request import ParameterError, SynthesisRequest
-from app.engine.text import check_text
+from app.engine.text.prepare import check_text
 from app.engine.library import HistoryStore, VoiceLibrary
 from app.ui.banner import Banner
 from app.ui.history_panel import HistoryPanel
@@ -263,7 +263,7 @@ class MainWindow(Retranslating, ModelActions, HistoryActions, LibraryActions, QM
     def preview(self) -> None:
         """Show exactly what will be spoken (with ChatTTS's own filter once the model is loaded)."""
         from app.engine.library.lexicon import PronunciationDictionary
-        from app.engine.text import prepare_text
+        from app.engine.text.prepare import prepare_text
 
         text = self.text_panel.text()
         synth = self.worker.worker.synthesizer()

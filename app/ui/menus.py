@@ -7,7 +7,7 @@ from PySide6.QtGui import QActionGroup, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
 from app import __version__, paths
-from app.engine.playback import SoundDeviceOutput, list_output_devices
+from app.engine.audio.playback import SoundDeviceOutput, list_output_devices
 from app.ui.i18n import apply_language
 from app.ui.settings import DEVICES, LANGUAGES, WINDOW_PRECISIONS
 

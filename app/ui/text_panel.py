@@ -10,9 +10,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.retranslate import Retranslating
-from app.engine.control_tokens import BUTTONS
+from app.engine.text.control_tokens import BUTTONS
 from app.engine.errors import InputTextError
-from app.engine.text import MAX_TEXT_CHARS, read_text_file
+from app.engine.text.prepare import MAX_TEXT_CHARS, read_text_file
 
 
 def _dropped_text_file(mime) -> Path | None:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.retranslate import Retranslating
 from app.engine.errors import StudioError
-from app.engine.voice_import import IMPORT_FILTER, export_voice, import_voice_file
+from app.engine.voices.importer import IMPORT_FILTER, export_voice, import_voice_file
 from app.engine.library.voices import Voice, VoiceLibrary
 
 MAX_SEED = 2**31 - 1

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from app.engine.audio_io import write_wav
+from app.engine.audio.wav import write_wav
 from app.engine.errors import OutputError, StudioError
 from app.engine.request import ParameterError
 

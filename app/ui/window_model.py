@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from app.doctor.checks import AFFECT_SYNTHESIS
 from app.ui.first_run_wizard import FirstRunWizard
-from app.engine.model_store import ModelStore
+from app.engine.models.store import ModelStore
 
 
 class ModelActions:

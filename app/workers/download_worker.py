@@ -32,9 +32,9 @@ class DownloadWorker(QObject):
 
     @Slot(str, str, str)
     def download(self, target: str, source_name: str, url: str) -> None:
-        from app.engine.model_download import DownloadCancelled, ModelDownloader
-        from app.engine.model_sources import make_source
-        from app.engine.model_store import ModelStore
+        from app.engine.models.download import DownloadCancelled, ModelDownloader
+        from app.engine.models.sources import make_source
+        from app.engine.models.store import ModelStore
 
         try:
             source = make_source(source_name, url or None)
@@ -56,7 +56,7 @@ class DownloadWorker(QObject):
 
     @Slot(str, str)
     def import_folder(self, source: str, target: str) -> None:
-        from app.engine.model_import import import_model
+        from app.engine.models.importer import import_model
 
         try:
             self.finished.emit(import_model(source, target, link=True))

@@ -10,7 +10,7 @@ from app.cli import main
 from app.cli_args import number
 from app.engine.errors import InputTextError
 from app.engine.request import SEED_MAX, ParameterError, SamplingParams, SynthesisRequest
-from app.engine.text import prepare_text
+from app.engine.text.prepare import prepare_text
 
 
 def run(args, capsys):
@@ -109,7 +109,7 @@ def test_no_bracket_ever_reaches_the_model_unreported(text):
         prepared = prepare_text(text)
     except InputTextError:
         return
-    from app.engine.control_tokens import INLINE
+    from app.engine.text.control_tokens import INLINE
 
     spoken = prepared.spoken
     for token in INLINE:

@@ -4,7 +4,7 @@ import json
 
 
 from app.cli import main
-from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.testing.fake_hub import FakeHub
 
 
@@ -42,9 +42,9 @@ def test_status_without_a_model_is_still_the_status(tmp_path, capsys):
 
 
 def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch):
-    import app.engine.model_download as md
+    import app.engine.models.download as md
 
-    from app.engine.model_store import ModelStore
+    from app.engine.models.store import ModelStore
 
     # The stand-in hub serves the tiny model, so "official" means its hashes in this test.
     hashes = json.loads((tiny_model / STUDIO_CONFIG_NAME).read_text())["sha256"]
@@ -60,7 +60,7 @@ def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch
 
 
 def test_download_from_an_unreachable_host_is_a_sentence(tmp_path, capsys, monkeypatch):
-    import app.engine.model_download as md
+    import app.engine.models.download as md
 
     monkeypatch.setattr(md.time, "sleep", lambda s: None)   # retries with backoff, minus the waiting
     code, _, err = models(["download", "--model", str(tmp_path / "m"), "--source", "custom",

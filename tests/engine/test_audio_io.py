@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from app.engine import audio_io
-from app.engine.audio_io import check_output_path, to_pcm16, write_wav
+from app.engine.audio import wav as audio_io
+from app.engine.audio.wav import check_output_path, to_pcm16, write_wav
 from app.engine.errors import OutputError
 
 

@@ -7,9 +7,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from app.engine.model_download import DownloadError, ModelDownloader
-from app.engine.model_files import MODEL_FILES
-from app.engine.model_sources import Source
+from app.engine.models.download import DownloadError, ModelDownloader
+from app.engine.models.files import MODEL_FILES
+from app.engine.models.sources import Source
 
 EXPECTED = {rel: "0" * 64 for rel in MODEL_FILES}
 
@@ -76,7 +76,7 @@ def test_an_endless_body_stops_at_the_announced_size(tmp_path, serve):
 
 
 def test_without_any_size_the_largest_model_file_bounds_the_file(tmp_path, serve, monkeypatch):
-    import app.engine.model_download as download
+    import app.engine.models.download as download
 
     monkeypatch.setattr(download, "MAX_UNKNOWN_FILE_BYTES", 5000)
     url = serve(NoLength)
@@ -112,7 +112,7 @@ def test_a_model_folder_on_a_file_or_read_only_is_a_sentence(tmp_path):
 
 def test_importing_a_model_onto_a_file_is_a_sentence(tiny_model, tmp_path):
     from app.engine.errors import OutputError
-    from app.engine.model_import import import_model
+    from app.engine.models.importer import import_model
 
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
@@ -125,7 +125,7 @@ def test_removing_a_model_that_cannot_be_deleted_is_a_sentence(model_copy, monke
     from pathlib import Path
 
     from app.engine.errors import OutputError
-    from app.engine.model_import import remove_model
+    from app.engine.models.importer import remove_model
 
     def refuse(self, missing_ok=False):
         raise PermissionError(13, "Permission denied")

@@ -4,9 +4,9 @@ sources than the one that just failed."""
 import pytest
 import requests
 
-from app.engine.model_files import MODEL_FILES
-from app.engine.model_download import DownloadError, ModelDownloader, choices_after, connection_problem
-from app.engine.model_sources import make_source
+from app.engine.models.files import MODEL_FILES
+from app.engine.models.download import DownloadError, ModelDownloader, choices_after, connection_problem
+from app.engine.models.sources import make_source
 
 OFFLINE = requests.ConnectionError(
     "HTTPSConnectionPool(host='hf-mirror.com', port=443): Max retries exceeded with url: /2Noise/ChatTTS "

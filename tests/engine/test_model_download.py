@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.model_download import DownloadCancelled, DownloadError, ModelDownloader
-from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.engine.model_import import find_model_root, import_model, remove_model
-from app.engine.model_sources import Source, make_source
-from app.engine.model_store import ModelStore
+from app.engine.models.download import DownloadCancelled, DownloadError, ModelDownloader
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.importer import find_model_root, import_model, remove_model
+from app.engine.models.sources import Source, make_source
+from app.engine.models.store import ModelStore
 from app.testing.fake_hub import FakeHub
 
 
@@ -52,7 +52,7 @@ def test_dropped_connection_resumes_without_starting_over(tmp_path, hub, hashes,
     hub.drop_after[big] = size // 2
     downloader(tmp_path / "m", hub, hashes).run()
     assert same_files(tmp_path / "m", tiny_model)
-    from app.engine.model_download import CHUNK
+    from app.engine.models.download import CHUNK
 
     gets = [r for (method, rel, r) in hub.log if method == "GET" and rel == big]
     assert gets[0] is None and gets[1].startswith("bytes=")
@@ -107,7 +107,7 @@ def test_cancel_leaves_the_old_model_intact(tmp_path, hub, hashes, tiny_model, m
 
 
 def test_not_enough_disk_space_is_refused_before_starting(tmp_path, hub, hashes, monkeypatch):
-    import app.engine.model_download as md
+    import app.engine.models.download as md
 
     monkeypatch.setattr(md.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9, 1000))
     with pytest.raises(DownloadError, match="Not enough disk space"):
@@ -118,7 +118,7 @@ def test_not_enough_disk_space_is_refused_before_starting(tmp_path, hub, hashes,
 def test_a_damaged_file_already_in_the_folder_is_found_by_hashing_and_fetched_again(hub, hashes, model_copy,
                                                                                     tiny_model):
     """Same size, one byte changed: only its hash can tell. It is fetched again; the rest stays."""
-    from app.engine.model_store import ModelStore
+    from app.engine.models.store import ModelStore
 
     damaged = model_copy / "asset/Decoder.safetensors"
     ModelStore(model_copy).verify()                      # remembered as good ...
@@ -163,7 +163,7 @@ def test_hf_endpoint_and_sources(monkeypatch):
         "https://hf.example.com/2Noise/ChatTTS/resolve/main/asset/gpt/config.json"
     assert make_source("mirror").host == "hf-mirror.com"
     assert "FilePath=asset/gpt/config.json" in make_source("modelscope").file_url("asset/gpt/config.json")
-    from app.engine.model_sources import SourceError
+    from app.engine.models.sources import SourceError
 
     with pytest.raises(SourceError):
         make_source("custom", "ftp://nope")
@@ -208,7 +208,7 @@ def test_remove_deletes_only_model_files(model_copy):
 
 
 def test_files_are_hashed_once_not_again_by_the_report(hub, hashes, model_copy, monkeypatch):
-    import app.engine.model_store as ms
+    import app.engine.models.store as ms
 
     (model_copy / "asset/Vocos.safetensors").unlink()
     downloader(model_copy, hub, hashes).run()

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from app import paths
 from app.engine.errors import ModelCorruptError
-from app.engine.model_files import STUDIO_CONFIG_NAME
-from app.engine.model_schemas import read_model_description, read_verified_cache
-from app.engine.model_store import ModelStore
+from app.engine.models.files import STUDIO_CONFIG_NAME
+from app.engine.models.schemas import read_model_description, read_verified_cache
+from app.engine.models.store import ModelStore
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4),

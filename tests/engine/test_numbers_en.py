@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.normalize import normalize
-from app.engine.text import prepare_text, split_text
+from app.engine.text.normalize import normalize
+from app.engine.text.prepare import prepare_text, split_text
 
 CASES = [
     # Dates: US month/day order, ISO, a day that can only be a day, and month names.

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.spoken import ChatTTSTextFilter
+from app.engine.text.spoken import ChatTTSTextFilter
 
 ALPHABET = st.sampled_from(list("你好世界的了是重行长乐得地着和") + list("abcXYZ ") + list("0123456789")
                            + list(".,!?;:-()<>[]_'\"$%&*+/=@\\^`{|}~，。！？；：（）【】《》「」－、…")
@@ -32,7 +32,7 @@ def test_same_text_as_chattts_normalizer(text, normalize, homophones, lang):
 
 
 def test_homophones_come_from_chattts_table():
-    from app.engine.spoken import homophones_path
+    from app.engine.text.spoken import homophones_path
 
     with open(homophones_path(), encoding="utf-8") as f:
         source, target = next(iter(json.load(f).items()))

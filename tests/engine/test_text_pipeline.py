@@ -5,9 +5,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.control_tokens import INLINE, clean_control_tokens
+from app.engine.text.control_tokens import INLINE, clean_control_tokens
 from app.engine.library.lexicon import PronunciationDictionary
-from app.engine.text import finish_segment, prepare_text, split_text
+from app.engine.text.prepare import finish_segment, prepare_text, split_text
 
 PIECES = st.sampled_from(["你好", "世界", "今天天气很好", "hello", "world", "wonderful", "ChatTTS",
                           "。", "，", ". ", ", ", "! ", "？", " ", "\n", "[uv_break]", "[laugh]",

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine.errors import VoiceError
-from app.engine.voice_import import MAX_VOICE_FILE_BYTES, import_voice_file
-from app.engine.voices import _LZMA, decode_speaker, encode_speaker
+from app.engine.voices.importer import MAX_VOICE_FILE_BYTES, import_voice_file
+from app.engine.voices.speakers import _LZMA, decode_speaker, encode_speaker
 
 EMB = np.random.default_rng(3).normal(size=768).astype(np.float32)
 

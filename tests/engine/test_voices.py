@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from app.engine.errors import VoiceError
-from app.engine.model_files import STUDIO_CONFIG_NAME
-from app.engine.voices import check_speaker, decode_speaker, encode_speaker, speaker_from_seed
+from app.engine.models.files import STUDIO_CONFIG_NAME
+from app.engine.voices.speakers import check_speaker, decode_speaker, encode_speaker, speaker_from_seed
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pytest
 from app import paths
 from app.engine.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
 from app.engine.request import SynthesisRequest, SynthesisResult
-from app.engine.voices import encode_speaker
+from app.engine.voices.speakers import encode_speaker
 
 SPEAKER = encode_speaker(np.linspace(-1, 1, 32).astype(np.float16))
 

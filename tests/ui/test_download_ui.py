@@ -5,7 +5,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.testing.fake_hub import FakeHub
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
 
@@ -13,8 +13,8 @@ from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
 @pytest.fixture
 def tiny_is_official(tiny_model, monkeypatch):
     """The stand-in hub serves the tiny model, so its hashes play the official ones here."""
-    import app.engine.model_download as md
-    from app.engine.model_store import ModelStore
+    import app.engine.models.download as md
+    from app.engine.models.store import ModelStore
 
     hashes = json.loads((tiny_model / STUDIO_CONFIG_NAME).read_text())["sha256"]
     monkeypatch.setattr(md, "official_sha256", lambda: hashes)
@@ -53,7 +53,7 @@ def test_download_from_the_banner_then_the_model_loads(qtbot, make_window, setti
 
 def test_cancel_stops_and_says_it_will_resume(qtbot, make_window, settings, tiny_model, tmp_path,
                                                tiny_is_official, monkeypatch):
-    import app.engine.model_download as md
+    import app.engine.models.download as md
 
     settings.model_dir = str(tmp_path / "model")
     window = make_window(wait_loaded=False)
@@ -73,7 +73,7 @@ def test_cancel_stops_and_says_it_will_resume(qtbot, make_window, settings, tiny
 
 
 def test_unreachable_source_is_explained(qtbot, make_window, settings, tmp_path, monkeypatch):
-    import app.engine.model_download as md
+    import app.engine.models.download as md
 
     monkeypatch.setattr(md.time, "sleep", lambda s: None)
     settings.model_dir = str(tmp_path / "model")

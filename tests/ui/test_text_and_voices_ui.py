@@ -5,7 +5,7 @@ import soundfile as sf
 from PySide6.QtCore import Qt
 
 from app.engine.library.lexicon import PronunciationDictionary
-from app.engine.voices import encode_speaker
+from app.engine.voices.speakers import encode_speaker
 from tests.ui.conftest import RUN_TIMEOUT_MS
 
 

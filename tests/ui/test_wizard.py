@@ -6,7 +6,7 @@ import shutil
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.testing.fake_audio import FakeOutput
 from app.testing.fake_hub import FakeHub
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS

@@ -61,8 +61,8 @@ def read_disk_free(model_dir: Path) -> dict:
 
 
 def read_model(model_dir: Path, verify: bool) -> dict:
-    from app.engine.model_files import MODEL_FILES
-    from app.engine.model_store import ModelStore
+    from app.engine.models.files import MODEL_FILES
+    from app.engine.models.store import ModelStore
 
     store = ModelStore(model_dir)
     files = {}
@@ -101,7 +101,7 @@ def read_audio() -> dict:
         import sounddevice  # noqa: F401  (raises OSError without PortAudio)
     except OSError as exc:
         return {"portaudio": False, "output_devices": [], "default_output": None, "error": str(exc)}
-    from app.engine.playback import list_output_devices
+    from app.engine.audio.playback import list_output_devices
 
     names, default = list_output_devices()
     return {"portaudio": True, "output_devices": names, "default_output": default}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.engine.audio_io import write_wav
+from app.engine.audio.wav import write_wav
 from app.engine.library.db import Library, as_library
 from app.engine.library.records import HistoryRecord, RecordError, parse
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult

@@ -1,5 +1,5 @@
 """Verbatim copies of the JSON writers of ChatTTS Studio before the library (commit 55fe23c:
-app/history.py, app/engine/voice_library.py, app/engine/pronunciations.py), so that the import
+app/history.py, app/engine/voice_library.py, app/engine/text/pronunciations.py), so that the import
 is tested with files written by that code, not with files we imagine it wrote."""
 
 # ---- app/history.py ----
@@ -16,7 +16,7 @@ import numpy as np
 
 from app import paths
 from app.atomic import read_json, write_json_atomic
-from app.engine.audio_io import write_wav
+from app.engine.audio.wav import write_wav
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult  # noqa: F401
 
 log = logging.getLogger("chattts_studio.history")
@@ -172,7 +172,7 @@ class VoiceLibrary:
     def delete(self, name: str) -> None:
         self._path(name).unlink(missing_ok=True)
 
-# ---- app/engine/pronunciations.py ----
+# ---- app/engine/text/pronunciations.py ----
 class PronunciationDictionary:
     def __init__(self, path: Path | None = None):
         self.path = Path(path) if path else paths.data_dir() / "pronunciations.json"

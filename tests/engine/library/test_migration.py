@@ -7,7 +7,7 @@ import numpy as np
 from app import paths
 from app.engine.library import HistoryStore, PronunciationDictionary, VoiceLibrary, default_library
 from app.engine.request import SynthesisRequest, SynthesisResult
-from app.engine.voices import encode_speaker
+from app.engine.voices.speakers import encode_speaker
 from tests.engine.library import legacy
 
 

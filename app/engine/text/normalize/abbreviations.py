@@ -1,6 +1,6 @@
 """English abbreviations that end with a dot: said in full, and not taken for a sentence end.
 
-The splitter (app/engine/text.py) asks `dot_ends_sentence` about every ". " it meets, so
+The splitter (app/engine/text/prepare.py) asks `dot_ends_sentence` about every ". " it meets, so
 "Mr. Smith" stays one sentence even in text that was not normalized.
 """
 

@@ -78,7 +78,7 @@ def check_text(text: str | None) -> str:
 
 def check_speakable(text: str) -> str:
     """Refuse text that is only control tokens and punctuation: the model would babble."""
-    from app.engine.control_tokens import only_control_tokens
+    from app.engine.text.control_tokens import only_control_tokens
 
     if only_control_tokens(text):
         raise InputTextError(_("The text holds only control tokens such as {token} and no words; "
@@ -113,7 +113,7 @@ def _safe_cut(part: str, limit: int) -> int:
 def _sentences(line: str) -> list[str]:
     """Cut after 。！？!?;； and after a "." followed by a space, unless that dot belongs to an
     abbreviation (Mr. Smith, e.g. this); a dot inside a number (4.50) is never followed by one."""
-    from app.engine.normalize.abbreviations import dot_ends_sentence
+    from app.engine.text.normalize.abbreviations import dot_ends_sentence
 
     out, start = [], 0
     for m in _SENTENCE_END.finditer(line):
@@ -168,7 +168,7 @@ def finish_segment(segment: str) -> str:
         stripped = stripped[: stripped.rfind("[")].rstrip()
     if not stripped or stripped[-1] in _FINAL_PUNCT:
         return body
-    from app.engine.normalize import language_of
+    from app.engine.text.normalize import language_of
 
     return body + ("。" if language_of(stripped) == "zh" else ".")
 
@@ -187,8 +187,8 @@ class PreparedText:
 
 def prepare_text(text: str, dictionary=None) -> PreparedText:
     """Dictionary, control tokens, normalization, splitting: in that order."""
-    from app.engine.control_tokens import clean_control_tokens
-    from app.engine.normalize import normalize
+    from app.engine.text.control_tokens import clean_control_tokens
+    from app.engine.text.normalize import normalize
 
     text = check_text(text)
     if dictionary is not None:

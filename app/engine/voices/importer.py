@@ -26,7 +26,7 @@ from app.engine.errors import VoiceError
 from app.engine.library.records import RecordError
 from app.engine.library.voices import Voice, voice_from_record
 from app.engine.safe_read import UnreadableFileError, read_bytes_capped, read_json_capped
-from app.engine.voices import MAX_SPEAKER_DIMS, decode_speaker, encode_speaker
+from app.engine.voices.speakers import MAX_SPEAKER_DIMS, decode_speaker, encode_speaker
 from app.i18n import N_, _
 
 IMPORT_FILTER = "*.json *.pt *.pth *.csv *.txt"

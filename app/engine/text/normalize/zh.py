@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.engine.normalize.zh_numerals import an2cn
+from app.engine.text.normalize.zh_numerals import an2cn
 
 DIGITS = "零一二三四五六七八九"
 PHONE_DIGITS = "零幺二三四五六七八九"   # 1 is read 幺 in phone numbers

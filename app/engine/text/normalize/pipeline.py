@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from app.engine.normalize import abbreviations as ab
-from app.engine.normalize import en, zh
+from app.engine.text.normalize import abbreviations as ab
+from app.engine.text.normalize import en, zh
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")

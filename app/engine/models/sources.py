@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlparse
 
 from app.engine.errors import StudioError
-from app.engine.model_files import OFFICIAL_REPO
+from app.engine.models.files import OFFICIAL_REPO
 from app.i18n import _
 
 HF_DEFAULT = "https://huggingface.co"

@@ -5,4 +5,4 @@ We rewrite numbers, dates, times, money, temperatures, units, phone numbers and 
 into words first, in Chinese or English chosen per occurrence from the text around it.
 """
 
-from app.engine.normalize.pipeline import language_of, normalize  # noqa: F401
+from app.engine.text.normalize.pipeline import language_of, normalize  # noqa: F401

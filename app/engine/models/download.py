@@ -22,9 +22,9 @@ from typing import Callable
 
 from app.engine.errors import StudioError
 from app.i18n import N_, _, join_sentences
-from app.engine.model_files import MODEL_FILES
-from app.engine.model_sources import Source
-from app.engine.model_store import ModelStore, chattts_sha256_map, file_sha256, sha256_map_key
+from app.engine.models.files import MODEL_FILES
+from app.engine.models.sources import Source
+from app.engine.models.store import ModelStore, chattts_sha256_map, file_sha256, sha256_map_key
 
 log = logging.getLogger("chattts_studio.download")
 

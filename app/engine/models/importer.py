@@ -13,8 +13,8 @@ import tempfile
 from pathlib import Path
 
 from app.engine.errors import ModelCorruptError, ModelMissingError, OutputError
-from app.engine.model_files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.engine.model_store import ModelStore
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.store import ModelStore
 from app.i18n import _
 
 

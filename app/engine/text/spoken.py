@@ -14,7 +14,7 @@ import os
 import re
 
 from app.engine.errors import InputTextError
-from app.engine.text import PreparedText, prepare_text
+from app.engine.text.prepare import PreparedText, prepare_text
 from app.i18n import _
 
 _SPEAKABLE = re.compile(r"[A-Za-z\u4e00-\u9fff]")
@@ -85,7 +85,7 @@ class ChatTTSTextFilter:
 
     def __call__(self, text: str, do_text_normalization: bool = True,
                  do_homophone_replacement: bool = True, lang: str | None = None) -> str:
-        from app.engine.normalize import normalize
+        from app.engine.text.normalize import normalize
 
         if do_text_normalization:
             if lang is None:

@@ -18,8 +18,8 @@ from pathlib import Path
 from app import paths
 from app.atomic import write_json_atomic
 from app.engine.errors import ModelCorruptError, ModelMissingError
-from app.engine.model_schemas import read_model_description, read_verified_cache
-from app.engine.model_files import (
+from app.engine.models.schemas import read_model_description, read_verified_cache
+from app.engine.models.files import (
     MODEL_FILES,
     OFFICIAL_URL,
     STUDIO_CONFIG_NAME,

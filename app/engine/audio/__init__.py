@@ -1,0 +1,1 @@
+"""Audio out of the engine: WAV files and the speaker."""

@@ -1,0 +1,1 @@
+"""Text on its way to the model: reading, checking, normalizing, pronunciations, sentences."""

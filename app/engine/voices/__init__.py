@@ -1,0 +1,1 @@
+"""Voices: speaker strings from seeds, and voice files in and out."""
