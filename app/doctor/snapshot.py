@@ -12,8 +12,8 @@ from pathlib import Path
 
 from app.atomic import write_json_atomic
 from app.doctor.snapshot_schema import clean_snapshot
-from app.engine.errors import StudioError
-from app.engine.safe_read import UnreadableFileError, read_json_capped
+from app.engine.errors import StudioError, UnreadableFileError
+from app.engine.safe_read import read_json_capped
 from app.i18n import _
 
 SNAPSHOT_VERSION = 1

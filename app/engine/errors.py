@@ -6,6 +6,8 @@ non-zero; the window shows it in a dialog. Anything that is not a StudioError is
 
 from __future__ import annotations
 
+from app.i18n import _
+
 
 class StudioError(Exception):
     """Base class: the message is a complete, user-facing sentence."""
@@ -57,3 +59,53 @@ class VoiceError(StudioError):
 
 class NumericalError(DeviceError):
     """The decode step's numbers overflowed (fp16 on a GPU): the result would be silence."""
+
+
+class ParameterError(StudioError):
+    """A synthesis parameter is out of its range. `option` names it; `low`/`high` bound it."""
+
+    def __init__(self, option: str, low, high, low_open: bool = False):
+        self.option, self.low, self.high, self.low_open = option, low, high, low_open
+        if low_open and high is None:
+            text = _("{option} must be greater than {low}; give a value in that range.")
+        elif low_open:
+            text = _("{option} must be greater than {low} and at most {high}; give a value in that range.")
+        elif high is None:
+            text = _("{option} must be at least {low}; give a value in that range.")
+        else:
+            text = _("{option} must be between {low} and {high}; give a value in that range.")
+        super().__init__(text.format(option=option, low=low, high=high))
+
+
+class UnreadableFileError(StudioError):
+    """A file is missing, too large, or not what it should be; the message names it."""
+
+
+class SourceError(StudioError):
+    """A download source that cannot be used as given."""
+
+
+class DownloadError(StudioError):
+    """The download could not finish; the message names the host and the choices."""
+
+
+class DownloadCancelled(StudioError):
+    """The user stopped the download; what was fetched so far stays in .partial for next time."""
+
+    exit_code = 130
+
+
+class RecordError(StudioError):
+    """A stored or imported record does not fit its schema; `field` names the bad field."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
+
+
+class SchemaError(StudioError):
+    """The library was written by a newer version of the program."""
+
+
+class LibraryError(StudioError):
+    """The library cannot be opened or changed; the message says what to do."""

@@ -8,29 +8,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.engine.errors import InputTextError, StudioError
+from app.engine.errors import InputTextError, ParameterError
 from app.i18n import _
 
 # ChatTTS-ui's default voice seed: on the official weights it is the same voice there.
 DEFAULT_SEED = 2222
 # Sentence seeds use the low 32 bits (decode/speech.py), so larger seeds would repeat voices.
 SEED_MAX = 2**32 - 1
-
-
-class ParameterError(StudioError):
-    """A synthesis parameter is out of its range. `option` names it; `low`/`high` bound it."""
-
-    def __init__(self, option: str, low, high, low_open: bool = False):
-        self.option, self.low, self.high, self.low_open = option, low, high, low_open
-        if low_open and high is None:
-            text = _("{option} must be greater than {low}; give a value in that range.")
-        elif low_open:
-            text = _("{option} must be greater than {low} and at most {high}; give a value in that range.")
-        elif high is None:
-            text = _("{option} must be at least {low}; give a value in that range.")
-        else:
-            text = _("{option} must be between {low} and {high}; give a value in that range.")
-        super().__init__(text.format(option=option, low=low, high=high))
 
 
 def check_number(option: str, value, low, high=None, low_open: bool = False, integer: bool = False):

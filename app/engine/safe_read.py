@@ -11,14 +11,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from app.engine.errors import StudioError
+from app.engine.errors import UnreadableFileError
 from app.i18n import _
 
 MAX_JSON_BYTES = 8 * 1024 * 1024
-
-
-class UnreadableFileError(StudioError):
-    """A file is missing, too large, or not what it should be; the message names it."""
 
 
 # `what` names the kind of file inside the sentences below ("voice file"); callers pass it

@@ -8,7 +8,7 @@ import threading
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.engine.errors import StudioError
+from app.engine.errors import DownloadCancelled, StudioError
 from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
@@ -32,7 +32,7 @@ class DownloadWorker(QObject):
 
     @Slot(str, str, str)
     def download(self, target: str, source_name: str, url: str) -> None:
-        from app.engine.models.download import DownloadCancelled, ModelDownloader
+        from app.engine.models.download import ModelDownloader
         from app.engine.models.sources import make_source
         from app.engine.models.store import ModelStore
 

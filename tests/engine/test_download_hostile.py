@@ -7,7 +7,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from app.engine.models.download import DownloadError, ModelDownloader
+from app.engine.errors import DownloadError
+from app.engine.models.download import ModelDownloader
 from app.engine.models.files import MODEL_FILES
 from app.engine.models.sources import Source
 

@@ -4,8 +4,9 @@ sources than the one that just failed."""
 import pytest
 import requests
 
+from app.engine.errors import DownloadError
 from app.engine.models.files import MODEL_FILES
-from app.engine.models.download import DownloadError, ModelDownloader, choices_after, connection_problem
+from app.engine.models.download import ModelDownloader, choices_after, connection_problem
 from app.engine.models.sources import make_source
 
 OFFLINE = requests.ConnectionError(

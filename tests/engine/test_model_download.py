@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.models.download import DownloadCancelled, DownloadError, ModelDownloader
+from app.engine.errors import DownloadCancelled, DownloadError, SourceError
+from app.engine.models.download import ModelDownloader
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.engine.models.importer import find_model_root, import_model, remove_model
 from app.engine.models.sources import Source, make_source
 from app.engine.models.store import ModelStore
-from app.testing.fake_hub import FakeHub
+from tests.support.fake_hub import FakeHub
 
 
 @pytest.fixture
@@ -163,7 +164,6 @@ def test_hf_endpoint_and_sources(monkeypatch):
         "https://hf.example.com/2Noise/ChatTTS/resolve/main/asset/gpt/config.json"
     assert make_source("mirror").host == "hf-mirror.com"
     assert "FilePath=asset/gpt/config.json" in make_source("modelscope").file_url("asset/gpt/config.json")
-    from app.engine.models.sources import SourceError
 
     with pytest.raises(SourceError):
         make_source("custom", "ftp://nope")

@@ -14,7 +14,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from app import paths
-from app.engine.errors import StudioError
+from app.engine.errors import LibraryError
 from app.engine.library import notices, recovery
 from app.engine.library.notices import Notice
 from app.engine.library.schema import migrate
@@ -24,10 +24,6 @@ log = logging.getLogger("chattts_studio.library")
 
 BUSY_TIMEOUT_S = 15.0
 DB_NAME = "library.sqlite3"
-
-
-class LibraryError(StudioError):
-    """The library cannot be opened or changed; the message says what to do."""
 
 
 class Library:

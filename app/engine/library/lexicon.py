@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 from app.engine.library.db import Library, as_library
-from app.engine.library.records import LexiconEntry, RecordError, parse
+from app.engine.errors import RecordError
+from app.engine.library.records import LexiconEntry, parse
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.lexicon")

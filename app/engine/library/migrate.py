@@ -15,13 +15,14 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from app.engine.errors import RecordError, UnreadableFileError
 from app.engine.library import notices
 from app.engine.library.db import Library
 from app.engine.library.history import _COLUMNS
 from app.engine.library.notices import Notice
-from app.engine.library.records import HistoryRecord, LexiconEntry, RecordError, parse
+from app.engine.library.records import HistoryRecord, LexiconEntry, parse
 from app.engine.library.voices import FIELDS, voice_from_record
-from app.engine.safe_read import UnreadableFileError, read_json_capped
+from app.engine.safe_read import read_json_capped
 from app.i18n import _, join_sentences
 
 log = logging.getLogger("chattts_studio.library")

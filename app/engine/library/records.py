@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.engine.errors import StudioError
+from app.engine.errors import RecordError
 from app.i18n import _
 
 MAX_NAME = 200
@@ -21,14 +21,6 @@ MAX_WORD = 500
 # torch.manual_seed accepts [-0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff]; we keep to
 # non-negative values that SQLite's 64-bit integer also holds.
 SEED_MAX = 2**63 - 1
-
-
-class RecordError(StudioError):
-    """A stored or imported record does not fit its schema; `field` names the bad field."""
-
-    def __init__(self, message: str, field: str = ""):
-        super().__init__(message)
-        self.field = field
 
 
 class _Strict(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.engine.errors import StudioError
+from app.engine.errors import SchemaError
 from app.i18n import _
 
 MIGRATIONS: dict[int, list[str]] = {
@@ -27,10 +27,6 @@ MIGRATIONS: dict[int, list[str]] = {
     ],
 }
 SCHEMA_VERSION = max(MIGRATIONS)
-
-
-class SchemaError(StudioError):
-    """The library was written by a newer version of the program."""
 
 
 def migrate(con: sqlite3.Connection, path) -> int:

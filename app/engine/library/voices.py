@@ -9,7 +9,8 @@ from pathlib import Path
 
 from app.engine.errors import VoiceError
 from app.engine.library.db import Library, as_library
-from app.engine.library.records import RecordError, VoiceRecord, parse
+from app.engine.errors import RecordError
+from app.engine.library.records import VoiceRecord, parse
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.voices")

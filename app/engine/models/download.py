@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from app.engine.errors import StudioError
+from app.engine.errors import DownloadCancelled, DownloadError
 from app.i18n import N_, _, join_sentences
 from app.engine.models.files import MODEL_FILES
 from app.engine.models.sources import Source
@@ -34,14 +34,6 @@ MAX_UNKNOWN_FILE_BYTES = 4 * 1024**3
 DISK_MARGIN = 200_000_000
 PARTIAL_DIR = ".partial"
 QUARANTINE_DIR = ".quarantine"
-
-
-class DownloadError(StudioError):
-    """The download could not finish; the message names the host and the choices."""
-
-
-class DownloadCancelled(StudioError):
-    exit_code = 130
 
 
 def _is_timeout(exc: Exception) -> bool:

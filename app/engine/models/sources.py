@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from urllib.parse import quote, urlparse
 
-from app.engine.errors import StudioError
+from app.engine.errors import SourceError
 from app.engine.models.files import OFFICIAL_REPO
 from app.i18n import _
 
@@ -20,10 +20,6 @@ HF_MIRROR = "https://hf-mirror.com"
 MODELSCOPE = "https://www.modelscope.cn"
 MODELSCOPE_REPO = "pzc163/chatTTS"
 SOURCE_NAMES = ("huggingface", "mirror", "modelscope", "custom")
-
-
-class SourceError(StudioError):
-    """A download source that cannot be used as given."""
 
 
 @dataclass(frozen=True)
