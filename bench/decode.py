@@ -176,7 +176,7 @@ def main(argv=None) -> int:
     size = "tiny" if args.quick else "full"
     model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
     if not (model / "chattts-studio-model.json").exists():
-        from app.testing.random_model import build_random_model
+        from app.selftest.random_model import build_random_model
 
         build_random_model(model, size=size, seed=0)
     default = CUDA_MODES if args.device == "cuda" else (QUICK_MODES if args.quick else ALL_MODES)

@@ -96,7 +96,7 @@ def main(argv=None) -> int:
     quiet_libraries()
     model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-gpu-check-tiny")
     if not (model / "chattts-studio-model.json").exists():
-        from app.testing.random_model import build_random_model
+        from app.selftest.random_model import build_random_model
 
         build_random_model(model, size="tiny", seed=0)
     synth = Synthesizer(model, device=args.device, precision="fp32")

@@ -84,7 +84,7 @@ def main(argv=None) -> int:
         return 0
     model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-bench-tiny")
     if not (model / "chattts-studio-model.json").exists():
-        from app.testing.random_model import build_random_model
+        from app.selftest.random_model import build_random_model
 
         build_random_model(model, size="tiny", seed=0)
     results = {}

@@ -79,12 +79,12 @@ def main() -> int:
     os.environ["CHATTTS_STUDIO_HOME"] = home
     model = args.model
     if not model:
-        from app.testing.random_model import build_random_model
+        from app.selftest.random_model import build_random_model
 
         model = str(build_random_model(Path(home) / "tiny", "tiny"))
 
     app = QApplication.instance() or QApplication([])
-    from app.testing.fake_audio import FakeOutput
+    from app.selftest.fake_audio import FakeOutput
     from app.ui.main_window import MainWindow
     from app.ui.settings import Settings
 

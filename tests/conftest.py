@@ -63,7 +63,7 @@ _reused: dict = {}
 
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory) -> Path:
-    from app.testing.random_model import build_random_model
+    from app.selftest.random_model import build_random_model
 
     if _REUSE_DIR:
         if "model" not in _reused:

@@ -1,5 +1,6 @@
 """The wheel must carry every package and the resources the program loads at run time."""
 
+import ast
 import json
 import pkgutil
 import shutil
@@ -23,6 +24,26 @@ def test_every_app_package_is_listed_in_pyproject():
     found = {"app"} | {m.name for m in pkgutil.walk_packages(app.__path__, "app.") if m.ispkg}
     assert found <= listed, found - listed
     assert "chattts_studio_resources" in listed
+
+
+def _imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_program_ships_no_test_helper():
+    """What only tests use lives in tests/ (build.spec leaves it out of the bundle): the
+    program must never import it, nor the test tools."""
+    for path in (ROOT / "app").rglob("*.py"):
+        top = {name.split(".")[0] for name in _imported_modules(path)}
+        assert not top & {"tests", "pytest", "hypothesis"}, path
+    assert not (ROOT / "app" / "testing").exists()
+    assert (ROOT / "tests" / "support" / "fake_hub.py").is_file()
 
 
 def test_console_and_gui_entry_points():

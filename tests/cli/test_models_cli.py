@@ -5,7 +5,7 @@ import json
 
 from app.cli import main
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.testing.fake_hub import FakeHub
+from tests.support.fake_hub import FakeHub
 
 
 def models(args, capsys):

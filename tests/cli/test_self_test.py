@@ -2,7 +2,7 @@
 
 import json
 
-from app import selftest
+from app.selftest import steps as selftest
 from app.cli import main
 
 

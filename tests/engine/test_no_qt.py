@@ -15,7 +15,7 @@ import app.engine, app.doctor
 for package in (app.engine, app.doctor):
     for mod in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):
         importlib.import_module(mod.name)
-import app.engine.synthesizer, app.cli, app.testing.random_model
+import app.engine.synthesizer, app.cli, app.selftest.random_model
 try:
     import PySide6
 except ImportError:

@@ -3,9 +3,9 @@ import json
 import pytest
 
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.testing.dimensions import dimensions
-from app.testing.random_model import build_random_model
-from app.testing.tokenizer import INLINE_CONTROLS, PROMPT_CONTROLS
+from app.selftest.dimensions import dimensions
+from app.selftest.random_model import build_random_model
+from app.selftest.tokenizer import INLINE_CONTROLS, PROMPT_CONTROLS
 
 
 def test_tiny_model_has_the_official_layout_and_a_config(tiny_model):

@@ -1,7 +1,7 @@
 import pytest
 from PySide6.QtCore import Qt
 
-from app.testing.fake_audio import FakeOutput
+from app.selftest.fake_audio import FakeOutput
 
 LOAD_TIMEOUT_MS = 120_000
 RUN_TIMEOUT_MS = 120_000

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.testing.fake_hub import FakeHub
+from tests.support.fake_hub import FakeHub
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
 
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.engine.audio.wav import to_pcm16
-from app.testing.fake_audio import FakeOutput
+from app.selftest.fake_audio import FakeOutput
 from app.workers.threads import running_threads
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS, run_to_end
 

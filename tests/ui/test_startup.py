@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from app.ui.settings import Settings
 from app.ui.main_window import MainWindow
-from app.testing.fake_audio import FakeOutput
+from app.selftest.fake_audio import FakeOutput
 w = MainWindow(Settings(), output=FakeOutput())
 w.show()
 app.processEvents()

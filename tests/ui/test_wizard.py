@@ -7,8 +7,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.testing.fake_audio import FakeOutput
-from app.testing.fake_hub import FakeHub
+from app.selftest.fake_audio import FakeOutput
+from tests.support.fake_hub import FakeHub
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
 from tests.ui.test_doctor_ui import snapshot_probe
 from tests.ui.test_download_ui import tiny_is_official  # noqa: F401  (fixture)

@@ -1,4 +1,4 @@
-"""`python -m app.testing tiny-model DIR` / `full-model DIR`: build a random-weight model."""
+"""`python -m app.selftest tiny-model DIR` / `full-model DIR`: build a random-weight model."""
 
 from __future__ import annotations
 
@@ -8,25 +8,15 @@ import time
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m app.testing",
+    p = argparse.ArgumentParser(prog="python -m app.selftest",
                                 description="Build a random-weight ChatTTS model (noise, not speech) for tests and benchmarks.")
-    p.add_argument("command", choices=["tiny-model", "full-model", "screenshots"])
-    p.add_argument("dir", help="a new or empty folder (screenshots: where to write the PNGs)")
+    p.add_argument("command", choices=["tiny-model", "full-model"])
+    p.add_argument("dir", help="a new or empty folder")
     p.add_argument("--seed", type=int, default=0, help="weight seed (default 0)")
-    p.add_argument("--model", help="screenshots: the model folder to load")
     args = p.parse_args(argv)
 
-    if args.command == "screenshots":
-        from app.testing.screenshots import take_screenshots
-
-        if not args.model:
-            p.error("screenshots needs --model DIR")
-        for path in take_screenshots(args.dir, args.model):
-            print(f"Wrote {path}")
-        return 0
-
     from app.engine.synthesizer import quiet_libraries
-    from app.testing.random_model import build_random_model
+    from app.selftest.random_model import build_random_model
 
     quiet_libraries()
     started = time.perf_counter()

@@ -65,7 +65,7 @@ def step_window() -> str:
         raise RuntimeError(missing)
     from PySide6.QtWidgets import QApplication
 
-    from app.testing.fake_audio import FakeOutput
+    from app.selftest.fake_audio import FakeOutput
     from app.ui.main_window import MainWindow
     from app.ui.settings import Settings
 
@@ -84,7 +84,7 @@ def step_synthesis(work: Path) -> str:
     from app.engine.audio.wav import write_wav
     from app.engine.request import SamplingParams, SynthesisRequest
     from app.engine.synthesizer import Synthesizer, quiet_libraries
-    from app.testing.random_model import build_random_model
+    from app.selftest.random_model import build_random_model
 
     quiet_libraries()
     model = build_random_model(work / "tiny-model", "tiny")

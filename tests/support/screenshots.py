@@ -3,12 +3,14 @@
 Run under a real X server (Xvfb), with a model folder; the window shows exactly what a user
 would see, including the banner that marks a random-weight model as noise:
 
-    xvfb-run -s "-screen 0 1280x800x24" python -m app.testing screenshots OUT_DIR --model DIR
+    xvfb-run -s "-screen 0 1280x800x24" python -m tests.support.screenshots OUT_DIR --model DIR
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,7 +34,7 @@ def take_screenshots(out_dir: str, model_dir: str) -> list[Path]:
     os.environ.setdefault("CHATTTS_STUDIO_HOME", tempfile.mkdtemp(prefix="chattts-shots-"))
     from PySide6.QtWidgets import QApplication
 
-    from app.testing.fake_audio import FakeOutput
+    from app.selftest.fake_audio import FakeOutput
     from app.ui.i18n import apply_language
     from app.ui.main_window import MainWindow
     from app.ui.settings import Settings
@@ -90,3 +92,18 @@ def _grab(app, widget, path: Path, settle: int = 30) -> Path:
     widget.screen().grabWindow(0, 0, 0, widget.frameGeometry().width(),
                                widget.frameGeometry().height()).save(str(path))
     return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.support.screenshots",
+                                description="Screenshots of the window in English and Chinese, for the README.")
+    p.add_argument("dir", help="where to write the PNGs")
+    p.add_argument("--model", required=True, help="the model folder to load")
+    args = p.parse_args(argv)
+    for path in take_screenshots(args.dir, args.model):
+        print(f"Wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

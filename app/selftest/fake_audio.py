@@ -1,4 +1,8 @@
-"""A sound output that records what it is asked to play, for tests and headless benchmarks."""
+"""A sound output that records what it is asked to play instead of playing it.
+
+Shipped: the self-test builds the main window with it (no sound card needed). Tests and
+headless benchmarks use it too.
+"""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.engine.models.store import file_sha256
-from app.testing.dimensions import dimensions
-from app.testing.tokenizer import build_tokenizer
+from app.selftest.dimensions import dimensions
+from app.selftest.tokenizer import build_tokenizer
 
 
 def _save_state(module, path: Path) -> None:
