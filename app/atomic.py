@@ -7,6 +7,9 @@ import os
 import tempfile
 from pathlib import Path
 
+# A file being written sits beside its target as `.<name>.<random>` + this until it is renamed over it.
+TEMP_SUFFIX = ".partial"
+
 
 def _umask() -> int:
     try:   # Linux: read it without changing it (os.umask would, for every thread, for a moment)
@@ -33,7 +36,7 @@ def give_normal_mode(tmp: os.PathLike | str, target: os.PathLike | str) -> None:
 def write_text_atomic(path: os.PathLike | str, text: str) -> Path:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)

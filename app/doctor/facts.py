@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# Values the engine acts on live in the engine; the checks judge by the same ones. (The engine
+# never imports Qt, so the doctor can import it.)
+from app.engine.device import MIN_FREE_GPU_MB, TORCH_VERSION, torch_install_command  # noqa: F401
+from app.engine.models.files import OFFICIAL_MODEL_BYTES  # noqa: F401
+from app.engine.models.sources import HF_DEFAULT, HF_MIRROR, OFFICIAL_URL  # noqa: F401
+
 SOURCES = {
     "driver_min": "NVIDIA CUDA Toolkit release notes, Table 3 (minimum driver per toolkit)",
     "minor_compat": "NVIDIA CUDA compatibility guide (minor-version compatibility)",
@@ -31,12 +37,9 @@ WHEEL_INDEXES: dict[str, tuple[tuple[int, int], tuple[int, int], tuple[int, int]
     "cu126": ((12, 6), (5, 0), (9, 0)),
     "cu128": ((12, 8), (7, 0), (12, 0)),
 }
-WHEEL_URL = "https://download.pytorch.org/whl/{tag}"
-TORCH_VERSION = "2.14.1"  # the version pyproject.toml pins
 
 DRIVER_URL = "https://www.nvidia.com/Download/index.aspx"
 VC_REDIST_URL = "https://aka.ms/vs/17/release/vc_redist.x64.exe"
-HF_MIRROR_EXAMPLE = "https://hf-mirror.com"
 
 # Limits (characters unless noted).
 ENV_VAR_MAX = 32_767
@@ -50,9 +53,7 @@ TDR_DEFAULT_DELAY = 2
 TDR_DEFAULT_DDI_DELAY = 5
 TDR_RECOMMENDED = 60
 
-VRAM_MIN_MB = 2048                       # ChatTTS switches to the CPU below this
 VRAM_COMFORTABLE_MB = 4096
-MODEL_DOWNLOAD_BYTES = 1_200_000_000
 DISK_MARGIN_BYTES = 1_000_000_000
 
 

@@ -11,7 +11,7 @@ from app.doctor import torch_advice
 from app.doctor.checks import vram as vram_check
 from app.doctor.probes.base import Probe, collect
 from app.doctor.result import ERROR, FAIL, CheckResult
-from app.doctor.snapshot import Snapshot
+from app.doctor.snapshot import SAVE_SNAPSHOT_COMMAND, Snapshot
 from app.i18n import _, current_language
 
 log = logging.getLogger("chattts_studio.doctor")
@@ -56,7 +56,7 @@ def run_checks(snapshot: Snapshot, modules=check_modules.ALL, timeout_s: float =
             results.append(CheckResult(module.ID, _(module.TITLE), ERROR, _("The check did not complete."),
                                        details=f"{type(exc).__name__}: {exc}",
                                        fix=_("Report this with a saved snapshot ({command}).").format(
-                                           command="doctor --save-snapshot FILE")))
+                                           command=SAVE_SNAPSHOT_COMMAND)))
     pool.shutdown(wait=False, cancel_futures=True)
     return results
 
@@ -100,7 +100,7 @@ def safe_recommend(snapshot: Snapshot, results: list[CheckResult]) -> dict:
         return {"device": "cpu", "torch_install": "", "error": f"{type(exc).__name__}: {exc}",
                 "reason": _("The recommendation could not be worked out from what was read; the CPU always "
                             "works. Report this with a saved snapshot ({command}).").format(
-                                command="doctor --save-snapshot FILE")}
+                                command=SAVE_SNAPSHOT_COMMAND)}
 
 
 def rejudge(report: Report, modules=check_modules.ALL) -> Report:

@@ -17,6 +17,8 @@ from app.engine.safe_read import read_json_capped
 from app.i18n import _
 
 SNAPSHOT_VERSION = 1
+# How a user saves a snapshot to attach to a report (the sentences that ask for one name it).
+SAVE_SNAPSHOT_COMMAND = "doctor --save-snapshot FILE"
 MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024   # a real snapshot is a few KB; PATH and registry dominate
 SECTIONS = ("os", "python", "env", "registry", "nvidia", "torch", "wsl", "dlls", "paths",
             "code_page", "disk_free_bytes", "model", "network", "audio")
@@ -60,7 +62,7 @@ def load_snapshot(path: os.PathLike | str) -> Snapshot:
     if not isinstance(data, dict) or data.get("snapshot_version") != SNAPSHOT_VERSION:
         raise SnapshotError(_("{file} is not a doctor snapshot of version {version}; save a new one "
                               "with {command}.").format(file=target, version=SNAPSHOT_VERSION,
-                                                        command="doctor --save-snapshot FILE"))
+                                                        command=SAVE_SNAPSHOT_COMMAND))
     return Snapshot(clean_snapshot(data, str(target)))
 
 

@@ -25,8 +25,7 @@ def best_wheel_index(snap: Snapshot) -> str | None:
 
 
 def install_command(tag: str) -> str:
-    return (f"pip install --force-reinstall --no-deps torch=={facts.TORCH_VERSION} "
-            f"--index-url {facts.WHEEL_URL.format(tag=tag)}")
+    return facts.torch_install_command(tag)
 
 
 def driver_needed_for(tag: str, windows: bool) -> str | None:

@@ -8,15 +8,25 @@ from app.engine.errors import DeviceError
 from app.i18n import _
 
 CHOICES = ("auto", "cpu", "cuda")
-# ChatTTS itself falls back to the CPU below 2 GB of free GPU memory.
+# ChatTTS itself falls back to the CPU below 2 GB of free GPU memory (the doctor's vram check
+# and its recommendation use this same value).
 MIN_FREE_GPU_MB = 2048
-# PyPI's Windows torch is CPU-only (and has no "+cpu" suffix); the CUDA build of the same
-# version comes from PyTorch's own index. cu128 covers RTX 20xx-50xx; GTX 10xx needs cu126.
-CUDA_WHEEL_HINT = (
-    "pip install --force-reinstall --no-deps torch==2.14.1 "
-    "--index-url https://download.pytorch.org/whl/cu128"
-)
+# The version pyproject.toml pins (a test holds them equal). PyPI's Windows torch is CPU-only
+# (and has no "+cpu" suffix); the CUDA build of the same version comes from PyTorch's own
+# index. cu128 covers RTX 20xx-50xx; GTX 10xx needs cu126 (the doctor picks per GPU).
+TORCH_VERSION = "2.14.1"
+TORCH_WHEEL_URL = "https://download.pytorch.org/whl/{tag}"
+DEFAULT_CUDA_WHEEL = "cu128"
 DOCTOR = "chattts-studio doctor"
+
+
+def torch_install_command(tag: str = DEFAULT_CUDA_WHEEL) -> str:
+    """The pip command that replaces PyTorch with the pinned version's build from wheel index `tag`."""
+    return (f"pip install --force-reinstall --no-deps torch=={TORCH_VERSION} "
+            f"--index-url {TORCH_WHEEL_URL.format(tag=tag)}")
+
+
+CUDA_WHEEL_HINT = torch_install_command()
 
 
 @dataclass

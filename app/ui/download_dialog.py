@@ -9,11 +9,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.retranslate import Retranslating
-from app.engine.models.files import MODEL_FILES
-from app.engine.models.sources import HF_MIRROR
+from app.engine.models.download import FileState
+from app.engine.models.files import MODEL_FILES, OFFICIAL_MODEL_BYTES
+from app.engine.models.sources import HF_MIRROR, SourceName
 from app.workers.download_worker import DownloadThread
 
-SOURCES = ("huggingface", "mirror", "modelscope", "custom")
+SOURCES = tuple(SourceName)   # the order of the source list
 
 
 def _mb(n) -> str:
@@ -88,23 +89,23 @@ class DownloadDialog(Retranslating, QDialog):
 
     def _source_changed(self) -> None:
         name = SOURCES[self.source.currentIndex()]
-        self.url.setVisible(name in ("mirror", "custom"))
-        if name == "mirror" and not self.url.text():
+        self.url.setVisible(name.takes_address)
+        if name == SourceName.MIRROR and not self.url.text():
             self.url.setText(HF_MIRROR)
 
     def select_source(self, name: str, url: str = "") -> None:
-        self.source.setCurrentIndex(SOURCES.index(name))
+        self.source.setCurrentIndex(SOURCES.index(SourceName(name)))
         if url:
             self.url.setText(url)
 
     def start(self) -> None:
         name = SOURCES[self.source.currentIndex()]
         if self.settings is not None:   # the mirror or address chosen last time is offered again
-            self.settings.download_source = name
+            self.settings.download_source = name.value
             self.settings.download_url = self.url.text().strip()
         self.status.setText(self.tr("Starting..."))
         self._set_running(True)
-        self.downloads.requestDownload.emit(self.target, name, self.url.text().strip())
+        self.downloads.requestDownload.emit(self.target, name.value, self.url.text().strip())
 
     def import_folder(self, folder: str) -> None:
         self.status.setText(self.tr("Copying and verifying %1...").replace("%1", folder))
@@ -123,14 +124,13 @@ class DownloadDialog(Retranslating, QDialog):
 
     @Slot(object)
     def on_progress(self, progress) -> None:
-        states = {"waiting": self.tr("waiting"), "present": self.tr("already here, verified"),
-                  "downloading": self.tr("downloading"), "verifying": self.tr("checking sha256"),
-                  "ok": self.tr("verified"), "failed": self.tr("checksum mismatch")}
-        self._unfinished = [row for row, f in enumerate(progress.files)
-                            if f.state in ("waiting", "downloading", "verifying")]
+        states = {FileState.WAITING: self.tr("waiting"), FileState.PRESENT: self.tr("already here, verified"),
+                  FileState.DOWNLOADING: self.tr("downloading"), FileState.VERIFYING: self.tr("checking sha256"),
+                  FileState.OK: self.tr("verified"), FileState.FAILED: self.tr("checksum mismatch")}
+        self._unfinished = [row for row, f in enumerate(progress.files) if not f.state.finished]
         for row, f in enumerate(progress.files):
             self.table.item(row, 1).setText(f"{_mb(f.done)} / {_mb(f.total)}" if f.total else "")
-            self.table.item(row, 2).setText(states.get(f.state, f.state))
+            self.table.item(row, 2).setText(states[f.state])
         total = progress.total_bytes or 1
         self.total.setRange(0, 1000)
         self.total.setValue(int(1000 * progress.done_bytes / total))
@@ -156,7 +156,7 @@ class DownloadDialog(Retranslating, QDialog):
             self.status.setText(self.tr("Some files are missing or damaged; start again to fetch them."))
 
     def _mark_unfinished(self, text: str) -> None:
-        """Rows still "waiting" or "downloading" when the download ended say that it did."""
+        """Rows not finished when the download ended say that it did."""
         for row in self._unfinished:
             self.table.item(row, 2).setText(text)
         self._unfinished = []
@@ -184,14 +184,16 @@ class DownloadDialog(Retranslating, QDialog):
         current = self.source.currentIndex()
         self.source.blockSignals(True)
         self.source.clear()
-        self.source.addItems([self.tr("Hugging Face"), self.tr("Hugging Face mirror"),
-                              self.tr("ModelScope (mainland China)"), self.tr("Custom address")])
+        labels = {SourceName.HUGGINGFACE: self.tr("Hugging Face"), SourceName.MIRROR: self.tr("Hugging Face mirror"),
+                  SourceName.MODELSCOPE: self.tr("ModelScope (mainland China)"),
+                  SourceName.CUSTOM: self.tr("Custom address")}
+        self.source.addItems([labels[name] for name in SOURCES])
         self.source.setCurrentIndex(max(0, current))
         self.source.blockSignals(False)
         self._source_changed()
         self.url.setPlaceholderText(self.tr("https://..."))
-        self.where.setText(self.tr("Into %1 (about 1.1 GB). Interrupted downloads resume where they stopped.")
-                           .replace("%1", self.target))
+        self.where.setText(self.tr("Into %1 (about %2 GB). Interrupted downloads resume where they stopped.")
+                           .replace("%1", self.target).replace("%2", f"{OFFICIAL_MODEL_BYTES / 1e9:.1f}"))
         self.table.setHorizontalHeaderLabels([self.tr("File"), self.tr("Size"), self.tr("State")])
         self.start_button.setText(self.tr("Download"))
         self.cancel_button.setText(self.tr("Cancel"))

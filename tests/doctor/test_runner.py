@@ -78,6 +78,15 @@ def test_json_report_shape():
     assert set(data["recommendation"]) == {"device", "reason", "torch_install"}
 
 
+def test_the_torch_the_advice_installs_is_the_one_pyproject_pins():
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert f"torch=={facts.TORCH_VERSION}" in pyproject["project"]["dependencies"]
+    report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_cpu_torch_rtx.json")))
+    assert f"torch=={facts.TORCH_VERSION} " in report.recommendation["torch_install"]
+
+
 def test_facts_helpers():
     assert facts.cuda_from_driver_code(12080) == (12, 8)
     assert facts.min_driver((12, 8), windows=True) == "570.65"

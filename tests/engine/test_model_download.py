@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from app.engine.errors import DownloadCancelled, DownloadError, SourceError
-from app.engine.models.download import ModelDownloader
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.download import FileState, ModelDownloader
+from app.engine.models.files import (
+    MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR, STUDIO_CONFIG_NAME,
+)
 from app.engine.models.importer import find_model_root, import_model, remove_model
 from app.engine.models.sources import Source, make_source
 from app.engine.models.store import ModelStore
@@ -41,10 +43,10 @@ def test_full_download_with_progress(tmp_path, hub, hashes, tiny_model):
     progress = downloader(tmp_path / "m", hub, hashes, on_progress=lambda p: seen.append(
         (p.done_bytes, p.total_bytes))).run()
     assert same_files(tmp_path / "m", tiny_model)
-    assert all(f.state == "ok" and f.sha256_ok for f in progress.files)
+    assert all(f.state is FileState.OK and f.sha256_ok for f in progress.files)
     total = sum((tiny_model / rel).stat().st_size for rel in MODEL_FILES)
     assert seen[-1] == (total, total)
-    assert not (tmp_path / "m" / ".partial").exists()
+    assert not (tmp_path / "m" / PARTIAL_DIR).exists()
 
 
 def test_dropped_connection_resumes_without_starting_over(tmp_path, hub, hashes, tiny_model):
@@ -64,7 +66,7 @@ def test_dropped_connection_resumes_without_starting_over(tmp_path, hub, hashes,
 
 def test_resume_after_a_restart_uses_the_partial_file(tmp_path, hub, hashes, tiny_model):
     big = "asset/Embed.safetensors"
-    part = tmp_path / "m" / ".partial" / (big + ".part")
+    part = tmp_path / "m" / PARTIAL_DIR / (big + PART_SUFFIX)
     part.parent.mkdir(parents=True)
     part.write_bytes((tiny_model / big).read_bytes()[:1000])
     downloader(tmp_path / "m", hub, hashes).run()
@@ -76,9 +78,9 @@ def test_corrupted_file_is_quarantined_and_fetched_again(tmp_path, hub, hashes, 
     hub.corrupt_once.add("asset/Vocos.safetensors")
     progress = downloader(tmp_path / "m", hub, hashes).run()
     assert same_files(tmp_path / "m", tiny_model)
-    quarantined = list((tmp_path / "m" / ".quarantine").rglob("*"))
+    quarantined = list((tmp_path / "m" / QUARANTINE_DIR).rglob("*"))
     assert any(p.name.startswith("Vocos.safetensors.") for p in quarantined)
-    assert next(f for f in progress.files if f.relpath == "asset/Vocos.safetensors").state == "ok"
+    assert next(f for f in progress.files if f.relpath == "asset/Vocos.safetensors").state is FileState.OK
 
 
 def test_server_down_names_the_host_and_the_choices(tmp_path, hashes):
@@ -91,7 +93,7 @@ def test_server_down_names_the_host_and_the_choices(tmp_path, hashes):
         d.run()
     message = str(err.value)
     assert f"127.0.0.1:{port}" in message and "ModelScope" in message and "import" in message
-    assert not any(p.is_file() for p in (tmp_path / "m").rglob("*") if ".partial" not in p.parts)
+    assert not any(p.is_file() for p in (tmp_path / "m").rglob("*") if PARTIAL_DIR not in p.parts)
 
 
 def test_cancel_leaves_the_old_model_intact(tmp_path, hub, hashes, tiny_model, model_copy):
@@ -130,15 +132,15 @@ def test_a_damaged_file_already_in_the_folder_is_found_by_hashing_and_fetched_ag
     assert damaged.read_bytes() == (tiny_model / "asset/Decoder.safetensors").read_bytes()
     assert [rel for (method, rel, _r) in hub.log if method == "GET"] == ["asset/Decoder.safetensors"]
     states = {f.relpath: f.state for f in progress.files}
-    assert states.pop("asset/Decoder.safetensors") == "ok"
-    assert set(states.values()) == {"present"}
+    assert states.pop("asset/Decoder.safetensors") is FileState.OK
+    assert set(states.values()) == {FileState.PRESENT}
 
 
 def test_a_server_that_ignores_range_restarts_the_file_cleanly(tmp_path, hub, hashes, tiny_model):
     """The partial file is resumed with a Range request; this server answers 200 with the whole
     file, which must replace the partial bytes, not be appended to them."""
     big = "asset/Embed.safetensors"
-    part = tmp_path / "m" / ".partial" / (big + ".part")
+    part = tmp_path / "m" / PARTIAL_DIR / (big + PART_SUFFIX)
     part.parent.mkdir(parents=True)
     part.write_bytes((tiny_model / big).read_bytes()[:1000])
     hub.ignore_range = True
@@ -148,7 +150,7 @@ def test_a_server_that_ignores_range_restarts_the_file_cleanly(tmp_path, hub, ha
     d.run()
     assert same_files(tmp_path / "m", tiny_model)
     assert [r for (method, rel, r) in hub.log if method == "GET" and rel == big] == ["bytes=1000-"]
-    assert not (tmp_path / "m" / ".quarantine").exists()       # right the first time
+    assert not (tmp_path / "m" / QUARANTINE_DIR).exists()       # right the first time
     assert max(seen) == (tiny_model / big).stat().st_size       # progress did not count 1000 twice
 
 

@@ -75,7 +75,7 @@ def test_cancel_stops_and_says_it_will_resume(qtbot, make_window, settings, tiny
 def test_unreachable_source_is_explained(qtbot, make_window, settings, tmp_path, monkeypatch):
     import app.engine.models.download as md
 
-    monkeypatch.setattr(md.time, "sleep", lambda s: None)
+    monkeypatch.setattr(md, "BACKOFF_S", 0.0)
     settings.model_dir = str(tmp_path / "model")
     window = make_window(wait_loaded=False)
     dialog = window.open_download()
@@ -95,3 +95,20 @@ def test_import_a_folder_from_the_menu(qtbot, make_window, settings, tiny_model,
     window.import_model_folder()
     qtbot.waitUntil(lambda: window.model_status is not None, timeout=LOAD_TIMEOUT_MS)
     assert (tmp_path / "model" / "asset" / "Vocos.safetensors").is_file()
+
+
+def test_every_file_state_has_its_own_words_and_unfinished_rows_say_how_it_ended(make_window, settings, tmp_path):
+    from itertools import cycle
+
+    from app.engine.models.download import FileProgress, FileState, Progress
+
+    settings.model_dir = str(tmp_path / "model")
+    dialog = make_window(wait_loaded=False).open_download()
+    states = [state for _, state in zip(MODEL_FILES, cycle(FileState))]
+    dialog.on_progress(Progress([FileProgress(rel, 10, 5, state) for rel, state in zip(MODEL_FILES, states)]))
+    words = [dialog.table.item(row, 2).text() for row in range(len(MODEL_FILES))]
+    assert len(set(words)) == len(FileState) and all(words)
+    dialog.on_cancelled("The download was cancelled.")
+    after = [dialog.table.item(row, 2).text() for row in range(len(MODEL_FILES))]
+    for state, before, now in zip(states, words, after):
+        assert now == (before if state.finished else "stopped, resumes next time"), state

@@ -20,7 +20,7 @@ def check(s):
     complete = bool(model.get("files")) and len(model.get("files", {})) >= len(model.get("expected") or [0] * 9)
     if complete:
         return v.ok(_("{free} free on the model drive (the model is already there).").format(free=_gb(free)))
-    need = facts.MODEL_DOWNLOAD_BYTES
+    need = facts.OFFICIAL_MODEL_BYTES
     if free < need:
         return v.fail(_("Only {free} free on the model drive; the model needs {need}.").format(
                           free=_gb(free), need=_gb(need)),

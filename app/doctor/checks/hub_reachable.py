@@ -1,6 +1,6 @@
 """hub_reachable: the model host (or the mirror in HF_ENDPOINT) answers, for downloads."""
 
-from app.doctor.facts import HF_MIRROR_EXAMPLE
+from app.doctor.facts import HF_DEFAULT, HF_MIRROR
 from app.doctor.result import Verdict
 from app.i18n import N_, _
 
@@ -12,7 +12,7 @@ def check(s):
     net = s.get("network")
     if net is None:
         return v.unreadable(_("the network"))
-    host = net.get("hub_endpoint") or "https://huggingface.co"
+    host = net.get("hub_endpoint") or HF_DEFAULT
     reachable = net.get("hub_reachable")
     if reachable is None:
         # The live probe records "offline mode" (English, in the snapshot); say it in the reader's language.
@@ -23,7 +23,7 @@ def check(s):
         return v.ok(_("{host} answers.").format(host=host))
     have_model = bool((s.get("model") or {}).get("files"))
     fix = _("Set a mirror before starting the program, e.g. {setting}, use ModelScope, or copy a model folder "
-            "from another computer and choose it.").format(setting=f"HF_ENDPOINT={HF_MIRROR_EXAMPLE}")
+            "from another computer and choose it.").format(setting=f"HF_ENDPOINT={HF_MIRROR}")
     if have_model:
         return v.ok(_("{host} does not answer, but the model is already here.").format(host=host),
                     details=net.get("error") or "")

@@ -1,15 +1,15 @@
 """model_files: every model file is present and matches its checksum."""
 
+from app.doctor.facts import OFFICIAL_URL
 from app.doctor.result import Verdict
 from app.i18n import N_, _, join_sentences, ngettext
 
 ID, TITLE = "model_files", N_("Model files")
-MODEL_URL = "https://huggingface.co/2Noise/ChatTTS"
 
 
 def get_model() -> str:
     return _("Download the ChatTTS weights from {url} (the asset/ folder) into the model folder, or choose a "
-             "folder that has them (Model > Choose model folder).").format(url=MODEL_URL)
+             "folder that has them (Model > Choose model folder).").format(url=OFFICIAL_URL)
 
 
 def check(s):

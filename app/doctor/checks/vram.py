@@ -22,7 +22,7 @@ def falls_back_to_cpu(s) -> bool:
     if not s.gpus:
         return False
     free = _free_mb(s)
-    return free is not None and free < facts.VRAM_MIN_MB
+    return free is not None and free < facts.MIN_FREE_GPU_MB
 
 
 def check(s):
@@ -36,7 +36,7 @@ def check(s):
     details = _("{gpu}: {free} MB free of {total} MB.").format(gpu=gpu.get("name"), free=free, total=total)
     if falls_back_to_cpu(s):
         return v.warn(_("Only {free} MB of GPU memory is free; ChatTTS needs {need} MB, so it will run on "
-                        "the CPU.").format(free=free, need=facts.VRAM_MIN_MB), details=details,
+                        "the CPU.").format(free=free, need=facts.MIN_FREE_GPU_MB), details=details,
                       fix=_("Close games, browsers or other programs using the GPU, then restart ChatTTS Studio."))
     if free < facts.VRAM_COMFORTABLE_MB:
         return v.warn(_("{free} MB of GPU memory is free: enough, but long texts may run out.").format(free=free),

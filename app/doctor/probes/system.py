@@ -83,7 +83,9 @@ def read_model(model_dir: Path, verify: bool) -> dict:
 
 
 def read_network(offline: bool) -> dict:
-    endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
+    from app.engine.models.sources import HF_DEFAULT
+
+    endpoint = os.environ.get("HF_ENDPOINT") or HF_DEFAULT
     if offline or os.environ.get("HF_HUB_OFFLINE") in ("1", "true", "True"):
         return {"hub_endpoint": endpoint, "hub_reachable": None, "error": "offline mode"}
     import requests

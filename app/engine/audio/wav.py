@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.atomic import give_normal_mode
+from app.atomic import TEMP_SUFFIX, give_normal_mode
 from app.engine.errors import OutputError
 from app.i18n import _
 
@@ -64,7 +64,7 @@ def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = S
     import soundfile as sf
 
     target = check_output_path(path)
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     os.close(fd)
     tmp = Path(tmp_name)
     try:

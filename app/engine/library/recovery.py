@@ -13,6 +13,8 @@ from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
+from app.atomic import TEMP_SUFFIX
+
 KEEP_BACKUPS = 3
 _BACKUP_NAME = re.compile(r"library-\d{8}-\d{6}-\d{6}-\d+\.sqlite3")
 
@@ -56,7 +58,7 @@ def backups(folder: Path) -> list[Path]:
 
 
 def _copy(source: Path, target: Path) -> None:
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}{TEMP_SUFFIX}")
     tmp.unlink(missing_ok=True)
     try:
         with closing(sqlite3.connect(str(source), timeout=10)) as src, \

@@ -17,13 +17,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Callable
 
 from app.engine.errors import DownloadCancelled, DownloadError
 from app.i18n import N_, _, join_sentences
-from app.engine.models.files import MODEL_FILES
-from app.engine.models.sources import Source
+from app.engine.models.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR
+from app.engine.models.sources import Source, SourceName
 from app.engine.models.store import ModelStore, chattts_sha256_map, file_sha256, sha256_map_key
 
 log = logging.getLogger("chattts_studio.download")
@@ -32,8 +33,9 @@ CHUNK = 1 << 16
 # When neither the HEAD nor the GET says how large a file is, no model file is larger than this.
 MAX_UNKNOWN_FILE_BYTES = 4 * 1024**3
 DISK_MARGIN = 200_000_000
-PARTIAL_DIR = ".partial"
-QUARANTINE_DIR = ".quarantine"
+# A failed request or a broken transfer is tried again this many times, after 1, 2, 4, 8 s.
+RETRIES = 4
+BACKOFF_S = 1.0
 
 
 def _is_timeout(exc: Exception) -> bool:
@@ -44,12 +46,28 @@ def _is_timeout(exc: Exception) -> bool:
     return isinstance(exc, requests.Timeout) or any(isinstance(a, ReadTimeoutError) for a in exc.args)
 
 
+class FileState(StrEnum):
+    """Where one file of a download stands; the dialog and the CLI word each one themselves."""
+
+    WAITING = "waiting"
+    PRESENT = "present"            # already in the folder and verified: not fetched
+    DOWNLOADING = "downloading"
+    VERIFYING = "verifying"        # fetched, its sha256 being checked
+    OK = "ok"                      # fetched and verified
+    FAILED = "failed"              # failed its checksum twice
+
+    @property
+    def finished(self) -> bool:
+        """Whether the download is done with this file (for good or ill)."""
+        return self in (FileState.PRESENT, FileState.OK, FileState.FAILED)
+
+
 @dataclass
 class FileProgress:
     relpath: str
     total: int | None = None
     done: int = 0
-    state: str = "waiting"      # waiting, present, downloading, verifying, ok, failed
+    state: FileState = FileState.WAITING
     sha256_ok: bool | None = None
 
 
@@ -81,19 +99,19 @@ def official_sha256() -> dict[str, str]:
 # What to do after a source failed, suggesting only the other sources (never the one that just
 # failed). Whole sentences, so that a translation need not assemble a list.
 _CHOICES = {
-    "huggingface": N_("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
+    SourceName.HUGGINGFACE: N_("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
                       "ModelScope), or import a model folder you already have."),
-    "mirror": N_("Try again later, pick another source (Hugging Face itself, or ModelScope), or import a model "
+    SourceName.MIRROR: N_("Try again later, pick another source (Hugging Face itself, or ModelScope), or import a model "
                  "folder you already have."),
-    "modelscope": N_("Try again later, pick another source (Hugging Face, or a Hugging Face mirror such as "
+    SourceName.MODELSCOPE: N_("Try again later, pick another source (Hugging Face, or a Hugging Face mirror such as "
                      "hf-mirror.com), or import a model folder you already have."),
-    "custom": N_("Try again later, pick another source (Hugging Face, a Hugging Face mirror such as "
+    SourceName.CUSTOM: N_("Try again later, pick another source (Hugging Face, a Hugging Face mirror such as "
                  "hf-mirror.com, or ModelScope), or import a model folder you already have."),
 }
 
 
 def choices_after(source_name: str) -> str:
-    return _(_CHOICES.get(source_name, _CHOICES["custom"]))
+    return _(_CHOICES.get(source_name, _CHOICES[SourceName.CUSTOM]))
 
 
 def connection_problem(host: str, exc: BaseException) -> str:
@@ -115,17 +133,19 @@ def connection_problem(host: str, exc: BaseException) -> str:
 class ModelDownloader:
     def __init__(self, target: os.PathLike | str, source: Source, expected: dict[str, str] | None = None,
                  on_progress: Callable[[Progress], None] | None = None, session=None,
-                 retries: int = 4, backoff_s: float = 1.0, timeout_s: float = 30.0):
+                 retries: int | None = None, backoff_s: float | None = None, timeout_s: float = 30.0,
+                 cancel_event: threading.Event | None = None):
+        """`cancel_event`: the event cancel() sets (one can stop several jobs); every wait ends on it."""
         self.target = Path(target)
         self.store = ModelStore(self.target)
         self.source = source
         self.expected = expected or official_sha256()
         self.on_progress = on_progress
-        self.retries = retries
-        self.backoff_s = backoff_s
+        self.retries = RETRIES if retries is None else retries
+        self.backoff_s = BACKOFF_S if backoff_s is None else backoff_s
         self.timeout_s = timeout_s
         self._session = session
-        self._cancel = threading.Event()
+        self._cancel = cancel_event if cancel_event is not None else threading.Event()
         self.progress = Progress([FileProgress(rel) for rel in MODEL_FILES])
         self._last_report = 0.0
         self._window: list[tuple[float, int]] = []
@@ -138,6 +158,11 @@ class ModelDownloader:
         if self._cancel.is_set():
             raise DownloadCancelled(_("The download was cancelled; nothing was replaced, and it "
                                       "will resume where it stopped next time."))
+
+    def _back_off(self, attempt: int) -> None:
+        """Wait before retry `attempt + 1` (1 s, 2 s, 4 s, 8 s...); Cancel ends the wait at once."""
+        self._cancel.wait(self.backoff_s * (2 ** attempt))
+        self._check_cancel()
 
     def _report(self, force: bool = False) -> None:
         now = time.monotonic()
@@ -159,7 +184,7 @@ class ModelDownloader:
 
     # -- steps -------------------------------------------------------------------------
     def _partial(self, rel: str) -> Path:
-        return self.target / PARTIAL_DIR / (rel + ".part")
+        return self.target / PARTIAL_DIR / (rel + PART_SUFFIX)
 
     def _good_already(self, rel: str) -> bool:
         path, sha = self.target / rel, self.expected.get(rel)
@@ -200,7 +225,7 @@ class ModelDownloader:
                 last = DownloadError(f"HTTP {response.status_code}")
                 response.close()
             if attempt < self.retries:
-                time.sleep(self.backoff_s * (2 ** attempt))
+                self._back_off(attempt)
         if isinstance(last, DownloadError):
             raise self._error(_("{host} kept failing ({reason}).").format(host=self.source.host, reason=last))
         raise self._error(connection_problem(self.source.host, last))
@@ -241,7 +266,7 @@ class ModelDownloader:
             if have and response.status_code != 206:
                 have = 0          # the server ignored the range: start over
             item.done = have
-            item.state = "downloading"
+            item.state = FileState.DOWNLOADING
             limit = self._limit(item, response, have)
             try:
                 with open(part, "ab" if have else "wb") as f:
@@ -269,7 +294,7 @@ class ModelDownloader:
                     raise self._silent(item.relpath) from None
                 log.info("transfer of %s broke (%s); resuming", item.relpath, exc)
                 if attempt < self.retries:
-                    time.sleep(self.backoff_s * (2 ** attempt))
+                    self._back_off(attempt)
             finally:
                 response.close()
         raise self._error(_("The connection to {host} kept breaking while fetching {file}.").format(
@@ -314,7 +339,7 @@ class ModelDownloader:
         for item in self.progress.files:
             self._check_cancel()
             if self._good_already(item.relpath):
-                item.state, item.sha256_ok = "present", True
+                item.state, item.sha256_ok = FileState.PRESENT, True
                 item.total = item.done = (self.target / item.relpath).stat().st_size
             else:
                 todo.append(item)
@@ -327,7 +352,7 @@ class ModelDownloader:
         for item in todo:
             for round_ in range(2):      # a corrupted transfer is fetched once more
                 self._fetch(item)
-                item.state = "verifying"
+                item.state = FileState.VERIFYING
                 self._report(force=True)
                 part = self._partial(item.relpath)
                 if file_sha256(part) == self.expected.get(item.relpath):
@@ -335,13 +360,13 @@ class ModelDownloader:
                     final.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(part, final)
                     self.store.remember_verified(item.relpath, self.expected[item.relpath])
-                    item.state, item.sha256_ok = "ok", True
+                    item.state, item.sha256_ok = FileState.OK, True
                     break
                 item.sha256_ok = False
                 self._quarantine(part, item.relpath)
                 item.done = 0
                 if round_ == 1:
-                    item.state = "failed"
+                    item.state = FileState.FAILED
                     raise self._error(_("{file} from {host} does not match its checksum even after a second "
                                         "download; the source may be damaged.").format(
                         file=item.relpath, host=self.source.host))

@@ -19,7 +19,16 @@ MODEL_FILES: tuple[str, ...] = (
 STUDIO_CONFIG_NAME = "chattts-studio-model.json"
 
 OFFICIAL_REPO = "2Noise/ChatTTS"
-OFFICIAL_URL = "https://huggingface.co/2Noise/ChatTTS"
+# The folder huggingface_hub's cache keeps the official repository in.
+HF_CACHE_NAME = "models--" + OFFICIAL_REPO.replace("/", "--")
+# What the official files take on disk, rounded up: the download's and the doctor's estimate.
+OFFICIAL_MODEL_BYTES = 1_200_000_000
+
+# Inside a model folder: unfinished downloads (`<PARTIAL_DIR>/<relpath><PART_SUFFIX>`, resumed
+# next time) and files that failed their checksum (kept for a look, never loaded).
+PARTIAL_DIR = ".partial"
+PART_SUFFIX = ".part"
+QUARANTINE_DIR = ".quarantine"
 
 
 def sha256_map_key(relpath: str) -> str:

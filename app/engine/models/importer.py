@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from app.engine.errors import ModelCorruptError, ModelMissingError, OutputError
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.engine.models.files import HF_CACHE_NAME, MODEL_FILES, PARTIAL_DIR, QUARANTINE_DIR, STUDIO_CONFIG_NAME
 from app.engine.models.store import ModelStore
 from app.i18n import _
 
@@ -24,8 +24,7 @@ def find_model_root(path: os.PathLike | str) -> Path:
     if not src.is_dir():
         raise ModelMissingError(_("{folder} is not a folder.").format(folder=src))
     candidates = [src]
-    for snapshots in (src / "snapshots", src / "models--2Noise--ChatTTS" / "snapshots",
-                      src / "hub" / "models--2Noise--ChatTTS" / "snapshots"):
+    for snapshots in (src / "snapshots", src / HF_CACHE_NAME / "snapshots", src / "hub" / HF_CACHE_NAME / "snapshots"):
         if snapshots.is_dir():
             # Newest snapshot first: the one a plain download would use.
             candidates += sorted((p for p in snapshots.iterdir() if p.is_dir()),
@@ -41,7 +40,7 @@ def find_model_root(path: os.PathLike | str) -> Path:
         _("{folder} does not hold a complete ChatTTS model: {missing} of {total} files are missing ({files}). "
           "Choose the folder that contains {asset}, or a Hugging Face cache folder {cache}.").format(
             folder=src, missing=len(missing), total=len(MODEL_FILES), files=", ".join(missing), asset="asset/",
-            cache="models--2Noise--ChatTTS"), missing=missing)
+            cache=HF_CACHE_NAME), missing=missing)
 
 
 def _place(src: Path, dest: Path, link: bool) -> None:
@@ -122,7 +121,7 @@ def _remove_model(target: Path) -> list[Path]:
         if path.is_file():
             path.unlink()
             removed.append(path)
-    for extra in (".partial", ".quarantine"):
+    for extra in (PARTIAL_DIR, QUARANTINE_DIR):
         if (target / extra).is_dir():
             shutil.rmtree(target / extra)
             removed.append(target / extra)

@@ -19,12 +19,8 @@ from app import paths
 from app.atomic import write_json_atomic
 from app.engine.errors import ModelCorruptError, ModelMissingError
 from app.engine.models.schemas import read_model_description, read_verified_cache
-from app.engine.models.files import (
-    MODEL_FILES,
-    OFFICIAL_URL,
-    STUDIO_CONFIG_NAME,
-    sha256_map_key,
-)
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, sha256_map_key
+from app.engine.models.sources import OFFICIAL_URL
 from app.i18n import _
 
 DOWNLOAD_COMMAND = "chattts-studio models download"
