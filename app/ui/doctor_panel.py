@@ -27,7 +27,8 @@ COLORS = {"ok": "#2e7d32", "warn": "#b26a00", "fail": "#c62828", "skip": "#75757
 class DoctorPanel(Retranslating, QWidget):
     rerunRequested = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, doctor=None, parent=None):
+        """`doctor`: the DoctorController whose reports it shows and which Re-run asks."""
         super().__init__(parent)
         self.report = None
         self.tree = QTreeWidget()
@@ -59,13 +60,19 @@ class DoctorPanel(Retranslating, QWidget):
         self.save_button.clicked.connect(self.save_report)
         self.retranslate()
         self._update_buttons()
+        if doctor is not None:
+            self.rerunRequested.connect(lambda: doctor.run(quick=False))
+            doctor.reportReady.connect(self.set_report)
+            doctor.failed.connect(self.show_error)
+            if doctor.report is not None:
+                self.set_report(doctor.report)
 
     def start_running(self) -> None:
         self.summary.setText(self.tr("Checking this computer..."))
         self.rerun_button.setEnabled(False)
         self.rerunRequested.emit()
 
-    def set_report(self, report) -> None:
+    def set_report(self, report, _quick: bool = False) -> None:
         self.report = report
         self.tree.clear()
         for r in report.results:

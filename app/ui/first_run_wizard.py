@@ -1,16 +1,16 @@
 """First-run wizard: welcome, diagnostics, model folder, a test sentence, done.
 
-It drives the main window's own services (doctor thread, model loading, synthesis worker)
-rather than owning copies, so what it shows is what the window will do.
+It talks to the window's controllers (doctor, model, speech, model folders) rather than owning
+copies, so what it shows is what the window will do; it follows their signals and states.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
 from app.ui.retranslate import Retranslating
 from app.engine.request import SamplingParams, SynthesisRequest
+from app.ui.controllers import ModelState, NotReady
 from app.ui.doctor_panel import DoctorPanel
 
 
@@ -34,21 +34,13 @@ class WelcomePage(Retranslating, QWizardPage):
 
 
 class DiagnosticsPage(Retranslating, QWizardPage):
-    def __init__(self, window):
+    def __init__(self, doctor):
         super().__init__()
-        self.window = window
-        self.panel = DoctorPanel()
+        self.panel = DoctorPanel(doctor)
         self.panel.setObjectName("wizardDoctorPanel")
         QVBoxLayout(self).addWidget(self.panel)
-        self.panel.rerunRequested.connect(lambda: window.run_doctor(quick=False))
-        window.doctor.worker.finished.connect(self._on_report)
-
-    def _on_report(self, report, _quick):
-        self.panel.set_report(report)
 
     def initializePage(self):
-        if self.window.last_report is not None:
-            self.panel.set_report(self.window.last_report)
         self.panel.start_running()
 
     def retranslate(self):
@@ -57,66 +49,39 @@ class DiagnosticsPage(Retranslating, QWizardPage):
 
 
 class ModelPage(Retranslating, QWizardPage):
-    def __init__(self, window):
+    def __init__(self, model, folders):
         super().__init__()
-        self.window = window
+        self.model = model
+        self.folders = folders
         self.status = _label()
         self.status.setObjectName("wizardModelStatus")
         self.choose = QPushButton()
         self.choose.setObjectName("wizardChooseModel")
-        self.choose.clicked.connect(self.choose_folder)
+        self.choose.clicked.connect(lambda: folders.choose(parent=self.wizard()))
         self.download = QPushButton()
         self.download.setObjectName("wizardDownloadModel")
-        self.download.clicked.connect(self.open_download)
+        self.download.clicked.connect(lambda: folders.open_download(parent=self.wizard()))
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addWidget(self.choose)
         layout.addWidget(self.download)
         layout.addStretch(1)
-        self._load_error: str | None = None
-        # Slots of this page, not lambdas: a lambda would run on the worker's thread at once,
-        # before the window has taken the news in, and show the state before it.
-        worker = window.worker.worker
-        worker.loadStarted.connect(self.on_load_started)
-        worker.loaded.connect(self.on_loaded)
-        worker.loadFailed.connect(self.on_load_failed)
-
-    @Slot()
-    def choose_folder(self):
-        self.window.choose_model_folder(parent=self.wizard())
-
-    @Slot()
-    def open_download(self):
-        self.window.open_download(parent=self.wizard())
-
-    @Slot(str)
-    def on_load_started(self, _folder):
-        self._load_error = None
-        self.refresh()
-
-    @Slot(object)
-    def on_loaded(self, _status):
-        self._load_error = None
-        self.refresh()
-
-    @Slot(str)
-    def on_load_failed(self, message):
-        self._load_error = message
-        self.refresh()
+        model.stateChanged.connect(self.refresh)
 
     def initializePage(self):
         self.refresh()
 
-    def refresh(self):
-        w = self.window
-        if w.model_status is not None:
-            text = self.tr("Model ready: %1 in %2.").replace("%1", w.model_status.kind).replace("%2", w.model_status.root)
-        elif self._load_error:
-            text = self.tr("The model could not be loaded: %1").replace("%1", self._load_error)
-        elif w.model_banner.text():
-            text = w.model_banner.text()
+    def refresh(self, *_args):
+        m = self.model
+        if m.state is ModelState.READY:
+            text = self.tr("Model ready: %1 in %2.").replace("%1", m.status.kind).replace("%2", m.status.root)
+        elif m.state is ModelState.FAILED:
+            text = self.tr("The model could not be loaded: %1").replace("%1", m.error or "")
+        elif m.state is ModelState.MISSING:
+            text = self.tr("No ChatTTS model in %1. Download it, or choose a folder that already holds the "
+                           "model's asset/ folder.").replace("%1", m.missing_folder or "")
         else:
-            text = self.tr("Loading the model from %1...").replace("%1", str(w.model_dir()))
+            text = self.tr("Loading the model from %1...").replace("%1", str(m.model_dir()))
         self.status.setText(text)
 
     def retranslate(self):
@@ -128,9 +93,9 @@ class ModelPage(Retranslating, QWizardPage):
 
 
 class TestPage(Retranslating, QWizardPage):
-    def __init__(self, window):
+    def __init__(self, speech):
         super().__init__()
-        self.window = window
+        self.speech = speech
         self.play = QPushButton()
         self.play.setObjectName("wizardPlayTest")
         self.result = _label()
@@ -140,30 +105,28 @@ class TestPage(Retranslating, QWizardPage):
         layout.addWidget(self.result)
         layout.addStretch(1)
         self.play.clicked.connect(self.speak)
-        window.worker.worker.finished.connect(self._on_finished)
-        window.worker.worker.failed.connect(self._on_failed)
+        speech.finished.connect(self._on_finished)
+        speech.failed.connect(self.result.setText)
 
     def sentence(self) -> str:
         return self.tr("Hello! This is ChatTTS Studio speaking.")
 
     def speak(self):
-        if self.window.model_status is None:
+        request = SynthesisRequest(self.sentence(), refine_text=False, sampling=SamplingParams(max_new_tokens=512))
+        try:
+            started = self.speech.start(request)
+        except NotReady:
             self.result.setText(self.tr("The model is not loaded yet."))
             return
-        self.result.setText(self.tr("Speaking..."))
-        self.window.start_request(SynthesisRequest(self.sentence(), refine_text=False,
-                                                   sampling=SamplingParams(max_new_tokens=512)))
+        if started:
+            self.result.setText(self.tr("Speaking..."))
 
-    @Slot(int, str)
-    def _on_failed(self, _job_id, message):
-        self.result.setText(message)
-
-    @Slot(int, object)
-    def _on_finished(self, _job_id, result):
-        if self.window.output.problem:
+    def _on_finished(self, _request, result, _audition):
+        problem = self.speech.output_problem()
+        if problem:
             text = self.tr("Made %1 s of audio in %2 s on %3, but it could not be played: %4").replace(
                 "%1", f"{result.duration:.1f}").replace("%2", f"{result.synth_seconds:.1f}").replace(
-                "%3", result.device).replace("%4", self.window.output.problem)
+                "%3", result.device).replace("%4", problem)
         else:
             text = self.tr("Played %1 s of audio, made in %2 s on %3.").replace(
                 "%1", f"{result.duration:.1f}").replace("%2", f"{result.synth_seconds:.1f}").replace(
@@ -190,11 +153,11 @@ class DonePage(Retranslating, QWizardPage):
 
 
 class FirstRunWizard(Retranslating, QWizard):
-    def __init__(self, window):
-        super().__init__(window)
+    def __init__(self, settings, model, doctor, speech, folders, parent=None):
+        super().__init__(parent)
         self.setObjectName("firstRunWizard")
-        self.window_ = window
-        self.pages = [WelcomePage(), DiagnosticsPage(window), ModelPage(window), TestPage(window), DonePage()]
+        self.settings = settings
+        self.pages = [WelcomePage(), DiagnosticsPage(doctor), ModelPage(model, folders), TestPage(speech), DonePage()]
         for page in self.pages:
             self.addPage(page)
         self.finished.connect(self._done)
@@ -202,8 +165,8 @@ class FirstRunWizard(Retranslating, QWizard):
         self.retranslate()
 
     def _done(self, _result):
-        self.window_.settings.first_run_done = True
-        self.window_.settings.sync()
+        self.settings.first_run_done = True
+        self.settings.sync()
 
     def retranslate(self):
         self.setWindowTitle(self.tr("ChatTTS Studio setup"))

@@ -1,12 +1,29 @@
-"""Recent results: replay, export, delete, regenerate with the same settings."""
+"""Recent results: replay, export, delete, regenerate with the same settings.
+
+It follows the history controller (new and deleted entries) and plays through the speech
+controller; regenerating needs the editor and the voice and parameter panels, so it is asked
+of the window (`regenerateRequested`).
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
+import re
+from pathlib import Path
 
-from app.ui.retranslate import Retranslating
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget,
+)
+
+from app.engine.errors import OutputError
 from app.engine.library.history import HistoryEntry
+from app.ui.retranslate import Retranslating
+
+
+def default_export_name(text: str) -> str:
+    words = re.sub(r'[<>:"/\\|?*\x00-\x1f\s]+', " ", text).strip()
+    stem = "_".join(words.split()[:6])[:40] or "speech"
+    return f"{stem}.wav"
 
 
 def entry_label(entry: HistoryEntry) -> str:
@@ -22,9 +39,14 @@ class HistoryPanel(Retranslating, QWidget):
     exportRequested = Signal(str)
     deleteRequested = Signal(str)
     regenerateRequested = Signal(str)
+    message = Signal(str)         # for the status line
+    selectionChanged = Signal()
 
-    def __init__(self, parent=None):
+    def __init__(self, history, speech, settings, parent=None):
         super().__init__(parent)
+        self.history = history
+        self.speech = speech
+        self.settings = settings
         self.list = QListWidget()
         self.list.setObjectName("historyList")
         self.buttons = {}
@@ -42,8 +64,49 @@ class HistoryPanel(Retranslating, QWidget):
         layout.addLayout(row)
         self.list.itemDoubleClicked.connect(lambda _item: self._emit(self.replayRequested))
         self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
+        self.replayRequested.connect(self.replay)
+        self.exportRequested.connect(self.export_entry)
+        self.deleteRequested.connect(history.delete)
+        history.changed.connect(self.refresh)
+        history.added.connect(self.select)
         self.retranslate()
-        self._update_buttons()
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.set_entries(self.history.entries())
+
+    def replay(self, entry_id: str) -> None:
+        entry = self.history.get(entry_id)
+        if entry is not None and not self.speech.busy:
+            self.speech.play_audio(*self.history.audio(entry))
+
+    def export_selected(self) -> None:
+        entry_id = self.selected_id()
+        if entry_id:
+            self.export_entry(entry_id)
+
+    def export_entry(self, entry_id: str) -> None:
+        entry = self.history.get(entry_id)
+        if entry is None:
+            return
+        start_dir = self.settings.last_export_dir or str(Path.home())
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export WAV"), str(Path(start_dir) / default_export_name(entry.text)),
+            self.tr("WAV audio (*.wav)"))
+        if path:
+            if not path.lower().endswith(".wav"):
+                path += ".wav"
+            self.export_to(entry_id, path)
+
+    def export_to(self, entry_id: str, path: str) -> bool:
+        try:
+            self.history.export_to(entry_id, path)
+        except (OutputError, OSError) as exc:
+            QMessageBox.critical(self, self.tr("Export failed"), str(exc))
+            return False
+        self.settings.last_export_dir = str(Path(path).parent)
+        self.message.emit(self.tr("Exported %1").replace("%1", path))
+        return True
 
     def set_entries(self, entries: list[HistoryEntry]) -> None:
         current = self.selected_id()
@@ -75,6 +138,7 @@ class HistoryPanel(Retranslating, QWidget):
         has = self.selected_id() is not None
         for button in self.buttons.values():
             button.setEnabled(has)
+        self.selectionChanged.emit()
 
     def retranslate(self) -> None:
         self.buttons["replay"].setText(self.tr("Replay"))

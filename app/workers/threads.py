@@ -16,21 +16,24 @@ def running_threads() -> list[QThread]:
 
 class OwnedThread(QObject):
     """Owns a QThread and the worker moved onto it. Subclasses declare the request signals,
-    connect them to the worker's slots, and say in `stop_work()` how to stop a running job."""
+    connect them to the worker's slots, and say in `stop_work()` how to stop a running job.
+
+    The QThread is `qthread`: a `thread` attribute would hide QObject.thread(), which Qt and
+    PySide call to learn which thread an object lives in."""
 
     def __init__(self, worker: QObject, name: str, parent=None):
         super().__init__(parent)
-        self.thread = QThread()
-        self.thread.setObjectName(name)
+        self.qthread = QThread()
+        self.qthread.setObjectName(name)
         self.worker = worker
-        worker.moveToThread(self.thread)
-        _threads.add(self.thread)
-        self.thread.start()
+        worker.moveToThread(self.qthread)
+        _threads.add(self.qthread)
+        self.qthread.start()
 
     def stop_work(self) -> None:
         """Ask the job in progress to end early (default: let it finish)."""
 
     def shutdown(self, timeout_ms: int = 30_000) -> bool:
         self.stop_work()
-        self.thread.quit()
-        return self.thread.wait(timeout_ms)
+        self.qthread.quit()
+        return self.qthread.wait(timeout_ms)

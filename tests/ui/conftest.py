@@ -48,6 +48,6 @@ def window(make_window):
 
 def run_to_end(qtbot, window, text):
     window.text_panel.set_text(text)
-    with qtbot.waitSignal(window.worker.worker.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.speech.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=RUN_TIMEOUT_MS)

@@ -82,8 +82,8 @@ def test_a_history_that_cannot_be_written_is_said_in_the_window(make_window, mon
         raise OutputError("The history folder cannot be written: permission denied.")
 
     monkeypatch.setattr(history_module, "write_wav", refuse)
-    window._job = type("Job", (), {"id": 1, "request": SynthesisRequest("hi")})()
-    window.on_finished(1, SynthesisResult(np.zeros(240, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1, True))
+    window.speech.finished.emit(SynthesisRequest("hi"),
+                                SynthesisResult(np.zeros(240, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1, True), False)
     assert "permission denied" in window.library_banner.text()
     assert "history" in window.library_banner.text()
     assert PronunciationDictionary().entries == {}
@@ -100,7 +100,7 @@ def test_regenerating_a_row_with_out_of_range_settings_says_which(make_window):
     window.regenerate(entry.id)
     assert window.status.text() == ("top-p must be greater than 0 and at most 1; "
                                     "change it in the Parameters tab.")
-    assert window._job is None
+    assert not window.is_busy()
 
 
 def test_saved_parameters_of_the_wrong_kind_do_not_stop_the_window(make_window, settings):

@@ -4,6 +4,7 @@ import json
 
 from app import paths
 from app.engine.models.files import STUDIO_CONFIG_NAME
+from app.ui.controllers import ModelState
 from tests.ui.conftest import LOAD_TIMEOUT_MS
 
 
@@ -14,7 +15,7 @@ def test_the_window_starts_over_a_model_description_with_strings_for_numbers(mak
     cfg_path.write_text(json.dumps(cfg))
     settings.model_dir = str(model_copy)
     window = make_window(wait_loaded=False)
-    qtbot.waitUntil(lambda: window._load_error is not None, timeout=LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.model.state is ModelState.FAILED, timeout=LOAD_TIMEOUT_MS)
     assert window.isVisible() and window.model_status is None
     assert "dimensions.gpt.hidden_size" in window.model_banner.text()
 

@@ -69,7 +69,7 @@ def test_panel_rerun_copy_and_save(qtbot, make_window, tmp_path, monkeypatch):
     probe = snapshot_probe("win_tdr_default")
     window = make_window(doctor_probe_factory=probe, synthesizer_factory=recording_synthesizer())
     panel = window.doctor_panel
-    with qtbot.waitSignal(window.doctor.worker.finished, timeout=LOAD_TIMEOUT_MS):
+    with qtbot.waitSignal(window.doctor.reportReady, timeout=LOAD_TIMEOUT_MS):
         qtbot.mouseClick(panel.rerun_button, Qt.MouseButton.LeftButton)
     assert probe.calls == [True, False]       # re-run is the full check
     qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)
@@ -91,7 +91,7 @@ def test_first_run_wizard_walks_through_checks_model_and_a_test_sentence(qtbot, 
     window.open_wizard()
     wizard = window.wizard
     assert wizard.isVisible()
-    with qtbot.waitSignal(window.doctor.worker.finished, timeout=LOAD_TIMEOUT_MS):
+    with qtbot.waitSignal(window.doctor.reportReady, timeout=LOAD_TIMEOUT_MS):
         wizard.next()                                      # diagnostics page starts a full check
     diagnostics = wizard.currentPage()
     assert diagnostics.panel.item_for("torch_build").text(0).startswith("[✓]")
@@ -99,7 +99,7 @@ def test_first_run_wizard_walks_through_checks_model_and_a_test_sentence(qtbot, 
     assert "Model ready" in wizard.currentPage().status.text()
     wizard.next()
     test_page = wizard.currentPage()
-    with qtbot.waitSignal(window.worker.worker.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.speech.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(test_page.play, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Played" in test_page.result.text(), timeout=5_000)
     assert "noise, not speech" in test_page.result.text()

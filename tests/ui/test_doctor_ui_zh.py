@@ -25,7 +25,7 @@ def test_the_panel_shows_chinese_rows_and_follows_a_language_change(qtbot, make_
     window = make_window(doctor_probe_factory=snapshot_probe("win_cpu_torch_rtx"),
                          synthesizer_factory=recording_synthesizer())
     assert "CPU-only build" in window.doctor_banner.text()
-    window.menus.set_language("zh_CN")
+    window.menus.actions["language.zh_CN"].trigger()
     qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
     assert i18n.current_language() == "zh_CN"
     panel = window.doctor_panel
@@ -42,7 +42,7 @@ def test_the_panel_shows_chinese_rows_and_follows_a_language_change(qtbot, make_
     assert fix.startswith("请安装 CUDA 版本：") and "download.pytorch.org/whl/cu128" in fix
     assert "仅支持 CPU" in window.doctor_banner.text()          # the banner quotes the check too
     assert "推荐设备" in panel.report_text()                      # Copy / Save give the Chinese report
-    window.menus.set_language("en")
+    window.menus.actions["language.en"].trigger()
     qtbot.waitUntil(lambda: window.play_button.text() == "Play", timeout=5_000)
     assert panel.item_for("torch_build").text(0) == "[✗] PyTorch build"
     assert "CPU-only build" in window.doctor_banner.text()
@@ -60,7 +60,7 @@ def test_a_window_started_in_chinese_runs_the_checks_in_chinese(qtbot, make_wind
     try:
         window.open_wizard()                 # the wizard's diagnostics page: a full check, in Chinese
         wizard = window.wizard
-        with qtbot.waitSignal(window.doctor.worker.finished, timeout=LOAD_TIMEOUT_MS):
+        with qtbot.waitSignal(window.doctor.reportReady, timeout=LOAD_TIMEOUT_MS):
             wizard.next()
         page = wizard.currentPage()
         qtbot.waitUntil(lambda: "推荐设备" in page.panel.summary.text(), timeout=5_000)

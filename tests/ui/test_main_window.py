@@ -54,7 +54,7 @@ def test_export_to_an_unwritable_place_shows_an_error_dialog(qtbot, window, tmp_
     shown = []
     monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: shown.append(text))
     entry_id = window.history_panel.selected_id()
-    assert window.export_to(entry_id, str(tmp_path / "missing" / "x.wav")) is False
+    assert window.history_panel.export_to(entry_id, str(tmp_path / "missing" / "x.wav")) is False
     assert len(shown) == 1 and "does not exist" in shown[0]
     assert not (tmp_path / "missing").exists()
 
@@ -68,8 +68,8 @@ class DecodePause:
     def __init__(self, window, monkeypatch, at_call: int = 40, release_on_cancel: bool = False):
         self.reached, self.release = threading.Event(), threading.Event()
         self.at_call, self.calls, self.after = at_call, 0, 0
-        synth = window.worker.worker.synthesizer()
-        monkeypatch.setattr(synth._loop, "on_logits", self._step)
+        synth = window.model.synthesizer()
+        monkeypatch.setattr(synth.loop, "on_logits", self._step)
         if release_on_cancel:      # for a close, where the test cannot act once it started
             real = synth.cancel
             monkeypatch.setattr(synth, "cancel", lambda: (real(), self.release.set()))
@@ -95,10 +95,9 @@ def start_and_pause(qtbot, window, pause, play):
 
 def test_stop_interrupts_the_decode_in_flight_and_the_next_play_works(qtbot, window, monkeypatch):
     output = window.output
-    worker = window.worker.worker
     pause = DecodePause(window, monkeypatch)
     start_and_pause(qtbot, window, pause, lambda: qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton))
-    with qtbot.waitSignal(worker.cancelled, timeout=30_000):
+    with qtbot.waitSignal(window.speech.stopConfirmed, timeout=30_000):
         qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
         assert not window.is_busy()       # the button answers at once
         assert output.stops >= 1 and not output.is_active()
@@ -134,7 +133,7 @@ def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, mak
     audio, _ = second.history.audio(original)
     assert np.array_equal(output.played(), audio)
 
-    with qtbot.waitSignal(second.worker.worker.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(second.speech.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(second.history_panel.buttons["regenerate"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not second.is_busy(), timeout=RUN_TIMEOUT_MS)
     assert second.text_panel.text() == "历史记录。"
@@ -200,12 +199,12 @@ def test_corrupt_model_is_explained_in_the_banner(qtbot, make_window, settings, 
 
 
 def test_language_switch_retranslates_the_window(qtbot, window):
-    window.menus.set_language("zh_CN")
+    window.menus.actions["language.zh_CN"].trigger()
     qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
     assert "噪声" in window.model_banner.text()      # the test-model banner is translated too
     assert window.stop_button.text() == "停止"
     assert window.voice_panel.seed_label.text() == "种子"
-    window.menus.set_language("en")
+    window.menus.actions["language.en"].trigger()
     qtbot.waitUntil(lambda: window.play_button.text() == "Play", timeout=5_000)
     assert window.settings.language == "en"
 
@@ -217,17 +216,16 @@ def test_no_sound_device_is_said_once_and_export_still_works(qtbot, make_window,
     assert "No audio output device" in window.audio_banner.text()
     run_to_end(qtbot, window, "没有声卡。")
     assert output.chunks == []
-    assert window.export_to(window.history_panel.selected_id(), str(tmp_path / "ok.wav"))
+    assert window.history_panel.export_to(window.history_panel.selected_id(), str(tmp_path / "ok.wav"))
     assert sf.info(str(tmp_path / "ok.wav")).frames > 0
 
 
 def test_keyboard_shortcuts_play_and_stop(qtbot, window, monkeypatch):
     window.activateWindow()
-    worker = window.worker.worker
     pause = DecodePause(window, monkeypatch)
     start_and_pause(qtbot, window, pause, lambda: qtbot.keyClick(
         window.text_panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier))
-    with qtbot.waitSignal(worker.cancelled, timeout=30_000):
+    with qtbot.waitSignal(window.speech.stopConfirmed, timeout=30_000):
         qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Escape)
         pause.release.set()
     assert pause.after <= 1
@@ -253,7 +251,7 @@ def test_object_names_for_automation(window):
 def test_precision_menu_reloads_the_model_in_that_format_and_remembers_it(qtbot, window):
     assert window.model_status.decode == "jit-fp32"        # automatic on a CPU
     assert "jit-fp32" in window.status.text()
-    window.menus.precision_actions["int8"].trigger()
+    window.menus.actions["precision.int8"].trigger()
     qtbot.waitUntil(lambda: window.model_status is not None and window.model_status.decode == "jit-int8",
                     timeout=LOAD_TIMEOUT_MS)
     assert window.settings.precision == "int8"

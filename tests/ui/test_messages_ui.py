@@ -10,7 +10,7 @@ def test_every_warning_of_a_result_is_readable_in_full(qtbot, window, monkeypatc
     text = "第一句话。第二句话。第三句话。"
     request = SynthesisRequest(text, refine_text=False, voice_lock=False, sampling=SamplingParams(max_new_tokens=4))
     monkeypatch.setattr(window, "current_request", lambda: request)
-    with qtbot.waitSignal(window.worker.worker.finished, timeout=RUN_TIMEOUT_MS) as finished:
+    with qtbot.waitSignal(window.speech.finished, timeout=RUN_TIMEOUT_MS) as finished:
         qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton)
     warnings = finished.args[1].warnings
     assert len(warnings) >= 2                                   # each sentence hit the 4-token limit

@@ -31,7 +31,7 @@ def test_preview_shows_exactly_what_will_be_spoken(qtbot, window):
 
 
 def test_pronunciations_dialog_saves_and_the_preview_uses_them(qtbot, window):
-    window.menus.open_pronunciations()
+    window.menus.actions["text.pronunciations"].trigger()
     dialog = window.pronunciation_dialog
     qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
     dialog.table.item(0, 0).setText("ChatTTS")
@@ -68,7 +68,7 @@ def test_audition_plays_a_sentence_without_touching_history(qtbot, window, tmp_p
     torch.save(torch.from_numpy(np.ones(64, dtype=np.float32)), tmp_path / "v.pt")
     window.voice_panel.import_file(str(tmp_path / "v.pt"))
     window.voice_panel.voices.setCurrentRow(0)
-    with qtbot.waitSignal(window.worker.worker.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.speech.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(window.voice_panel.audition_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=5_000)
     assert window.output.chunks
@@ -79,7 +79,7 @@ def test_voice_from_a_recording_is_saved_and_used_as_reference(qtbot, window, tm
     wav = tmp_path / "my voice.wav"
     t = np.linspace(0, 2, 48_000, dtype=np.float32)
     sf.write(str(wav), 0.2 * np.sin(2 * np.pi * 180 * t), 24_000)
-    with qtbot.waitSignal(window.worker.worker.referenceReady, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.speech.referenceReady, timeout=RUN_TIMEOUT_MS):
         window.voice_panel.recordingVoiceRequested.emit(str(wav), "这是我的声音。")
     qtbot.waitUntil(lambda: window.voice_panel.library.get("my voice") is not None, timeout=5_000)
     saved = window.voice_panel.library.get("my voice")
@@ -95,7 +95,7 @@ def test_a_bad_recording_gets_a_message(qtbot, window, tmp_path, monkeypatch):
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
     (tmp_path / "noise.wav").write_bytes(b"not audio")
-    with qtbot.waitSignal(window.worker.worker.referenceFailed, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.speech.referenceFailed, timeout=RUN_TIMEOUT_MS):
         window.voice_panel.recordingVoiceRequested.emit(str(tmp_path / "noise.wav"), "文字")
     qtbot.waitUntil(lambda: bool(shown), timeout=5_000)
     assert "not an audio file" in shown[0]

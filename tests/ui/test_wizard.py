@@ -37,7 +37,7 @@ class _Blocking(QObject):
 def _to_model_page(qtbot, window):
     window.open_wizard()
     wizard = window.wizard
-    with qtbot.waitSignal(window.doctor.worker.finished, timeout=LOAD_TIMEOUT_MS):
+    with qtbot.waitSignal(window.doctor.reportReady, timeout=LOAD_TIMEOUT_MS):
         wizard.next()
     wizard.next()
     return wizard, wizard.currentPage()
@@ -71,7 +71,7 @@ def test_wizard_downloads_the_model_through_its_own_dialog_then_speaks_without_a
 
     wizard.next()
     test_page = wizard.currentPage()
-    with qtbot.waitSignal(window.worker.worker.finished, timeout=RUN_TIMEOUT_MS):
+    with qtbot.waitSignal(window.speech.finished, timeout=RUN_TIMEOUT_MS):
         qtbot.mouseClick(test_page.play, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "could not be played" in test_page.result.text(), timeout=5_000)
     assert "Played" not in test_page.result.text() and NO_SOUND in test_page.result.text()
@@ -89,7 +89,7 @@ def test_model_page_says_when_loading_fails_and_when_it_then_succeeds(qtbot, mak
     wizard, page = _to_model_page(qtbot, window)
     qtbot.waitUntil(lambda: "could not be loaded" in page.status.text(), timeout=LOAD_TIMEOUT_MS)
     assert "Vocos.safetensors" in page.status.text() and "Loading the model" not in page.status.text()
-    window.set_model_dir(str(tiny_model))                              # the user picks a good folder
+    window.model.set_model_dir(str(tiny_model))                            # the user picks a good folder
     qtbot.waitUntil(lambda: "Model ready" in page.status.text(), timeout=LOAD_TIMEOUT_MS)
     wizard.close()
 
@@ -97,7 +97,7 @@ def test_model_page_says_when_loading_fails_and_when_it_then_succeeds(qtbot, mak
 def test_qt_s_own_buttons_are_chinese_in_the_chinese_interface(qtbot, window):
     from PySide6.QtWidgets import QDialogButtonBox, QWizard
 
-    window.menus.set_language("zh_CN")
+    window.menus.actions["language.zh_CN"].trigger()
     qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
     try:
         window.open_wizard()
@@ -109,4 +109,4 @@ def test_qt_s_own_buttons_are_chinese_in_the_chinese_interface(qtbot, window):
         assert all(any("\u4e00" <= ch <= "\u9fff" for ch in label) for label in labels), labels
         wizard.close()
     finally:
-        window.menus.set_language("en")
+        window.menus.actions["language.en"].trigger()

@@ -1,0 +1,152 @@
+"""The window's banners, each following one controller: the model (missing, failed, a test
+model), the doctor's problems, the sound output, the user's library. Each says its message
+again in the new language when the language changes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+
+from app.ui.banner import Banner
+from app.ui.controllers.model import ModelState
+from app.ui.retranslate import Retranslating
+
+
+class ModelBanner(Retranslating, Banner):
+    chooseRequested = Signal()
+    downloadRequested = Signal()
+
+    def __init__(self, model, parent=None):
+        super().__init__("modelBanner", parent)
+        self._model = model
+        self.button.clicked.connect(self.chooseRequested)
+        self.button2.clicked.connect(self.downloadRequested)
+        model.stateChanged.connect(self.refresh)
+
+    def refresh(self, *_args) -> None:
+        m = self._model
+        choose, download = self.tr("Choose folder..."), self.tr("Download...")
+        if m.state is ModelState.MISSING:
+            self.show_message(self.tr(
+                "No ChatTTS model in %1. Download it, or choose a folder that already holds the "
+                "model's asset/ folder.").replace("%1", m.missing_folder or ""), "warning", choose, download)
+        elif m.state is ModelState.FAILED:
+            self.show_message(m.error or "", "error", choose, download)
+        elif m.state is ModelState.READY and m.status.test_model:
+            self.show_message(self.tr(
+                "This is a random-weight test model: it makes noise, not speech. Choose the "
+                "official ChatTTS model folder to hear real speech."), "warning", choose)
+        else:
+            self.hide()
+
+    def retranslate(self) -> None:
+        self.refresh()
+
+
+class DoctorBanner(Retranslating, Banner):
+    """The first failed check that affects synthesis, quoted from the doctor's report."""
+
+    openRequested = Signal()
+
+    def __init__(self, doctor, parent=None):
+        super().__init__("doctorBanner", parent)
+        self._doctor = doctor
+        self.button.clicked.connect(self.openRequested)
+        doctor.reportReady.connect(self.refresh)
+
+    def refresh(self, *_args) -> None:
+        problems = self._doctor.problems()
+        if problems:
+            self.show_message(problems[0].summary, "error", self.tr("Open diagnostics"))
+        else:
+            self.hide()
+
+    def retranslate(self) -> None:
+        self._doctor.follow_language()
+        self.refresh()
+
+
+class AudioBanner(Retranslating, Banner):
+    """Why nothing can be heard; dismissable, since Export still works."""
+
+    def __init__(self, speech, parent=None):
+        super().__init__("audioBanner", parent)
+        self._speech = speech
+        self.button.clicked.connect(self.hide)
+        speech.outputChanged.connect(self.refresh)
+
+    def refresh(self) -> None:
+        problem = self._speech.output_problem()
+        if problem:
+            self.show_message(problem, "info", self.tr("Dismiss"))
+        else:
+            self.hide()
+
+    def retranslate(self) -> None:
+        if not self.isHidden():
+            self.button.setText(self.tr("Dismiss"))
+
+
+class LibraryBanner(Retranslating, Banner):
+    """What happened to the library when it was opened, or a result that could not be kept."""
+
+    MAX_LINES = 5
+
+    def __init__(self, history, parent=None):
+        super().__init__("libraryBanner", parent)
+        self._history = history
+        self._not_saved: str | None = None
+        self.button.clicked.connect(self._dismiss)
+        history.notSaved.connect(self.show_not_saved)
+        self.show_notices()
+
+    def _dismiss(self) -> None:
+        self._not_saved = None
+        self.hide()
+
+    def notice_text(self, notice) -> str:
+        args = list(notice.args)
+        if notice.kind == "skipped" and len(args) == 2 and args[1] == "(the whole file)":
+            return self.tr("%1 could not be read; it was kept as it is and the rest was loaded.").replace(
+                "%1", args[0])
+        if notice.kind == "skipped" and len(args) == 2:
+            return self.tr("%1: a record was skipped because its field \u201c%2\u201d is not valid; the "
+                           "rest was loaded.").replace("%1", args[0]).replace("%2", args[1])
+        if notice.kind == "restored" and len(args) == 2:
+            return self.tr("Your library was damaged: it was set aside as %1 and the backup %2 was "
+                           "restored; results since that backup may be missing.").replace(
+                "%1", args[0]).replace("%2", args[1])
+        if notice.kind == "damaged_no_backup" and args:
+            return self.tr("Your library was damaged and no backup could be used: it was set aside as %1 "
+                           "and a new library was started.").replace("%1", args[0])
+        if notice.kind == "imported" and len(args) == 2:
+            return self.tr("Imported %1 into the library; the original is kept as %2.").replace(
+                "%1", args[0]).replace("%2", args[1])
+        return notice.message
+
+    def show_notices(self) -> None:
+        lines = []
+        if self._history.problem:
+            lines.append(self.tr("Your history and voices cannot be saved this session: %1").replace(
+                "%1", self._history.problem))
+        lines += [self.notice_text(n) for n in self._history.notices()]
+        if not lines:
+            self.hide()
+            return
+        shown = lines[:self.MAX_LINES]
+        if len(lines) > self.MAX_LINES:
+            shown.append(self.tr("... and %1 more (see the log).").replace("%1", str(len(lines) - self.MAX_LINES)))
+        self.show_message("\n".join(shown), "warning", self.tr("Dismiss"))
+
+    def show_not_saved(self, reason: str) -> None:
+        """The audio was still played and can be exported."""
+        self._not_saved = reason
+        self.show_message(self.tr("This result could not be saved to the history: %1").replace("%1", reason),
+                          "error", self.tr("Dismiss"))
+
+    def retranslate(self) -> None:
+        if self.isHidden():
+            return
+        if self._not_saved is not None:
+            self.show_not_saved(self._not_saved)
+        else:
+            self.show_notices()

@@ -1,0 +1,78 @@
+"""The user's library: history of results and saved voices, opened once for the session.
+
+A library that cannot be opened does not stop the window: history and voices then live in a
+temporary folder for this session and `problem` says why. Notices (records skipped, a damaged
+file set aside) carry a kind and their arguments; the window words them.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from app.engine.audio.wav import write_wav
+from app.engine.errors import StudioError
+from app.engine.library import HistoryStore, Library, VoiceLibrary
+
+log = logging.getLogger("chattts_studio.ui")
+
+
+def open_library(history: HistoryStore | None = None, voices: VoiceLibrary | None = None):
+    """(history, voices, the problem or None)."""
+    try:
+        history = history or HistoryStore()
+        voices = voices or VoiceLibrary(history.library)
+        return history, voices, None
+    except StudioError as exc:
+        log.error("library not opened: %s", exc)
+        fallback = Library(tempfile.mkdtemp(prefix="chattts-studio-library-"))
+        return history or HistoryStore(fallback), voices or VoiceLibrary(fallback), str(exc)
+
+
+class HistoryController(QObject):
+    changed = Signal()          # entries were added or deleted
+    added = Signal(str)         # the new entry's id
+    notSaved = Signal(str)      # a result was heard but could not be kept: the reason
+
+    def __init__(self, history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
+                 parent=None):
+        super().__init__(parent)
+        self._store, self.voices, self.problem = open_library(history, voices)
+
+    def notices(self) -> list:
+        """What happened to the library while it was opened (imports are not news)."""
+        return [n for n in self._store.library.notices if n.kind != "imported"]
+
+    def entries(self):
+        return self._store.entries()
+
+    def get(self, entry_id: str):
+        return self._store.get(entry_id)
+
+    def audio(self, entry):
+        return self._store.audio(entry)
+
+    def record(self, request, result):
+        """Keep a result; None (and notSaved) when it cannot be written."""
+        try:
+            entry = self._store.add(request, result)
+        except (OSError, StudioError) as exc:
+            log.warning("history not saved: %s", exc)
+            self.notSaved.emit(str(exc))
+            return None
+        self.changed.emit()
+        self.added.emit(entry.id)
+        return entry
+
+    def delete(self, entry_id: str) -> None:
+        self._store.delete(entry_id)
+        self.changed.emit()
+
+    def export_to(self, entry_id: str, path: str) -> Path:
+        """Write the entry's audio as a WAV; raises OutputError or OSError with the reason."""
+        audio, rate = self._store.audio(self._store.get(entry_id))
+        write_wav(path, audio, rate)
+        return Path(path)

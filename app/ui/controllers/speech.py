@@ -1,0 +1,140 @@
+"""Speaking: one request at a time on the synthesis worker, its audio streamed to the sound
+output, Stop, replaying saved audio, and voices made from recordings.
+
+Any client (the window's Play, an audition, the first-run wizard's test sentence) starts a
+request here and hears about it through the same signals.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from app.engine.audio.wav import SAMPLE_RATE
+from app.engine.request import SynthesisRequest
+from app.engine.text.prepare import check_text
+from app.ui.controllers.model import ModelState
+
+
+class NotReady(Exception):
+    """A request before the model is loaded (the caller says so in its own words)."""
+
+
+class SpeechController(QObject):
+    started = Signal()                      # a request went to the worker
+    progress = Signal(int, int)             # segments done, segments total
+    finished = Signal(object, object, bool)  # SynthesisRequest, SynthesisResult, audition
+    failed = Signal(str)                    # the sentence to show
+    stopped = Signal()                      # the user stopped the request (it ends at once here)
+    stopConfirmed = Signal()                # the worker has really ended a stopped request
+    busyChanged = Signal(bool)
+    outputChanged = Signal()                # another sound output is in use
+    referenceReady = Signal(str, str, str)  # audio codes, transcript, source file
+    referenceFailed = Signal(str)
+
+    def __init__(self, worker_thread, model, output, parent=None):
+        super().__init__(parent)
+        self._worker = worker_thread
+        self._model = model
+        self.output = output
+        self._job = None
+        self._audition = False
+        worker = worker_thread.worker
+        worker.chunkReady.connect(self._on_chunk)
+        worker.progress.connect(self._on_progress)
+        worker.finished.connect(self._on_finished)
+        worker.failed.connect(self._on_failed)
+        worker.cancelled.connect(self._on_cancelled)
+        worker.referenceReady.connect(self.referenceReady)
+        worker.referenceFailed.connect(self.referenceFailed)
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    def output_problem(self) -> str | None:
+        """Why nothing can be heard (no sound device), or None."""
+        return self.output.problem
+
+    def use_output(self, output) -> None:
+        self.output.stop()
+        self.output = output
+        self.outputChanged.emit()
+
+    def start(self, request: SynthesisRequest, audition: bool = False) -> bool:
+        """Send `request` to the worker; False while another one runs. Raises InputTextError
+        or ParameterError for a request that cannot run, NotReady before the model is loaded."""
+        if self._job is not None:
+            return False
+        check_text(request.text)
+        request.validate()
+        if self._model.state is not ModelState.READY:
+            raise NotReady()
+        self._job = self._worker.new_job(request)
+        self._audition = audition
+        self.output.start(SAMPLE_RATE)
+        self.started.emit()
+        self.busyChanged.emit(True)
+        self._worker.submit.emit(self._job)
+        return True
+
+    def stop(self) -> None:
+        self.output.stop()
+        if self._job is None:
+            return
+        self._worker.worker.cancel(self._job.id)
+        self._end()
+        self.stopped.emit()
+
+    def play_audio(self, audio, rate: int) -> bool:
+        """Play saved audio (a history entry); not while a request is speaking."""
+        if self.busy:
+            return False
+        self.output.start(rate)
+        self.output.enqueue(audio)
+        self.output.end_stream()
+        return True
+
+    def make_voice(self, path: str, transcript: str) -> None:
+        """A voice from a recording, made by the loaded model: referenceReady or referenceFailed."""
+        self._worker.requestReference.emit(path, transcript)
+
+    def _end(self) -> None:
+        self._job = None
+        self._audition = False
+        self.busyChanged.emit(False)
+
+    def _current(self, job_id: int) -> bool:
+        return self._job is not None and self._job.id == job_id
+
+    @Slot(int, object)
+    def _on_chunk(self, job_id: int, chunk) -> None:
+        if self._current(job_id):
+            self.output.enqueue(chunk.samples)
+
+    @Slot(int, int, int)
+    def _on_progress(self, job_id: int, done: int, total: int) -> None:
+        if self._current(job_id):
+            self.progress.emit(done, total)
+
+    @Slot(int, object)
+    def _on_finished(self, job_id: int, result) -> None:
+        if not self._current(job_id):
+            return
+        request, audition = self._job.request, self._audition
+        self.output.end_stream()
+        self._end()
+        self.finished.emit(request, result, audition)
+
+    @Slot(int, str)
+    def _on_failed(self, job_id: int, message: str) -> None:
+        if not self._current(job_id):
+            return
+        self.output.stop()
+        self._end()
+        self.failed.emit(message)
+
+    @Slot(int)
+    def _on_cancelled(self, job_id: int) -> None:
+        if self._current(job_id):
+            self._end()
+        self.stopConfirmed.emit()

@@ -1,0 +1,155 @@
+"""The main window's widgets and layout, and what its status line, progress bar and buttons
+show for each state. Panels and banners get the controllers they follow; the window wires
+the rest (app/ui/main_window.py)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from app.engine.request import ParameterError
+from app.ui.banners import AudioBanner, DoctorBanner, LibraryBanner, ModelBanner
+from app.ui.controllers.model import ModelState
+from app.ui.doctor_panel import DoctorPanel
+from app.ui.history_panel import HistoryPanel
+from app.ui.params_panel import ParamsPanel
+from app.ui.text_panel import TextPanel
+from app.ui.voice_panel import VoicePanel
+
+
+def _button(name: str) -> QPushButton:
+    button = QPushButton()
+    button.setObjectName(name)
+    return button
+
+
+class WindowLayout(QObject):
+    def __init__(self, window, model, speech, history, doctor, settings):
+        super().__init__(window)
+        self.model_banner = ModelBanner(model)
+        self.doctor_banner = DoctorBanner(doctor)
+        self.audio_banner = AudioBanner(speech)
+        self.library_banner = LibraryBanner(history)
+        self.doctor_panel = DoctorPanel(doctor)
+        self.text_panel = TextPanel()
+        self.voice_panel = VoicePanel(history.voices)
+        self.params_panel = ParamsPanel()
+        self.history_panel = HistoryPanel(history, speech, settings)
+        self.play_button = _button("playButton")
+        self.stop_button = _button("stopButton")
+        self.export_button = _button("exportButton")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("progressBar")
+        self.progress.setTextVisible(True)
+        self.status = QLabel()
+        self.status.setObjectName("statusLabel")
+        window.statusBar().addWidget(self.status, 1)
+        # Every warning of the last result, in full (the status line has room for one line).
+        self.result_warnings = QLabel()
+        self.result_warnings.setObjectName("resultWarnings")
+        self.result_warnings.setWordWrap(True)
+        self.result_warnings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_warnings.hide()
+
+        controls = QHBoxLayout()
+        for button in (self.play_button, self.stop_button, self.export_button):
+            controls.addWidget(button)
+        controls.addWidget(self.progress, 1)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        for banner in (self.model_banner, self.doctor_banner, self.audio_banner, self.library_banner):
+            left_layout.addWidget(banner)
+        left_layout.addWidget(self.text_panel, 1)
+        left_layout.addLayout(controls)
+        left_layout.addWidget(self.result_warnings)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("sideTabs")
+        for panel in (self.voice_panel, self.params_panel, self.history_panel):
+            page = QWidget()
+            QVBoxLayout(page).addWidget(panel)
+            self.tabs.addTab(page, "")
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(self.tabs)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        window.setCentralWidget(splitter)
+
+    # -- states ------------------------------------------------------------------------------
+    def show_model_state(self, state: ModelState, model) -> None:
+        if state is ModelState.LOADING:
+            self.status.setText(self.tr("Loading the model..."))
+            self.progress.setRange(0, 0)
+        elif state is ModelState.READY:
+            self._idle_progress()
+            self.status.setText(self.ready_text(model.status))
+        elif state is ModelState.FAILED:
+            self.progress.setRange(0, 1)
+            self.status.setText(self.tr("The model could not be loaded"))
+        elif state is ModelState.MISSING:
+            self.status.setText(self.tr("No model"))
+
+    def ready_text(self, s) -> str:
+        text = self.tr("Ready: %1 on %2, %3 (loaded in %4 s)").replace("%1", s.kind).replace(
+            "%2", s.device).replace("%3", s.decode).replace("%4", f"{s.load_seconds:.1f}")
+        if s.precision_asked not in ("", "auto", s.precision):
+            text += " " + self.tr("Precision %1 is not available on this device, so %2 runs.").replace(
+                "%1", s.precision_asked).replace("%2", s.precision)
+        return text
+
+    def show_speaking(self) -> None:
+        self.progress.setRange(0, 0)
+        self.status.setText(self.tr("Speaking..."))
+
+    def show_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+
+    def show_stopped(self) -> None:
+        self._idle_progress()
+        self.status.setText(self.tr("Stopped."))
+
+    def show_failure(self, message: str) -> None:
+        self.status.setText(message)
+
+    def show_result_warnings(self, warnings: list[str]) -> None:
+        self.result_warnings.setText("\n".join(f"⚠ {w}" for w in warnings))
+        self.result_warnings.setVisible(bool(warnings))
+
+    def _idle_progress(self) -> None:
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+
+    def update_buttons(self, ready: bool, busy: bool, can_export: bool) -> None:
+        self.play_button.setEnabled(ready and not busy)
+        self.stop_button.setEnabled(busy)
+        self.export_button.setEnabled(can_export)
+        if not busy and self.progress.maximum() == 0 and ready:
+            self.progress.setRange(0, 1)
+
+    def error_text(self, exc: Exception) -> str:
+        """A refused request in the window's language (a ParameterError names the option)."""
+        if not isinstance(exc, ParameterError):
+            return str(exc)
+        if exc.low_open and exc.high is None:
+            text = self.tr("%1 must be greater than %2; change it in the Parameters tab.")
+        elif exc.low_open:
+            text = self.tr("%1 must be greater than %2 and at most %3; change it in the Parameters tab.")
+        elif exc.high is None:
+            text = self.tr("%1 must be at least %2; change it in the Parameters tab.")
+        else:
+            text = self.tr("%1 must be between %2 and %3; change it in the Parameters tab.")
+        return text.replace("%1", exc.option).replace("%2", str(exc.low)).replace("%3", str(exc.high))
+
+    def retranslate(self) -> None:
+        self.play_button.setText(self.tr("Play"))
+        self.play_button.setToolTip(self.tr("Speak the text (Ctrl+Enter)"))
+        self.stop_button.setText(self.tr("Stop"))
+        self.stop_button.setToolTip(self.tr("Stop speaking (Esc)"))
+        self.export_button.setText(self.tr("Export WAV..."))
+        self.export_button.setToolTip(self.tr("Save the selected result as a WAV file (Ctrl+S)"))
+        self.tabs.setTabText(0, self.tr("Voice"))
+        self.tabs.setTabText(1, self.tr("Parameters"))
+        self.tabs.setTabText(2, self.tr("History"))
