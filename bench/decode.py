@@ -63,7 +63,7 @@ def _forced_upstream(synth, texts, tokens):
     params = ChatTTS.Chat.InferCodeParams(prompt="[speed_5]", spk_emb=synth.speaker_for_seed(1),
                                           max_new_token=tokens, min_new_token=tokens, show_tqdm=False,
                                           manual_seed=1)
-    return lambda: synth._chat.infer(list(texts), skip_refine_text=True, split_text=False,
+    return lambda: synth.chat.infer(list(texts), skip_refine_text=True, split_text=False,
                                      params_infer_code=params)
 
 
@@ -74,13 +74,14 @@ def _forced_ours(synth, texts, tokens):
     params = PassParams(0.3, 0.7, 20, 1.05, tokens, min_new_tokens=tokens)
     speaker = synth.speaker_for_seed(1)
     seeds = list(range(len(texts)))
-    return lambda: list(synth._speech.speak(list(texts), "[speed_5]", params, seeds, speaker, None,
-                                            None, False, BatchReport()))
+    return lambda: list(synth.speech.speak(list(texts), "[speed_5]", params, seeds,
+                                            [speaker] * len(texts), [None] * len(texts), None, False,
+                                            BatchReport()))
 
 
 def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesizer import Synthesizer
+    from app.engine.synthesis.synthesizer import Synthesizer
 
     decode, _, precision = mode.partition("-")
     synth = Synthesizer(model, device=device, decode=decode, precision=precision or "auto")
@@ -163,7 +164,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     tokens = args.tokens or (16 if args.quick else 64)
     if args.child:
-        from app.engine.synthesizer import quiet_libraries
+        from app.engine.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
         print(json.dumps(run_mode(args.child, args.model, tokens, args.device)))

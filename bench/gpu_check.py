@@ -91,7 +91,8 @@ def main(argv=None) -> int:
         return 2
     from app.engine.decode import precision as prec
     from app.engine.decode.loop import DecodeLoop
-    from app.engine.synthesizer import Synthesizer, quiet_libraries
+    from app.engine.synthesis.chattts_model import quiet_libraries
+    from app.engine.synthesis.synthesizer import Synthesizer
 
     quiet_libraries()
     model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-gpu-check-tiny")
@@ -101,7 +102,7 @@ def main(argv=None) -> int:
         build_random_model(model, size="tiny", seed=0)
     synth = Synthesizer(model, device=args.device, precision="fp32")
     synth.load(verify=False)
-    chat = synth._chat
+    chat = synth.chat
     report = {
         "gpu": torch.cuda.get_device_name(0) if gpu else None,
         "capability": list(torch.cuda.get_device_capability(0)) if gpu else None,

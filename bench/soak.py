@@ -39,7 +39,7 @@ def _slope(xs: list[float], ys: list[float]) -> float:
 
 def run_mode(mode: str, model: str, count: int, every: int) -> dict:
     from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesizer import Synthesizer
+    from app.engine.synthesis.synthesizer import Synthesizer
 
     decode, _, precision = mode.partition("-")
     synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        from app.engine.synthesizer import quiet_libraries
+        from app.engine.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
         print(json.dumps(run_mode(args.child, args.model, args.count, args.every)))

@@ -82,7 +82,7 @@ def model_copy(tiny_model, tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def synthesizer(tiny_model, tmp_path_factory):
-    from app.engine.synthesizer import Synthesizer
+    from app.engine.synthesis.synthesizer import Synthesizer
 
     if _REUSE_DIR and "synthesizer" in _reused:
         return _reused["synthesizer"]

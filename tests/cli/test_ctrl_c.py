@@ -8,7 +8,7 @@ EOS_AUDIO = 625
 
 
 def test_ctrl_c_stops_the_decode_within_a_step_and_writes_nothing(tiny_model, tmp_path, capsys, monkeypatch):
-    from app.engine.synthesizer import Synthesizer
+    from app.engine.synthesis.synthesizer import Synthesizer
 
     steps = {"all": 0, "after": None}
 
@@ -25,7 +25,7 @@ def test_ctrl_c_stops_the_decode_within_a_step_and_writes_nothing(tiny_model, tm
 
     def load(self, *args, **kwargs):
         real_load(self, *args, **kwargs)
-        self._loop.on_logits = hook
+        self.loop.on_logits = hook
 
     monkeypatch.setattr(Synthesizer, "load", load)
     before = signal.getsignal(signal.SIGINT)

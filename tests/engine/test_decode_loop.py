@@ -70,7 +70,7 @@ def _ours(loop, chat, texts, audio, steps, speaker=None, greedy=True, seeds=None
 
 @pytest.fixture(scope="module")
 def chat(synthesizer):
-    return synthesizer._chat
+    return synthesizer.chat
 
 
 @pytest.fixture(scope="module", params=["jit", "eager"])

@@ -21,7 +21,7 @@ PARAMS = PassParams(0.3, 0.7, 20, 1.05, 40)
 
 @pytest.fixture(scope="module")
 def chat(synthesizer):
-    return synthesizer._chat
+    return synthesizer.chat
 
 
 def _generate(loop, chat, params=PARAMS, seeds=(1, 2, 3), texts=TEXTS):
@@ -65,7 +65,7 @@ def test_unknown_precision_is_still_refused():
 
 
 def test_synthesizer_with_a_precision_this_device_lacks_loads_and_says_so(tiny_model):
-    from app.engine.synthesizer import Synthesizer
+    from app.engine.synthesis.synthesizer import Synthesizer
 
     synth = Synthesizer(tiny_model, device="cpu", precision="fp16")
     synth.load()
@@ -297,8 +297,8 @@ def test_out_of_memory_during_capture_reaches_the_batch_halving(chat, monkeypatc
 
 def test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use(synthesizer, monkeypatch):
     prepared = []
-    monkeypatch.setattr(synthesizer._loop, "prepare_graphs", lambda b, t: prepared.append((b, t)))
-    synthesizer._speech.warm_up([(1, 2304), (4, 2304)])
+    monkeypatch.setattr(synthesizer.loop, "prepare_graphs", lambda b, t: prepared.append((b, t)))
+    synthesizer.speech.warm_up([(1, 2304), (4, 2304)])
     assert (1, 2304) in prepared and (4, 2304) in prepared
     assert {b for b, t in prepared if t < 1024} == {1, 4}            # the refine pass too
 
@@ -334,12 +334,12 @@ def test_a_gpu_batches_up_to_its_own_limit():
 
 
 def test_later_batches_use_the_devices_batch_limit(synthesizer, monkeypatch):
-    import app.engine.synthesizer as module
+    import app.engine.synthesis.decoders as module
 
     monkeypatch.setattr(module, "max_batch", lambda _device: 6)
     monkeypatch.setattr(memory, "MAX_BATCH", {"cpu": 6, "cuda": 16})
     sizes = []
-    monkeypatch.setattr(synthesizer._loop, "on_logits", lambda step, logits, rows: step == 0 and sizes.append(len(rows)))
+    monkeypatch.setattr(synthesizer.loop, "on_logits", lambda step, logits, rows: step == 0 and sizes.append(len(rows)))
     text = "".join(f"第{n}句。" for n in range(1, 8))
     synthesizer.run(SynthesisRequest(text, refine_text=False, voice_lock=False,
                                      sampling=SamplingParams(max_new_tokens=8)))
@@ -349,7 +349,7 @@ def test_later_batches_use_the_devices_batch_limit(synthesizer, monkeypatch):
 def test_an_inexact_retry_cuts_a_partly_played_sentence_with_a_warning(synthesizer, monkeypatch):
     """On a GPU a smaller batch gives other low bits: the retry would not continue the sound
     where it stopped, so a sentence already partly played ends there, said in a warning."""
-    loop = synthesizer._loop
+    loop = synthesizer.loop
     monkeypatch.setattr(loop, "exact_across_batches", False)
     real = loop.run_stack
     seen = {"steps": 0}

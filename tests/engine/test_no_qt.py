@@ -15,7 +15,7 @@ import app.engine, app.doctor
 for package in (app.engine, app.doctor):
     for mod in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):
         importlib.import_module(mod.name)
-import app.engine.synthesizer, app.cli, app.selftest.random_model
+import app.engine.synthesis.engine, app.engine.synthesis.synthesizer, app.cli, app.selftest.random_model
 try:
     import PySide6
 except ImportError:
@@ -39,7 +39,7 @@ def test_engine_imports_without_qt():
 
 def test_engine_import_is_light():
     """Importing the engine must not import ChatTTS/torch: the window has to appear first."""
-    code = ("import sys, app.engine.synthesizer, app.engine.models.store, app.cli; "
+    code = ("import sys, app.engine.synthesis.synthesizer, app.engine.synthesis.engine, app.engine.models.store, app.cli; "
             "print(sorted(m for m in ('ChatTTS', 'torch', 'transformers') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

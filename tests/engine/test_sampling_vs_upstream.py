@@ -117,7 +117,7 @@ def _ours(loop, chat, texts, audio, settings, seeds, speaker=None):
 
 @pytest.fixture(scope="module")
 def chat(synthesizer):
-    return synthesizer._chat
+    return synthesizer.chat
 
 
 @pytest.fixture(scope="module", params=["jit", "eager"])

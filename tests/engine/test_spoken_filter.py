@@ -18,7 +18,7 @@ _filter = ChatTTSTextFilter()
 
 
 def _upstream():
-    from app.engine.synthesizer import chattts_normalizer
+    from app.engine.synthesis.chattts_model import chattts_normalizer
 
     if not hasattr(_upstream, "norm"):
         _upstream.norm = chattts_normalizer()

@@ -21,7 +21,7 @@ def _stream(vocoder, hiddens, every):
 
 @pytest.fixture(scope="module")
 def chat(synthesizer):
-    return synthesizer._chat
+    return synthesizer.chat
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +59,8 @@ def test_receptive_field_counts_every_convolution(chat):
 
 
 def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
-    rf = receptive_tokens(synthesizer._chat)
-    monkeypatch.setattr(synthesizer._speech, "lookahead", rf)
+    rf = receptive_tokens(synthesizer.chat)
+    monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
     request = SynthesisRequest("你好，世界。今天天气很好，我们一起去公园散步吧。", **FAST)
     chunks = [c for c in synthesizer.synthesize(request)][:-1]
     monkeypatch.setattr(synthesizer, "stream", False)
@@ -90,11 +90,11 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     the first, the third ends before the second (behind the one being streamed) and the
     fourth runs to the token limit. Streamed, every sentence ends exactly once and in order,
     and the samples equal the unstreamed decode of the same tokens."""
-    rf = receptive_tokens(synthesizer._chat)
-    monkeypatch.setattr(synthesizer._speech, "lookahead", rf)
-    monkeypatch.setattr(synthesizer._loop, "on_logits", _end_rows_at({0: 20, 1: 50, 2: 35}))
+    rf = receptive_tokens(synthesizer.chat)
+    monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
+    monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 20, 1: 50, 2: 35}))
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
-    batches = _record_batches(monkeypatch, synthesizer._loop)
+    batches = _record_batches(monkeypatch, synthesizer.loop)
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
     chunks = [c for c in synthesizer.synthesize(request)][:-1]
     monkeypatch.setattr(synthesizer, "stream", False)
@@ -150,8 +150,8 @@ def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, mo
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
     expected = synthesizer.run(request)
-    seen = _fail_batches(monkeypatch, synthesizer._loop, after_steps)
-    batches = _record_batches(monkeypatch, synthesizer._loop)
+    seen = _fail_batches(monkeypatch, synthesizer.loop, after_steps)
+    batches = _record_batches(monkeypatch, synthesizer.loop)
     finals = []
     got = synthesizer.run(request, on_chunk=lambda c: c.final and finals.append(c.index))
     # The first sentence alone; the other four: 4 fails, 2 fails, then one at a time.
@@ -166,13 +166,13 @@ def test_out_of_memory_with_one_sentence_says_so(synthesizer, monkeypatch):
     def always(*_args, **_kwargs):
         raise torch.OutOfMemoryError("CUDA out of memory.")
 
-    monkeypatch.setattr(synthesizer._loop, "allocate_cache", always)
+    monkeypatch.setattr(synthesizer.loop, "allocate_cache", always)
     with pytest.raises(OutOfMemoryError, match="even with one sentence at a time"):
         synthesizer.run(SynthesisRequest("你好。", **FAST))
 
 
 def test_batch_size_follows_free_memory(synthesizer, monkeypatch):
-    loop = synthesizer._loop
+    loop = synthesizer.loop
     per_row = loop.cache_bytes_per_row(2304) + memory.EXTRA_PER_ROW
     monkeypatch.setattr(memory, "free_bytes", lambda _device: int(per_row * 2 * 3.5))
     assert memory.choose_batch(loop, 2304, 4) == 3
@@ -184,7 +184,7 @@ def test_batch_size_follows_free_memory(synthesizer, monkeypatch):
 
 
 def test_upstream_decode_is_still_selectable(tiny_model):
-    from app.engine.synthesizer import Synthesizer
+    from app.engine.synthesis.synthesizer import Synthesizer
 
     synth = Synthesizer(tiny_model, device="cpu", decode="upstream")
     synth.load()
@@ -199,10 +199,10 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
     from app.engine.decode.loop import PassParams
     from app.engine.decode.speech import BatchReport
 
-    monkeypatch.setattr(synthesizer._loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
-    pieces = list(synthesizer._speech.speak(["第一句话。", "第二句话。", "第三句话。"], "[speed_5]",
-                                            PassParams(0.3, 0.7, 20, 1.05, 64), [1, 2, 3], None, None,
-                                            None, True, BatchReport()))
+    monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
+    pieces = list(synthesizer.speech.speak(["第一句话。", "第二句话。", "第三句话。"], "[speed_5]",
+                                            PassParams(0.3, 0.7, 20, 1.05, 64), [1, 2, 3], [None] * 3,
+                                            [None] * 3, None, True, BatchReport()))
     assert [p.row for p in pieces] == sorted(p.row for p in pieces)
     for row, tokens in ((0, 10), (1, 0), (2, 40)):
         mine = [p for p in pieces if p.row == row]

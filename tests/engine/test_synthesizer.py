@@ -70,14 +70,15 @@ def test_unknown_tokens_are_removed_with_a_warning(synthesizer):
 
 def _record_infer_calls(synthesizer, monkeypatch):
     """Every audio pass the synthesizer starts: its sentences and reference voice."""
-    speech = synthesizer._speech
+    speech = synthesizer.speech
     real_speak = speech.speak
     calls = []
 
-    def recording(texts, prompt, params, seeds, speaker, reference, *args):
-        spk_smp, txt_smp = reference if reference else (None, None)
-        calls.append({"texts": list(texts), "spk_smp": spk_smp, "txt_smp": txt_smp})
-        return real_speak(texts, prompt, params, seeds, speaker, reference, *args)
+    def recording(texts, prompt, params, seeds, speakers, references, *args):
+        for reference in references:
+            spk_smp, txt_smp = reference if reference else (None, None)
+            calls.append({"texts": list(texts), "spk_smp": spk_smp, "txt_smp": txt_smp})
+        return real_speak(texts, prompt, params, seeds, speakers, references, *args)
 
     monkeypatch.setattr(speech, "speak", recording)
     return calls
@@ -98,7 +99,7 @@ def test_voice_lock_makes_the_first_sentence_the_reference_for_the_rest(synthesi
     assert calls[0]["spk_smp"] is None                       # the first sentence sets the voice
     first_audio, first_text = seen[0]
     assert first_text == "第一句。"
-    expected_codes = synthesizer._chat.sample_audio_speaker(__import__("torch").from_numpy(first_audio))
+    expected_codes = synthesizer.chat.sample_audio_speaker(__import__("torch").from_numpy(first_audio))
     assert all(c["spk_smp"] == expected_codes and c["txt_smp"] == "第一句。" for c in calls[1:])
     assert np.array_equal(first_audio, result.audio[: first_audio.size])
 
@@ -129,7 +130,7 @@ def test_bad_speaker_string_is_refused_before_synthesis(synthesizer):
 
 def _count_decode_steps(synthesizer, monkeypatch, on_step):
     """Wrap the Llama step so a test sees every forward (prefill, then one per token)."""
-    loop = synthesizer._loop
+    loop = synthesizer.loop
     real_forward = loop.run_stack
     steps = []
 

@@ -39,3 +39,33 @@ def refined_texts(chat, tokens: list[torch.Tensor]) -> list[str]:
     """Generated refine ids back to text, dropping what ChatTTS drops ([break_0] and after)."""
     kept = [t[t.less(chat.tokenizer.break_0_ids)].cpu() for t in tokens]
     return chat.tokenizer.decode(kept)
+
+
+def code_prompts(chat, texts: list[str], prompt: str, speakers: list[Optional[str]],
+                 references: list[Optional[tuple[str, str]]]) -> tuple[torch.Tensor, torch.Tensor]:
+    """`code_prompt` for rows that may each have their own voice (sentences of different
+    requests in one batch): each voice's rows are encoded as ChatTTS would encode them alone,
+    then left-padded to one length. Padding is masked, so a row's tokens do not change."""
+    keys = [(speakers[i], references[i]) for i in range(len(texts))]
+    parts: dict = {}
+    for i, key in enumerate(keys):
+        parts.setdefault(key, []).append(i)
+    if len(parts) == 1:
+        speaker, reference = keys[0]
+        spk_smp, txt_smp = reference if reference else (None, None)
+        return code_prompt(chat, texts, prompt, speaker, spk_smp, txt_smp)
+    encoded = {}
+    for (speaker, reference), rows in parts.items():
+        spk_smp, txt_smp = reference if reference else (None, None)
+        encoded[(speaker, reference)] = code_prompt(chat, [texts[i] for i in rows], prompt, speaker, spk_smp, txt_smp)
+    length = max(emb.shape[1] for emb, _mask in encoded.values())
+    first_emb, first_mask = next(iter(encoded.values()))
+    emb = first_emb.new_zeros(len(texts), length, first_emb.shape[2])
+    mask = first_mask.new_zeros(len(texts), length)
+    for key, rows in parts.items():
+        part_emb, part_mask = encoded[key]
+        width = part_emb.shape[1]
+        for place, i in enumerate(rows):
+            emb[i, length - width:] = part_emb[place]
+            mask[i, length - width:] = part_mask[place]
+    return emb, mask

@@ -14,7 +14,7 @@ from typing import Iterator, Optional
 import numpy as np
 
 from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
-from app.engine.decode.prompts import code_prompt, refine_prompt, refined_texts
+from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
 from app.engine.decode.vocoder_stream import StreamingVocoder
 
 # ChatTTS's RefineTextParams defaults.
@@ -32,6 +32,7 @@ class Piece:
     row: int
     samples: np.ndarray
     final: bool
+    cut: bool = False               # (final pieces) the row ran to the token limit
 
 
 @dataclass
@@ -53,7 +54,7 @@ class FastSpeech:
         of the refine pass, so that the first requests of those shapes capture nothing."""
         params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
         for _ in range(2):
-            list(self.speak(["你好。"], "[speed_5]", params, [0], None, None, None, False, BatchReport()))
+            list(self.speak(["你好。"], "[speed_5]", params, [0], [None], [None], None, False, BatchReport()))
         for batch, tokens in shapes:
             self.loop.prepare_graphs(batch, tokens)
             self.loop.prepare_graphs(batch, REFINE["max_new_tokens"] + REFINE_PROMPT_ALLOWANCE)
@@ -66,31 +67,45 @@ class FastSpeech:
         return refined_texts(self.chat, result.tokens), result.hit_limit
 
     def speak(self, texts: list[str], prompt: str, params: PassParams, seeds: list[int],
-              speaker: Optional[str], reference: Optional[tuple[str, str]],
-              cancel: Optional[threading.Event], stream: bool, report: BatchReport) -> Iterator[Piece]:
-        """Pieces in reading order: all of row 0, then row 1, ...; a row's pieces stream while
-        it is decoded if it is first in line, else they come once the rows before it end."""
-        spk_smp, txt_smp = reference if reference else (None, None)
-        emb, mask = code_prompt(self.chat, texts, prompt, speaker, spk_smp, txt_smp)
+              speakers: list[Optional[str]], references: list[Optional[tuple[str, str]]],
+              cancel: Optional[threading.Event], stream: bool, report: BatchReport,
+              groups: Optional[list[int]] = None) -> Iterator[Piece]:
+        """Pieces of each group's rows in reading order: all of its first row, then its next,
+        ... (a group is one request; rows of different requests share a batch). The first row
+        in line of each group streams while it is decoded; the group's later rows come once
+        the rows before them end."""
+        emb, mask = code_prompts(self.chat, texts, prompt, speakers, references)
         eos = int(self.chat.config.gpt.num_audio_tokens) - 1
         kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead}
         vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
-        head = 0
+        lines = _lines(groups if groups is not None else [0] * len(texts))
         for event in self.loop.generate(emb, mask, True, params, seeds, eos=eos, cancel=cancel,
                                         stream_every=STREAM_EVERY if stream else 0):
             if isinstance(event, Progress):
-                while head < len(texts):
-                    ended = event.finished[head]
-                    piece = vocoders[head].push(event.hiddens[head, : event.lengths[head]], final=ended)
-                    if piece.size or ended:
-                        yield Piece(head, piece, ended)
-                    if not ended:
-                        break
-                    head += 1
+                for line in lines:
+                    while line:
+                        head = line[0]
+                        ended = event.finished[head]
+                        piece = vocoders[head].push(event.hiddens[head, : event.lengths[head]], final=ended)
+                        if piece.size or ended:
+                            yield Piece(head, piece, ended)
+                        if not ended:
+                            break
+                        line.pop(0)
             else:
                 report.audio_cut = event.hit_limit
-                for row in range(head, len(texts)):
-                    yield Piece(row, vocoders[row].push(event.hiddens[row], final=True), True)
+                for line in lines:
+                    for row in line:
+                        yield Piece(row, vocoders[row].push(event.hiddens[row], final=True), True,
+                                    bool(event.hit_limit[row]))
+
+
+def _lines(groups: list[int]) -> list[list[int]]:
+    """Rows per group, in batch order (a group's rows are its sentences in reading order)."""
+    lines: dict[int, list[int]] = {}
+    for row, group in enumerate(groups):
+        lines.setdefault(group, []).append(row)
+    return list(lines.values())
 
 
 def _last(events) -> Generated:

@@ -1,0 +1,133 @@
+"""Loading ChatTTS itself: quiet libraries, the model on a device, its normalizer, and the
+hooks our decoders need (a cancel flag ChatTTS checks every step, its token-limit log line).
+
+ChatTTS is imported here on first use, never at module import: it costs seconds and the
+window must appear first.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+import warnings
+from dataclasses import asdict
+
+from app.engine.decode.memory import is_out_of_memory
+from app.engine.errors import ModelCorruptError, OutOfMemoryError
+from app.engine.models.config import chattts_config
+from app.engine.text.normalize import normalize
+from app.i18n import _
+
+CHATTTS_LOG = "chattts_studio.chattts"
+
+
+def quiet_libraries() -> None:
+    """Keep library chatter (progress bars, deprecation notices) out of the user's console."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"(transformers|torch|ChatTTS|vocos)")
+    warnings.filterwarnings("ignore", message=r".*past_key_values.*")
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"(torch|vocos|vector_quantize_pytorch)")
+    warnings.filterwarnings("ignore", category=PendingDeprecationWarning, module=r"numba")
+    try:
+        import transformers
+
+        transformers.utils.logging.set_verbosity_error()
+        transformers.utils.logging.disable_progress_bar()
+    except Exception:  # transformers missing is reported by the load that follows
+        pass
+
+
+class StopFlag:
+    """The flag ChatTTS's own decode checks every step; the event behind it is swapped per
+    batch, because each batch of the scheduler has its own."""
+
+    def __init__(self):
+        self.event = threading.Event()
+
+    def is_set(self) -> bool:
+        return self.event.is_set()
+
+
+def _cancel_context(flag: StopFlag):
+    from ChatTTS.model.gpt import GPT
+
+    class CancelContext(GPT.Context):
+        """ChatTTS resets its own flag at the start of every infer(); ours outlives that."""
+
+        def get(self) -> bool:
+            return self._interrupt or flag.is_set()
+
+    return CancelContext()
+
+
+class TokenLimitWatch(logging.Handler):
+    """ChatTTS only logs "hit max_new_token: N" when a pass is cut off; we turn it into a
+    warning the user sees (long sentences losing their ending is a top complaint)."""
+
+    _PATTERN = re.compile(r"hit max_new_token: (\d+)")
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.limits: list[int] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        found = self._PATTERN.search(record.getMessage())
+        if found:
+            self.limits.append(int(found.group(1)))
+
+
+def register_normalizers(chattts_norm):
+    """Text normally arrives normalized already; this catches any path that skips us, so
+    ChatTTS never silently drops digits."""
+    for lang in ("zh", "en"):
+        chattts_norm.register(lang, lambda text, _lang=lang: normalize(text, _lang))
+    return chattts_norm
+
+
+def chattts_normalizer():
+    """ChatTTS's own normalizer (homophones, character filter) without loading a model."""
+    quiet_libraries()
+    import ChatTTS
+    from ChatTTS.norm import Normalizer
+
+    table = os.path.join(os.path.dirname(ChatTTS.__file__), "res", "homophones_map.json")
+    return register_normalizers(Normalizer(table, logging.getLogger(CHATTTS_LOG)))
+
+
+def load_chat(store, device: str, studio_cfg, stop: StopFlag):
+    """ChatTTS's Chat with the weights of `store` on `device`, its normalizer warmed up."""
+    quiet_libraries()
+    import ChatTTS
+    import torch
+
+    chat = ChatTTS.Chat(logging.getLogger(CHATTTS_LOG))
+    if studio_cfg is None:
+        chat.config = chattts_config()
+    else:
+        chat.config = chattts_config(studio_cfg["dimensions"], studio_cfg["spk_stat"])
+    chat.context = _cancel_context(stop)
+    files = {k: str(store.root / v) for k, v in asdict(chat.config.path).items()}
+    try:
+        ok = chat._load(device=torch.device(device), compile=False, **files)
+    except Exception as exc:
+        if is_out_of_memory(exc):
+            raise OutOfMemoryError(
+                _("There is not enough memory on {device} to load the model; close other programs or "
+                  "use {option}.").format(device=device, option="--device cpu")
+            ) from exc
+        raise ModelCorruptError(
+            _("The model in {folder} could not be loaded ({error}); its files may be damaged or from "
+              "another ChatTTS version. Download them again.").format(
+                folder=store.root, error=f"{type(exc).__name__}: {exc}")
+        ) from exc
+    if not ok:
+        raise ModelCorruptError(_("The model in {folder} did not load completely; download it again.").format(
+            folder=store.root))
+    # The normalizer's numba functions compile on first use, holding the GIL for seconds:
+    # pay that now, while the window shows "loading", not on the first Play. Only after
+    # registration does it split tags, and only Chinese reaches the homophone table.
+    register_normalizers(chat.normalizer)
+    chat.normalizer("你好[uv_break]，世界。", True, True)
+    return chat

@@ -1,0 +1,181 @@
+"""Decoders as strategies: one interface, ChatTTS's own `Chat.infer` and our decode loop.
+
+A decoder turns a batch of rows (sentences, possibly of different requests) into audio
+pieces and cut notices; the scheduler decides what goes into a batch and where the pieces go.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import replace
+from typing import Hashable, Iterator
+
+import numpy as np
+
+from app.engine.decode.memory import choose_batch, max_batch
+from app.engine.errors import SynthesisCancelled
+from app.engine.synthesis import messages
+from app.engine.synthesis.chattts_model import CHATTTS_LOG, StopFlag, TokenLimitWatch
+from app.engine.synthesis.rows import Cut, CutKind, Piece, Row
+
+# ChatTTS's own path decodes up to this many sentences at once.
+UPSTREAM_BATCH = 4
+# Prompt tokens a sentence may take beyond its audio tokens when sizing the KV cache.
+PROMPT_ALLOWANCE = 256
+# A sentence that comes back empty (the model ended at once) is tried again with other draws.
+EMPTY_RETRIES = 3
+
+
+class Decoder(ABC):
+    label: str = ""                   # "upstream", or our loop's mode and precision ("jit-int8")
+    precision: str = ""               # the decode step's number format ("" on ChatTTS's path)
+    # A sentence decodes to the same samples in any batch, so a batch that is stopped and run
+    # again smaller (out of memory, priority) continues its sentences where they stopped.
+    exact_across_batches: bool = False
+    # Rows of different requests may share a batch (their results do not depend on it).
+    mixes_requests: bool = False
+
+    @abstractmethod
+    def batch_key(self, row: Row) -> Hashable:
+        """Rows with equal keys may share a batch."""
+
+    @abstractmethod
+    def batch_size(self, rows: list[Row]) -> int:
+        """How many of `rows` (all of one key) to decode at once now."""
+
+    @abstractmethod
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool) -> Iterator[Piece | Cut]:
+        """Pieces of every row (each row's in order, ending with one final piece), and cut
+        notices. Raises SynthesisCancelled within a step of `stop` being set."""
+
+    def release(self) -> None:
+        """Free what is kept between batches (after running out of memory)."""
+
+
+class UpstreamDecoder(Decoder):
+    """ChatTTS's `Chat.infer`: kept for comparison and as a way out. Its sentences depend on
+    what they are batched with, so a batch holds sentences of one request only."""
+
+    label = "upstream"
+
+    def __init__(self, chat, flag: StopFlag):
+        self.chat = chat
+        self.flag = flag
+
+    def batch_key(self, row: Row) -> Hashable:
+        return ("request", row.group)
+
+    def batch_size(self, rows: list[Row]) -> int:
+        return UPSTREAM_BATCH
+
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool) -> Iterator[Piece | Cut]:
+        import ChatTTS
+
+        request = rows[0].request
+        s = request.sampling
+        seed = request.seed + rows[0].retry
+        reference = rows[0].reference
+        refine = ChatTTS.Chat.RefineTextParams(prompt=request.refine_prompt(), show_tqdm=False, manual_seed=seed)
+        code = ChatTTS.Chat.InferCodeParams(
+            prompt=request.code_prompt(), spk_emb=rows[0].speaker, temperature=s.temperature,
+            top_P=s.top_p, top_K=s.top_k, repetition_penalty=s.repetition_penalty,
+            max_new_token=s.max_new_tokens, min_new_token=s.min_new_tokens, show_tqdm=False, manual_seed=seed,
+            spk_smp=reference[0] if reference else None, txt_smp=reference[1] if reference else None,
+        )
+        watch = TokenLimitWatch()
+        chattts_log = logging.getLogger(CHATTTS_LOG)
+        chattts_log.addHandler(watch)
+        self.flag.event = stop
+        try:
+            wavs = self.chat.infer([r.text for r in rows], stream=False, skip_refine_text=not request.refine_text,
+                                   split_text=False, params_refine_text=refine, params_infer_code=code)
+        finally:
+            chattts_log.removeHandler(watch)
+        if stop.is_set():
+            raise SynthesisCancelled(messages.stopped())
+        every = list(range(len(rows)))
+        if s.max_new_tokens in watch.limits:
+            yield Cut(every, CutKind.AUDIO_LIMIT)
+        if request.refine_text and any(n != s.max_new_tokens for n in watch.limits):
+            yield Cut(every, CutKind.REFINE_LIMIT)
+        for i, wav in enumerate(wavs):
+            wav = np.asarray(wav, dtype=np.float32).reshape(-1)
+            retry = rows[i].retry + 1
+            while wav.size == 0 and retry <= rows[i].retry + EMPTY_RETRIES:
+                again = replace(rows[i], retry=retry)
+                wav = next(p for p in self.decode([again], stop, False) if isinstance(p, Piece)).samples
+                retry += 1
+            yield Piece(i, wav, True)
+
+
+class LoopDecoder(Decoder):
+    """Our decode loop (decode/loop.py) through FastSpeech (decode/speech.py): each sentence
+    has its own seed and voice, so sentences of different requests share a batch."""
+
+    mixes_requests = True
+
+    def __init__(self, chat, loop, speech):
+        self.chat = chat
+        self.loop = loop
+        self.speech = speech
+        self.label = f"{loop.mode}-{loop.precision}"
+        self.precision = loop.precision
+
+    @property
+    def exact_across_batches(self) -> bool:
+        return self.loop.exact_across_batches
+
+    def batch_key(self, row: Row) -> Hashable:
+        request = row.request
+        s = request.sampling
+        return (s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens, s.min_new_tokens,
+                request.code_prompt(), request.refine_text, request.refine_prompt())
+
+    def batch_size(self, rows: list[Row]) -> int:
+        tokens = PROMPT_ALLOWANCE + rows[0].request.sampling.max_new_tokens
+        return choose_batch(self.loop, tokens, min(max_batch(self.loop.device), len(rows)))
+
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool) -> Iterator[Piece | Cut]:
+        from app.engine.decode.loop import PassParams
+        from app.engine.decode.speech import BatchReport, sentence_seed
+
+        request = rows[0].request
+        s = request.sampling
+        params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens,
+                            min_new_tokens=s.min_new_tokens)
+        texts = [r.text for r in rows]
+        seeds = [sentence_seed(r.request.seed, r.index, r.retry) for r in rows]
+        if request.refine_text:
+            texts, cut = self.speech.refine(texts, request.refine_prompt(), seeds, stop)
+            for i, hit in enumerate(cut):
+                if hit:
+                    yield Cut([i], CutKind.REFINE_LIMIT)
+        produced = [0] * len(rows)
+        for piece in self.speech.speak(texts, request.code_prompt(), params, seeds, [r.speaker for r in rows],
+                                       [r.reference for r in rows], stop, stream, BatchReport(),
+                                       [r.group for r in rows]):
+            produced[piece.row] += piece.samples.size
+            if piece.final and piece.cut:
+                yield Cut([piece.row], CutKind.AUDIO_LIMIT)
+            if piece.final and produced[piece.row] == 0:
+                piece = Piece(piece.row, self._again(rows[piece.row], texts[piece.row], params, stop), True)
+            yield Piece(piece.row, piece.samples, piece.final)
+
+    def _again(self, row: Row, text: str, params, stop) -> np.ndarray:
+        """The model ended a sentence at once: its (refined) text with other random draws."""
+        from app.engine.decode.speech import BatchReport, sentence_seed
+
+        wav = np.zeros(0, dtype=np.float32)
+        for retry in range(row.retry + 1, row.retry + EMPTY_RETRIES + 1):
+            parts = [p.samples for p in self.speech.speak(
+                [text], row.request.code_prompt(), params, [sentence_seed(row.request.seed, row.index, retry)],
+                [row.speaker], [row.reference], stop, False, BatchReport())]
+            wav = np.concatenate(parts)
+            if wav.size:
+                break
+        return wav
+
+    def release(self) -> None:
+        self.loop.release_static()

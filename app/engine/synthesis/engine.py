@@ -1,0 +1,142 @@
+"""The engine: one thread that owns the loaded model and serves every client through the
+scheduler. A client submits a request and iterates its Job: AudioChunks as they are decoded,
+then the SynthesisResult; an error or a cancel ends the iteration with its exception.
+
+    engine = Engine(synthesizer)          # a loaded Synthesizer
+    job = engine.submit(request, Priority.BACKGROUND)
+    for item in job: ...
+    job.cancel()                           # from any thread
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from typing import Iterator, Optional
+
+from app.engine.errors import StudioError, SynthesisCancelled
+from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
+from app.engine.synthesis import messages
+from app.engine.synthesis.scheduler import Priority, Scheduler, Ticket
+from app.i18n import _
+
+log = logging.getLogger("chattts_studio.engine")
+
+
+class Job:
+    """A client's handle on one request."""
+
+    def __init__(self, engine: "Engine", ticket: Ticket):
+        self._engine = engine
+        self.ticket = ticket
+        self._events: queue.Queue = queue.Queue()
+
+    @property
+    def id(self) -> int:
+        return self.ticket.id
+
+    @property
+    def request(self) -> SynthesisRequest:
+        return self.ticket.request
+
+    def cancel(self) -> None:
+        self._engine.cancel(self)
+
+    def put(self, item) -> None:
+        self._events.put(item)
+
+    def __iter__(self) -> Iterator[AudioChunk | SynthesisResult]:
+        while True:
+            item = self._events.get()
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+            if isinstance(item, SynthesisResult):
+                return
+
+    def result(self, on_chunk=None) -> SynthesisResult:
+        """Wait for the end; `on_chunk(AudioChunk)` sees each piece as it comes."""
+        for item in self:
+            if isinstance(item, AudioChunk):
+                if on_chunk is not None:
+                    on_chunk(item)
+            else:
+                return item
+        raise SynthesisCancelled(messages.stopped())      # unreachable: a job ends with a result
+
+
+class Engine:
+    def __init__(self, synthesizer, start: bool = True):
+        """`start=False` holds the thread until `start()`: requests submitted meanwhile are
+        all waiting when the first batch is formed."""
+        if not synthesizer.loaded:
+            raise StudioError(_("Load a model first: the engine speaks with a loaded model."))
+        self.synthesizer = synthesizer
+        self.scheduler = Scheduler(synthesizer)
+        self._jobs: dict[int, Job] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._closed = False
+        self._thread = threading.Thread(target=self._serve, name="chattts-engine", daemon=True)
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        if not self._thread.is_alive() and not self._closed:
+            self._thread.start()
+
+    def submit(self, request: SynthesisRequest, priority: Priority = Priority.INTERACTIVE) -> Job:
+        with self._lock:
+            if self._closed:
+                raise StudioError(_("The engine was shut down; load the model again."))
+            ticket = self.scheduler.add(request, priority)
+            job = self._jobs[ticket.id] = Job(self, ticket)
+            self._wake.notify()
+        return job
+
+    def cancel(self, job: Job) -> None:
+        self.scheduler.cancel(job.ticket)
+        with self._lock:
+            self._wake.notify()
+
+    def cancel_all(self) -> None:
+        self.scheduler.cancel_all()
+        with self._lock:
+            self._wake.notify()
+
+    def close(self, timeout: Optional[float] = None) -> None:
+        """Cancel everything, stop the thread and wait for it."""
+        with self._lock:
+            self._closed = True
+            self._wake.notify()
+        self.scheduler.cancel_all()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _serve(self) -> None:
+        while True:
+            with self._lock:
+                while not self._closed and not self.scheduler.has_work():
+                    self._wake.wait()
+                if self._closed and not self.scheduler.has_work():
+                    return
+            try:
+                for ticket, item in self.scheduler.run_batch():
+                    self._route(ticket, item)
+            except Exception as exc:         # a bug: every waiting client hears of it
+                log.exception("engine batch failed")
+                self.scheduler.cancel_all()
+                with self._lock:
+                    jobs = list(self._jobs.values())
+                    self._jobs.clear()
+                for job in jobs:
+                    job.put(exc)
+
+    def _route(self, ticket: Ticket, item) -> None:
+        with self._lock:
+            job = self._jobs.get(ticket.id)
+            if job is not None and (ticket.done and (isinstance(item, (SynthesisResult, BaseException)))):
+                del self._jobs[ticket.id]
+        if job is not None:
+            job.put(item)

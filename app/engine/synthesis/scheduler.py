@@ -1,0 +1,320 @@
+"""One scheduler for every client of the loaded model: the window's Play, a narration render,
+the speech server. It batches sentences of different requests together, runs interactive
+requests ahead of background ones, sends each request's audio to that request only, and
+cancels one request without disturbing the others.
+
+The scheduler has no thread of its own: `run_batch()` forms one batch, decodes it and yields
+(ticket, event) pairs. `Synthesizer.synthesize` drives it on the caller's thread for one
+request; `Engine` drives it on its own thread for many.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+import numpy as np
+
+from app.engine.audio.wav import SAMPLE_RATE
+from app.engine.decode.memory import is_out_of_memory
+from app.engine.errors import OutOfMemoryError, StudioError, SynthesisCancelled
+from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
+from app.engine.synthesis import messages
+from app.engine.synthesis.rows import Cut, CutKind, Row
+
+log = logging.getLogger("chattts_studio.engine")
+
+
+class Priority(enum.IntEnum):
+    INTERACTIVE = 0      # someone is waiting to hear it (Play)
+    BACKGROUND = 1       # renders and batch jobs: they yield to interactive requests
+
+
+@dataclass(eq=False)
+class Ticket:
+    """A request inside the scheduler, and what has been decoded of it so far."""
+
+    id: int
+    request: SynthesisRequest
+    priority: Priority
+    cancelled: bool = False
+    done: bool = False
+    admitted: bool = False
+    segments: list[str] = field(default_factory=list)
+    spoken: str = ""
+    speaker: Optional[str] = None
+    reference: Optional[tuple[str, str]] = None
+    queue: list[int] = field(default_factory=list)       # sentences waiting for a batch, in order
+    emitted: list[int] = field(default_factory=list)     # samples already sent, per sentence
+    finished: set[int] = field(default_factory=set)      # sentences whose final piece was sent
+    pieces: list[np.ndarray] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    started: float = 0.0
+    rest_released: bool = False                          # sentences after the first may be batched
+
+
+@dataclass(eq=False)
+class _Batch:
+    members: list[tuple[Ticket, int]]                    # (ticket, sentence) per batch row
+    stop: threading.Event = field(default_factory=threading.Event)
+    preempted: bool = False
+    produced: list[int] = field(default_factory=list)    # samples decoded per row in this run
+
+    def tickets(self) -> list[Ticket]:
+        return list(dict.fromkeys(t for t, _i in self.members))
+
+
+class Scheduler:
+    def __init__(self, synthesizer):
+        self.synth = synthesizer
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._tickets: list[Ticket] = []
+        self._running: Optional[_Batch] = None
+        self._told_cancelled: set[int] = set()
+        self.cap: Optional[int] = None       # batch limit after running out of memory
+
+    # -- any thread ---------------------------------------------------------------------
+    def add(self, request: SynthesisRequest, priority: Priority = Priority.INTERACTIVE) -> Ticket:
+        ticket = Ticket(next(self._ids), request, Priority(priority))
+        with self._lock:
+            self._tickets.append(ticket)
+            self._maybe_preempt(ticket)
+        return ticket
+
+    def cancel(self, ticket: Ticket) -> None:
+        """Stop one request; a batch it shares with others goes on for them."""
+        with self._lock:
+            ticket.cancelled = True
+            batch = self._running
+            if batch is not None and all(t.cancelled for t in batch.tickets()):
+                batch.stop.set()
+
+    def cancel_all(self) -> None:
+        with self._lock:
+            tickets = list(self._tickets)
+        for ticket in tickets:
+            self.cancel(ticket)
+
+    def has_work(self) -> bool:
+        with self._lock:
+            return any(not t.done for t in self._tickets)
+
+    def _maybe_preempt(self, ticket: Ticket) -> None:
+        """An interactive request stops a running background batch; its sentences go back in
+        line and continue where they stopped (exact decoders), or are not yet playing."""
+        batch = self._running
+        if batch is None or ticket.priority != Priority.INTERACTIVE:
+            return
+        if any(t.priority == Priority.INTERACTIVE for t in batch.tickets()):
+            return
+        decoder = self.synth.decoder
+        if decoder.exact_across_batches or all(t.emitted[i] == 0 for t, i in batch.members):
+            batch.preempted = True
+            batch.stop.set()
+
+    # -- the driving thread ---------------------------------------------------------------
+    def run_batch(self) -> Iterator[tuple[Ticket, object]]:
+        """Admit new requests, decode one batch; yields (ticket, AudioChunk | SynthesisResult
+        | exception). A ticket ends with its result or with one exception."""
+        yield from self._admit()
+        yield from self._tell_cancelled()
+        with self._lock:
+            batch = self._form()
+            self._running = batch
+        if batch is None:
+            return
+        try:
+            yield from self._run(batch)
+        finally:
+            with self._lock:
+                self._running = None
+        yield from self._tell_cancelled()
+        self._release_rest(batch)
+
+    def _admit(self) -> Iterator[tuple[Ticket, object]]:
+        with self._lock:
+            new = [t for t in self._tickets if not t.admitted and not t.cancelled]
+        for ticket in new:
+            ticket.admitted = True
+            ticket.started = time.perf_counter()
+            request = ticket.request
+            try:
+                ticket.speaker = (self.synth.resolve_speaker(request)
+                                  if request.speaker or not request.reference else None)
+                prepared = self.synth.prepare(request.text)
+            except Exception as exc:
+                yield from self._end(ticket, exc)
+                continue
+            ticket.segments = list(prepared.segments)
+            ticket.spoken = prepared.spoken
+            ticket.warnings = list(prepared.warnings)
+            ticket.reference = (request.reference, request.reference_text or "") if request.reference else None
+            ticket.emitted = [0] * len(ticket.segments)
+            ticket.queue = [0]                            # the rest once the first has its voice
+
+    def _tell_cancelled(self) -> Iterator[tuple[Ticket, object]]:
+        with self._lock:
+            running = set(self._running.tickets()) if self._running else set()
+            gone = [t for t in self._tickets if t.cancelled and not t.done and t not in running]
+        for ticket in gone:
+            yield from self._end(ticket, SynthesisCancelled(messages.stopped()))
+
+    def _end(self, ticket: Ticket, outcome) -> Iterator[tuple[Ticket, object]]:
+        ticket.done = True
+        with self._lock:
+            if ticket in self._tickets:
+                self._tickets.remove(ticket)
+        yield ticket, outcome
+
+    def _form(self) -> Optional[_Batch]:
+        """The next batch: the first waiting request of the highest priority decides which
+        rows fit with it (same decoder key, first sentences only with first sentences); the
+        others of that priority join in turn, one sentence each, up to the batch size."""
+        live = [t for t in self._tickets if t.admitted and not t.done and not t.cancelled and t.queue]
+        if not live:
+            return None
+        live.sort(key=lambda t: (t.priority, t.id))
+        decoder = self.synth.decoder
+        head = live[0]
+        key = decoder.batch_key(self._row(head, head.queue[0]))
+        first = head.queue[0] == 0
+        lines = []
+        for ticket in live:
+            if ticket.priority != head.priority or (ticket is not head and not decoder.mixes_requests):
+                continue
+            line = []
+            for index in ticket.queue:
+                if (index == 0) != first or decoder.batch_key(self._row(ticket, index)) != key:
+                    break
+                line.append(index)
+            if line:
+                lines.append((ticket, line))
+        members = [(t, line[k]) for k in range(max(len(line) for _t, line in lines))
+                   for t, line in lines if k < len(line)]
+        size = decoder.batch_size([self._row(t, i) for t, i in members])
+        members = members[: min(size, self.cap or size)]
+        members.sort(key=lambda m: (m[0].id, m[1]))          # a request's rows together, in order
+        for ticket, index in members:
+            ticket.queue.remove(index)
+        return _Batch(members, produced=[0] * len(members))
+
+    def _row(self, ticket: Ticket, index: int) -> Row:
+        return Row(ticket.segments[index], index, ticket.request, ticket.speaker, ticket.reference, ticket.id)
+
+    def _run(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
+        rows = [self._row(t, i) for t, i in batch.members]
+        try:
+            for event in self.synth.decoder.decode(rows, batch.stop, self.synth.stream):
+                if isinstance(event, Cut):
+                    self._note_cut(batch, event)
+                else:
+                    yield from self._deliver(batch, event)
+                yield from self._tell_cancelled_in(batch)
+        except SynthesisCancelled:
+            # Stopped for an interactive request, or for cancelled requests (whose rows the
+            # requeue skips): what is left of the others goes back in line.
+            if batch.preempted:
+                log.info("background batch of %d stopped for an interactive request", len(rows))
+            yield from self._requeue(batch)
+        except Exception as exc:
+            if not is_out_of_memory(exc):
+                for ticket in batch.tickets():
+                    if not ticket.done and not ticket.cancelled:
+                        yield from self._end(ticket, exc)
+                return
+            self.synth.decoder.release()
+            if len(rows) == 1:
+                error = OutOfMemoryError(messages.out_of_memory_alone(self.synth.device.device))
+                error.__cause__ = exc
+                for ticket in batch.tickets():
+                    if not ticket.done and not ticket.cancelled:
+                        yield from self._end(ticket, error)
+                return
+            self.cap = len(rows) // 2
+            log.warning("out of memory with %d sentences at once; retrying with %d", len(rows), self.cap)
+            yield from self._requeue(batch)
+
+    def _requeue(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
+        """Put a stopped batch's unfinished sentences back in line. Where a smaller batch gives
+        other low bits (a GPU), a sentence already partly played would not continue where its
+        sound stopped: it ends there, and the user is told."""
+        exact = self.synth.decoder.exact_across_batches
+        for ticket, index in batch.members:
+            if ticket.done or ticket.cancelled or index in ticket.finished:
+                continue
+            if not exact and ticket.emitted[index]:
+                ticket.warnings.append(messages.cut_short_warning(index))
+                yield from self._send(ticket, index, np.zeros(0, dtype=np.float32), True)
+                continue
+            ticket.queue.append(index)
+            ticket.queue.sort()
+
+    def _note_cut(self, batch: _Batch, cut: Cut) -> None:
+        ticket = batch.members[cut.rows[0]][0]
+        indexes = [batch.members[r][1] for r in cut.rows]
+        first, count = min(indexes), len(indexes)
+        if cut.kind is CutKind.AUDIO_LIMIT:
+            limit = ticket.request.sampling.max_new_tokens
+            ticket.warnings.append(messages.token_cut_warning(first, count, limit))
+        else:
+            ticket.warnings.append(messages.refine_cut_warning(first, count))
+
+    def _deliver(self, batch: _Batch, piece) -> Iterator[tuple[Ticket, object]]:
+        """A decoded piece to its request, less what was already sent before a retry (the
+        sentence replays identically, having its own seed)."""
+        ticket, index = batch.members[piece.row]
+        produced = batch.produced[piece.row]
+        batch.produced[piece.row] += piece.samples.size
+        if ticket.done or ticket.cancelled or index in ticket.finished:
+            return
+        skip = max(0, ticket.emitted[index] - produced)
+        if skip < piece.samples.size or piece.final:
+            yield from self._send(ticket, index, piece.samples[skip:], piece.final)
+
+    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool):
+        ticket.emitted[index] += samples.size
+        if final:
+            ticket.finished.add(index)
+        ticket.pieces.append(samples)
+        yield ticket, AudioChunk(index, len(ticket.segments), samples, SAMPLE_RATE, final=final)
+        if len(ticket.finished) == len(ticket.segments):
+            yield from self._end(ticket, self._result(ticket))
+
+    def _tell_cancelled_in(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
+        """A request cancelled while its sentences share a batch with others: it ends now;
+        the batch goes on for them (its rows' audio is dropped)."""
+        for ticket in batch.tickets():
+            if ticket.cancelled and not ticket.done:
+                yield from self._end(ticket, SynthesisCancelled(messages.stopped()))
+
+    def _release_rest(self, batch: _Batch) -> None:
+        """Once a request's first sentence is done, its voice can be locked to it and the
+        other sentences join batches."""
+        for ticket in batch.tickets():
+            if ticket.done or ticket.cancelled or ticket.rest_released or 0 not in ticket.finished:
+                continue
+            request = ticket.request
+            if ticket.reference is None and request.voice_lock and len(ticket.segments) > 1:
+                # Nothing else of this request has been decoded yet: its pieces are the first sentence's.
+                audio = np.concatenate(ticket.pieces) if ticket.pieces else np.zeros(0, dtype=np.float32)
+                if audio.size:
+                    ticket.reference = self.synth.reference_from_audio(audio, ticket.segments[0])
+            ticket.rest_released = True
+            ticket.queue = [i for i in range(1, len(ticket.segments)) if i not in ticket.finished]
+
+    def _result(self, ticket: Ticket) -> SynthesisResult:
+        audio = np.concatenate(ticket.pieces) if ticket.pieces else np.zeros(0, dtype=np.float32)
+        synth = self.synth
+        return SynthesisResult(
+            audio=audio, sample_rate=SAMPLE_RATE, device=synth.device.device, speaker=ticket.speaker or "",
+            seed=ticket.request.seed, segments=len(ticket.segments),
+            synth_seconds=time.perf_counter() - ticket.started, test_model=synth.test_model,
+            warnings=list(dict.fromkeys(ticket.warnings)), spoken_text=ticket.spoken, decode=synth.decode_label,
+        )
+

@@ -1,0 +1,216 @@
+"""The Synthesizer: a model folder loaded on a device, with its voices, text preparation and
+decoder. It is thin on purpose: decoding is a strategy (decoders.py) and the order of work is
+the scheduler's (scheduler.py).
+
+`synthesize()` runs on the caller's thread for one request (the command line, tests); the
+window and other long-lived clients share one model through `Engine` (engine.py). `cancel()`
+may be called from any other thread: the decode checks its flag every step.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Iterator
+
+import numpy as np
+
+from app.engine.audio.wav import SAMPLE_RATE
+from app.engine.decode import MODES
+from app.engine.decode.memory import choose_batch, max_batch
+from app.engine.device import DeviceChoice, choose_device
+from app.engine.errors import DeviceError, InputTextError, SynthesisCancelled
+from app.engine.models.store import ModelStore
+from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
+from app.engine.synthesis import messages
+from app.engine.synthesis.chattts_model import StopFlag, load_chat
+from app.engine.synthesis.decoders import PROMPT_ALLOWANCE, Decoder, LoopDecoder, UpstreamDecoder
+from app.engine.synthesis.scheduler import Priority, Scheduler
+from app.engine.text.pronunciations import PronunciationDictionary
+from app.engine.text.prepare import PreparedText
+from app.engine.text.spoken import spoken_segments
+from app.engine.voices.speakers import check_speaker, speaker_from_seed
+from app.i18n import _
+
+log = logging.getLogger("chattts_studio.engine")
+
+
+class Synthesizer:
+    def __init__(self, model_dir: os.PathLike | str | None = None, device: str = "auto",
+                 dictionary_factory=PronunciationDictionary, decode: str = "jit",
+                 precision: str = "auto", stream: bool = True, lookahead: int | None = None):
+        if decode not in MODES:
+            raise DeviceError(_("Unknown decode mode {mode}; use one of: {choices}.").format(
+                mode=repr(decode), choices=", ".join(MODES)))
+        self.store = ModelStore(model_dir)
+        self.decode = decode
+        self.precision_request = precision
+        self.stream = stream
+        self.lookahead = lookahead
+        self.dictionary_factory = dictionary_factory
+        self.device_request = device
+        self.device: DeviceChoice | None = None
+        self.load_seconds: float | None = None
+        self.test_model = False
+        self.chat = None                  # ChatTTS's Chat, once loaded
+        self.decoder: Decoder | None = None
+        self._stop_flag = StopFlag()
+        self._runs: set[Scheduler] = set()
+        self._runs_lock = threading.Lock()
+        # Sentences about how the model runs that the user should read (a precision fallback).
+        self.notes: list[str] = []
+
+    # -- loading ------------------------------------------------------------------
+    @property
+    def loaded(self) -> bool:
+        return self.chat is not None
+
+    def load(self, verify: bool = True) -> None:
+        started = time.perf_counter()
+        self.notes.clear()
+        if verify:
+            self.store.require_verified()
+        else:
+            self.store.require_present()
+        studio_cfg = self.store.studio_config()
+        self.device = choose_device(self.device_request)
+        chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag)
+        if self.decode == "upstream":
+            self.decoder = UpstreamDecoder(chat, self._stop_flag)
+        else:
+            self.decoder = self._loop_decoder(chat)
+        self.chat = chat
+        self.test_model = studio_cfg is not None
+        self.load_seconds = time.perf_counter() - started
+        log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
+
+    def _loop_decoder(self, chat) -> LoopDecoder:
+        from app.engine.decode.loop import DecodeLoop
+        from app.engine.decode.speech import FastSpeech
+
+        loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True)
+        if loop.precision_note:
+            self.notes.append(loop.precision_note)
+        speech = FastSpeech(chat, loop, self.lookahead)
+        speech.warm_up(_batch_shapes(loop))
+        if loop.precision != "fp32":
+            # The loop holds the converted weights; what is left of the fp32 model is dead weight.
+            chat.gpt.gpt = None
+        return LoopDecoder(chat, loop, speech)
+
+    @property
+    def loop(self):
+        """Our DecodeLoop (None on ChatTTS's own path or before loading)."""
+        return getattr(self.decoder, "loop", None)
+
+    @property
+    def speech(self):
+        """FastSpeech over our loop (None on ChatTTS's own path or before loading)."""
+        return getattr(self.decoder, "speech", None)
+
+    @property
+    def precision(self) -> str:
+        """The decode step's number format ("" on ChatTTS's own path)."""
+        return "" if self.decoder is None else self.decoder.precision
+
+    @property
+    def decode_label(self) -> str:
+        """What runs the decode: "upstream", or our loop's mode and precision ("jit-int8")."""
+        if self.decoder is None:
+            return "upstream" if self.decode == "upstream" else ""
+        return self.decoder.label
+
+    def _require_loaded(self):
+        if self.chat is None:
+            self.load()
+        return self.chat
+
+    # -- voices and text ---------------------------------------------------------------
+    def speaker_for_seed(self, seed: int) -> str:
+        return speaker_from_seed(seed, self._require_loaded().config.spk_stat)
+
+    def resolve_speaker(self, request: SynthesisRequest) -> str:
+        chat = self._require_loaded()
+        if request.speaker:
+            return check_speaker(request.speaker, chat.config.gpt.hidden_size)
+        return speaker_from_seed(request.seed, chat.config.spk_stat)
+
+    def reference_from_audio(self, audio: np.ndarray, text: str) -> tuple[str, str]:
+        """(audio codes, transcript) of a recording, for ChatTTS's spk_smp / txt_smp."""
+        import torch
+
+        chat = self._require_loaded()
+        codes = chat.sample_audio_speaker(torch.from_numpy(np.asarray(audio, dtype=np.float32)))
+        return codes, chat.normalizer(text, True, True)
+
+    def voice_from_recording(self, path: os.PathLike | str, transcript: str) -> tuple[str, str]:
+        """A reference voice from a recording and what is said in it."""
+        import soundfile as sf
+        import torch
+        import torchaudio.functional as AF
+
+        if not transcript or not transcript.strip():
+            raise InputTextError(_("Type what is said in the recording; ChatTTS needs the transcript."))
+        try:
+            audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
+        except Exception as exc:
+            raise InputTextError(_("{path} is not an audio file this program can read ({error}).").format(
+                path=path, error=exc)) from None
+        mono = torch.from_numpy(audio.mean(axis=1))
+        if rate != SAMPLE_RATE:
+            mono = AF.resample(mono, rate, SAMPLE_RATE)
+        if mono.numel() < SAMPLE_RATE:
+            raise InputTextError(_("The recording is shorter than a second; use 3 to 10 seconds of clear speech."))
+        return self.reference_from_audio(mono.numpy(), transcript.strip())
+
+    def prepare(self, text: str) -> PreparedText:
+        chat = self._require_loaded()
+        return spoken_segments(text, self.dictionary_factory(), chat.normalizer)
+
+    # -- synthesis on the caller's thread ------------------------------------------------
+    def cancel(self) -> None:
+        """Stop the running request within one decode step (any thread)."""
+        with self._runs_lock:
+            runs = list(self._runs)
+        for scheduler in runs:
+            scheduler.cancel_all()
+
+    def synthesize(self, request: SynthesisRequest) -> Iterator[AudioChunk | SynthesisResult]:
+        """Yield AudioChunks in reading order (a segment may come in several pieces; its last
+        has `final` set), then the SynthesisResult."""
+        self._require_loaded()
+        scheduler = Scheduler(self)
+        ticket = scheduler.add(request, Priority.INTERACTIVE)
+        with self._runs_lock:
+            self._runs.add(scheduler)
+        try:
+            while not ticket.done:
+                for _ticket, item in scheduler.run_batch():
+                    if isinstance(item, BaseException):
+                        raise item
+                    yield item
+                if not ticket.done and not scheduler.has_work():
+                    raise SynthesisCancelled(messages.stopped())
+        finally:
+            with self._runs_lock:
+                self._runs.discard(scheduler)
+
+    def run(self, request: SynthesisRequest, on_chunk=None) -> SynthesisResult:
+        """Synthesize to the end; `on_chunk(AudioChunk)` sees each segment as it is ready."""
+        result = None
+        for item in self.synthesize(request):
+            if isinstance(item, AudioChunk):
+                if on_chunk is not None:
+                    on_chunk(item)
+            else:
+                result = item
+        return result
+
+
+def _batch_shapes(loop) -> list[tuple[int, int]]:
+    """(batch, cache length) of the audio passes a default request will run: its first
+    sentence alone, then the batch that memory allows now."""
+    tokens = PROMPT_ALLOWANCE + SamplingParams().max_new_tokens
+    return sorted({(1, tokens), (choose_batch(loop, tokens, max_batch(loop.device)), tokens)})

@@ -1,0 +1,155 @@
+"""One engine, many clients: sentences of different requests share batches and still sound
+as they would alone; one request is cancelled while another goes on; interactive requests go
+ahead of background ones, also by stopping a background batch that is running."""
+
+import threading
+
+import numpy as np
+import pytest
+
+from app.engine.errors import SynthesisCancelled, VoiceError
+from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
+from app.engine.synthesis.engine import Engine
+from app.engine.synthesis.scheduler import Priority
+
+FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
+A = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
+B = SynthesisRequest("今天天气很好。我们去公园。然后回家。", seed=22, **FAST)
+
+
+@pytest.fixture
+def engine(synthesizer):
+    made = []
+
+    def make(start=False):
+        made.append(Engine(synthesizer, start=start))
+        return made[-1]
+
+    yield make
+    for e in made:
+        e.close(timeout=60)
+        assert not e._thread.is_alive()
+
+
+def _audio_batches(monkeypatch, loop):
+    """(batch size, groups) of every audio pass: which requests shared it."""
+    seen = []
+    real = loop.generate
+
+    def recording(emb, mask, audio, *args, **kwargs):
+        if audio:
+            seen.append(emb.shape[0])
+        return real(emb, mask, audio, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "generate", recording)
+    return seen
+
+
+def _collect(job, into=None):
+    chunks = []
+    for item in job:
+        if isinstance(item, AudioChunk):
+            chunks.append(item)
+            if into is not None:
+                into.append((job.id, "chunk"))
+        else:
+            if into is not None:
+                into.append((job.id, "result"))
+            return chunks, item
+
+
+def test_two_clients_at_once_hear_what_each_hears_alone(synthesizer, engine, monkeypatch):
+    alone_a, alone_b = synthesizer.run(A), synthesizer.run(B)
+    sizes = _audio_batches(monkeypatch, synthesizer.loop)
+    e = engine()
+    job_a, job_b = e.submit(A), e.submit(B)
+    e.start()
+    (chunks_a, result_a), (chunks_b, result_b) = _collect(job_a), _collect(job_b)
+    # Both first sentences in one batch, then the other four (two of each) in one batch.
+    assert sizes == [2, 4]
+    for alone, result, chunks in ((alone_a, result_a, chunks_a), (alone_b, result_b, chunks_b)):
+        assert result.speaker == alone.speaker and result.segments == 3
+        assert [c.index for c in chunks if c.final] == [0, 1, 2]
+        assert result.audio.shape == alone.audio.shape
+        np.testing.assert_allclose(result.audio, alone.audio, atol=1e-5)
+    assert result_a.speaker != result_b.speaker         # two voices really shared the batches
+
+
+def test_cancelling_one_client_leaves_the_other_as_it_would_be_alone(synthesizer, engine):
+    alone_b = synthesizer.run(B)
+    e = engine()
+    job_a, job_b = e.submit(A), e.submit(B)
+    e.start()
+    seen = []
+    with pytest.raises(SynthesisCancelled):
+        for item in job_a:
+            seen.append(item)
+            job_a.cancel()                               # after its first piece
+    assert len(seen) == 1 and isinstance(seen[0], AudioChunk)
+    chunks_b, result_b = _collect(job_b)
+    np.testing.assert_allclose(result_b.audio, alone_b.audio, atol=1e-5)
+    assert [c.index for c in chunks_b if c.final] == [0, 1, 2]
+
+
+def test_an_interactive_request_is_served_before_waiting_background_work(synthesizer, engine):
+    e = engine()
+    order = []
+    background = e.submit(A, Priority.BACKGROUND)
+    play = e.submit(SynthesisRequest("你好。", seed=3, **FAST), Priority.INTERACTIVE)
+    e.start()
+    threads = [threading.Thread(target=_collect, args=(job, order)) for job in (background, play)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert (play.id, "result") in order and (background.id, "result") in order
+    assert order.index((play.id, "result")) < order.index((background.id, "chunk"))
+
+
+def test_an_interactive_request_stops_a_running_background_batch_which_then_continues(synthesizer, engine,
+                                                                                        monkeypatch):
+    """The Play arrives at the 5th step of the background request's second batch: that batch
+    stops, the Play is decoded, and the background sentences go on where they stopped, so
+    the background audio is still what it would be alone."""
+    long_text = SynthesisRequest("第一句话。第二句话。第三句话。第四句话。", seed=7, voice_lock=False, **FAST)
+    alone = synthesizer.run(long_text)
+    e = engine()
+    play_request = SynthesisRequest("你好。", seed=3, **FAST)
+    jobs = {}
+    batches = _audio_batches(monkeypatch, synthesizer.loop)
+    real_hook = synthesizer.loop.on_logits
+
+    def hook(step, logits, rows):
+        if len(batches) == 2 and step == 5 and "play" not in jobs:
+            jobs["play"] = e.submit(play_request, Priority.INTERACTIVE)
+
+    monkeypatch.setattr(synthesizer.loop, "on_logits", hook)
+    background = e.submit(long_text, Priority.BACKGROUND)
+    order = []
+    e.start()
+    chunks, result = _collect(background, order)
+    _play_chunks, play_result = _collect(jobs["play"])
+    assert real_hook is None
+    # background first sentence, background rest (stopped), the Play, background rest again
+    assert batches == [1, 3, 1, 3]
+    assert play_result.segments == 1 and play_result.audio.size > 0
+    assert [c.index for c in chunks if c.final] == [0, 1, 2, 3]
+    np.testing.assert_allclose(result.audio, alone.audio, atol=1e-5)
+
+
+def test_a_failing_request_does_not_disturb_the_others(synthesizer, engine):
+    alone_a = synthesizer.run(A)
+    e = engine()
+    bad = e.submit(SynthesisRequest("你好。", speaker="garbage", **FAST))
+    good = e.submit(A)
+    e.start()
+    with pytest.raises(VoiceError):
+        list(bad)
+    _chunks, result = _collect(good)
+    np.testing.assert_allclose(result.audio, alone_a.audio, atol=1e-5)
+
+
+def test_a_job_ends_with_its_result(synthesizer, engine):
+    e = engine(start=True)
+    result = e.submit(SynthesisRequest("你好。", **FAST)).result()
+    assert isinstance(result, SynthesisResult) and result.segments == 1 and result.audio.size > 0
