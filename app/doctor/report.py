@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import unicodedata
 
-from app.doctor.result import ERROR, MARKS, OK, SKIP, CheckResult
+from app.doctor.result import ERROR, MARKS, OK, SKIP, Basis, CheckResult
 from app.doctor.runner import Report
 from app.i18n import _
 
@@ -22,8 +22,10 @@ def _pad(text: str, width: int) -> str:
 def _plain(result: CheckResult) -> CheckResult:
     """The result with every field as text, so rendering cannot fail on what a check put there."""
     status = result.status if result.status in MARKS else ERROR
+    basis = result.basis if result.basis in tuple(Basis) else Basis.JUDGED
     return CheckResult(*(str(v) if v is not None else "" for v in (result.id, result.title)), status,
-                       *(str(v) if v is not None else "" for v in (result.summary, result.details, result.fix)))
+                       *(str(v) if v is not None else "" for v in (result.summary, result.details, result.fix)),
+                       basis=basis)
 
 
 def render_text(report: Report, verbose: bool = False) -> str:
@@ -42,17 +44,17 @@ def render_text(report: Report, verbose: bool = False) -> str:
             lines.append("  " + _("{check}: {fix}").format(check=r.title, fix=r.fix))
             if r.details and not verbose:
                 lines.append(f"    ({r.details})")
-    rec = report.recommendation if isinstance(report.recommendation, dict) else {}
-    if rec:
+    rec = report.recommendation
+    if rec is not None:
         lines.append("")
-        lines.append(_("Recommended device: {device} ({reason})").format(
-            device=rec.get("device", "cpu"), reason=rec.get("reason", "")))
-        if rec.get("torch_install"):
-            lines.append(_("To use the GPU: {command}").format(command=rec["torch_install"]))
+        lines.append(_("Recommended device: {device} ({reason})").format(device=rec.device.value, reason=rec.reason))
+        if rec.torch_install:
+            lines.append(_("To use the GPU: {command}").format(command=rec.torch_install))
     return "\n".join(lines)
 
 
 def render_json(report: Report) -> str:
     # default=str: a value a probe returned that JSON has no type for is shown, not a crash.
     return json.dumps({"checks": [_plain(r).to_dict() for r in report.results],
-                       "recommendation": report.recommendation}, ensure_ascii=False, indent=2, default=str)
+                       "recommendation": report.recommendation.to_dict() if report.recommendation else {}},
+                      ensure_ascii=False, indent=2, default=str)

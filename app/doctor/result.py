@@ -3,12 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 
 from app.i18n import _
 
-OK, WARN, FAIL, SKIP, ERROR = "ok", "warn", "fail", "skip", "error"
-STATUSES = (OK, WARN, FAIL, SKIP, ERROR)
+
+class Status(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    FAIL = "fail"
+    SKIP = "skip"
+    ERROR = "error"       # the check itself did not complete
+
+
+OK, WARN, FAIL, SKIP, ERROR = Status
+STATUSES = tuple(Status)
 MARKS = {OK: "[✓]", WARN: "[!]", FAIL: "[✗]", SKIP: "[-]", ERROR: "[?]"}
+
+
+class Basis(StrEnum):
+    """What a result rests on, for code to act on (its sentence is for people)."""
+
+    JUDGED = "judged"             # the check judged what the probes read
+    UNREADABLE = "unreadable"     # what it needs could not be read, so it was not judged (a warn)
+    TIMED_OUT = "timed_out"       # the check did not finish in time (an error)
+    CRASHED = "crashed"           # the check raised (an error; details hold the exception)
 
 
 @dataclass
@@ -19,6 +38,7 @@ class CheckResult:
     summary: str
     details: str = ""
     fix: str = ""
+    basis: Basis = Basis.JUDGED
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -31,8 +51,8 @@ class Verdict:
     def __init__(self, check_id: str, title: str):
         self.id, self.title = check_id, _(title)
 
-    def _make(self, status, summary, details="", fix=""):
-        return CheckResult(self.id, self.title, status, summary, details, fix)
+    def _make(self, status, summary, details="", fix="", basis=Basis.JUDGED):
+        return CheckResult(self.id, self.title, status, summary, details, fix, basis)
 
     def ok(self, summary, details=""):
         return self._make(OK, summary, details)
@@ -48,4 +68,5 @@ class Verdict:
 
     def unreadable(self, what: str):
         """`what`: an already translated phrase such as _("the registry")."""
-        return self._make(WARN, _("Could not read {what}, so this was not checked.").format(what=what))
+        return self._make(WARN, _("Could not read {what}, so this was not checked.").format(what=what),
+                          basis=Basis.UNREADABLE)

@@ -9,7 +9,9 @@ from app.doctor import facts
 from app.doctor.checks import ALL
 from app.doctor.probes import SnapshotProbe
 from app.doctor.probes.base import Probe, collect
+from app.doctor.recommendation import Because, Device
 from app.doctor.report import render_json, render_text
+from app.doctor.result import ERROR, OK, WARN, Basis
 from app.doctor.runner import run_checks, run_doctor
 from app.doctor.snapshot import Snapshot, load_snapshot
 
@@ -26,10 +28,11 @@ def test_a_crashing_check_is_reported_and_the_rest_still_run():
 
     modules = (_fake_check("first", boom),) + ALL
     results = run_checks(Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json")), modules)
-    assert results[0].status == "error"
+    assert (results[0].status, results[0].basis) == (ERROR, Basis.CRASHED)
     assert "ZeroDivisionError: bad maths" in results[0].details
     assert results[0].summary == "The check did not complete."
-    assert [r.status for r in results[1:]].count("ok") == len(ALL)
+    assert [r.status for r in results[1:]].count(OK) == len(ALL)
+    assert {r.basis for r in results[1:]} == {Basis.JUDGED}
 
 
 def test_a_hanging_check_times_out_without_stopping_the_report():
@@ -42,8 +45,9 @@ def test_a_hanging_check_times_out_without_stopping_the_report():
         results = run_checks(Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json")), modules, timeout_s=2.0)
     finally:
         release.set()
-    assert results[0].status == "error" and "did not finish within 2 s" in results[0].summary
-    assert [r.status for r in results[1:]] == ["ok", "ok"]
+    assert (results[0].status, results[0].basis) == (ERROR, Basis.TIMED_OUT)
+    assert "did not finish within 2 s" in results[0].summary
+    assert [r.status for r in results[1:]] == [OK, OK]
 
 
 def test_a_crashing_probe_section_becomes_null_and_is_noted():
@@ -57,6 +61,7 @@ def test_a_crashing_probe_section_becomes_null_and_is_noted():
     assert snap["torch"] is None
     assert "driver exploded" in snap["probe_errors"]["torch"]
     results = {r.id: r for r in run_checks(snap)}
+    assert (results["torch_build"].status, results["torch_build"].basis) == (WARN, Basis.UNREADABLE)
     assert results["torch_build"].summary.startswith("Could not read")
 
 
@@ -74,8 +79,29 @@ def test_json_report_shape():
     report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_fine.json")))
     data = json.loads(render_json(report))
     assert [c["id"] for c in data["checks"]] == [m.ID for m in ALL]
-    assert set(data["checks"][0]) == {"id", "title", "status", "summary", "details", "fix"}
-    assert set(data["recommendation"]) == {"device", "reason", "torch_install"}
+    assert set(data["checks"][0]) == {"id", "title", "status", "summary", "details", "fix", "basis"}
+    assert {c["basis"] for c in data["checks"]} == {"judged"}
+    assert data["recommendation"] == {"device": "cuda", "because": "gpu_works", "torch_install": "",
+                                      "reason": report.recommendation.reason}
+
+
+def _recommendation(name):
+    return run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / f"{name}.json"))).recommendation
+
+
+def test_the_recommendation_says_why_in_values_not_only_in_words():
+    """Code and tests act on device/because/check; the sentence is for people (and translated)."""
+    low = _recommendation("win_low_vram")
+    assert (low.device, low.because, low.check) == (Device.CPU, Because.LOW_GPU_MEMORY, "vram")
+    torch = _recommendation("win_cpu_torch_rtx")
+    assert (torch.device, torch.because, torch.check) == (Device.CPU, Because.CHECK_FAILED, "torch_build")
+    assert "whl/cu128" in torch.torch_install
+    vc = _recommendation("win_missing_vcruntime")
+    assert (vc.check, vc.torch_install) == ("vc_runtime", "")       # another PyTorch would not help
+    assert _recommendation("win_no_gpu").because is Because.NO_GPU
+    fine = _recommendation("win_fine")
+    assert (fine.device, fine.because, fine.check) == (Device.CUDA, Because.GPU_WORKS, None)
+    assert fine["device"] == "cuda" and "error" not in fine      # also read as the JSON mapping
 
 
 def test_the_torch_the_advice_installs_is_the_one_pyproject_pins():
