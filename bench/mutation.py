@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # mutant (seconds each), and a verdict that rests on a random example is not reproducible.
 _PROPERTY_TESTS = " or ".join((
     "never_exceeds_the_bound", "keeps_control_tokens_and_latin_words_whole", "as_cn2an_writes_them",
-    "never_cut", "never_cuts", "stays_with_its_unit", "without_a_digit_left"))
+    "never_cut_inside", "never_cuts_inside", "stays_with_its_unit", "without_a_digit_left"))
 
 # group -> (files to mutate, the tests that are theirs). Tests that need the tiny model are
 # chosen where a fast one would not exercise the code (the decode loop, the vocoder).
@@ -54,13 +54,17 @@ GROUPS = {
     ),
     "model.download_store": (
         ["app/engine/models/download.py", "app/engine/models/store.py"],
-        ["tests/engine/test_model_download.py", "tests/engine/test_model_store.py"],
+        ["tests/engine/test_model_download.py", "tests/engine/test_model_store.py", "tests/engine/test_download_hostile.py",
+         "tests/engine/test_download_messages.py", "tests/engine/test_download_cancel.py",
+         "tests/engine/test_model_files_hostile.py", "tests/engine/test_download_protocol_edges.py",
+         "-k", "not any_description_or_cache"],
     ),
     "text.normalize_split": (
         ["app/engine/text/normalize/zh.py", "app/engine/text/normalize/en.py", "app/engine/text/normalize/pipeline.py",
          "app/engine/text/prepare.py"],
         ["tests/engine/test_normalize.py", "tests/engine/test_text.py", "tests/engine/test_text_pipeline.py",
-         "tests/engine/test_numbers_zh.py", "tests/engine/test_numbers_en.py", "-k", f"not ({_PROPERTY_TESTS})"],
+         "tests/engine/test_numbers_zh.py", "tests/engine/test_numbers_en.py", "tests/engine/test_text_split_edges.py",
+         "tests/engine/test_text_file_reading.py", "-k", f"not ({_PROPERTY_TESTS})"],
     ),
     # The checks that decide whether and where ChatTTS runs (the device recommendation, a model
     # to load, room for it); the Windows-setting checks (PATH, TDR, long paths, WSL, VC runtime)

@@ -1,0 +1,100 @@
+"""Survivors of bench/mutation.sh as Markdown: per module, file:line and the mutation.
+
+    .venv/bin/python bench/mutation_survivors.py [work folder]   (default /tmp/chattts-studio-mutation)
+
+Reads the survivors-<group>.txt files bench/mutation.py writes (mutmut's diffs, whose line
+numbers count from the mutated function's `def`) and turns each into the line of the source
+file, for bench/mutation-survivors.md, where each one gets its reason by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HEADER = re.compile(r"^# (\S+): (.+)$")
+HUNK = re.compile(r"^@@ -(\d+)")
+KEY = re.compile(r"^(?P<module>.*?)\.x(?:[_\u01c1](?P<cls>[^\u01c1]+)\u01c1)?_?(?P<func>.+?)__mutmut_\d+$")
+
+
+def _def_lines(path: Path) -> dict[str, int]:
+    """'func' and 'Class.method' -> line of the def (decorators excluded, as mutmut shows it)."""
+    lines: dict[str, int] = {}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines[node.name] = node.lineno
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines[f"{node.name}.{item.name}"] = item.lineno
+    return lines
+
+
+def _entries(text: str):
+    """(mutant key, status, diff lines) for each diff in a survivors file."""
+    key = status = None
+    diff: list[str] = []
+    for line in text.splitlines():
+        found = HEADER.match(line)
+        if found:
+            if key:
+                yield key, status, diff
+            key, status, diff = found.group(1), found.group(2), []
+        elif key:
+            diff.append(line)
+    if key:
+        yield key, status, diff
+
+
+def _where(key: str, diff: list[str], cache: dict) -> tuple[str, int | None, str, str]:
+    found = KEY.match(key)
+    module, func = found.group("module"), found.group("func")
+    if found.group("cls"):
+        func = f"{found.group('cls')}.{func}"
+    rel = module.replace(".", "/") + ".py"
+    if rel not in cache:
+        cache[rel] = _def_lines(ROOT / rel) if (ROOT / rel).exists() else {}
+    start = cache[rel].get(func)
+    line, old, new = None, [], []
+    offset = 0
+    for text in diff:
+        hunk = HUNK.match(text)
+        if hunk:
+            offset = int(hunk.group(1)) - 1
+            continue
+        if text.startswith(("---", "+++")):
+            continue
+        if text.startswith("-"):
+            if line is None and start is not None:
+                line = start + offset
+            old.append(text[1:].strip())
+        elif text.startswith("+"):
+            new.append(text[1:].strip())
+        if not text.startswith("+"):
+            offset += 1
+    return rel, line, " / ".join(old), " / ".join(new)
+
+
+def main(argv: list[str]) -> int:
+    work = Path(argv[0] if argv else "/tmp/chattts-studio-mutation")
+    cache: dict = {}
+    for survivors in sorted(work.glob("survivors-*.txt")):
+        group = survivors.stem.removeprefix("survivors-")
+        print(f"\n## {group}\n")
+        current = None
+        for key, status, diff in _entries(survivors.read_text(encoding="utf-8")):
+            rel, line, old, new = _where(key, diff, cache)
+            if rel != current:
+                print(f"\n### {rel}\n")
+                current = rel
+            note = "" if status == "survived" else f" ({status})"
+            print(f"- {rel}:{line}{note}: `{old}` -> `{new}`")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
