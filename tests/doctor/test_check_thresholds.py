@@ -153,5 +153,5 @@ def test_model_files_without_a_list_of_expected_files_judges_the_files_present()
     for info in quick["files"].values():
         info["sha256_ok"] = None
     assert "not checked" in model_files.check(_snap(model=quick)).summary
-    assert "random-weight" in model_files.check(_snap(model=dict(FINE["model"], kind="random-tiny"))).summary
+    assert "random-weight" in model_files.check(_snap(model=dict(FINE["model"], kind="random-weights"))).summary
     assert "random-weight" not in model_files.check(_snap(model=FINE["model"])).summary

@@ -118,3 +118,18 @@ def test_facts_helpers():
     assert facts.min_driver((12, 8), windows=True) == "570.65"
     assert facts.min_driver((12, 7), windows=False) == "560.28.03"   # nearest listed at or below
     assert facts.wmi_driver_to_nvidia("31.0.15.7652") == "576.52"
+
+
+def test_the_model_kind_is_read_as_a_value_and_the_check_acts_on_it(tiny_model):
+    from app.doctor.checks import model_files
+    from app.doctor.probes.system import read_model
+    from app.engine.models.files import ModelKind
+
+    model = read_model(tiny_model, verify=False)
+    assert model["kind"] == ModelKind.RANDOM_WEIGHTS
+    snap = Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json"))
+    official = model_files.check(snap).summary
+    snap["model"] = dict(snap["model"], kind=model["kind"])
+    assert model_files.check(snap).summary != official and "noise" in model_files.check(snap).summary
+    snap["model"]["kind"] = ["not", "a", "kind"]          # what a hostile snapshot may hold
+    assert model_files.check(snap).summary == official

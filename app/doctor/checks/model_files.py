@@ -1,6 +1,7 @@
 """model_files: every model file is present and matches its checksum."""
 
 from app.doctor.facts import OFFICIAL_URL
+from app.engine.models.files import ModelKind
 from app.doctor.result import Verdict
 from app.i18n import N_, _, join_sentences, ngettext
 
@@ -34,8 +35,8 @@ def check(s):
                                "{count} model files in {folder} are damaged (checksum mismatch).", len(bad)).format(
                                    count=len(bad), folder=where),
                       details=", ".join(bad), fix=_("Download these files again: {how}").format(how=get_model()))
-    kind = model.get("kind") or "official"
-    note = _("It is a random-weight test model: it makes noise, not speech.") if kind.startswith("random") else ""
+    test_model = model.get("kind") == ModelKind.RANDOM_WEIGHTS
+    note = _("It is a random-weight test model: it makes noise, not speech.") if test_model else ""
     if any(info.get("sha256_ok") is None for info in files.values()):
         return v.ok(join_sentences([_("All {count} model files are present (checksums not checked in the quick "
                                       "run).").format(count=len(expected)), note]))

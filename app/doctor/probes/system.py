@@ -76,7 +76,7 @@ def read_model(model_dir: Path, verify: bool) -> dict:
             if path.is_file():
                 files[rel] = {"size": path.stat().st_size, "sha256_ok": None}
     try:
-        kind = store.kind
+        kind = store.model_kind.value
     except Exception:
         kind = None
     return {"dir": str(store.root), "files": files, "expected": list(MODEL_FILES), "kind": kind}

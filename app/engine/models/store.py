@@ -19,7 +19,7 @@ from app import paths
 from app.atomic import write_json_atomic
 from app.engine.errors import ModelCorruptError, ModelMissingError
 from app.engine.models.schemas import read_model_description, read_verified_cache
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, sha256_map_key
+from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, ModelKind, sha256_map_key
 from app.engine.models.sources import OFFICIAL_URL
 from app.i18n import _
 
@@ -91,9 +91,14 @@ class ModelStore:
         return self.studio_config() is not None
 
     @property
+    def model_kind(self) -> ModelKind:
+        return ModelKind.OFFICIAL if self.studio_config() is None else ModelKind.RANDOM_WEIGHTS
+
+    @property
     def kind(self) -> str:
+        """The kind in words for a status line, e.g. "random-weights (tiny)"; code reads model_kind."""
         cfg = self.studio_config()
-        return "official" if cfg is None else f"random-weights ({cfg.get('size', '?')})"
+        return ModelKind.OFFICIAL.value if cfg is None else f"{ModelKind.RANDOM_WEIGHTS.value} ({cfg.get('size', '?')})"
 
     def expected_sha256(self) -> dict[str, str]:
         cfg = self.studio_config()
