@@ -19,7 +19,7 @@ from app.engine.errors import RecordError, UnreadableFileError
 from app.engine.library import notices
 from app.engine.library.db import Library
 from app.engine.library.history import _COLUMNS
-from app.engine.library.notices import Notice
+from app.engine.library.notices import WHOLE_FILE, Notice, NoticeKind
 from app.engine.library.records import HistoryRecord, LexiconEntry, parse
 from app.engine.library.voices import FIELDS, voice_from_record
 from app.engine.safe_read import read_json_capped
@@ -80,11 +80,11 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
         raw = read_json_capped(index, MAX_INDEX_BYTES, _("history index"))
     except UnreadableFileError as exc:
         renamed = _rename(index, "unreadable")
-        out.append(Notice("skipped", _kept_as(exc, renamed), (str(renamed or index), "(the whole file)")))
+        out.append(Notice(NoticeKind.SKIPPED, _kept_as(exc, renamed), (str(renamed or index), WHOLE_FILE)))
         return out
     items = raw if isinstance(raw, list) else []
     if not isinstance(raw, list):
-        out.append(notices.skipped(str(index), "(the whole file)"))
+        out.append(notices.skipped(str(index), WHOLE_FILE))
     moves: list[tuple[Path, int]] = []
     with lib.transaction() as con:
         if not _claim(con, "history/index.json"):
@@ -128,7 +128,7 @@ def _import_voices(lib: Library, folder: Path) -> list[Notice]:
             data = read_json_capped(path, MAX_VOICE_BYTES, _("voice file"))
             voices.append(voice_from_record(data, str(path)))
         except UnreadableFileError:
-            out.append(notices.skipped(str(path), "(the whole file)"))
+            out.append(notices.skipped(str(path), WHOLE_FILE))
         except RecordError as exc:
             out.append(notices.skipped(str(path), exc.field))
     with lib.transaction() as con:
@@ -151,7 +151,7 @@ def _import_lexicon(lib: Library, path: Path) -> list[Notice]:
         raw = read_json_capped(path, MAX_VOICE_BYTES, _("pronunciation dictionary"))
     except UnreadableFileError as exc:
         renamed = _rename(path, "unreadable")
-        out.append(Notice("skipped", _kept_as(exc, renamed), (str(renamed or path), "(the whole file)")))
+        out.append(Notice(NoticeKind.SKIPPED, _kept_as(exc, renamed), (str(renamed or path), WHOLE_FILE)))
         return out
     entries = []
     for word, replacement in (raw.items() if isinstance(raw, dict) else []):
@@ -161,7 +161,7 @@ def _import_lexicon(lib: Library, path: Path) -> list[Notice]:
         except RecordError:
             out.append(notices.skipped(str(path), str(word)[:40]))
     if not isinstance(raw, dict):
-        out.append(notices.skipped(str(path), "(the whole file)"))
+        out.append(notices.skipped(str(path), WHOLE_FILE))
     with lib.transaction() as con:
         if not _claim(con, "pronunciations.json"):
             return []
