@@ -15,6 +15,7 @@ from app.doctor import torch_advice
 from app.doctor.checks import vram as vram_check
 from app.doctor.result import ERROR, FAIL, WARN, CheckResult
 from app.doctor.snapshot import SAVE_SNAPSHOT_COMMAND, Snapshot
+from app.engine.device import DeviceOption
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.doctor")
@@ -23,11 +24,6 @@ log = logging.getLogger("chattts_studio.doctor")
 BLOCKING_CHECKS = ("vc_runtime", "torch_build", "driver_cuda", "gpu_arch", "cuda_kernel", "wsl")
 # A different PyTorch build helps only with these; the others need another fix first.
 TORCH_FIXABLE = frozenset({"torch_build", "driver_cuda", "gpu_arch"})
-
-
-class Device(StrEnum):
-    CPU = "cpu"
-    CUDA = "cuda"
 
 
 class Because(StrEnum):
@@ -44,7 +40,7 @@ class Because(StrEnum):
 class Recommendation(Mapping):
     """Read it by attribute; it also reads as the mapping the JSON report holds (`rec["device"]`)."""
 
-    device: Device
+    device: DeviceOption                       # CPU or CUDA: what the window passes to the engine
     because: Because
     reason: str
     torch_install: str = ""
@@ -75,37 +71,37 @@ def recommend(snapshot: Snapshot, results: list[CheckResult]) -> Recommendation:
     by_id = {r.id: r for r in results}
     command = torch_advice.advice(snapshot)[0]
     if not snapshot.gpus:
-        return Recommendation(Device.CPU, Because.NO_GPU, _("No NVIDIA GPU was found."))
+        return Recommendation(DeviceOption.CPU, Because.NO_GPU, _("No NVIDIA GPU was found."))
     for check_id in BLOCKING_CHECKS:
         r = by_id.get(check_id)
         if r is not None and r.status in (FAIL, ERROR):
-            return Recommendation(Device.CPU, Because.CHECK_FAILED, r.summary,
+            return Recommendation(DeviceOption.CPU, Because.CHECK_FAILED, r.summary,
                                   command if check_id in TORCH_FIXABLE else "", check=check_id)
     t = snapshot.get("torch")
     if t is None:
-        return Recommendation(Device.CPU, Because.TORCH_UNREADABLE, _("PyTorch could not be checked."))
+        return Recommendation(DeviceOption.CPU, Because.TORCH_UNREADABLE, _("PyTorch could not be checked."))
     if not t.get("cuda_available"):
-        return Recommendation(Device.CPU, Because.TORCH_WITHOUT_CUDA, _("PyTorch cannot use the GPU."), command)
+        return Recommendation(DeviceOption.CPU, Because.TORCH_WITHOUT_CUDA, _("PyTorch cannot use the GPU."), command)
     vram = by_id.get(vram_check.ID)
     if vram is not None and vram.status == WARN and vram_check.falls_back_to_cpu(snapshot):
-        return Recommendation(Device.CPU, Because.LOW_GPU_MEMORY, vram.summary, check=vram_check.ID)
+        return Recommendation(DeviceOption.CPU, Because.LOW_GPU_MEMORY, vram.summary, check=vram_check.ID)
     gpu = snapshot.gpus[0].get("name")
     reason = (_("{gpu} works with this PyTorch.").format(gpu=gpu) if gpu
               else _("The NVIDIA GPU works with this PyTorch."))
-    return Recommendation(Device.CUDA, Because.GPU_WORKS, reason)
+    return Recommendation(DeviceOption.CUDA, Because.GPU_WORKS, reason)
 
 
 def safe_recommend(snapshot: Snapshot, results: list[CheckResult]) -> Recommendation:
     """recommend(), guarded like a check: what a strange machine reports falls back to the CPU."""
     try:
         rec = recommend(snapshot, results)
-        if isinstance(rec, Recommendation) and rec.device in tuple(Device):
+        if isinstance(rec, Recommendation) and rec.device in (DeviceOption.CPU, DeviceOption.CUDA):
             return rec
         raise ValueError(f"unexpected recommendation {rec!r:.200}")
     except Exception as exc:
         log.exception("the recommendation crashed")
         return Recommendation(
-            Device.CPU, Because.NOT_WORKED_OUT,
+            DeviceOption.CPU, Because.NOT_WORKED_OUT,
             _("The recommendation could not be worked out from what was read; the CPU always works. Report "
               "this with a saved snapshot ({command}).").format(command=SAVE_SNAPSHOT_COMMAND),
             error=f"{type(exc).__name__}: {exc}")

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from app.engine.errors import DeviceError
 from app.i18n import _
 
-CHOICES = ("auto", "cpu", "cuda")
+
+class DeviceOption(StrEnum):
+    """Where the user (or the doctor's recommendation) asks the model to run."""
+
+    AUTO = "auto"
+    CPU = "cpu"
+    CUDA = "cuda"
+
+
+CHOICES = tuple(option.value for option in DeviceOption)   # plain text, for argparse and settings
+
 # ChatTTS itself falls back to the CPU below 2 GB of free GPU memory (the doctor's vram check
 # and its recommendation use this same value).
 MIN_FREE_GPU_MB = 2048
@@ -54,14 +65,14 @@ def _cuda_problem() -> str | None:
     return None
 
 
-def choose_device(choice: str = "auto") -> DeviceChoice:
+def choose_device(choice: str = DeviceOption.AUTO) -> DeviceChoice:
     if choice not in CHOICES:
         raise DeviceError(_("Unknown device {device}; use one of: {choices}.").format(
             device=repr(choice), choices=", ".join(CHOICES)))
-    if choice == "cpu":
+    if choice == DeviceOption.CPU:
         return DeviceChoice("cpu", _("chosen by the user"))
     problem = _cuda_problem()
-    if choice == "cuda":
+    if choice == DeviceOption.CUDA:
         if problem:
             raise DeviceError(_("The GPU cannot be used: {problem} Or run on the CPU with {option}.").format(
                 problem=problem, option="--device cpu"))

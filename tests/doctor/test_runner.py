@@ -9,11 +9,12 @@ from app.doctor import facts
 from app.doctor.checks import ALL
 from app.doctor.probes import SnapshotProbe
 from app.doctor.probes.base import Probe, collect
-from app.doctor.recommendation import Because, Device
+from app.doctor.recommendation import Because
 from app.doctor.report import render_json, render_text
 from app.doctor.result import ERROR, OK, WARN, Basis
 from app.doctor.runner import run_checks, run_doctor
 from app.doctor.snapshot import Snapshot, load_snapshot
+from app.engine.device import DeviceOption
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -92,15 +93,15 @@ def _recommendation(name):
 def test_the_recommendation_says_why_in_values_not_only_in_words():
     """Code and tests act on device/because/check; the sentence is for people (and translated)."""
     low = _recommendation("win_low_vram")
-    assert (low.device, low.because, low.check) == (Device.CPU, Because.LOW_GPU_MEMORY, "vram")
+    assert (low.device, low.because, low.check) == (DeviceOption.CPU, Because.LOW_GPU_MEMORY, "vram")
     torch = _recommendation("win_cpu_torch_rtx")
-    assert (torch.device, torch.because, torch.check) == (Device.CPU, Because.CHECK_FAILED, "torch_build")
+    assert (torch.device, torch.because, torch.check) == (DeviceOption.CPU, Because.CHECK_FAILED, "torch_build")
     assert "whl/cu128" in torch.torch_install
     vc = _recommendation("win_missing_vcruntime")
     assert (vc.check, vc.torch_install) == ("vc_runtime", "")       # another PyTorch would not help
     assert _recommendation("win_no_gpu").because is Because.NO_GPU
     fine = _recommendation("win_fine")
-    assert (fine.device, fine.because, fine.check) == (Device.CUDA, Because.GPU_WORKS, None)
+    assert (fine.device, fine.because, fine.check) == (DeviceOption.CUDA, Because.GPU_WORKS, None)
     assert fine["device"] == "cuda" and "error" not in fine      # also read as the JSON mapping
 
 

@@ -99,14 +99,14 @@ def official_sha256() -> dict[str, str]:
 # What to do after a source failed, suggesting only the other sources (never the one that just
 # failed). Whole sentences, so that a translation need not assemble a list.
 _CHOICES = {
-    SourceName.HUGGINGFACE: N_("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, or "
-                      "ModelScope), or import a model folder you already have."),
-    SourceName.MIRROR: N_("Try again later, pick another source (Hugging Face itself, or ModelScope), or import a model "
-                 "folder you already have."),
+    SourceName.HUGGINGFACE: N_("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, "
+                               "or ModelScope), or import a model folder you already have."),
+    SourceName.MIRROR: N_("Try again later, pick another source (Hugging Face itself, or ModelScope), or import a "
+                          "model folder you already have."),
     SourceName.MODELSCOPE: N_("Try again later, pick another source (Hugging Face, or a Hugging Face mirror such as "
-                     "hf-mirror.com), or import a model folder you already have."),
+                              "hf-mirror.com), or import a model folder you already have."),
     SourceName.CUSTOM: N_("Try again later, pick another source (Hugging Face, a Hugging Face mirror such as "
-                 "hf-mirror.com, or ModelScope), or import a model folder you already have."),
+                          "hf-mirror.com, or ModelScope), or import a model folder you already have."),
 }
 
 
