@@ -9,6 +9,7 @@ import threading
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.engine.errors import DownloadCancelled, StudioError
+from app.i18n import _
 from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
@@ -49,7 +50,8 @@ class DownloadWorker(QObject):
             self.failed.emit(str(exc))
         except Exception as exc:
             log.exception("download crashed")
-            self.failed.emit(f"The download failed unexpectedly ({type(exc).__name__}: {exc}).")
+            self.failed.emit(_("The download failed unexpectedly ({error}).").format(
+                error=f"{type(exc).__name__}: {exc}"))
         finally:
             with self._lock:
                 self._downloader = None
@@ -63,7 +65,7 @@ class DownloadWorker(QObject):
         except StudioError as exc:
             self.failed.emit(str(exc))
         except OSError as exc:
-            self.failed.emit(f"The model could not be copied ({exc.strerror or exc}).")
+            self.failed.emit(_("The model could not be copied ({reason}).").format(reason=exc.strerror or exc))
 
 
 class DownloadThread(OwnedThread):
