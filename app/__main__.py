@@ -13,8 +13,9 @@ def _report_fatal(exc: BaseException) -> None:
     import traceback
 
     from app import paths
+    from app.bootstrap import LOG_NAME
 
-    log_path = paths.log_dir() / "chattts-studio.log"
+    log_path = paths.log_dir() / LOG_NAME
     try:
         logging.getLogger("chattts_studio").critical("fatal error", exc_info=exc)
     except Exception:
