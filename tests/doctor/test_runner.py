@@ -14,7 +14,7 @@ from app.doctor.report import render_json, render_text
 from app.doctor.result import ERROR, OK, WARN, Basis
 from app.doctor.runner import run_checks, run_doctor
 from app.doctor.snapshot import Snapshot, load_snapshot
-from app.engine.device import DeviceOption
+from app.engine.device import TORCH_WHEEL_URL, DeviceOption
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -105,13 +105,18 @@ def test_the_recommendation_says_why_in_values_not_only_in_words():
     assert fine["device"] == "cuda" and "error" not in fine      # also read as the JSON mapping
 
 
-def test_the_torch_the_advice_installs_is_the_one_pyproject_pins():
+def test_the_torch_the_advice_installs_is_the_one_pyproject_pins_and_the_docs_show():
     import tomllib
 
-    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    root = Path(__file__).parents[2]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
     assert f"torch=={facts.TORCH_VERSION}" in pyproject["project"]["dependencies"]
     report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_cpu_torch_rtx.json")))
-    assert f"torch=={facts.TORCH_VERSION} " in report.recommendation["torch_install"]
+    assert report.recommendation.torch_install == facts.torch_install_command("cu128")
+    # Markdown and CI cannot import the constants: they must spell the same version and index.
+    wheel = f"torch=={facts.TORCH_VERSION} --index-url {TORCH_WHEEL_URL.format(tag='cu128')}"
+    for doc in ("README.md", "installer/README.md", ".github/workflows/windows.yml"):
+        assert wheel in (root / doc).read_text(encoding="utf-8"), doc
 
 
 def test_facts_helpers():
