@@ -15,6 +15,12 @@ from app.i18n import _
 DEFAULT_SEED = 2222
 # Sentence seeds use the low 32 bits (decode/speech.py), so larger seeds would repeat voices.
 SEED_MAX = 2**32 - 1
+# The levels ChatTTS's prompt tokens take ([speed_N], [oral_N], [laugh_N], [break_N]), inclusive;
+# the CLI's options and the window's spin boxes offer the same.
+SPEED_RANGE = (0, 9)
+ORAL_RANGE = (0, 9)
+LAUGH_RANGE = (0, 2)
+BREAK_RANGE = (0, 7)
 
 
 def check_number(option: str, value, low, high=None, low_open: bool = False, integer: bool = False):
@@ -58,10 +64,10 @@ class SynthesisRequest:
     speaker: str | None = None        # base16384 speaker string; overrides the seed's voice
     sampling: SamplingParams = field(default_factory=SamplingParams)
     refine_text: bool = True          # let the model add pauses and fillers first
-    speed: int = 5                    # [speed_N], 0-9
-    oral: int | None = None           # [oral_N] for refinement, 0-9
-    laugh: int | None = None          # [laugh_N] for refinement, 0-2
-    break_level: int | None = None    # [break_N] for refinement, 0-7
+    speed: int = 5                    # [speed_N], SPEED_RANGE
+    oral: int | None = None           # [oral_N] for refinement, ORAL_RANGE
+    laugh: int | None = None          # [laugh_N] for refinement, LAUGH_RANGE
+    break_level: int | None = None    # [break_N] for refinement, BREAK_RANGE
     voice_lock: bool = True           # later sentences copy the first one's voice
     reference: str | None = None      # audio codes of a reference recording (overrides the lock)
     reference_text: str | None = None # the transcript of that recording
@@ -79,23 +85,23 @@ class SynthesisRequest:
             raise ParameterError("sampling", 0, None)
         self.sampling.validate()
         check_number("seed", self.seed, 0, SEED_MAX, integer=True)
-        check_number("speed", self.speed, 0, 9, integer=True)
-        for option, value, high in (("oral", self.oral, 9), ("laugh", self.laugh, 2),
-                                    ("break", self.break_level, 7)):
+        check_number("speed", self.speed, *SPEED_RANGE, integer=True)
+        for option, value, (low, high) in (("oral", self.oral, ORAL_RANGE), ("laugh", self.laugh, LAUGH_RANGE),
+                                           ("break", self.break_level, BREAK_RANGE)):
             if value is not None:
-                check_number(option, value, 0, high, integer=True)
+                check_number(option, value, low, high, integer=True)
 
     def code_prompt(self) -> str:
-        return f"[speed_{_clamp(self.speed, 0, 9)}]"
+        return f"[speed_{_clamp(self.speed, *SPEED_RANGE)}]"
 
     def refine_prompt(self) -> str:
         parts = []
         if self.oral is not None:
-            parts.append(f"[oral_{_clamp(self.oral, 0, 9)}]")
+            parts.append(f"[oral_{_clamp(self.oral, *ORAL_RANGE)}]")
         if self.laugh is not None:
-            parts.append(f"[laugh_{_clamp(self.laugh, 0, 2)}]")
+            parts.append(f"[laugh_{_clamp(self.laugh, *LAUGH_RANGE)}]")
         if self.break_level is not None:
-            parts.append(f"[break_{_clamp(self.break_level, 0, 7)}]")
+            parts.append(f"[break_{_clamp(self.break_level, *BREAK_RANGE)}]")
         return "".join(parts)
 
 
