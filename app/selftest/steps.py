@@ -83,17 +83,20 @@ def step_synthesis(work: Path) -> str:
 
     from app.engine.audio.wav import write_wav
     from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesizer import Synthesizer, quiet_libraries
+    from app.engine.synthesis.chattts_model import quiet_libraries
+    from app.engine.synthesis.synthesizer import Synthesizer
     from app.selftest.random_model import build_random_model
 
     quiet_libraries()
     model = build_random_model(work / "tiny-model", "tiny")
     synth = Synthesizer(model, device="cpu")
     synth.load()
-    if synth.decode_label != "jit-fp32":
+    loop = synth.loop
+    if loop is None or loop.mode != "jit" or synth.precision != "fp32":
         # TorchScript reads the .py sources of the decode step: a bundle without them falls
         # back to the slower eager loop, which a build must not ship silently.
-        raise ValueError(_("the decode step did not compile ({error})").format(error=synth._loop.jit_error))
+        raise ValueError(_("the decode step did not compile ({error})").format(
+            error=loop.jit_error if loop is not None else synth.decode_label))
     result = synth.run(SynthesisRequest("你好，世界。", refine_text=False,
                                         sampling=SamplingParams(max_new_tokens=256)))
     out = write_wav(work / "self-test.wav", result.audio, result.sample_rate)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.cli import main
-from app.cli_args import number
+from app.cli.arguments import number
 from app.engine.errors import InputTextError
 from app.engine.request import SEED_MAX, ParameterError, SamplingParams, SynthesisRequest
 from app.engine.text.prepare import prepare_text

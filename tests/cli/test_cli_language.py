@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app import cli_window
+from app.cli import window as cli_window
 from app.cli import main
 
 SNAPSHOT = str(Path(__file__).parents[1] / "doctor" / "snapshots" / "win_cpu_torch_rtx.json")

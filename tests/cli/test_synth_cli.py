@@ -110,7 +110,7 @@ def test_bad_input_gets_a_sentence_and_non_zero_exit(args, message, tmp_path, ca
 
 
 def test_unusable_output_is_reported_before_the_model_is_loaded(tmp_path, capsys, monkeypatch):
-    from app.engine import synthesizer
+    from app.engine.synthesis import synthesizer
 
     monkeypatch.setattr(synthesizer.Synthesizer, "load", lambda self: pytest.fail("model loaded"))
     code, _, stderr = synth(["你好", "-o", str(tmp_path / "none" / "x.wav")], capsys)
@@ -144,8 +144,19 @@ def test_model_folder_from_environment(tiny_model, tmp_path, capsys, monkeypatch
     assert code == 0, stderr
 
 
+def test_an_experimental_precision_is_said_once_and_plain_fp32_is_not(tiny_model, tmp_path, capsys):
+    # The note follows the precision the decode runs in (synth.precision), not the label's text.
+    code, out, err = synth(["你好。", "--model", str(tiny_model), "-o", str(tmp_path / "a.wav"), "--no-refine",
+                            "--precision", "int8", "--max-tokens", "32", "--json"], capsys)
+    assert code == 0 and json.loads(out)["decode"].endswith("int8")
+    assert err.count("precision int8 is experimental") == 1 and "--precision fp32" in err
+    code, _out, err = synth(["你好。", "--model", str(tiny_model), "-o", str(tmp_path / "b.wav"), "--no-refine",
+                             "--precision", "fp32", "--max-tokens", "32"], capsys)
+    assert code == 0 and "experimental" not in err
+
+
 def test_interrupt_during_synthesis_leaves_no_file(tiny_model, tmp_path, capsys, monkeypatch):
-    from app.engine import synthesizer
+    from app.engine.synthesis import synthesizer
 
     def interrupted(self, request, on_chunk=None):
         raise KeyboardInterrupt

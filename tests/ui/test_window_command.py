@@ -4,7 +4,8 @@ with those choices for this session only."""
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app import cli, cli_window
+from app import cli
+from app.cli import window as cli_window
 from app.ui.settings import WINDOW_PRECISIONS, Settings
 
 

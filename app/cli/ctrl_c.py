@@ -1,4 +1,4 @@
-"""Ctrl+C during a long synthesis on the command line: stop the decode, not the interpreter.
+"""Ctrl+C during `chattts-studio synth`: stop the decode, not the interpreter.
 
 Python turns SIGINT into KeyboardInterrupt wherever the main thread happens to be: inside a
 PyTorch call, a numba function or a half-written cache. The first Ctrl+C instead asks the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from app.cli.arguments import Parser
 from app.engine.device import CHOICES as DEVICES
 from app.i18n import LANGUAGES
 
@@ -25,8 +26,6 @@ def is_window_call(argv: list[str], commands: set[str]) -> bool:
 
 
 def parser() -> argparse.ArgumentParser:
-    from app.cli_args import Parser
-
     p = Parser(prog="chattts-studio", usage=USAGE,
                description="Open the window (what chattts-studio does without a command).")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the log to the console")
@@ -35,6 +34,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--precision", choices=WINDOW_PRECISIONS, help="the decode step's number format, for this session")
     p.add_argument("--lang", choices=LANGUAGES, help="the window's language, for this session")
     p.add_argument("file", nargs="?", metavar="FILE.txt", help="a text file to open in the editor")
+    p.set_defaults(func=run)
     return p
 
 
@@ -44,3 +44,10 @@ def overrides(args) -> dict:
              "model/device": args.device, "model/precision": args.precision,
              "ui/language": getattr(args, "lang", None)}
     return {key: value for key, value in given.items() if value is not None}
+
+
+def run(args) -> int:
+    from app.bootstrap import setup_logging
+    from app.ui.app import run_window
+
+    return run_window(setup_logging(), overrides(args), args.file)
