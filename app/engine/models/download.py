@@ -47,7 +47,7 @@ def _is_timeout(exc: Exception) -> bool:
 
 
 class FileState(StrEnum):
-    """Where one file of a download stands; the dialog and the CLI word each one themselves."""
+    """Where one file of a download stands; the download dialog words each one itself."""
 
     WAITING = "waiting"
     PRESENT = "present"            # already in the folder and verified: not fetched
