@@ -109,8 +109,8 @@ def main() -> int:
         runs.append(run)
 
     # Baseline: upstream ChatTTS called on the GUI thread, as a naive front end would.
-    synth = window.worker.worker._synth
-    chat = synth._chat
+    synth = window.model.synthesizer()
+    chat = synth.chat
     import ChatTTS
 
     meter.start()

@@ -76,7 +76,7 @@ class MainWindow(Retranslating, QMainWindow):
         ui.doctor_banner.openRequested.connect(self.open_doctor)
         ui.text_panel.preview_button.clicked.connect(self.preview)
         ui.voice_panel.auditionRequested.connect(self.audition)
-        ui.voice_panel.recordingVoiceRequested.connect(self.speech.make_voice)
+        ui.voice_panel.message.connect(self.status.setText)
         ui.history_panel.regenerateRequested.connect(self.regenerate)
         ui.history_panel.message.connect(self.status.setText)
         ui.history_panel.selectionChanged.connect(self._update_buttons)
@@ -92,14 +92,12 @@ class MainWindow(Retranslating, QMainWindow):
         self.doctor.reportReady.connect(self._on_doctor_report)
         self.doctor.failed.connect(self._load_if_waiting)
         s = self.speech
-        s.started.connect(self._on_speaking)
+        s.started.connect(ui.show_speaking)
         s.progress.connect(ui.show_progress)
         s.finished.connect(self._on_finished)
         s.failed.connect(self._on_failed)
-        s.stopped.connect(self._on_stopped)
+        s.stopped.connect(ui.show_stopped)
         s.busyChanged.connect(self._update_buttons)
-        s.referenceReady.connect(self._on_reference_ready)
-        s.referenceFailed.connect(self._on_reference_failed)
 
     def _restore(self) -> None:
         s = self.settings
@@ -257,12 +255,6 @@ class MainWindow(Retranslating, QMainWindow):
     def stop(self) -> None:
         self.speech.stop()
 
-    def _on_speaking(self) -> None:
-        self.ui.show_speaking()
-
-    def _on_stopped(self) -> None:
-        self.ui.show_stopped()
-
     def _on_finished(self, request, result, audition: bool) -> None:
         if not audition:
             self._last_result = result
@@ -277,23 +269,9 @@ class MainWindow(Retranslating, QMainWindow):
         self._update_buttons()
 
     def _on_failed(self, message: str) -> None:
-        self.ui.show_failure(message)
+        self.status.setText(message)
         if not self._closing:
             QMessageBox.warning(self, self.tr("Synthesis failed"), message)
-
-    def _on_reference_ready(self, codes: str, transcript: str, source: str) -> None:
-        from app.engine.library.voices import Voice
-
-        voice = Voice(name=Path(source).stem, speaker="", reference=codes, reference_text=transcript,
-                      notes=self.tr("Made from %1").replace("%1", Path(source).name))
-        self.voice_panel.library.save(voice)
-        self.voice_panel.refresh()
-        self.voice_panel.apply_voice(voice)
-        self.status.setText(self.tr("Saved the voice \"%1\" made from the recording.").replace("%1", voice.name))
-
-    def _on_reference_failed(self, message: str) -> None:
-        self.status.setText(message)
-        QMessageBox.warning(self, self.tr("Voice from a recording"), message)
 
     def _update_buttons(self, *_args) -> None:
         self.ui.update_buttons(self.model.state is ModelState.READY, self.speech.busy, self.can_export())

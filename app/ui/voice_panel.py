@@ -29,8 +29,10 @@ class VoicePanel(Retranslating, QWidget):
     voiceChanged = Signal()
     auditionRequested = Signal(object)            # Voice
     recordingVoiceRequested = Signal(str, str)    # audio file, transcript
+    message = Signal(str)                         # for the status line
 
-    def __init__(self, library: VoiceLibrary, parent=None):
+    def __init__(self, library: VoiceLibrary, speech=None, parent=None):
+        """`speech`: the SpeechController that makes voices from recordings."""
         super().__init__(parent)
         self.library = library
         self._speaker_from_seed = True
@@ -105,6 +107,10 @@ class VoicePanel(Retranslating, QWidget):
         self.export_button.clicked.connect(self._ask_export)
         self.audition_button.clicked.connect(self._audition_selected)
         self.recording_button.clicked.connect(self._ask_recording)
+        if speech is not None:
+            self.recordingVoiceRequested.connect(speech.make_voice)
+            speech.referenceReady.connect(self._save_recorded_voice)
+            speech.referenceFailed.connect(self._recording_failed)
         self.refresh()
         self.retranslate()
 
@@ -258,6 +264,18 @@ class VoicePanel(Retranslating, QWidget):
                                               self.tr("Exactly what is said in the recording:"))
         if ok and transcript.strip():
             self.recordingVoiceRequested.emit(path, transcript.strip())
+
+    def _save_recorded_voice(self, codes: str, transcript: str, source: str) -> None:
+        voice = Voice(name=Path(source).stem, speaker="", reference=codes, reference_text=transcript,
+                      notes=self.tr("Made from %1").replace("%1", Path(source).name))
+        self.library.save(voice)
+        self.refresh()
+        self.apply_voice(voice)
+        self.message.emit(self.tr("Saved the voice \"%1\" made from the recording.").replace("%1", voice.name))
+
+    def _recording_failed(self, message: str) -> None:
+        self.message.emit(message)
+        QMessageBox.warning(self, self.tr("Voice from a recording"), message)
 
     # -- language -----------------------------------------------------------------------
     def retranslate(self) -> None:

@@ -34,7 +34,7 @@ class WindowLayout(QObject):
         self.library_banner = LibraryBanner(history)
         self.doctor_panel = DoctorPanel(doctor)
         self.text_panel = TextPanel()
-        self.voice_panel = VoicePanel(history.voices)
+        self.voice_panel = VoicePanel(history.voices, speech)
         self.params_panel = ParamsPanel()
         self.history_panel = HistoryPanel(history, speech, settings)
         self.play_button = _button("playButton")
@@ -110,9 +110,6 @@ class WindowLayout(QObject):
     def show_stopped(self) -> None:
         self._idle_progress()
         self.status.setText(self.tr("Stopped."))
-
-    def show_failure(self, message: str) -> None:
-        self.status.setText(message)
 
     def show_result_warnings(self, warnings: list[str]) -> None:
         self.result_warnings.setText("\n".join(f"⚠ {w}" for w in warnings))
