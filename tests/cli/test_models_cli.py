@@ -62,7 +62,7 @@ def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch
 def test_download_from_an_unreachable_host_is_a_sentence(tmp_path, capsys, monkeypatch):
     import app.engine.models.download as md
 
-    monkeypatch.setattr(md.time, "sleep", lambda s: None)   # retries with backoff, minus the waiting
+    monkeypatch.setattr(md, "BACKOFF_S", 0.0)   # retries with back-off, minus the waiting
     code, _, err = models(["download", "--model", str(tmp_path / "m"), "--source", "custom",
                            "--url", "http://127.0.0.1:9"], capsys)
     assert code == 2
