@@ -21,6 +21,7 @@ from app.engine.decode.llama_step import LlamaStack, rotary_tables
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
 from app.engine.decode.static_steps import StaticCaches, bucket_for, buckets, capacity_for
 from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
+from app.engine.models.store import VERIFY_COMMAND
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.engine")
@@ -335,7 +336,7 @@ def _nonfinite_error(precision: str, rows: torch.Tensor) -> NumericalError:
         text = _("Decoding stopped at sentence {n} of the batch because its numbers became invalid; the model "
                  "files may be damaged: verify them ({command}).")
     return NumericalError(text.format(n=first, precision=precision, option="--precision fp32",
-                                      command="chattts-studio models verify"))
+                                      command=VERIFY_COMMAND))
 
 
 class _LiveRows:

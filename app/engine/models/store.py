@@ -23,7 +23,9 @@ from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, ModelKind, 
 from app.engine.models.sources import OFFICIAL_URL
 from app.i18n import _
 
+# The commands the engine's sentences point to (the CLI's models subcommands).
 DOWNLOAD_COMMAND = "chattts-studio models download"
+VERIFY_COMMAND = "chattts-studio models verify"
 
 
 def chattts_sha256_map() -> dict[str, str]:
