@@ -70,8 +70,10 @@ def _forced_upstream(synth, texts, tokens):
 def _forced_ours(synth, texts, tokens):
     from app.engine.decode.loop import PassParams
     from app.engine.decode.speech import BatchReport
+    from app.engine.request import SamplingParams
 
-    params = PassParams(0.3, 0.7, 20, 1.05, tokens, min_new_tokens=tokens)
+    s = SamplingParams()              # ChatTTS's defaults, as a request would carry them
+    params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, tokens, min_new_tokens=tokens)
     speaker = synth.speaker_for_seed(1)
     seeds = list(range(len(texts)))
     return lambda: list(synth.speech.speak(list(texts), "[speed_5]", params, seeds,
