@@ -80,7 +80,13 @@ GROUPS = {
 }
 
 STATUS = re.compile(r"^\s+(\S+): (.+)$")
-SHOW_AT_MOST = int(os.environ.get("MUTATION_SHOW", "60"))    # diffs written per group (each `mutmut show` is a new process)
+_SHOW = """import sys
+from mutmut.mutation.diff_apply import find_mutant, get_diff_for_mutant
+for arg in sys.argv[1:]:
+    key, status = arg.split("|")
+    print(f"# {key}: {status}")
+    print(get_diff_for_mutant(key, path=find_mutant(key).path))
+"""
 MODULE = re.compile(r"^(.*?)\.x[_\u01c1]")      # app.engine.text.prepare.x_split_text__mutmut_3 -> app.engine.text.prepare
 
 
@@ -168,9 +174,10 @@ def collect(name: str, work_root: Path) -> dict:
     with open(work_root / f"survivors-{name}.txt", "w") as out:
         for key in survivors:
             out.write(f"{key}: {verdicts[key]}\n")
-        for key in survivors[:SHOW_AT_MOST]:
-            shown = subprocess.run(mutmut + ["show", key], cwd=work, env=env, capture_output=True, text=True)
-            out.write(shown.stdout + "\n")
+        out.flush()
+        # Every diff from one process (a `mutmut show` per survivor costs a second each).
+        subprocess.run([sys.executable, "-c", _SHOW] + [f"{k}|{verdicts[k]}" for k in survivors],
+                       cwd=work, env=env, stdout=out, stderr=subprocess.DEVNULL, text=True)
     totals: dict[str, int] = {}
     for status in verdicts.values():
         totals[status] = totals.get(status, 0) + 1

@@ -55,6 +55,9 @@ def test_soft_breaks_are_preferred_and_short_parts_are_joined():
     ("你好[laugh]", "你好[laugh]。"),
     ("[laugh]", "[laugh]"),                      # nothing to end
     ("你好  ", "你好。"),
+    ("你好。 [laugh]", "你好。 [laugh]"),        # a space before the token does not count either
+    ("[laugh]你好[uv_break]", "[laugh]你好[uv_break]。"),   # only trailing tokens are set aside
+    ("你好。[laugh]好", "你好。[laugh]好。"),      # a token inside is not the end
 ])
 def test_a_segment_ends_with_punctuation(segment, finished):
     assert finish_segment(segment) == finished
