@@ -28,3 +28,25 @@ def test_the_nearest_script_decides(text, whole, spoken):
 @pytest.mark.parametrize("lang, spoken", [("en", "twelve"), ("zh", "十二")])
 def test_without_any_letter_the_texts_language_decides(lang, spoken):
     assert normalize("-- 12 --", lang=lang) == f"-- {spoken} --"
+
+
+@pytest.mark.parametrize("text, whole", [("abcd中", "zh"), ("abcde中", "en")])
+def test_a_chinese_character_weighs_four_letters(text, whole):
+    # Latin must outweigh the Chinese more than four to one for the text to be English.
+    assert language_of(text) == whole
+
+
+@pytest.mark.parametrize("text, lang, spoken", [
+    ("1990-2000年间", "zh", "一九九零至二零零零年间"),          # Chinese years digit by digit, 至 between
+    ("排名 3rd 的选手", "zh", "排名 第三 的选手"),
+    ("14:00开会", "zh", "十四点整开会"),
+    ("USD 5的费用", "zh", "五美元的费用"),
+    ("$5万的预算", "zh", "五万美元的预算"),
+    ("in 1100 we", "en", "in eleven hundred we"),             # years in pairs, 1100 to 2099
+    ("in 2099 we", "en", "in twenty ninety nine we"),
+    ("in 2100 we", "en", "in two thousand one hundred we"),
+    ("In 1990 we", "en", "In nineteen ninety we"),            # the word before may be capitalised
+    ("at 14:05:30 we", "en", "at fourteen oh five and thirty seconds we"),
+])
+def test_each_kind_of_number_in_its_language(text, lang, spoken):
+    assert normalize(text, lang=lang) == spoken
