@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.doctor import facts
-from app.doctor.checks import disk_space, gpu_arch, model_files, torch_build, vram
+from app.doctor.checks import cuda_kernel, disk_space, driver_cuda, gpu_arch, model_files, torch_build, vram
 from app.doctor.snapshot import Snapshot
 
 FINE = json.loads((Path(__file__).parent / "snapshots" / "win_fine.json").read_text(encoding="utf-8"))
@@ -155,3 +155,53 @@ def test_model_files_without_a_list_of_expected_files_judges_the_files_present()
     assert "not checked" in model_files.check(_snap(model=quick)).summary
     assert "random-weight" in model_files.check(_snap(model=dict(FINE["model"], kind="random-weights"))).summary
     assert "random-weight" not in model_files.check(_snap(model=FINE["model"])).summary
+
+
+# --- driver_cuda / cuda_kernel -----------------------------------------------------------------
+
+@pytest.mark.parametrize("driver_code, torch_cuda, status", [
+    (11080, "12.8", "fail"),          # an older major: nothing runs
+    (12060, "12.8", "warn"),          # same major, older minor: minor-version compatibility
+    (12080, "12.8", "ok"),
+    (12090, "12.8", "ok"),
+    (13000, "12.8", "ok"),
+    (12000, "12.0", "ok"),
+])
+def test_driver_cuda_against_the_cuda_pytorch_was_built_for(driver_code, torch_cuda, status):
+    nvidia = dict(FINE["nvidia"], cuda_driver_version=driver_code)
+    result = driver_cuda.check(_snap(nvidia=nvidia, torch=dict(FINE["torch"], cuda=torch_cuda)))
+    assert result.status == status
+
+
+def test_driver_cuda_names_the_minimum_driver_for_the_system():
+    old = dict(FINE["nvidia"], cuda_driver_version=11080)
+    windows = driver_cuda.check(_snap(nvidia=old))
+    linux = driver_cuda.check(_snap(nvidia=old, os=dict(FINE["os"], system="Linux")))
+    assert facts.DRIVER_MIN[(12, 8)][1] in windows.fix and facts.DRIVER_MIN[(12, 8)][0] in linux.fix
+    assert "12.8" in windows.details and "11.8" in windows.details
+
+
+def test_driver_cuda_skips_or_cannot_read():
+    assert driver_cuda.check(_snap(nvidia=None)).status == "skip"
+    assert driver_cuda.check(_snap(torch=dict(FINE["torch"], cuda=None))).status == "skip"
+    assert driver_cuda.check(_snap(torch=dict(FINE["torch"], import_error="boom"))).status == "skip"
+    unreadable = driver_cuda.check(_snap(nvidia=dict(FINE["nvidia"], cuda_driver_version=None)))
+    assert unreadable.basis == "unreadable"
+
+
+@pytest.mark.parametrize("torch_changes, gpus, status", [
+    ({}, True, "ok"),
+    ({"cuda_available": False}, True, "fail"),
+    ({"kernel_ok": False, "kernel_error": "no kernel image"}, True, "fail"),
+    ({"kernel_ok": None}, True, "skip"),
+    ({"cuda": None}, True, "skip"),
+    ({"import_error": "DLL load failed"}, True, "skip"),
+    ({}, False, "skip"),
+])
+def test_cuda_kernel(torch_changes, gpus, status):
+    snap = _snap(torch=dict(FINE["torch"], **torch_changes), nvidia=FINE["nvidia"] if gpus else _gpus())
+    result = cuda_kernel.check(snap)
+    assert result.status == status
+    if torch_changes.get("kernel_error"):
+        assert result.details == "no kernel image"
+
