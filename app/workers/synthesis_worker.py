@@ -1,8 +1,12 @@
-"""The one long-lived synthesis worker: owns the loaded model, runs requests in order.
+"""The window's adapter to the engine: loads the model, hands requests to the engine's
+scheduler and turns what comes back into Qt signals.
 
-It lives on its own QThread. Requests arrive through queued signals; `cancel()` is called
-directly from the GUI thread (it only sets flags), so it is not stuck behind the request it
-is meant to stop. Signals carry plain data: AudioChunk, SynthesisResult, str.
+It lives on its own QThread (a load takes seconds and must not freeze the window); requests
+arrive through queued signals. The model itself belongs to the engine's thread
+(app/engine/synthesis/engine.py), which other clients can share through `engine()`.
+`cancel()` is called directly from the GUI thread: it only sets flags, so it is not stuck
+behind the request it is meant to stop. Signals carry plain data: AudioChunk,
+SynthesisResult, str.
 """
 
 from __future__ import annotations
@@ -16,9 +20,13 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app.engine.errors import StudioError, SynthesisCancelled
 from app.engine.request import AudioChunk, SynthesisRequest
+from app.engine.synthesis.engine import Engine
+from app.engine.synthesis.scheduler import Priority
+from app.i18n import _
 from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
+
 
 @dataclass
 class ModelStatus:
@@ -40,6 +48,10 @@ class Job:
     request: SynthesisRequest
 
 
+def _unexpected(what: str, exc: BaseException) -> str:
+    return what.format(error=f"{type(exc).__name__}: {exc}")
+
+
 class SynthesisWorker(QObject):
     loadStarted = Signal(str)
     loaded = Signal(object)            # ModelStatus
@@ -56,59 +68,74 @@ class SynthesisWorker(QObject):
     def __init__(self, synthesizer_factory=None):
         super().__init__()
         if synthesizer_factory is None:
-            from app.engine.synthesizer import Synthesizer as synthesizer_factory
+            from app.engine.synthesis.synthesizer import Synthesizer as synthesizer_factory
         self._factory = synthesizer_factory
         self._synth = None
+        self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._cancelled_upto = 0
+        self._running: dict[int, object] = {}       # window job id -> engine job
 
     # -- called from the GUI thread -------------------------------------------------
     def cancel(self, job_id: int) -> None:
         """Cancel job `job_id` and every earlier one, running or still queued."""
         with self._lock:
             self._cancelled_upto = max(self._cancelled_upto, job_id)
-            synth = self._synth
-        if synth is not None:
-            synth.cancel()
+            running = [job for wid, job in self._running.items() if wid <= job_id]
+        for job in running:
+            job.cancel()
 
     def synthesizer(self):
         """The loaded synthesizer (None before loading); its prepare() is safe from any thread."""
         with self._lock:
             return self._synth
 
+    def engine(self) -> Engine | None:
+        """The engine serving the loaded model (None before loading): other clients submit here."""
+        with self._lock:
+            return self._engine
+
+    def shutdown(self) -> None:
+        with self._lock:
+            engine, self._engine, self._synth = self._engine, None, None
+        if engine is not None:
+            engine.close(timeout=30)
+
     # -- run on the worker thread ----------------------------------------------------
     @Slot(str, str)
     def makeReference(self, path: str, transcript: str) -> None:
-        synth = self.synthesizer()
-        if synth is None:
-            self.referenceFailed.emit("Load a model first: the voice is made by the model.")
+        engine, synth = self.engine(), self.synthesizer()
+        if engine is None:
+            self.referenceFailed.emit(_("Load a model first: the voice is made by the model."))
             return
         try:
-            codes, text = synth.voice_from_recording(path, transcript)
+            codes, text = engine.call(lambda: synth.voice_from_recording(path, transcript))
         except StudioError as exc:
             self.referenceFailed.emit(str(exc))
             return
         except Exception as exc:
             log.exception("reference voice failed")
-            self.referenceFailed.emit(f"The recording could not be used: {type(exc).__name__}: {exc}")
+            self.referenceFailed.emit(_unexpected(_("The recording could not be used: {error}"), exc))
             return
         self.referenceReady.emit(codes, text, path)
 
     @Slot(str, str, str)
     def loadModel(self, model_dir: str, device: str, precision: str = "auto") -> None:
         self.loadStarted.emit(model_dir)
+        self.shutdown()                       # one model in memory at a time
         try:
             synth = self._factory(model_dir, device=device, precision=precision)
             synth.load()
+            engine = Engine(synth)
         except StudioError as exc:
             self.loadFailed.emit(str(exc))
             return
         except Exception as exc:  # a bug, but the window must say something useful
             log.exception("model load crashed")
-            self.loadFailed.emit(f"The model could not be loaded: {type(exc).__name__}: {exc}")
+            self.loadFailed.emit(_unexpected(_("The model could not be loaded: {error}"), exc))
             return
         with self._lock:
-            self._synth = synth
+            self._synth, self._engine = synth, engine
         self.loaded.emit(ModelStatus(
             root=str(synth.store.root), device=synth.device.device, device_reason=synth.device.reason,
             kind=synth.store.kind, test_model=synth.test_model, load_seconds=synth.load_seconds or 0.0,
@@ -119,22 +146,27 @@ class SynthesisWorker(QObject):
     @Slot(object)
     def run(self, job: Job) -> None:
         with self._lock:
-            synth = self._synth
-            skip = job.id <= self._cancelled_upto
+            engine = self._engine
+            if job.id <= self._cancelled_upto:
+                engine = None
+                skip = True
+            else:
+                skip = False
         if skip:
             self.cancelled.emit(job.id)
             return
-        if synth is None:
-            self.failed.emit(job.id, "No model is loaded yet; choose a model folder first.")
+        if engine is None:
+            self.failed.emit(job.id, _("No model is loaded yet; choose a model folder first."))
             return
         self.started.emit(job.id)
         try:
-            for item in synth.synthesize(job.request):
-                with self._lock:
-                    stop = job.id <= self._cancelled_upto
-                if stop:
-                    synth.cancel()
-                    raise SynthesisCancelled("stopped")
+            handle = engine.submit(job.request, Priority.INTERACTIVE)
+            with self._lock:
+                self._running[job.id] = handle
+                late = job.id <= self._cancelled_upto     # Stop came while it was submitted
+            if late:
+                handle.cancel()
+            for item in handle:
                 if isinstance(item, AudioChunk):
                     self.chunkReady.emit(job.id, item)
                     self.progress.emit(job.id, item.index + int(item.final), item.total)
@@ -146,8 +178,11 @@ class SynthesisWorker(QObject):
             self.failed.emit(job.id, str(exc))
         except Exception as exc:
             log.error("synthesis crashed:\n%s", traceback.format_exc())
-            self.failed.emit(job.id, f"Synthesis failed unexpectedly ({type(exc).__name__}: {exc}); "
-                                     "the details are in the log file.")
+            self.failed.emit(job.id, _unexpected(
+                _("Synthesis failed unexpectedly ({error}); the details are in the log file."), exc))
+        finally:
+            with self._lock:
+                self._running.pop(job.id, None)
 
 
 class WorkerThread(OwnedThread):
@@ -170,3 +205,8 @@ class WorkerThread(OwnedThread):
 
     def stop_work(self) -> None:
         self.worker.cancel(self._next_id)
+
+    def shutdown(self, timeout_ms: int = 30_000) -> bool:
+        stopped = super().shutdown(timeout_ms)
+        self.worker.shutdown()
+        return stopped

@@ -2,22 +2,39 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AudioBanner</name>
+    <message>
+        <location filename="../../app/ui/banners.py" line="80" />
+        <location filename="../../app/ui/banners.py" line="86" />
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="55"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="47" />
         <source>Checking this computer</source>
         <translation>正在检查这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="56"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="48" />
         <source>Problems are listed with the exact steps to fix them.</source>
         <translation>发现的问题都会附上具体的解决步骤。</translation>
     </message>
 </context>
 <context>
+    <name>DoctorBanner</name>
+    <message>
+        <location filename="../../app/ui/banners.py" line="59" />
+        <source>Open diagnostics</source>
+        <translation>打开诊断</translation>
+    </message>
+</context>
+<context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="158"/>
+        <location filename="../../app/ui/doctor_panel.py" line="168" />
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
@@ -25,68 +42,68 @@
 <context>
     <name>DoctorPanel</name>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="61"/>
+        <location filename="../../app/ui/doctor_panel.py" line="71" />
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="73"/>
+        <location filename="../../app/ui/doctor_panel.py" line="83" />
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="73"/>
+        <location filename="../../app/ui/doctor_panel.py" line="83" />
         <source>Fix</source>
         <translation>解决方法</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="96"/>
+        <location filename="../../app/ui/doctor_panel.py" line="106" />
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="102"/>
+        <location filename="../../app/ui/doctor_panel.py" line="112" />
         <source>%1 problem(s), %2 warning(s). Recommended device: %3.</source>
         <translation>%1 个问题，%2 个警告。推荐设备：%3。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="119"/>
-        <location filename="../../app/ui/doctor_panel.py" line="129"/>
+        <location filename="../../app/ui/doctor_panel.py" line="129" />
+        <location filename="../../app/ui/doctor_panel.py" line="139" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="120"/>
+        <location filename="../../app/ui/doctor_panel.py" line="130" />
         <source>Text files (*.txt)</source>
         <translation>文本文件 (*.txt)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="129"/>
+        <location filename="../../app/ui/doctor_panel.py" line="139" />
         <source>The report could not be saved: %1</source>
         <translation>无法保存报告：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="134"/>
+        <location filename="../../app/ui/doctor_panel.py" line="144" />
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="134"/>
+        <location filename="../../app/ui/doctor_panel.py" line="144" />
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="135"/>
+        <location filename="../../app/ui/doctor_panel.py" line="145" />
         <source>Re-run</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="136"/>
+        <location filename="../../app/ui/doctor_panel.py" line="146" />
         <source>Copy report</source>
         <translation>复制报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="137"/>
+        <location filename="../../app/ui/doctor_panel.py" line="147" />
         <source>Save report...</source>
         <translation>保存报告...</translation>
     </message>
@@ -94,12 +111,12 @@
 <context>
     <name>DonePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="187"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="150" />
         <source>All set</source>
         <translation>一切就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="188"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="151" />
         <source>You can open this guide again from Help &gt; First-run wizard, and the diagnostics from Help &gt; Diagnostics.</source>
         <translation>之后可以从“帮助 &gt; 首次运行向导”再次打开本向导，从“帮助 &gt; 诊断”打开诊断。</translation>
     </message>
@@ -107,149 +124,149 @@
 <context>
     <name>DownloadDialog</name>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="105"/>
+        <location filename="../../app/ui/download_dialog.py" line="106" />
         <source>Starting...</source>
         <translation>正在开始...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="110"/>
+        <location filename="../../app/ui/download_dialog.py" line="111" />
         <source>Copying and verifying %1...</source>
         <translation>正在复制并校验 %1...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="116"/>
+        <location filename="../../app/ui/download_dialog.py" line="117" />
         <source>Cancelling...</source>
         <translation>正在取消...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="126"/>
+        <location filename="../../app/ui/download_dialog.py" line="127" />
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="126"/>
+        <location filename="../../app/ui/download_dialog.py" line="127" />
         <source>already here, verified</source>
         <translation>已存在，已校验</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="127"/>
+        <location filename="../../app/ui/download_dialog.py" line="128" />
         <source>downloading</source>
         <translation>下载中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="127"/>
+        <location filename="../../app/ui/download_dialog.py" line="128" />
         <source>checking sha256</source>
         <translation>正在校验 sha256</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="128"/>
-        <location filename="../../app/ui/download_dialog.py" line="147"/>
+        <location filename="../../app/ui/download_dialog.py" line="129" />
+        <location filename="../../app/ui/download_dialog.py" line="147" />
         <source>verified</source>
         <translation>已校验</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="128"/>
-        <location filename="../../app/ui/download_dialog.py" line="147"/>
+        <location filename="../../app/ui/download_dialog.py" line="129" />
+        <location filename="../../app/ui/download_dialog.py" line="147" />
         <source>checksum mismatch</source>
         <translation>校验不一致</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="138"/>
+        <location filename="../../app/ui/download_dialog.py" line="138" />
         <source>%1 of %2 at %3/s%4</source>
         <translation>%1 / %2，速度 %3/秒%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="140"/>
+        <location filename="../../app/ui/download_dialog.py" line="140" />
         <source>, about %1 s left</source>
         <translation>，约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="148"/>
+        <location filename="../../app/ui/download_dialog.py" line="148" />
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="152"/>
+        <location filename="../../app/ui/download_dialog.py" line="152" />
         <source>All %1 files are present and match their sha256 checksums.</source>
         <translation>全部 %1 个文件都已就位，且与 sha256 校验值一致。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="156"/>
+        <location filename="../../app/ui/download_dialog.py" line="156" />
         <source>Some files are missing or damaged; start again to fetch them.</source>
         <translation>有文件缺失或损坏；请再次开始以重新获取。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="167"/>
+        <location filename="../../app/ui/download_dialog.py" line="167" />
         <source>not downloaded</source>
         <translation>未下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="173"/>
+        <location filename="../../app/ui/download_dialog.py" line="173" />
         <source>stopped, resumes next time</source>
         <translation>已停止，下次从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="183"/>
+        <location filename="../../app/ui/download_dialog.py" line="183" />
         <source>Get the ChatTTS model</source>
         <translation>获取 ChatTTS 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="187"/>
+        <location filename="../../app/ui/download_dialog.py" line="187" />
         <source>Hugging Face</source>
         <translation>Hugging Face</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="187"/>
+        <location filename="../../app/ui/download_dialog.py" line="187" />
         <source>Hugging Face mirror</source>
         <translation>Hugging Face 镜像</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="188"/>
+        <location filename="../../app/ui/download_dialog.py" line="188" />
         <source>ModelScope (mainland China)</source>
         <translation>ModelScope（中国大陆）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="188"/>
+        <location filename="../../app/ui/download_dialog.py" line="189" />
         <source>Custom address</source>
         <translation>自定义地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="192"/>
+        <location filename="../../app/ui/download_dialog.py" line="194" />
         <source>https://...</source>
         <translation>https://...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="193"/>
-        <source>Into %1 (about 1.1 GB). Interrupted downloads resume where they stopped.</source>
-        <translation>下载到 %1（约 1.1 GB）。中断的下载会从中断处继续。</translation>
+        <location filename="../../app/ui/download_dialog.py" line="195" />
+        <source>Into %1 (about %2 GB). Interrupted downloads resume where they stopped.</source>
+        <translation>下载到 %1（约 %2 GB）。中断的下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="195"/>
+        <location filename="../../app/ui/download_dialog.py" line="197" />
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="195"/>
+        <location filename="../../app/ui/download_dialog.py" line="197" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="195"/>
+        <location filename="../../app/ui/download_dialog.py" line="197" />
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="196"/>
+        <location filename="../../app/ui/download_dialog.py" line="198" />
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="197"/>
+        <location filename="../../app/ui/download_dialog.py" line="199" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="198"/>
+        <location filename="../../app/ui/download_dialog.py" line="200" />
         <source>Close</source>
         <translation>关闭</translation>
     </message>
@@ -257,504 +274,376 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="209"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="172" />
         <source>ChatTTS Studio setup</source>
         <translation>ChatTTS Studio 设置向导</translation>
     </message>
 </context>
 <context>
-    <name>HistoryActions</name>
+    <name>HistoryPanel</name>
     <message>
-        <location filename="../../app/ui/window_history.py" line="71"/>
+        <location filename="../../app/ui/history_panel.py" line="94" />
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_history.py" line="72"/>
+        <location filename="../../app/ui/history_panel.py" line="95" />
         <source>WAV audio (*.wav)</source>
         <translation>WAV 音频 (*.wav)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_history.py" line="84"/>
+        <location filename="../../app/ui/history_panel.py" line="105" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_history.py" line="87"/>
+        <location filename="../../app/ui/history_panel.py" line="108" />
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
-</context>
-<context>
-    <name>HistoryPanel</name>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="80"/>
+        <location filename="../../app/ui/history_panel.py" line="144" />
         <source>Replay</source>
         <translation>重播</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="81"/>
+        <location filename="../../app/ui/history_panel.py" line="145" />
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="82"/>
+        <location filename="../../app/ui/history_panel.py" line="146" />
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="83"/>
+        <location filename="../../app/ui/history_panel.py" line="147" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
 </context>
 <context>
-    <name>LibraryActions</name>
+    <name>LibraryBanner</name>
     <message>
-        <location filename="../../app/ui/window_library.py" line="35"/>
+        <location filename="../../app/ui/banners.py" line="109" />
         <source>%1 could not be read; it was kept as it is and the rest was loaded.</source>
         <translation>无法读取 %1；文件已原样保留，其余内容已载入。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="38"/>
+        <location filename="../../app/ui/banners.py" line="112" />
         <source>%1: a record was skipped because its field “%2” is not valid; the rest was loaded.</source>
         <translation>%1：字段“%2”无效，已跳过这条记录；其余内容已载入。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="41"/>
+        <location filename="../../app/ui/banners.py" line="115" />
         <source>Your library was damaged: it was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
         <translation>您的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="45"/>
+        <location filename="../../app/ui/banners.py" line="119" />
         <source>Your library was damaged and no backup could be used: it was set aside as %1 and a new library was started.</source>
         <translation>您的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="48"/>
+        <location filename="../../app/ui/banners.py" line="122" />
         <source>Imported %1 into the library; the original is kept as %2.</source>
         <translation>已将 %1 导入资料库；原文件保留为 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="55"/>
+        <location filename="../../app/ui/banners.py" line="129" />
         <source>Your history and voices cannot be saved this session: %1</source>
         <translation>本次运行无法保存历史记录和音色：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="64"/>
+        <location filename="../../app/ui/banners.py" line="137" />
         <source>... and %1 more (see the log).</source>
         <translation>……另有 %1 条（请查看日志）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="65"/>
-        <location filename="../../app/ui/window_library.py" line="72"/>
+        <location filename="../../app/ui/banners.py" line="138" />
+        <location filename="../../app/ui/banners.py" line="144" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_library.py" line="71"/>
+        <location filename="../../app/ui/banners.py" line="143" />
         <source>This result could not be saved to the history: %1</source>
         <translation>此结果未能保存到历史记录：%1</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="77"/>
-        <source>%1 must be greater than %2; change it in the Parameters tab.</source>
-        <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="79"/>
-        <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
-        <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="81"/>
-        <source>%1 must be at least %2; change it in the Parameters tab.</source>
-        <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_library.py" line="83"/>
-        <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
-        <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="219"/>
-        <location filename="../../app/ui/main_window.py" line="431"/>
-        <location filename="../../app/ui/main_window.py" line="433"/>
-        <source>Dismiss</source>
-        <translation>知道了</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="231"/>
-        <source>Loading the model...</source>
-        <translation>正在加载模型...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="195"/>
+        <location filename="../../app/ui/main_window.py" line="150" />
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="429"/>
-        <source>Open diagnostics</source>
-        <translation>打开诊断</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="249"/>
-        <source>The model could not be loaded</source>
-        <translation>无法加载模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="279"/>
+        <location filename="../../app/ui/main_window.py" line="225" />
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="290"/>
-        <source>Made from %1</source>
-        <translation>由 %1 生成</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="294"/>
-        <source>Saved the voice &quot;%1&quot; made from the recording.</source>
-        <translation>已保存由录音生成的音色“%1”。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="299"/>
-        <source>Voice from a recording</source>
-        <translation>从录音生成音色</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="322"/>
+        <location filename="../../app/ui/main_window.py" line="253" />
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="327"/>
-        <source>Speaking...</source>
-        <translation>正在合成...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="340"/>
-        <source>Stopped.</source>
-        <translation>已停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="374"/>
+        <location filename="../../app/ui/main_window.py" line="263" />
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="376"/>
+        <location filename="../../app/ui/main_window.py" line="265" />
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="378"/>
+        <location filename="../../app/ui/main_window.py" line="267" />
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="392"/>
+        <location filename="../../app/ui/main_window.py" line="274" />
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="416"/>
+        <location filename="../../app/ui/main_window.py" line="281" />
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="417"/>
-        <source>Play</source>
-        <translation>播放</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="418"/>
-        <source>Speak the text (Ctrl+Enter)</source>
-        <translation>朗读文本（Ctrl+Enter）</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="419"/>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="420"/>
-        <source>Stop speaking (Esc)</source>
-        <translation>停止朗读（Esc）</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="421"/>
-        <source>Export WAV...</source>
-        <translation>导出 WAV...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="422"/>
-        <source>Save the selected result as a WAV file (Ctrl+S)</source>
-        <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="423"/>
-        <source>Voice</source>
-        <translation>音色</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="424"/>
-        <source>Parameters</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="425"/>
-        <source>History</source>
-        <translation>历史记录</translation>
     </message>
 </context>
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/menus.py" line="89"/>
+        <location filename="../../app/ui/main_menu.py" line="85" />
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="93"/>
+        <location filename="../../app/ui/main_menu.py" line="89" />
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="110"/>
+        <location filename="../../app/ui/main_menu.py" line="110" />
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="111"/>
+        <location filename="../../app/ui/main_menu.py" line="110" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="115"/>
+        <location filename="../../app/ui/main_menu.py" line="42" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="116"/>
+        <location filename="../../app/ui/main_menu.py" line="43" />
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="117"/>
+        <location filename="../../app/ui/main_menu.py" line="45" />
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="118"/>
+        <location filename="../../app/ui/main_menu.py" line="48" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="119"/>
+        <location filename="../../app/ui/main_menu.py" line="51" />
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="120"/>
+        <location filename="../../app/ui/main_menu.py" line="52" />
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="121"/>
+        <location filename="../../app/ui/main_menu.py" line="53" />
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="122"/>
+        <location filename="../../app/ui/main_menu.py" line="56" />
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="123"/>
+        <location filename="../../app/ui/main_menu.py" line="57" />
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="124"/>
+        <location filename="../../app/ui/main_menu.py" line="59" />
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="125"/>
+        <location filename="../../app/ui/main_menu.py" line="61" />
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="126"/>
+        <location filename="../../app/ui/main_menu.py" line="18" />
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="127"/>
+        <location filename="../../app/ui/main_menu.py" line="19" />
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="128"/>
+        <location filename="../../app/ui/main_menu.py" line="20" />
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="129"/>
+        <location filename="../../app/ui/main_menu.py" line="23" />
         <source>Precision: automatic</source>
         <translation>精度：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="130"/>
+        <location filename="../../app/ui/main_menu.py" line="24" />
         <source>Precision: int8, about 2x faster on a CPU (experimental)</source>
         <translation>精度：int8，在 CPU 上约快 2 倍（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="131"/>
+        <location filename="../../app/ui/main_menu.py" line="25" />
         <source>Precision: bf16 (experimental)</source>
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="132"/>
+        <location filename="../../app/ui/main_menu.py" line="26" />
         <source>Precision: fp32 (exact, slowest)</source>
         <translation>精度：fp32（精确，最慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="133"/>
+        <location filename="../../app/ui/main_menu.py" line="67" />
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="134"/>
+        <location filename="../../app/ui/main_menu.py" line="68" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="135"/>
+        <location filename="../../app/ui/main_menu.py" line="29" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="136"/>
+        <location filename="../../app/ui/main_menu.py" line="70" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="137"/>
+        <location filename="../../app/ui/main_menu.py" line="71" />
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="138"/>
+        <location filename="../../app/ui/main_menu.py" line="72" />
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="139"/>
+        <location filename="../../app/ui/main_menu.py" line="74" />
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/menus.py" line="140"/>
+        <location filename="../../app/ui/main_menu.py" line="75" />
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
 </context>
 <context>
-    <name>ModelActions</name>
+    <name>ModelBanner</name>
     <message>
-        <location filename="../../app/ui/window_model.py" line="33"/>
-        <source>Open diagnostics</source>
-        <translation>打开诊断</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_model.py" line="61"/>
-        <source>No model</source>
-        <translation>没有模型</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_model.py" line="71"/>
+        <location filename="../../app/ui/banners.py" line="27" />
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_model.py" line="74"/>
-        <source>No ChatTTS model in %1. Download it, or choose a folder that already holds the model&apos;s asset/ folder.</source>
-        <translation>在 %1 中没有 ChatTTS 模型。请下载，或选择一个已包含模型 asset/ 文件夹的目录。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_model.py" line="76"/>
-        <location filename="../../app/ui/window_model.py" line="78"/>
+        <location filename="../../app/ui/banners.py" line="27" />
         <source>Download...</source>
         <translation>下载...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_model.py" line="81"/>
+        <location filename="../../app/ui/banners.py" line="30" />
+        <source>No ChatTTS model in %1. Download it, or choose a folder that already holds the model's asset/ folder.</source>
+        <translation>在 %1 中没有 ChatTTS 模型。请下载，或选择一个已包含模型 asset/ 文件夹的目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="36" />
         <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
     </message>
+</context>
+<context>
+    <name>ModelFolders</name>
     <message>
-        <location filename="../../app/ui/window_model.py" line="89"/>
+        <location filename="../../app/ui/model_folders.py" line="22" />
         <source>Choose the ChatTTS model folder</source>
         <translation>选择 ChatTTS 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_model.py" line="115"/>
+        <location filename="../../app/ui/model_folders.py" line="28" />
         <source>Import a ChatTTS model folder</source>
         <translation>导入 ChatTTS 模型文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_model.py" line="134"/>
-        <source>Ready: %1 on %2, %3 (loaded in %4 s)</source>
-        <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/window_model.py" line="137"/>
-        <source>Precision %1 is not available on this device, so %2 runs.</source>
-        <translation>此设备不支持 %1 精度，因此使用 %2。</translation>
     </message>
 </context>
 <context>
     <name>ModelPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="113"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="77" />
         <source>Model ready: %1 in %2.</source>
         <translation>模型就绪：%1，位于 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="115"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="79" />
         <source>The model could not be loaded: %1</source>
         <translation>无法加载模型：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="119"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="81" />
+        <source>No ChatTTS model in %1. Download it, or choose a folder that already holds the model's asset/ folder.</source>
+        <translation>在 %1 中没有 ChatTTS 模型。请下载，或选择一个已包含模型 asset/ 文件夹的目录。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="84" />
         <source>Loading the model from %1...</source>
         <translation>正在从 %1 加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="123"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="88" />
         <source>The model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="124"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="89" />
         <source>ChatTTS needs its model files (about 1.1 GB) in one folder.</source>
         <translation>ChatTTS 需要把模型文件（约 1.1 GB）放在同一个文件夹中。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="125"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="90" />
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="126"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="91" />
         <source>Download...</source>
         <translation>下载...</translation>
     </message>
@@ -762,52 +651,52 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="110"/>
+        <location filename="../../app/ui/params_panel.py" line="110" />
         <source>Speed (0-9)</source>
         <translation>语速 (0-9)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="110"/>
+        <location filename="../../app/ui/params_panel.py" line="110" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="111"/>
+        <location filename="../../app/ui/params_panel.py" line="111" />
         <source>Top-P</source>
         <translation>Top-P</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="111"/>
+        <location filename="../../app/ui/params_panel.py" line="111" />
         <source>Top-K</source>
         <translation>Top-K</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="111"/>
+        <location filename="../../app/ui/params_panel.py" line="111" />
         <source>Oral (0-9)</source>
         <translation>口语化 (0-9)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="112"/>
+        <location filename="../../app/ui/params_panel.py" line="112" />
         <source>Laugh (0-2)</source>
         <translation>笑声 (0-2)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="112"/>
+        <location filename="../../app/ui/params_panel.py" line="112" />
         <source>Breaks (0-7)</source>
         <translation>停顿 (0-7)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="117"/>
+        <location filename="../../app/ui/params_panel.py" line="117" />
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="118"/>
+        <location filename="../../app/ui/params_panel.py" line="118" />
         <source>Refine text first (natural pauses, slower)</source>
         <translation>先润色文本（停顿更自然，较慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="119"/>
+        <location filename="../../app/ui/params_panel.py" line="119" />
         <source>Keep the voice steady across sentences</source>
         <translation>各句之间保持同一音色</translation>
     </message>
@@ -815,32 +704,32 @@
 <context>
     <name>PronunciationDialog</name>
     <message>
-        <location filename="../../app/ui/pronunciation_dialog.py" line="76"/>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="76" />
         <source>Pronunciations</source>
         <translation>读音词典</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pronunciation_dialog.py" line="77"/>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="77" />
         <source>Each word on the left is spoken as written on the right, before anything else happens to the text (e.g. SQL -&gt; sequel, 重庆 -&gt; 虫庆).</source>
         <translation>左边的词会先按右边的写法朗读，然后才进行其他处理（例如 SQL -&gt; sequel，重庆 -&gt; 虫庆）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pronunciation_dialog.py" line="79"/>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="79" />
         <source>Word</source>
         <translation>词语</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pronunciation_dialog.py" line="79"/>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="79" />
         <source>Say it as</source>
         <translation>读作</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pronunciation_dialog.py" line="80"/>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="80" />
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../app/ui/pronunciation_dialog.py" line="81"/>
+        <location filename="../../app/ui/pronunciation_dialog.py" line="81" />
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -848,42 +737,42 @@
 <context>
     <name>TestPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="147"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="112" />
         <source>Hello! This is ChatTTS Studio speaking.</source>
         <translation>你好！这里是 ChatTTS Studio。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="151"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="119" />
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="153"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="122" />
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="164"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="127" />
         <source>Made %1 s of audio in %2 s on %3, but it could not be played: %4</source>
         <translation>已在 %3 上用 %2 秒生成 %1 秒音频，但无法播放：%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="168"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="131" />
         <source>Played %1 s of audio, made in %2 s on %3.</source>
         <translation>已播放 %1 秒音频，用时 %2 秒（%3）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="172"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="135" />
         <source>This is a random-weight test model, so you heard noise, not speech.</source>
         <translation>这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="176"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="139" />
         <source>A test sentence</source>
         <translation>试听一句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="177"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="140" />
         <source>Play the test sentence</source>
         <translation>播放测试句子</translation>
     </message>
@@ -891,64 +780,64 @@
 <context>
     <name>TextPanel</name>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="111"/>
+        <location filename="../../app/ui/text_panel.py" line="111" />
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="115"/>
+        <location filename="../../app/ui/text_panel.py" line="115" />
         <source>Open text</source>
         <translation>打开文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="115"/>
+        <location filename="../../app/ui/text_panel.py" line="115" />
         <source>Text files (*.txt)</source>
         <translation>文本文件 (*.txt)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/text_panel.py" line="121"/>
+        <location filename="../../app/ui/text_panel.py" line="121" />
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n 个字符</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="122"/>
+        <location filename="../../app/ui/text_panel.py" line="122" />
         <source> (over the %1 limit)</source>
         <translation>（超过 %1 字的上限）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="126"/>
+        <location filename="../../app/ui/text_panel.py" line="126" />
         <source>Type or paste Chinese or English text here, or drop a .txt file.</source>
         <translation>在此输入或粘贴中文或英文文本，或拖入 .txt 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="127"/>
+        <location filename="../../app/ui/text_panel.py" line="127" />
         <source>Open .txt...</source>
         <translation>打开 .txt...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="128"/>
+        <location filename="../../app/ui/text_panel.py" line="128" />
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="129"/>
+        <location filename="../../app/ui/text_panel.py" line="129" />
         <source>Show exactly what will be spoken</source>
         <translation>显示实际将要朗读的内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="130"/>
+        <location filename="../../app/ui/text_panel.py" line="130" />
         <source>Insert a short pause</source>
         <translation>插入短停顿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="130"/>
+        <location filename="../../app/ui/text_panel.py" line="130" />
         <source>Insert a laugh</source>
         <translation>插入笑声</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="131"/>
+        <location filename="../../app/ui/text_panel.py" line="131" />
         <source>Insert a long pause</source>
         <translation>插入长停顿</translation>
     </message>
@@ -956,142 +845,153 @@
 <context>
     <name>VoicePanel</name>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="174"/>
-        <location filename="../../app/ui/voice_panel.py" line="183"/>
-        <location filename="../../app/ui/voice_panel.py" line="189"/>
+        <location filename="../../app/ui/voice_panel.py" line="180" />
+        <location filename="../../app/ui/voice_panel.py" line="189" />
+        <location filename="../../app/ui/voice_panel.py" line="195" />
         <source>Save voice</source>
         <translation>保存音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="175"/>
+        <location filename="../../app/ui/voice_panel.py" line="181" />
         <source>Play something with this voice first, so its speaker string is known.</source>
         <translation>请先用这个音色播放一次，以便得到它的音色字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="189"/>
+        <location filename="../../app/ui/voice_panel.py" line="195" />
         <source>Name of this voice:</source>
         <translation>音色名称：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="224"/>
-        <location filename="../../app/ui/voice_panel.py" line="230"/>
+        <location filename="../../app/ui/voice_panel.py" line="230" />
+        <location filename="../../app/ui/voice_panel.py" line="236" />
         <source>Import voice</source>
         <translation>导入音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="231"/>
+        <location filename="../../app/ui/voice_panel.py" line="237" />
         <source>Voice files (%1)</source>
         <translation>音色文件 (%1)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="239"/>
-        <location filename="../../app/ui/voice_panel.py" line="245"/>
+        <location filename="../../app/ui/voice_panel.py" line="245" />
+        <location filename="../../app/ui/voice_panel.py" line="251" />
         <source>Export voice</source>
         <translation>导出音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="240"/>
+        <location filename="../../app/ui/voice_panel.py" line="246" />
         <source>Voice files (*.json)</source>
         <translation>音色文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="253"/>
-        <location filename="../../app/ui/voice_panel.py" line="257"/>
+        <location filename="../../app/ui/voice_panel.py" line="259" />
+        <location filename="../../app/ui/voice_panel.py" line="263" />
+        <location filename="../../app/ui/voice_panel.py" line="278" />
         <source>Voice from a recording</source>
         <translation>从录音生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="254"/>
+        <location filename="../../app/ui/voice_panel.py" line="260" />
         <source>Audio (*.wav *.flac *.ogg)</source>
         <translation>音频 (*.wav *.flac *.ogg)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="258"/>
+        <location filename="../../app/ui/voice_panel.py" line="264" />
         <source>Exactly what is said in the recording:</source>
         <translation>录音中说的原话：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="264"/>
+        <location filename="../../app/ui/voice_panel.py" line="270" />
+        <source>Made from %1</source>
+        <translation>由 %1 生成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="274" />
+        <source>Saved the voice "%1" made from the recording.</source>
+        <translation>已保存由录音生成的音色“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/voice_panel.py" line="282" />
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="265"/>
+        <location filename="../../app/ui/voice_panel.py" line="283" />
         <source>Speaker</source>
         <translation>音色字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="266"/>
+        <location filename="../../app/ui/voice_panel.py" line="284" />
         <source>Random</source>
         <translation>随机</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="267"/>
+        <location filename="../../app/ui/voice_panel.py" line="285" />
         <source>Pick a random voice</source>
         <translation>随机挑选一个音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="268"/>
+        <location filename="../../app/ui/voice_panel.py" line="286" />
         <source>Speaker string (appears after the first run, or paste one)</source>
         <translation>音色字符串（首次播放后显示，也可粘贴）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="269"/>
+        <location filename="../../app/ui/voice_panel.py" line="287" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="270"/>
+        <location filename="../../app/ui/voice_panel.py" line="288" />
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="271"/>
+        <location filename="../../app/ui/voice_panel.py" line="289" />
         <source>Saved voices</source>
         <translation>已保存的音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="272"/>
+        <location filename="../../app/ui/voice_panel.py" line="290" />
         <source>Save voice...</source>
         <translation>保存音色...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="273"/>
+        <location filename="../../app/ui/voice_panel.py" line="291" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="274"/>
+        <location filename="../../app/ui/voice_panel.py" line="292" />
         <source>Import...</source>
         <translation>导入...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="275"/>
+        <location filename="../../app/ui/voice_panel.py" line="293" />
         <source>A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, a voice file or a speaker string in a .txt</source>
         <translation>.pt 张量、ChatTTS-ui 的 .csv、ChatTTS-Forge 的 .spkv1.json、音色文件，或存有音色字符串的 .txt</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="277"/>
+        <location filename="../../app/ui/voice_panel.py" line="295" />
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="278"/>
+        <location filename="../../app/ui/voice_panel.py" line="296" />
         <source>Audition</source>
         <translation>试听</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="279"/>
+        <location filename="../../app/ui/voice_panel.py" line="297" />
         <source>Hear the selected voice say a test sentence</source>
         <translation>用选中的音色朗读一句测试语句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="280"/>
+        <location filename="../../app/ui/voice_panel.py" line="298" />
         <source>From recording...</source>
         <translation>从录音...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="281"/>
+        <location filename="../../app/ui/voice_panel.py" line="299" />
         <source>Make a voice from a recording and its transcript</source>
         <translation>用一段录音及其文字生成音色</translation>
     </message>
@@ -1099,14 +999,117 @@
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="30"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="30" />
         <source>Welcome to ChatTTS Studio</source>
         <translation>欢迎使用 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="32"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="32" />
         <source>ChatTTS Studio turns text into natural speech on this computer. In the next steps it checks your computer, finds the model and speaks a test sentence.</source>
         <translation>ChatTTS Studio 在这台电脑上把文字变成自然的语音。接下来它会检查你的电脑、找到模型，并朗读一句测试语句。</translation>
+    </message>
+</context>
+<context>
+    <name>WindowLayout</name>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="83" />
+        <source>Loading the model...</source>
+        <translation>正在加载模型...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="90" />
+        <source>The model could not be loaded</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="92" />
+        <source>No model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="95" />
+        <source>Ready: %1 on %2, %3 (loaded in %4 s)</source>
+        <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="98" />
+        <source>Precision %1 is not available on this device, so %2 runs.</source>
+        <translation>此设备不支持 %1 精度，因此使用 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="104" />
+        <source>Speaking...</source>
+        <translation>正在合成...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="112" />
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="134" />
+        <source>%1 must be greater than %2; change it in the Parameters tab.</source>
+        <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="136" />
+        <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
+        <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="138" />
+        <source>%1 must be at least %2; change it in the Parameters tab.</source>
+        <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="140" />
+        <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
+        <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="144" />
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="145" />
+        <source>Speak the text (Ctrl+Enter)</source>
+        <translation>朗读文本（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="146" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="147" />
+        <source>Stop speaking (Esc)</source>
+        <translation>停止朗读（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="148" />
+        <source>Export WAV...</source>
+        <translation>导出 WAV...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="149" />
+        <source>Save the selected result as a WAV file (Ctrl+S)</source>
+        <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="150" />
+        <source>Voice</source>
+        <translation>音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="151" />
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="152" />
+        <source>History</source>
+        <translation>历史记录</translation>
     </message>
 </context>
 </TS>

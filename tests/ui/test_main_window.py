@@ -71,8 +71,9 @@ class DecodePause:
         synth = window.model.synthesizer()
         monkeypatch.setattr(synth.loop, "on_logits", self._step)
         if release_on_cancel:      # for a close, where the test cannot act once it started
-            real = synth.cancel
-            monkeypatch.setattr(synth, "cancel", lambda: (real(), self.release.set()))
+            scheduler = window.model.engine().scheduler
+            real = scheduler.cancel
+            monkeypatch.setattr(scheduler, "cancel", lambda ticket: (real(ticket), self.release.set()))
 
     def _step(self, _step, logits, _rows):
         logits[:, 625] = float("-inf")      # no sentence ends: there is always more to stop

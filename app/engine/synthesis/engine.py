@@ -78,6 +78,7 @@ class Engine:
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._closed = False
+        self._calls: list[tuple] = []
         self._thread = threading.Thread(target=self._serve, name="chattts-engine", daemon=True)
         if start:
             self.start()
@@ -94,6 +95,22 @@ class Engine:
             job = self._jobs[ticket.id] = Job(self, ticket)
             self._wake.notify()
         return job
+
+    def call(self, work, timeout: Optional[float] = None):
+        """Run `work()` on the engine's thread between batches (the model is used by one
+        thread at a time) and return what it returns, or raise what it raises."""
+        done = threading.Event()
+        outcome: dict = {}
+        with self._lock:
+            if self._closed:
+                raise StudioError(_("The engine was shut down; load the model again."))
+            self._calls.append((work, outcome, done))
+            self._wake.notify()
+        if not done.wait(timeout):
+            raise TimeoutError("the engine did not run the call in time")
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
 
     def cancel(self, job: Job) -> None:
         self.scheduler.cancel(job.ticket)
@@ -117,10 +134,17 @@ class Engine:
     def _serve(self) -> None:
         while True:
             with self._lock:
-                while not self._closed and not self.scheduler.has_work():
+                while not self._closed and not self._calls and not self.scheduler.has_work():
                     self._wake.wait()
-                if self._closed and not self.scheduler.has_work():
+                calls, self._calls = self._calls, []
+                if self._closed and not calls and not self.scheduler.has_work():
                     return
+            for work, outcome, done in calls:
+                try:
+                    outcome["value"] = work()
+                except BaseException as exc:
+                    outcome["error"] = exc
+                done.set()
             try:
                 for ticket, item in self.scheduler.run_batch():
                     self._route(ticket, item)

@@ -85,6 +85,11 @@ class ModelController(QObject):
         """The loaded synthesizer, or None."""
         return self._worker.worker.synthesizer()
 
+    def engine(self):
+        """The engine serving the loaded model, or None: other clients (a narration render,
+        the speech server) submit their requests here, beside the window's Play."""
+        return self._worker.worker.engine()
+
     def prepare(self, text: str):
         """What will be spoken: with ChatTTS's own filter once the model is loaded, else ours.
         Raises StudioError with the sentence to show."""
