@@ -116,10 +116,10 @@ def main(argv=None) -> int:
     for precision in (("fp32", "fp16", "bf16") if gpu else ("fp32", "bf16")):
         graphed = DecodeLoop(chat, "jit", precision)
         tokens, logits = _greedy(graphed, chat, args.steps)
-        entries = {f"{b}x{c}": sorted(e.graphs) for (b, c), e in graphed._static._entries.items()}
+        entries = {f"{b}x{c}": sorted(e.graphs) for (b, c), e in graphed.static_caches.items()}
         captured = sum(len(g) for g in entries.values())
         _greedy(graphed, chat, args.steps)
-        again = sum(len(e.graphs) for e in graphed._static._entries.values())
+        again = sum(len(e.graphs) for e in dict(graphed.static_caches.items()).values())
         plain, _ = _greedy(DecodeLoop(chat, "eager", precision), chat, args.steps)
         report["graphs"][precision] = {
             "mode": f"{graphed.mode}-{graphed.precision}",

@@ -141,11 +141,11 @@ def test_fixed_shape_steps_attend_to_the_smallest_bucket_and_match_the_growing_s
 def test_caches_are_kept_across_requests_and_stale_values_change_nothing(chat):
     loop = _fixed_shape(chat)
     first = _generate(loop, chat, seeds=(1, 2, 3))
-    entry = loop._static.get(*loop._static.keys()[0])
+    entry = loop.static_caches.get(*loop.static_caches.keys()[0])
     address = entry.k.data_ptr()
     _generate(loop, chat, seeds=(7, 8, 9))                          # leaves other values in the cache
     again = _generate(loop, chat, seeds=(1, 2, 3))
-    assert loop._static.get(*loop._static.keys()[-1]).k.data_ptr() == address
+    assert loop.static_caches.get(*loop.static_caches.keys()[-1]).k.data_ptr() == address
     _same(first, again)
 
 
@@ -153,10 +153,10 @@ def test_kept_caches_are_bounded_and_freed(chat):
     loop = _fixed_shape(chat)
     for batch in range(1, static_steps.KEEP_ENTRIES + 3):
         loop.static_entry(batch, 100)
-    assert len(loop._static.keys()) == static_steps.KEEP_ENTRIES
-    assert loop._static.keys()[-1] == (static_steps.KEEP_ENTRIES + 2, 256)
+    assert len(loop.static_caches.keys()) == static_steps.KEEP_ENTRIES
+    assert loop.static_caches.keys()[-1] == (static_steps.KEEP_ENTRIES + 2, 256)
     loop.release_static()
-    assert loop._static.keys() == []
+    assert loop.static_caches.keys() == []
 
 
 def test_memory_held_by_kept_caches_counts_as_free_when_choosing_a_batch(chat, monkeypatch):
@@ -173,18 +173,18 @@ def test_memory_held_by_kept_caches_counts_as_free_when_choosing_a_batch(chat, m
 def test_a_new_cache_that_does_not_fit_frees_the_kept_ones_first(chat, monkeypatch):
     loop = _fixed_shape(chat)
     loop.static_entry(1, 256)
-    real = loop._static._allocate
+    real = loop.static_caches._allocate
     calls = []
 
     def tight(batch, capacity):
-        calls.append(len(loop._static.keys()))
-        if loop._static.keys():
+        calls.append(len(loop.static_caches.keys()))
+        if loop.static_caches.keys():
             raise torch.OutOfMemoryError("CUDA out of memory.")
         return real(batch, capacity)
 
-    monkeypatch.setattr(loop._static, "_allocate", tight)
+    monkeypatch.setattr(loop.static_caches, "_allocate", tight)
     loop.static_entry(2, 256)
-    assert calls == [1, 0] and loop._static.keys() == [(2, 256)]
+    assert calls == [1, 0] and loop.static_caches.keys() == [(2, 256)]
 
 
 # -- overflow ---------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence(chat, mon
     with pytest.raises(NumericalError, match=advice) as caught:
         _generate(loop, chat)
     assert "sentence 2 of the batch" in str(caught.value)
-    assert loop._static.keys() == []                                 # no poisoned cache is kept
+    assert loop.static_caches.keys() == []                                 # no poisoned cache is kept
 
 
 # -- graph capture ----------------------------------------------------------------------

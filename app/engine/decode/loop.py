@@ -103,7 +103,7 @@ class DecodeLoop:
             self.mode = "graph"
         elif mode == "jit":
             self._compile(stack)
-        self._static = StaticCaches(self._zero_cache)
+        self.static_caches = StaticCaches(self._zero_cache)
         # Steps between looks at completion and overflow: each look waits for a GPU; on a CPU
         # it costs nothing and ended rows leave the batch at once.
         self.sync_every = 8 if on_gpu else 1
@@ -280,14 +280,14 @@ class DecodeLoop:
     # -- fixed-shape steps (CUDA graphs) ----------------------------------------------------
     def static_entry(self, batch: int, total: int):
         capacity = capacity_for(total, self._max_positions)
-        return self._static.get(batch, capacity)
+        return self.static_caches.get(batch, capacity)
 
     def kept_cache_bytes(self) -> int:
-        return self._static.nbytes()
+        return self.static_caches.nbytes()
 
     def release_static(self) -> None:
         """Free the kept caches and graphs (out of memory, or numbers that overflowed)."""
-        self._static.clear()
+        self.static_caches.clear()
 
     @torch.inference_mode()
     def prepare_graphs(self, batch: int, total: int) -> None:

@@ -64,6 +64,10 @@ class StaticCaches:
         self._allocate = allocate       # (batch, capacity) -> (k, v), zero-filled
         self._entries: OrderedDict[tuple[int, int], StaticEntry] = OrderedDict()
 
+    def items(self) -> list[tuple[tuple[int, int], StaticEntry]]:
+        """(batch, capacity) and entry of what is kept, oldest first, without touching the order."""
+        return list(self._entries.items())
+
     def get(self, batch: int, capacity: int) -> StaticEntry:
         key = (batch, capacity)
         entry = self._entries.get(key)
