@@ -42,6 +42,16 @@ def test_both_executables_share_one_folder():
     assert EXE.name in names and gui in names
 
 
+def test_the_bundle_ships_the_commands_and_no_test_helper(tmp_path):
+    """build.spec leaves out what only tests use (tests/support); every command is there."""
+    assert not [p for p in BUNDLE.rglob("*") if p.name.startswith(("fake_hub", "screenshots.py", "conftest"))]
+    env = dict(os.environ, CHATTTS_STUDIO_HOME=str(tmp_path / "home"))
+    proc = subprocess.run([str(EXE), "--help"], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert all(f"    {name} " in proc.stdout
+               for name in ("synth", "normalize", "models", "self-test", "doctor", "test-model"))
+
+
 def test_console_build_reports_bad_input_with_a_sentence(tmp_path):
     """The console build answers a usage error with a message and a non-zero exit, not a crash."""
     env = dict(os.environ, CHATTTS_STUDIO_HOME=str(tmp_path / "home"))
