@@ -27,12 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(sub)
+    p.commands = frozenset(sub.choices)
     return p
 
 
 def command_names(parser: argparse.ArgumentParser) -> set[str]:
-    return {name for action in parser._actions if isinstance(action, argparse._SubParsersAction)
-            for name in action.choices}
+    return set(parser.commands)
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
