@@ -227,3 +227,28 @@ def test_files_already_good_are_present_and_not_fetched(tmp_path):
     progress = _downloader(tmp_path, hub).run()
     assert hub.calls == []
     assert all(f.state == FileState.PRESENT and f.total == f.done == len(BODIES[f.relpath]) for f in progress.files)
+
+
+@pytest.mark.parametrize("exc, words", [
+    (requests.ConnectionError("NameResolutionError: cannot resolve"), "Could not find hub.example"),
+    (requests.ConnectionError("Failed to resolve 'hub.example'"), "Could not find hub.example"),
+    (requests.ConnectionError("[Errno -2] Name or service not known"), "Could not find hub.example"),
+    (requests.ConnectionError("[Errno 11001] getaddrinfo failed"), "Could not find hub.example"),
+    (requests.ConnectionError("[Errno -3] Temporary failure in name resolution"), "Could not find hub.example"),
+    (requests.ConnectionError("[Errno 8] nodename nor servname provided"), "Could not find hub.example"),
+    (requests.exceptions.SSLError("handshake failure"), "secure connection"),       # said by its type
+    (requests.ConnectionError("certificate verify failed"), "secure connection"),
+    (requests.ConnectionError("[Errno 111] Connection refused"), "Could not connect"),
+    (requests.ConnectionError("NewConnectionError('...')"), "Could not connect"),
+    (requests.ConnectionError("ConnectTimeoutError(...)"), "Could not connect"),
+])
+def test_each_sign_of_a_failed_connection_is_said_in_words(exc, words):
+    from app.engine.models.download import connection_problem
+
+    assert words in connection_problem("hub.example", exc)
+
+
+def test_an_unknown_source_gets_the_suggestions_for_a_custom_one():
+    from app.engine.models.download import choices_after
+
+    assert choices_after("no such source") == choices_after("custom")
