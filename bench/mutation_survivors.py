@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = re.compile(r"^# (\S+): (.+)$")
 HUNK = re.compile(r"^@@ -(\d+)")
-KEY = re.compile(r"^(?P<module>.*?)\.x(?:[_\u01c1](?P<cls>[^\u01c1]+)\u01c1)?_?(?P<func>.+?)__mutmut_\d+$")
+KEY = re.compile(r"^(?P<module>.*?)\.x(?:\u01c1(?P<cls>[^\u01c1]+)\u01c1|_)(?P<func>.+?)__mutmut_\d+$")
 
 
 def _def_lines(path: Path) -> dict[str, int]:

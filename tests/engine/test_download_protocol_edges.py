@@ -186,6 +186,19 @@ def test_a_broken_transfer_resumes_where_it_broke(tmp_path):
     assert [c[2] for c in _calls(hub, "GET")] == [None, "bytes=35-"]
 
 
+def test_a_transfer_that_keeps_breaking_is_tried_retries_plus_one_times(tmp_path):
+    def dropped(headers, body):
+        response = _Response(200, {"Content-Length": str(len(body))}, body)
+        response.iter_content = lambda chunk: iter(())      # closed before the first byte
+        return response
+
+    hub = _Hub()
+    hub.script[("GET", ONE)] = [dropped] * 5
+    with pytest.raises(DownloadError, match="kept breaking"):
+        _downloader(tmp_path, hub, retries=2).run()
+    assert len(_calls(hub, "GET")) == 3
+
+
 def test_a_checksum_mismatch_is_fetched_once_more_then_refused(tmp_path):
     bad = lambda h, body: _Response(200, {}, body[::-1])            # noqa: E731
     hub = _Hub()
