@@ -49,3 +49,20 @@ def test_verify_without_the_cache_neither_reads_nor_writes_it(model_copy):
     victim = model_copy / MODEL_FILES[0]
     _damage_keeping_size_and_time(victim)
     assert store.verify().bad == [MODEL_FILES[0]]       # nothing was remembered: it is hashed
+
+
+def test_without_the_chattts_package_the_checksums_cannot_be_read_and_it_says_so(monkeypatch):
+    import importlib.util
+
+    from app.engine.models import store
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ModelCorruptError, match="ChatTTS package is not installed"):
+        store.chattts_sha256_map()
+
+
+def test_chatttss_own_table_lists_every_official_file():
+    from app.engine.models.store import chattts_sha256_map, sha256_map_key
+
+    table = chattts_sha256_map()
+    assert all(len(table[sha256_map_key(rel)]) == 64 for rel in MODEL_FILES)
