@@ -7,7 +7,6 @@ is never read back.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -37,8 +36,8 @@ class Because(StrEnum):
 
 
 @dataclass(frozen=True)
-class Recommendation(Mapping):
-    """Read it by attribute; it also reads as the mapping the JSON report holds (`rec["device"]`)."""
+class Recommendation:
+    """Read it by attribute; `to_dict()` is what the JSON report holds."""
 
     device: DeviceOption                       # CPU or CUDA: what the window passes to the engine
     because: Because
@@ -55,15 +54,6 @@ class Recommendation(Mapping):
         if self.error:
             data["error"] = self.error
         return data
-
-    def __getitem__(self, key: str):
-        return self.to_dict()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_dict())
-
-    def __len__(self) -> int:
-        return len(self.to_dict())
 
 
 def recommend(snapshot: Snapshot, results: list[CheckResult]) -> Recommendation:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 
+from app.engine.library.notices import WHOLE_FILE, NoticeKind
 from app.ui.banner import Banner
 from app.ui.controllers.model import ModelState
 from app.ui.retranslate import Retranslating
@@ -105,20 +106,20 @@ class LibraryBanner(Retranslating, Banner):
 
     def notice_text(self, notice) -> str:
         args = list(notice.args)
-        if notice.kind == "skipped" and len(args) == 2 and args[1] == "(the whole file)":
+        if notice.kind is NoticeKind.SKIPPED and len(args) == 2 and args[1] == WHOLE_FILE:
             return self.tr("%1 could not be read; it was kept as it is and the rest was loaded.").replace(
                 "%1", args[0])
-        if notice.kind == "skipped" and len(args) == 2:
+        if notice.kind is NoticeKind.SKIPPED and len(args) == 2:
             return self.tr("%1: a record was skipped because its field \u201c%2\u201d is not valid; the "
                            "rest was loaded.").replace("%1", args[0]).replace("%2", args[1])
-        if notice.kind == "restored" and len(args) == 2:
+        if notice.kind is NoticeKind.RESTORED and len(args) == 2:
             return self.tr("Your library was damaged: it was set aside as %1 and the backup %2 was "
                            "restored; results since that backup may be missing.").replace(
                 "%1", args[0]).replace("%2", args[1])
-        if notice.kind == "damaged_no_backup" and args:
+        if notice.kind is NoticeKind.DAMAGED_NO_BACKUP and args:
             return self.tr("Your library was damaged and no backup could be used: it was set aside as %1 "
                            "and a new library was started.").replace("%1", args[0])
-        if notice.kind == "imported" and len(args) == 2:
+        if notice.kind is NoticeKind.IMPORTED and len(args) == 2:
             return self.tr("Imported %1 into the library; the original is kept as %2.").replace(
                 "%1", args[0]).replace("%2", args[1])
         return notice.message

@@ -19,6 +19,7 @@ from app.atomic import write_text_atomic
 from app.doctor.report import render_text
 from app.doctor.result import MARKS
 from app.doctor.runner import rejudge
+from app.engine.device import DeviceOption
 from app.i18n import current_language
 
 COLORS = {"ok": "#2e7d32", "warn": "#b26a00", "fail": "#c62828", "skip": "#757575", "error": "#6a1b9a"}
@@ -107,7 +108,7 @@ class DoctorPanel(Retranslating, QWidget):
             return
         counts = {s: sum(r.status == s for r in self.report.results) for s in ("fail", "warn", "error")}
         rec = self.report.recommendation
-        device = rec.get("device", "cpu").upper() if rec else "CPU"
+        device = (rec.device if rec else DeviceOption.CPU).value.upper()
         self.summary.setText(
             self.tr("%1 problem(s), %2 warning(s). Recommended device: %3.")
             .replace("%1", str(counts["fail"] + counts["error"])).replace("%2", str(counts["warn"]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
 from app.ui.retranslate import Retranslating
+from app.engine.models.files import OFFICIAL_MODEL_BYTES
 from app.engine.request import SamplingParams, SynthesisRequest
 from app.ui.controllers import ModelState, NotReady
 from app.ui.doctor_panel import DoctorPanel
@@ -86,7 +87,8 @@ class ModelPage(Retranslating, QWizardPage):
 
     def retranslate(self):
         self.setTitle(self.tr("The model"))
-        self.setSubTitle(self.tr("ChatTTS needs its model files (about 1.1 GB) in one folder."))
+        self.setSubTitle(self.tr("ChatTTS needs its model files (about %1 GB) in one folder.").replace(
+            "%1", f"{OFFICIAL_MODEL_BYTES / 1e9:.1f}"))
         self.choose.setText(self.tr("Choose folder..."))
         self.download.setText(self.tr("Download..."))
         self.refresh()

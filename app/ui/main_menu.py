@@ -12,12 +12,13 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app import __version__, paths
 from app.engine.audio.playback import SoundDeviceOutput, list_output_devices
+from app.engine.device import DeviceOption
 from app.ui.menus import Entry, Menu
 
 DEVICE_LABELS = {
-    "auto": QT_TRANSLATE_NOOP("Menus", "Device: automatic"),
-    "cpu": QT_TRANSLATE_NOOP("Menus", "Device: CPU"),
-    "cuda": QT_TRANSLATE_NOOP("Menus", "Device: NVIDIA GPU (CUDA)"),
+    DeviceOption.AUTO: QT_TRANSLATE_NOOP("Menus", "Device: automatic"),
+    DeviceOption.CPU: QT_TRANSLATE_NOOP("Menus", "Device: CPU"),
+    DeviceOption.CUDA: QT_TRANSLATE_NOOP("Menus", "Device: NVIDIA GPU (CUDA)"),
 }
 PRECISION_LABELS = {
     "auto": QT_TRANSLATE_NOOP("Menus", "Precision: automatic"),

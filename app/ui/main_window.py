@@ -17,9 +17,9 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from app.engine.audio.playback import AudioOutput, SoundDeviceOutput
-from app.engine.errors import InputTextError, StudioError
+from app.engine.errors import InputTextError, ParameterError, StudioError
 from app.engine.library import HistoryStore, VoiceLibrary
-from app.engine.request import ParameterError, SynthesisRequest
+from app.engine.request import SynthesisRequest
 from app.ui.controllers import (
     DoctorController, HistoryController, ModelController, ModelState, NotReady, SpeechController,
 )

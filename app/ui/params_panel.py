@@ -7,7 +7,7 @@ import math
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
 
 from app.ui.retranslate import Retranslating
-from app.engine.request import SamplingParams, SynthesisRequest
+from app.engine.request import BREAK_RANGE, LAUGH_RANGE, ORAL_RANGE, SPEED_RANGE, SynthesisRequest
 
 OFF = -1  # spin boxes for the optional levels show "off" at -1
 
@@ -30,23 +30,28 @@ def _dspin(lo: float, hi: float, step: float, value: float, name: str) -> QDoubl
     return box
 
 
+def _ranged(label: str, levels: tuple[int, int]) -> str:
+    return label.replace("%1", str(levels[0])).replace("%2", str(levels[1]))
+
+
 class ParamsPanel(Retranslating, QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
-        d = SamplingParams()
-        self.speed = _spin(0, 9, 5, "speedInput")
+        r = SynthesisRequest("")          # the engine's defaults
+        d = r.sampling
+        self.speed = _spin(*SPEED_RANGE, r.speed, "speedInput")
         self.temperature = _dspin(0.01, 1.0, 0.05, d.temperature, "temperatureInput")
         self.top_p = _dspin(0.1, 1.0, 0.05, d.top_p, "topPInput")
         self.top_k = _spin(1, 100, d.top_k, "topKInput")
-        self.oral = _spin(OFF, 9, OFF, "oralInput")
-        self.laugh = _spin(OFF, 2, OFF, "laughInput")
-        self.break_level = _spin(OFF, 7, OFF, "breakInput")
+        self.oral = _spin(OFF, ORAL_RANGE[1], OFF, "oralInput")
+        self.laugh = _spin(OFF, LAUGH_RANGE[1], OFF, "laughInput")
+        self.break_level = _spin(OFF, BREAK_RANGE[1], OFF, "breakInput")
         self.refine = QCheckBox()
         self.refine.setObjectName("refineCheck")
-        self.refine.setChecked(True)
+        self.refine.setChecked(r.refine_text)
         self.voice_lock = QCheckBox()
         self.voice_lock.setObjectName("voiceLockCheck")
-        self.voice_lock.setChecked(True)
+        self.voice_lock.setChecked(r.voice_lock)
         self.labels = {}
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
@@ -107,9 +112,10 @@ class ParamsPanel(Retranslating, QWidget):
 
     def retranslate(self) -> None:
         names = {
-            "speed": self.tr("Speed (0-9)"), "temperature": self.tr("Temperature"),
-            "top_p": self.tr("Top-P"), "top_k": self.tr("Top-K"), "oral": self.tr("Oral (0-9)"),
-            "laugh": self.tr("Laugh (0-2)"), "break_level": self.tr("Breaks (0-7)"),
+            "speed": _ranged(self.tr("Speed (%1-%2)"), SPEED_RANGE), "temperature": self.tr("Temperature"),
+            "top_p": self.tr("Top-P"), "top_k": self.tr("Top-K"),
+            "oral": _ranged(self.tr("Oral (%1-%2)"), ORAL_RANGE), "laugh": _ranged(self.tr("Laugh (%1-%2)"), LAUGH_RANGE),
+            "break_level": _ranged(self.tr("Breaks (%1-%2)"), BREAK_RANGE),
         }
         for key, text in names.items():
             self.labels[key].setText(text)

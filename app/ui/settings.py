@@ -11,6 +11,7 @@ from PySide6.QtCore import QByteArray, QSettings
 
 from app import paths
 from app.engine.device import CHOICES as DEVICES
+from app.engine.models.sources import DEFAULT_SOURCE
 from app.engine.request import DEFAULT_SEED
 
 LANGUAGES = ("system", "en", "zh_CN")
@@ -110,6 +111,6 @@ class Settings:
     language = _Choice("ui/language", LANGUAGES)
 
     first_run_done = _Key("ui/first_run_done", False, bool)
-    download_source = _Key("download/source", "huggingface")
+    download_source = _Key("download/source", DEFAULT_SOURCE.value)
     download_url = _Key("download/url", "")
     last_export_dir = _Key("export/last_dir", "")

@@ -21,8 +21,10 @@ from app.ui.retranslate import Retranslating
 from app.engine.errors import StudioError
 from app.engine.voices.importer import IMPORT_FILTER, export_voice, import_voice_file
 from app.engine.library.voices import Voice, VoiceLibrary
+from app.engine.request import SEED_MAX
 
-MAX_SEED = 2**31 - 1
+# A QSpinBox holds a signed 32-bit int, so the box offers the lower half of the engine's seeds.
+MAX_SEED = min(SEED_MAX, 2**31 - 1)
 
 
 class VoicePanel(Retranslating, QWidget):

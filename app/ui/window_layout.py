@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from app.engine.request import ParameterError
+from app.engine.errors import ParameterError
 from app.ui.banners import AudioBanner, DoctorBanner, LibraryBanner, ModelBanner
 from app.ui.controllers.model import ModelState
 from app.ui.doctor_panel import DoctorPanel

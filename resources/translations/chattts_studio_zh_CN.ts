@@ -4,8 +4,8 @@
 <context>
     <name>AudioBanner</name>
     <message>
-        <location filename="../../app/ui/banners.py" line="80" />
-        <location filename="../../app/ui/banners.py" line="86" />
+        <location filename="../../app/ui/banners.py" line="81" />
+        <location filename="../../app/ui/banners.py" line="87" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -13,12 +13,12 @@
 <context>
     <name>DiagnosticsPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="47" />
+        <location filename="../../app/ui/first_run_wizard.py" line="48" />
         <source>Checking this computer</source>
         <translation>正在检查这台电脑</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="48" />
+        <location filename="../../app/ui/first_run_wizard.py" line="49" />
         <source>Problems are listed with the exact steps to fix them.</source>
         <translation>发现的问题都会附上具体的解决步骤。</translation>
     </message>
@@ -26,7 +26,7 @@
 <context>
     <name>DoctorBanner</name>
     <message>
-        <location filename="../../app/ui/banners.py" line="59" />
+        <location filename="../../app/ui/banners.py" line="60" />
         <source>Open diagnostics</source>
         <translation>打开诊断</translation>
     </message>
@@ -34,7 +34,7 @@
 <context>
     <name>DoctorDialog</name>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="168" />
+        <location filename="../../app/ui/doctor_panel.py" line="169" />
         <source>Diagnostics</source>
         <translation>诊断</translation>
     </message>
@@ -42,68 +42,68 @@
 <context>
     <name>DoctorPanel</name>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="71" />
+        <location filename="../../app/ui/doctor_panel.py" line="72" />
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="83" />
+        <location filename="../../app/ui/doctor_panel.py" line="84" />
         <source>Details</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="83" />
+        <location filename="../../app/ui/doctor_panel.py" line="84" />
         <source>Fix</source>
         <translation>解决方法</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="106" />
+        <location filename="../../app/ui/doctor_panel.py" line="107" />
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="112" />
+        <location filename="../../app/ui/doctor_panel.py" line="113" />
         <source>%1 problem(s), %2 warning(s). Recommended device: %3.</source>
         <translation>%1 个问题，%2 个警告。推荐设备：%3。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="129" />
-        <location filename="../../app/ui/doctor_panel.py" line="139" />
+        <location filename="../../app/ui/doctor_panel.py" line="130" />
+        <location filename="../../app/ui/doctor_panel.py" line="140" />
         <source>Save report</source>
         <translation>保存报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="130" />
+        <location filename="../../app/ui/doctor_panel.py" line="131" />
         <source>Text files (*.txt)</source>
         <translation>文本文件 (*.txt)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="139" />
+        <location filename="../../app/ui/doctor_panel.py" line="140" />
         <source>The report could not be saved: %1</source>
         <translation>无法保存报告：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="144" />
+        <location filename="../../app/ui/doctor_panel.py" line="145" />
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="144" />
+        <location filename="../../app/ui/doctor_panel.py" line="145" />
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="145" />
+        <location filename="../../app/ui/doctor_panel.py" line="146" />
         <source>Re-run</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="146" />
+        <location filename="../../app/ui/doctor_panel.py" line="147" />
         <source>Copy report</source>
         <translation>复制报告</translation>
     </message>
     <message>
-        <location filename="../../app/ui/doctor_panel.py" line="147" />
+        <location filename="../../app/ui/doctor_panel.py" line="148" />
         <source>Save report...</source>
         <translation>保存报告...</translation>
     </message>
@@ -111,12 +111,12 @@
 <context>
     <name>DonePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="150" />
+        <location filename="../../app/ui/first_run_wizard.py" line="152" />
         <source>All set</source>
         <translation>一切就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="151" />
+        <location filename="../../app/ui/first_run_wizard.py" line="153" />
         <source>You can open this guide again from Help &gt; First-run wizard, and the diagnostics from Help &gt; Diagnostics.</source>
         <translation>之后可以从“帮助 &gt; 首次运行向导”再次打开本向导，从“帮助 &gt; 诊断”打开诊断。</translation>
     </message>
@@ -274,7 +274,7 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="172" />
+        <location filename="../../app/ui/first_run_wizard.py" line="174" />
         <source>ChatTTS Studio setup</source>
         <translation>ChatTTS Studio 设置向导</translation>
     </message>
@@ -325,48 +325,48 @@
 <context>
     <name>LibraryBanner</name>
     <message>
-        <location filename="../../app/ui/banners.py" line="109" />
+        <location filename="../../app/ui/banners.py" line="110" />
         <source>%1 could not be read; it was kept as it is and the rest was loaded.</source>
         <translation>无法读取 %1；文件已原样保留，其余内容已载入。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="112" />
+        <location filename="../../app/ui/banners.py" line="113" />
         <source>%1: a record was skipped because its field “%2” is not valid; the rest was loaded.</source>
         <translation>%1：字段“%2”无效，已跳过这条记录；其余内容已载入。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="115" />
+        <location filename="../../app/ui/banners.py" line="116" />
         <source>Your library was damaged: it was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
         <translation>您的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="119" />
+        <location filename="../../app/ui/banners.py" line="120" />
         <source>Your library was damaged and no backup could be used: it was set aside as %1 and a new library was started.</source>
         <translation>您的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="122" />
+        <location filename="../../app/ui/banners.py" line="123" />
         <source>Imported %1 into the library; the original is kept as %2.</source>
         <translation>已将 %1 导入资料库；原文件保留为 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="129" />
+        <location filename="../../app/ui/banners.py" line="130" />
         <source>Your history and voices cannot be saved this session: %1</source>
         <translation>本次运行无法保存历史记录和音色：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="137" />
+        <location filename="../../app/ui/banners.py" line="138" />
         <source>... and %1 more (see the log).</source>
         <translation>……另有 %1 条（请查看日志）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="138" />
-        <location filename="../../app/ui/banners.py" line="144" />
+        <location filename="../../app/ui/banners.py" line="139" />
+        <location filename="../../app/ui/banners.py" line="145" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="143" />
+        <location filename="../../app/ui/banners.py" line="144" />
         <source>This result could not be saved to the history: %1</source>
         <translation>此结果未能保存到历史记录：%1</translation>
     </message>
@@ -419,152 +419,152 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="85" />
+        <location filename="../../app/ui/main_menu.py" line="86" />
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="89" />
+        <location filename="../../app/ui/main_menu.py" line="90" />
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="110" />
+        <location filename="../../app/ui/main_menu.py" line="111" />
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="110" />
+        <location filename="../../app/ui/main_menu.py" line="111" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="42" />
+        <location filename="../../app/ui/main_menu.py" line="43" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="43" />
+        <location filename="../../app/ui/main_menu.py" line="44" />
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="45" />
+        <location filename="../../app/ui/main_menu.py" line="46" />
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="48" />
+        <location filename="../../app/ui/main_menu.py" line="49" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="51" />
+        <location filename="../../app/ui/main_menu.py" line="52" />
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="52" />
+        <location filename="../../app/ui/main_menu.py" line="53" />
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="53" />
+        <location filename="../../app/ui/main_menu.py" line="54" />
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="56" />
+        <location filename="../../app/ui/main_menu.py" line="57" />
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="57" />
+        <location filename="../../app/ui/main_menu.py" line="58" />
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="59" />
+        <location filename="../../app/ui/main_menu.py" line="60" />
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="61" />
+        <location filename="../../app/ui/main_menu.py" line="62" />
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="18" />
+        <location filename="../../app/ui/main_menu.py" line="19" />
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="19" />
+        <location filename="../../app/ui/main_menu.py" line="20" />
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="20" />
+        <location filename="../../app/ui/main_menu.py" line="21" />
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="23" />
+        <location filename="../../app/ui/main_menu.py" line="24" />
         <source>Precision: automatic</source>
         <translation>精度：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="24" />
+        <location filename="../../app/ui/main_menu.py" line="25" />
         <source>Precision: int8, about 2x faster on a CPU (experimental)</source>
         <translation>精度：int8，在 CPU 上约快 2 倍（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="25" />
+        <location filename="../../app/ui/main_menu.py" line="26" />
         <source>Precision: bf16 (experimental)</source>
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="26" />
+        <location filename="../../app/ui/main_menu.py" line="27" />
         <source>Precision: fp32 (exact, slowest)</source>
         <translation>精度：fp32（精确，最慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="67" />
+        <location filename="../../app/ui/main_menu.py" line="68" />
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="68" />
+        <location filename="../../app/ui/main_menu.py" line="69" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="29" />
+        <location filename="../../app/ui/main_menu.py" line="30" />
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="70" />
+        <location filename="../../app/ui/main_menu.py" line="71" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="71" />
+        <location filename="../../app/ui/main_menu.py" line="72" />
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="72" />
+        <location filename="../../app/ui/main_menu.py" line="73" />
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="74" />
+        <location filename="../../app/ui/main_menu.py" line="75" />
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="75" />
+        <location filename="../../app/ui/main_menu.py" line="76" />
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
@@ -572,22 +572,22 @@
 <context>
     <name>ModelBanner</name>
     <message>
-        <location filename="../../app/ui/banners.py" line="27" />
+        <location filename="../../app/ui/banners.py" line="28" />
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="27" />
+        <location filename="../../app/ui/banners.py" line="28" />
         <source>Download...</source>
         <translation>下载...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="30" />
+        <location filename="../../app/ui/banners.py" line="31" />
         <source>No ChatTTS model in %1. Download it, or choose a folder that already holds the model's asset/ folder.</source>
         <translation>在 %1 中没有 ChatTTS 模型。请下载，或选择一个已包含模型 asset/ 文件夹的目录。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/banners.py" line="36" />
+        <location filename="../../app/ui/banners.py" line="37" />
         <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
     </message>
@@ -608,42 +608,42 @@
 <context>
     <name>ModelPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="77" />
+        <location filename="../../app/ui/first_run_wizard.py" line="78" />
         <source>Model ready: %1 in %2.</source>
         <translation>模型就绪：%1，位于 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="79" />
+        <location filename="../../app/ui/first_run_wizard.py" line="80" />
         <source>The model could not be loaded: %1</source>
         <translation>无法加载模型：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="81" />
+        <location filename="../../app/ui/first_run_wizard.py" line="82" />
         <source>No ChatTTS model in %1. Download it, or choose a folder that already holds the model's asset/ folder.</source>
         <translation>在 %1 中没有 ChatTTS 模型。请下载，或选择一个已包含模型 asset/ 文件夹的目录。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="84" />
+        <location filename="../../app/ui/first_run_wizard.py" line="85" />
         <source>Loading the model from %1...</source>
         <translation>正在从 %1 加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="88" />
+        <location filename="../../app/ui/first_run_wizard.py" line="89" />
         <source>The model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="89" />
-        <source>ChatTTS needs its model files (about 1.1 GB) in one folder.</source>
-        <translation>ChatTTS 需要把模型文件（约 1.1 GB）放在同一个文件夹中。</translation>
+        <location filename="../../app/ui/first_run_wizard.py" line="90" />
+        <source>ChatTTS needs its model files (about %1 GB) in one folder.</source>
+        <translation>ChatTTS 需要把模型文件（约 %1 GB）放在同一个文件夹中。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="90" />
+        <location filename="../../app/ui/first_run_wizard.py" line="92" />
         <source>Choose folder...</source>
         <translation>选择文件夹...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="91" />
+        <location filename="../../app/ui/first_run_wizard.py" line="93" />
         <source>Download...</source>
         <translation>下载...</translation>
     </message>
@@ -651,52 +651,52 @@
 <context>
     <name>ParamsPanel</name>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="110" />
-        <source>Speed (0-9)</source>
-        <translation>语速 (0-9)</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/params_panel.py" line="110" />
+        <location filename="../../app/ui/params_panel.py" line="115" />
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="111" />
+        <location filename="../../app/ui/params_panel.py" line="115" />
+        <source>Speed (%1-%2)</source>
+        <translation>语速 (%1-%2)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="116" />
         <source>Top-P</source>
         <translation>Top-P</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="111" />
+        <location filename="../../app/ui/params_panel.py" line="116" />
         <source>Top-K</source>
         <translation>Top-K</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="111" />
-        <source>Oral (0-9)</source>
-        <translation>口语化 (0-9)</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/params_panel.py" line="112" />
-        <source>Laugh (0-2)</source>
-        <translation>笑声 (0-2)</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/params_panel.py" line="112" />
-        <source>Breaks (0-7)</source>
-        <translation>停顿 (0-7)</translation>
+        <location filename="../../app/ui/params_panel.py" line="117" />
+        <source>Oral (%1-%2)</source>
+        <translation>口语化 (%1-%2)</translation>
     </message>
     <message>
         <location filename="../../app/ui/params_panel.py" line="117" />
+        <source>Laugh (%1-%2)</source>
+        <translation>笑声 (%1-%2)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="118" />
+        <source>Breaks (%1-%2)</source>
+        <translation>停顿 (%1-%2)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/params_panel.py" line="123" />
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="118" />
+        <location filename="../../app/ui/params_panel.py" line="124" />
         <source>Refine text first (natural pauses, slower)</source>
         <translation>先润色文本（停顿更自然，较慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/params_panel.py" line="119" />
+        <location filename="../../app/ui/params_panel.py" line="125" />
         <source>Keep the voice steady across sentences</source>
         <translation>各句之间保持同一音色</translation>
     </message>
@@ -737,42 +737,42 @@
 <context>
     <name>TestPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="112" />
+        <location filename="../../app/ui/first_run_wizard.py" line="114" />
         <source>Hello! This is ChatTTS Studio speaking.</source>
         <translation>你好！这里是 ChatTTS Studio。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="119" />
+        <location filename="../../app/ui/first_run_wizard.py" line="121" />
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="122" />
+        <location filename="../../app/ui/first_run_wizard.py" line="124" />
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="127" />
+        <location filename="../../app/ui/first_run_wizard.py" line="129" />
         <source>Made %1 s of audio in %2 s on %3, but it could not be played: %4</source>
         <translation>已在 %3 上用 %2 秒生成 %1 秒音频，但无法播放：%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="131" />
+        <location filename="../../app/ui/first_run_wizard.py" line="133" />
         <source>Played %1 s of audio, made in %2 s on %3.</source>
         <translation>已播放 %1 秒音频，用时 %2 秒（%3）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="135" />
+        <location filename="../../app/ui/first_run_wizard.py" line="137" />
         <source>This is a random-weight test model, so you heard noise, not speech.</source>
         <translation>这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="139" />
+        <location filename="../../app/ui/first_run_wizard.py" line="141" />
         <source>A test sentence</source>
         <translation>试听一句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="140" />
+        <location filename="../../app/ui/first_run_wizard.py" line="142" />
         <source>Play the test sentence</source>
         <translation>播放测试句子</translation>
     </message>
@@ -845,153 +845,153 @@
 <context>
     <name>VoicePanel</name>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="180" />
-        <location filename="../../app/ui/voice_panel.py" line="189" />
-        <location filename="../../app/ui/voice_panel.py" line="195" />
+        <location filename="../../app/ui/voice_panel.py" line="182" />
+        <location filename="../../app/ui/voice_panel.py" line="191" />
+        <location filename="../../app/ui/voice_panel.py" line="197" />
         <source>Save voice</source>
         <translation>保存音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="181" />
+        <location filename="../../app/ui/voice_panel.py" line="183" />
         <source>Play something with this voice first, so its speaker string is known.</source>
         <translation>请先用这个音色播放一次，以便得到它的音色字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="195" />
+        <location filename="../../app/ui/voice_panel.py" line="197" />
         <source>Name of this voice:</source>
         <translation>音色名称：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="230" />
-        <location filename="../../app/ui/voice_panel.py" line="236" />
+        <location filename="../../app/ui/voice_panel.py" line="232" />
+        <location filename="../../app/ui/voice_panel.py" line="238" />
         <source>Import voice</source>
         <translation>导入音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="237" />
+        <location filename="../../app/ui/voice_panel.py" line="239" />
         <source>Voice files (%1)</source>
         <translation>音色文件 (%1)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="245" />
-        <location filename="../../app/ui/voice_panel.py" line="251" />
+        <location filename="../../app/ui/voice_panel.py" line="247" />
+        <location filename="../../app/ui/voice_panel.py" line="253" />
         <source>Export voice</source>
         <translation>导出音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="246" />
+        <location filename="../../app/ui/voice_panel.py" line="248" />
         <source>Voice files (*.json)</source>
         <translation>音色文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="259" />
-        <location filename="../../app/ui/voice_panel.py" line="263" />
-        <location filename="../../app/ui/voice_panel.py" line="278" />
+        <location filename="../../app/ui/voice_panel.py" line="261" />
+        <location filename="../../app/ui/voice_panel.py" line="265" />
+        <location filename="../../app/ui/voice_panel.py" line="280" />
         <source>Voice from a recording</source>
         <translation>从录音生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="260" />
+        <location filename="../../app/ui/voice_panel.py" line="262" />
         <source>Audio (*.wav *.flac *.ogg)</source>
         <translation>音频 (*.wav *.flac *.ogg)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="264" />
+        <location filename="../../app/ui/voice_panel.py" line="266" />
         <source>Exactly what is said in the recording:</source>
         <translation>录音中说的原话：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="270" />
+        <location filename="../../app/ui/voice_panel.py" line="272" />
         <source>Made from %1</source>
         <translation>由 %1 生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="274" />
+        <location filename="../../app/ui/voice_panel.py" line="276" />
         <source>Saved the voice "%1" made from the recording.</source>
         <translation>已保存由录音生成的音色“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="282" />
+        <location filename="../../app/ui/voice_panel.py" line="284" />
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="283" />
+        <location filename="../../app/ui/voice_panel.py" line="285" />
         <source>Speaker</source>
         <translation>音色字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="284" />
+        <location filename="../../app/ui/voice_panel.py" line="286" />
         <source>Random</source>
         <translation>随机</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="285" />
+        <location filename="../../app/ui/voice_panel.py" line="287" />
         <source>Pick a random voice</source>
         <translation>随机挑选一个音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="286" />
+        <location filename="../../app/ui/voice_panel.py" line="288" />
         <source>Speaker string (appears after the first run, or paste one)</source>
         <translation>音色字符串（首次播放后显示，也可粘贴）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="287" />
+        <location filename="../../app/ui/voice_panel.py" line="289" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="288" />
+        <location filename="../../app/ui/voice_panel.py" line="290" />
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="289" />
+        <location filename="../../app/ui/voice_panel.py" line="291" />
         <source>Saved voices</source>
         <translation>已保存的音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="290" />
+        <location filename="../../app/ui/voice_panel.py" line="292" />
         <source>Save voice...</source>
         <translation>保存音色...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="291" />
+        <location filename="../../app/ui/voice_panel.py" line="293" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="292" />
+        <location filename="../../app/ui/voice_panel.py" line="294" />
         <source>Import...</source>
         <translation>导入...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="293" />
+        <location filename="../../app/ui/voice_panel.py" line="295" />
         <source>A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, a voice file or a speaker string in a .txt</source>
         <translation>.pt 张量、ChatTTS-ui 的 .csv、ChatTTS-Forge 的 .spkv1.json、音色文件，或存有音色字符串的 .txt</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="295" />
+        <location filename="../../app/ui/voice_panel.py" line="297" />
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="296" />
+        <location filename="../../app/ui/voice_panel.py" line="298" />
         <source>Audition</source>
         <translation>试听</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="297" />
+        <location filename="../../app/ui/voice_panel.py" line="299" />
         <source>Hear the selected voice say a test sentence</source>
         <translation>用选中的音色朗读一句测试语句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="298" />
+        <location filename="../../app/ui/voice_panel.py" line="300" />
         <source>From recording...</source>
         <translation>从录音...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="299" />
+        <location filename="../../app/ui/voice_panel.py" line="301" />
         <source>Make a voice from a recording and its transcript</source>
         <translation>用一段录音及其文字生成音色</translation>
     </message>
@@ -999,12 +999,12 @@
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="30" />
+        <location filename="../../app/ui/first_run_wizard.py" line="31" />
         <source>Welcome to ChatTTS Studio</source>
         <translation>欢迎使用 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="32" />
+        <location filename="../../app/ui/first_run_wizard.py" line="33" />
         <source>ChatTTS Studio turns text into natural speech on this computer. In the next steps it checks your computer, finds the model and speaks a test sentence.</source>
         <translation>ChatTTS Studio 在这台电脑上把文字变成自然的语音。接下来它会检查你的电脑、找到模型，并朗读一句测试语句。</translation>
     </message>

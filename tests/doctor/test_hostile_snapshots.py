@@ -40,7 +40,7 @@ def _set(node, path, value):
 def _check_report(snapshot):
     report = run_doctor(SnapshotProbe(snapshot))
     assert all(r.status in STATUSES for r in report.results)
-    assert report.recommendation["device"] in ("cpu", "cuda")
+    assert report.recommendation.device in ("cpu", "cuda")
     text = render_text(report, verbose=True)
     assert "Recommended device" in text
     json.loads(render_json(report))
@@ -105,7 +105,7 @@ def test_a_recommendation_that_cannot_be_made_falls_back_to_the_cpu_and_says_so(
     data = json.loads((Path(__file__).parent / "snapshots" / "win_fine.json").read_text())
     data["nvidia"]["gpus"][0]["compute_capability"] = ["8", "x"]   # as a live probe might return it
     report = _check_report(Snapshot(data))
-    assert report.recommendation["device"] == "cpu" and "error" in report.recommendation
+    assert report.recommendation.device == "cpu" and report.recommendation.error
     assert "could not be worked out" in render_text(report)
 
 

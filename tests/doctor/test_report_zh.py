@@ -83,7 +83,7 @@ def test_every_scenario_renders_in_chinese_without_english_sentences(name):
     for r in report.results:                     # every sentence of ours is Chinese
         assert HAN.search(r.summary), (r.id, r.summary)
         assert not r.fix or HAN.search(r.fix), (r.id, r.fix)
-    assert HAN.search(report.recommendation["reason"])
+    assert HAN.search(report.recommendation.reason)
     assert "推荐设备" in text
     if any(r.fix and r.status not in ("ok", "skip") for r in report.results):
         assert "解决方法：" in text

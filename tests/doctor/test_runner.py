@@ -102,7 +102,7 @@ def test_the_recommendation_says_why_in_values_not_only_in_words():
     assert _recommendation("win_no_gpu").because is Because.NO_GPU
     fine = _recommendation("win_fine")
     assert (fine.device, fine.because, fine.check) == (DeviceOption.CUDA, Because.GPU_WORKS, None)
-    assert fine["device"] == "cuda" and "error" not in fine      # also read as the JSON mapping
+    assert fine.to_dict()["device"] == "cuda" and "error" not in fine.to_dict()   # as the JSON report holds it
 
 
 def test_the_torch_the_advice_installs_is_the_one_pyproject_pins_and_the_docs_show():

@@ -57,7 +57,7 @@ def test_scenario_verdicts(name):
     report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / f"{name}.json")))
     statuses = {r.id: r.status for r in report.results}
     assert {k: statuses[k] for k in expected} == expected
-    assert report.recommendation["device"] == device
+    assert report.recommendation.device == device
     assert "error" not in statuses.values()
     for r in report.results:
         assert r.summary.endswith((".", ")")), (r.id, r.summary)
@@ -69,11 +69,11 @@ def test_fixes_name_the_right_pytorch_wheel_index():
     def rec(name):
         return run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / f"{name}.json"))).recommendation
 
-    assert "whl/cu128" in rec("win_cpu_torch_rtx")["torch_install"]      # RTX 3060, driver 572
-    assert "whl/cu128" in rec("win_rtx5090_cu126")["torch_install"]      # sm_120 needs cu128
-    assert "whl/cu126" in rec("win_gtx1080_cu128")["torch_install"]      # sm_61 needs cu126
-    assert rec("win_missing_vcruntime")["torch_install"] == ""           # another PyTorch won't help
-    assert rec("win_no_gpu")["torch_install"] == ""
+    assert "whl/cu128" in rec("win_cpu_torch_rtx").torch_install      # RTX 3060, driver 572
+    assert "whl/cu128" in rec("win_rtx5090_cu126").torch_install      # sm_120 needs cu128
+    assert "whl/cu126" in rec("win_gtx1080_cu128").torch_install      # sm_61 needs cu126
+    assert rec("win_missing_vcruntime").torch_install == ""           # another PyTorch won't help
+    assert rec("win_no_gpu").torch_install == ""
 
 
 def test_old_driver_fix_names_the_minimum_driver():

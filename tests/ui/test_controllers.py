@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+from app.doctor.recommendation import Because, Recommendation
+from app.engine.device import DeviceOption
 from app.engine.errors import InputTextError, ParameterError, StudioError
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
 from app.selftest.fake_audio import FakeOutput
@@ -58,7 +60,8 @@ def test_a_damaged_model_fails_with_the_engine_s_sentence(qtbot, settings, synth
 
 def test_the_doctor_s_device_is_used_unless_settings_name_one(settings, synthesis):
     model = ModelController(settings, synthesis)
-    model.use_recommendation(type("Report", (), {"recommendation": {"device": "cuda"}})())
+    gpu = Recommendation(DeviceOption.CUDA, Because.GPU_WORKS, "The NVIDIA GPU works with this PyTorch.")
+    model.use_recommendation(type("Report", (), {"recommendation": gpu})())
     assert model.effective_device() == "cuda"
     settings.device = "cpu"
     assert model.effective_device() == "cpu"

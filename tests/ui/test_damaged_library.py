@@ -48,14 +48,21 @@ def _damaged_database(data):
     return "library.sqlite3.damaged-"
 
 
-@pytest.mark.parametrize("damage", [_legacy_voice_with_number_notes, _legacy_truncated_index,
-                                    _legacy_truncated_lexicon, _damaged_database])
-def test_the_window_starts_over_a_damaged_file_and_says_so(make_window, damage):
+# The window words each notice by its kind (and a whole file by WHOLE_FILE), in its own
+# Qt-translated sentence rather than the command line's.
+@pytest.mark.parametrize("damage, worded", [
+    (_legacy_voice_with_number_notes, "a record was skipped because its field \u201cnotes\u201d is not valid"),
+    (_legacy_truncated_index, "could not be read; it was kept as it is and the rest was loaded."),
+    (_legacy_truncated_lexicon, "could not be read; it was kept as it is and the rest was loaded."),
+    (_damaged_database, "and the backup"),
+])
+def test_the_window_starts_over_a_damaged_file_and_says_so(make_window, damage, worded):
     data = paths.data_dir()
     named = damage(data)
     window = make_window(start=False)
     assert window.isVisible()
     assert named in window.library_banner.text()
+    assert worded in window.library_banner.text()
     assert [v.name for v in window.voice_panel.library.list()] == ["Alice"]
 
 

@@ -2,11 +2,15 @@
 
 import sys
 
+import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
+from app.engine.errors import ParameterError
 from app.engine.library.voices import VoiceLibrary
+from app.engine.request import SynthesisRequest
+from app.ui.params_panel import OFF, ParamsPanel
 from app.ui.text_panel import TextPanel
 from app.ui.voice_panel import VoicePanel
 from tests.ui.conftest import run_to_end
@@ -35,6 +39,21 @@ def test_unreadable_txt_gets_a_message_not_a_crash(qtbot, tmp_path, monkeypatch)
     assert panel.load_file(str(tmp_path / "missing.txt")) is False
     assert panel.text() == "keep me"
     assert "does not exist" in shown[0]
+
+
+def test_the_parameter_boxes_offer_exactly_the_levels_the_engine_accepts(qtbot):
+    panel = ParamsPanel()
+    qtbot.addWidget(panel)
+    assert panel.apply_to(SynthesisRequest("x")) == SynthesisRequest("x")   # untouched: the engine's defaults
+    for key in ("speed", "oral", "laugh", "break_level"):
+        box = getattr(panel, key)
+        low = box.minimum() + (box.minimum() == OFF)
+        SynthesisRequest("x", **{key: low})
+        SynthesisRequest("x", **{key: box.maximum()})
+        for beyond in (low - 1, box.maximum() + 1):
+            with pytest.raises(ParameterError):
+                SynthesisRequest("x", **{key: beyond})
+        assert panel.labels[key].text().endswith(f"({low}-{box.maximum()})")
 
 
 def test_dice_changes_the_seed_and_clears_the_old_speaker(qtbot, tmp_path):

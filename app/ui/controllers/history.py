@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from app.engine.audio.wav import write_wav
 from app.engine.errors import StudioError
 from app.engine.library import HistoryStore, Library, VoiceLibrary
+from app.engine.library.notices import NoticeKind
 
 log = logging.getLogger("chattts_studio.ui")
 
@@ -44,7 +45,7 @@ class HistoryController(QObject):
 
     def notices(self) -> list:
         """What happened to the library while it was opened (imports are not news)."""
-        return [n for n in self._store.library.notices if n.kind != "imported"]
+        return [n for n in self._store.library.notices if n.kind is not NoticeKind.IMPORTED]
 
     def entries(self):
         return self._store.entries()

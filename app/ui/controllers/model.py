@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.engine.device import DeviceOption
 from app.engine.models.store import ModelStore
 from app.workers.synthesis_worker import ModelStatus
 
@@ -31,7 +32,7 @@ class ModelController(QObject):
         self.status: ModelStatus | None = None
         self.error: str | None = None
         self.missing_folder: str | None = None
-        self.recommended_device: str | None = None
+        self.recommended_device: DeviceOption | None = None
         worker = worker_thread.worker
         worker.loadStarted.connect(self._on_load_started)
         worker.loaded.connect(self.on_loaded)
@@ -47,9 +48,9 @@ class ModelController(QObject):
 
     def effective_device(self) -> str:
         """The user's choice in settings, else what the doctor recommends."""
-        if self.settings.device != "auto":
+        if self.settings.device != DeviceOption.AUTO:
             return self.settings.device
-        return self.recommended_device or "auto"
+        return (self.recommended_device or DeviceOption.AUTO).value
 
     def check_presence(self) -> bool:
         """Cheap file checks on the GUI thread, so a missing model is said at once."""
@@ -79,7 +80,7 @@ class ModelController(QObject):
         self.load()
 
     def use_recommendation(self, report) -> None:
-        self.recommended_device = report.recommendation.get("device")
+        self.recommended_device = report.recommendation.device
 
     def synthesizer(self):
         """The loaded synthesizer, or None."""
