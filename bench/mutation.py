@@ -46,7 +46,8 @@ GROUPS = {
          "tests/engine/test_decode_loop.py::test_each_sentence_stops_at_its_own_end_token",
          "tests/engine/test_decode_loop.py::test_a_batch_decodes_each_sentence_as_if_alone[eager-sampled]",
          "tests/engine/test_decode_loop.py::test_audio_pass_matches_upstream_logits_tokens_and_hiddens[eager-batch]",
-         "tests/engine/test_decode_loop.py::test_sampling_is_seeded_per_sentence[eager]"],
+         "tests/engine/test_decode_loop.py::test_sampling_is_seeded_per_sentence[eager]",
+         "tests/engine/test_decode_loop_memory_and_errors.py"],
     ),
     "decode.vocoder_stream": (
         ["app/engine/decode/vocoder_stream.py"],

@@ -1,0 +1,33 @@
+"""The decode loop's memory estimate (the batch size is chosen from it) equals what its caches
+really take, and a sentence whose numbers become invalid is named by its place in the batch."""
+
+import pytest
+import torch
+
+from app.engine.decode.loop import DecodeLoop, _nonfinite_error
+
+
+@pytest.fixture(scope="module")
+def loop(synthesizer):
+    return DecodeLoop(synthesizer.chat, "eager", "fp32")
+
+
+@pytest.mark.parametrize("length", [1, 37, 512])
+def test_cache_bytes_per_row_is_what_one_rows_caches_take(loop, length):
+    k, v = loop.allocate_cache(1, length)
+    assert loop.cache_bytes_per_row(length) == k.nbytes + v.nbytes
+    k2, v2 = loop.allocate_cache(3, length)
+    assert 3 * loop.cache_bytes_per_row(length) == k2.nbytes + v2.nbytes
+
+
+def test_the_fixed_shape_cache_starts_as_zeros(loop):
+    k, v = loop._zero_cache(2, 8)
+    assert not k.any() and not v.any() and k.shape == v.shape == loop.allocate_cache(2, 8)[0].shape
+
+
+@pytest.mark.parametrize("precision, words", [("fp16", "fp32"), ("bf16", "fp32"), ("fp32", "verify")])
+def test_invalid_numbers_name_the_sentence_and_what_to_do(precision, words):
+    message = str(_nonfinite_error(precision, torch.tensor([False, False, True, True])))
+    assert "sentence 3" in message and words in message
+    if precision != "fp32":
+        assert precision in message
