@@ -49,7 +49,7 @@ def test_the_window_command_stops_with_the_sentence_and_exit_code_2(monkeypatch,
 
 
 def test_self_test_fails_its_window_step_with_the_sentence(monkeypatch):
-    from app import selftest
+    from app.selftest import steps as selftest
 
     monkeypatch.setattr(xcb_check, "problem", lambda: "The window cannot open: sudo apt install libxcb-icccm4")
     with pytest.raises(RuntimeError, match="sudo apt install libxcb-icccm4"):

@@ -2,7 +2,7 @@
 
 The official weights use ChatTTS's defaults. A random-weight model names its dimensions in
 its config file; this module turns them into a `ChatTTS.config.Config` the same way for the
-builder (app.testing) and the loader (engine.synthesizer), so both agree by construction.
+builder (app.selftest.random_model) and the loader (engine.synthesis.chattts_model), so both agree by construction.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ MODEL_FILES: tuple[str, ...] = (
     "asset/tokenizer/tokenizer.json",
 )
 
-# Present only in a random-weight model built by app.testing; the official layout has none.
+# Present only in a random-weight model built by app.selftest.random_model; the official layout has none.
 STUDIO_CONFIG_NAME = "chattts-studio-model.json"
 
 

@@ -1,7 +1,7 @@
 """Find a model folder, say what is missing, and verify its files.
 
 Official weights are checked against ChatTTS's own `res/sha256_map.json`; a random-weight
-model built by app.testing against the sha256 list in its config file. Hashing ~1.1 GB
+model built by app.selftest.random_model against the sha256 list in its config file. Hashing ~1.1 GB
 takes seconds, so a file whose size and modification time match an earlier successful
 check is not hashed again (the record lives in the user cache dir).
 """
