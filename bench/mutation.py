@@ -51,7 +51,8 @@ GROUPS = {
     ),
     "decode.vocoder_stream": (
         ["app/engine/decode/vocoder_stream.py"],
-        ["tests/engine/test_streaming_and_memory.py", "-k", "(stream or receptive or no_tokens) and not upstream"],
+        ["tests/engine/test_vocoder_stream_pieces.py", "tests/engine/test_streaming_and_memory.py",
+         "-k", "(stream or receptive or no_tokens) and not upstream"],
     ),
     # tests/engine/test_download_cancel.py is left out: its threads wait up to 60 s for a
     # download that a crashing mutant never starts, so each such mutant ran into its time-out.
