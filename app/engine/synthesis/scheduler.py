@@ -92,7 +92,8 @@ class Scheduler:
         with self._lock:
             ticket.cancelled = True
             batch = self._running
-            if batch is not None and all(t.cancelled for t in batch.tickets()):
+            # Requests of the batch that already ended hear nothing more from it either.
+            if batch is not None and all(t.cancelled or t.done for t in batch.tickets()):
                 batch.stop.set()
 
     def cancel_all(self) -> None:
@@ -182,6 +183,10 @@ class Scheduler:
         live.sort(key=lambda t: (t.priority, t.id))
         decoder = self.synth.decoder
         head = live[0]
+        if any(not t.admitted and not t.cancelled and t.priority < head.priority for t in self._tickets):
+            # Added after this round's admission: it was too early to preempt anything, and a
+            # batch formed now would make it wait; admit it first (the caller runs another round).
+            return None
         key = decoder.batch_key(self._row(head, head.queue[0]))
         first = head.queue[0] == 0
         lines = []
@@ -275,12 +280,17 @@ class Scheduler:
             return
         skip = max(0, ticket.emitted[index] - produced)
         if skip < piece.samples.size or piece.final:
-            yield from self._send(ticket, index, piece.samples[skip:], piece.final)
+            yield from self._send(ticket, index, piece.samples[skip:], piece.final, batch)
 
-    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool):
-        ticket.emitted[index] += samples.size
-        if final:
-            ticket.finished.add(index)
+    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Optional[_Batch] = None):
+        with self._lock:
+            # `_maybe_preempt` (another thread) may stop a batch on an inexact decoder only while
+            # none of it has been sent; a piece decoded after that stop must not be sent either.
+            if batch is not None and batch.preempted:
+                return
+            ticket.emitted[index] += samples.size
+            if final:
+                ticket.finished.add(index)
         ticket.pieces.append(samples)
         yield ticket, AudioChunk(index, len(ticket.segments), samples, SAMPLE_RATE, final=final)
         if len(ticket.finished) == len(ticket.segments):
