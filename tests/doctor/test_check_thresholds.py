@@ -205,3 +205,52 @@ def test_cuda_kernel(torch_changes, gpus, status):
     if torch_changes.get("kernel_error"):
         assert result.details == "no kernel image"
 
+
+
+# --- what each result says: titles, names and versions -----------------------------------------
+
+@pytest.mark.parametrize("module", [cuda_kernel, disk_space, driver_cuda, gpu_arch, model_files, torch_build, vram])
+def test_each_result_carries_its_checks_title(module):
+    result = module.check(_snap())
+    assert (result.id, result.title) == (module.ID, module.TITLE)      # English: the title as written
+
+
+def test_the_roomiest_gpu_is_judged_by_free_memory_or_else_its_total():
+    by_free = _gpus({"name": "A", "memory_free_mb": 10000, "memory_total_mb": 12000},
+                    {"name": "B", "memory_free_mb": 2000, "memory_total_mb": 24000})
+    assert vram.check(_snap(nvidia=by_free)).details.startswith("A:")
+    by_total = _gpus({"name": "A", "memory_total_mb": 8000},
+                     {"name": "B", "memory_free_mb": 3000, "memory_total_mb": 4000})
+    result = vram.check(_snap(nvidia=by_total))
+    assert result.details == "A: 8000 MB free of 8000 MB."
+
+
+def test_driver_cuda_names_the_driver_and_the_install_command():
+    from app.doctor import torch_advice
+
+    old = _snap(nvidia=dict(FINE["nvidia"], cuda_driver_version=11080))
+    result = driver_cuda.check(old)
+    assert "572.61" in result.summary and torch_advice.advice(old)[0] in result.fix
+    unnamed = driver_cuda.check(_snap(nvidia=dict(FINE["nvidia"], driver_version=None)))
+    assert "Driver ? supports" in unnamed.summary
+
+
+def test_gpu_arch_names_each_gpus_architecture_and_judges_every_gpu():
+    gpus = _gpus({"name": "unknown"}, {"name": "old", "compute_capability": [6, 1]})
+    assert "old (sm_61)" in gpu_arch.check(_snap(nvidia=gpus)).summary
+    two = _gpus({"name": "a", "compute_capability": [8, 6]}, {"name": "b"}, {"name": "c", "compute_capability": [12, 0]})
+    assert "(sm_86, sm_120)" in gpu_arch.check(_snap(nvidia=two)).summary
+
+
+def test_torch_build_says_which_build_and_which_gpu():
+    assert "2.14.1+cu128" in torch_build.check(_snap()).summary
+    cpu_torch = dict(FINE["torch"], cuda=None, version="2.5.1")
+    assert "NVIDIA GeForce RTX 3060 is not used" in torch_build.check(_snap(torch=cpu_torch)).summary
+    nameless = _gpus({"memory_total_mb": 8000})
+    assert "your NVIDIA GPU is not used" in torch_build.check(_snap(torch=cpu_torch, nvidia=nameless)).summary
+    no_gpu = torch_build.check(_snap(nvidia=_gpus()))
+    assert no_gpu.status == "ok" and "no NVIDIA GPU found" in no_gpu.summary
+
+
+def test_model_files_verified_or_only_present():
+    assert "present and verified" in model_files.check(_snap()).summary
