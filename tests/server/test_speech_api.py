@@ -1,0 +1,166 @@
+"""The real openai client against the speech server: every format decodes at 24 kHz, the body
+streams before the request ends, concurrent clients each get the audio they would get alone,
+a client that leaves cancels its job, and the voices it can name."""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import numpy as np
+import pytest
+
+from app.engine.library.voices import Voice, VoiceLibrary
+from app.engine.request import SynthesisRequest
+from app.server.encoders import FORMATS, to_s16le
+from app.server.speech_request import chattts_speed
+from app.server.voices import OPENAI_VOICES
+from tests.server.conftest import FAST, Gate, fast_sampling, wait_for
+
+TEXT = "Hello there. How are you today?"
+
+
+def _state(**fields):
+    return dict(sampling=fast_sampling(), **FAST, **fields)
+
+
+def _decode(fmt: str, data: bytes) -> tuple[np.ndarray, int]:
+    if fmt == "pcm":
+        return np.frombuffer(data, dtype="<i2"), 24_000
+    if fmt == "aac":
+        import av
+
+        with av.open(io.BytesIO(data)) as container:
+            frames = [f.to_ndarray().reshape(-1) for f in container.decode(audio=0)]
+            rate = container.streams.audio[0].sample_rate
+        return np.concatenate(frames), rate
+    import soundfile as sf
+
+    audio, rate = sf.read(io.BytesIO(data), dtype="float32")
+    return audio, rate
+
+
+def _alone(synthesizer, text: str, seed: int) -> np.ndarray:
+    request = SynthesisRequest(text, seed=seed, sampling=fast_sampling(), **FAST)
+    return np.frombuffer(to_s16le(synthesizer.run(request).audio), dtype="<i2")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_decodes_at_24_khz(serve, engine, fmt):
+    server = serve(engine, **_state())
+    reply = server.client().audio.speech.create(model="tts-1", voice="alloy", input=TEXT, response_format=fmt)
+    audio, rate = _decode(fmt, reply.content)
+    assert rate == 24_000
+    assert audio.size > 0
+
+
+def test_pcm_is_the_audio_the_synthesizer_makes_alone(serve, engine, synthesizer):
+    alone = _alone(synthesizer, TEXT, OPENAI_VOICES["echo"])
+    server = serve(engine, **_state())
+    reply = server.client().audio.speech.create(model="chattts", voice="echo", input=TEXT, response_format="pcm")
+    heard = np.frombuffer(reply.content, dtype="<i2")
+    assert heard.shape == alone.shape
+    np.testing.assert_allclose(heard.astype(int), alone.astype(int), atol=1)
+
+
+def test_streaming_gives_bytes_before_the_request_ends(serve, engine):
+    gate = Gate()
+    server = serve(engine, wrap_submit=gate, **_state())
+    client = server.client(timeout=120)
+    with client.audio.speech.with_streaming_response.create(
+            model="tts-1", voice="nova", input=TEXT, response_format="wav") as response:
+        chunks = response.iter_bytes()
+        first = next(chunks)
+        # The job's end is held back: these bytes were sent while the request was unfinished.
+        assert not gate.event.is_set() and server.state.active == 1
+        assert first[:4] == b"RIFF"
+        gate.open()
+        rest = b"".join(chunks)
+    import soundfile as sf
+
+    audio, rate = sf.read(io.BytesIO(first + rest))
+    assert rate == 24_000 and audio.size > 0
+
+
+def test_sse_stream_carries_base64_audio_then_done(serve, engine):
+    import base64
+    import json
+
+    server = serve(engine, **_state())
+    client = server.client()
+    with client.audio.speech.with_streaming_response.create(
+            model="tts-1", voice="nova", input=TEXT, response_format="pcm", stream_format="sse") as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = [json.loads(line[len("data: "):]) for line in response.iter_lines() if line.startswith("data: ")]
+    assert events[-1]["type"] == "speech.audio.done"
+    pcm = b"".join(base64.b64decode(e["audio"]) for e in events if e["type"] == "speech.audio.delta")
+    assert len(pcm) > 0 and len(pcm) % 2 == 0
+
+
+def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, engine, synthesizer):
+    asks = [("First client speaks. Then again.", 11), ("Second client here. More words.", 22),
+            ("第三个客户。第二句话。", 33)]
+    alone = [_alone(synthesizer, text, seed) for text, seed in asks]
+    server = serve(engine, **_state())
+    heard: dict[int, np.ndarray] = {}
+    errors = []
+
+    def ask(i, text, seed):
+        try:
+            reply = server.client(timeout=300).audio.speech.create(
+                model="tts-1", voice=f"seed:{seed}", input=text, response_format="pcm")
+            heard[i] = np.frombuffer(reply.content, dtype="<i2")
+        except Exception as exc:    # reported below, with the others' results
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask, args=(i, *a)) for i, a in enumerate(asks)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(300)
+    assert not errors
+    for i, expected in enumerate(alone):
+        assert heard[i].shape == expected.shape
+        np.testing.assert_allclose(heard[i].astype(int), expected.astype(int), atol=1)
+
+
+def test_a_client_that_leaves_cancels_its_job(serve, engine):
+    gate = Gate()
+    server = serve(engine, wrap_submit=gate, **_state())
+    client = server.client(timeout=120)
+    with client.audio.speech.with_streaming_response.create(
+            model="tts-1", voice="nova", input=TEXT, response_format="pcm") as response:
+        next(response.iter_bytes())
+    # The connection is closed with the job unfinished (its end is held by the gate).
+    wait_for(lambda: gate.jobs[0].ticket.cancelled, "the job was cancelled")
+    wait_for(lambda: server.state.active == 0, "the request's place was freed")
+    gate.open()
+
+
+def test_voices_lists_openai_names_and_saved_voices_which_speak(serve, engine, synthesizer, tmp_path):
+    library = VoiceLibrary(tmp_path / "voices")
+    library.save(Voice(name="Narrator", speaker=synthesizer.speaker_for_seed(7), seed=7))
+    server = serve(engine, voices=library, **_state())
+    import httpx
+
+    listed = httpx.get(server.url + "/v1/voices").json()["data"]
+    names = {v["name"]: v for v in listed}
+    assert set(OPENAI_VOICES) <= set(names) and names["Narrator"]["kind"] == "saved"
+    client = server.client()
+    by_name = client.audio.speech.create(model="tts-1", voice="Narrator", input=TEXT, response_format="pcm")
+    by_seed = client.audio.speech.create(model="tts-1", voice="seed:7", input=TEXT, response_format="pcm")
+    by_string = client.audio.speech.create(model="tts-1", voice=synthesizer.speaker_for_seed(7), input=TEXT,
+                                           response_format="pcm")
+    # The saved voice is seed 7's speaker and sampling seed: the same audio as seed:7.
+    assert by_name.content == by_seed.content
+    assert len(by_string.content) > 0
+
+
+def test_models_lists_ours_and_openai_aliases(serve, engine):
+    ids = {m.id for m in serve(engine).client().models.list()}
+    assert {"chattts", "tts-1", "tts-1-hd"} <= ids
+
+
+@pytest.mark.parametrize("speed, level", [(0.25, 1), (0.5, 3), (1.0, 5), (2.0, 7), (4.0, 9), (1.2, 6)])
+def test_openai_speed_maps_onto_chattts_levels(speed, level):
+    assert chattts_speed(speed) == level
