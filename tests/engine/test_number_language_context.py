@@ -50,3 +50,11 @@ def test_a_chinese_character_weighs_four_letters(text, whole):
 ])
 def test_each_kind_of_number_in_its_language(text, lang, spoken):
     assert normalize(text, lang=lang) == spoken
+
+
+@pytest.mark.parametrize("text, spoken", [
+    ("abc 中文 -- 12 --", "abc 中文 -- 十二 --"),     # the nearest letter on the left is 文, not a
+    ("12 !", "十二 !"),                               # nothing on either side: the text's language
+])
+def test_the_nearest_letter_wins_and_an_empty_side_counts_for_nothing(text, spoken):
+    assert normalize(text, lang="zh") == spoken

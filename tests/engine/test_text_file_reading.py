@@ -51,3 +51,9 @@ def test_a_missing_file_a_folder_and_an_unreadable_file_are_sentences(tmp_path):
     (tmp_path / "big.txt").write_bytes(b"a" * (MAX_TEXT_BYTES + 1))
     with pytest.raises(InputTextError, match="big.txt"):
         read_text_file(tmp_path / "big.txt")
+
+
+def test_a_file_that_is_not_text_is_named_in_the_sentence(tmp_path):
+    (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xff\xff")
+    with pytest.raises(InputTextError, match="photo.jpg"):
+        read_text_file(tmp_path / "photo.jpg")

@@ -61,3 +61,7 @@ def test_soft_breaks_are_preferred_and_short_parts_are_joined():
 ])
 def test_a_segment_ends_with_punctuation(segment, finished):
     assert finish_segment(segment) == finished
+
+
+def test_a_long_word_after_a_short_part_starts_its_own_segments():
+    assert split_text("一，abcdefghij", 4) == ["一，", "abcd", "efgh", "ij"]
