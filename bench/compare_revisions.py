@@ -64,8 +64,10 @@ def main(argv=None) -> int:
             for mode in args.modes.split(","):
                 runs = {"base": [], "head": []}
                 for _round in range(args.rounds):
-                    runs["base"].append(_measure(base_tree, mode, model, args.tokens, args.device))
-                    runs["head"].append(_measure(ROOT, mode, model, args.tokens, args.device))
+                    for side, tree in (("base", base_tree), ("head", ROOT)):
+                        runs[side].append(_measure(tree, mode, model, args.tokens, args.device))
+                        # each run as it ends, so a run cut short still leaves its numbers
+                        print(json.dumps({"mode": mode, "side": side, **runs[side][-1]}), file=sys.stderr, flush=True)
                 base, head = _summary(runs["base"]), _summary(runs["head"])
                 ratio = {}
                 for m in METRICS:
