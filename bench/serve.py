@@ -1,0 +1,180 @@
+"""Speech server throughput: 1, 4 and 8 concurrent clients, cross-request batching on and off
+in the same run. Prints JSON.
+
+The server (app/server over one Engine) runs in this process on 127.0.0.1; each client is a
+thread that streams `--requests` pcm requests one after another with httpx. Per mode and client
+count: requests_per_s, first_byte_s and total_s p50/p95. "batched" is the server as shipped
+(concurrent requests share decode batches); "one_at_a_time" wraps every job in one lock, so the
+engine sees a single request at a time. Random weights rarely end a sentence, so each sentence
+is forced to --tokens audio tokens (min = max new tokens), refinement off; the audio is noise.
+
+    python bench/serve.py [--model DIR] [--precision int8] [--tokens 32] [--requests 2]
+                          [--clients 1,4,8] [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+TEXT = "The quick brown fox jumps over the lazy dog near the river bank."
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))], 3)
+
+
+class _OneAtATime:
+    """wrap_submit for ServerState: each job waits for the previous one to end."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+
+    def __call__(self, engine, request, priority):
+        return _LockedJob(self.lock, engine, request, priority)
+
+
+class _LockedJob:
+    def __init__(self, lock, engine, request, priority):
+        self.lock, self.engine, self.request, self.priority = lock, engine, request, priority
+        self.job = None
+        self.id = 0
+
+    def cancel(self):
+        if self.job is not None:
+            self.job.cancel()
+
+    def __iter__(self):
+        with self.lock:
+            self.job = self.engine.submit(self.request, self.priority)
+            self.id = self.job.id
+            yield from self.job
+
+
+def _serve(state):
+    import socket
+
+    import uvicorn
+
+    from app.server.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(state), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+def _one_request(url: str) -> tuple[float, float, int]:
+    import httpx
+
+    body = {"model": "tts-1", "voice": "alloy", "input": TEXT, "response_format": "pcm"}
+    started = time.perf_counter()
+    first = None
+    size = 0
+    with httpx.stream("POST", url + "/v1/audio/speech", json=body, timeout=600) as response:
+        response.raise_for_status()
+        for data in response.iter_bytes():
+            if first is None and data:
+                first = time.perf_counter() - started
+            size += len(data)
+    return first or 0.0, time.perf_counter() - started, size
+
+
+def _round(url: str, clients: int, requests: int) -> dict:
+    firsts, totals, errors = [], [], []
+    lock = threading.Lock()
+
+    def client():
+        for _ in range(requests):
+            try:
+                first, total, size = _one_request(url)
+                if size == 0:
+                    raise RuntimeError("no audio")
+                with lock:
+                    firsts.append(first)
+                    totals.append(total)
+            except Exception as exc:   # counted and reported, the round goes on
+                errors.append(repr(exc))
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - started
+    return {
+        "clients": clients, "requests": len(totals), "errors": errors[:3],
+        "requests_per_s": round(len(totals) / wall, 3),
+        "first_byte_s": {"p50": _percentile(firsts, 0.5), "p95": _percentile(firsts, 0.95)} if firsts else None,
+        "total_s": {"p50": _percentile(totals, 0.5), "p95": _percentile(totals, 0.95)} if totals else None,
+        "wall_s": round(wall, 2),
+    }
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument("--precision", default="int8", help="decode precision (default int8, the fastest on a CPU)")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--tokens", type=int, default=32, help="audio tokens per sentence (default 32)")
+    p.add_argument("--requests", type=int, default=2, help="requests per client (default 2)")
+    p.add_argument("--clients", default="1,4,8", help="concurrent clients per round (default 1,4,8)")
+    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    args = p.parse_args(argv)
+
+    from app.engine.request import SamplingParams
+    from app.engine.synthesis.engine import Engine
+    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.server.app import ServerState
+
+    size = "tiny" if args.quick else "full"
+    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.selftest.random_model import build_random_model
+
+        build_random_model(model, size=size, seed=0)
+    synth = Synthesizer(model, device=args.device, precision=args.precision)
+    synth.load(verify=False)
+    engine = Engine(synth)
+    sampling = SamplingParams(max_new_tokens=args.tokens, min_new_tokens=args.tokens)
+    counts = [int(c) for c in args.clients.split(",")]
+    report = {"model": f"random weights, {size} size", "decode": synth.decode_label, "device": synth.device.device,
+              "tokens_per_request": args.tokens, "requests_per_client": args.requests,
+              "note": "shared machine: other programs ran at the same time", "modes": {}}
+    try:
+        for mode, wrap in (("batched", None), ("one_at_a_time", _OneAtATime())):
+            state = ServerState(engine=engine, max_queue=max(counts) * 2, sampling=sampling, refine_text=False,
+                                wrap_submit=wrap)
+            server, thread, url = _serve(state)
+            _one_request(url)                       # warm-up: first shapes compile
+            report["modes"][mode] = [_round(url, c, args.requests) for c in counts]
+            server.should_exit = True
+            thread.join(30)
+    finally:
+        engine.close(60)
+    batched = {r["clients"]: r for r in report["modes"]["batched"]}
+    serial = {r["clients"]: r for r in report["modes"]["one_at_a_time"]}
+    report["throughput_gain"] = {str(c): round(batched[c]["requests_per_s"] / serial[c]["requests_per_s"], 2)
+                                 for c in counts if serial[c]["requests_per_s"]}
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
