@@ -71,6 +71,24 @@ class UpstreamDecoder(Decoder):
         return UPSTREAM_BATCH
 
     def decode(self, rows: list[Row], stop: threading.Event, stream: bool) -> Iterator[Piece | Cut]:
+        request = rows[0].request
+        s = request.sampling
+        wavs, limits = self._infer(rows, stop)
+        every = list(range(len(rows)))
+        if s.max_new_tokens in limits:
+            yield Cut(every, CutKind.AUDIO_LIMIT)
+        if request.refine_text and any(n != s.max_new_tokens for n in limits):
+            yield Cut(every, CutKind.REFINE_LIMIT)
+        for i, wav in enumerate(wavs):
+            # A retry is one more infer of that sentence alone, never a retry of retries.
+            for retry in range(rows[i].retry + 1, rows[i].retry + EMPTY_RETRIES + 1):
+                if wav.size:
+                    break
+                wav = self._infer([replace(rows[i], retry=retry)], stop)[0][0]
+            yield Piece(i, wav, True)
+
+    def _infer(self, rows: list[Row], stop: threading.Event) -> tuple[list[np.ndarray], list[int]]:
+        """`Chat.infer` over rows of one request: their audio, and the token limits it hit."""
         import ChatTTS
 
         request = rows[0].request
@@ -95,19 +113,7 @@ class UpstreamDecoder(Decoder):
             chattts_log.removeHandler(watch)
         if stop.is_set():
             raise SynthesisCancelled(messages.stopped())
-        every = list(range(len(rows)))
-        if s.max_new_tokens in watch.limits:
-            yield Cut(every, CutKind.AUDIO_LIMIT)
-        if request.refine_text and any(n != s.max_new_tokens for n in watch.limits):
-            yield Cut(every, CutKind.REFINE_LIMIT)
-        for i, wav in enumerate(wavs):
-            wav = np.asarray(wav, dtype=np.float32).reshape(-1)
-            retry = rows[i].retry + 1
-            while wav.size == 0 and retry <= rows[i].retry + EMPTY_RETRIES:
-                again = replace(rows[i], retry=retry)
-                wav = next(p for p in self.decode([again], stop, False) if isinstance(p, Piece)).samples
-                retry += 1
-            yield Piece(i, wav, True)
+        return [np.asarray(w, dtype=np.float32).reshape(-1) for w in wavs], watch.limits
 
 
 class LoopDecoder(Decoder):

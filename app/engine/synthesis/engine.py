@@ -49,6 +49,8 @@ class Job:
     def __iter__(self) -> Iterator[AudioChunk | SynthesisResult]:
         while True:
             item = self._events.get()
+            if isinstance(item, (BaseException, SynthesisResult)):
+                self._events.put(item)     # the end stays: a client asking again hears it at once
             if isinstance(item, BaseException):
                 raise item
             yield item
@@ -84,8 +86,9 @@ class Engine:
             self.start()
 
     def start(self) -> None:
-        if not self._thread.is_alive() and not self._closed:
-            self._thread.start()
+        with self._lock:
+            if self._thread.ident is None and not self._closed:
+                self._thread.start()
 
     def submit(self, request: SynthesisRequest, priority: Priority = Priority.INTERACTIVE) -> Job:
         with self._lock:
@@ -128,6 +131,10 @@ class Engine:
             self._closed = True
             self._wake.notify()
         self.scheduler.cancel_all()
+        with self._lock:
+            if self._thread.ident is None:
+                # Never started: it still runs once, to tell each waiting client its job ended.
+                self._thread.start()
         if self._thread.is_alive():
             self._thread.join(timeout)
 

@@ -136,7 +136,7 @@ class Scheduler:
             with self._lock:
                 self._running = None
         yield from self._tell_cancelled()
-        self._release_rest(batch)
+        yield from self._release_rest(batch)
 
     def _admit(self) -> Iterator[tuple[Ticket, object]]:
         with self._lock:
@@ -303,7 +303,7 @@ class Scheduler:
             if ticket.cancelled and not ticket.done:
                 yield from self._end(ticket, SynthesisCancelled(messages.stopped()))
 
-    def _release_rest(self, batch: _Batch) -> None:
+    def _release_rest(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
         """Once a request's first sentence is done, its voice can be locked to it and the
         other sentences join batches."""
         for ticket in batch.tickets():
@@ -313,8 +313,12 @@ class Scheduler:
             if ticket.reference is None and request.voice_lock and len(ticket.segments) > 1:
                 # Nothing else of this request has been decoded yet: its pieces are the first sentence's.
                 audio = np.concatenate(ticket.pieces) if ticket.pieces else np.zeros(0, dtype=np.float32)
-                if audio.size:
-                    ticket.reference = self.synth.reference_from_audio(audio, ticket.segments[0])
+                try:
+                    if audio.size:
+                        ticket.reference = self.synth.reference_from_audio(audio, ticket.segments[0])
+                except Exception as exc:      # out of memory on a GPU: it ends this request only
+                    yield from self._end(ticket, exc)
+                    continue
             ticket.rest_released = True
             ticket.queue = [i for i in range(1, len(ticket.segments)) if i not in ticket.finished]
 
