@@ -153,3 +153,30 @@ def test_a_job_ends_with_its_result(synthesizer, engine):
     e = engine(start=True)
     result = e.submit(SynthesisRequest("你好。", **FAST)).result()
     assert isinstance(result, SynthesisResult) and result.segments == 1 and result.audio.size > 0
+
+
+def test_the_out_of_memory_cap_ends_when_the_engine_has_nothing_left_to_do(synthesizer, engine, monkeypatch):
+    import torch
+
+    from app.engine.decode import memory
+
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)        # room for a batch of 4
+    request = SynthesisRequest("第一句话。第二句话。第三句话。第四句话。第五句话。", voice_lock=False, **FAST)
+    failed = []
+    real = synthesizer.loop.run_stack
+
+    def once(x, *args):
+        if x.shape[0] > 1 and not failed:
+            failed.append(x.shape[0])
+            raise torch.OutOfMemoryError("CUDA out of memory.")
+        return real(x, *args)
+
+    monkeypatch.setattr(synthesizer.loop, "run_stack", once)
+    sizes = _audio_batches(monkeypatch, synthesizer.loop)
+    e = engine(start=True)
+    first = e.submit(request).result()
+    assert failed == [4] and sizes == [1, 4, 2, 2]                # halved after running out
+    sizes.clear()
+    second = e.submit(request).result()
+    assert sizes == [1, 4]                                        # full batches again
+    np.testing.assert_allclose(second.audio, first.audio, atol=1e-5)

@@ -171,6 +171,10 @@ class Scheduler:
         with self._lock:
             if ticket in self._tickets:
                 self._tickets.remove(ticket)
+            if not self._tickets:
+                # Nothing left to do: memory freed since an out-of-memory retry may hold a
+                # full batch again, so the next requests start without the cap.
+                self.cap = None
         yield ticket, outcome
 
     def _form(self) -> Optional[_Batch]:
