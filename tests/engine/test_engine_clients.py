@@ -9,26 +9,11 @@ import pytest
 
 from app.engine.errors import SynthesisCancelled, VoiceError
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
-from app.engine.synthesis.engine import Engine
 from app.engine.synthesis.scheduler import Priority
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 A = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
 B = SynthesisRequest("今天天气很好。我们去公园。然后回家。", seed=22, **FAST)
-
-
-@pytest.fixture
-def engine(synthesizer):
-    made = []
-
-    def make(start=False):
-        made.append(Engine(synthesizer, start=start))
-        return made[-1]
-
-    yield make
-    for e in made:
-        e.close(timeout=60)
-        assert not e._thread.is_alive()
 
 
 def _audio_batches(monkeypatch, loop):

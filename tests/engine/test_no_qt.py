@@ -1,4 +1,5 @@
-"""app.engine and app.doctor (and all they import) must work where Qt cannot even be imported."""
+"""app.engine, app.doctor and app.server (and all they import) must work where Qt cannot even be
+imported: the engine and the doctor are shared with the command line, the server runs headless."""
 
 import subprocess
 import sys
@@ -11,11 +12,11 @@ class NoQt(importlib.abc.MetaPathFinder):
             raise ImportError('Qt is blocked in this test: ' + name)
 sys.meta_path.insert(0, NoQt())
 import pkgutil, importlib
-import app.engine, app.doctor
-for package in (app.engine, app.doctor):
+import app.engine, app.doctor, app.server
+for package in (app.engine, app.doctor, app.server):
     for mod in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):
         importlib.import_module(mod.name)
-import app.engine.synthesis.engine, app.engine.synthesis.synthesizer, app.cli, app.selftest.random_model
+import app.engine.synthesis.engine, app.engine.synthesis.synthesizer, app.cli, app.cli.serve, app.selftest.random_model
 try:
     import PySide6
 except ImportError:
@@ -25,7 +26,8 @@ else:
 loaded = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')]
 assert not loaded, loaded
 print('ok', len([m for m in sys.modules if m.startswith('app.engine.')]),
-      len([m for m in sys.modules if m.startswith('app.doctor.')]))
+      len([m for m in sys.modules if m.startswith('app.doctor.')]),
+      len([m for m in sys.modules if m.startswith('app.server.')]))
 """
 
 
@@ -35,6 +37,7 @@ def test_engine_imports_without_qt():
     assert proc.stdout.startswith("ok ")
     assert int(proc.stdout.split()[1]) >= 8     # engine modules
     assert int(proc.stdout.split()[2]) >= 20    # doctor modules, every check included
+    assert int(proc.stdout.split()[3]) >= 5     # server modules
 
 
 def test_engine_import_is_light():

@@ -11,27 +11,12 @@ import torch
 from app.engine.decode import memory
 from app.engine.errors import OutOfMemoryError, SynthesisCancelled
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
-from app.engine.synthesis.engine import Engine
 from app.engine.synthesis.scheduler import Priority
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 LONG = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=200))
 PLAY = SynthesisRequest("你好。", seed=3, **FAST)
 GUARD = 120     # seconds a client may wait before the test calls its job stuck (never reached when right)
-
-
-@pytest.fixture
-def engine(synthesizer):
-    made = []
-
-    def make(start=False):
-        made.append(Engine(synthesizer, start=start))
-        return made[-1]
-
-    yield make
-    for e in made:
-        e.close(timeout=60)
-        assert not e._thread.is_alive()
 
 
 def _finish(work):

@@ -22,7 +22,7 @@ import numpy as np
 
 from app.engine.audio.wav import SAMPLE_RATE
 from app.engine.decode.memory import is_out_of_memory
-from app.engine.errors import OutOfMemoryError, StudioError, SynthesisCancelled
+from app.engine.errors import OutOfMemoryError, SynthesisCancelled
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
 from app.engine.synthesis import messages
 from app.engine.synthesis.rows import Cut, CutKind, Row
