@@ -7,7 +7,7 @@ ChatTTS turns "-" into a pause). The comment on a row says why, where it is not 
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.engine.text.normalize import normalize
@@ -138,13 +138,17 @@ NUMBERS = st.one_of(
     st.builds("{}:{:02d}".format, st.integers(0, 23), st.integers(0, 59)),
     st.builds("{}.{}".format, st.integers(0, 999), st.integers(0, 999)),
 )
+# "1,000,000,000": a number longer than the segment limit has to be cut (every segment is at
+# most `limit` characters), so the limits drawn start at the longest number drawn.
+LONGEST_NUMBER = len("{:,}".format(10**9))
 WORDS = st.sampled_from(["it", "costs", "Mr.", "the", "price", "and", "dollars", "kg", "。", "，",
                          "价格", "is", "e.g.", "etc.", "Dr."])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(NUMBERS, WORDS), min_size=1, max_size=30), st.lists(st.sampled_from(
-    [" ", ". ", ", ", "! ", "\n", " "]), min_size=30, max_size=30), st.integers(12, 60))
+    [" ", ". ", ", ", "! ", "\n", " "]), min_size=30, max_size=30), st.integers(LONGEST_NUMBER, 60))
+@example(["1,000,000,000"], [" "] * 30, LONGEST_NUMBER)        # exactly as long as the limit
 def test_the_splitter_never_cuts_inside_a_number(pieces, gaps, limit):
     text = "".join(p + g for p, g in zip(pieces, gaps))
     numbers = [p for p in pieces if re.fullmatch(r"[\d.,:]+", p)]
