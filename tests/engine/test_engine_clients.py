@@ -10,24 +10,11 @@ import pytest
 from app.engine.errors import SynthesisCancelled, VoiceError
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
 from app.engine.synthesis.scheduler import Priority
+from tests.support.decode_hooks import record_audio_batches
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 A = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
 B = SynthesisRequest("今天天气很好。我们去公园。然后回家。", seed=22, **FAST)
-
-
-def _audio_batches(monkeypatch, loop):
-    """(batch size, groups) of every audio pass: which requests shared it."""
-    seen = []
-    real = loop.generate
-
-    def recording(emb, mask, audio, *args, **kwargs):
-        if audio:
-            seen.append(emb.shape[0])
-        return real(emb, mask, audio, *args, **kwargs)
-
-    monkeypatch.setattr(loop, "generate", recording)
-    return seen
 
 
 def _collect(job, into=None):
@@ -45,7 +32,7 @@ def _collect(job, into=None):
 
 def test_two_clients_at_once_hear_what_each_hears_alone(synthesizer, engine, monkeypatch):
     alone_a, alone_b = synthesizer.run(A), synthesizer.run(B)
-    sizes = _audio_batches(monkeypatch, synthesizer.loop)
+    sizes = record_audio_batches(monkeypatch, synthesizer.loop)
     e = engine()
     job_a, job_b = e.submit(A), e.submit(B)
     e.start()
@@ -101,7 +88,7 @@ def test_an_interactive_request_stops_a_running_background_batch_which_then_cont
     e = engine()
     play_request = SynthesisRequest("你好。", seed=3, **FAST)
     jobs = {}
-    batches = _audio_batches(monkeypatch, synthesizer.loop)
+    batches = record_audio_batches(monkeypatch, synthesizer.loop)
     real_hook = synthesizer.loop.on_logits
 
     def hook(step, logits, rows):
@@ -157,7 +144,7 @@ def test_the_out_of_memory_cap_ends_when_the_engine_has_nothing_left_to_do(synth
         return real(x, *args)
 
     monkeypatch.setattr(synthesizer.loop, "run_stack", once)
-    sizes = _audio_batches(monkeypatch, synthesizer.loop)
+    sizes = record_audio_batches(monkeypatch, synthesizer.loop)
     e = engine(start=True)
     first = e.submit(request).result()
     assert failed == [4] and sizes == [1, 4, 2, 2]                # halved after running out

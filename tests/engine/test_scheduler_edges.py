@@ -12,6 +12,7 @@ from app.engine.decode import memory
 from app.engine.errors import OutOfMemoryError, SynthesisCancelled
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
 from app.engine.synthesis.scheduler import Priority
+from tests.support.decode_hooks import record_audio_batches
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 LONG = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=200))
@@ -45,20 +46,6 @@ def _collect(job):
             chunks.append(item)
         else:
             return chunks, item
-
-
-def _audio_batches(monkeypatch, loop):
-    """The size of every audio pass the loop starts."""
-    seen = []
-    real = loop.generate
-
-    def recording(emb, mask, audio, *args, **kwargs):
-        if audio:
-            seen.append(emb.shape[0])
-        return real(emb, mask, audio, *args, **kwargs)
-
-    monkeypatch.setattr(loop, "generate", recording)
-    return seen
 
 
 def _force_ends(loop, logits, rows, ends):
@@ -117,7 +104,7 @@ def test_cancelling_a_queued_background_request_during_preemption_ends_it_and_se
     background_request = SynthesisRequest("第一句话。第二句话。第三句话。", seed=7, voice_lock=False, **FAST)
     e = engine()
     jobs = {}
-    batches = _audio_batches(monkeypatch, loop)
+    batches = record_audio_batches(monkeypatch, loop)
 
     def hook(step, logits, rows):
         if len(batches) == 2 and step == 5 and "play" not in jobs:
@@ -141,7 +128,7 @@ def test_cancelling_the_play_that_preempted_a_batch_lets_the_background_finish_a
     alone = synthesizer.run(background_request)
     e = engine()
     jobs = {}
-    batches = _audio_batches(monkeypatch, loop)
+    batches = record_audio_batches(monkeypatch, loop)
 
     def hook(step, logits, rows):
         if len(batches) == 2 and step == 5 and "play" not in jobs:
@@ -208,7 +195,7 @@ def test_a_preempted_batch_on_an_inexact_decoder_sends_nothing_after_the_stop(sy
 
     e = engine()
     jobs = {}
-    batches = _audio_batches(monkeypatch, loop)
+    batches = record_audio_batches(monkeypatch, loop)
 
     def hook(step, logits, rows):
         spy(step, logits, rows)
@@ -300,7 +287,7 @@ def test_out_of_memory_in_a_batch_of_two_requests_gives_each_its_audio_as_alone(
         return real(x, *args)
 
     monkeypatch.setattr(loop, "run_stack", failing)
-    batches = _audio_batches(monkeypatch, loop)
+    batches = record_audio_batches(monkeypatch, loop)
     e = engine()
     job_a, job_b = e.submit(a), e.submit(b)
     e.start()
@@ -317,7 +304,7 @@ def test_a_token_limit_warning_goes_to_the_request_whose_sentence_hit_it(synthes
     """Second sentences of two requests share a batch; only the second request's runs to the
     token limit: only its result says so, naming its own sentence."""
     loop = synthesizer.loop
-    batches = _audio_batches(monkeypatch, loop)
+    batches = record_audio_batches(monkeypatch, loop)
 
     def hook(step, logits, rows):
         ends = {0: 5, 1: 5} if len(batches) == 1 else {0: 5, 1: None}
@@ -341,7 +328,7 @@ def test_a_sentence_the_model_ends_at_once_is_tried_again_without_disturbing_its
     quick = SynthesisRequest("你好。", seed=1, **FAST)
     other = SynthesisRequest("今天天气很好。", seed=2, **FAST)
     alone_other = synthesizer.run(other)
-    batches = _audio_batches(monkeypatch, loop)
+    batches = record_audio_batches(monkeypatch, loop)
 
     def hook(step, logits, rows):
         if len(batches) == 1:                          # only the first pass: its row 0 ends at once

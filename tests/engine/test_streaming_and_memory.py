@@ -8,6 +8,7 @@ from app.engine.decode import memory
 from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole, receptive_tokens
 from app.engine.errors import OutOfMemoryError
 from app.engine.request import SamplingParams, SynthesisRequest
+from tests.support.decode_hooks import record_audio_batches
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=96))
 PARAGRAPH = "第一句话。第二句话。第三句话。第四句话。第五句话。"
@@ -94,7 +95,7 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 20, 1: 50, 2: 35}))
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
-    batches = _record_batches(monkeypatch, synthesizer.loop)
+    batches = record_audio_batches(monkeypatch, synthesizer.loop)
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
     chunks = [c for c in synthesizer.synthesize(request)][:-1]
     monkeypatch.setattr(synthesizer, "stream", False)
@@ -111,20 +112,6 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     streamed = np.concatenate([c.samples for c in chunks])
     assert streamed.shape == whole.audio.shape
     np.testing.assert_allclose(streamed, whole.audio, atol=1e-5)
-
-
-def _record_batches(monkeypatch, loop):
-    """The number of sentences of every audio decode the loop starts."""
-    sizes = []
-    real = loop.generate
-
-    def recording(emb, mask, audio, *args, **kwargs):
-        if audio:
-            sizes.append(emb.shape[0])
-        return real(emb, mask, audio, *args, **kwargs)
-
-    monkeypatch.setattr(loop, "generate", recording)
-    return sizes
 
 
 def _fail_batches(monkeypatch, loop, after_steps=0):
@@ -151,7 +138,7 @@ def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, mo
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
     expected = synthesizer.run(request)
     seen = _fail_batches(monkeypatch, synthesizer.loop, after_steps)
-    batches = _record_batches(monkeypatch, synthesizer.loop)
+    batches = record_audio_batches(monkeypatch, synthesizer.loop)
     finals = []
     got = synthesizer.run(request, on_chunk=lambda c: c.final and finals.append(c.index))
     # The first sentence alone; the other four: 4 fails, 2 fails, then one at a time.

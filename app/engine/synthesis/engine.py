@@ -15,9 +15,8 @@ import queue
 import threading
 from typing import Iterator, Optional
 
-from app.engine.errors import StudioError, SynthesisCancelled
+from app.engine.errors import StudioError
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
-from app.engine.synthesis import messages
 from app.engine.synthesis.scheduler import Priority, Scheduler, Ticket
 from app.i18n import _
 
@@ -65,7 +64,6 @@ class Job:
                     on_chunk(item)
             else:
                 return item
-        raise SynthesisCancelled(messages.stopped())      # unreachable: a job ends with a result
 
 
 class Engine:
@@ -167,7 +165,7 @@ class Engine:
     def _route(self, ticket: Ticket, item) -> None:
         with self._lock:
             job = self._jobs.get(ticket.id)
-            if job is not None and (ticket.done and (isinstance(item, (SynthesisResult, BaseException)))):
-                del self._jobs[ticket.id]
+            if isinstance(item, (SynthesisResult, BaseException)):     # a ticket's last event
+                self._jobs.pop(ticket.id, None)
         if job is not None:
             job.put(item)
