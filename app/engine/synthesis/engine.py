@@ -67,13 +67,14 @@ class Job:
 
 
 class Engine:
-    def __init__(self, synthesizer, start: bool = True):
+    def __init__(self, synthesizer, start: bool = True, max_batch: Optional[int] = None):
         """`start=False` holds the thread until `start()`: requests submitted meanwhile are
-        all waiting when the first batch is formed."""
+        all waiting when the first batch is formed. `max_batch` caps the sentences decoded at
+        once (memory still may allow fewer)."""
         if not synthesizer.loaded:
             raise StudioError(_("Load a model first: the engine speaks with a loaded model."))
         self.synthesizer = synthesizer
-        self.scheduler = Scheduler(synthesizer)
+        self.scheduler = Scheduler(synthesizer, max_batch=max_batch)
         self._jobs: dict[int, Job] = {}
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)

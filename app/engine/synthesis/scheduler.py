@@ -70,8 +70,9 @@ class _Batch:
 
 
 class Scheduler:
-    def __init__(self, synthesizer):
+    def __init__(self, synthesizer, max_batch: Optional[int] = None):
         self.synth = synthesizer
+        self.max_batch = max_batch           # a client's limit (serve --max-batch); None: memory decides
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._tickets: list[Ticket] = []
@@ -207,7 +208,7 @@ class Scheduler:
         members = [(t, line[k]) for k in range(max(len(line) for _t, line in lines))
                    for t, line in lines if k < len(line)]
         size = decoder.batch_size([self._row(t, i) for t, i in members])
-        members = members[: min(size, self.cap or size)]
+        members = members[: min(size, self.cap or size, self.max_batch or size)]
         members.sort(key=lambda m: (m[0].id, m[1]))          # a request's rows together, in order
         for ticket, index in members:
             ticket.queue.remove(index)
