@@ -1,0 +1,187 @@
+"""A narration project: one `.ctsproj` SQLite file with the book's chapters and sentences, each
+sentence's takes (FLAC blobs), the project's voices, lexicon and export settings.
+
+    project = Project.create("book.ctsproj", document)      # never replaces a file
+    project = Project.open("book.ctsproj")                  # project.notices: what was not intact
+
+Every change is one transaction: a program killed at any moment loses at most the sentence
+being made. Rows read back are checked (records.py); a bad one is skipped and named in
+`notices`, the rest is used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+from pydantic import ValidationError
+
+from app.engine.request import DEFAULT_SEED, SEED_MAX
+from app.i18n import _
+from app.narration.project import audio as takes_audio
+from app.narration.project import opening
+from app.narration.project.creating import create_file
+from app.narration.project.edits import Edits
+from app.narration.project.errors import ProjectError
+from app.narration.project.records import (CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS, Chapter,
+                                           Sentence, SentenceStatus, Take, chapter_from_row,
+                                           sentence_from_row, take_from_row)
+from app.narration.project.settings import MAX_SETTINGS_JSON, ExportSettings
+from app.narration.project.store import Store
+from app.narration.rendered import RenderedChapter, RenderedSentence
+from app.narration.source import SourceDocument
+
+SAMPLE_RATE = takes_audio.SAMPLE_RATE
+
+
+class Project(Edits):
+    def __init__(self, path: Path, notices: list[str], bad_takes: set[int]):
+        """Use Project.create or Project.open."""
+        self.store = Store(path)
+        self.notices: list[str] = notices
+        self._bad_takes = bad_takes
+        meta = dict(r for r in self.store.rows("SELECT key, value FROM meta LIMIT 100")
+                    if isinstance(r[1], str) and len(r[1]) <= 70_000)
+        self.title: str = meta.get("title", "")[:1000]
+        self.kind: str = meta.get("kind", "text")[:32]
+        seed = meta.get("seed", "")
+        self.seed: int = int(seed) if seed.isdigit() and int(seed) <= SEED_MAX else DEFAULT_SEED
+        self.speaker: str | None = meta.get("speaker") or None
+
+    # -- opening -----------------------------------------------------------------------------
+    @classmethod
+    def create(cls, path, document: SourceDocument, *, seed: int = DEFAULT_SEED,
+               speaker: str | None = None) -> "Project":
+        """A new project file at `path` (which must not exist) holding `document`'s sentences,
+        all pending, each with its own seed derived from `seed` and its place."""
+        target = Path(os.fspath(path))
+        create_file(target, document, seed, speaker)
+        return cls(target, [], set())
+
+    @classmethod
+    def open(cls, path) -> "Project":
+        opened, notices, bad_takes = opening.open_file(Path(os.fspath(path)))
+        return cls(opened, notices, bad_takes)
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    def close(self) -> None:
+        """Nothing stays open between operations; kept for `with` and for clients' symmetry."""
+
+    def __enter__(self) -> "Project":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------------
+    def chapters(self) -> list[Chapter]:
+        rows = self.store.rows(f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT 20000")
+        return [c for c in map(chapter_from_row, rows) if c is not None]
+
+    def chapter(self, chapter_id: int) -> Chapter:
+        for chapter in self.chapters():
+            if chapter.id == chapter_id:
+                return chapter
+        raise ProjectError(_("That chapter is no longer in the project {file}.").format(file=self.path))
+
+    def _durations(self, con_rows) -> dict[int, float]:
+        return {tid: samples / SAMPLE_RATE for tid, samples in con_rows
+                if type(tid) is int and type(samples) is int and 0 <= samples <= 600 * SAMPLE_RATE
+                and tid not in self._bad_takes}
+
+    def sentences(self, chapter_id: int | None = None) -> list[Sentence]:
+        where, params = ("WHERE chapter_id = ?", (chapter_id,)) if chapter_id is not None else ("", ())
+        rows = self.store.rows(f"SELECT {SENTENCE_COLUMNS} FROM sentences {where} "
+                               "ORDER BY chapter_id, idx, id LIMIT 500000", params)
+        durations = self._durations(self.store.rows(
+            f"SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id {where.replace('chapter_id', 's.chapter_id')}",
+            params))
+        found = [s for s in (sentence_from_row(r, durations) for r in rows) if s is not None]
+        if chapter_id is None:
+            order = {c.id: c.index for c in self.chapters()}
+            found = [s for s in found if s.chapter_id in order]
+            found.sort(key=lambda s: (order[s.chapter_id], s.chapter_id, s.index, s.id))
+        return found
+
+    def sentence(self, sentence_id: int) -> Sentence:
+        rows = self.store.rows(f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE id = ?", (sentence_id,))
+        durations = self._durations(self.store.rows(
+            "SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id WHERE s.id = ?",
+            (sentence_id,)))
+        found = sentence_from_row(rows[0], durations) if rows else None
+        if found is None:
+            raise ProjectError(_("That sentence is no longer in the project {file}.").format(file=self.path))
+        return found
+
+    def pending(self, chapter_id: int | None = None, include_failed: bool = False) -> list[Sentence]:
+        wanted = {SentenceStatus.PENDING} | ({SentenceStatus.FAILED} if include_failed else set())
+        return [s for s in self.sentences(chapter_id) if s.status in wanted]
+
+    def takes(self, sentence_id: int) -> list[Take]:
+        rows = self.store.rows(f"SELECT {TAKE_COLUMNS} FROM takes WHERE sentence_id = ? ORDER BY id LIMIT 10000",
+                               (sentence_id,))
+        return [t for t in (take_from_row(r, SAMPLE_RATE) for r in rows)
+                if t is not None and t.id not in self._bad_takes]
+
+    def take_audio(self, take_id: int) -> np.ndarray:
+        """The take's samples: float32, mono, 24 kHz."""
+        rows = self.store.rows("SELECT samples, length(audio) FROM takes WHERE id = ?", (take_id,))
+        if not rows:
+            raise ProjectError(_("That take is no longer in the project {file}.").format(file=self.path))
+        samples, size = rows[0]
+        try:
+            if take_id in self._bad_takes or not isinstance(size, int) or size > takes_audio.MAX_TAKE_BYTES:
+                raise takes_audio.TakeAudioError("unusable")
+            blob = self.store.rows("SELECT audio FROM takes WHERE id = ?", (take_id,))[0][0]
+            return takes_audio.decode(blob, samples if type(samples) is int else -1)
+        except takes_audio.TakeAudioError:
+            self._bad_takes.add(take_id)
+            raise ProjectError(_("A take in the project {file} is damaged and cannot be played; regenerate "
+                                 "its sentence.").format(file=self.path)) from None
+
+    def rendered_chapters(self, chapter_ids: list[int] | None = None) -> list[RenderedChapter]:
+        """Each chapter's chosen takes in reading order, for export. A chapter with sentences not
+        yet rendered is refused with a sentence saying how many."""
+        out = []
+        for chapter in self.chapters():
+            if chapter_ids is not None and chapter.id not in chapter_ids:
+                continue
+            sentences = self.sentences(chapter.id)
+            missing = [s for s in sentences if s.take_id is None]
+            if missing:
+                raise ProjectError(_("{count} sentences of the chapter '{title}' have no audio yet; render "
+                                     "the project first.").format(count=len(missing), title=chapter.title))
+            out.append(RenderedChapter(chapter.title, tuple(
+                RenderedSentence(s.text, self.take_audio(s.take_id), s.start, s.end) for s in sentences),
+                SAMPLE_RATE))
+        return out
+
+    # -- voices, lexicon, settings -------------------------------------------------------------
+    def settings(self) -> ExportSettings:
+        rows = self.store.rows("SELECT value FROM meta WHERE key = 'settings'")
+        if not rows or not isinstance(rows[0][0], str) or len(rows[0][0]) > MAX_SETTINGS_JSON:
+            return ExportSettings()
+        try:
+            return ExportSettings.model_validate(json.loads(rows[0][0]))
+        except (ValueError, ValidationError):
+            return ExportSettings()
+
+    def save_settings(self, settings: ExportSettings | None = None, **changes) -> ExportSettings:
+        """Store the settings (or the current ones with `changes`); ProjectError if a value is
+        out of its range."""
+        base = settings if settings is not None else self.settings()
+        try:
+            new = ExportSettings.model_validate({**base.model_dump(), **changes})
+        except ValidationError as exc:
+            field = ".".join(str(p) for p in exc.errors()[0].get("loc", ())) or "?"
+            raise ProjectError(_("The export setting '{field}' is not valid; choose a value in its range.").format(
+                field=field)) from None
+        with self.store.transaction() as con:
+            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('settings', ?)",
+                        (json.dumps(new.model_dump()),))
+        return new

@@ -1,0 +1,66 @@
+"""The project file's tables, by schema version, and how an older file is brought up to date.
+
+A migration runs in one transaction together with the new `PRAGMA user_version`, so a crash
+leaves the old version whole. `PRAGMA application_id` marks the file as ours: an SQLite file
+of another program is refused rather than changed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from app.i18n import _
+from app.narration.project.errors import ProjectError
+
+APPLICATION_ID = 0x43545350      # "CTSP"
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        # AUTOINCREMENT: an id the window or a take refers to is never reused.
+        """CREATE TABLE chapters (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, idx INTEGER NOT NULL, title TEXT NOT NULL,
+            reference TEXT, reference_text TEXT, reference_voice TEXT)""",
+        """CREATE TABLE sentences (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, chapter_id INTEGER NOT NULL, idx INTEGER NOT NULL,
+            text TEXT NOT NULL, speaker TEXT, start REAL, end REAL,
+            seed INTEGER NOT NULL, speed INTEGER NOT NULL DEFAULT 5,
+            status TEXT NOT NULL DEFAULT 'pending', locked INTEGER NOT NULL DEFAULT 0,
+            error TEXT, take_id INTEGER, generation INTEGER NOT NULL DEFAULT 0)""",
+        "CREATE INDEX sentences_order ON sentences (chapter_id, idx)",
+        """CREATE TABLE takes (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, sentence_id INTEGER NOT NULL,
+            seed INTEGER NOT NULL, samples INTEGER NOT NULL, created TEXT NOT NULL,
+            worker TEXT, audio BLOB NOT NULL)""",
+        "CREATE INDEX takes_sentence ON takes (sentence_id)",
+        "CREATE TABLE voices (name TEXT PRIMARY KEY, seed INTEGER, speaker TEXT)",
+        "CREATE TABLE lexicon (word TEXT PRIMARY KEY, replacement TEXT NOT NULL)",
+    ],
+}
+SCHEMA_VERSION = max(MIGRATIONS)
+
+
+def initialize(con: sqlite3.Connection) -> None:
+    """A new file: every table, our application id, the current version (one transaction)."""
+    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    migrate(con, "")
+
+
+def migrate(con: sqlite3.Connection, path) -> int:
+    """Bring the file up to SCHEMA_VERSION; returns the version it had."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ProjectError(_("The narration project {file} was made by a newer ChatTTS Studio "
+                                 "(schema {version}); update the program to open it.").format(
+                file=path, version=version))
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            for statement in MIGRATIONS[target]:
+                con.execute(statement)
+            con.execute(f"PRAGMA user_version = {int(target)}")
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+    return version
