@@ -1,0 +1,210 @@
+"""Markdown, EPUB and subtitles, built in the test with the libraries that write them:
+chapters, titles, text without markup, cue times; damaged parts skipped with a notice."""
+
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+
+from app.narration.inputs import SourceFileError, limits, read_source
+
+
+def texts(chapter):
+    return [s.text for s in chapter.sentences]
+
+
+MARKDOWN = """---
+title: not spoken
+---
+# The Book
+
+Opening words before any chapter.
+
+## One
+
+Some *emphasis*, a [link](https://example.com/x) and `code`.
+![a picture](cover.png)
+
+```
+print("never read")
+```
+
+### A small heading
+
+## Two
+
+<p>Raw <b>HTML</b> text.</p>
+"""
+
+
+def test_markdown_headings_become_chapters_and_markup_becomes_words(tmp_path):
+    path = tmp_path / "book.md"
+    path.write_text(MARKDOWN, encoding="utf-8")
+    doc = read_source(path)
+    assert doc.kind == "markdown" and doc.title == "The Book"
+    assert [c.title for c in doc.chapters] == ["book", "One", "Two"]
+    assert texts(doc.chapters[0]) == ["Opening words before any chapter."]
+    assert texts(doc.chapters[1]) == ["Some emphasis, a link and code.", "A small heading"]
+    assert texts(doc.chapters[2]) == ["Raw HTML text."]
+
+
+def make_epub(path, chapters, title="A Test Book"):
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("id-1")
+    book.set_title(title)
+    book.set_language("en")
+    items = []
+    for i, (name, body) in enumerate(chapters, 1):
+        item = epub.EpubHtml(title=name, file_name=f"chap_{i}.xhtml", lang="en")
+        item.content = body
+        book.add_item(item)
+        items.append(item)
+    book.toc = [epub.Link(f"chap_{i}.xhtml", name, f"c{i}") for i, (name, _) in enumerate(chapters, 1)]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    book.spine = ["nav", *items]
+    epub.write_epub(str(path), book)
+    return path
+
+
+CHAPTERS = [
+    ("The Start", "<html><body><h1>The Start</h1><p>First line.</p><script>alert(1)</script>"
+                  "<p>Second <i>line</i>.<img src='x.png' alt='a picture'/></p></body></html>"),
+    ("第二章", "<html><head><style>p {}</style></head><body><p>你好，<ruby>世<rt>shì</rt></ruby>界。</p></body></html>"),
+]
+
+
+def test_epub_chapters_follow_the_spine_with_toc_titles_and_text_only(tmp_path):
+    doc = read_source(make_epub(tmp_path / "book.epub", CHAPTERS))
+    assert doc.kind == "epub" and doc.title == "A Test Book" and doc.notices == ()
+    assert [c.title for c in doc.chapters] == ["The Start", "第二章"]
+    assert texts(doc.chapters[0]) == ["First line.", "Second line."]
+    assert texts(doc.chapters[1]) == ["你好，世界。"]
+
+
+def rewrite_zip(src, dst, change):
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = change(info.filename, zin.read(info))
+            if data is not None:
+                zout.writestr(info, data)
+    return dst
+
+
+def test_a_missing_chapter_is_skipped_with_a_notice_and_the_rest_kept(tmp_path):
+    good = make_epub(tmp_path / "good.epub", CHAPTERS)
+    bad = rewrite_zip(good, tmp_path / "bad.epub", lambda name, data: None if name.endswith("chap_1.xhtml") else data)
+    doc = read_source(bad)
+    assert [c.title for c in doc.chapters] == ["第二章"]
+    assert len(doc.notices) == 1 and "chap_1.xhtml" in doc.notices[0] and "skipped" in doc.notices[0]
+
+
+def test_a_manifest_path_outside_the_book_reads_nothing_from_the_disk(tmp_path):
+    (tmp_path / "secret.xhtml").write_text("<p>Secret words on the disk.</p>", encoding="utf-8")
+    (tmp_path / "inner").mkdir()
+    good = make_epub(tmp_path / "inner" / "good.epub", CHAPTERS)
+    bad = rewrite_zip(good, tmp_path / "inner" / "bad.epub",
+                      lambda name, data: data.replace(b'href="chap_1.xhtml"', b'href="../../secret.xhtml"')
+                      if name.endswith(".opf") else data)
+    doc = read_source(bad)
+    assert all("Secret" not in s.text for c in doc.chapters for s in c.sentences)
+    assert [c.title for c in doc.chapters] == ["第二章"] and len(doc.notices) == 1
+
+
+def test_a_chapter_whose_packed_bytes_are_damaged_is_skipped_with_a_notice(tmp_path):
+    good = make_epub(tmp_path / "good.epub", CHAPTERS)
+    data = bytearray(good.read_bytes())
+    with zipfile.ZipFile(good) as z:
+        info = z.getinfo("EPUB/chap_1.xhtml")
+    # The entry's packed data follows its 30-byte local header, name and extra field.
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    for i in range(start + 2, start + info.compress_size - 2):
+        data[i] ^= 0x5A
+    bad = tmp_path / "bad.epub"
+    bad.write_bytes(bytes(data))
+    doc = read_source(bad)
+    assert [c.title for c in doc.chapters] == ["第二章"]
+    assert len(doc.notices) == 1 and "chap_1.xhtml" in doc.notices[0]
+
+
+def test_a_zip_bomb_is_refused_before_unpacking(tmp_path):
+    good = make_epub(tmp_path / "good.epub", CHAPTERS)
+    bomb = rewrite_zip(good, tmp_path / "bomb.epub", lambda name, data: data)
+    with zipfile.ZipFile(bomb, "a", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("OEBPS/padding.bin", b"\0" * (8 * 1024 * 1024))   # 8 MiB packs to ~8 KiB
+    with pytest.raises(SourceFileError, match="zip bomb"):
+        read_source(bomb)
+
+
+def test_entity_declarations_and_too_many_entries_are_refused(tmp_path, monkeypatch):
+    good = make_epub(tmp_path / "good.epub", CHAPTERS)
+    laughs = rewrite_zip(good, tmp_path / "laughs.epub", lambda name, data: data.replace(
+        b"<html", b'<!DOCTYPE html [<!ENTITY lol "lol">]><html', 1) if name.endswith("chap_1.xhtml") else data)
+    with pytest.raises(SourceFileError, match="XML entities"):
+        read_source(laughs)
+    monkeypatch.setattr(limits, "MAX_ZIP_ENTRIES", 3)
+    with pytest.raises(SourceFileError, match="more than 3 files"):
+        read_source(good)
+
+
+@pytest.mark.parametrize("data", [b"PK\x03\x04 not really a zip", b"", b"hello"])
+def test_a_file_named_epub_that_is_not_one_is_a_sentence(tmp_path, data):
+    path = tmp_path / "book.epub"
+    path.write_bytes(data)
+    with pytest.raises(SourceFileError, match="not a readable EPUB"):
+        read_source(path)
+
+
+def make_subs(path, cues):
+    import pysubs2
+
+    subs = pysubs2.SSAFile()
+    for start, end, text in cues:
+        subs.append(pysubs2.SSAEvent(start=start, end=end, text=text))
+    subs.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".srt", ".vtt"])
+def test_each_cue_becomes_timed_sentences_inside_its_slot(tmp_path, suffix):
+    path = make_subs(tmp_path / f"voice{suffix}", [
+        (1_000, 2_500, "{\\i1}Hello{\\i0} there."),
+        (3_000, 7_000, "First part is longer. Second."),
+    ])
+    doc = read_source(path)
+    assert doc.kind == "subtitles" and doc.timed and len(doc.chapters) == 1
+    cues = [(s.text, s.start, s.end) for s in doc.chapters[0].sentences]
+    assert cues[0] == ("Hello there.", 1.0, 2.5)
+    # The second cue's slot is shared by length: 21 and 7 characters of 28.
+    assert cues[1][0] == "First part is longer." and cues[1][1] == 3.0
+    assert cues[1][2] == pytest.approx(3.0 + 4.0 * 21 / 28, abs=1e-3)
+    assert cues[2] == ("Second.", cues[1][2], 7.0)
+
+
+def test_a_cue_that_ends_before_it_starts_is_skipped_with_a_notice(tmp_path):
+    path = tmp_path / "bad.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nKept.\n\n2\n00:00:05,000 --> 00:00:04,000\nDropped.\n\n",
+                    encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
+    assert len(doc.notices) == 1 and "Cue 2" in doc.notices[0]
+
+
+def test_subtitles_without_cues_are_a_sentence(tmp_path):
+    path = tmp_path / "empty.srt"
+    path.write_text("just some words, no times\n", encoding="utf-8")
+    with pytest.raises(SourceFileError, match="no subtitle cues"):
+        read_source(path)
+
+
+def test_the_content_decides_when_the_extension_says_nothing(tmp_path):
+    vtt = tmp_path / "voice.sub"
+    vtt.write_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi.\n", encoding="utf-8")
+    assert read_source(vtt).kind == "subtitles"
+    book = make_epub(tmp_path / "book.epub", CHAPTERS)
+    renamed = tmp_path / "book.bin"
+    renamed.write_bytes(book.read_bytes())
+    assert read_source(renamed).kind == "epub"
