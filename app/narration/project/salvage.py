@@ -32,6 +32,9 @@ def salvage(path: Path) -> tuple[Path, list[str], set[int]]:
     try:
         with closing(sqlite3.connect(str(path), timeout=5, isolation_level=None)) as src, \
                 closing(sqlite3.connect(str(tmp), isolation_level=None)) as dst:
+            # A file shorter than its header says is refused as a whole unless the schema is
+            # "writable"; we only read it, and this makes SQLite read the pages that are there.
+            src.execute("PRAGMA writable_schema = ON")
             schema.initialize(dst)
             lost = _copy(src, dst)
             dst.execute("PRAGMA journal_mode=WAL")
