@@ -14,17 +14,18 @@ import tempfile
 from pathlib import Path
 
 from app.atomic import TEMP_SUFFIX, give_normal_mode
-from app.i18n import _, ngettext
+from app.i18n import _
 from app.narration.export.errors import ExportError, explain_os_error
 
 
 def refuse_existing(targets: list[Path]) -> None:
     existing = [t for t in targets if t.exists()]
+    if len(existing) == 1:
+        raise ExportError(_("{path} already exists; choose another name or allow overwriting.").format(
+            path=existing[0]))
     if existing:
-        raise ExportError(ngettext(
-            "{path} already exists; choose another name or allow overwriting.",
-            "{path} and {more} other files already exist; choose another name or allow overwriting.",
-            len(existing)).format(path=existing[0], more=len(existing) - 1))
+        raise ExportError(_("{count} of the files to export already exist, {path} among them; choose another "
+                            "name or allow overwriting.").format(count=len(existing), path=existing[0]))
 
 
 class Staging:
