@@ -16,6 +16,7 @@ class FakeOutput(AudioOutput):
         self.problem = problem
         self.sample_rate: int | None = None
         self.chunks: list[np.ndarray] = []
+        self.segments: list[tuple[int, bool]] = []   # (segment, final) of each chunk
         self.starts = 0
         self.stops = 0
         self.ended = False
@@ -26,13 +27,15 @@ class FakeOutput(AudioOutput):
             return
         self.sample_rate = sample_rate
         self.chunks = []
+        self.segments = []
         self.starts += 1
         self.ended = False
         self.active = True
 
-    def enqueue(self, samples: np.ndarray) -> None:
+    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False) -> None:
         if self.active:
             self.chunks.append(np.asarray(samples, dtype=np.float32).copy())
+            self.segments.append((segment, final))
 
     def end_stream(self) -> None:
         self.ended = True

@@ -94,6 +94,7 @@ class MainWindow(Retranslating, QMainWindow):
         s = self.speech
         s.started.connect(ui.show_speaking)
         s.progress.connect(ui.show_progress)
+        s.bufferingChanged.connect(ui.show_buffering)
         s.finished.connect(self._on_finished)
         s.failed.connect(self._on_failed)
         s.stopped.connect(ui.show_stopped)

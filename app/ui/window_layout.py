@@ -97,6 +97,9 @@ class WindowLayout(QObject):
         if s.precision_asked not in ("", "auto", s.precision):
             text += " " + self.tr("Precision %1 is not available on this device, so %2 runs.").replace(
                 "%1", s.precision_asked).replace("%2", s.precision)
+        if s.precision == "int8":
+            text += " " + self.tr("int8 is the fast choice on a CPU; for exact numbers choose "
+                                  "Model > Precision: fp32.")
         return text
 
     def show_speaking(self) -> None:
@@ -106,6 +109,15 @@ class WindowLayout(QObject):
     def show_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
         self.progress.setValue(done)
+
+    def show_buffering(self, waiting: bool) -> None:
+        """Playback waits between sentences for the next one to be made, rather than breaking
+        it up; the status line says so, and says "Speaking..." again when it resumes."""
+        buffering = self.tr("Buffering: waiting for the next sentence to be ready...")
+        if waiting:
+            self.status.setText(buffering)
+        elif self.status.text() == buffering:
+            self.status.setText(self.tr("Speaking..."))
 
     def show_stopped(self) -> None:
         self._idle_progress()

@@ -72,17 +72,23 @@ def test_callback_plays_chunks_in_order_then_stops(fake_sd):
     out.start(24_000)
     stream = out._stream
     assert stream.kwargs["samplerate"] == 24_000 and stream.kwargs["channels"] == 1
-    out.enqueue(np.array([1, 2, 3], dtype=np.float32))
-    out.enqueue(np.array([4, 5], dtype=np.float32))
+    out.enqueue(np.array([1, 2, 3], dtype=np.float32), 0, False)
     buf = np.full((4, 1), -9, dtype=np.float32)
-    out._callback(buf, 4, None, None)
+    out._callback(buf, 4, None, None)          # a sentence not yet whole, speed unknown: waits
+    assert buf[:, 0].tolist() == [0, 0, 0, 0]
+    out.enqueue(np.array([4, 5], dtype=np.float32), 0, True)
+    out.enqueue(np.array([6], dtype=np.float32), 1, False)
+    buf = np.full((4, 1), -9, dtype=np.float32)
+    out._callback(buf, 4, None, None)          # the whole sentence is there: it plays
     assert buf[:, 0].tolist() == [1, 2, 3, 4]
     buf = np.full((4, 1), -9, dtype=np.float32)
-    out._callback(buf, 4, None, None)          # underrun: waits in silence for more
+    out._callback(buf, 4, None, None)          # ends the sentence, then waits at its boundary
     assert buf[:, 0].tolist() == [5, 0, 0, 0]
     out.end_stream()
-    with pytest.raises(fake_sd.CallbackStop):
-        out._callback(np.zeros((4, 1), dtype=np.float32), 4, None, None)
+    buf = np.full((4, 1), -9, dtype=np.float32)
+    with pytest.raises(fake_sd.CallbackStop):  # the last block still plays (PortAudio drains it)
+        out._callback(buf, 4, None, None)
+    assert buf[:, 0].tolist() == [6, 0, 0, 0]
 
 
 def test_stop_silences_at_once_and_drops_the_queue(fake_sd):

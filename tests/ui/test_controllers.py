@@ -96,6 +96,10 @@ def test_speech_streams_a_request_and_reports_it_once(qtbot, ready):
     assert got_request is request and audition is True
     assert busy == [True, False] and not speech.busy
     assert speech.output.ended and np.allclose(speech.output.played(), result.audio)
+    # Each piece went to the output with its sentence, the last one marked, for the buffer.
+    segments = speech.output.segments
+    assert [index for index, _final in segments] == sorted(index for index, _final in segments)
+    assert segments[-1][1] is True
 
 
 def test_speech_refuses_what_cannot_run_without_starting(ready):

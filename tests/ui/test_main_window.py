@@ -259,3 +259,23 @@ def test_precision_menu_reloads_the_model_in_that_format_and_remembers_it(qtbot,
     assert "jit-int8" in window.status.text()
     run_to_end(qtbot, window, "你好。")
     assert window.history.entries()
+
+
+def test_the_status_line_says_buffering_while_playback_waits(qtbot, make_window):
+    """The sound output reports from its own thread; the window shows it, then resumes."""
+    import threading
+
+    from app.engine.audio.buffering import BufferState
+
+    window = make_window(start=False)
+    output = window.output
+    waiting = []
+    window.speech.bufferingChanged.connect(waiting.append)
+    thread = threading.Thread(target=output.state_listener, args=(BufferState.BUFFERING,))
+    thread.start()
+    thread.join()
+    qtbot.waitUntil(lambda: waiting == [True], timeout=5_000)
+    assert window.status.text().startswith("Buffering")
+    output.state_listener(BufferState.PLAYING)
+    qtbot.waitUntil(lambda: waiting == [True, False], timeout=5_000)
+    assert window.status.text() == "Speaking..."

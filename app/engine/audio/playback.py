@@ -1,4 +1,5 @@
-"""Streaming playback: audio chunks are queued as they are synthesized and played at once.
+"""Streaming playback: audio chunks are queued as they are synthesized and played through
+an adaptive buffer (buffering.py) that waits only between sentences, never inside one.
 
 sounddevice needs the PortAudio library and an output device; either can be missing (no
 PortAudio on a bare Linux, no sound card on a server, a headset unplugged). Then `problem`
@@ -7,12 +8,13 @@ holds the sentence to show once, playback calls do nothing, and export keeps wor
 
 from __future__ import annotations
 
-import collections
 import logging
-import threading
+import time
+from typing import Callable
 
 import numpy as np
 
+from app.engine.audio.buffering import BufferState, SegmentBuffer
 from app.i18n import N_, _
 
 log = logging.getLogger("chattts_studio.playback")
@@ -26,12 +28,18 @@ class AudioOutput:
     """What the window needs from a sound output. Subclasses: real device, or a test fake."""
 
     problem: str | None = None
+    state_listener: Callable[[BufferState], None] | None = None
+
+    def set_state_listener(self, listener: Callable[[BufferState], None] | None) -> None:
+        """`listener(BufferState)` hears when playback waits for audio (BUFFERING) and resumes;
+        it may be called from the audio thread."""
+        self.state_listener = listener
 
     def start(self, sample_rate: int) -> None:
         """Begin a new stream; anything still playing is dropped."""
 
-    def enqueue(self, samples: np.ndarray) -> None:
-        """Append audio to the stream; returns at once."""
+    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False) -> None:
+        """Append audio of segment `segment` (`final`: its last piece); returns at once."""
 
     def end_stream(self) -> None:
         """No more audio will come: play what is queued, then stop."""
@@ -59,14 +67,12 @@ def list_output_devices() -> tuple[list[str], str | None]:
 
 
 class SoundDeviceOutput(AudioOutput):
-    def __init__(self, device: str | None = None):
+    def __init__(self, device: str | None = None, clock: Callable[[], float] = time.monotonic):
         self.device = device or None
+        self._clock = clock
         self._sd = None
         self._stream = None
-        self._queue: collections.deque[np.ndarray] = collections.deque()
-        self._offset = 0
-        self._ended = False
-        self._lock = threading.Lock()
+        self._buffer: SegmentBuffer | None = None
         self.problem = self._probe()
 
     def _probe(self) -> str | None:
@@ -84,28 +90,20 @@ class SoundDeviceOutput(AudioOutput):
         return None
 
     def _callback(self, outdata, frames, _time, _status) -> None:
-        filled = 0
-        with self._lock:
-            while filled < frames and self._queue:
-                head = self._queue[0]
-                take = min(frames - filled, len(head) - self._offset)
-                outdata[filled:filled + take, 0] = head[self._offset:self._offset + take]
-                filled += take
-                self._offset += take
-                if self._offset >= len(head):
-                    self._queue.popleft()
-                    self._offset = 0
-            ended = self._ended and not self._queue
-        outdata[filled:, 0] = 0.0  # an underrun waits for the next chunk in silence
-        if ended:
+        buffer = self._buffer
+        if buffer is None:
+            outdata[:, 0] = 0.0
+            raise self._sd.CallbackStop
+        samples, over = buffer.pull(frames)
+        outdata[:, 0] = samples        # silence while the buffer waits at a sentence boundary
+        if over:
             raise self._sd.CallbackStop
 
     def start(self, sample_rate: int) -> None:
         if self.problem:
             return
         self.stop()
-        with self._lock:
-            self._ended = False
+        self._buffer = SegmentBuffer(sample_rate, self._clock, self._relay_state)
         try:
             self._stream = self._sd.OutputStream(
                 samplerate=sample_rate, channels=1, dtype="float32",
@@ -114,26 +112,33 @@ class SoundDeviceOutput(AudioOutput):
             self._stream.start()
         except Exception as exc:
             self._stream = None
+            self._buffer = None
             self.problem = _("The sound device could not be opened ({error}); Export WAV still works.").format(
                 error=exc)
             log.warning("output stream failed: %s", exc)
 
-    def enqueue(self, samples: np.ndarray) -> None:
-        if self._stream is None:
+    def _relay_state(self, state: BufferState) -> None:
+        listener = self.state_listener
+        if listener is not None:
+            listener(state)
+
+    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False) -> None:
+        buffer = self._buffer
+        if self._stream is None or buffer is None:
             return
-        with self._lock:
-            self._queue.append(np.asarray(samples, dtype=np.float32).reshape(-1))
+        buffer.push(samples, segment, final)
 
     def end_stream(self) -> None:
-        with self._lock:
-            self._ended = True
+        buffer = self._buffer
+        if buffer is not None:
+            buffer.end()
 
     def stop(self) -> None:
         stream, self._stream = self._stream, None
-        with self._lock:
-            self._queue.clear()
-            self._offset = 0
-            self._ended = True
+        buffer, self._buffer = self._buffer, None
+        if buffer is not None:
+            buffer.end()
+            self._relay_state(BufferState.IDLE)
         if stream is not None:
             try:
                 stream.abort()
@@ -143,3 +148,7 @@ class SoundDeviceOutput(AudioOutput):
 
     def is_active(self) -> bool:
         return self._stream is not None and bool(self._stream.active)
+
+    def buffer(self) -> SegmentBuffer | None:
+        """The current stream's buffer (its gaps and first-sound time, for benchmarks)."""
+        return self._buffer

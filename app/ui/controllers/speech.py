@@ -7,8 +7,9 @@ request here and hears about it through the same signals.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 
+from app.engine.audio.buffering import BufferState
 from app.engine.audio.wav import SAMPLE_RATE
 from app.engine.request import SynthesisRequest
 from app.engine.text.prepare import check_text
@@ -30,12 +31,16 @@ class SpeechController(QObject):
     outputChanged = Signal()                # another sound output is in use
     referenceReady = Signal(str, str, str)  # audio codes, transcript, source file
     referenceFailed = Signal(str)
+    bufferingChanged = Signal(bool)         # playback waits, between sentences, for audio
+    _outputState = Signal(object)           # BufferState, from the audio thread (queued)
 
     def __init__(self, worker_thread, model, output, parent=None):
         super().__init__(parent)
         self._worker = worker_thread
         self._model = model
         self.output = output
+        self._outputState.connect(self._on_output_state, Qt.ConnectionType.QueuedConnection)
+        output.set_state_listener(self._outputState.emit)
         self._job = None
         self._audition = False
         worker = worker_thread.worker
@@ -57,7 +62,9 @@ class SpeechController(QObject):
 
     def use_output(self, output) -> None:
         self.output.stop()
+        self.output.set_state_listener(None)
         self.output = output
+        output.set_state_listener(self._outputState.emit)
         self.outputChanged.emit()
 
     def start(self, request: SynthesisRequest, audition: bool = False) -> bool:
@@ -109,7 +116,11 @@ class SpeechController(QObject):
     @Slot(int, object)
     def _on_chunk(self, job_id: int, chunk) -> None:
         if self._current(job_id):
-            self.output.enqueue(chunk.samples)
+            self.output.enqueue(chunk.samples, chunk.index, chunk.final)
+
+    @Slot(object)
+    def _on_output_state(self, state) -> None:
+        self.bufferingChanged.emit(state is BufferState.BUFFERING)
 
     @Slot(int, int, int)
     def _on_progress(self, job_id: int, done: int, total: int) -> None:

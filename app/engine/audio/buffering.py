@@ -1,0 +1,198 @@
+"""Adaptive buffering between the synthesizer and the speaker: speech never breaks up inside
+a sentence.
+
+Audio arrives a piece at a time, in reading order, tagged with its segment (sentence) and
+whether it is that segment's last piece. The buffer measures how fast audio is being made
+(seconds of audio per second of wall time) and starts a segment only when what is queued plus
+what will be made in time covers it:
+
+- made faster than real time: start once the queue holds more than the time the next pieces
+  take to arrive (with a safety margin on the measured rate);
+- made slower than real time: a segment's length is not known before its last piece, and no
+  amount of queued audio is provably enough for a sentence of unknown length, so the segment
+  waits until it is complete. The listener hears whole sentences with pauses between them
+  rather than sentences broken every fraction of a second.
+
+Waiting happens only between segments; the state (IDLE, BUFFERING, PLAYING) is reported to a
+listener so the window can say "buffering" while it waits. No Qt here: the clock is passed in,
+so tests drive it in simulated time.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Callable
+
+import numpy as np
+
+RATE_SAFETY = 0.8        # act as if production were this fraction of what was measured
+MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
+PIECES_AHEAD = 2.0       # ... and at least the time this many typical pieces take to arrive
+
+
+class BufferState(Enum):
+    IDLE = "idle"            # nothing to play (not started, or the stream ended)
+    BUFFERING = "buffering"  # waiting, at a sentence boundary, for enough audio
+    PLAYING = "playing"
+
+
+@dataclass
+class _Segment:
+    index: int
+    pieces: collections.deque = field(default_factory=collections.deque)
+    queued: int = 0          # samples received and not yet played
+    received: int = 0
+    complete: bool = False
+    started: bool = False
+
+
+class SegmentBuffer:
+    """Thread-safe: `push`/`end` from the producer's thread, `pull` from the audio callback."""
+
+    def __init__(self, sample_rate: int, clock: Callable[[], float],
+                 on_state: Callable[[BufferState], None] | None = None):
+        self.sample_rate = sample_rate
+        self._clock = clock
+        self._on_state = on_state
+        self._lock = threading.Lock()
+        self._segments: collections.deque[_Segment] = collections.deque()
+        self._ended = False
+        self._first_arrival: float | None = None
+        self._produced_after_first = 0       # samples that arrived after the first piece
+        self._piece_sizes: collections.deque[int] = collections.deque(maxlen=16)
+        self._state = BufferState.IDLE
+        self.gaps_inside = 0                 # times the speaker ran dry inside a segment
+        self._dry = False
+        self.first_sound_at: float | None = None
+
+    # -- producer side ---------------------------------------------------------------
+    def push(self, samples: np.ndarray, segment: int, final: bool) -> None:
+        samples = np.asarray(samples, dtype=np.float32).reshape(-1)
+        now = self._clock()
+        with self._lock:
+            if self._first_arrival is None:
+                self._first_arrival = now
+            else:
+                self._produced_after_first += len(samples)
+            if len(samples):
+                self._piece_sizes.append(len(samples))
+            seg = self._segments[-1] if self._segments else None
+            if seg is None or seg.index != segment or seg.complete:
+                seg = _Segment(segment)
+                self._segments.append(seg)
+            if len(samples):
+                seg.pieces.append(samples)
+                seg.queued += len(samples)
+                seg.received += len(samples)
+            seg.complete = seg.complete or final
+            notify = self._decide_state_locked(now) if self._state is not BufferState.IDLE else None
+        self._notify(notify)
+
+    def end(self) -> None:
+        """No more audio: whatever is queued is complete."""
+        with self._lock:
+            self._ended = True
+            for seg in self._segments:
+                seg.complete = True
+
+    # -- speaker side ----------------------------------------------------------------
+    def production_rate(self, now: float | None = None) -> float | None:
+        """Seconds of audio made per second since the first piece (None before it can be told);
+        it falls while nothing arrives, so a stalled producer is seen as slow."""
+        with self._lock:
+            return self._rate_locked(self._clock() if now is None else now)
+
+    def _rate_locked(self, now: float) -> float | None:
+        if self._first_arrival is None or self._produced_after_first == 0:
+            return None
+        elapsed = now - self._first_arrival
+        if elapsed <= 0:
+            return None
+        return self._produced_after_first / self.sample_rate / elapsed
+
+    def _may_start_locked(self, seg: _Segment, now: float) -> bool:
+        if seg.complete:
+            return True
+        rate = self._rate_locked(now)
+        if rate is None:
+            return False
+        rate *= RATE_SAFETY
+        if rate < 1.0:
+            return False                   # see the module's docstring
+        piece = (float(np.median(self._piece_sizes)) if self._piece_sizes else 0.0) / self.sample_rate
+        lead = max(MIN_LEAD_SECONDS, PIECES_AHEAD * piece / rate)
+        return seg.queued / self.sample_rate >= lead
+
+    def _decide_state_locked(self, now: float) -> BufferState | None:
+        """The state to report now, if it changed."""
+        seg = self._segments[0] if self._segments else None
+        if seg is None:
+            new = BufferState.IDLE if self._ended else BufferState.BUFFERING
+        elif seg.started:
+            new = BufferState.PLAYING if seg.pieces or seg.complete else BufferState.BUFFERING
+        elif self._may_start_locked(seg, now):
+            new = BufferState.PLAYING
+        else:
+            new = BufferState.BUFFERING
+        if new is self._state:
+            return None
+        self._state = new
+        return new
+
+    def pull(self, frames: int) -> tuple[np.ndarray, bool]:
+        """`frames` samples for the speaker (silence where nothing may play yet) and whether
+        the stream is over."""
+        out = np.zeros(frames, dtype=np.float32)
+        now = self._clock()
+        filled = 0
+        changes = []
+        with self._lock:
+            if self._state is BufferState.IDLE and not self._ended:
+                self._state = BufferState.BUFFERING
+                changes.append(BufferState.BUFFERING)
+            while filled < frames and self._segments:
+                seg = self._segments[0]
+                if not seg.started:
+                    if not self._may_start_locked(seg, now):
+                        break
+                    seg.started = True
+                    if self.first_sound_at is None:
+                        self.first_sound_at = now
+                if not seg.pieces:
+                    if seg.complete:
+                        self._segments.popleft()
+                        continue
+                    if not self._dry:       # should not happen: the start rule is conservative
+                        self.gaps_inside += 1
+                        self._dry = True
+                    break
+                self._dry = False
+                head = seg.pieces[0]
+                take = min(frames - filled, len(head))
+                out[filled:filled + take] = head[:take]
+                filled += take
+                seg.queued -= take
+                if take == len(head):
+                    seg.pieces.popleft()
+                else:
+                    seg.pieces[0] = head[take:]
+                if not seg.pieces and seg.complete:
+                    self._segments.popleft()
+            change = self._decide_state_locked(now)
+            if change is not None:
+                changes.append(change)
+            over = self._ended and not self._segments
+        for change in changes:
+            self._notify(change)
+        return out, over
+
+    @property
+    def state(self) -> BufferState:
+        return self._state
+
+    def _notify(self, state: BufferState | None) -> None:
+        if state is not None and self._on_state is not None:
+            self._on_state(state)

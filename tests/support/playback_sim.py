@@ -1,0 +1,137 @@
+"""Playback in simulated time: a producer's pieces arrive at given moments, the sound
+output's callback pulls fixed blocks as a sound card would, and what came out is checked.
+
+Every piece is replaced by a marker (segment k sounds as the constant k + 1), so a gap inside
+a sentence can be counted from the output alone, independently of the buffer's own count: a
+run of silence with the same segment's marker on both sides. Used by the tests and by
+bench/playback.py (which replays arrival times measured on the real engine).
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.engine.audio.buffering import BufferState
+from app.engine.audio.playback import SoundDeviceOutput
+
+SAMPLE_RATE = 24_000
+BLOCK = 480                     # 20 ms per callback, a typical sound card period
+
+
+@dataclass
+class Arrival:
+    at: float                   # seconds after Play
+    samples: int
+    segment: int
+    final: bool
+
+
+@dataclass
+class Played:
+    output: np.ndarray          # the markers the speaker got, 0.0 for silence
+    first_sound_s: float | None
+    states: list = field(default_factory=list)   # BufferState changes, in order
+    buffer_gaps: int = 0        # the buffer's own count, for comparison
+
+    def gaps_inside_sentences(self) -> int:
+        out = self.output
+        gaps, i = 0, 0
+        while i < len(out):
+            if out[i] == 0.0:
+                j = i
+                while j < len(out) and out[j] == 0.0:
+                    j += 1
+                if 0 < i and j < len(out) and out[i - 1] == out[j]:
+                    gaps += 1
+                i = j
+            else:
+                i += 1
+        return gaps
+
+    def audio_seconds(self) -> float:
+        return float(np.count_nonzero(self.output)) / SAMPLE_RATE
+
+
+def paced(durations: list[float], speed: float, piece_s: float = 0.256, latency_s: float = 0.3,
+          stall: tuple[float, float] | None = None) -> list[Arrival]:
+    """A producer making `speed` seconds of audio per second, in pieces of `piece_s`, after
+    `latency_s`; `stall`: (at, seconds) it stops making anything once."""
+    arrivals, t = [], latency_s
+    piece = int(piece_s * SAMPLE_RATE)
+    for index, seconds in enumerate(durations):
+        left = int(seconds * SAMPLE_RATE)
+        while left > 0:
+            n = min(piece, left)
+            t += n / SAMPLE_RATE / speed
+            if stall is not None and t >= stall[0]:
+                t += stall[1]
+                stall = None
+            left -= n
+            arrivals.append(Arrival(t, n, index, left == 0))
+    return arrivals
+
+
+def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
+    """Drive a SoundDeviceOutput (with a fake sound card) through `arrivals`."""
+    now = [0.0]
+
+    class CallbackStop(Exception):
+        pass
+
+    class Stream:
+        def __init__(self, **kwargs):
+            self.active = False
+
+        def start(self):
+            self.active = True
+
+        def abort(self):
+            self.active = False
+
+        def close(self):
+            pass
+
+    out = SoundDeviceOutput.__new__(SoundDeviceOutput)
+    out.device, out._clock, out._stream, out._buffer, out.problem = None, lambda: now[0], None, None, None
+    out._sd = types.SimpleNamespace(OutputStream=Stream, CallbackStop=CallbackStop)
+    states: list[BufferState] = []
+    out.set_state_listener(states.append)
+    out.start(SAMPLE_RATE)
+    pending = sorted(arrivals, key=lambda a: a.at)
+    blocks, k, ended = [], 0, False
+    while now[0] < limit_s:
+        while k < len(pending) and pending[k].at <= now[0]:
+            a = pending[k]
+            out.enqueue(np.full(a.samples, float(a.segment + 1), dtype=np.float32), a.segment, a.final)
+            k += 1
+        if k == len(pending) and not ended:
+            out.end_stream()
+            ended = True
+        buf = np.zeros((BLOCK, 1), dtype=np.float32)
+        buffer = out.buffer()
+        try:
+            out._callback(buf, BLOCK, None, None)
+        except CallbackStop:
+            blocks.append(buf[:, 0].copy())
+            break
+        blocks.append(buf[:, 0].copy())
+        now[0] += BLOCK / SAMPLE_RATE
+    output = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
+    nonzero = np.flatnonzero(output)
+    first = float(nonzero[0]) / SAMPLE_RATE if len(nonzero) else None
+    return Played(output, first, states, buffer.gaps_inside if buffer else 0)
+
+
+def naive_gaps(arrivals: list[Arrival]) -> int:
+    """Gaps inside sentences of a player that plays each piece the moment it arrives and waits
+    in silence when it runs dry (the player before adaptive buffering), for comparison."""
+    gaps, playhead, segment = 0, 0.0, None
+    for a in sorted(arrivals, key=lambda a: a.at):
+        if a.at > playhead and segment == a.segment:
+            gaps += 1
+        playhead = max(playhead, a.at) + a.samples / SAMPLE_RATE
+        segment = None if a.final else a.segment
+    return gaps
