@@ -13,7 +13,7 @@ import sys
 import threading
 
 from app.cli.arguments import number
-from app.engine.decode.precision import CHOICES as PRECISIONS
+from app.engine.decode.precision import CHOICES as PRECISIONS, running_note
 from app.engine.device import CHOICES as DEVICES
 from app.engine.errors import StudioError
 from app.i18n import _
@@ -41,9 +41,12 @@ def add_parser(sub) -> None:
                    "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
     s.add_argument("--device", choices=DEVICES, default="auto", help="where to run (default auto)")
     s.add_argument("--precision", choices=PRECISIONS, default="auto",
-                   help="number format of the decode step (default auto; int8 is fastest on a CPU)")
+                   help="number format of the decode step (default auto: int8 on a CPU; fp32 is exact and slower)")
     s.add_argument("--max-queue", type=number("--max-queue", 1, 10_000, integer=True), default=DEFAULT_MAX_QUEUE,
                    help=f"requests in hand at once; more get 429 with Retry-After (default {DEFAULT_MAX_QUEUE})")
+    s.add_argument("--max-batch", type=number("--max-batch", 1, 64, integer=True), default=None,
+                   help="sentences decoded together at most (default: as many as memory allows); "
+                        "lower it to share the machine with other work")
     s.add_argument("--cors", action="append", metavar="ORIGIN",
                    help="let web pages from ORIGIN call the server (repeatable; default: none)")
     s.set_defaults(func=run)
@@ -111,7 +114,7 @@ def _load(state, root, args) -> None:
     try:
         synth = Synthesizer(root, device=args.device, precision=args.precision)
         synth.load()
-        state.engine = Engine(synth)
+        state.engine = Engine(synth, max_batch=args.max_batch)
     except StudioError as exc:
         state.load_error = str(exc)
         print(_("error: {message}").format(message=exc), file=sys.stderr)
@@ -121,6 +124,7 @@ def _load(state, root, args) -> None:
         state.load_error = _("The model could not be loaded; the log has the details.")
         print(_("error: {message}").format(message=state.load_error), file=sys.stderr)
         return
-    for note in synth.notes:
-        print(_("Note: {message}").format(message=note), file=sys.stderr)
+    for note in synth.notes + [running_note(synth.precision)]:
+        if note:
+            print(_("Note: {message}").format(message=note), file=sys.stderr)
     print(_("Model loaded on {device}; the server is ready.").format(device=synth.device.device), file=sys.stderr)

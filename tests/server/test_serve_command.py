@@ -68,3 +68,26 @@ def test_serve_answers_while_loading_then_speaks_and_stops_on_ctrl_c(tiny_model,
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/v1" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["0", "65", "two"])
+def test_max_batch_out_of_range_is_one_error_line(value, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--max-batch", value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: ") and "--max-batch" in err[-1]
+
+
+def test_max_batch_reaches_the_engine_the_server_builds(tiny_model):
+    from app.cli.parser import build_parser
+    from app.cli.serve import _load
+    from app.server.app import ServerState
+
+    args = build_parser().parse_args(["serve", "--model", str(tiny_model), "--device", "cpu", "--max-batch", "2"])
+    state = ServerState()
+    _load(state, tiny_model, args)
+    try:
+        assert state.load_error is None and state.engine.scheduler.max_batch == 2
+    finally:
+        state.engine.close(30)

@@ -1,0 +1,42 @@
+"""A client's cap on how many sentences are decoded at once (serve --max-batch): the batches
+obey it and the audio is what each request gets alone."""
+
+import numpy as np
+
+from app.engine.request import SamplingParams, SynthesisRequest
+from app.engine.synthesis.engine import Engine
+from tests.support.decode_hooks import record_audio_batches
+
+FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
+A = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
+B = SynthesisRequest("今天天气很好。我们去公园。然后回家。", seed=22, **FAST)
+
+
+def test_max_batch_caps_every_batch_and_keeps_each_requests_audio(synthesizer, monkeypatch):
+    alone = [synthesizer.run(A), synthesizer.run(B)]
+    sizes = record_audio_batches(monkeypatch, synthesizer.loop)
+    engine = Engine(synthesizer, start=False, max_batch=3)
+    try:
+        jobs = [engine.submit(A), engine.submit(B)]
+        engine.start()
+        results = [job.result() for job in jobs]
+    finally:
+        engine.close(timeout=60)
+    # Uncapped, these six sentences go as [2, 4] (test_engine_clients); capped at 3 the four
+    # later sentences need two batches.
+    assert max(sizes) == 3 and sum(sizes) == 6 and len(sizes) == 3
+    for one, result in zip(alone, results):
+        np.testing.assert_allclose(result.audio, one.audio, atol=1e-5)
+
+
+def test_without_a_cap_memory_alone_decides(synthesizer, monkeypatch):
+    sizes = record_audio_batches(monkeypatch, synthesizer.loop)
+    engine = Engine(synthesizer, start=False)
+    try:
+        jobs = [engine.submit(A), engine.submit(B)]
+        engine.start()
+        for job in jobs:
+            job.result()
+    finally:
+        engine.close(timeout=60)
+    assert max(sizes) == 4
