@@ -1,0 +1,108 @@
+"""Playback without gaps: for each CPU mode, time to first sound and gaps inside sentences per
+minute of audio, with adaptive buffering and, for comparison in the same run, with a player
+that plays each piece as it comes (the player before buffering). Prints JSON.
+
+Each mode runs in its own process on the random-weight model with the official shapes (built
+once, as bench/decode.py does). The engine speaks a paragraph (sentence lengths forced, since
+random weights rarely end a sentence); the moment each piece arrives is recorded, then replayed
+through the real sound output with a simulated sound card (tests/support/playback_sim.py), so
+what is measured is the engine's real production pace, not this machine's sound stack.
+
+    python bench/playback.py [--json] [--model DIR] [--tokens N] [--modes jit-fp32,...] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
+             "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
+CPU_MODES = ["jit-fp32", "jit-bf16", "jit-int8"]
+
+
+def run_mode(mode: str, model: str, tokens: int) -> dict:
+    from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
+    from app.engine.synthesis.synthesizer import Synthesizer
+    from tests.support.playback_sim import SAMPLE_RATE, Arrival, naive_gaps, play
+
+    decode, _, precision = mode.partition("-")
+    synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
+    synth.load(verify=False)
+
+    def request(n):
+        return SynthesisRequest(PARAGRAPH, refine_text=False, voice_lock=False,
+                                sampling=SamplingParams(max_new_tokens=n, min_new_tokens=n))
+
+    synth.run(request(8))                      # warm-up: a user pays it once per start
+    arrivals, started = [], time.perf_counter()
+    for item in synth.synthesize(request(tokens)):
+        if isinstance(item, AudioChunk):
+            n = len(item.samples) * SAMPLE_RATE // item.sample_rate
+            arrivals.append(Arrival(time.perf_counter() - started, n, item.index, item.final))
+    made_s = arrivals[-1].at
+    played = play(arrivals)
+    audio_min = played.audio_seconds() / 60
+    return {
+        "decode": synth.decode_label,
+        "audio_s": round(played.audio_seconds(), 2),
+        "rtf": round(made_s / played.audio_seconds(), 3),
+        "first_piece_s": round(arrivals[0].at, 3),
+        "first_sound_s": round(played.first_sound_s, 3),
+        "gaps_per_min": round(played.gaps_inside_sentences() / audio_min, 2),
+        "gaps_per_min_unbuffered": round(naive_gaps(arrivals) / audio_min, 2),
+        "wait_s_total": round(len(played.output) / SAMPLE_RATE - played.audio_seconds(), 2),
+    }
+
+
+def _child(mode: str, model: str, tokens: int) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", mode, "--model", model, "--tokens", str(tokens)],
+                         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    if out.returncode != 0:
+        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 96, about 2 s; --quick 24)")
+    p.add_argument("--modes", help="comma-separated, from " + ",".join(CPU_MODES))
+    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    tokens = args.tokens or (24 if args.quick else 96)
+    if args.child:
+        from app.engine.synthesis.chattts_model import quiet_libraries
+
+        quiet_libraries()
+        print(json.dumps(run_mode(args.child, args.model, tokens)))
+        return 0
+    size = "tiny" if args.quick else "full"
+    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.selftest.random_model import build_random_model
+
+        build_random_model(model, size=size, seed=0)
+    modes = args.modes.split(",") if args.modes else CPU_MODES
+    report = {
+        "model": f"random weights, {size} size",
+        "tokens_per_sentence": tokens,
+        "sentences": 4,
+        "modes": {m: _child(m, str(model), tokens) for m in modes},
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
