@@ -1,5 +1,6 @@
-"""app.engine, app.doctor and app.server (and all they import) must work where Qt cannot even be
-imported: the engine and the doctor are shared with the command line, the server runs headless."""
+"""app.engine, app.doctor, app.server and app.narration (and all they import) must work where Qt
+cannot even be imported: the engine and the doctor are shared with the command line, the server
+runs headless, narration renders from the command line too."""
 
 import subprocess
 import sys
@@ -12,8 +13,8 @@ class NoQt(importlib.abc.MetaPathFinder):
             raise ImportError('Qt is blocked in this test: ' + name)
 sys.meta_path.insert(0, NoQt())
 import pkgutil, importlib
-import app.engine, app.doctor, app.server
-for package in (app.engine, app.doctor, app.server):
+import app.engine, app.doctor, app.server, app.narration
+for package in (app.engine, app.doctor, app.server, app.narration):
     for mod in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):
         importlib.import_module(mod.name)
 import app.engine.synthesis.engine, app.engine.synthesis.synthesizer, app.cli, app.cli.serve, app.selftest.random_model
@@ -27,7 +28,8 @@ loaded = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')]
 assert not loaded, loaded
 print('ok', len([m for m in sys.modules if m.startswith('app.engine.')]),
       len([m for m in sys.modules if m.startswith('app.doctor.')]),
-      len([m for m in sys.modules if m.startswith('app.server.')]))
+      len([m for m in sys.modules if m.startswith('app.server.')]),
+      len([m for m in sys.modules if m.startswith('app.narration.')]))
 """
 
 
@@ -38,6 +40,7 @@ def test_engine_imports_without_qt():
     assert int(proc.stdout.split()[1]) >= 8     # engine modules
     assert int(proc.stdout.split()[2]) >= 20    # doctor modules, every check included
     assert int(proc.stdout.split()[3]) >= 5     # server modules
+    assert int(proc.stdout.split()[4]) >= 15    # narration modules: project, render, inputs, export
 
 
 def test_engine_import_is_light():

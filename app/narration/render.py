@@ -1,0 +1,257 @@
+"""Rendering a project: its pending sentences become engine requests at background priority
+(Play in the window goes first), several in flight so the scheduler batches them; each finished
+sentence is written as a take in its own transaction.
+
+Voice lock per chapter: a chapter without a reference first renders its first sentence alone,
+makes the chapter's reference from that take (engine.call -> reference_from_audio) and stores
+both together; its other sentences use the reference. So a sentence's audio depends only on
+its text, seed, speed, voice and the chapter's reference: a render stopped anywhere and resumed
+gives the same audio as one that never stopped, and an edited sentence is redone alone.
+
+    renderer = Renderer(project, engine)
+    outcome = renderer.render(on_progress=print)    # blocks; pause/resume/stop/cancel from any thread
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+
+from app.engine.errors import StudioError, SynthesisCancelled
+from app.engine.request import SamplingParams, SynthesisRequest
+from app.engine.synthesis.scheduler import Priority
+from app.i18n import _
+from app.narration.progress import Meter, RenderProgress
+from app.narration.project import audio as takes_audio
+from app.narration.project import Project, ProjectError, Sentence, SentenceStatus
+from app.narration.voicing import Voicing
+
+log = logging.getLogger("chattts_studio.narration")
+
+IN_FLIGHT = 8          # requests kept at the engine: enough for the scheduler to fill a batch
+
+
+@dataclass
+class RenderOutcome:
+    state: str                   # "finished", "stopped" or "cancelled"
+    done: int = 0                # sentences rendered in this run
+    failed: list[int] = field(default_factory=list)   # sentence ids that failed in this run
+    remaining: int = 0           # sentences still pending or failed after it
+
+
+@dataclass
+class _Chapter:
+    id: int
+    index: int
+    queue: list[Sentence]
+    reference: tuple[str, str, str | None] | None = None    # codes, text, voice
+    lead: int | None = None                                 # the sentence making the reference
+
+
+class Renderer:
+    def __init__(self, project: Project, engine, *, in_flight: int = IN_FLIGHT, refine_text: bool = True,
+                 sampling: SamplingParams | None = None, retry_failed: bool = True, worker: str | None = None,
+                 clock=time.monotonic):
+        self.project = project
+        self.engine = engine
+        self.in_flight = max(1, int(in_flight))
+        self.refine_text = refine_text
+        self.sampling = sampling
+        self.retry_failed = retry_failed
+        self.worker = worker
+        self._clock = clock
+        self._state = threading.Condition()
+        self._paused = self._stopping = self._cancelled = False
+        self._jobs: dict[int, object] = {}
+
+    # -- any thread ---------------------------------------------------------------------------
+    def pause(self) -> None:
+        """Finish the sentences in flight, then wait for resume() (or stop/cancel)."""
+        with self._state:
+            self._paused = True
+
+    def resume(self) -> None:
+        with self._state:
+            self._paused = False
+            self._state.notify_all()
+
+    def stop(self) -> None:
+        """Finish the sentences in flight, then return from render()."""
+        with self._state:
+            self._stopping = True
+            self._state.notify_all()
+
+    def cancel(self) -> None:
+        """Stop now: the requests in flight are cancelled and their sentences stay pending."""
+        with self._state:
+            self._cancelled = True
+            jobs = list(self._jobs.values())
+            self._state.notify_all()
+        for job in jobs:
+            job.cancel()
+
+    # -- the render ---------------------------------------------------------------------------
+    def render(self, sentence_ids=None, on_progress=None) -> RenderOutcome:
+        """Render the pending (and failed) sentences, or those of `sentence_ids` that are;
+        blocks until they are done, or stop()/cancel()."""
+        project = self.project
+        wanted = None if sentence_ids is None else set(sentence_ids)
+        chapters = {c.id: c for c in project.chapters()}
+        all_sentences = [s for s in project.sentences() if s.chapter_id in chapters]
+        todo = [s for s in all_sentences
+                if (s.status == SentenceStatus.PENDING or (self.retry_failed and s.status == SentenceStatus.FAILED))
+                and (wanted is None or s.id in wanted)]
+        scope = {s.chapter_id for s in todo} if wanted is not None else set(chapters)
+        done_ids = {s.id for s in all_sentences if s.take_id is not None and s.status == SentenceStatus.DONE
+                    and s.chapter_id in scope}
+        per_chapter = {cid: [s for s in all_sentences if s.chapter_id == cid] for cid in scope}
+        plan = [_Chapter(c.id, c.index, [s for s in todo if s.chapter_id == c.id],
+                         (c.reference, c.reference_text or "", c.reference_voice) if c.reference else None)
+                for c in sorted(chapters.values(), key=lambda c: (c.index, c.id)) if c.id in scope]
+        voicing = Voicing(project, self.engine)
+        outcome = RenderOutcome("finished")
+        meter = Meter()
+        results: queue.Queue = queue.Queue()
+        pending_chars = sum(len(s.text) for s in todo)
+        started = self._clock()
+
+        def report(sentence: Sentence | None, chapter: _Chapter) -> None:
+            if on_progress is None:
+                return
+            meter.wall_seconds = self._clock() - started
+            members = per_chapter.get(chapter.id, [])
+            on_progress(RenderProgress(
+                chapter.id, chapter.index, sum(1 for s in members if s.id in done_ids), len(members),
+                len(done_ids), sum(len(v) for v in per_chapter.values()), len(outcome.failed),
+                None if sentence is None else sentence.id, meter.audio_seconds, meter.wall_seconds,
+                meter.eta(pending_chars)))
+
+        for chapter in plan:
+            if chapter.reference is None and chapter.queue:
+                chapter.reference = voicing.reference_from_done(chapter.id, per_chapter[chapter.id])
+        if plan:
+            report(None, plan[0])
+        by_id = {c.id: c for c in plan}
+        while True:
+            with self._state:
+                while self._paused and not (self._cancelled or self._stopping) and not self._jobs:
+                    self._state.wait(0.5)
+                halted = self._cancelled or self._stopping or self._paused
+            while not halted and len(self._jobs) < self.in_flight:
+                picked = self._next(plan)
+                if picked is None:
+                    break
+                self._submit(picked, by_id[picked.chapter_id], voicing, results)
+            if not self._jobs:
+                if halted and self._paused and not (self._cancelled or self._stopping):
+                    continue
+                break
+            sentence, outcome_or_error = results.get()
+            with self._state:
+                self._jobs.pop(sentence.id, None)
+            chapter = by_id[sentence.chapter_id]
+            seconds = self._finish(sentence, chapter, outcome_or_error, voicing, outcome)
+            if seconds is not None:
+                done_ids.add(sentence.id)
+                meter.add(len(sentence.text), seconds)
+            if seconds is not None or sentence.id in outcome.failed:
+                pending_chars -= len(sentence.text)
+            report(sentence, chapter)
+        outcome.state = "cancelled" if self._cancelled else "stopped" if (self._stopping or self._paused) else "finished"
+        outcome.remaining = len(project.pending(include_failed=True))
+        return outcome
+
+    def _next(self, plan: list[_Chapter]) -> Sentence | None:
+        """The next sentence to send. A chapter without its voice first sends its first sentence
+        alone, with nothing else in flight: batched with other rows its audio could differ in the
+        last bits, and the reference made from it would differ with them. Then the sentences of
+        chapters with a voice go in reading order, batched."""
+        for chapter in plan:
+            if chapter.queue and chapter.reference is None:
+                if self._jobs:
+                    return None
+                sentence = chapter.queue.pop(0)
+                chapter.lead = sentence.id
+                return sentence
+        for chapter in plan:
+            if chapter.queue and chapter.reference is not None:
+                return chapter.queue.pop(0)
+        return None
+
+    def _submit(self, sentence: Sentence, chapter: _Chapter, voicing: Voicing, results: queue.Queue) -> None:
+        reference = chapter.reference
+        use_reference = reference is not None and reference[2] == sentence.speaker
+        options = {"refine_text": self.refine_text}
+        if self.sampling is not None:
+            options["sampling"] = self.sampling
+        try:
+            request = SynthesisRequest(
+                voicing.text(sentence.text), seed=sentence.seed, speaker=voicing.speaker(sentence.speaker),
+                speed=sentence.speed, reference=reference[0] if use_reference else None,
+                reference_text=reference[1] if use_reference else None, **options)
+            job = self.engine.submit(request, Priority.BACKGROUND)
+        except StudioError as exc:
+            results.put((sentence, exc))
+            with self._state:
+                self._jobs[sentence.id] = _Done()
+            return
+        with self._state:
+            self._jobs[sentence.id] = job
+            if self._cancelled:
+                job.cancel()
+
+        def wait() -> None:
+            try:
+                results.put((sentence, job.result()))
+            except BaseException as exc:      # the job's end, whatever it is, goes to render()
+                results.put((sentence, exc))
+
+        threading.Thread(target=wait, name=f"narration-wait-{sentence.id}", daemon=True).start()
+
+    def _finish(self, sentence: Sentence, chapter: _Chapter, result, voicing: Voicing,
+                outcome: RenderOutcome) -> float | None:
+        """Write the sentence's take (or its failure); the take's seconds, or None."""
+        is_lead = chapter.lead == sentence.id
+        if is_lead:
+            chapter.lead = None              # another sentence leads if this one gives no voice
+        if isinstance(result, SynthesisCancelled) and self._cancelled:
+            return None
+        if isinstance(result, BaseException):
+            message = str(result) if isinstance(result, StudioError) else _(
+                "The sentence could not be rendered ({error}).").format(error=f"{type(result).__name__}: {result}")
+            return self._fail(sentence, message, outcome)
+        audio = result.audio
+        if audio.size == 0:
+            return self._fail(sentence, _("The model made no audio for this sentence; regenerate it or "
+                                          "change its text."), outcome)
+        reference = None
+        if is_lead and chapter.reference is None:
+            reference = voicing.reference_from_audio(takes_audio.canonical(audio), sentence.text, sentence.speaker)
+        try:
+            self.project.add_take(sentence.id, audio, sentence.seed, worker=self.worker or f"render {result.decode}",
+                                  chapter_reference=reference)
+        except ProjectError as exc:
+            return self._fail(sentence, str(exc), outcome)
+        if reference is not None:
+            chapter.reference = reference
+        outcome.done += 1
+        return len(audio) / result.sample_rate
+
+    def _fail(self, sentence: Sentence, message: str, outcome: RenderOutcome) -> None:
+        log.warning("narration sentence %s failed: %s", sentence.id, message)
+        outcome.failed.append(sentence.id)
+        try:
+            self.project.mark_failed(sentence.id, message)
+        except ProjectError as exc:
+            log.warning("could not mark sentence %s failed: %s", sentence.id, exc)
+        return None
+
+
+class _Done:
+    """A sentence that ended before reaching the engine (its request was refused)."""
+
+    def cancel(self) -> None:
+        pass
