@@ -28,6 +28,7 @@ from app.ui.i18n import apply_language
 from app.ui.main_menu import main_menus
 from app.ui.menus import build_menus
 from app.ui.model_folders import ModelFolders
+from app.ui.narration.launcher import NarrationLauncher
 from app.ui.retranslate import Retranslating
 from app.ui.settings import Settings
 from app.ui.window_layout import WindowLayout
@@ -63,6 +64,8 @@ class MainWindow(Retranslating, QMainWindow):
                      "stop_button", "export_button", "progress", "status", "result_warnings", "tabs"):
             setattr(self, name, getattr(self.ui, name))   # the window's own widgets, by name
         self.doctor_dialog = DoctorDialog(self.doctor_panel, self)
+        self.narration = NarrationLauncher(self, self.model, self.speech, lambda: (
+            self.voice_panel.seed_value(), self.voice_panel.explicit_speaker()), self)
         self.menus = build_menus(self.menuBar(), main_menus(self, self.model, self.folders, self.speech, settings))
         self._wire()
         self._restore()
@@ -293,6 +296,8 @@ class MainWindow(Retranslating, QMainWindow):
             self.wizard.close()
         self.folders.close()
         self.doctor_dialog.close()
+        if not self.narration.close():     # before the engine it renders with goes
+            log.error("the narration thread did not stop in time")
         if not self._synthesis.shutdown():
             log.error("the synthesis thread did not stop in time")
         if not self.doctor.shutdown():

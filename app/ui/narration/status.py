@@ -11,11 +11,10 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 CONTEXT = "SentenceStatus"
 LABELS = {
     "pending": QT_TRANSLATE_NOOP("SentenceStatus", "To render"),
-    "rendering": QT_TRANSLATE_NOOP("SentenceStatus", "Rendering"),
     "done": QT_TRANSLATE_NOOP("SentenceStatus", "Done"),
     "failed": QT_TRANSLATE_NOOP("SentenceStatus", "Failed"),
 }
-COLORS = {"pending": "#8a6d00", "rendering": "#0d5fa6", "done": "#1e7b34", "failed": "#b3261e"}
+COLORS = {"pending": "#8a6d00", "done": "#1e7b34", "failed": "#b3261e"}
 
 
 def status_value(status) -> str:

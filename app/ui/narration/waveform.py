@@ -71,19 +71,19 @@ class Waveform:
                  block: int = CHAPTER_BLOCK) -> "Waveform":
         """Parts (key, audio) one after another; each part is reduced on its own, so a
         boundary falls exactly on a point."""
-        mins, maxs, starts, keys, at = [], [], [], [], 0
-        for key, audio in parts:
-            lo, hi = envelope(audio, block)
-            if len(lo) == 0:
-                continue
-            starts.append(at)
-            keys.append(key)
-            mins.append(lo)
-            maxs.append(hi)
-            at += len(lo)
-        if not mins:
+        return cls.of_envelopes([(key, envelope(audio, block)) for key, audio in parts], sample_rate, block)
+
+    @classmethod
+    def of_envelopes(cls, parts: list[tuple[object, tuple[np.ndarray, np.ndarray]]],
+                     sample_rate: int = 24_000, block: int = CHAPTER_BLOCK) -> "Waveform":
+        """Parts (key, (mins, maxs)) already reduced with `block`; a part without points is left out."""
+        parts = [(key, lo_hi) for key, lo_hi in parts if len(lo_hi[0])]
+        if not parts:
             return cls(np.zeros(0, np.float32), np.zeros(0, np.float32), block, sample_rate)
-        return cls(np.concatenate(mins), np.concatenate(maxs), block, sample_rate, starts, keys)
+        starts = np.cumsum([0] + [len(lo) for _key, (lo, _hi) in parts[:-1]]).tolist()
+        return cls(np.concatenate([lo for _key, (lo, _hi) in parts]),
+                   np.concatenate([hi for _key, (_lo, hi) in parts]),
+                   block, sample_rate, starts, [key for key, _lo_hi in parts])
 
     def columns(self, width: int) -> tuple[np.ndarray, np.ndarray]:
         return reduce_columns(self.mins, self.maxs, width)

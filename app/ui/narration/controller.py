@@ -1,0 +1,271 @@
+"""One open narration project in the window: its chapters and sentences as rows, the edits the
+user makes (each one a transaction in the project), listening, and rendering on the narration
+worker's thread with the window's engine.
+
+Nothing here decodes audio with the model; the project keeps takes, the Renderer makes them.
+The project opens a connection per operation, so the worker's thread and this one share it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal, Slot
+
+from app.engine.errors import StudioError
+from app.ui.narration.sentence_model import Row
+from app.ui.narration.waveform import CHAPTER_BLOCK, Waveform, envelope
+from app.workers.narration_worker import NarrationThread
+
+log = logging.getLogger("chattts_studio.ui")
+
+SAMPLE_RATE = 24_000
+PLAY_GAP_S = 0.3            # between sentences when playing on from one
+PLAY_LIMIT_S = 20 * 60      # play-from-here stops after this much audio (memory, not taste)
+
+
+class NarrationController(QObject):
+    opened = Signal()                    # a project was opened or created
+    rowChanged = Signal(object)          # Row: a sentence's new state
+    chapterChanged = Signal(object)      # chapter id whose rows and waveform changed
+    renderStarted = Signal()
+    renderProgress = Signal(object)      # app.narration.progress.RenderProgress
+    renderEnded = Signal(str, int)       # "finished", "stopped", "cancelled" or "failed"; failed sentences
+    failed = Signal(str)                 # the sentence to show
+    exportEnded = Signal(object, object)  # files written (list of str) or None after a failure; warnings
+
+    def __init__(self, model, speech, parent=None, renderer_factory=None, render_options=None):
+        """`renderer_factory(project, engine, **render_options())`: app.narration.render.Renderer
+        unless a test gives another; `render_options` gives the window's current choices."""
+        super().__init__(parent)
+        self.model = model
+        self.speech = speech
+        self.project = None
+        self.path: Path | None = None
+        self.rendering = False
+        self.paused = False
+        self._envelopes: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # take id -> chapter envelope
+        self._thread = NarrationThread(renderer_factory, parent=self)
+        self._render_options = render_options or dict
+        w = self._thread.worker
+        w.progress.connect(self.renderProgress)
+        w.sentenceDone.connect(self._on_sentence_done)
+        w.ended.connect(self._on_ended)
+        w.failed.connect(self._on_failed)
+        w.exported.connect(self._on_exported)
+        self.exporting = False
+        self._export_settings = None
+
+    # -- opening ------------------------------------------------------------------------------
+    def open(self, path: str) -> list[str]:
+        """Open a project file; its notices (what was damaged and skipped). Raises StudioError."""
+        from app.narration.project import Project
+
+        project = Project.open(Path(path))
+        self._use(project, Path(path))
+        return list(getattr(project, "notices", ()) or ())
+
+    def create(self, source: str, target: str, seed: int, speaker: str | None = None) -> list[str]:
+        """A new project from a text, Markdown, EPUB, subtitle or script file; the notices of
+        reading it. Raises StudioError."""
+        from app.narration.inputs import read_source
+        from app.narration.project import Project
+
+        document = read_source(Path(source))
+        project = Project.create(Path(target), document, seed=seed, speaker=speaker)
+        self._use(project, Path(target))
+        return list(document.notices) + list(getattr(project, "notices", ()) or ())
+
+    def _use(self, project, path: Path) -> None:
+        self.cancel()
+        self.project, self.path = project, path
+        self._envelopes.clear()
+        self.opened.emit()
+
+    # -- reading ------------------------------------------------------------------------------
+    def chapters(self) -> list:
+        return list(self.project.chapters()) if self.project is not None else []
+
+    def sentences(self, chapter_id) -> list:
+        return list(self.project.sentences(chapter_id)) if self.project is not None else []
+
+    def takes(self, sentence_id) -> list:
+        return list(self.project.takes(sentence_id)) if self.project is not None else []
+
+    def take_audio(self, take_id) -> np.ndarray:
+        return np.asarray(self.project.take_audio(take_id), dtype=np.float32)
+
+    def make_row(self, sentence) -> Row:
+        takes = self.takes(sentence.id)
+        number = next((i for i, t in enumerate(takes, 1) if t.id == sentence.take_id), 0)
+        return Row(sentence, len(takes), number)
+
+    def rows(self, chapter_id) -> list[Row]:
+        return [self.make_row(s) for s in self.sentences(chapter_id)]
+
+    def find(self, sentence_id):
+        """The sentence with this id, or None (with `failed`) when it is gone."""
+        try:
+            return self.project.sentence(sentence_id) if self.project is not None else None
+        except StudioError as exc:
+            self.failed.emit(str(exc))
+            return None
+
+    def chapter_waveform(self, chapter_id) -> Waveform:
+        """The chosen takes of a chapter side by side; each take is reduced once."""
+        parts = []
+        for sentence in self.sentences(chapter_id):
+            if sentence.take_id is None:
+                continue
+            if sentence.take_id not in self._envelopes:
+                self._envelopes[sentence.take_id] = envelope(self._audio_or_silence(sentence.take_id),
+                                                             CHAPTER_BLOCK)
+            parts.append((sentence.id, self._envelopes[sentence.take_id]))
+        return Waveform.of_envelopes(parts, SAMPLE_RATE, CHAPTER_BLOCK)
+
+    def sentence_waveform(self, take_id, sentence_id=None) -> Waveform:
+        return Waveform.of_audio(self._audio_or_silence(take_id), SAMPLE_RATE, sentence_id)
+
+    def _audio_or_silence(self, take_id) -> np.ndarray:
+        try:
+            return self.take_audio(take_id)
+        except StudioError as exc:
+            self.failed.emit(str(exc))
+            return np.zeros(0, np.float32)
+
+    # -- changes: each is one transaction in the project, then the row shows its answer -------
+    def _changed(self, sentence_id) -> None:
+        sentence = self.find(sentence_id)
+        if sentence is not None:
+            self.rowChanged.emit(self.make_row(sentence))
+            self.chapterChanged.emit(sentence.chapter_id)
+
+    def _call(self, fn, *args) -> bool:
+        try:
+            fn(*args)
+            return True
+        except StudioError as exc:
+            self.failed.emit(str(exc))
+            return False
+
+    def edit_text(self, sentence_id, text: str) -> None:
+        if self._call(self.project.edit_text, sentence_id, text):
+            self._changed(sentence_id)
+
+    def set_locked(self, sentence_id, locked: bool) -> None:
+        if self._call(self.project.set_locked, sentence_id, locked):
+            self._changed(sentence_id)
+
+    def choose_take(self, sentence_id, take_id) -> None:
+        if self._call(self.project.choose_take, sentence_id, take_id):
+            self._changed(sentence_id)
+
+    def regenerate(self, sentence_id) -> None:
+        """A new take with a new seed; the earlier takes stay to choose from."""
+        if self._call(self.project.regenerate, sentence_id):
+            self._changed(sentence_id)
+            self.render([sentence_id])
+
+    # -- listening (the window's own sound output) ---------------------------------------------
+    def play_take(self, take_id) -> bool:
+        audio = self._audio_or_silence(take_id)
+        return len(audio) > 0 and self.speech.play_audio(audio, SAMPLE_RATE)
+
+    def compare(self, first_take, second_take) -> bool:
+        gap = np.zeros(int(SAMPLE_RATE * 0.6), np.float32)
+        audio = np.concatenate([self._audio_or_silence(first_take), gap, self._audio_or_silence(second_take)])
+        return self.speech.play_audio(audio, SAMPLE_RATE)
+
+    def play_from(self, sentence_id) -> bool:
+        """The chapter's chosen takes from this sentence on; unrendered sentences are skipped."""
+        sentence = self.find(sentence_id)
+        if sentence is None:
+            return False
+        gap = np.zeros(int(SAMPLE_RATE * PLAY_GAP_S), np.float32)
+        pieces, length = [], 0
+        for s in self.sentences(sentence.chapter_id):
+            if s.index < sentence.index or s.take_id is None:
+                continue
+            audio = self._audio_or_silence(s.take_id)
+            pieces += [audio, gap]
+            length += len(audio) + len(gap)
+            if length > PLAY_LIMIT_S * SAMPLE_RATE:
+                break
+        return bool(pieces) and self.speech.play_audio(np.concatenate(pieces), SAMPLE_RATE)
+
+    def stop_playing(self) -> None:
+        self.speech.output.stop()
+
+    # -- rendering ------------------------------------------------------------------------------
+    def can_render(self) -> bool:
+        return self.project is not None and self.model.engine() is not None and not self.rendering
+
+    def render(self, sentence_ids=None) -> bool:
+        """Render what is pending (or only these sentences) at background priority."""
+        engine = self.model.engine()
+        if self.project is None or self.rendering:
+            return False
+        if engine is None:
+            self.failed.emit(self.tr("Load a model first: narration is rendered by the model."))
+            return False
+        self.rendering, self.paused = True, False
+        self.renderStarted.emit()
+        self._thread.requestRender.emit(self.project, engine, list(sentence_ids) if sentence_ids else None,
+                                        self._render_options())
+        return True
+
+    def pause(self) -> None:
+        if self.rendering:
+            self.paused = not self.paused
+            self._thread.worker.set_paused(self.paused)
+
+    def cancel(self) -> None:
+        if self.rendering:
+            self._thread.worker.cancel()
+
+    # -- export ---------------------------------------------------------------------------------
+    def export_settings(self):
+        """The settings of the last export in this session, else the defaults."""
+        from app.narration.export.settings import ExportSettings
+
+        return self._export_settings or ExportSettings()
+
+    def export(self, settings, out: str, overwrite: bool = False) -> bool:
+        """Write the chosen takes as audio (and subtitles) on the worker thread: exportEnded.
+        `overwrite`: the user agreed to replace the file(s) already there."""
+        if self.project is None or self.rendering or self.exporting:
+            return False
+        self._export_settings = settings
+        self.exporting = True
+        self._thread.requestExport.emit(self.project, settings, str(out), bool(overwrite))
+        return True
+
+    @Slot(object, object)
+    def _on_exported(self, paths, warnings) -> None:
+        self.exporting = False
+        self.exportEnded.emit(list(paths), list(warnings))
+
+    @Slot(object)
+    def _on_sentence_done(self, sentence_id) -> None:
+        self._changed(sentence_id)
+
+    @Slot(str, int)
+    def _on_ended(self, state: str, failed: int) -> None:
+        self.rendering = self.paused = False
+        self.renderEnded.emit(state, failed)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.failed.emit(message)
+        if self.exporting:
+            self.exporting = False
+            self.exportEnded.emit(None, [])
+        if self.rendering:
+            self.rendering = self.paused = False
+            self.renderEnded.emit("failed", 0)
+
+    def shutdown(self) -> bool:
+        self.cancel()
+        return self._thread.shutdown()

@@ -1,0 +1,322 @@
+"""The Narration window: a project as a document of its own, beside the main window.
+
+Chapters on the left, the chapter's sentences in the middle with the chapter's waveform (each
+sentence's boundary marked) and the selected sentence's waveform below, its takes on the
+right; rendering, listening and export on the toolbar, progress at the bottom. It follows the
+NarrationController and the window's model controller, which says when only a random-weight
+test model is loaded: then every render here is called noise, not speech.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QLabel, QListWidget, QListWidgetItem, QMainWindow, QSplitter,
+    QTableView, QToolBar, QVBoxLayout, QWidget,
+)
+
+from app.ui.banner import Banner
+from app.ui.controllers.model import ModelState
+from app.ui.narration.render_bar import RenderBar
+from app.ui.narration.sentence_model import SentenceTableModel
+from app.ui.narration.takes_panel import TakesPanel
+from app.ui.narration.waveform import WaveformView
+from app.ui.retranslate import Retranslating
+
+
+class NarrationWindow(Retranslating, QMainWindow):
+    def __init__(self, controller, parent=None):
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("narrationWindow")
+        self.controller = c = controller
+        self.chapter_id = None
+        self.notices: list[str] = []
+        self.test_banner = Banner("narrationTestBanner")
+        self.notice_banner = Banner("narrationNoticeBanner")
+        self.notice_banner.button.clicked.connect(self.notice_banner.hide)
+        self.chapters = QListWidget()
+        self.chapters.setObjectName("narrationChapters")
+        self.table_model = SentenceTableModel(self)
+        self.table = QTableView()
+        self.table.setObjectName("narrationSentences")
+        self.table.setModel(self.table_model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(SentenceTableModel.TEXT, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.chapter_wave = WaveformView()
+        self.chapter_wave.setObjectName("chapterWaveform")
+        self.sentence_wave = WaveformView()
+        self.sentence_wave.setObjectName("sentenceWaveform")
+        self.takes = TakesPanel()
+        self.render_bar = RenderBar()
+        self.status = QLabel()
+        self.status.setObjectName("narrationStatus")
+        self.actions: dict[str, QAction] = {}
+        self._build_toolbar()
+        self._layout()
+        self._wire()
+        self.retranslate()
+        self.update_actions()
+        self.resize(1100, 700)
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar()
+        bar.setObjectName("narrationToolbar")
+        bar.setMovable(False)
+        self.addToolBar(bar)
+        c = self.controller
+        for spec in (("render", c.render, "Ctrl+R"), ("pause", self.toggle_pause, None),
+                     ("cancel", c.cancel, None), None,
+                     ("play_from", self.play_from_here, "Ctrl+Space"), ("stop", c.stop_playing, None), None,
+                     ("regenerate", self.regenerate, "Ctrl+G"), ("edit", self.edit_text, "F2"),
+                     ("lock", self.toggle_lock, "Ctrl+L"), None, ("export", self.export, "Ctrl+E")):
+            if spec is None:
+                bar.addSeparator()
+                continue
+            name, handler, keys = spec
+            action = bar.addAction("")
+            action.setObjectName(f"narration_{name}")
+            if keys:
+                action.setShortcut(QKeySequence(keys))
+            action.triggered.connect(lambda _checked=False, h=handler: h())
+            self.actions[name] = action
+
+    def _layout(self) -> None:
+        middle = QSplitter(Qt.Orientation.Vertical)
+        middle.addWidget(self.table)
+        middle.addWidget(self.chapter_wave)
+        middle.addWidget(self.sentence_wave)
+        middle.setStretchFactor(0, 4)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.chapters)
+        split.addWidget(middle)
+        split.addWidget(self.takes)
+        split.setStretchFactor(1, 4)
+        split.setSizes([200, 650, 250])
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.test_banner)
+        layout.addWidget(self.notice_banner)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.render_bar)
+        self.setCentralWidget(central)
+        self.statusBar().addWidget(self.status, 1)
+
+    def _wire(self) -> None:
+        c = self.controller
+        c.opened.connect(self.load_project)
+        c.rowChanged.connect(self._on_row_changed)
+        c.chapterChanged.connect(self._on_chapter_changed)
+        c.renderStarted.connect(self._on_render_started)
+        c.renderProgress.connect(self.render_bar.show_progress)
+        c.renderEnded.connect(self._on_render_ended)
+        c.failed.connect(self.status.setText)
+        c.exportEnded.connect(self._on_export_ended)
+        c.model.stateChanged.connect(self._on_model_state)
+        self.chapters.currentRowChanged.connect(self._on_chapter_row)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._on_sentence_selected())
+        self.table_model.editRequested.connect(c.edit_text)
+        self.table_model.lockRequested.connect(c.set_locked)
+        self.chapter_wave.partClicked.connect(self.select_sentence)
+        self.takes.playRequested.connect(c.play_take)
+        self.takes.compareRequested.connect(c.compare)
+        self.takes.chooseRequested.connect(lambda take: self._with_sentence(lambda s: c.choose_take(s.id, take)))
+        self.takes.regenerateRequested.connect(self.regenerate)
+        self.takes.takeSelected.connect(self._show_take)
+
+    # -- what is shown ------------------------------------------------------------------------
+    def load_project(self) -> None:
+        c = self.controller
+        self.setWindowTitle(self._title())
+        self.chapters.blockSignals(True)
+        self.chapters.clear()
+        for chapter in c.chapters():
+            item = QListWidgetItem(chapter.title or self.tr("Chapter %1").replace("%1", str(chapter.index + 1)))
+            item.setData(Qt.ItemDataRole.UserRole, chapter.id)
+            self.chapters.addItem(item)
+        self.chapters.blockSignals(False)
+        self.chapter_id = None
+        self.chapters.setCurrentRow(0 if self.chapters.count() else -1)
+        self._on_model_state()
+
+    def show_notices(self, notices: list[str]) -> None:
+        self.notices = list(notices)
+        if notices:
+            self.notice_banner.show_message("\n".join(notices[:5]) + (
+                "\n" + self.tr("... and %1 more").replace("%1", str(len(notices) - 5)) if len(notices) > 5 else ""),
+                "info", self.tr("Dismiss"))
+        else:
+            self.notice_banner.hide()
+
+    def _on_chapter_row(self, row: int) -> None:
+        item = self.chapters.item(row)
+        self.chapter_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        self._reload_chapter()
+
+    def _reload_chapter(self) -> None:
+        selected = self.selected_sentence()
+        rows = self.controller.rows(self.chapter_id) if self.chapter_id is not None else []
+        self.table_model.set_rows(rows)
+        self.chapter_wave.set_waveform(self.controller.chapter_waveform(self.chapter_id)
+                                       if self.chapter_id is not None else None)
+        if selected is not None and self.table_model.row_of(selected.id) >= 0:
+            self.select_sentence(selected.id)
+        elif rows:
+            self.table.selectRow(0)
+        self._on_sentence_selected()
+
+    def _on_row_changed(self, row) -> None:
+        self.table_model.update_row(row)
+        selected = self.selected_sentence()
+        if selected is not None and selected.id == row.sentence.id:
+            self._on_sentence_selected()
+
+    def _on_chapter_changed(self, chapter_id) -> None:
+        if chapter_id == self.chapter_id:
+            self.chapter_wave.set_waveform(self.controller.chapter_waveform(chapter_id),
+                                           self.chapter_wave.selected)
+
+    def selected_sentence(self):
+        index = self.table.currentIndex()
+        return self.table_model.sentence(index.row()) if index.isValid() else None
+
+    def select_sentence(self, sentence_id) -> None:
+        row = self.table_model.row_of(sentence_id)
+        if row >= 0:
+            self.table.selectRow(row)
+            self.table.scrollTo(self.table_model.index(row, 0))
+
+    def _on_sentence_selected(self) -> None:
+        sentence = self.selected_sentence()
+        self.chapter_wave.select(sentence.id if sentence is not None else None)
+        if sentence is None:
+            self.takes.set_takes([], None, enabled=False)
+            self.sentence_wave.set_waveform(None)
+        else:
+            self.takes.set_takes(self.controller.takes(sentence.id), sentence.take_id)
+            self._show_take(sentence.take_id)
+        self.update_actions()
+
+    def _show_take(self, take_id) -> None:
+        self.sentence_wave.set_waveform(self.controller.sentence_waveform(take_id) if take_id is not None else None)
+
+    # -- actions --------------------------------------------------------------------------------
+    def _with_sentence(self, fn) -> None:
+        sentence = self.selected_sentence()
+        if sentence is not None:
+            fn(sentence)
+
+    def play_from_here(self) -> None:
+        self._with_sentence(lambda s: self.controller.play_from(s.id)
+                            or self.status.setText(self.tr("Nothing rendered to play from here yet.")))
+
+    def regenerate(self) -> None:
+        self._with_sentence(lambda s: self.controller.regenerate(s.id))
+
+    def edit_text(self) -> None:
+        self._with_sentence(lambda s: self.table.edit(
+            self.table_model.index(self.table_model.row_of(s.id), SentenceTableModel.TEXT)))
+
+    def toggle_lock(self) -> None:
+        self._with_sentence(lambda s: self.controller.set_locked(s.id, not s.locked))
+
+    def export(self) -> None:
+        from app.ui.narration.exporting import run_export_dialog
+
+        run_export_dialog(self, self.controller)
+
+    def _on_export_ended(self, paths, warnings) -> None:
+        from app.ui.narration.exporting import show_export_result
+
+        show_export_result(self, paths, warnings)
+        self.update_actions()
+
+    def update_actions(self, *_args) -> None:
+        c = self.controller
+        has_project, has_sentence = c.project is not None, self.selected_sentence() is not None
+        self.actions["render"].setEnabled(c.can_render())
+        self.actions["pause"].setEnabled(c.rendering)
+        self.actions["cancel"].setEnabled(c.rendering)
+        unlocked = has_sentence and not self.selected_sentence().locked
+        self.actions["regenerate"].setEnabled(unlocked and c.model.engine() is not None and not c.rendering)
+        self.takes.regenerate_button.setEnabled(self.actions["regenerate"].isEnabled())
+        self.actions["edit"].setEnabled(unlocked)
+        for name in ("play_from", "lock"):
+            self.actions[name].setEnabled(has_sentence)
+        self.actions["export"].setEnabled(has_project and not c.rendering and not c.exporting)
+        self.actions["pause"].setText(self.tr("Resume") if c.paused else self.tr("Pause"))
+
+    def _on_render_started(self) -> None:
+        self.render_bar.set_state("rendering")
+        self.status.setText(self.tr("Rendering...") + self.noise_note())
+        self.update_actions()
+
+    def toggle_pause(self) -> None:
+        self.controller.pause()
+        self.render_bar.set_state("paused" if self.controller.paused else "rendering")
+        self.update_actions()
+
+    def _on_render_ended(self, state: str, failed: int) -> None:
+        self.render_bar.set_state({"finished": "finished", "stopped": "cancelled",
+                                   "cancelled": "cancelled"}.get(state, "idle"))
+        text = {"finished": self.tr("Render finished."), "stopped": self.tr("Render cancelled."),
+                "cancelled": self.tr("Render cancelled.")}.get(state, self.status.text())
+        if failed:
+            text += " " + self.tr("%1 sentence(s) failed; the table says why.").replace("%1", str(failed))
+        self.status.setText(text + self.noise_note())
+        self._reload_chapter()
+        self.update_actions()
+
+    # -- a test model is never passed off as speech -------------------------------------------
+    def test_model(self) -> bool:
+        m = self.controller.model
+        return m.state is ModelState.READY and m.status is not None and m.status.test_model
+
+    def noise_note(self) -> str:
+        return self.tr(" (test model: noise, not speech)") if self.test_model() else ""
+
+    def _on_model_state(self, *_args) -> None:
+        if self.test_model():
+            self.test_banner.show_message(self.tr(
+                "A random-weight test model is loaded: what it renders here is noise, not speech. "
+                "Choose the official ChatTTS model folder in the main window before rendering a book."), "warning")
+        elif self.controller.model.engine() is None:
+            self.test_banner.show_message(self.tr(
+                "No model is loaded: you can read and edit the project, and rendering starts once a "
+                "model is loaded in the main window."), "info")
+        else:
+            self.test_banner.hide()
+        self.update_actions()
+
+    def _title(self) -> str:
+        name = self.controller.path.name if self.controller.path is not None else ""
+        return self.tr("Narration: %1").replace("%1", name)
+
+    def retranslate(self) -> None:
+        labels = {"render": (self.tr("Render"), self.tr("Render every sentence not yet rendered (Ctrl+R)")),
+                  "cancel": (self.tr("Cancel"), self.tr("Stop rendering; finished sentences are kept")),
+                  "play_from": (self.tr("Play from here"), self.tr("Play the chapter from the selected sentence")),
+                  "stop": (self.tr("Stop"), self.tr("Stop playing")),
+                  "regenerate": (self.tr("New take"), self.tr("Render the selected sentence again with a new seed")),
+                  "edit": (self.tr("Edit text"), self.tr("Change the selected sentence's text (F2)")),
+                  "lock": (self.tr("Lock"), self.tr("Lock or unlock the selected sentence: a locked sentence "
+                                                    "keeps its text and take until it is unlocked (Ctrl+L)")),
+                  "export": (self.tr("Export..."), self.tr("Write audio files and subtitles"))}
+        for name, (text, tip) in labels.items():
+            self.actions[name].setText(text)
+            self.actions[name].setToolTip(tip)
+        self.sentence_wave.set_placeholder(self.tr("Select a rendered sentence to see its waveform"))
+        self.chapter_wave.set_placeholder(self.tr("Render the chapter to see its waveform"))
+        self.setWindowTitle(self._title())
+        self.update_actions()
+        self._on_model_state()
+
+    def closeEvent(self, event) -> None:
+        self.controller.stop_playing()
+        super().closeEvent(event)
