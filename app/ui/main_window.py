@@ -29,6 +29,7 @@ from app.ui.main_menu import main_menus
 from app.ui.menus import build_menus
 from app.ui.model_folders import ModelFolders
 from app.ui.narration.launcher import NarrationLauncher
+from app.ui.controllers.server import SpeechServerController
 from app.ui.retranslate import Retranslating
 from app.ui.settings import Settings
 from app.ui.window_layout import WindowLayout
@@ -57,6 +58,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.history = HistoryController(history, voices, self)
         self.doctor = DoctorController(self.model.model_dir, doctor_probe_factory, self)
         self.folders = ModelFolders(self.model, settings, self)
+        self.speech_server = SpeechServerController(self.model, self)
+        self.server_dialog = None
 
         self.ui = WindowLayout(self, self.model, self.speech, self.history, self.doctor, settings)
         for name in ("model_banner", "doctor_banner", "audio_banner", "library_banner", "doctor_panel",
@@ -288,6 +291,15 @@ class MainWindow(Retranslating, QMainWindow):
         if self.model.state is ModelState.READY and not self.speech.busy:
             self.ui.show_model_state(ModelState.READY, self.model)
 
+    def open_speech_server(self) -> None:
+        from app.ui.server_dialog import SpeechServerDialog
+
+        if self.server_dialog is None:
+            self.server_dialog = SpeechServerDialog(self.speech_server, self.settings, self)
+        self.server_dialog.show()
+        self.server_dialog.raise_()
+        self.server_dialog.activateWindow()
+
     def closeEvent(self, event):
         self._closing = True
         self.save_settings()
@@ -298,6 +310,10 @@ class MainWindow(Retranslating, QMainWindow):
         self.doctor_dialog.close()
         if not self.narration.close():     # before the engine it renders with goes
             log.error("the narration thread did not stop in time")
+        if self.server_dialog is not None:
+            self.server_dialog.close()
+        if not self.speech_server.shutdown():    # before the engine it speaks with goes
+            log.error("the speech server did not stop in time")
         if not self._synthesis.shutdown():
             log.error("the synthesis thread did not stop in time")
         if not self.doctor.shutdown():

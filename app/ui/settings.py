@@ -114,3 +114,8 @@ class Settings:
     download_source = _Key("download/source", DEFAULT_SOURCE.value)
     download_url = _Key("download/url", "")
     last_export_dir = _Key("export/last_dir", "")
+
+    # the speech server (Model > Speech server); a hand-edited port out of range is clamped by its box
+    server_port = _Key("server/port", 8000, int)
+    server_network = _Key("server/network", False, bool)
+    server_key = _Key("server/key", "")
