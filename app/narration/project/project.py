@@ -28,7 +28,7 @@ from app.narration.project.errors import ProjectError
 from app.narration.project.records import (CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS, Chapter,
                                            Sentence, SentenceStatus, Take, chapter_from_row,
                                            sentence_from_row, take_from_row)
-from app.narration.project.settings import MAX_SETTINGS_JSON, ExportSettings
+from app.narration.project.settings import ExportSettings, read_settings
 from app.narration.project.store import Store
 from app.narration.rendered import RenderedChapter, RenderedSentence
 from app.narration.source import SourceDocument
@@ -49,6 +49,7 @@ class Project(Edits):
         seed = meta.get("seed", "")
         self.seed: int = int(seed) if seed.isdigit() and int(seed) <= SEED_MAX else DEFAULT_SEED
         self.speaker: str | None = meta.get("speaker") or None
+        self.notices.extend(read_settings(meta.get("settings"))[1])
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -163,13 +164,10 @@ class Project(Edits):
 
     # -- voices, lexicon, settings -------------------------------------------------------------
     def settings(self) -> ExportSettings:
+        """The export settings; a stored field that is not valid reads as its default (the
+        notices at opening said which)."""
         rows = self.store.rows("SELECT value FROM meta WHERE key = 'settings'")
-        if not rows or not isinstance(rows[0][0], str) or len(rows[0][0]) > MAX_SETTINGS_JSON:
-            return ExportSettings()
-        try:
-            return ExportSettings.model_validate(json.loads(rows[0][0]))
-        except (ValueError, ValidationError):
-            return ExportSettings()
+        return read_settings(rows[0][0] if rows else None)[0]
 
     def save_settings(self, settings: ExportSettings | None = None, **changes) -> ExportSettings:
         """Store the settings (or the current ones with `changes`); ProjectError if a value is
@@ -178,10 +176,10 @@ class Project(Edits):
         try:
             new = ExportSettings.model_validate({**base.model_dump(), **changes})
         except ValidationError as exc:
-            field = ".".join(str(p) for p in exc.errors()[0].get("loc", ())) or "?"
+            field = ".".join(str(p) for p in exc.errors()[0].get("loc", ())) or "one_file"
             raise ProjectError(_("The export setting '{field}' is not valid; choose a value in its range.").format(
                 field=field)) from None
         with self.store.transaction() as con:
             con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('settings', ?)",
-                        (json.dumps(new.model_dump()),))
+                        (json.dumps(new.model_dump(mode="json")),))
         return new

@@ -1,29 +1,27 @@
-"""A project's export settings: JSON in the project file, validated on the way in and out.
-
-Export (app/narration/export) reads these values; a stored value that no longer fits is
-replaced by its default with a notice, never passed on.
-"""
+"""A project's export settings: export's own model (app/narration/export/settings.py), stored as
+JSON in the project file. What is read back is hostile: `parse_settings` keeps every valid
+field and puts a bad one back to its default with a sentence."""
 
 from __future__ import annotations
 
-from typing import Literal
+import json
 
-from pydantic import BaseModel, ConfigDict, Field
+from app.narration.export.settings import ExportSettings, parse_settings
 
 MAX_SETTINGS_JSON = 64_000
 
-AudioFormat = Literal["wav", "flac", "mp3", "ogg", "opus", "m4a", "m4b"]
-SubtitleFormat = Literal["none", "srt", "vtt"]
+
+def read_settings(raw) -> tuple[ExportSettings, list[str]]:
+    """Settings from the stored text (None: never saved), and sentences about what was bad."""
+    if raw is None:
+        return ExportSettings(), []
+    if not isinstance(raw, str) or len(raw) > MAX_SETTINGS_JSON:
+        return parse_settings("unreadable")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return parse_settings("unreadable")
+    return parse_settings(data)
 
 
-class ExportSettings(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
-
-    format: AudioFormat = "wav"
-    per_chapter: bool = False                 # one file per chapter, else one file with chapter marks
-    subtitles: SubtitleFormat = "none"
-    loudness: float | None = Field(default=-18.0, ge=-70.0, le=-5.0)    # LUFS; None: as rendered
-    peak: float = Field(default=-1.0, ge=-20.0, le=0.0)                  # dBTP ceiling
-    sentence_pause: float = Field(default=0.3, ge=0.0, le=10.0)          # seconds
-    chapter_pause: float = Field(default=1.5, ge=0.0, le=60.0)
-    bitrate_kbps: int = Field(default=128, ge=16, le=512)
+__all__ = ["ExportSettings", "MAX_SETTINGS_JSON", "read_settings"]
