@@ -61,9 +61,11 @@ class NarrationWorker(QObject):
         try:
             renderer = factory(project, engine, **(options or {}))
             with self._lock:
-                self._renderer, self._cancelled = renderer, False
-                paused = self._paused
-            if paused:
+                self._renderer = renderer
+                paused, cancelled = self._paused, self._cancelled   # asked while it was queued
+            if cancelled:
+                renderer.cancel()
+            elif paused:
                 renderer.pause()
             self.started.emit()
 
@@ -82,7 +84,7 @@ class NarrationWorker(QObject):
                                "log file.").format(error=f"{type(exc).__name__}: {exc}"))
         finally:
             with self._lock:
-                self._renderer, self._paused = None, False
+                self._renderer, self._paused, self._cancelled = None, False, False
 
 
     @Slot(object, object, str, bool)

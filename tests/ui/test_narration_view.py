@@ -211,3 +211,41 @@ def test_the_export_dialog_makes_export_settings(qtbot):
     dialog.one_file.setChecked(False)
     dialog.per_chapter.setChecked(False)
     assert not dialog.ok_button.isEnabled()          # ExportSettings needs one of them
+
+
+def test_opening_another_project_mid_render_cancels_it_and_ignores_its_tail(qtbot, view, tmp_path):
+    import threading
+
+    FakeRenderer.gate = threading.Semaphore(0)
+    c = view.controller
+    messages = []
+    c.failed.connect(messages.append)
+    c.render()
+    other = make_project(tmp_path / "other.ctsproj", chapters=(("Elsewhere", ("Untouched.",)),))
+    with qtbot.waitSignal(c.renderEnded, timeout=RUN_MS) as ended:
+        c.open(str(other.path))                       # cancels the first project's render
+    assert ended.args[0] == "cancelled" and FakeRenderer.made[-1].cancelled
+    assert view.chapters.item(0).text() == "Elsewhere" and _statuses(view) == ["To render"]
+    assert messages == []
+
+
+def test_a_cancel_that_comes_before_the_render_starts_still_cancels_it(qtbot):
+    from app.workers.narration_worker import NarrationWorker
+
+    worker = NarrationWorker(FakeRenderer)
+    worker.cancel()                                   # queued: the worker thread has not begun it
+    ended = []
+    worker.ended.connect(lambda state, failed: ended.append(state))
+    FakeRenderer.gate, FakeRenderer.made = None, []
+
+    class Project:
+        def pending(self):
+            return []
+
+        def chapters(self):
+            return []
+
+    worker.render(Project(), object(), None, {})
+    assert FakeRenderer.made[-1].cancelled and len(ended) == 1
+    worker.render(Project(), object(), None, {})      # the cancel was for that render only
+    assert not FakeRenderer.made[-1].cancelled

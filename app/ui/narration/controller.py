@@ -50,13 +50,14 @@ class NarrationController(QObject):
         self._thread = NarrationThread(renderer_factory, parent=self)
         self._render_options = render_options or dict
         w = self._thread.worker
-        w.progress.connect(self.renderProgress)
+        w.progress.connect(self._on_progress)
         w.sentenceDone.connect(self._on_sentence_done)
         w.ended.connect(self._on_ended)
         w.failed.connect(self._on_failed)
         w.exported.connect(self._on_exported)
         self.exporting = False
         self._export_settings = None
+        self._rendering_project = None
 
     # -- opening ------------------------------------------------------------------------------
     def open(self, path: str) -> list[str]:
@@ -211,6 +212,7 @@ class NarrationController(QObject):
             self.failed.emit(self.tr("Load a model first: narration is rendered by the model."))
             return False
         self.rendering, self.paused = True, False
+        self._rendering_project = self.project
         self.renderStarted.emit()
         self._thread.requestRender.emit(self.project, engine, list(sentence_ids) if sentence_ids else None,
                                         self._render_options())
@@ -247,9 +249,19 @@ class NarrationController(QObject):
         self.exporting = False
         self.exportEnded.emit(list(paths), list(warnings))
 
+    def _current_render(self) -> bool:
+        """False for the tail of a render of a project closed since (it was cancelled then)."""
+        return self._rendering_project is self.project
+
+    @Slot(object)
+    def _on_progress(self, progress) -> None:
+        if self._current_render():
+            self.renderProgress.emit(progress)
+
     @Slot(object)
     def _on_sentence_done(self, sentence_id) -> None:
-        self._changed(sentence_id)
+        if self._current_render():
+            self._changed(sentence_id)
 
     @Slot(str, int)
     def _on_ended(self, state: str, failed: int) -> None:

@@ -142,3 +142,9 @@ class SentenceTableModel(QAbstractTableModel):
     @staticmethod
     def status_value(sentence) -> str:
         return status_value(sentence.status)
+
+    def retranslate(self) -> None:
+        """Headers and statuses are worded when asked: ask again in the new language."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, self.columnCount() - 1))

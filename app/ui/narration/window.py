@@ -314,6 +314,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.sentence_wave.set_placeholder(self.tr("Select a rendered sentence to see its waveform"))
         self.chapter_wave.set_placeholder(self.tr("Render the chapter to see its waveform"))
         self.setWindowTitle(self._title())
+        self.table_model.retranslate()
         self.update_actions()
         self._on_model_state()
 
