@@ -10,6 +10,7 @@ writes each survivor's diff to <work>/survivors-<group>.txt for review.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -17,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -38,16 +40,30 @@ GROUPS = {
          "tests/engine/test_decode_loop.py::test_draw_follows_the_distribution",
          "tests/engine/test_sampling_edges.py"],
     ),
+    # The loop's own tests in short decodes, TorchScript variants (the eager ones run the same
+    # Python loop; only the compiled step, filter and draw differ, and those the TorchScript
+    # fallback test compares), plus the checks against upstream and the fixed-shape step that
+    # cost a second or two. Left out: the sampling-vs-upstream runs with ChatTTS's settings
+    # (8-130 s each; they pin sampling.py, whose group runs its own tests).
     "decode.loop": (
         ["app/engine/decode/loop.py"],
-        ["tests/engine/test_sampling_vs_upstream.py::test_the_repetition_penalty_and_its_window_decide_the_tokens",
-         "tests/engine/test_sampling_vs_upstream.py::test_audio_sampling_with_chattts_settings_matches_upstream[eager-batch]",
-         "tests/engine/test_sampling_vs_upstream.py::test_refine_sampling_with_chattts_settings_matches_upstream[eager]",
+        ["tests/engine/test_decode_loop_rows.py", "tests/engine/test_decode_loop_memory_and_errors.py",
          "tests/engine/test_decode_loop.py::test_each_sentence_stops_at_its_own_end_token",
-         "tests/engine/test_decode_loop.py::test_a_batch_decodes_each_sentence_as_if_alone[eager-sampled]",
-         "tests/engine/test_decode_loop.py::test_audio_pass_matches_upstream_logits_tokens_and_hiddens[eager-batch]",
-         "tests/engine/test_decode_loop.py::test_sampling_is_seeded_per_sentence[eager]",
-         "tests/engine/test_decode_loop_memory_and_errors.py"],
+         "tests/engine/test_decode_loop.py::test_audio_pass_matches_upstream_logits_tokens_and_hiddens[jit-batch]",
+         "tests/engine/test_decode_loop.py::test_refine_pass_matches_upstream[jit]",
+         "tests/engine/test_decode_loop.py::test_sampling_is_seeded_per_sentence[jit]",
+         "tests/engine/test_decode_loop.py::test_when_torchscript_fails_the_same_loop_runs_eagerly",
+         "tests/engine/test_sampling_vs_upstream.py::test_the_repetition_penalty_and_its_window_decide_the_tokens",
+         "tests/engine/test_gpu_path.py::test_a_sentences_random_numbers_drawn_at_once_equal_one_draw_per_step",
+         "tests/engine/test_gpu_path.py::test_checking_completion_every_few_steps_gives_the_same_sentences",
+         "tests/engine/test_gpu_path.py::test_kept_caches_are_bounded_and_freed",
+         "tests/engine/test_gpu_path.py::test_memory_held_by_kept_caches_counts_as_free_when_choosing_a_batch",
+         "tests/engine/test_gpu_path.py::test_a_new_cache_that_does_not_fit_frees_the_kept_ones_first",
+         "tests/engine/test_gpu_path.py::test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence",
+         "tests/engine/test_gpu_path.py::test_graphs_are_captured_per_bucket_once_in_thread_local_mode_and_shared_across_requests",
+         "tests/engine/test_gpu_path.py::test_out_of_memory_during_capture_reaches_the_batch_halving",
+         "tests/engine/test_gpu_path.py::test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use",
+         "-k", "not eager or eagerly"],
     ),
     "decode.vocoder_stream": (
         ["app/engine/decode/vocoder_stream.py"],
@@ -94,21 +110,48 @@ for arg in sys.argv[1:]:
 MODULE = re.compile(r"^(.*?)\.x[_\u01c1]")      # app.engine.text.prepare.x_split_text__mutmut_3 -> app.engine.text.prepare
 
 
-def _copy_project(work: Path) -> None:
+def _copy_project(work: Path, source: str) -> None:
+    """The committed tree of `source` (a revision; default HEAD), so that others' unfinished
+    edits in the work tree are not what gets mutated; MUTATION_SOURCE=worktree copies the work
+    tree as it is."""
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "screenshots")
-    for name in ("app", "tests", "resources"):
-        shutil.copytree(ROOT / name, work / name, ignore=skip)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, work / name)
+    names = ("app", "tests", "resources", "pyproject.toml", "README.md")
+    if source == "worktree":
+        skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "screenshots")
+        for name in names[:3]:
+            shutil.copytree(ROOT / name, work / name, ignore=skip)
+        for name in names[3:]:
+            shutil.copy(ROOT / name, work / name)
+        return
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", source, *names],
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(work, filter="data")
+
+
+def _revision(source: str) -> str:
+    if source == "worktree":
+        return "worktree"
+    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", source], capture_output=True,
+                          text=True, check=True).stdout.strip()
 
 
 # Lines never mutated, in every group: user-visible wording (gettext calls and the message
 # constants marked N_) and logging. Their text is pinned by the catalog tests (tests/test_i18n.py),
 # not by behaviour, so a mutated word would only count as a survivor that proves nothing.
 SKIP_LINES = [r"\b(N_|_|ngettext)\(\s*[\"']", r"\b(log|logger|_log)\.(debug|info|warning|error|exception)\("]
+
+
+# Each mutant's `pytest.main` costs about 0.65 s of CPU before its first test; these bring it to
+# about 0.2 s: bench/mutation_plugin.py (gc.freeze of the inherited heap, fastest tests first),
+# no unraisable-exception collection at exit, no scan of every installed package for assertion
+# rewriting, and none of the plugins the mutated modules' tests do not use (Qt, anyio,
+# schemathesis, hypothesis's reporting, pytest-timeout: mutmut bounds each mutant's CPU time).
+PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "-p", "mutation_plugin", "-p", "no:unraisableexception",
+               "--assert=plain", "-p", "no:pytest-qt", "-p", "no:anyio", "-p", "no:schemathesis",
+               "-p", "no:hypothesispytest", "-p", "no:timeout"]
 
 
 def _config(files: list[str], tests: list[str]) -> str:
@@ -119,21 +162,22 @@ def _config(files: list[str], tests: list[str]) -> str:
     # second of its tests (mutmut: (estimate + constant) * multiplier * 2).
     lines += ["timeout_multiplier=5", "timeout_constant=2"]
     lines += ["pytest_add_cli_args_test_selection="] + [f"    {t}" for t in tests]
-    lines += ["pytest_add_cli_args=", "    -p", "    no:cacheprovider", "    -q"]
+    lines += ["pytest_add_cli_args="] + [f"    {a}" for a in PYTEST_ARGS]
     return "\n".join(lines) + "\n"
 
 
-def run_group(name: str, work_root: Path, children: int, limit_s: float) -> dict:
+def run_group(name: str, work_root: Path, children: int, limit_s: float, source: str) -> dict:
     files, tests = GROUPS[name]
     work = work_root / name
-    _copy_project(work)
+    _copy_project(work, source)
     (work / "setup.cfg").write_text(_config(files, tests))
     # The tiny model and the loaded synthesizer are made once and inherited by each mutant's
     # fork (tests/conftest.py), not loaded again per mutant.
     # One thread per mutant process: GNU OpenMP's pool does not survive fork (each forked mutant
     # that touched torch hung until its time-out), and the workers already use every core.
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1",
-               CHATTTS_STUDIO_TEST_REUSE=str(work / "reused"), OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+               CHATTTS_STUDIO_TEST_REUSE=str(work / "reused"), OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])))
     (work / "reused").mkdir()
     started = time.monotonic()
     log = open(work_root / f"run-{name}.log", "w")
@@ -202,11 +246,13 @@ def main(argv: list[str]) -> int:
         print(f"unknown group(s) {unknown}; choose from {list(GROUPS)}", file=sys.stderr)
         return 2
     collect_only = os.environ.get("MUTATION_COLLECT_ONLY") == "1"
+    # One revision for every group, though others may commit while the run goes on.
+    revision = _revision(os.environ.get("MUTATION_SOURCE", "HEAD"))
     report = {}
     for name in names:
-        report[name] = collect(name, work_root) if collect_only else run_group(name, work_root, children, limit_s)
+        report[name] = collect(name, work_root) if collect_only else run_group(name, work_root, children, limit_s, revision)
         print(f"{name}: {json.dumps(report[name])}", file=sys.stderr, flush=True)
-    print(json.dumps({"work": str(work_root), "groups": report}, indent=2))
+    print(json.dumps({"work": str(work_root), "revision": revision, "groups": report}, indent=2))
     return 0
 
 
