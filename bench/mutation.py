@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -180,6 +181,7 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])))
     (work / "reused").mkdir()
     started = time.monotonic()
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     log = open(work_root / f"run-{name}.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=work,
                             env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -192,8 +194,12 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
         proc.wait()
         exit_code = "time limit"
     log.close()
+    # CPU seconds of mutmut and every worker it reaped: on a quiet machine the wall time is about
+    # this divided by the workers (MUTATION_CHILDREN), whatever the load was during this run.
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
     result = collect(name, work_root)
-    result.update(seconds=round(time.monotonic() - started), mutmut_exit=exit_code)
+    result.update(seconds=round(time.monotonic() - started), cpu_seconds=round(cpu), mutmut_exit=exit_code)
     return result
 
 
