@@ -70,3 +70,17 @@ def test_a_lock_is_asked_for(qtbot):
     assert _show(m, 0, m.LOCK, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
     assert m.flags(m.index(0, m.TEXT)) & Qt.ItemFlag.ItemIsEditable
     assert not m.flags(m.index(0, m.STATUS)) & Qt.ItemFlag.ItemIsEditable
+
+
+def test_take_counts_are_asked_only_for_rows_shown_and_once(qtbot):
+    asked = []
+
+    def take_info(sentence):
+        asked.append(sentence.id)
+        return 2, 1
+
+    m = SentenceTableModel(take_info=take_info)
+    m.set_rows([Row(S(i, i, f"Sentence {i}.")) for i in range(100)])
+    assert asked == []                                  # opening a chapter reads no takes
+    assert _show(m, 5, m.TAKE) == "1 of 2" and _show(m, 5, m.TAKE) == "1 of 2"
+    assert asked == [5]

@@ -69,6 +69,7 @@ def test_render_adds_takes_updates_statuses_progress_and_waveform(qtbot, view):
     assert [_cell(view, r, view.table_model.DURATION) for r in range(3)] == ["0.5 s"] * 3
     assert _cell(view, 0, view.table_model.TAKE) == "1 of 1"
     assert view.status.text() == "Render finished. (test model: noise, not speech)"
+    qtbot.waitUntil(lambda: len(view.chapter_wave.waveform.keys) == 3, timeout=RUN_MS)   # decoded off-thread
     wave = view.chapter_wave.waveform                 # three sentences, boundaries where each starts
     assert len(wave.keys) == 3 and wave.starts == [0, 47, 94]
     assert view.chapter_wave.column_peaks(300)[1][-1] == pytest.approx(0.3, abs=1e-4)   # FLAC: 16 bits
@@ -131,6 +132,7 @@ def test_clicking_the_chapter_waveform_selects_that_sentence(qtbot, view):
     for i, s in enumerate(project.sentences(project.chapters()[0].id)):
         project.add_take(s.id, tone(1.0, 0.2), seed=s.seed)
     view._reload_chapter()
+    qtbot.waitUntil(lambda: len(view.chapter_wave.waveform.keys) == 3, timeout=RUN_MS)
     view.chapter_wave.resize(300, 60)
     qtbot.mouseClick(view.chapter_wave, Qt.MouseButton.LeftButton, pos=view.chapter_wave.rect().center())
     assert view.selected_sentence().text == "A second sentence."

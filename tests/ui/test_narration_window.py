@@ -34,7 +34,7 @@ def test_a_text_file_becomes_a_project_rendered_by_the_window_s_engine(qtbot, wi
     assert not project.pending() and all(s.take_id is not None for s in project.sentences())
     view._reload_chapter()
     assert all(view.table_model.data(view.table_model.index(r, 2)) == "Done" for r in range(rows))
-    assert view.chapter_wave.waveform.points > 0
+    qtbot.waitUntil(lambda: view.chapter_wave.waveform.points > 0, timeout=RUN_TIMEOUT_MS)
     assert "(test model: noise, not speech)" in view.status.text()
 
 

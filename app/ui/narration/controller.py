@@ -15,8 +15,9 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.engine.errors import StudioError
+from app.ui.narration.envelopes import EnvelopeCache
 from app.ui.narration.sentence_model import Row
-from app.ui.narration.waveform import CHAPTER_BLOCK, Waveform, envelope
+from app.ui.narration.waveform import Waveform
 from app.workers.narration_worker import NarrationThread
 
 log = logging.getLogger("chattts_studio.ui")
@@ -30,6 +31,7 @@ class NarrationController(QObject):
     opened = Signal()                    # a project was opened or created
     rowChanged = Signal(object)          # Row: a sentence's new state
     chapterChanged = Signal(object)      # chapter id whose rows and waveform changed
+    waveformsReady = Signal()            # more of the chapter waveform can be drawn
     renderStarted = Signal()
     renderProgress = Signal(object)      # app.narration.progress.RenderProgress
     renderEnded = Signal(str, int)       # "finished", "stopped", "cancelled" or "failed"; failed sentences
@@ -46,7 +48,8 @@ class NarrationController(QObject):
         self.path: Path | None = None
         self.rendering = False
         self.paused = False
-        self._envelopes: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # take id -> chapter envelope
+        self.envelopes = EnvelopeCache(self)
+        self.envelopes.ready.connect(self.waveformsReady)
         self._thread = NarrationThread(renderer_factory, parent=self)
         self._render_options = render_options or dict
         w = self._thread.worker
@@ -82,7 +85,7 @@ class NarrationController(QObject):
     def _use(self, project, path: Path) -> None:
         self.cancel()
         self.project, self.path = project, path
-        self._envelopes.clear()
+        self.envelopes.use(project)
         self.opened.emit()
 
     # -- reading ------------------------------------------------------------------------------
@@ -98,13 +101,17 @@ class NarrationController(QObject):
     def take_audio(self, take_id) -> np.ndarray:
         return np.asarray(self.project.take_audio(take_id), dtype=np.float32)
 
-    def make_row(self, sentence) -> Row:
+    def take_info(self, sentence) -> tuple[int, int]:
+        """How many takes the sentence has, and the number of the chosen one (0: none)."""
         takes = self.takes(sentence.id)
-        number = next((i for i, t in enumerate(takes, 1) if t.id == sentence.take_id), 0)
-        return Row(sentence, len(takes), number)
+        return len(takes), next((i for i, t in enumerate(takes, 1) if t.id == sentence.take_id), 0)
+
+    def make_row(self, sentence) -> Row:
+        return Row(sentence, *self.take_info(sentence))
 
     def rows(self, chapter_id) -> list[Row]:
-        return [self.make_row(s) for s in self.sentences(chapter_id)]
+        """The chapter's sentences; their takes are counted when a row is shown (take_info)."""
+        return [Row(s) for s in self.sentences(chapter_id)]
 
     def find(self, sentence_id):
         """The sentence with this id, or None (with `failed`) when it is gone."""
@@ -115,16 +122,9 @@ class NarrationController(QObject):
             return None
 
     def chapter_waveform(self, chapter_id) -> Waveform:
-        """The chosen takes of a chapter side by side; each take is reduced once."""
-        parts = []
-        for sentence in self.sentences(chapter_id):
-            if sentence.take_id is None:
-                continue
-            if sentence.take_id not in self._envelopes:
-                self._envelopes[sentence.take_id] = envelope(self._audio_or_silence(sentence.take_id),
-                                                             CHAPTER_BLOCK)
-            parts.append((sentence.id, self._envelopes[sentence.take_id]))
-        return Waveform.of_envelopes(parts, SAMPLE_RATE, CHAPTER_BLOCK)
+        """The chosen takes of a chapter side by side, as far as they are decoded (off this
+        thread: waveformsReady says when more are)."""
+        return self.envelopes.waveform(self.sentences(chapter_id))
 
     def sentence_waveform(self, take_id, sentence_id=None) -> Waveform:
         return Waveform.of_audio(self._audio_or_silence(take_id), SAMPLE_RATE, sentence_id)
@@ -280,4 +280,5 @@ class NarrationController(QObject):
 
     def shutdown(self) -> bool:
         self.cancel()
-        return self._thread.shutdown()
+        stopped = self._thread.shutdown()
+        return self.envelopes.shutdown() and stopped

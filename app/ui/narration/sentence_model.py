@@ -18,7 +18,7 @@ from app.ui.narration.status import status_color, status_label, status_value
 @dataclass(frozen=True)
 class Row:
     sentence: object          # app.narration.project Sentence
-    takes: int = 0            # how many takes it has
+    takes: int | None = None  # how many takes it has (None: not asked yet)
     take_number: int = 0      # which of them is chosen, from 1; 0 for none
 
 
@@ -27,9 +27,12 @@ class SentenceTableModel(QAbstractTableModel):
     editRequested = Signal(object, str)     # sentence id, new text
     lockRequested = Signal(object, bool)    # sentence id, locked
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, take_info=None):
+        """`take_info(sentence)` -> (takes, chosen number), asked only for rows on screen:
+        a chapter of hundreds of sentences opens without reading every sentence's takes."""
         super().__init__(parent)
         self._rows: list[Row] = []
+        self.take_info = take_info
 
     # -- contents ---------------------------------------------------------------------------
     def set_rows(self, rows: list[Row]) -> None:
@@ -90,6 +93,9 @@ class SentenceTableModel(QAbstractTableModel):
         row = self._rows[index.row()]
         s, column = row.sentence, index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.TAKE and row.takes is None and self.take_info is not None:
+                count, number = self.take_info(s)
+                row = self._rows[index.row()] = replace(row, takes=count, take_number=number)
             return self._display(row, column)
         if role == Qt.ItemDataRole.EditRole and column == self.TEXT:
             return s.text

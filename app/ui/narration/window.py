@@ -37,7 +37,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.notice_banner.button.clicked.connect(self.notice_banner.hide)
         self.chapters = QListWidget()
         self.chapters.setObjectName("narrationChapters")
-        self.table_model = SentenceTableModel(self)
+        self.table_model = SentenceTableModel(self, take_info=c.take_info)
         self.table = QTableView()
         self.table.setObjectName("narrationSentences")
         self.table.setModel(self.table_model)
@@ -45,9 +45,15 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                    | QAbstractItemView.EditTrigger.EditKeyPressed)
+        # Fixed widths but for the text: sizing a column to its contents reads every row, and a
+        # row's take count is a query.
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        for column, width in ((SentenceTableModel.NUMBER, 44), (SentenceTableModel.STATUS, 90),
+                              (SentenceTableModel.DURATION, 70), (SentenceTableModel.TAKE, 60),
+                              (SentenceTableModel.LOCK, 50)):
+            header.resizeSection(column, width)
         header.setSectionResizeMode(SentenceTableModel.TEXT, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().hide()
         self.chapter_wave = WaveformView()
         self.chapter_wave.setObjectName("chapterWaveform")
@@ -113,6 +119,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         c.opened.connect(self.load_project)
         c.rowChanged.connect(self._on_row_changed)
         c.chapterChanged.connect(self._on_chapter_changed)
+        c.waveformsReady.connect(lambda: self._on_chapter_changed(self.chapter_id))
         c.renderStarted.connect(self._on_render_started)
         c.renderProgress.connect(self.render_bar.show_progress)
         c.renderEnded.connect(self._on_render_ended)
@@ -165,6 +172,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table_model.set_rows(rows)
         self.chapter_wave.set_waveform(self.controller.chapter_waveform(self.chapter_id)
                                        if self.chapter_id is not None else None)
+        self._chapter_placeholder()
         if selected is not None and self.table_model.row_of(selected.id) >= 0:
             self.select_sentence(selected.id)
         elif rows:
@@ -178,9 +186,14 @@ class NarrationWindow(Retranslating, QMainWindow):
             self._on_sentence_selected()
 
     def _on_chapter_changed(self, chapter_id) -> None:
-        if chapter_id == self.chapter_id:
+        if chapter_id == self.chapter_id and chapter_id is not None:
             self.chapter_wave.set_waveform(self.controller.chapter_waveform(chapter_id),
                                            self.chapter_wave.selected)
+            self._chapter_placeholder()
+
+    def _chapter_placeholder(self) -> None:
+        self.chapter_wave.set_placeholder(self.tr("Reading the audio...") if self.controller.envelopes.pending()
+                                          else self.tr("Render the chapter to see its waveform"))
 
     def selected_sentence(self):
         index = self.table.currentIndex()
@@ -312,7 +325,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             self.actions[name].setText(text)
             self.actions[name].setToolTip(tip)
         self.sentence_wave.set_placeholder(self.tr("Select a rendered sentence to see its waveform"))
-        self.chapter_wave.set_placeholder(self.tr("Render the chapter to see its waveform"))
+        self._chapter_placeholder()
         self.setWindowTitle(self._title())
         self.table_model.retranslate()
         self.update_actions()
