@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 
 from app import __version__
-from app.cli import doctor, models, normalize, random_model, self_test, serve, synth, window
+from app.cli import doctor, models, narrate, normalize, random_model, self_test, serve, synth, window
 from app.cli.arguments import Parser
 from app.i18n import LANGUAGES
 
 # Each module adds its subparser and sets `func`, the function that runs it.
-COMMANDS = (synth, normalize, models, self_test, doctor, random_model, serve)
+COMMANDS = (synth, normalize, models, self_test, doctor, random_model, serve, narrate)
 
 
 def build_parser() -> argparse.ArgumentParser:

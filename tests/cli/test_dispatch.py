@@ -88,7 +88,7 @@ def test_help_lists_every_command(capsys):
     out = capsys.readouterr().out
     assert stopped.value.code == 0
     names = command_names(build_parser())
-    assert names == {"synth", "normalize", "models", "self-test", "doctor", "test-model", "serve"}
+    assert names == {"synth", "normalize", "models", "self-test", "doctor", "test-model", "serve", "narrate"}
     assert all(f"    {name} " in out for name in names), out
     assert "The window: chattts-studio [--model DIR]" in out
 

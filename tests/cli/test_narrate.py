@@ -1,0 +1,137 @@
+"""`chattts-studio narrate` in process on the tiny model: a book becomes audio, subtitles and a
+project; the same command continues a project; Ctrl+C saves it and exits 130; mistakes are
+one sentence before the model loads."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import pytest
+import soundfile as sf
+
+from app.cli import main
+
+BOOK = ("Chapter 1\n\nThe road was long. They walked until noon.\n\n"
+        "Chapter 2\n\nAt the bridge they rested. Then the rain came.\n")
+
+
+def narrate(args, capsys):
+    code = main(["narrate", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def events(stdout: str) -> list[dict]:
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def takes(project) -> int:
+    """Sentences of the project with a chosen take."""
+    from app.narration.project import Project
+
+    return sum(1 for s in Project.open(project).sentences() if s.take_id is not None)
+
+
+@pytest.fixture
+def book(tmp_path):
+    path = tmp_path / "book.txt"
+    path.write_text(BOOK, encoding="utf-8")
+    return path
+
+
+def test_a_book_becomes_audio_subtitles_and_a_project(tiny_model, book, tmp_path, capsys):
+    out = tmp_path / "book.wav"
+    code, stdout, stderr = narrate([str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine",
+                                    "--subtitles", "srt", "--seed", "3", "--json"], capsys)
+    assert code == 0, stderr
+    lines = events(stdout)
+    assert lines[0] == {"event": "start", "project": str(tmp_path / "book.ctsproj"), "done": 0, "total": 4,
+                        "resumed": False}
+    progress = [e for e in lines if e["event"] == "progress"]
+    assert [e["done"] for e in progress][-1] == 4 and all(e["total"] == 4 for e in progress)
+    assert [e["done"] for e in progress] == sorted(e["done"] for e in progress)
+    done = lines[-1]
+    assert done["event"] == "done" and done["test_model"] is True
+    audio = next(f for f in done["files"] if f["kind"] == "audio")
+    info = sf.info(str(out))
+    assert audio["path"] == str(out) and info.samplerate == audio["sample_rate"]
+    assert audio["duration"] == pytest.approx(info.frames / info.samplerate, abs=1e-6)
+    assert len(audio["chapter_starts"]) == 2 and len(audio["sentences"]) == 4
+    cues = (tmp_path / "book.srt").read_text(encoding="utf-8").strip().split("\n\n")
+    assert len(cues) == 4 and "The road was long." in cues[0]
+    assert takes(tmp_path / "book.ctsproj") == 4
+
+
+def test_the_same_command_again_continues_the_project_and_renders_nothing(tiny_model, book, tmp_path, capsys):
+    out = tmp_path / "book.wav"
+    args = [str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine", "--json"]
+    assert narrate(args, capsys)[0] == 0
+    first = out.read_bytes()
+    code, stdout, stderr = narrate(args, capsys)
+    assert code == 2 and "already exists" in stderr and "--overwrite" in stderr      # never replaced silently
+    code, stdout, stderr = narrate([*args, "--overwrite"], capsys)
+    assert code == 0, stderr
+    lines = events(stdout)
+    start = next(e for e in lines if e["event"] == "start")
+    assert start["resumed"] is True and start["done"] == 4
+    assert not [e for e in lines if e["event"] == "progress"]
+    assert any("is not read again" in e.get("message", "") for e in lines)
+    assert out.read_bytes() == first and takes(tmp_path / "book.ctsproj") == 4
+
+
+def test_ctrl_c_keeps_the_finished_sentences_exits_130_and_the_next_run_completes(
+        tiny_model, book, tmp_path, capsys, monkeypatch):
+    from app.cli import narrate_progress
+
+    original = narrate_progress.Reporter.progress
+
+    def ctrl_c_after_the_first_sentence(self, p):
+        original(self, p)
+        if p.done == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(narrate_progress.Reporter, "progress", ctrl_c_after_the_first_sentence)
+    out = tmp_path / "book.mp3"
+    args = [str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine"]
+    code, _stdout, stderr = narrate(args, capsys)
+    project = tmp_path / "book.ctsproj"
+    assert code == 130 and "Run the same command again" in stderr and "Traceback" not in stderr
+    assert not out.exists() and 1 <= takes(project) < 4
+    monkeypatch.setattr(narrate_progress.Reporter, "progress", original)
+    code, stdout, stderr = narrate(args, capsys)
+    assert code == 0, stderr
+    assert "Continuing" in stderr and "Wrote" in stdout and sf.info(str(out)).duration > 0
+    assert takes(project) == 4
+
+
+def test_chapters_none_and_a_script_input(tiny_model, tmp_path, capsys):
+    script = tmp_path / "scene.txt"
+    script.write_text("Alice: Where were you?\nBob: At the station.\n", encoding="utf-8")
+    out = tmp_path / "scene.wav"
+    code, stdout, _ = narrate([str(script), "-o", str(out), "--model", str(tiny_model), "--no-refine",
+                               "--chapters", "none", "--json"], capsys)
+    assert code == 0
+    from app.narration.project import Project
+
+    assert [s.speaker for s in Project.open(tmp_path / "scene.ctsproj").sentences()] == ["Alice", "Bob"]
+    assert len(next(f for f in events(stdout)[-1]["files"] if f["kind"] == "audio")["chapter_starts"]) == 1
+
+
+@pytest.mark.parametrize("make, args, message", [
+    (None, ["missing.txt"], "does not exist"),
+    ("book.pdf", ["book.pdf"], "PDF file"),
+    ("book.txt", ["book.txt", "--voice", "Nobody"], "no saved voice named Nobody"),
+    (None, ["--project", "none.ctsproj"], "give the INPUT file"),
+    ("book.txt", ["book.txt", "--format", "flac"], "suffix of wav"),
+    ("out.wav", ["out.wav"], "is also the file"),
+])
+def test_mistakes_are_one_sentence_and_leave_no_project(make, args, message, tiny_model, tmp_path, capsys,
+                                                        monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    if make:
+        (tmp_path / make).write_bytes(BOOK.encode() if make.endswith(".txt") else b"%PDF-1.7")
+    code, _stdout, stderr = narrate([*args, "-o", "out.wav", "--model", str(tiny_model)], capsys)
+    assert code == 2 and message in stderr and stderr.startswith("error: ") and "Traceback" not in stderr
+    assert not list(tmp_path.glob("*.ctsproj"))
