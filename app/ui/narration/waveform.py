@@ -11,7 +11,7 @@ import bisect
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -20,6 +20,7 @@ from app.ui.retranslate import Retranslating
 # Samples per envelope point for a chapter: 24 kHz audio gives about 94 points a second, finer
 # than any chapter is drawn, and a sentence's own waveform uses every sample.
 CHAPTER_BLOCK = 256
+WAVE_COLOR = "#3d6fb0"
 
 
 def reduce_columns(mins: np.ndarray, maxs: np.ndarray, columns: int) -> tuple[np.ndarray, np.ndarray]:
@@ -123,6 +124,9 @@ class WaveformView(Retranslating, QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.retranslate()
 
+    def sizeHint(self) -> QSize:
+        return QSize(400, 110)
+
     def set_waveform(self, waveform: Waveform | None, selected=None) -> None:
         self.waveform, self.selected, self._cache = waveform, selected, None
         self.update()
@@ -166,7 +170,7 @@ class WaveformView(Retranslating, QWidget):
             painter.fillRect(QRectF(span[0], 0, span[1] - span[0], h), highlight)
         mins, maxs = self.column_peaks(w)
         mid = h / 2
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 1))
+        painter.setPen(QPen(QColor(WAVE_COLOR), 1))
         for x, (lo, hi) in enumerate(zip(mins.tolist(), maxs.tolist())):
             top, bottom = mid - max(-1.0, min(1.0, hi)) * mid, mid - max(-1.0, min(1.0, lo)) * mid
             painter.drawLine(QPointF(x + 0.5, top), QPointF(x + 0.5, max(bottom, top + 1)))

@@ -99,6 +99,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         middle.addWidget(self.chapter_wave)
         middle.addWidget(self.sentence_wave)
         middle.setStretchFactor(0, 4)
+        middle.setSizes([420, 140, 110])
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.chapters)
         split.addWidget(middle)
