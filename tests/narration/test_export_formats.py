@@ -161,3 +161,20 @@ def test_mp3_bitrate_is_the_one_asked(tmp_path):
     report = export(book(), ExportSettings(format="mp3", bitrate=320), tmp_path / "b.mp3")
     assert MP3(report.audio().path).info.bitrate == 160_000     # MPEG-2 at 24 kHz stops there
     assert any("160 kbit/s" in w for w in report.warnings)
+
+
+def test_a_timed_voice_over_puts_each_cue_at_its_time_and_reports_overflow(tmp_path):
+    cues = [(0.5, 2.0, 30_000), (2.5, 4.0, 48_000), (4.2, 6.0, 12_000)]   # the second is 2 s for a 1.5 s slot
+    chapter = RenderedChapter("Voice-over", tuple(RenderedSentence(f"cue {i}", tone(n), start, end)
+                                                 for i, (start, end, n) in enumerate(cues)))
+    report = export([chapter], ExportSettings(format="wav", subtitles="srt", loudness=None), tmp_path / "vo.wav")
+    data, _rate = sf.read(report.audio().path, dtype="int16")
+    # The third cue waits for the second to end: their sound runs on without a gap, nothing overlaps.
+    assert runs(data != 0) == [(12_000, 42_000), (60_000, 120_000)]
+    assert [(s.start, s.end) for s in report.audio().spans] == [(12_000, 42_000), (60_000, 108_000),
+                                                                (108_000, 120_000)]
+    (over,) = report.overflows
+    assert over.sentences == (1,) and over.over == pytest.approx(0.5) and over.speed_needed == pytest.approx(4 / 3)
+    assert any("0.50 s" in w for w in report.warnings)
+    got = stamps((tmp_path / "vo.srt").read_text(encoding="utf-8"))
+    assert got == [(0.5, 1.75), (2.5, 4.5), (4.5, 5.0)]

@@ -71,23 +71,26 @@ def true_peak(audio: np.ndarray) -> float:
     return 20.0 * np.log10(peak) if peak > 0 else float("-inf")
 
 
-def _limit(audio: np.ndarray, ceiling_db: float, rate: int) -> tuple[np.ndarray, bool]:
+def _limit(audio: np.ndarray, ceiling_db: float, rate: int) -> tuple[np.ndarray, bool, float]:
     """Dip the gain around every true peak above the ceiling. The minimum of the needed gain
     over a hold window, then averaged over half of it, is at or under the need at each peak."""
     from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
     ceiling = 10.0 ** (ceiling_db / 20.0)
     need = np.ones(audio.size, np.float64)
+    highest = 0.0
     for start, up in _oversampled_chunks(audio):
         peaks = up.reshape(-1, _OVERSAMPLE).max(axis=1)
+        highest = max(highest, float(peaks.max(initial=0.0)))
         over = peaks > ceiling
         if over.any():
             need[start: start + peaks.size][over] = ceiling / peaks[over]
+    peak_db = 20.0 * np.log10(highest) if highest > 0 else float("-inf")
     if not (need < 1.0).any():
-        return audio, False
+        return audio, False, peak_db
     hold = max(1, int(_HOLD_SECONDS * rate))
     gain = uniform_filter1d(minimum_filter1d(need, 2 * hold + 1, mode="nearest"), hold + 1, mode="nearest")
-    return (audio * gain).astype(np.float32), True
+    return (audio * gain).astype(np.float32), True, peak_db
 
 
 def normalize(audio: np.ndarray, rate: int, target: float | None, ceiling_db: float) -> LoudnessResult:
@@ -101,9 +104,14 @@ def normalize(audio: np.ndarray, rate: int, target: float | None, ceiling_db: fl
     limited = False
     # The limiter's dips take a little loudness; lift and limit again until on target.
     for _round in range(4):
-        audio, dipped = _limit(audio, ceiling_db - 0.05, rate)
+        audio, dipped, peak = _limit(audio, ceiling_db - 0.05, rate)
         limited |= dipped
-        if not dipped or target is None or measured is None:
+        if not dipped and not limited:   # a plain gain moves loudness dB for dB: no second measurement
+            final = None if measured is None else measured + gain_db
+            return LoudnessResult(audio, measured, final, peak, gain_db, limited, short)
+        if not dipped:
+            break
+        if target is None or measured is None:
             break
         now, _ = integrated_loudness(audio, rate)
         if now is None or target - now < 0.1 or gain_db >= MAX_GAIN_DB:
