@@ -2,7 +2,6 @@
 statuses; edits, new takes, take choice and locks go to the project and come back into the
 table; rendering on the worker thread updates progress; the test model is called noise."""
 
-import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
