@@ -47,6 +47,7 @@ class FakeSpeech:
     def __init__(self):
         self.output = FakeOutput()
         self.played: list[np.ndarray] = []
+        self.busy = False
 
     def play_audio(self, audio, rate):
         self.played.append(np.asarray(audio))

@@ -124,6 +124,9 @@ def test_play_from_here_plays_the_rest_of_the_chapter(qtbot, view):
     assert len(played) == 2 * (12_000 + int(24_000 * 0.3))
     assert played[0] == pytest.approx(0.2, abs=1e-4) and played[12_000 + 7_200] == pytest.approx(0.3, abs=1e-4)
     assert not played[12_000:12_000 + 7_200].any()                  # the pause between sentences
+    c.speech.busy = True                                             # Play in the main window goes on
+    view.actions["play_from"].trigger()
+    assert len(c.speech.played) == 1 and view.status.text() == "The main window is speaking; stop it first."
 
 
 def test_clicking_the_chapter_waveform_selects_that_sentence(qtbot, view):

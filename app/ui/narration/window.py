@@ -227,6 +227,9 @@ class NarrationWindow(Retranslating, QMainWindow):
             fn(sentence)
 
     def play_from_here(self) -> None:
+        if self.controller.speech.busy:
+            self.status.setText(self.tr("The main window is speaking; stop it first."))
+            return
         self._with_sentence(lambda s: self.controller.play_from(s.id)
                             or self.status.setText(self.tr("Nothing rendered to play from here yet.")))
 
