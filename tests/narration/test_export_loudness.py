@@ -48,6 +48,17 @@ def test_peaky_audio_is_limited_not_turned_down():
     assert 20 * np.log10(np.abs(audio).max()) + result.gain_db > -1.0   # plain gain alone would have clipped
 
 
+@pytest.mark.parametrize("rate", [11_025, 22_050, 24_000, 48_000])
+@pytest.mark.parametrize("seconds", [0.41, 2.3, 75.0])
+def test_the_chunked_measurement_is_pyloudnorm_s(rate, seconds):
+    rng = np.random.default_rng(int(seconds * 10))
+    n = int(seconds * rate)
+    audio = (0.05 * rng.standard_normal(n) * (np.arange(n) % 5000 < 3000)).astype(np.float32)
+    audio[: n // 3] *= 0.01     # a quiet stretch the relative gate leaves out
+    ours, _short = integrated_loudness(audio, rate)
+    assert ours == pytest.approx(pyloudnorm.Meter(rate).integrated_loudness(audio.astype(np.float64)), abs=1e-6)
+
+
 def test_true_peak_sees_between_samples():
     # A sine at a quarter of the rate, sampled at 45 degrees: samples at 0.707, the wave at 1.0.
     n = np.arange(4800)

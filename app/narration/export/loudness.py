@@ -1,5 +1,9 @@
 """Loudness to a target (EBU R128 integrated, pyloudnorm), then peaks under a true-peak ceiling.
 
+pyloudnorm's meter holds several float64 copies of its input (a book of hours would need
+tens of GB), so the measurement runs here in chunks through pyloudnorm's own K-weighting
+filters and gating; a test holds it equal to pyloudnorm's.
+
 The true peak is estimated at 4x oversampling (ITU-R BS.1770-4 annex 2), since a lossy codec
 rebuilds the waveform between samples. A peak over the ceiling is brought down by a short
 look-ahead gain dip around it (a limiter), not by turning the whole narration down, so the
@@ -37,15 +41,51 @@ def integrated_loudness(audio: np.ndarray, rate: int) -> tuple[float | None, boo
     repeated (its loudness as a steady sound), and the flag says so."""
     import pyloudnorm
 
-    audio = np.asarray(audio, dtype=np.float64).reshape(-1)
+    audio = np.asarray(audio, dtype=np.float32).reshape(-1)
     if audio.size == 0 or not np.any(audio):
         return None, False
     need = int(np.ceil(BLOCK_SECONDS * rate)) + 1
     short = audio.size < need
     if short:
         audio = np.tile(audio, int(np.ceil(need / audio.size)))
-    value = float(pyloudnorm.Meter(rate).integrated_loudness(audio))
+    value = _gated_loudness(audio, rate, pyloudnorm.Meter(rate, block_size=BLOCK_SECONDS))
     return (value if np.isfinite(value) else None), short
+
+
+def _gated_loudness(audio: np.ndarray, rate: int, meter) -> float:
+    """pyloudnorm's `integrated_loudness` for mono (BS.1770-4: 400 ms blocks, 75 % overlap,
+    -70 LUFS absolute and -10 LU relative gates), with the filters run chunk by chunk."""
+    from scipy.signal import lfilter, lfilter_zi
+
+    block, step = meter.block_size, 1.0 - meter.overlap
+    count = int(np.round((audio.size / rate - block) / (block * step))) + 1
+    j = np.arange(count)
+    lower = (block * (j * step) * rate).astype(np.int64)        # the same bounds pyloudnorm takes
+    upper = (block * (j * step + 1) * rate).astype(np.int64)
+    bounds = np.unique(np.concatenate([lower, upper]))
+    sums = np.zeros(bounds.size)                                  # sum of squares before each bound
+    stages = list(meter._filters.values())
+    states = [lfilter_zi(f.b, f.a) * 0.0 for f in stages]
+    total, at = 0.0, 0
+    for start in range(0, audio.size, _CHUNK):
+        piece = audio[start: start + _CHUNK].astype(np.float64)
+        for n, f in enumerate(stages):
+            piece, states[n] = lfilter(f.b, f.a, piece, zi=states[n])
+            piece *= f.passband_gain
+        running = total + np.concatenate([[0.0], np.cumsum(piece * piece)])
+        inside = (bounds >= start) & (bounds <= start + piece.size)
+        sums[inside] = running[bounds[inside] - start]
+        total, at = running[-1], start + piece.size
+    sums[bounds > at] = total
+    z = (sums[np.searchsorted(bounds, upper)] - sums[np.searchsorted(bounds, lower)]) / (block * rate)
+    with np.errstate(divide="ignore"):
+        loudness = -0.691 + 10.0 * np.log10(z)
+        kept = z[loudness >= -70.0]
+        if kept.size == 0:
+            return float("-inf")
+        relative = -0.691 + 10.0 * np.log10(kept.mean()) - 10.0
+        gated = z[(loudness > relative) & (loudness > -70.0)]
+        return float(-0.691 + 10.0 * np.log10(gated.mean())) if gated.size else float("-inf")
 
 
 def _oversampled_chunks(audio: np.ndarray):
@@ -77,14 +117,14 @@ def _limit(audio: np.ndarray, ceiling_db: float, rate: int) -> tuple[np.ndarray,
     from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
     ceiling = 10.0 ** (ceiling_db / 20.0)
-    need = np.ones(audio.size, np.float64)
+    need = np.ones(audio.size, np.float32)
     highest = 0.0
     for start, up in _oversampled_chunks(audio):
         peaks = up.reshape(-1, _OVERSAMPLE).max(axis=1)
         highest = max(highest, float(peaks.max(initial=0.0)))
         over = peaks > ceiling
         if over.any():
-            need[start: start + peaks.size][over] = ceiling / peaks[over]
+            need[start: start + peaks.size][over] = ceiling / peaks[over] * (1 - 1e-6)   # float32 rounds up
     peak_db = 20.0 * np.log10(highest) if highest > 0 else float("-inf")
     if not (need < 1.0).any():
         return audio, False, peak_db
