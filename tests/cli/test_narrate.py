@@ -135,3 +135,25 @@ def test_mistakes_are_one_sentence_and_leave_no_project(make, args, message, tin
     code, _stdout, stderr = narrate([*args, "-o", "out.wav", "--model", str(tiny_model)], capsys)
     assert code == 2 and message in stderr and stderr.startswith("error: ") and "Traceback" not in stderr
     assert not list(tmp_path.glob("*.ctsproj"))
+
+
+def test_script_speakers_and_voice_get_the_saved_voices_of_their_names(tmp_path):
+    from argparse import Namespace
+
+    from app.cli.narrate import _map_speakers, _narrator
+    from app.engine.library.voices import Voice, VoiceLibrary
+    from app.narration.inputs import read_source
+    from app.narration.project import Project
+
+    VoiceLibrary().save(Voice(name="Alice", speaker="alice-speaker", seed=5))
+    VoiceLibrary().save(Voice(name="Narrator", speaker="narrator-speaker", seed=9))
+    script = tmp_path / "scene.txt"
+    script.write_text("Alice: Where were you?\nBob: At the station.\n", encoding="utf-8")
+    document = read_source(script)
+    project = Project.create(tmp_path / "scene.ctsproj", document)
+    _map_speakers(project, document)
+    voices = project.voices()
+    assert set(voices) == {"Alice"}                     # Bob has no saved voice: the narrator reads him
+    assert (voices["Alice"].speaker, voices["Alice"].seed) == ("alice-speaker", 5)
+    assert _narrator(Namespace(voice="Narrator", seed=None)) == (9, "narrator-speaker")
+    assert _narrator(Namespace(voice=None, seed=4)) == (4, None)
