@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.cli.arguments import number, read_input_text
 from app.engine.decode import MODES
-from app.engine.decode.precision import CHOICES as PRECISIONS, EXPERIMENTAL
+from app.engine.decode.precision import CHOICES as PRECISIONS, running_note
 from app.engine.device import CHOICES as DEVICES
 from app.engine.errors import InputTextError, OutputError, SynthesisCancelled
 from app.engine.request import SEED_MAX, SamplingParams, SynthesisRequest
@@ -55,8 +55,8 @@ def add_parser(sub) -> None:
                    help="decode loop: jit (ours, compiled; default), eager (ours, not compiled), "
                         "upstream (ChatTTS's own)")
     s.add_argument("--precision", choices=PRECISIONS, default="auto",
-                   help="number format of the decode step: auto (fp32 on a CPU, bf16/fp16 on a GPU); "
-                        "int8 and bf16 on a CPU are faster and experimental")
+                   help="number format of the decode step: auto (int8 on a CPU, bf16/fp16 on a GPU); "
+                        "fp32 is exact and several times slower on a CPU; bf16 on a CPU is experimental")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.set_defaults(func=run)
 
@@ -109,10 +109,9 @@ def _say(args, synth, store, result, output: Path) -> None:
     warnings = synth.notes + result.warnings
     for warning in warnings:
         print(_("Note: {message}").format(message=warning), file=sys.stderr)
-    if synth.precision in EXPERIMENTAL:
-        print(_("Note: precision {precision} is experimental: it is faster, but not yet checked by ear on the "
-                "official weights; use {option} if it sounds wrong.").format(
-                  precision=synth.precision, option="--precision fp32"), file=sys.stderr)
+    running = running_note(synth.precision)
+    if running:
+        print(_("Note: {message}").format(message=running), file=sys.stderr)
     if result.test_model:
         print(_("Note: {model} is a random-weight test model; {file} holds noise, not speech.").format(
             model=store.root, file=output.name), file=sys.stderr)

@@ -82,6 +82,7 @@ def step_synthesis(work: Path) -> str:
     import soundfile as sf
 
     from app.engine.audio.wav import write_wav
+    from app.engine.decode.precision import resolve
     from app.engine.request import SamplingParams, SynthesisRequest
     from app.engine.synthesis.chattts_model import quiet_libraries
     from app.engine.synthesis.synthesizer import Synthesizer
@@ -92,7 +93,7 @@ def step_synthesis(work: Path) -> str:
     synth = Synthesizer(model, device="cpu")
     synth.load()
     loop = synth.loop
-    if loop is None or loop.mode != "jit" or synth.precision != "fp32":
+    if loop is None or loop.mode != "jit" or synth.precision != resolve("auto", "cpu"):
         # TorchScript reads the .py sources of the decode step: a bundle without them falls
         # back to the slower eager loop, which a build must not ship silently.
         raise ValueError(_("the decode step did not compile ({error})").format(

@@ -21,10 +21,10 @@ DEVICE_LABELS = {
     DeviceOption.CUDA: QT_TRANSLATE_NOOP("Menus", "Device: NVIDIA GPU (CUDA)"),
 }
 PRECISION_LABELS = {
-    "auto": QT_TRANSLATE_NOOP("Menus", "Precision: automatic"),
-    "int8": QT_TRANSLATE_NOOP("Menus", "Precision: int8, about 2x faster on a CPU (experimental)"),
+    "auto": QT_TRANSLATE_NOOP("Menus", "Precision: automatic (int8 on a CPU, bf16 or fp16 on a GPU)"),
+    "int8": QT_TRANSLATE_NOOP("Menus", "Precision: int8, several times faster on a CPU, close to fp32"),
     "bf16": QT_TRANSLATE_NOOP("Menus", "Precision: bf16 (experimental)"),
-    "fp32": QT_TRANSLATE_NOOP("Menus", "Precision: fp32 (exact, slowest)"),
+    "fp32": QT_TRANSLATE_NOOP("Menus", "Precision: fp32 (exact, slowest on a CPU)"),
 }
 # Language names are written in their own language, never translated.
 LANGUAGE_LABELS = {"system": QT_TRANSLATE_NOOP("Menus", "Follow the system"), "en": "English", "zh_CN": "简体中文"}

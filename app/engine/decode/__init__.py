@@ -3,7 +3,8 @@
 - llama_step.py: the Llama layers as one TorchScript-able step over a KV cache
 - sampling.py:   ChatTTS's sampling rules as one TorchScript-able function
 - loop.py:       prefill + per-token steps for both passes, batches, streaming events
-- precision.py:  fp32 / bf16 / fp16 / int8 per device
+- precision.py:  fp32 / bf16 / fp16 / int8 per device (`auto`: int8 on a CPU)
+- int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
 - memory.py:     batch size from free memory, out-of-memory detection
 - prompts.py:    prompt embeddings from ChatTTS's own tokenizer, speaker and Embed
 - vocoder_stream.py: hidden states -> audio in pieces with seamless joins

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import warnings
 
 from app.engine.errors import DeviceError
 from app.i18n import _
@@ -11,9 +10,13 @@ from app.i18n import _
 CPU_CHOICES = ("fp32", "bf16", "int8")
 CUDA_CHOICES = ("fp32", "fp16", "bf16")
 CHOICES = ("auto", "fp32", "fp16", "bf16", "int8")
-# int8 and bf16 are checked against fp32 only on random weights so far (see bench/decode.py);
-# until someone listens to them on the official weights they are opt-in and say so.
-EXPERIMENTAL = ("int8", "bf16")
+# bf16 is checked against fp32 only on random weights so far; until someone listens to it on
+# the official weights it is opt-in and says so. int8 (decode/int8.py) is measured on a stress
+# model with activation outliers too (bench/precision_quality.py, tests/engine/test_int8_quality.py)
+# and is what `auto` runs on a CPU: about 5x fp32's speed there, the only real-time CPU mode.
+EXPERIMENTAL = ("bf16",)
+# What `auto` runs on a CPU; fp32 stays one choice away (--precision fp32, Model > Precision).
+CPU_AUTO = "int8"
 
 
 def resolve(precision: str, device_type: str, capability: tuple[int, int] | None = None) -> str:
@@ -46,8 +49,16 @@ def choose(precision: str, device_type: str,
     if precision == "auto":
         if device_type == "cuda":
             return ("bf16" if native_bf16(capability) else "fp16"), None
-        return "fp32", None
+        return (CPU_AUTO if int8_kernels() else "fp32"), None
     return precision, None
+
+
+def int8_kernels() -> bool:
+    """Whether this PyTorch has the x86 int8 kernels (fbgemm) that make int8 fast; elsewhere (an
+    ARM CPU) `auto` stays fp32."""
+    import torch
+
+    return bool({"x86", "fbgemm"} & set(torch.backends.quantized.supported_engines))
 
 
 def native_bf16(capability: tuple[int, int] | None = None) -> bool:
@@ -67,17 +78,27 @@ def compute_dtype(precision: str):
     return {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision, torch.float32)
 
 
-def convert(stack, precision: str, in_place: bool = False):
+def convert(stack, precision: str, in_place: bool = False, calibration=None, recipe=None):
     """The stack in `precision`. fp32 shares the model's weights. Otherwise the weights are
     converted: in place when the caller gives up the fp32 model (no second fp32 copy at the
-    peak: that was 0.8 GB on the full model), else on a copy."""
-    import torch
-
+    peak: that was 0.8 GB on the full model), else on a copy. int8: `calibration()` gives
+    (x, cos, sin) for the smoothing of `decode/int8.py`; `recipe` defaults to its RECIPE."""
     if precision == "fp32":
         return stack
     if precision == "int8":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return torch.ao.quantization.quantize_dynamic(stack, {torch.nn.Linear}, dtype=torch.qint8,
-                                                          inplace=in_place)
+        from app.engine.decode import int8
+
+        return int8.quantize(stack, calibration, in_place=in_place, recipe=recipe or int8.RECIPE)
     return (stack if in_place else copy.deepcopy(stack)).to(compute_dtype(precision))
+
+
+def running_note(precision: str) -> str | None:
+    """The sentence a client shows about the precision that runs, with how to switch (None: fp32
+    or fp16, nothing to say)."""
+    if precision == "int8":
+        return _("Precision int8 runs: the fast choice on a CPU (several times faster than fp32, and measured "
+                 "close to it); for fp32's exact numbers use {option}.").format(option="--precision fp32")
+    if precision in EXPERIMENTAL:
+        return _("Precision {precision} is experimental: it is faster, but not yet checked by ear on the official "
+                 "weights; use {option} if it sounds wrong.").format(precision=precision, option="--precision fp32")
+    return None
