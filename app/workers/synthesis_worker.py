@@ -52,6 +52,15 @@ def _unexpected(what: str, exc: BaseException) -> str:
     return what.format(error=f"{type(exc).__name__}: {exc}")
 
 
+def _warm_up(engine: Engine, synth) -> None:
+    """The decode step's first runs, on the engine's thread between requests, after the window
+    has said the model is ready (a Play meanwhile waits at most for this one call)."""
+    try:
+        engine.call(synth.warm_up)
+    except Exception as exc:   # the model was unloaded meanwhile, or the warm-up failed: the
+        log.info("warm-up skipped: %s", exc)   # first request then pays the first runs itself
+
+
 class SynthesisWorker(QObject):
     loadStarted = Signal(str)
     loaded = Signal(object)            # ModelStatus
@@ -125,7 +134,7 @@ class SynthesisWorker(QObject):
         self.shutdown()                       # one model in memory at a time
         try:
             synth = self._factory(model_dir, device=device, precision=precision)
-            synth.load()
+            synth.load(warm_up=False)        # Play is possible first; the warm-up follows
             engine = Engine(synth)
         except StudioError as exc:
             self.loadFailed.emit(str(exc))
@@ -142,6 +151,7 @@ class SynthesisWorker(QObject):
             decode=synth.decode_label, notes=tuple(synth.notes), precision=synth.precision,
             precision_asked=precision,
         ))
+        threading.Thread(target=_warm_up, args=(engine, synth), name="warm-up", daemon=True).start()
 
     @Slot(object)
     def run(self, job: Job) -> None:

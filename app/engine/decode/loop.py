@@ -60,9 +60,11 @@ def _silence_jit_deprecation():
 
 
 class DecodeLoop:
-    def __init__(self, chat, mode: str = "jit", precision: str = "fp32", own_weights: bool = False):
+    def __init__(self, chat, mode: str = "jit", precision: str = "fp32", own_weights: bool = False,
+                 cache=None):
         """`own_weights`: the caller will drop ChatTTS's fp32 GPT, so a reduced precision may
-        convert its weights in place instead of copying them."""
+        convert its weights in place instead of copying them. `cache`: a CompiledCache
+        (decode/compiled_cache.py) that keeps the converted, compiled step between starts."""
         if mode not in ("jit", "eager"):
             raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
         llama = chat.gpt.gpt
@@ -88,7 +90,14 @@ class DecodeLoop:
             # weight_norm heads: materialize once; the loop reads plain matrices.
             self.head_text = embed.head_text.weight.detach().clone()
             self.head_code = torch.cat([h.weight.detach() for h in embed.head_code]).clone()
-            stack = prec.convert(LlamaStack(llama).eval(), self.precision, in_place=own_weights)
+            # A reduced precision's compiled step from the cache skips conversion and compilation
+            # (fp32 is not cached: it shares the model's weights, a loaded copy would double them).
+            cache_key = (cache.key(self.precision, getattr(self, "int8_recipe", None), str(self.device))
+                         if cache is not None and mode == "jit" and self.device.type == "cpu"
+                         and self.precision != "fp32" else None)
+            cached = cache.load(cache_key, str(self.device)) if cache_key else None
+            stack = cached if cached is not None else prec.convert(
+                LlamaStack(llama).eval(), self.precision, in_place=own_weights)
         self.mode = mode
         self.jit_error: Optional[str] = None
         self._filter, self._draw = filter_logits, draw
@@ -103,6 +112,8 @@ class DecodeLoop:
             self.mode = "graph"
         elif mode == "jit":
             self._compile(stack)
+            if cache_key and cached is None and self.mode == "jit":
+                cache.save(cache_key, self._stack)
         self.static_caches = StaticCaches(self._zero_cache)
         # Steps between looks at completion and overflow: each look waits for a GPU; on a CPU
         # it costs nothing and ended rows leave the batch at once.

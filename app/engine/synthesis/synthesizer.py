@@ -40,7 +40,8 @@ log = logging.getLogger("chattts_studio.engine")
 class Synthesizer:
     def __init__(self, model_dir: os.PathLike | str | None = None, device: str = "auto",
                  dictionary_factory=PronunciationDictionary, decode: str = "jit",
-                 precision: str = "auto", stream: bool = True, lookahead: int | None = None):
+                 precision: str = "auto", stream: bool = True, lookahead: int | None = None,
+                 step_cache: bool = True):
         if decode not in MODES:
             raise DeviceError(_("Unknown decode mode {mode}; use one of: {choices}.").format(
                 mode=repr(decode), choices=", ".join(MODES)))
@@ -49,6 +50,10 @@ class Synthesizer:
         self.precision_request = precision
         self.stream = stream
         self.lookahead = lookahead
+        # Keep the converted, compiled decode step between starts (decode/compiled_cache.py).
+        self.step_cache = step_cache
+        self.compiled_cache = None
+        self._warm_shapes: list[tuple[int, int]] | None = None   # warm-up still to do
         self.dictionary_factory = dictionary_factory
         self.device_request = device
         self.device: DeviceChoice | None = None
@@ -67,7 +72,9 @@ class Synthesizer:
     def loaded(self) -> bool:
         return self.chat is not None
 
-    def load(self, verify: bool = True) -> None:
+    def load(self, verify: bool = True, warm_up: bool = True) -> None:
+        """`warm_up=False`: ready sooner; the caller runs `warm_up()` once Play is possible
+        (the first requests until then pay TorchScript's first, slower runs themselves)."""
         started = time.perf_counter()
         self.notes.clear()
         if verify:
@@ -82,6 +89,8 @@ class Synthesizer:
         else:
             self.decoder = self._loop_decoder(chat)
         self.chat = chat
+        if warm_up:
+            self.warm_up()
         self.test_model = studio_cfg is not None
         self.load_seconds = time.perf_counter() - started
         log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
@@ -90,15 +99,27 @@ class Synthesizer:
         from app.engine.decode.loop import DecodeLoop
         from app.engine.decode.speech import FastSpeech
 
-        loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True)
+        if self.step_cache:
+            from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint
+
+            self.compiled_cache = CompiledCache(model_fingerprint(self.store))
+        loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True, cache=self.compiled_cache)
         if loop.precision_note:
             self.notes.append(loop.precision_note)
         speech = FastSpeech(chat, loop, self.lookahead)
-        speech.warm_up(_batch_shapes(loop))
+        self._warm_shapes = _batch_shapes(loop)
         if loop.precision != "fp32":
             # The loop holds the converted weights; what is left of the fp32 model is dead weight.
             chat.gpt.gpt = None
         return LoopDecoder(chat, loop, speech)
+
+    def warm_up(self) -> None:
+        """Run the decode step's first, slower runs (TorchScript optimizes on them; a GPU
+        captures its graphs) now rather than in a user's sentence; once per load. Call it on
+        the thread that owns the model (the engine's)."""
+        shapes, self._warm_shapes = self._warm_shapes, None
+        if shapes is not None and self.speech is not None:
+            self.speech.warm_up(shapes)
 
     @property
     def loop(self):

@@ -1,0 +1,184 @@
+"""A cache of the compiled decode step: the TorchScript module of the Llama stack with its
+weights already converted (int8 smoothed and quantized, or bf16), saved with torch.jit.save
+under the program's cache folder, so that a second start skips the conversion and the
+TorchScript compilation.
+
+An entry is named by a key over everything that shapes it: the model (the checksums its
+files were verified against and each file's size and time), the precision, the int8 recipe,
+the program's version and the source of the modules that define the step, PyTorch's version
+and the device. A change to any of them is another key: the stale entry is not used; the few most
+recent entries are kept (fp32 and int8 of one model, say) and older ones removed.
+
+Nothing read back is trusted: an entry is used only when its manifest (JSON, parsed with a
+size cap) names this key and the file's size and SHA-256 match it; anything else (a damaged,
+truncated, or foreign file) is deleted and rebuilt. TorchScript archives are zip files of
+code and tensors, not pickles of arbitrary objects; the checksum check comes first anyway.
+Files are written to a temporary name and renamed, the manifest last, so a crash leaves no
+entry that looks complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+import warnings
+from pathlib import Path
+
+from app import __version__, paths
+from app.atomic import write_json_atomic
+
+log = logging.getLogger("chattts_studio.engine")
+
+FORMAT = 1                   # bump when what an entry holds changes shape
+FOLDER = "compiled"
+MANIFEST_CAP = 64 * 1024
+STALE_TMP_SECONDS = 3600     # a temporary file this old is a crashed write's leftover     # a manifest is a few hundred bytes; anything larger is not ours
+# The modules whose source decides what the compiled step computes.
+STEP_SOURCES = ("llama_step.py", "int8.py", "precision.py", "sampling.py")
+
+
+def _source_digest() -> str:
+    """The step's source, so that a changed program never runs an old step. In a frozen
+    build the sources are not files; its version stands for them."""
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in STEP_SOURCES:
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return digest.hexdigest()
+
+
+def model_fingerprint(store) -> dict:
+    """What identifies the model's weights: the checksums its files were verified against, and
+    each file's size and modification time (a file replaced later is another model)."""
+    from app.engine.models.files import MODEL_FILES
+
+    stamps = {}
+    for rel in MODEL_FILES:
+        st = (store.root / rel).stat()
+        stamps[rel] = [st.st_size, st.st_mtime_ns]
+    return {"root": str(store.root.resolve()), "sha256": store.expected_sha256(), "files": stamps}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class CompiledCache:
+    """Compiled decode steps of one model, in `folder` (default: the cache folder)."""
+
+    def __init__(self, fingerprint: dict, folder: Path | None = None, version: str = __version__):
+        self.fingerprint = fingerprint
+        self.folder = Path(folder) if folder is not None else paths.cache_dir() / FOLDER
+        self.version = version
+        self.hits = self.misses = 0
+
+    def key(self, precision: str, recipe, device: str) -> str:
+        import torch
+
+        parts = {"format": FORMAT, "version": self.version, "source": _source_digest(),
+                 "torch": torch.__version__, "precision": precision, "recipe": repr(recipe),
+                 "device": device, "model": self.fingerprint}
+        return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
+
+    def _paths(self, key: str) -> tuple[Path, Path]:
+        return self.folder / f"step-{key}.pt", self.folder / f"step-{key}.json"
+
+    def _manifest(self, path: Path) -> dict | None:
+        try:
+            if path.stat().st_size > MANIFEST_CAP:
+                return None
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("sha256"), str) or \
+                not isinstance(data.get("size"), int) or not isinstance(data.get("key"), str):
+            return None
+        return data
+
+    def load(self, key: str, device: str):
+        """The cached module for `key`, or None (missing, stale or damaged: then removed)."""
+        import torch
+
+        module_path, manifest_path = self._paths(key)
+        if not module_path.exists() and not manifest_path.exists():
+            self.misses += 1
+            return None
+        manifest = self._manifest(manifest_path)
+        try:
+            good = (manifest is not None and manifest["key"] == key
+                    and module_path.stat().st_size == manifest["size"]
+                    and _sha256(module_path) == manifest["sha256"])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)   # TorchScript's deprecation notice
+                module = torch.jit.load(str(module_path), map_location=device) if good else None
+        except Exception as exc:          # unreadable, or an archive TorchScript rejects
+            log.warning("compiled step %s could not be loaded (%s); rebuilding it", module_path.name, exc)
+            module = None
+        if module is None:
+            log.info("compiled step %s is missing or damaged; rebuilding it", module_path.name)
+            self._remove(key)
+            self.misses += 1
+            return None
+        self.hits += 1
+        return module
+
+    def save(self, key: str, module) -> None:
+        """Keep `module` under `key` (and drop every other entry: they are stale for this
+        model or belong to another one; one entry per precision is what a user switches
+        between, so at most a few are kept)."""
+        import torch
+
+        module_path, manifest_path = self._paths(key)
+        tmp = module_path.with_name(module_path.name + f".{os.getpid()}.tmp")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                torch.jit.save(module, str(tmp))
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            manifest = {"key": key, "size": tmp.stat().st_size, "sha256": _sha256(tmp)}
+            os.replace(tmp, module_path)
+            write_json_atomic(manifest_path, manifest)
+        except Exception as exc:   # a full disk or a read-only folder costs the next start time, no more
+            log.warning("the compiled step could not be cached (%s)", exc)
+            tmp.unlink(missing_ok=True)
+            self._remove(key)
+            return
+        self._prune(keep=key)
+
+    def _remove(self, key: str) -> None:
+        for path in self._paths(key):
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+    def _prune(self, keep: str, limit: int = 3) -> None:
+        """Entries of other keys beyond the `limit` newest, and leftovers of crashed writes."""
+        try:
+            entries = sorted(self.folder.glob("step-*.pt"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for tmp in self.folder.glob("step-*.tmp"):
+                if time.time() - tmp.stat().st_mtime > STALE_TMP_SECONDS:   # not another start's write
+                    tmp.unlink(missing_ok=True)
+        except OSError:
+            return
+        kept = 1
+        for path in entries:
+            key = path.stem[len("step-"):]
+            if key == keep:
+                continue
+            if kept >= limit:
+                self._remove(key)
+            else:
+                kept += 1

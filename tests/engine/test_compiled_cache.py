@@ -1,0 +1,166 @@
+"""The compiled decode step's cache: used when everything that shapes it is the same, rebuilt
+when the model, the precision or the program changes, and never trusted: a damaged, truncated
+or foreign entry is ignored, removed and rebuilt; a write that fails leaves nothing behind."""
+
+import json
+import os
+
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.engine.decode import compiled_cache
+from app.engine.decode.compiled_cache import CompiledCache
+
+MODEL = {"root": "/m", "sha256": {"asset/GPT.pt": "ab" * 32}, "files": {"asset/GPT.pt": [10, 1]}}
+
+
+class Scaled(torch.nn.Module):
+    def __init__(self, factor: float):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.full((4,), factor))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * self.weight
+
+
+def _module(factor=2.0):
+    return torch.jit.script(Scaled(factor))
+
+
+def _entry_files(folder):
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def test_a_saved_step_is_loaded_back_and_computes_the_same(tmp_path):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    assert cache.load(key, "cpu") is None and cache.misses == 1
+    cache.save(key, _module(3.0))
+    loaded = cache.load(key, "cpu")
+    assert cache.hits == 1
+    assert loaded(torch.ones(4)).tolist() == [3.0] * 4
+    assert _entry_files(tmp_path) == [f"step-{key}.json", f"step-{key}.pt"]
+
+
+@pytest.mark.parametrize("change", ["model file", "model checksum", "precision", "recipe", "version",
+                                    "source", "device"])
+def test_anything_that_shapes_the_step_gives_another_key(tmp_path, monkeypatch, change):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _module())
+    model = json.loads(json.dumps(MODEL))
+    precision, recipe, device, version = "int8", None, "cpu", cache.version
+    if change == "model file":
+        model["files"]["asset/GPT.pt"] = [10, 2]          # the same size, written again
+    elif change == "model checksum":
+        model["sha256"]["asset/GPT.pt"] = "cd" * 32
+    elif change == "precision":
+        precision = "bf16"
+    elif change == "recipe":
+        recipe = "Recipe(alpha=0.8, per_channel=True)"
+    elif change == "version":
+        version = "9.9.9"
+    elif change == "source":
+        monkeypatch.setattr(compiled_cache, "_source_digest", lambda: "a changed step")
+    elif change == "device":
+        device = "cuda:0"
+    other = CompiledCache(model, tmp_path, version=version)
+    new_key = other.key(precision, recipe, device)
+    assert new_key != key
+    assert other.load(new_key, "cpu") is None            # stale: rebuilt, not reused
+    other.save(new_key, _module(5.0))
+    assert other.load(new_key, "cpu")(torch.ones(4)).tolist() == [5.0] * 4
+
+
+def _damage(kind: str, path):
+    data = path.read_bytes()
+    if kind == "flipped byte":
+        mid = len(data) // 2
+        path.write_bytes(data[:mid] + bytes([data[mid] ^ 0xFF]) + data[mid + 1:])
+    elif kind == "truncated":
+        path.write_bytes(data[: len(data) // 3])
+    elif kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "not an archive":
+        path.write_bytes(b"\x80\x04K\x01." + data[5:])         # a pickle's opening, same size
+
+
+@pytest.mark.parametrize("kind", ["flipped byte", "truncated", "empty", "not an archive"])
+def test_a_damaged_step_is_ignored_removed_and_rebuilt(tmp_path, monkeypatch, kind):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _module(3.0))
+    _damage(kind, tmp_path / f"step-{key}.pt")
+    opened = []
+    monkeypatch.setattr(torch.jit, "load", lambda *a, **k: opened.append(a) or _module())
+    assert cache.load(key, "cpu") is None
+    assert opened == []                                    # never handed to TorchScript
+    assert _entry_files(tmp_path) == []
+    monkeypatch.undo()
+    cache.save(key, _module(3.0))
+    assert cache.load(key, "cpu")(torch.ones(4)).tolist() == [3.0] * 4
+
+
+def test_a_step_whose_manifest_is_missing_or_foreign_is_not_used(tmp_path):
+    cache = CompiledCache(MODEL, tmp_path)
+    key, other = cache.key("int8", None, "cpu"), cache.key("bf16", None, "cpu")
+    cache.save(key, _module())
+    manifest = tmp_path / f"step-{key}.json"
+    manifest.unlink()
+    assert cache.load(key, "cpu") is None and _entry_files(tmp_path) == []
+    cache.save(other, _module())                           # a valid entry of another key...
+    os.replace(tmp_path / f"step-{other}.pt", tmp_path / f"step-{key}.pt")
+    os.replace(tmp_path / f"step-{other}.json", tmp_path / f"step-{key}.json")
+    assert cache.load(key, "cpu") is None                  # ...renamed to this one is refused
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode),
+                 st.dictionaries(st.text(max_size=8), st.one_of(st.integers(), st.text(max_size=70), st.none()),
+                                 max_size=5).map(lambda d: json.dumps(d).encode())))
+def test_any_manifest_is_parsed_safely(tmp_path, data):
+    cache = CompiledCache(MODEL, tmp_path / "c")
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _module())
+    (tmp_path / "c" / f"step-{key}.json").write_bytes(data)
+    assert cache.load(key, "cpu") is None                  # no manifest of ours: not used, no error
+
+
+def test_an_oversized_manifest_is_not_read(tmp_path):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _module())
+    good = json.loads((tmp_path / f"step-{key}.json").read_text())
+    good["padding"] = "x" * compiled_cache.MANIFEST_CAP
+    (tmp_path / f"step-{key}.json").write_text(json.dumps(good))
+    assert cache.load(key, "cpu") is None
+
+
+def test_a_failed_write_leaves_no_entry_and_no_temporary_file(tmp_path, monkeypatch):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    real_save = torch.jit.save
+
+    def crash_midway(module, path):
+        real_save(module, path)
+        with open(path, "r+b") as f:
+            f.truncate(100)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(torch.jit, "save", crash_midway)
+    cache.save(key, _module())                             # says so in the log, does not raise
+    assert _entry_files(tmp_path) == []
+    monkeypatch.undo()
+    assert cache.load(key, "cpu") is None
+
+
+def test_old_entries_beyond_a_few_are_removed(tmp_path):
+    cache = CompiledCache(MODEL, tmp_path)
+    keys = [cache.key(p, None, "cpu") for p in ("int8", "bf16", "fp16", "int4")]
+    for i, key in enumerate(keys):
+        cache.save(key, _module())
+        os.utime(tmp_path / f"step-{key}.pt", (1000 + i, 1000 + i))
+    assert not (tmp_path / f"step-{keys[0]}.pt").exists()
+    assert all((tmp_path / f"step-{k}.pt").exists() for k in keys[1:])
