@@ -1,0 +1,81 @@
+"""Workers as local processes (spawned, so CUDA and the frozen bundle work alike)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+
+from app.narration.farm.farm import FarmEngine
+from app.narration.farm.slots import Farm, Slot, WorkerLost
+from app.narration.farm.worker import Refused, WorkerSpec, process_main
+
+POLL_S = 0.2
+
+
+class LocalSlot(Slot):
+    def __init__(self, spec: WorkerSpec, context=None):
+        self.spec = spec
+        self.name = spec.name
+        self._context = context or multiprocessing.get_context("spawn")
+        self._send_lock = threading.Lock()
+        self.process = None
+        self._conn = None
+
+    def start(self) -> dict:
+        self._end_process()                  # a restart: the old one is gone or going
+        parent, child = self._context.Pipe()
+        self.process = self._context.Process(target=process_main, args=(child, self.spec),
+                                             name=f"chattts-{self.name}", daemon=True)
+        self.process.start()
+        child.close()
+        self._conn = parent
+        status, value = self._receive()
+        if status == "refused":
+            raise Refused(value)
+        return value
+
+    def _receive(self):
+        while True:
+            try:
+                if self._conn.poll(POLL_S):
+                    return self._conn.recv()
+            except (EOFError, OSError) as exc:
+                raise WorkerLost(f"the process ended ({exc or 'no reply'})") from None
+            if not self.process.is_alive() and not self._conn.poll(0):
+                raise WorkerLost(f"the process ended with code {self.process.exitcode}")
+
+    def _send(self, message) -> None:
+        with self._send_lock:
+            try:
+                self._conn.send(message)
+            except (OSError, ValueError) as exc:
+                raise WorkerLost(f"the process cannot be reached ({exc})") from None
+
+    def do(self, kind: str, payload):
+        self._send((kind, payload))
+        return self._receive()
+
+    def cancel_current(self) -> None:
+        try:
+            self._send("cancel")
+        except WorkerLost:
+            pass
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        try:
+            self._send(None)
+        except WorkerLost:
+            pass
+        self.process.join(10)
+        self._end_process()
+
+    def _end_process(self) -> None:
+        if self.process is not None and self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
+
+
+def local_farm(specs: list[WorkerSpec]) -> FarmEngine:
+    return FarmEngine(Farm([LocalSlot(spec) for spec in specs]))

@@ -1,0 +1,110 @@
+"""Workers as Ray actors: one per GPU (num_gpus=1) and CPU actors as asked, on one machine or a
+cluster (`ray://HOST:PORT`, or `auto` for the cluster this machine joined). Ray is an optional
+extra: pip install "chattts-studio[farm]". Each node needs the model at the same path (or
+`chattts-studio models download` there first); a worker verifies it by checksum before work."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from app.engine.errors import StudioError
+from app.i18n import _
+from app.narration.farm.farm import FarmEngine
+from app.narration.farm.slots import Farm, Slot, WorkerLost
+from app.narration.farm.worker import Refused, RenderWorker, WorkerSpec
+
+INSTALL = 'pip install "chattts-studio[farm]"'
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise StudioError(_("Rendering on Ray needs Ray, which is not installed; install it with: {command}").format(
+            command=INSTALL)) from None
+    return ray
+
+
+class _ActorBody:
+    """The actor: its model loads in the constructor; a refusal is kept and told, not raised, so
+    the driver reads the sentence rather than an actor's death."""
+
+    def __init__(self, spec: WorkerSpec):
+        self.worker, self.refusal = None, None
+        try:
+            self.worker = RenderWorker(spec)
+        except Refused as exc:
+            self.refusal = str(exc)
+
+    def start(self):
+        return ("refused", self.refusal) if self.worker is None else ("ready", self.worker.info())
+
+    def handle(self, kind, payload):
+        return self.worker.handle(kind, payload)
+
+    def cancel(self):
+        if self.worker is not None:
+            self.worker.cancel()
+
+    def pid(self):
+        return os.getpid()
+
+
+class RaySlot(Slot):
+    def __init__(self, ray, spec: WorkerSpec, gpus: float = 0):
+        self.ray, self.spec, self.gpus = ray, spec, gpus
+        self.name = spec.name
+        self.actor = None
+        # A cancel must run while a render does: two calls at once.
+        self._actor_class = ray.remote(max_concurrency=2)(_ActorBody)
+
+    def _runtime_env(self) -> dict:
+        # Workers import this program from where the driver does (a source tree in development).
+        root = str(Path(__file__).resolve().parents[3])
+        return {"env_vars": {"PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}}
+
+    def start(self) -> dict:
+        self.stop()
+        threads = self.spec.threads or 1
+        self.actor = self._actor_class.options(num_cpus=threads if not self.gpus else 1, num_gpus=self.gpus,
+                                               runtime_env=self._runtime_env()).remote(self.spec)
+        status, value = self._get(self.actor.start.remote())
+        if status == "refused":
+            raise Refused(value)
+        return value
+
+    def _get(self, ref):
+        from ray.exceptions import RayActorError, RayError
+
+        try:
+            return self.ray.get(ref)
+        except RayActorError as exc:
+            raise WorkerLost(f"the actor died ({type(exc).__name__})") from None
+        except RayError as exc:
+            raise WorkerLost(f"{type(exc).__name__}: {exc}") from None
+
+    def do(self, kind: str, payload):
+        return self._get(self.actor.handle.remote(kind, payload))
+
+    def cancel_current(self) -> None:
+        if self.actor is not None:
+            self.actor.cancel.remote()
+
+    def stop(self) -> None:
+        if self.actor is not None:
+            self.ray.kill(self.actor)
+            self.actor = None
+
+
+def ray_farm(address: str, specs: list[WorkerSpec], **init) -> FarmEngine:
+    """`address`: "auto" (the cluster this machine joined, else a local one), "local" (a new
+    local one) or "ray://HOST:PORT"."""
+    ray = import_ray()
+    if not ray.is_initialized():
+        try:
+            ray.init(address=None if address == "local" else address, **init)
+        except Exception as exc:
+            raise StudioError(_("Ray could not be reached at {address} ({reason}); check the address, or start "
+                                "a cluster with: ray start --head").format(address=address, reason=exc)) from None
+    return FarmEngine(Farm([RaySlot(ray, spec, gpus=1 if spec.device == "cuda" else 0) for spec in specs]))
