@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 
 import numpy as np
 import pytest
@@ -115,7 +116,8 @@ def test_a_complete_export_leaves_only_its_files(tmp_path):
     report = export(book(), ExportSettings(format="ogg", per_chapter=True, subtitles="srt"), tmp_path / "b")
     assert listing(tmp_path) == ["b", "b.ogg", "b.srt", "b/01 One.ogg", "b/01 One.srt", "b/02 Two.ogg", "b/02 Two.srt"]
     assert {str(f.path.relative_to(tmp_path)) for f in report.files} == set(listing(tmp_path)) - {"b"}
-    assert report.to_json()["files"][0]["sentences"]
+    data = json.loads(json.dumps(report.to_json()))     # what `narrate --json` can print
+    assert data["files"][0]["sentences"] and data["files"][0]["path"] == str(tmp_path / "b" / "01 One.ogg")
 
 
 def test_a_suffix_of_another_format_is_a_sentence(tmp_path):

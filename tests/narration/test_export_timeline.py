@@ -117,3 +117,21 @@ def test_timed_chapter_invariants(cues):
         assert (s.end > round(slot_end * RATE)) == (i in flagged)             # every overflow reported
     for o in t.overflows:
         assert o.over == pytest.approx(t.spans[o.sentences[-1]].end / RATE - o.slot_end, abs=1 / RATE)
+
+
+times = st.none() | st.floats(allow_nan=True, allow_infinity=True) | st.floats(-5, 20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2000), times, times), min_size=1, max_size=6))
+def test_damaged_cue_times_never_crash_cut_or_overlap(rows):
+    sizes = [n for n, _s, _e in rows]
+    t = assemble_chapter(chapter(sizes, timing=[(s, e) for _n, s, e in rows]), 0.1, RATE)
+    assert [s.end - s.start for s in t.spans] == sizes
+    assert all(a.end <= b.start for a, b in zip(t.spans, t.spans[1:]))
+    assert len(t.audio) == max([s.end for s in t.spans] + [0]) <= 21 * RATE + sum(sizes) + 6 * 2400
+
+
+def test_a_cue_days_away_is_not_days_of_silence():
+    t = assemble_chapter(chapter([100, 100], timing=[(1e9, None), (0.5, 1.0)]), 0.0, RATE)
+    assert len(t.audio) == int(0.5 * RATE) + 100

@@ -8,6 +8,7 @@ next one later and is reported with by how much, never overlapped or cut.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,6 +83,23 @@ def _samples(sentence: RenderedSentence, rate_in: int, rate_out: int) -> np.ndar
     return resample(audio, rate_in, rate_out)
 
 
+# A cue time past this is a damaged record, not a film: it would ask for days of silence.
+MAX_CUE_SECONDS = 24 * 3600.0
+
+
+def _clean(sentence: RenderedSentence) -> RenderedSentence:
+    """Times as a record may hold them (NaN, negative, end before start) made safe: a start
+    that cannot be is no start (the sentence follows the one before), a bad end no end."""
+    start, end = sentence.start, sentence.end
+    if not isinstance(start, (int, float)) or not math.isfinite(start) or not 0 <= start <= MAX_CUE_SECONDS:
+        start = None
+    if start is None or not isinstance(end, (int, float)) or not math.isfinite(end) or end <= start:
+        end = None
+    if (start, end) == (sentence.start, sentence.end):
+        return sentence
+    return RenderedSentence(sentence.text, sentence.audio, start, end)
+
+
 def _cues(sentences: tuple[RenderedSentence, ...]) -> list[list[int]]:
     """Sentence indexes grouped by cue: a timed sentence opens a cue unless it repeats the
     previous one's start and end (one cue's text split into sentences); untimed ones join it."""
@@ -101,7 +119,7 @@ def _cues(sentences: tuple[RenderedSentence, ...]) -> list[list[int]]:
 
 
 def is_timed(chapter: RenderedChapter) -> bool:
-    return any(s.start is not None for s in chapter.sentences)
+    return any(_clean(s).start is not None for s in chapter.sentences)
 
 
 def assemble_chapter(chapter: RenderedChapter, sentence_pause: float, sample_rate: int,
@@ -125,7 +143,7 @@ def assemble_chapter(chapter: RenderedChapter, sentence_pause: float, sample_rat
 
 
 def _assemble_timed(chapter: RenderedChapter, sentence_pause: float, rate: int, index: int) -> ChapterTimeline:
-    sentences = chapter.sentences
+    sentences = tuple(_clean(s) for s in chapter.sentences)
     pause = int(round(sentence_pause * rate))
     groups = _cues(sentences)
     audio_of = [_samples(s, chapter.sample_rate, rate) for s in sentences]
