@@ -98,6 +98,8 @@ class Renderer:
         """Render the pending (and failed) sentences, or those of `sentence_ids` that are;
         blocks until they are done, or stop()/cancel()."""
         project = self.project
+        with self._state:      # run again after stop() or cancel(); a pause asked before stays
+            self._stopping = self._cancelled = False
         wanted = None if sentence_ids is None else set(sentence_ids)
         chapters = {c.id: c for c in project.chapters()}
         all_sentences = [s for s in project.sentences() if s.chapter_id in chapters]
@@ -135,31 +137,35 @@ class Renderer:
         if plan:
             report(None, plan[0])
         by_id = {c.id: c for c in plan}
-        while True:
-            with self._state:
-                while self._paused and not (self._cancelled or self._stopping) and not self._jobs:
-                    self._state.wait(0.5)
-                halted = self._cancelled or self._stopping or self._paused
-            while not halted and len(self._jobs) < self.in_flight:
-                picked = self._next(plan)
-                if picked is None:
+        try:
+            while True:
+                with self._state:
+                    while self._paused and not (self._cancelled or self._stopping) and not self._jobs:
+                        self._state.wait(0.5)
+                    halted = self._cancelled or self._stopping or self._paused
+                while not halted and len(self._jobs) < self.in_flight:
+                    picked = self._next(plan)
+                    if picked is None:
+                        break
+                    self._submit(picked, by_id[picked.chapter_id], voicing, results)
+                if not self._jobs:
+                    if halted and self._paused and not (self._cancelled or self._stopping):
+                        continue
                     break
-                self._submit(picked, by_id[picked.chapter_id], voicing, results)
-            if not self._jobs:
-                if halted and self._paused and not (self._cancelled or self._stopping):
-                    continue
-                break
-            sentence, outcome_or_error = results.get()
-            with self._state:
-                self._jobs.pop(sentence.id, None)
-            chapter = by_id[sentence.chapter_id]
-            seconds = self._finish(sentence, chapter, outcome_or_error, voicing, outcome)
-            if seconds is not None:
-                done_ids.add(sentence.id)
-                meter.add(len(sentence.text), seconds)
-            if seconds is not None or sentence.id in outcome.failed:
-                pending_chars -= len(sentence.text)
-            report(sentence, chapter)
+                sentence, outcome_or_error = results.get()
+                with self._state:
+                    self._jobs.pop(sentence.id, None)
+                chapter = by_id[sentence.chapter_id]
+                seconds = self._finish(sentence, chapter, outcome_or_error, voicing, outcome)
+                if seconds is not None:
+                    done_ids.add(sentence.id)
+                    meter.add(len(sentence.text), seconds)
+                if seconds is not None or sentence.id in outcome.failed:
+                    pending_chars -= len(sentence.text)
+                report(sentence, chapter)
+        except BaseException:
+            self.cancel()        # a crash or an engine shut down: nothing stays running for us
+            raise
         outcome.state = "cancelled" if self._cancelled else "stopped" if (self._stopping or self._paused) else "finished"
         outcome.remaining = len(project.pending(include_failed=True))
         return outcome
@@ -187,17 +193,19 @@ class Renderer:
         options = {"refine_text": self.refine_text}
         if self.sampling is not None:
             options["sampling"] = self.sampling
+        speaker = voicing.speaker(sentence.speaker)     # the engine's own errors end the render
         try:
             request = SynthesisRequest(
-                voicing.text(sentence.text), seed=sentence.seed, speaker=voicing.speaker(sentence.speaker),
+                voicing.text(sentence.text), seed=sentence.seed, speaker=speaker,
                 speed=sentence.speed, reference=reference[0] if use_reference else None,
                 reference_text=reference[1] if use_reference else None, **options)
-            job = self.engine.submit(request, Priority.BACKGROUND)
-        except StudioError as exc:
+        except StudioError as exc:             # this sentence's values: it fails, the rest go on
             results.put((sentence, exc))
             with self._state:
                 self._jobs[sentence.id] = _Done()
             return
+        # An engine that refuses work (shut down) ends the whole render with its sentence.
+        job = self.engine.submit(request, Priority.BACKGROUND)
         with self._state:
             self._jobs[sentence.id] = job
             if self._cancelled:

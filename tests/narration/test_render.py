@@ -5,7 +5,9 @@ that fails is marked with its sentence and the rest are rendered; cancel leaves 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from app.engine.errors import StudioError
 from app.engine.request import SamplingParams
 from app.narration.project import Project, SentenceStatus
 from app.narration.render import Renderer
@@ -157,3 +159,12 @@ def test_rendering_chosen_sentences_only(tmp_path, engine):
     outcome = Renderer(project, e, **FAST).render(sentence_ids=[wanted.id])
     assert outcome.done == 1
     assert [s.id for s in project.sentences() if s.status == SentenceStatus.DONE] == [wanted.id]
+
+
+def test_an_engine_that_was_shut_down_ends_the_render_with_a_sentence(tmp_path, engine):
+    e = engine(start=True)
+    project = Project.create(tmp_path / "book.ctsproj", book())
+    e.close(timeout=60)
+    with pytest.raises(StudioError, match="shut down"):
+        Renderer(project, e, **FAST).render()
+    assert all(s.status == SentenceStatus.PENDING for s in project.sentences())   # none marked failed
