@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from app.engine.decode.loop import DecodeLoop, _nonfinite_error
+from app.engine.models.store import VERIFY_COMMAND
 
 
 @pytest.fixture(scope="module")
@@ -12,9 +13,17 @@ def loop(synthesizer):
     return DecodeLoop(synthesizer.chat, "eager", "fp32")
 
 
+@pytest.fixture(scope="module")
+def bf16_loop(synthesizer):
+    return DecodeLoop(synthesizer.chat, "eager", "bf16")
+
+
 @pytest.mark.parametrize("length", [1, 37, 512])
-def test_cache_bytes_per_row_is_what_one_rows_caches_take(loop, length):
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_cache_bytes_per_row_is_what_one_rows_caches_take(request, precision, length):
+    loop = request.getfixturevalue("loop" if precision == "fp32" else "bf16_loop")
     k, v = loop.allocate_cache(1, length)
+    assert k.dtype == (torch.float32 if precision == "fp32" else torch.bfloat16)
     assert loop.cache_bytes_per_row(length) == k.nbytes + v.nbytes
     k2, v2 = loop.allocate_cache(3, length)
     assert 3 * loop.cache_bytes_per_row(length) == k2.nbytes + v2.nbytes
@@ -31,3 +40,6 @@ def test_invalid_numbers_name_the_sentence_and_what_to_do(precision, words):
     assert "sentence 3" in message and words in message
     if precision != "fp32":
         assert precision in message
+        assert "(--precision fp32, or Model > Precision: fp32)" in message     # the switch, both ways
+    else:
+        assert f"({VERIFY_COMMAND})" in message

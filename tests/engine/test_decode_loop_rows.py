@@ -201,3 +201,31 @@ def test_invalid_numbers_in_one_row_stop_the_decode_naming_that_sentence(chat, m
 def _generate_plain(loop, chat):
     emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
     return list(loop.generate(emb, mask, True, PassParams(max_new_tokens=8, **CHATTTS), [1, 2, 3], eos=EOS))
+
+
+def test_a_replayed_graph_step_gets_this_steps_inputs(chat, monkeypatch):
+    """What a captured CUDA graph replays is fed through its static inputs: a stand-in graph
+    that runs the step on exactly what was loaded into them must decode like the growing step."""
+    from app.engine.decode import cuda_graph
+
+    replays = []
+
+    class Replaying:
+        def __init__(self, stack, inputs, size, k, v, _pool):
+            self.stack, self.inputs, self.size, self.k, self.v = stack, inputs, size, k, v
+
+        def replay(self):
+            replays.append(self.size)
+            i = self.inputs
+            return self.stack(i.x, i.cos, i.sin, i.mask[..., : self.size], self.k, self.v, i.at, self.size)
+
+    monkeypatch.setattr(cuda_graph, "capture", Replaying)
+    monkeypatch.setattr(torch.cuda, "graph_pool_handle", lambda: None)
+    graphed = DecodeLoop(chat, "eager", "fp32")
+    graphed.static_steps = graphed.cuda_graphs = True
+    growing = DecodeLoop(chat, "eager", "fp32")
+    a = _run(growing, chat, TEXTS, 6, [1, 2, 3], {0: 2})[-1]
+    b = _run(graphed, chat, TEXTS, 6, [1, 2, 3], {0: 2})[-1]
+    assert replays == [256] * 6                  # one replay per step, in the smallest bucket
+    for row in range(3):
+        _same_rows(a, row, Generated([b.tokens[row]], [b.hiddens[row]], [b.hit_limit[row]]))
