@@ -1,0 +1,185 @@
+"""Start-up: launch to window visible, to Play possible (model ready), to first sound, with the
+program's caches cold (emptied) and then warm (the second launch). Prints JSON.
+
+Each launch is a fresh process that starts the window the way `python -m app` does
+(app.__main__.main with no arguments), QT_QPA_PLATFORM=offscreen, on the random-weight model
+with the official shapes (built once, as bench/decode.py does). A probe records, in seconds
+after the parent started the process:
+  window_s       the window shown and its first event-loop turn done
+  ready_s        the model controller READY: Play is enabled
+  first_sound_s  Play pressed the moment it is possible; the first non-silent block a
+                 simulated sound card (a 20 ms callback in real time) pulls from the real
+                 sound output and its adaptive buffer
+  decode         what runs (e.g. jit-int8)
+The OS file cache is not dropped (that needs root): "cold" means the program's own caches.
+
+    python bench/startup.py [--json] [--model DIR] [--runs N] [--precision auto|fp32|int8|bf16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXT = "今天天气很好，我们一起去公园散步吧。"
+
+
+def _probe(t0: float, out_path: str) -> None:
+    """In the launched process: watch the window, press Play when possible, hear the first sound."""
+    events: dict = {}
+
+    def mark(name: str, **extra) -> None:
+        if name not in events:
+            events[name] = round(time.time() - t0, 3)
+        events.update(extra)
+
+    import numpy as np
+
+    import app.ui.main_window as mw
+    from app.engine.audio.playback import SoundDeviceOutput
+
+    class Card:
+        """A sound card's stream: pulls 20 ms blocks on its own thread, in real time."""
+
+        def __init__(self, callback=None, samplerate=24_000, **_kwargs):
+            self.callback, self.rate, self.active = callback, samplerate, False
+
+        def start(self):
+            self.active = True
+            threading.Thread(target=self._run, daemon=True).start()
+
+        def _run(self):
+            frames = self.rate // 50
+            while self.active:
+                buf = np.zeros((frames, 1), dtype=np.float32)
+                try:
+                    self.callback(buf, frames, None, None)
+                except Exception:
+                    self.active = False
+                if buf.any():
+                    mark("first_sound_s")
+                time.sleep(0.02)
+
+        def abort(self):
+            self.active = False
+
+        def close(self):
+            pass
+
+    class ProbeOutput(SoundDeviceOutput):
+        def _probe(self):
+            import types
+
+            self._sd = types.SimpleNamespace(OutputStream=Card, CallbackStop=StopIteration)
+            return None
+
+    mw.SoundDeviceOutput = lambda _device=None: ProbeOutput()
+    shown = mw.show_when_ready
+
+    def show_and_watch(window):
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication
+
+        from app.ui.controllers.model import ModelState
+
+        shown(window)
+        QTimer.singleShot(0, lambda: mark("window_s"))
+
+        def on_state(state):
+            if state is ModelState.READY and "ready_s" not in events:
+                mark("ready_s", decode=window.model.status.decode)
+                window.text_panel.set_text(TEXT)
+                window.play()
+            elif state is ModelState.FAILED:
+                events["error"] = window.model.error
+                QApplication.quit()
+
+        window.model.stateChanged.connect(on_state)
+
+        def check():
+            if "first_sound_s" in events or time.time() - t0 > 1200:
+                window.stop()
+                window.close()
+                QApplication.quit()
+            else:
+                QTimer.singleShot(20, check)
+
+        QTimer.singleShot(20, check)
+
+    mw.show_when_ready = show_and_watch
+    from app.__main__ import main
+
+    try:
+        main([])
+    finally:
+        Path(out_path).write_text(json.dumps(events), encoding="utf-8")
+        os._exit(0)    # threads of a stopped request need not be waited for here
+
+
+def _settings(home: Path, model: Path, precision: str) -> None:
+    env = {**os.environ, "CHATTTS_STUDIO_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
+    code = ("from app.ui.settings import Settings; s = Settings(); s.model_dir = %r; "
+            "s.first_run_done = True; s.params = {'refine_text': False}; s.precision = %r; s.sync()"
+            % (str(model), precision))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+
+
+def launch(home: Path) -> dict:
+    out = home / "startup-events.json"
+    out.unlink(missing_ok=True)
+    env = {**os.environ, "CHATTTS_STUDIO_HOME": str(home), "QT_QPA_PLATFORM": "offscreen",
+           "HF_HUB_OFFLINE": "1"}
+    t0 = time.time()
+    subprocess.run([sys.executable, __file__, "--child", str(t0), str(out)], env=env, cwd=ROOT,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1500)
+    try:
+        return json.loads(out.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"error": "the launched program wrote no events"}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument("--runs", type=int, default=1, help="cold+warm pairs")
+    p.add_argument("--precision", default="auto")
+    p.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        sys.path.insert(0, str(ROOT))
+        _probe(float(args.child[0]), args.child[1])
+        return 0
+    sys.path.insert(0, str(ROOT))
+    model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-bench-full")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.selftest.random_model import build_random_model
+
+        build_random_model(model, size="full", seed=0)
+    home = Path(tempfile.mkdtemp(prefix="chattts-startup-"))
+    try:
+        _settings(home, model, args.precision)
+        runs = []
+        for _ in range(args.runs):
+            shutil.rmtree(home / "cache", ignore_errors=True)
+            cold = launch(home)
+            warm = launch(home)
+            runs.append({"cold": cold, "warm": warm})
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(json.dumps({"model": "random weights, full size", "precision": args.precision,
+                      "cpu_count": os.cpu_count(), "load_average": os.getloadavg(), "runs": runs}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
