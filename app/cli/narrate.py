@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 from app.cli.arguments import number
+from app.cli.narrate_engine import add_arguments as add_engine_arguments
+from app.engine.decode.precision import CHOICES as PRECISIONS
 from app.engine.device import CHOICES as DEVICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import SEED_MAX
@@ -55,6 +57,9 @@ def add_parser(sub) -> None:
     s.add_argument("--model", metavar="DIR", help="model folder (default: the user data folder, "
                    "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
     s.add_argument("--device", choices=DEVICES, default="auto", help="where to run (default auto)")
+    s.add_argument("--precision", choices=PRECISIONS, default="auto",
+                   help="number format of the decode step (default auto: int8 on a CPU)")
+    add_engine_arguments(s)
     s.add_argument("--json", action="store_true", help="progress and result as JSON lines on stdout")
     s.set_defaults(func=run)
 
@@ -172,8 +177,7 @@ def run(args) -> int:
 
 def _render(args, store, project, reporter, resumed: bool) -> bool:
     from app.cli.ctrl_c import ctrl_c_cancels
-    from app.engine.synthesis.engine import Engine
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.cli.narrate_engine import open_engine
     from app.narration.render import Renderer
 
     sentences = project.sentences()
@@ -181,10 +185,12 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
     reporter.start(project.path, done, len(sentences), resumed)
     if done == len(sentences):
         return store.is_test_model
-    synth = Synthesizer(store.root, device=args.device, stream=False)
-    synth.load()
-    engine = Engine(synth)
-    renderer = Renderer(project, engine, refine_text=not args.no_refine, worker="narrate")
+    engines = open_engine(args, store.root)
+    for note in engines.notes:
+        reporter.notice(note)
+    # A farm's takes record the worker that made each ("render jit-int8 on cpu1").
+    label = "narrate" if engines.in_process else None
+    renderer = Renderer(project, engines.engine, refine_text=not args.no_refine, worker=label)
     stopped = _("Stopped; the project {project} keeps every finished sentence. Run the same command again "
                 "to continue.").format(project=project.path)
     try:
@@ -194,7 +200,9 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
         renderer.cancel()
         raise SynthesisCancelled(stopped) from None
     finally:
-        engine.close(timeout=30)
+        engines.close()
+        for notice in engines.notices():      # workers refused or retired on the way
+            reporter.notice(notice)
     if outcome.state != "finished":
         raise SynthesisCancelled(stopped)
     if outcome.remaining:
@@ -203,7 +211,7 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
         raise RenderIncomplete(_("Sentences that could not be rendered: {count} (the first: {reason}). The "
                                  "project {project} keeps them: run the same command again to retry, or edit "
                                  "them in the window.").format(count=outcome.remaining, reason=first, project=project.path))
-    return synth.test_model
+    return engines.test_model
 
 
 def _export(args, project, fmt: str, target: Path):

@@ -20,6 +20,9 @@ from app.narration.project import Project
 from app.narration.render import Renderer
 from tests.support.narration_books import book
 
+# Each worker process loads its own model (seconds on a quiet machine, minutes on a busy one).
+pytestmark = pytest.mark.timeout(1800)
+
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 
 

@@ -16,6 +16,9 @@ from app.narration.farm.ray_pool import ray_farm
 from tests.narration.test_farm import assert_same, cpu, one_worker, render_on, takes  # noqa: F401
 
 
+# Each worker loads its own model (seconds on a quiet machine, minutes on a busy one).
+pytestmark = pytest.mark.timeout(1800)
+
 @pytest.fixture(scope="module")
 def ray_cluster():
     import ray
@@ -25,7 +28,8 @@ def ray_cluster():
     ray.shutdown()
 
 
-def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(ray_cluster, one_worker, tiny_model, tmp_path):
+def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(one_worker, ray_cluster, tiny_model,  # noqa: F811
+                                                                     tmp_path):
     farm = ray_farm("local", [cpu("actor0", tiny_model), cpu("actor1", tiny_model)])
     killed = []
 

@@ -97,14 +97,37 @@ class RaySlot(Slot):
             self.actor = None
 
 
-def ray_farm(address: str, specs: list[WorkerSpec], **init) -> FarmEngine:
-    """`address`: "auto" (the cluster this machine joined, else a local one), "local" (a new
-    local one) or "ray://HOST:PORT"."""
+def ray_specs(ray, model_dir, precision: str = "auto", count="auto") -> list[WorkerSpec]:
+    """One actor per GPU of the cluster, plus CPU actors of four threads on what CPUs remain
+    (at least one actor); `count` caps them."""
+    from app.narration.farm.plan import CPU_THREADS_PER_WORKER
+
+    resources = ray.cluster_resources()
+    gpus, cpus = int(resources.get("GPU", 0)), int(resources.get("CPU", 1))
+    cpu_actors = max(0 if gpus else 1, (cpus - gpus) // CPU_THREADS_PER_WORKER)
+    specs = [WorkerSpec(f"ray-gpu{i}", str(model_dir), "cuda", precision) for i in range(gpus)]
+    specs += [WorkerSpec(f"ray-cpu{i}", str(model_dir), "cpu", precision,
+                         threads=max(1, min(CPU_THREADS_PER_WORKER, cpus))) for i in range(cpu_actors)]
+    return specs if count == "auto" else specs[: max(1, int(count))]
+
+
+def ray_farm(address: str, specs, **init) -> FarmEngine:
+    """`address`: "auto" (the cluster this machine joined, else a new local one), "local" (a new
+    local one) or "ray://HOST:PORT". `specs`: the workers, or a function of the connected `ray`
+    that plans them from the cluster's resources."""
     ray = import_ray()
     if not ray.is_initialized():
         try:
-            ray.init(address=None if address == "local" else address, **init)
+            if address == "auto":
+                try:
+                    ray.init(address="auto", **init)
+                except ConnectionError:
+                    ray.init(**init)
+            else:
+                ray.init(address=None if address == "local" else address, **init)
         except Exception as exc:
             raise StudioError(_("Ray could not be reached at {address} ({reason}); check the address, or start "
                                 "a cluster with: ray start --head").format(address=address, reason=exc)) from None
+    if callable(specs):
+        specs = specs(ray)
     return FarmEngine(Farm([RaySlot(ray, spec, gpus=1 if spec.device == "cuda" else 0) for spec in specs]))
