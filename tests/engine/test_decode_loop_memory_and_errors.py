@@ -18,6 +18,15 @@ def bf16_loop(synthesizer):
     return DecodeLoop(synthesizer.chat, "eager", "bf16")
 
 
+def test_by_default_the_loop_compiles_at_fp32_and_leaves_chattts_weights_alone(synthesizer):
+    made = DecodeLoop(synthesizer.chat)
+    assert (made.mode, made.precision) == ("jit", "fp32") and isinstance(made._stack, torch.jit.ScriptModule)
+    DecodeLoop(synthesizer.chat, "eager", "bf16")               # converts a copy unless told otherwise
+    assert next(synthesizer.chat.gpt.gpt.parameters()).dtype == torch.float32
+    with pytest.raises(ValueError, match="jit or eager, not 'graph'"):
+        DecodeLoop(synthesizer.chat, "graph")
+
+
 @pytest.mark.parametrize("length", [1, 37, 512])
 @pytest.mark.parametrize("precision", ["fp32", "bf16"])
 def test_cache_bytes_per_row_is_what_one_rows_caches_take(request, precision, length):

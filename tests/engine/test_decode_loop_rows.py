@@ -229,3 +229,26 @@ def test_a_replayed_graph_step_gets_this_steps_inputs(chat, monkeypatch):
     assert replays == [256] * 6                  # one replay per step, in the smallest bucket
     for row in range(3):
         _same_rows(a, row, Generated([b.tokens[row]], [b.hiddens[row]], [b.hit_limit[row]]))
+
+
+def test_a_graph_that_cannot_be_captured_is_not_tried_again(chat, monkeypatch):
+    """On a machine where capture fails, the loop steps without graphs from then on."""
+    from app.engine.decode import cuda_graph
+
+    tried = []
+    monkeypatch.setattr(cuda_graph, "capture", lambda _stack, _inputs, size, *_: tried.append(size))
+    monkeypatch.setattr(torch.cuda, "graph_pool_handle", lambda: None)
+    loop = DecodeLoop(chat, "eager", "fp32")
+    loop.static_steps = loop.cuda_graphs = True
+    loop.mode = "graph"
+    result = _run(loop, chat, TEXTS[:1], 4, [1])[-1]
+    alone = _run(DecodeLoop(chat, "eager", "fp32"), chat, TEXTS[:1], 4, [1])[-1]
+    assert tried == [256] and loop.cuda_graphs is False and loop.mode == "eager"
+    _same_rows(result, 0, alone)
+
+
+def test_rows_leave_a_reduced_precision_batch_with_their_caches_in_that_precision(chat):
+    loop = DecodeLoop(chat, "eager", "bf16")
+    result = _run(loop, chat, TEXTS[:2], 4, [1, 2], {0: 1})[-1]
+    assert [t.shape[0] for t in result.tokens] == [1, 4]
+    assert all(torch.isfinite(h).all() for h in result.hiddens)
