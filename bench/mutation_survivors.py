@@ -50,15 +50,15 @@ def _entries(text: str):
         yield key, status, diff
 
 
-def _where(key: str, diff: list[str], cache: dict) -> tuple[str, int | None, str, str]:
+def _where(key: str, diff: list[str], cache: dict, base: Path = ROOT) -> tuple[str, int | None, str, str]:
     found = KEY.match(key)
     module, func = found.group("module"), found.group("func")
     if found.group("cls"):
         func = f"{found.group('cls')}.{func}"
     rel = module.replace(".", "/") + ".py"
-    if rel not in cache:
-        cache[rel] = _def_lines(ROOT / rel) if (ROOT / rel).exists() else {}
-    start = cache[rel].get(func)
+    if (base, rel) not in cache:
+        cache[base, rel] = _def_lines(base / rel) if (base / rel).exists() else {}
+    start = cache[base, rel].get(func)
     line, old, new = None, [], []
     offset = 0
     for text in diff:
@@ -87,7 +87,9 @@ def main(argv: list[str]) -> int:
         print(f"\n## {group}\n")
         current = None
         for key, status, diff in _entries(survivors.read_text(encoding="utf-8")):
-            rel, line, old, new = _where(key, diff, cache)
+            # Line numbers of the mutated revision (the group's copy), not of the work tree.
+            copy = work / group
+            rel, line, old, new = _where(key, diff, cache, copy if copy.is_dir() else ROOT)
             if rel != current:
                 print(f"\n### {rel}\n")
                 current = rel
