@@ -10,6 +10,10 @@ with the official shapes (built once into --model if that folder is empty). Per 
                          (null for upstream: its first audio comes when the sentence ends)
   peak_rss_mb            the process's peak resident memory
   peak_gpu_mb            on a GPU: the most memory PyTorch allocated there while timing
+  floor_ms_per_step      our modes: the 20 layers' Linear calls alone (the same weights, one
+                         token's input, nothing else), per step: the matmul-only floor
+  floor_tokens_per_s     1000 / floor_ms_per_step; floor_reached_pct = tokens_per_s_b1 as a
+                         percentage of it (upstream runs the fp32 weights: compare jit-fp32's)
 Random weights rarely end a sentence, so lengths are forced; the output is noise.
 
     python bench/decode.py [--model DIR] [--tokens N] [--modes jit-fp32,jit-int8,...] [--quick]
@@ -81,6 +85,27 @@ def _forced_ours(synth, texts, tokens):
                                             BatchReport()))
 
 
+def _matmul_floor(loop, repeats: int = 20) -> float:
+    """Milliseconds per step of only the stack's Linear calls on one token's input."""
+    import torch
+
+    linears = [m for _name, m in loop._stack.named_modules()
+               if getattr(m, "original_name", type(m).__name__) in ("Linear", "DynamicQuantizedLinear")]
+    inputs = [torch.randn(1, 1, m.in_features if hasattr(m, "in_features") else loop.hidden_size,
+                          dtype=loop.dtype, device=loop.device) for m in linears]
+    with torch.inference_mode():
+        for _ in range(3):
+            for m, x in zip(linears, inputs):
+                m(x)
+        started = time.perf_counter()
+        for _ in range(repeats):
+            for m, x in zip(linears, inputs):
+                m(x)
+        if loop.device.type == "cuda":
+            torch.cuda.synchronize()
+    return (time.perf_counter() - started) * 1000 / repeats
+
+
 def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     from app.engine.request import SamplingParams, SynthesisRequest
     from app.engine.synthesis.synthesizer import Synthesizer
@@ -121,7 +146,14 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     peak_gpu_mb = None
     if gpu:
         peak_gpu_mb = round(torch.cuda.max_memory_allocated() / 2**20, 1)
+    floor = {}
+    if synth.loop is not None:
+        floor_ms = _matmul_floor(synth.loop)
+        assert floor_ms > 0
+        floor = {"floor_ms_per_step": round(floor_ms, 2), "floor_tokens_per_s": round(1000 / floor_ms, 1),
+                 "floor_reached_pct": round(100 * tokens / b1 / (1000 / floor_ms), 1)}
     return {
+        **floor,
         "peak_gpu_mb": peak_gpu_mb,
         "tokens_per_s_b1": round(tokens / b1, 2),
         "tokens_per_s_b4": round(4 * tokens / b4, 2),

@@ -144,15 +144,18 @@ def test_model_folder_from_environment(tiny_model, tmp_path, capsys, monkeypatch
     assert code == 0, stderr
 
 
-def test_an_experimental_precision_is_said_once_and_plain_fp32_is_not(tiny_model, tmp_path, capsys):
+def test_the_default_int8_is_said_once_with_the_way_to_fp32_and_plain_fp32_is_not(tiny_model, tmp_path, capsys):
     # The note follows the precision the decode runs in (synth.precision), not the label's text.
     code, out, err = synth(["你好。", "--model", str(tiny_model), "-o", str(tmp_path / "a.wav"), "--no-refine",
-                            "--precision", "int8", "--max-tokens", "32", "--json"], capsys)
-    assert code == 0 and json.loads(out)["decode"].endswith("int8")
-    assert err.count("precision int8 is experimental") == 1 and "--precision fp32" in err
+                            "--max-tokens", "32", "--json"], capsys)
+    assert code == 0 and json.loads(out)["decode"] == "jit-int8"       # auto on a CPU
+    assert err.count("Precision int8 runs") == 1 and "--precision fp32" in err
+    code, out, err = synth(["你好。", "--model", str(tiny_model), "-o", str(tmp_path / "c.wav"), "--no-refine",
+                            "--precision", "bf16", "--max-tokens", "32"], capsys)
+    assert code == 0 and err.count("Precision bf16 is experimental") == 1
     code, _out, err = synth(["你好。", "--model", str(tiny_model), "-o", str(tmp_path / "b.wav"), "--no-refine",
                              "--precision", "fp32", "--max-tokens", "32"], capsys)
-    assert code == 0 and "experimental" not in err
+    assert code == 0 and "experimental" not in err and "int8" not in err
 
 
 def test_interrupt_during_synthesis_leaves_no_file(tiny_model, tmp_path, capsys, monkeypatch):

@@ -1,0 +1,107 @@
+"""How far each CPU precision strays from fp32, on the random model with and without outlier
+channels (tests/support/outlier_model.py). Prints JSON.
+
+Models: random (as built), unit_gain (the stress model's layers that matter, no outliers),
+outliers (the stress model). Modes: bf16; int8 as it ships (decode/int8.py RECIPE: SmoothQuant folded into the weights,
+per-channel int8 weights); int8-per-tensor (int8 before: one scale per weight tensor, no
+smoothing); int8-per-channel (per-channel weights, no smoothing); int8-smooth-per-tensor.
+Per mode and model, the numbers of tests/support/precision_compare.py over --steps greedy steps
+of one sentence: first_divergence, free_agreement, top1_agreement (teacher forced), logit
+max_abs, max_rel, min_cosine, mean_cosine.
+
+    python bench/precision_quality.py [--model DIR] [--size full|tiny] [--steps N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+MODELS = ["random", "unit_gain", "outliers"]
+MODES = ["bf16", "int8", "int8-per-tensor", "int8-per-channel", "int8-smooth-per-tensor"]
+
+
+def _recipes():
+    from app.engine.decode import int8
+
+    return {"int8": int8.RECIPE, "int8-per-tensor": int8.PER_TENSOR,
+            "int8-per-channel": int8.Recipe(alpha=None, per_channel=True),
+            "int8-smooth-per-tensor": int8.Recipe(alpha=int8.RECIPE.alpha, per_channel=False)}
+
+
+def _loop(view, mode: str):
+    from app.engine.decode.loop import DecodeLoop
+
+    recipe = _recipes().get(mode)
+
+    class Loop(DecodeLoop):
+        int8_recipe = recipe
+
+    return Loop(view, "jit", "int8" if recipe is not None else mode)
+
+
+def measure(chat, emb, steps: int, modes: list[str], models: list[str]) -> dict:
+    from tests.support.outlier_model import plain, stress_view
+    from tests.support.precision_compare import compare, reference_run
+
+    makers = {"random": plain, "unit_gain": lambda c: stress_view(c, outliers=False), "outliers": stress_view}
+    report = {}
+    for name in models:
+        view = makers[name](chat)
+        reference = reference_run(_loop(view, "fp32"), emb, steps)
+        report[name] = {}
+        if name == "outliers":
+            # The same fp32 function as unit_gain: its fp32 against unit_gain's fp32.
+            report[name]["fp32_vs_unit_gain_fp32"] = compare(
+                reference_run(_loop(stress_view(chat, outliers=False), "fp32"), emb, steps),
+                _loop(view, "fp32"), emb, steps)
+        for mode in modes:
+            started = time.perf_counter()
+            loop = _loop(view, mode)
+            built = time.perf_counter() - started
+            report[name][mode] = {**compare(reference, loop, emb, steps), "build_s": round(built, 2)}
+            del loop
+        del view, reference
+    return report
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", help="model folder (built with random weights of --size if empty or missing)")
+    p.add_argument("--size", choices=["full", "tiny"], default="full")
+    p.add_argument("--steps", type=int, default=300, help="greedy steps per comparison (default 300)")
+    p.add_argument("--modes", help="comma-separated, from " + ",".join(MODES))
+    p.add_argument("--models", default=",".join(MODELS),
+                   help="comma-separated, from " + ",".join(MODELS) + " (default all)")
+    args = p.parse_args(argv)
+    from app.engine.synthesis.chattts_model import quiet_libraries
+    from app.engine.synthesis.synthesizer import Synthesizer
+    from tests.support.precision_compare import prompt_embedding
+
+    quiet_libraries()
+    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{args.size}")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.selftest.random_model import build_random_model
+
+        build_random_model(model, size=args.size, seed=0)
+    synth = Synthesizer(model, device="cpu", precision="fp32")
+    synth.load(verify=False)
+    emb = prompt_embedding(synth.chat, synth.speaker_for_seed(1))
+    modes = args.modes.split(",") if args.modes else MODES
+    import torch
+
+    report = {"model": f"random weights, {args.size} size", "steps": args.steps,
+              "cpu_threads": torch.get_num_threads(),
+              "results": measure(synth.chat, emb, args.steps, modes, args.models.split(","))}
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
