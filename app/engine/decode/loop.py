@@ -60,6 +60,9 @@ def _silence_jit_deprecation():
 
 
 class DecodeLoop:
+    # How int8 is made (decode/int8.py); None: its RECIPE. Benchmarks and tests set others.
+    int8_recipe = None
+
     def __init__(self, chat, mode: str = "jit", precision: str = "fp32", own_weights: bool = False,
                  cache=None):
         """`own_weights`: the caller will drop ChatTTS's fp32 GPT, so a reduced precision may
@@ -97,7 +100,8 @@ class DecodeLoop:
                          and self.precision != "fp32" else None)
             cached = cache.load(cache_key, str(self.device)) if cache_key else None
             stack = cached if cached is not None else prec.convert(
-                LlamaStack(llama).eval(), self.precision, in_place=own_weights)
+                LlamaStack(llama).eval(), self.precision, in_place=own_weights,
+                calibration=self._calibration, recipe=self.int8_recipe)
         self.mode = mode
         self.jit_error: Optional[str] = None
         self._filter, self._draw = filter_logits, draw
@@ -123,6 +127,12 @@ class DecodeLoop:
         self.exact_across_batches = not on_gpu
         # Tests: (step, raw logits, the request rows they belong to) at every step.
         self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
+
+    def _calibration(self):
+        """What int8 smoothing measures activations on: a fixed prompt of the model's embeddings."""
+        from app.engine.decode.int8 import calibration_prompt
+
+        return calibration_prompt(self.emb_text, self.emb_code).to(self.device), self._cos, self._sin
 
     def _compile(self, stack) -> None:
         _silence_jit_deprecation()
