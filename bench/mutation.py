@@ -86,7 +86,7 @@ GROUPS = {
         ["tests/engine/test_normalize.py", "tests/engine/test_text.py", "tests/engine/test_text_pipeline.py",
          "tests/engine/test_numbers_zh.py", "tests/engine/test_numbers_en.py", "tests/engine/test_text_split_edges.py",
          "tests/engine/test_text_file_reading.py", "tests/engine/test_number_language_context.py",
-         "tests/engine/test_spoken_forms_edges.py",
+         "tests/engine/test_spoken_forms_edges.py", "tests/engine/test_text_cut_positions.py",
          "-k", f"not ({_PROPERTY_TESTS})"],
     ),
     # The checks that decide whether and where ChatTTS runs (the device recommendation, a model
