@@ -272,6 +272,59 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="97" />
+        <source>Export the narration</source>
+        <translation>导出朗读</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="98" />
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="98" />
+        <source>Subtitles</source>
+        <translation>字幕</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="98" />
+        <source>Target loudness</source>
+        <translation>目标响度</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="99" />
+        <source>Pause between sentences</source>
+        <translation>句间停顿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="99" />
+        <source>Pause between chapters</source>
+        <translation>章节间停顿</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="104" />
+        <source>One file with chapter marks</source>
+        <translation>单个文件（带章节标记）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="105" />
+        <source>One file per chapter</source>
+        <translation>每章一个文件</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="106" />
+        <source>No subtitles</source>
+        <translation>无字幕</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/export_dialog.py" line="107" />
+        <source>Normalize loudness (EBU R128, peaks under -1 dBTP)</source>
+        <translation>响度标准化（EBU R128，峰值低于 -1 dBTP）</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunWizard</name>
     <message>
         <location filename="../../app/ui/first_run_wizard.py" line="174" />
@@ -374,44 +427,44 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="150" />
+        <location filename="../../app/ui/main_window.py" line="157" />
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="225" />
+        <location filename="../../app/ui/main_window.py" line="232" />
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="253" />
+        <location filename="../../app/ui/main_window.py" line="260" />
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="263" />
+        <location filename="../../app/ui/main_window.py" line="270" />
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="265" />
+        <location filename="../../app/ui/main_window.py" line="272" />
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="267" />
+        <location filename="../../app/ui/main_window.py" line="274" />
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="274" />
+        <location filename="../../app/ui/main_window.py" line="281" />
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="281" />
+        <location filename="../../app/ui/main_window.py" line="288" />
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
@@ -419,22 +472,22 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="86" />
+        <location filename="../../app/ui/main_menu.py" line="94" />
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="90" />
+        <location filename="../../app/ui/main_menu.py" line="98" />
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="111" />
+        <location filename="../../app/ui/main_menu.py" line="119" />
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="111" />
+        <location filename="../../app/ui/main_menu.py" line="119" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
@@ -442,6 +495,21 @@
         <location filename="../../app/ui/main_menu.py" line="43" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="24" />
+        <source>Precision: automatic (int8 on a CPU, bf16 or fp16 on a GPU)</source>
+        <translation>精度：自动（CPU 上为 int8，GPU 上为 bf16 或 fp16）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="25" />
+        <source>Precision: int8, several times faster on a CPU, close to fp32</source>
+        <translation>精度：int8，在 CPU 上快数倍，结果接近 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="27" />
+        <source>Precision: fp32 (exact, slowest on a CPU)</source>
+        <translation>精度：fp32（精确，在 CPU 上最慢）</translation>
     </message>
     <message>
         <location filename="../../app/ui/main_menu.py" line="44" />
@@ -455,41 +523,51 @@
     </message>
     <message>
         <location filename="../../app/ui/main_menu.py" line="49" />
+        <source>New &amp;narration from file...</source>
+        <translation>从文件新建朗读(&amp;N)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="51" />
+        <source>Open narration pro&amp;ject...</source>
+        <translation>打开朗读项目(&amp;J)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="54" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="52" />
+        <location filename="../../app/ui/main_menu.py" line="57" />
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="53" />
+        <location filename="../../app/ui/main_menu.py" line="58" />
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="54" />
+        <location filename="../../app/ui/main_menu.py" line="59" />
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="57" />
+        <location filename="../../app/ui/main_menu.py" line="62" />
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="58" />
+        <location filename="../../app/ui/main_menu.py" line="63" />
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="60" />
+        <location filename="../../app/ui/main_menu.py" line="65" />
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="62" />
+        <location filename="../../app/ui/main_menu.py" line="67" />
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
@@ -509,32 +587,17 @@
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="24" />
-        <source>Precision: automatic</source>
-        <translation>精度：自动</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_menu.py" line="25" />
-        <source>Precision: int8, about 2x faster on a CPU (experimental)</source>
-        <translation>精度：int8，在 CPU 上约快 2 倍（实验性）</translation>
-    </message>
-    <message>
         <location filename="../../app/ui/main_menu.py" line="26" />
         <source>Precision: bf16 (experimental)</source>
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="27" />
-        <source>Precision: fp32 (exact, slowest)</source>
-        <translation>精度：fp32（精确，最慢）</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_menu.py" line="68" />
+        <location filename="../../app/ui/main_menu.py" line="76" />
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="69" />
+        <location filename="../../app/ui/main_menu.py" line="77" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -544,27 +607,32 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="71" />
+        <location filename="../../app/ui/main_menu.py" line="73" />
+        <source>Speech &amp;server (OpenAI-compatible API)...</source>
+        <translation>语音服务器（兼容 OpenAI 的接口）(&amp;S)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="79" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="72" />
+        <location filename="../../app/ui/main_menu.py" line="80" />
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="73" />
+        <location filename="../../app/ui/main_menu.py" line="81" />
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="75" />
+        <location filename="../../app/ui/main_menu.py" line="83" />
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="76" />
+        <location filename="../../app/ui/main_menu.py" line="84" />
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
@@ -646,6 +714,264 @@
         <location filename="../../app/ui/first_run_wizard.py" line="93" />
         <source>Download...</source>
         <translation>下载...</translation>
+    </message>
+</context>
+<context>
+    <name>NarrationController</name>
+    <message>
+        <location filename="../../app/ui/narration/controller.py" line="212" />
+        <source>Load a model first: narration is rendered by the model.</source>
+        <translation>请先加载模型：朗读由模型生成。</translation>
+    </message>
+</context>
+<context>
+    <name>NarrationExport</name>
+    <message>
+        <location filename="../../app/ui/narration/exporting.py" line="17" />
+        <source>%1 audio (*.%2)</source>
+        <translation>%1 音频 (*.%2)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/exporting.py" line="20" />
+        <source>Export the narration</source>
+        <translation>导出朗读</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/exporting.py" line="37" />
+        <source>Exporting...</source>
+        <translation>正在导出...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/exporting.py" line="45" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/exporting.py" line="49" />
+        <source>Exported %1 file(s): %2</source>
+        <translation>已导出 %1 个文件：%2</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/exporting.py" line="52" />
+        <source>Exported, with warnings</source>
+        <translation>已导出，但有警告</translation>
+    </message>
+</context>
+<context>
+    <name>NarrationLauncher</name>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="49" />
+        <source>New narration from a file</source>
+        <translation>从文件新建朗读</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="50" />
+        <source>Books and scripts (*.txt *.md *.markdown *.epub *.srt *.vtt);;All files (*)</source>
+        <translation>书籍和脚本 (*.txt *.md *.markdown *.epub *.srt *.vtt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="55" />
+        <source>Save the narration project as</source>
+        <translation>将朗读项目另存为</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="56" />
+        <source>Narration projects (*.ctsproj)</source>
+        <translation>朗读项目 (*.ctsproj)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="65" />
+        <source>Open a narration project</source>
+        <translation>打开朗读项目</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="66" />
+        <source>Narration projects (*.ctsproj);;All files (*)</source>
+        <translation>朗读项目 (*.ctsproj);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="76" />
+        <source>The narration could not be created</source>
+        <translation>无法创建朗读</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/launcher.py" line="86" />
+        <source>The narration project could not be opened</source>
+        <translation>无法打开朗读项目</translation>
+    </message>
+</context>
+<context>
+    <name>NarrationWindow</name>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="148" />
+        <source>Chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="160" />
+        <source>... and %1 more</source>
+        <translation>……另有 %1 条</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="161" />
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="196" />
+        <source>Reading the audio...</source>
+        <translation>正在读取音频...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="197" />
+        <source>Render the chapter to see its waveform</source>
+        <translation>生成本章后即可查看其波形</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="231" />
+        <source>The main window is speaking; stop it first.</source>
+        <translation>主窗口正在朗读；请先停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="234" />
+        <source>Nothing rendered to play from here yet.</source>
+        <translation>从这里开始还没有已生成的音频可播放。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="270" />
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="270" />
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="274" />
+        <source>Rendering...</source>
+        <translation>正在生成...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="285" />
+        <source>Render finished.</source>
+        <translation>生成完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="285" />
+        <location filename="../../app/ui/narration/window.py" line="286" />
+        <source>Render cancelled.</source>
+        <translation>已取消生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="288" />
+        <source>%1 sentence(s) failed; the table says why.</source>
+        <translation>%1 个句子生成失败；原因见表格。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="299" />
+        <source> (test model: noise, not speech)</source>
+        <translation>（测试模型：噪声，不是语音）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="304" />
+        <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
+        <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="308" />
+        <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
+        <translation>尚未加载模型：您可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="316" />
+        <source>Narration: %1</source>
+        <translation>朗读：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="319" />
+        <source>Render</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="319" />
+        <source>Render every sentence not yet rendered (Ctrl+R)</source>
+        <translation>生成所有尚未生成的句子 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="320" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="320" />
+        <source>Stop rendering; finished sentences are kept</source>
+        <translation>停止生成；已完成的句子会保留</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="321" />
+        <source>Play from here</source>
+        <translation>从此处播放</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="321" />
+        <source>Play the chapter from the selected sentence</source>
+        <translation>从所选句子开始播放本章</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="322" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="322" />
+        <source>Stop playing</source>
+        <translation>停止播放</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="323" />
+        <source>New take</source>
+        <translation>新版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="323" />
+        <source>Render the selected sentence again with a new seed</source>
+        <translation>用新的种子重新生成所选句子</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="324" />
+        <source>Edit text</source>
+        <translation>编辑文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="324" />
+        <source>Change the selected sentence's text (F2)</source>
+        <translation>修改所选句子的文本 (F2)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="325" />
+        <source>Lock</source>
+        <translation>锁定</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="325" />
+        <source>Lock or unlock the selected sentence: a locked sentence keeps its text and take until it is unlocked (Ctrl+L)</source>
+        <translation>锁定或解锁所选句子：锁定的句子在解锁前保持其文本和所用版本不变 (Ctrl+L)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="327" />
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="327" />
+        <source>Write audio files and subtitles</source>
+        <translation>写出音频文件和字幕</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="331" />
+        <source>Select a rendered sentence to see its waveform</source>
+        <translation>选择一个已生成的句子以查看其波形</translation>
     </message>
 </context>
 <context>
@@ -732,6 +1058,297 @@
         <location filename="../../app/ui/pronunciation_dialog.py" line="81" />
         <source>Remove</source>
         <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>RenderBar</name>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="57" />
+        <source>Chapter</source>
+        <translation>章节</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="59" />
+        <source>Chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="65" />
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="67" />
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="69" />
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="77" />
+        <source>Estimating the time left...</source>
+        <translation>正在估算剩余时间...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="79" />
+        <source>Less than a minute left</source>
+        <translation>剩余不到一分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="82" />
+        <source>About %1 min left</source>
+        <translation>约剩 %1 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="83" />
+        <source>About %1 h left</source>
+        <translation>约剩 %1 小时</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_bar.py" line="86" />
+        <source>Overall</source>
+        <translation>总体</translation>
+    </message>
+</context>
+<context>
+    <name>SentenceStatus</name>
+    <message>
+        <location filename="../../app/ui/narration/status.py" line="13" />
+        <source>To render</source>
+        <translation>待生成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/status.py" line="14" />
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/status.py" line="15" />
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>SentenceTableModel</name>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="79" />
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="79" />
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="79" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="79" />
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="79" />
+        <source>Take</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="80" />
+        <source>Lock</source>
+        <translation>锁定</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="127" />
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/sentence_model.py" line="131" />
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>SpeechServerDialog</name>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="118" />
+        <source>Start the server</source>
+        <translation>启动服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="118" />
+        <source>Stop the server</source>
+        <translation>停止服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="124" />
+        <source>Port %1 is in use by another program; choose another port.</source>
+        <translation>端口 %1 已被其他程序占用；请换一个端口。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="126" />
+        <source>The system does not allow listening on port %1; choose a port above 1024.</source>
+        <translation>系统不允许在端口 %1 上监听；请选择 1024 以上的端口。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="128" />
+        <source>Other computers may use the server only with a key: type one or press New key.</source>
+        <translation>其他电脑只能凭密钥使用服务器：请输入一个密钥，或点击“新密钥”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="130" />
+        <source>The server stopped unexpectedly; the log (Help &gt; Open the log folder) has the details.</source>
+        <translation>服务器意外停止；详情见日志（帮助 &gt; 打开日志文件夹）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="136" />
+        <source>The server is stopped.</source>
+        <translation>服务器已停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="138" />
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="138" />
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="140" />
+        <source>Listening. Requests get 'model not ready' (503) until the model is loaded.</source>
+        <translation>正在监听。模型加载完成前，请求会收到“模型未就绪”（503）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="142" />
+        <source>Listening, with a test model of random weights: it answers with noise, not speech.</source>
+        <translation>正在监听，但加载的是随机权重的测试模型：返回的是噪声，不是语音。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="144" />
+        <source>Listening for this computer and others on your network (with the key).</source>
+        <translation>正在监听本机和局域网内的其他电脑（需密钥）。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="145" />
+        <source>Listening for programs on this computer.</source>
+        <translation>正在监听本机上的程序。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="148" />
+        <source>Speech server</source>
+        <translation>语音服务器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="150" />
+        <source>Programs that speak OpenAI's speech API (/v1/audio/speech) can use ChatTTS through this server, with the model loaded here. Playing text in this window goes first; their requests wait meanwhile.</source>
+        <translation>支持 OpenAI 语音接口（/v1/audio/speech）的程序可以通过此服务器使用 ChatTTS，用的是本窗口已加载的模型。本窗口播放文本优先，期间它们的请求会等待。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <source>Try it</source>
+        <translation>试一试</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="156" />
+        <source>Let other computers on my network use it (needs a key)</source>
+        <translation>允许局域网内的其他电脑使用（需要密钥）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="157" />
+        <source>optional on this computer alone</source>
+        <translation>仅本机使用时可不填</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="158" />
+        <source>New key</source>
+        <translation>新密钥</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="159" />
+        <location filename="../../app/ui/server_dialog.py" line="160" />
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>TakesPanel</name>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="77" />
+        <source>Take %1: seed %2, %3 s</source>
+        <translation>版本 %1：种子 %2，%3 秒</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="79" />
+        <source>in use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="104" />
+        <source>Takes of the selected sentence</source>
+        <translation>所选句子的各个版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="105" />
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="106" />
+        <source>Listen to the selected take</source>
+        <translation>试听所选版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="107" />
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="108" />
+        <source>Play the take in use, then the selected one</source>
+        <translation>先播放使用中的版本，再播放所选版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="109" />
+        <source>Use this take</source>
+        <translation>使用此版本</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="110" />
+        <source>New take (new seed)</source>
+        <translation>新版本（新种子）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/takes_panel.py" line="111" />
+        <source>Render this sentence again with another seed; the earlier takes are kept</source>
+        <translation>用另一个种子重新生成此句；之前的版本会保留</translation>
     </message>
 </context>
 <context>
@@ -997,6 +1614,14 @@
     </message>
 </context>
 <context>
+    <name>WaveformView</name>
+    <message>
+        <location filename="../../app/ui/narration/waveform.py" line="183" />
+        <source>No audio yet</source>
+        <translation>尚无音频</translation>
+    </message>
+</context>
+<context>
     <name>WelcomePage</name>
     <message>
         <location filename="../../app/ui/first_run_wizard.py" line="31" />
@@ -1037,77 +1662,88 @@
         <translation>此设备不支持 %1 精度，因此使用 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="104" />
+        <location filename="../../app/ui/window_layout.py" line="101" />
+        <source>int8 is the fast choice on a CPU; for exact numbers choose Model &gt; Precision: fp32.</source>
+        <translation>int8 是 CPU 上的快速选项；如需精确数值，请选择 模型 &gt; 精度：fp32。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="107" />
+        <location filename="../../app/ui/window_layout.py" line="120" />
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="112" />
+        <location filename="../../app/ui/window_layout.py" line="116" />
+        <source>Buffering: waiting for the next sentence to be ready...</source>
+        <translation>正在缓冲：等待下一句生成完毕……</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="124" />
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="134" />
+        <location filename="../../app/ui/window_layout.py" line="146" />
         <source>%1 must be greater than %2; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="136" />
+        <location filename="../../app/ui/window_layout.py" line="148" />
         <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="138" />
+        <location filename="../../app/ui/window_layout.py" line="150" />
         <source>%1 must be at least %2; change it in the Parameters tab.</source>
         <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="140" />
+        <location filename="../../app/ui/window_layout.py" line="152" />
         <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
         <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="144" />
+        <location filename="../../app/ui/window_layout.py" line="156" />
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="145" />
+        <location filename="../../app/ui/window_layout.py" line="157" />
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="146" />
+        <location filename="../../app/ui/window_layout.py" line="158" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="147" />
+        <location filename="../../app/ui/window_layout.py" line="159" />
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="148" />
+        <location filename="../../app/ui/window_layout.py" line="160" />
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="149" />
+        <location filename="../../app/ui/window_layout.py" line="161" />
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="150" />
+        <location filename="../../app/ui/window_layout.py" line="162" />
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="151" />
+        <location filename="../../app/ui/window_layout.py" line="163" />
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="152" />
+        <location filename="../../app/ui/window_layout.py" line="164" />
         <source>History</source>
         <translation>历史记录</translation>
     </message>
