@@ -94,7 +94,25 @@ def _one_request(url: str) -> tuple[float, float, int]:
     return first or 0.0, time.perf_counter() - started, size
 
 
-def _round(url: str, clients: int, requests: int) -> dict:
+class _Steps:
+    """Counts the decode loop's steps and the sentences in each (how full batches are)."""
+
+    def __init__(self, loop):
+        self.steps = self.rows = 0
+        loop.on_logits = self
+
+    def __call__(self, _step, _logits, rows):
+        self.steps += 1
+        self.rows += rows.numel()
+
+    def take(self) -> dict:
+        seen = {"decode_steps": self.steps, "rows_per_step": round(self.rows / self.steps, 2) if self.steps else 0}
+        self.steps = self.rows = 0
+        return seen
+
+
+def _round(url: str, clients: int, requests: int, steps: _Steps) -> dict:
+    steps.take()
     firsts, totals, errors = [], [], []
     lock = threading.Lock()
 
@@ -123,6 +141,7 @@ def _round(url: str, clients: int, requests: int) -> dict:
         "first_byte_s": {"p50": _percentile(firsts, 0.5), "p95": _percentile(firsts, 0.95)} if firsts else None,
         "total_s": {"p50": _percentile(totals, 0.5), "p95": _percentile(totals, 0.95)} if totals else None,
         "wall_s": round(wall, 2),
+        **steps.take(),
     }
 
 
@@ -157,13 +176,14 @@ def main(argv=None) -> int:
     report = {"model": f"random weights, {size} size", "decode": synth.decode_label, "device": synth.device.device,
               "tokens_per_request": args.tokens, "requests_per_client": args.requests,
               "note": "shared machine: other programs ran at the same time", "modes": {}}
+    steps = _Steps(synth.loop)
     try:
         for mode, wrap in (("batched", None), ("one_at_a_time", _OneAtATime())):
             state = ServerState(engine=engine, max_queue=max(counts) * 2, sampling=sampling, refine_text=False,
                                 wrap_submit=wrap)
             server, thread, url = _serve(state)
             _one_request(url)                       # warm-up: first shapes compile
-            report["modes"][mode] = [_round(url, c, args.requests) for c in counts]
+            report["modes"][mode] = [_round(url, c, args.requests, steps) for c in counts]
             server.should_exit = True
             thread.join(30)
     finally:

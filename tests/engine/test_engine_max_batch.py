@@ -5,16 +5,24 @@ import numpy as np
 
 from app.engine.request import SamplingParams, SynthesisRequest
 from app.engine.synthesis.engine import Engine
-from tests.support.decode_hooks import record_audio_batches
+from tests.support.decode_hooks import record_batch_rows
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 A = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
 B = SynthesisRequest("今天天气很好。我们去公园。然后回家。", seed=22, **FAST)
 
 
+def _widths(monkeypatch, loop) -> list[int]:
+    """Sentences decoded at each step (joiners included)."""
+    widths = []
+    monkeypatch.setattr(loop, "on_logits", lambda _step, _logits, rows: widths.append(rows.numel()))
+    return widths
+
+
 def test_max_batch_caps_every_batch_and_keeps_each_requests_audio(synthesizer, monkeypatch):
     alone = [synthesizer.run(A), synthesizer.run(B)]
-    sizes = record_audio_batches(monkeypatch, synthesizer.loop)
+    passes = record_batch_rows(monkeypatch, synthesizer.loop)
+    widths = _widths(monkeypatch, synthesizer.loop)
     engine = Engine(synthesizer, start=False, max_batch=3)
     try:
         jobs = [engine.submit(A), engine.submit(B)]
@@ -22,15 +30,14 @@ def test_max_batch_caps_every_batch_and_keeps_each_requests_audio(synthesizer, m
         results = [job.result() for job in jobs]
     finally:
         engine.close(timeout=60)
-    # Uncapped, these six sentences go as [2, 4] (test_engine_clients); capped at 3 the four
-    # later sentences need two batches.
-    assert max(sizes) == 3 and sum(sizes) == 6 and len(sizes) == 3
+    # Six sentences; never more than 3 decoded at once, those joining a running batch included.
+    assert max(widths) == 3 and sum(map(sum, passes)) == 6
     for one, result in zip(alone, results):
         np.testing.assert_allclose(result.audio, one.audio, atol=1e-5)
 
 
 def test_without_a_cap_memory_alone_decides(synthesizer, monkeypatch):
-    sizes = record_audio_batches(monkeypatch, synthesizer.loop)
+    widths = _widths(monkeypatch, synthesizer.loop)
     engine = Engine(synthesizer, start=False)
     try:
         jobs = [engine.submit(A), engine.submit(B)]
@@ -39,4 +46,4 @@ def test_without_a_cap_memory_alone_decides(synthesizer, monkeypatch):
             job.result()
     finally:
         engine.close(timeout=60)
-    assert max(sizes) == 4
+    assert max(widths) == 4

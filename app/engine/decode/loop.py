@@ -1,9 +1,10 @@
 """Our decode loop over ChatTTS's GPT: both passes (refine-text tokens, audio codes).
 
-One request = one KV cache allocated up front, one prefill over the prompt, then one step per
+One batch = one KV cache allocated up front, one prefill over the prompt, then one step per
 token: heads, sampling, next embedding, the compiled Llama step. Sentences of a batch are
 left-padded like ChatTTS does, keep their own positions and random streams, and stop at their
-own end token, so a sentence decodes to the same tokens alone or in any batch.
+own end token, so a sentence decodes to the same tokens alone or in any batch. Sentences may
+join a running batch between steps and leave it when they end (rows_state.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import torch
 
 from app.engine.decode import precision as prec
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
+from app.engine.decode.rows_state import Joining, LiveRows, RowTable
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
 from app.engine.decode.static_steps import StaticCaches, bucket_for, buckets, capacity_for
 from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
@@ -40,10 +42,12 @@ class PassParams:
 
 @dataclass
 class Progress:
-    """Streaming event: `lengths[r]` tokens of row r are final; `finished[r]` once it ended."""
+    """Streaming event: `lengths[r]` tokens of row r are final; `finished[r]` once it ended
+    (its end token, or `cut[r]`: the token limit)."""
     hiddens: torch.Tensor           # (B, steps so far, H) view; valid up to lengths[r] per row
     lengths: list[int]
     finished: list[bool]
+    cut: list[bool] = field(default_factory=list)
 
 
 @dataclass
@@ -186,18 +190,17 @@ class DecodeLoop:
     @torch.inference_mode()
     def generate(self, emb: torch.Tensor, attention_mask: torch.Tensor, audio: bool, params: PassParams,
                  seeds: list[int], eos: int, cancel: Optional[threading.Event] = None,
-                 stream_every: int = 0) -> Iterator[Progress | Generated]:
-        """Yield Progress every `stream_every` tokens (0: never), then the Generated result."""
+                 stream_every: int = 0, admit: Optional[Callable[[int], Optional[Joining]]] = None
+                 ) -> Iterator[Progress | Generated]:
+        """Yield Progress every `stream_every` tokens (0: never), then the Generated result.
+
+        `admit(live)`, asked before every step with the number of rows still decoding, may
+        return sentences that join the batch there (not with fixed-shape steps); their rows
+        come after those already in it."""
         batch, prompt_len = emb.shape[0], emb.shape[1]
+        self._check_length(prompt_len, params.max_new_tokens)
         total = prompt_len + params.max_new_tokens
-        if total > self._max_positions:
-            raise InputTextError(
-                _("A sentence of {prompt} prompt tokens with up to {limit} audio tokens exceeds the model's "
-                  "{positions} positions; lower the token limit ({option}) to {most} or less.").format(
-                    prompt=prompt_len, limit=params.max_new_tokens, positions=self._max_positions,
-                    option="--max-tokens", most=max(1, self._max_positions - prompt_len)))
         per_row = self.num_vq if audio else 1
-        rows = batch * per_row
         static = self.static_steps
         entry = None
         if static:
@@ -209,86 +212,160 @@ class DecodeLoop:
         mask_in = attention_mask.to(self.device).bool()
         valid = torch.ones(batch, total, dtype=torch.bool, device=self.device)
         valid[:, :prompt_len] = mask_in
-        # ChatTTS's positions: count of real tokens so far; padding sits at position 1.
-        positions = (mask_in.long().cumsum(-1) - 1).masked_fill_(~mask_in, 1)
-        uniforms = None if params.greedy else self._uniforms(seeds, params.max_new_tokens, per_row)
-        live = _LiveRows(torch.arange(batch, device=self.device), per_row, valid, mask_in.long().sum(-1),
-                         k_cache, v_cache, float(params.temperature))
+        steps_max = params.max_new_tokens
+        table = RowTable(self, batch, per_row, steps_max, audio,
+                         None if params.greedy else self._uniforms(seeds, steps_max, per_row))
+        live = LiveRows(torch.arange(batch, device=self.device), per_row, valid, mask_in.long().sum(-1),
+                        k_cache, v_cache, float(params.temperature))
         del k_cache, v_cache
-        generated = torch.zeros(rows, params.max_new_tokens, dtype=torch.long, device=self.device)
-        hiddens = torch.zeros(batch, params.max_new_tokens, self.hidden_size, device=self.device) if audio else None
-        finished = torch.zeros(batch, dtype=torch.bool, device=self.device)
-        nonfinite = torch.zeros(batch, dtype=torch.bool, device=self.device)
-        lengths = torch.zeros(batch, dtype=torch.long, device=self.device)
         slots = torch.arange(total, device=self.device)
-
-        causal = torch.ones(prompt_len, prompt_len, dtype=torch.bool, device=self.device).tril_()
-        eye = torch.eye(prompt_len, dtype=torch.bool, device=self.device)
-        # A padding query may only see itself: a row with no visible key would be NaN, and
-        # NaN in a cached padding value poisons the real rows even through a zero weight.
-        prefill_mask = (causal & (mask_in[:, None, :] | eye)).unsqueeze(1)
-        out = self.run_stack(emb.to(self.device), positions, prefill_mask, live.k, live.v,
-                             slots[:prompt_len], prompt_len)
-        hidden = out[:, -1]
+        hidden = self._prefill(emb, mask_in, live.k, live.v)
         # Every host read waits for the GPU: there, look at completion and bad numbers only
         # every few steps (rows that ended meanwhile just run on; their lengths stop growing).
         check_every = min(stream_every or self.sync_every, self.sync_every)
-        steps = 0
-        for i in range(params.max_new_tokens):
-            nonfinite[live.ids] |= ~torch.isfinite(hidden).all(-1) & ~finished[live.ids]
+        at = prompt_len                     # the cache slot the next step writes
+        i = 0
+        while True:
+            if admit is not None and not static:
+                joining = admit(live.ids.numel())
+                if joining is not None and joining.emb.shape[0]:
+                    hidden, at = self._join(table, live, hidden, joining, at, i, per_row, params)
+                    slots = torch.arange(live.valid.shape[1], device=self.device)
+            # Each row's own token count: rows that joined later are earlier in their sentence.
+            t_list = [i - table.start[r] for r in live.id_list]
+            t_at = t_list[0] if len(set(t_list)) == 1 else torch.tensor(t_list, device=self.device)
+            table.nonfinite[live.ids] |= ~torch.isfinite(hidden).all(-1) & ~table.finished[live.ids]
             logits = self.logits(hidden, audio)
             if self.on_logits is not None:
                 self.on_logits(i, logits, live.ids)
-            start = max(0, i - PENALTY_WINDOW)
-            filtered = self._filter(logits, generated[live.token_rows, start:i], live.temperature,
-                                    float(params.repetition_penalty), float(params.top_p), int(params.top_k),
-                                    eos, i < params.min_new_tokens)
-            if uniforms is None:
+            filtered = self._filtered(logits, table, live, t_list, params, eos)
+            if table.uniforms is None:
                 picked = greedy(filtered)
             else:
-                picked = self._draw(filtered, uniforms[live.ids, i].reshape(-1, 1))
-            generated[live.token_rows, i] = picked
+                picked = self._draw(filtered, table.uniforms[live.ids, t_at].reshape(-1, 1))
+            token_t = t_at if isinstance(t_at, int) else t_at.repeat_interleave(per_row)
+            table.generated[live.token_rows, token_t] = picked
             if audio:
                 codes = picked.view(-1, self.num_vq)
-                hiddens[live.ids, i] = hidden
+                table.hiddens[live.ids, t_at] = hidden
                 ended = codes.eq(eos).any(1)
             else:
                 codes = picked
                 ended = picked.eq(eos)
-            finished[live.ids] |= ended
-            lengths += (~finished).long()
-            steps = i + 1
-            if steps % check_every == 0 or steps == params.max_new_tokens:
-                if bool(nonfinite.any()):
+            table.finished[live.ids] |= ended
+            table.lengths[live.ids] += (~table.finished[live.ids]).long()
+            at_limit = torch.tensor([t + 1 >= steps_max for t in t_list], device=self.device)
+            leaving = ended | at_limit
+            table.done[live.ids] |= leaving
+            i += 1
+            if i % check_every == 0 or min(t_list) + 1 >= steps_max:
+                if bool(table.nonfinite.any()):
                     self.release_static()
-                    raise _nonfinite_error(self.precision, nonfinite)
-                if bool(finished.all()):
+                    raise _nonfinite_error(self.precision, table.nonfinite)
+                if bool(table.done.all()):
                     break
-            if stream_every and steps % stream_every == 0:
-                yield Progress(hiddens[:, :steps] if audio else generated[:, :steps], lengths.tolist(), finished.tolist())
+            if stream_every and i % stream_every == 0:
+                yield self._progress(table, audio, i)
             if cancel is not None and cancel.is_set():
                 raise SynthesisCancelled(_("Synthesis was stopped."))
-            at = prompt_len + i
-            if not static and bool(ended.any()):
+            if not static and bool(leaving.any()):
                 # Ended sentences leave the batch: on a CPU a step costs more for every row.
-                live.keep(~ended, written=at)
-                codes = codes[~ended]
-            x, rows_at = self.embed_tokens(codes, audio), (live.next_position + i)[:, None]
+                stay = ~leaving
+                live.keep(stay, written=at)
+                codes = codes[stay]
+                t_list = [t for t, s in zip(t_list, stay.tolist()) if s]
+            t_next = t_list[0] if len(set(t_list)) == 1 else torch.tensor(t_list, device=self.device)
+            x, rows_at = self.embed_tokens(codes, audio), (live.next_position + t_next)[:, None]
             if not static:                  # attend to what has been written so far
                 out = self.run_stack(x, rows_at, live.valid[:, None, None, : at + 1], live.k, live.v,
                                      slots[at:at + 1], at + 1)
             else:                           # fixed shapes: a length bucket, the future masked
                 out = self._static_step(entry, x, rows_at, live.valid, slots, at)
             hidden = out[:, -1]
+            at += 1
         del live
-        counts = lengths.tolist()
+        counts = table.lengths.tolist()
+        rows = table.count
         if audio:
-            tokens = [generated.view(batch, self.num_vq, -1)[r, :, : counts[r]].t() for r in range(batch)]
-            rows_hidden = [hiddens[r, : counts[r]] for r in range(batch)]
+            tokens = [table.generated.view(rows, self.num_vq, -1)[r, :, : counts[r]].t() for r in range(rows)]
+            rows_hidden = [table.hiddens[r, : counts[r]] for r in range(rows)]
         else:
-            tokens = [generated[r, : counts[r]] for r in range(batch)]
+            tokens = [table.generated[r, : counts[r]] for r in range(rows)]
             rows_hidden = []
-        yield Generated(tokens, rows_hidden, [not f for f in finished.tolist()])
+        yield Generated(tokens, rows_hidden, [not f for f in table.finished.tolist()])
+
+    def _check_length(self, prompt_len: int, max_new_tokens: int) -> None:
+        if prompt_len + max_new_tokens > self._max_positions:
+            raise InputTextError(
+                _("A sentence of {prompt} prompt tokens with up to {limit} audio tokens exceeds the model's "
+                  "{positions} positions; lower the token limit ({option}) to {most} or less.").format(
+                    prompt=prompt_len, limit=max_new_tokens, positions=self._max_positions,
+                    option="--max-tokens", most=max(1, self._max_positions - prompt_len)))
+
+    def fits(self, prompt_len: int, max_new_tokens: int) -> bool:
+        """Whether a sentence of this prompt and token limit fits the model's positions."""
+        return prompt_len + max_new_tokens <= self._max_positions
+
+    def _prefill(self, emb: torch.Tensor, mask_in: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """Run the prompt through the stack into caches `k`, `v`; the last position's hidden state."""
+        prompt_len = emb.shape[1]
+        # ChatTTS's positions: count of real tokens so far; padding sits at position 1.
+        positions = (mask_in.long().cumsum(-1) - 1).masked_fill_(~mask_in, 1)
+        causal = torch.ones(prompt_len, prompt_len, dtype=torch.bool, device=self.device).tril_()
+        eye = torch.eye(prompt_len, dtype=torch.bool, device=self.device)
+        # A padding query may only see itself: a row with no visible key would be NaN, and
+        # NaN in a cached padding value poisons the real rows even through a zero weight.
+        prefill_mask = (causal & (mask_in[:, None, :] | eye)).unsqueeze(1)
+        out = self.run_stack(emb.to(self.device), positions, prefill_mask, k, v,
+                             torch.arange(prompt_len, device=self.device), prompt_len)
+        return out[:, -1]
+
+    def _join(self, table: RowTable, live: LiveRows, hidden: torch.Tensor, joining: Joining, at: int, step: int,
+              per_row: int, params: PassParams) -> tuple[torch.Tensor, int]:
+        """Prefill joining sentences alone, then add them to the live rows at batch step `step`."""
+        count, prompt_len = joining.emb.shape[0], joining.emb.shape[1]
+        self._check_length(prompt_len, params.max_new_tokens)
+        mask = joining.mask.to(self.device).bool()
+        k, v = self.allocate_cache(count, prompt_len)
+        joined_hidden = self._prefill(joining.emb, mask, k, v)
+        ids = torch.arange(table.count, table.count + count, device=self.device)
+        uniforms = None if params.greedy else self._uniforms(joining.seeds, params.max_new_tokens, per_row)
+        table.extend(count, step, uniforms)
+        at = live.join(ids, mask, k, v, at, params.max_new_tokens)
+        return torch.cat([hidden, joined_hidden]), at
+
+    def _filtered(self, logits: torch.Tensor, table: RowTable, live: LiveRows, t_list: list[int],
+                  params: PassParams, eos: int) -> torch.Tensor:
+        """Filtered logits; rows at different token counts (one joined later) are filtered per
+        count, each row exactly as it would be alone (the filter works row by row)."""
+        groups: dict[int, list[int]] = {}
+        for j, t in enumerate(t_list):
+            groups.setdefault(t, []).append(j)
+        per_row = table.per_row
+        if len(groups) == 1:
+            parts = [(t_list[0], None)]
+        else:
+            parts = [(t, torch.tensor([j * per_row + q for j in js for q in range(per_row)], device=self.device))
+                     for t, js in groups.items()]
+        filtered = logits if len(parts) == 1 else torch.empty_like(logits)
+        for t, tokens in parts:
+            rows = live.token_rows if tokens is None else live.token_rows[tokens]
+            start = max(0, t - PENALTY_WINDOW)
+            out = self._filter(logits if tokens is None else logits[tokens], table.generated[rows, start:t],
+                               live.temperature if tokens is None else live.temperature[tokens],
+                               float(params.repetition_penalty), float(params.top_p), int(params.top_k),
+                               eos, t < params.min_new_tokens)
+            if tokens is None:
+                filtered = out
+            else:
+                filtered[tokens] = out
+        return filtered
+
+    def _progress(self, table: RowTable, audio: bool, steps: int) -> Progress:
+        """Every row is at most `steps` tokens in (the first rows began at step 0)."""
+        done = table.done.tolist()
+        seen = table.hiddens[:, :steps] if audio else table.generated[:, :steps]
+        return Progress(seen, table.lengths.tolist(), done, [d and not f for d, f in zip(done, table.finished.tolist())])
 
     def _uniforms(self, seeds: list[int], steps: int, per_row: int) -> torch.Tensor:
         """(batch, steps, per_row) uniform numbers, each row from its own sentence's generator,
@@ -358,33 +435,3 @@ def _nonfinite_error(precision: str, rows: torch.Tensor) -> NumericalError:
                  "files may be damaged: verify them ({command}).")
     return NumericalError(text.format(n=first, precision=precision, option="--precision fp32",
                                       command=VERIFY_COMMAND))
-
-
-class _LiveRows:
-    """The sentences of a request still being decoded, and their per-sentence state.
-
-    `ids` are their places in the request; everything else is indexed like `ids`."""
-
-    def __init__(self, ids, per_row, valid, next_position, k, v, temperature: float):
-        self.ids, self.per_row = ids, per_row
-        self.valid, self.next_position, self.k, self.v = valid, next_position, k, v
-        self._temperature = temperature
-        self._refresh()
-
-    def _refresh(self) -> None:
-        offsets = torch.arange(self.per_row, device=self.ids.device)
-        self.token_rows = (self.ids[:, None] * self.per_row + offsets).reshape(-1)
-        self.temperature = torch.full((self.token_rows.numel(), 1), self._temperature, device=self.ids.device)
-
-    def keep(self, keep: torch.Tensor, written: int) -> None:
-        """Drop the rows where `keep` is False; the caches keep the first `written` positions."""
-        index = keep.nonzero().squeeze(1)
-        self.ids = self.ids[index]
-        self.valid, self.next_position = self.valid[index], self.next_position[index]
-        k = torch.empty((self.k.shape[0], index.numel()) + tuple(self.k.shape[2:]), dtype=self.k.dtype,
-                        device=self.k.device)
-        v = torch.empty_like(k)
-        k[:, :, :, :written] = self.k[:, index, :, :written]
-        v[:, :, :, :written] = self.v[:, index, :, :written]
-        self.k, self.v = k, v
-        self._refresh()

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 import numpy as np
 
 from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
+from app.engine.decode.rows_state import Joining
 from app.engine.decode.vocoder_stream import StreamingVocoder
 
 # ChatTTS's RefineTextParams defaults.
@@ -33,6 +34,16 @@ class Piece:
     samples: np.ndarray
     final: bool
     cut: bool = False               # (final pieces) the row ran to the token limit
+
+
+@dataclass
+class Joiner:
+    """A sentence that joins a running batch (see `FastSpeech.speak`)."""
+    text: str
+    seed: int
+    speaker: Optional[str]
+    reference: Optional[tuple[str, str]]
+    group: int
 
 
 @dataclass
@@ -69,43 +80,58 @@ class FastSpeech:
     def speak(self, texts: list[str], prompt: str, params: PassParams, seeds: list[int],
               speakers: list[Optional[str]], references: list[Optional[tuple[str, str]]],
               cancel: Optional[threading.Event], stream: bool, report: BatchReport,
-              groups: Optional[list[int]] = None) -> Iterator[Piece]:
+              groups: Optional[list[int]] = None,
+              more: Optional[Callable[[int], list[Joiner]]] = None) -> Iterator[Piece]:
         """Pieces of each group's rows in reading order: all of its first row, then its next,
         ... (a group is one request; rows of different requests share a batch). The first row
         in line of each group streams while it is decoded; the group's later rows come once
-        the rows before them end."""
+        the rows before them end. `more(live)`, asked between steps, gives sentences that join
+        the batch there; their rows are numbered after the batch's, in the order given."""
         emb, mask = code_prompts(self.chat, texts, prompt, speakers, references)
         eos = int(self.chat.config.gpt.num_audio_tokens) - 1
         kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead}
         vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
         lines = _lines(groups if groups is not None else [0] * len(texts))
+
+        def admit(live: int) -> Optional[Joining]:
+            joiners = more(live)
+            if not joiners:
+                return None
+            emb, mask = code_prompts(self.chat, [j.text for j in joiners], prompt, [j.speaker for j in joiners],
+                                     [j.reference for j in joiners])
+            for joiner in joiners:
+                lines.setdefault(joiner.group, []).append(len(vocoders))
+                vocoders.append(StreamingVocoder(self.chat, **kwargs))
+            return Joining(emb, mask, [j.seed for j in joiners])
+
         for event in self.loop.generate(emb, mask, True, params, seeds, eos=eos, cancel=cancel,
-                                        stream_every=STREAM_EVERY if stream else 0):
+                                        stream_every=STREAM_EVERY if stream else 0,
+                                        admit=admit if more is not None else None):
             if isinstance(event, Progress):
-                for line in lines:
+                for line in lines.values():
                     while line:
                         head = line[0]
                         ended = event.finished[head]
                         piece = vocoders[head].push(event.hiddens[head, : event.lengths[head]], final=ended)
                         if piece.size or ended:
-                            yield Piece(head, piece, ended)
+                            yield Piece(head, piece, ended, ended and event.cut[head])
                         if not ended:
                             break
                         line.pop(0)
             else:
                 report.audio_cut = event.hit_limit
-                for line in lines:
+                for line in lines.values():
                     for row in line:
                         yield Piece(row, vocoders[row].push(event.hiddens[row], final=True), True,
                                     bool(event.hit_limit[row]))
 
 
-def _lines(groups: list[int]) -> list[list[int]]:
+def _lines(groups: list[int]) -> dict[int, list[int]]:
     """Rows per group, in batch order (a group's rows are its sentences in reading order)."""
     lines: dict[int, list[int]] = {}
     for row, group in enumerate(groups):
         lines.setdefault(group, []).append(row)
-    return list(lines.values())
+    return lines
 
 
 def _last(events) -> Generated:

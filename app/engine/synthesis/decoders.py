@@ -10,7 +10,7 @@ import logging
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import replace
-from typing import Hashable, Iterator
+from typing import Callable, Hashable, Iterator, Optional
 
 import numpy as np
 
@@ -46,12 +46,23 @@ class Decoder(ABC):
         """How many of `rows` (all of one key) to decode at once now."""
 
     @abstractmethod
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool) -> Iterator[Piece | Cut]:
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool,
+               more: Optional[Callable[[int], list[Row]]] = None) -> Iterator[Piece | Cut]:
         """Pieces of every row (each row's in order, ending with one final piece), and cut
-        notices. Raises SynthesisCancelled within a step of `stop` being set."""
+        notices. Raises SynthesisCancelled within a step of `stop` being set. A decoder that
+        `joins_running` asks `more(live)` between steps (live: rows still decoding) for rows
+        that join the batch; they are numbered after the rows it has, in the order given."""
 
     def release(self) -> None:
         """Free what is kept between batches (after running out of memory)."""
+
+    def joins_running(self, row: Row) -> bool:
+        """Whether rows may join a running batch of `row`'s key (`decode`'s `more`)."""
+        return False
+
+    def capacity(self, row: Row) -> int:
+        """The most rows of `row`'s key to decode at once now (rows joining included)."""
+        return self.batch_size([row])
 
 
 class UpstreamDecoder(Decoder):
@@ -70,7 +81,7 @@ class UpstreamDecoder(Decoder):
     def batch_size(self, rows: list[Row]) -> int:
         return UPSTREAM_BATCH
 
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool) -> Iterator[Piece | Cut]:
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None) -> Iterator[Piece | Cut]:
         request = rows[0].request
         s = request.sampling
         wavs, limits = self._infer(rows, stop)
@@ -140,13 +151,21 @@ class LoopDecoder(Decoder):
                 request.code_prompt(), request.refine_text, request.refine_prompt())
 
     def batch_size(self, rows: list[Row]) -> int:
-        tokens = PROMPT_ALLOWANCE + rows[0].request.sampling.max_new_tokens
-        return choose_batch(self.loop, tokens, min(max_batch(self.loop.device), len(rows)))
+        return min(len(rows), self.capacity(rows[0]))
 
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool) -> Iterator[Piece | Cut]:
+    def capacity(self, row: Row) -> int:
+        tokens = PROMPT_ALLOWANCE + row.request.sampling.max_new_tokens
+        return choose_batch(self.loop, tokens, max_batch(self.loop.device))
+
+    def joins_running(self, row: Row) -> bool:
+        # Fixed-shape steps (CUDA graphs) keep their batch; a joining prompt must fit the positions.
+        return not self.loop.static_steps and self.loop.fits(PROMPT_ALLOWANCE, row.request.sampling.max_new_tokens)
+
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None) -> Iterator[Piece | Cut]:
         from app.engine.decode.loop import PassParams
-        from app.engine.decode.speech import BatchReport, sentence_seed
+        from app.engine.decode.speech import BatchReport, Joiner, sentence_seed
 
+        rows = list(rows)
         request = rows[0].request
         s = request.sampling
         params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens,
@@ -158,11 +177,28 @@ class LoopDecoder(Decoder):
             for i, hit in enumerate(cut):
                 if hit:
                     yield Cut([i], CutKind.REFINE_LIMIT)
-        produced = [0] * len(rows)
-        for piece in self.speech.speak(texts, request.code_prompt(), params, seeds, [r.speaker for r in rows],
+        cuts: list[Cut] = []
+
+        def joiners(live: int) -> list[Joiner]:
+            new = more(live)
+            if not new:
+                return []
+            new_texts = [r.text for r in new]
+            new_seeds = [sentence_seed(r.request.seed, r.index, r.retry) for r in new]
+            if request.refine_text:     # refined alone: a sentence's text does not depend on its batch
+                new_texts, hits = self.speech.refine(new_texts, request.refine_prompt(), new_seeds, stop)
+                cuts.extend(Cut([len(rows) + k], CutKind.REFINE_LIMIT) for k, hit in enumerate(hits) if hit)
+            rows.extend(new)
+            texts.extend(new_texts)
+            return [Joiner(t, seed, r.speaker, r.reference, r.group) for t, seed, r in zip(new_texts, new_seeds, new)]
+
+        produced: dict[int, int] = {}
+        for piece in self.speech.speak(list(texts), request.code_prompt(), params, seeds, [r.speaker for r in rows],
                                        [r.reference for r in rows], stop, stream, BatchReport(),
-                                       [r.group for r in rows]):
-            produced[piece.row] += piece.samples.size
+                                       [r.group for r in rows], more=joiners if more is not None else None):
+            while cuts:
+                yield cuts.pop(0)
+            produced[piece.row] = produced.get(piece.row, 0) + piece.samples.size
             if piece.final and piece.cut:
                 yield Cut([piece.row], CutKind.AUDIO_LIMIT)
             if piece.final and produced[piece.row] == 0:

@@ -29,6 +29,10 @@ from app.engine.synthesis.rows import Cut, CutKind, Row
 
 log = logging.getLogger("chattts_studio.engine")
 
+# Rows a batch takes in its life, joiners included: then it ends, and the work that waits for
+# a batch to end (Engine.call, other sampling settings) gets its turn.
+JOIN_LIMIT = 16
+
 
 class Priority(enum.IntEnum):
     INTERACTIVE = 0      # someone is waiting to hear it (Play)
@@ -64,6 +68,10 @@ class _Batch:
     stop: threading.Event = field(default_factory=threading.Event)
     preempted: bool = False
     produced: list[int] = field(default_factory=list)    # samples decoded per row in this run
+    priority: Priority = Priority.INTERACTIVE
+    key: object = None                                   # the decoder's batch key of every row
+    capacity: int = 1                                    # rows at once, joiners included
+    events: list = field(default_factory=list)           # (ticket, event) found while rows join
 
     def tickets(self) -> list[Ticket]:
         return list(dict.fromkeys(t for t, _i in self.members))
@@ -212,15 +220,21 @@ class Scheduler:
         members.sort(key=lambda m: (m[0].id, m[1]))          # a request's rows together, in order
         for ticket, index in members:
             ticket.queue.remove(index)
-        return _Batch(members, produced=[0] * len(members))
+        capacity = decoder.capacity(self._row(*members[0]))
+        return _Batch(members, produced=[0] * len(members), priority=head.priority, key=key,
+                      capacity=min(capacity, self.cap or capacity, self.max_batch or capacity))
 
     def _row(self, ticket: Ticket, index: int) -> Row:
         return Row(ticket.segments[index], index, ticket.request, ticket.speaker, ticket.reference, ticket.id)
 
     def _run(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
         rows = [self._row(t, i) for t, i in batch.members]
+        decoder = self.synth.decoder
+        more = self._joiner(batch) if decoder.joins_running(rows[0]) else None
         try:
-            for event in self.synth.decoder.decode(rows, batch.stop, self.synth.stream):
+            for event in decoder.decode(rows, batch.stop, self.synth.stream, more):
+                while batch.events:
+                    yield batch.events.pop(0)
                 if isinstance(event, Cut):
                     self._note_cut(batch, event)
                 else:
@@ -239,7 +253,8 @@ class Scheduler:
                         yield from self._end(ticket, exc)
                 return
             self.synth.decoder.release()
-            if len(rows) == 1:
+            rows = [m for m in batch.members if m[1] not in m[0].finished]
+            if len(rows) <= 1:
                 error = OutOfMemoryError(messages.out_of_memory_alone(self.synth.device.device))
                 error.__cause__ = exc
                 for ticket in batch.tickets():
@@ -249,6 +264,48 @@ class Scheduler:
             self.cap = len(rows) // 2
             log.warning("out of memory with %d sentences at once; retrying with %d", len(rows), self.cap)
             yield from self._requeue(batch)
+        while batch.events:
+            yield batch.events.pop(0)
+
+    def _joiner(self, batch: _Batch):
+        """`more(live)` for the decoder: between its steps, waiting sentences of the batch's
+        priority and key join it, one per request in turn, while it has room (`live`: rows
+        still decoding). New requests are admitted and requests whose first sentence ended
+        release the rest of theirs meanwhile; what that ends is told after the next event."""
+        decoder = self.synth.decoder
+
+        def more(live: int) -> list[Row]:
+            batch.events.extend(self._admit())
+            batch.events.extend(self._release_rest(batch))
+            batch.events.extend(self._tell_cancelled())
+            with self._lock:
+                room = min(batch.capacity - live, JOIN_LIMIT - len(batch.members))
+                if room <= 0 or batch.stop.is_set():
+                    return []
+                lines = []
+                for ticket in sorted(self._tickets, key=lambda t: t.id):
+                    if (not ticket.admitted or ticket.done or ticket.cancelled or not ticket.queue
+                            or ticket.priority != batch.priority):
+                        continue
+                    line = []
+                    for index in ticket.queue:
+                        if decoder.batch_key(self._row(ticket, index)) != batch.key:
+                            break
+                        line.append(index)
+                    if line:
+                        lines.append((ticket, line))
+                if not lines:
+                    return []
+                picked = [(t, line[k]) for k in range(max(len(line) for _t, line in lines))
+                          for t, line in lines if k < len(line)][:room]
+                picked.sort(key=lambda m: (m[0].id, m[1]))
+                for ticket, index in picked:
+                    ticket.queue.remove(index)
+                    batch.members.append((ticket, index))
+                    batch.produced.append(0)
+            return [self._row(t, i) for t, i in picked]
+
+        return more
 
     def _requeue(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
         """Put a stopped batch's unfinished sentences back in line. Where a smaller batch gives
