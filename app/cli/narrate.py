@@ -20,7 +20,7 @@ from app.engine.device import CHOICES as DEVICES
 from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import SEED_MAX
 from app.i18n import _
-from app.narration.export.settings import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS
+from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS
 
 PROJECT_SUFFIX = ".ctsproj"
 DEFAULT_LOUDNESS = -18.0

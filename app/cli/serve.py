@@ -24,7 +24,7 @@ DEFAULT_PORT = 8000
 
 
 def add_parser(sub) -> None:
-    from app.server.app import DEFAULT_MAX_QUEUE
+    from app.server import DEFAULT_MAX_QUEUE
 
     s = sub.add_parser("serve", help="serve OpenAI's speech API (/v1/audio/speech) on this machine",
                        description="An OpenAI-compatible speech server: tools that speak OpenAI's "

@@ -27,13 +27,13 @@ from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
 from app.engine.synthesis.scheduler import Priority
 from app.engine.text.prepare import check_speakable, check_text
 from app.i18n import _
+from app.server import DEFAULT_MAX_QUEUE
 from app.server.encoders import MEDIA_TYPES, encoder_for
 from app.server.errors import ApiError, BodyLimit, install_handlers
 from app.server.speech_request import MAX_BODY_BYTES, MODELS, SpeechRequest, chattts_speed
 from app.server.voices import UnknownVoice, resolve_voice, voice_names
 
 log = logging.getLogger("chattts_studio.server")
-DEFAULT_MAX_QUEUE = 16
 RETRY_AFTER_S = 2
 # Errors that are the request's fault: 400. Others (out of memory, a broken model) are 500 with
 # their sentence.

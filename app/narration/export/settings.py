@@ -11,15 +11,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from app.i18n import N_, _
+from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS  # noqa: F401  (re-exported)
 
 AudioFormat = Literal["wav", "flac", "mp3", "ogg", "opus", "m4a", "m4b"]
-FORMATS: tuple[str, ...] = ("wav", "flac", "mp3", "ogg", "opus", "m4a", "m4b")
 SubtitleFormat = Literal["srt", "vtt"]
-SUBTITLE_FORMATS: tuple[str, ...] = ("srt", "vtt")
 LOSSLESS = ("wav", "flac")
 
 # Ranges a person could mean; anything outside is a damaged file or a typo.
-LOUDNESS_RANGE = (-40.0, -5.0)
 MAX_SENTENCE_PAUSE = 10.0
 MAX_CHAPTER_PAUSE = 30.0
 BITRATE_RANGE = (8, 320)
