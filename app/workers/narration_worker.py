@@ -58,7 +58,13 @@ class NarrationWorker(QObject):
         factory = self._factory
         if factory is None:
             from app.narration.render import Renderer as factory
+        # A farm is started here, off the GUI thread (its workers load their own model), and
+        # closed when the render ends.
+        start = engine if callable(engine) and not hasattr(engine, "submit") else None
+        farm = None
         try:
+            if start is not None:
+                engine = farm = start()
             renderer = factory(project, engine, **(options or {}))
             with self._lock:
                 self._renderer = renderer
@@ -85,6 +91,10 @@ class NarrationWorker(QObject):
         finally:
             with self._lock:
                 self._renderer, self._paused, self._cancelled = None, False, False
+            if farm is not None:
+                farm.close()
+                if farm.notices:                  # workers refused or retired on the way
+                    self.failed.emit(" ".join(farm.notices))
 
 
     @Slot(object, object, str, bool)

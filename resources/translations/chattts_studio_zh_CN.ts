@@ -719,7 +719,7 @@
 <context>
     <name>NarrationController</name>
     <message>
-        <location filename="../../app/ui/narration/controller.py" line="212" />
+        <location filename="../../app/ui/narration/controller.py" line="223" />
         <source>Load a model first: narration is rendered by the model.</source>
         <translation>请先加载模型：朗读由模型生成。</translation>
     </message>
@@ -803,173 +803,173 @@
 <context>
     <name>NarrationWindow</name>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="148" />
+        <location filename="../../app/ui/narration/window.py" line="154" />
         <source>Chapter %1</source>
         <translation>第 %1 章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="160" />
+        <location filename="../../app/ui/narration/window.py" line="166" />
         <source>... and %1 more</source>
         <translation>……另有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="161" />
+        <location filename="../../app/ui/narration/window.py" line="167" />
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="196" />
+        <location filename="../../app/ui/narration/window.py" line="202" />
         <source>Reading the audio...</source>
         <translation>正在读取音频...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="197" />
+        <location filename="../../app/ui/narration/window.py" line="203" />
         <source>Render the chapter to see its waveform</source>
         <translation>生成本章后即可查看其波形</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="231" />
+        <location filename="../../app/ui/narration/window.py" line="237" />
         <source>The main window is speaking; stop it first.</source>
         <translation>主窗口正在朗读；请先停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="234" />
+        <location filename="../../app/ui/narration/window.py" line="240" />
         <source>Nothing rendered to play from here yet.</source>
         <translation>从这里开始还没有已生成的音频可播放。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="270" />
+        <location filename="../../app/ui/narration/window.py" line="281" />
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="270" />
+        <location filename="../../app/ui/narration/window.py" line="281" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="274" />
+        <location filename="../../app/ui/narration/window.py" line="285" />
         <source>Rendering...</source>
         <translation>正在生成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="285" />
+        <location filename="../../app/ui/narration/window.py" line="296" />
         <source>Render finished.</source>
         <translation>生成完成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="285" />
-        <location filename="../../app/ui/narration/window.py" line="286" />
+        <location filename="../../app/ui/narration/window.py" line="296" />
+        <location filename="../../app/ui/narration/window.py" line="297" />
         <source>Render cancelled.</source>
         <translation>已取消生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="288" />
+        <location filename="../../app/ui/narration/window.py" line="299" />
         <source>%1 sentence(s) failed; the table says why.</source>
         <translation>%1 个句子生成失败；原因见表格。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="299" />
+        <location filename="../../app/ui/narration/window.py" line="310" />
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="304" />
+        <location filename="../../app/ui/narration/window.py" line="315" />
         <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
         <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="308" />
+        <location filename="../../app/ui/narration/window.py" line="319" />
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
         <translation>尚未加载模型：您可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="316" />
+        <location filename="../../app/ui/narration/window.py" line="327" />
         <source>Narration: %1</source>
         <translation>朗读：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="319" />
+        <location filename="../../app/ui/narration/window.py" line="330" />
         <source>Render</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="319" />
+        <location filename="../../app/ui/narration/window.py" line="330" />
         <source>Render every sentence not yet rendered (Ctrl+R)</source>
         <translation>生成所有尚未生成的句子 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="320" />
+        <location filename="../../app/ui/narration/window.py" line="331" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="320" />
+        <location filename="../../app/ui/narration/window.py" line="331" />
         <source>Stop rendering; finished sentences are kept</source>
         <translation>停止生成；已完成的句子会保留</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="321" />
+        <location filename="../../app/ui/narration/window.py" line="332" />
         <source>Play from here</source>
         <translation>从此处播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="321" />
+        <location filename="../../app/ui/narration/window.py" line="332" />
         <source>Play the chapter from the selected sentence</source>
         <translation>从所选句子开始播放本章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="322" />
+        <location filename="../../app/ui/narration/window.py" line="333" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="322" />
+        <location filename="../../app/ui/narration/window.py" line="333" />
         <source>Stop playing</source>
         <translation>停止播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="323" />
+        <location filename="../../app/ui/narration/window.py" line="334" />
         <source>New take</source>
         <translation>新版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="323" />
+        <location filename="../../app/ui/narration/window.py" line="334" />
         <source>Render the selected sentence again with a new seed</source>
         <translation>用新的种子重新生成所选句子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="324" />
+        <location filename="../../app/ui/narration/window.py" line="335" />
         <source>Edit text</source>
         <translation>编辑文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="324" />
+        <location filename="../../app/ui/narration/window.py" line="335" />
         <source>Change the selected sentence's text (F2)</source>
         <translation>修改所选句子的文本 (F2)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="325" />
+        <location filename="../../app/ui/narration/window.py" line="336" />
         <source>Lock</source>
         <translation>锁定</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="325" />
+        <location filename="../../app/ui/narration/window.py" line="336" />
         <source>Lock or unlock the selected sentence: a locked sentence keeps its text and take until it is unlocked (Ctrl+L)</source>
         <translation>锁定或解锁所选句子：锁定的句子在解锁前保持其文本和所用版本不变 (Ctrl+L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="327" />
+        <location filename="../../app/ui/narration/window.py" line="338" />
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="327" />
+        <location filename="../../app/ui/narration/window.py" line="338" />
         <source>Write audio files and subtitles</source>
         <translation>写出音频文件和字幕</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="331" />
+        <location filename="../../app/ui/narration/window.py" line="342" />
         <source>Select a rendered sentence to see its waveform</source>
         <translation>选择一个已生成的句子以查看其波形</translation>
     </message>
@@ -1111,6 +1111,44 @@
         <location filename="../../app/ui/narration/render_bar.py" line="86" />
         <source>Overall</source>
         <translation>总体</translation>
+    </message>
+</context>
+<context>
+    <name>RenderTargetBox</name>
+    <message>
+        <location filename="../../app/ui/narration/render_target.py" line="84" />
+        <source>With this window's model</source>
+        <translation>使用本窗口的模型</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_target.py" line="85" />
+        <source>On local worker processes</source>
+        <translation>在本机工作进程上</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_target.py" line="86" />
+        <source>On a Ray cluster</source>
+        <translation>在 Ray 集群上</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_target.py" line="90" />
+        <source>Needs Ray: pip install "chattts-studio[farm]" (not in the Windows bundle)</source>
+        <translation>需要 Ray：pip install "chattts-studio[farm]"（Windows 安装包不含）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_target.py" line="93" />
+        <source>Where to render: local workers each load their own copy of the model (more memory, more speed on several GPUs or many cores)</source>
+        <translation>在哪里渲染：每个本机工作进程各自加载一份模型（占用更多内存；在多块 GPU 或多核 CPU 上更快）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_target.py" line="95" />
+        <source>Worker processes</source>
+        <translation>工作进程数</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/render_target.py" line="96" />
+        <source>Ray address: auto, local or ray://HOST:PORT</source>
+        <translation>Ray 地址：auto、local 或 ray://主机:端口</translation>
     </message>
 </context>
 <context>

@@ -61,6 +61,9 @@ class NarrationController(QObject):
         self.exporting = False
         self._export_settings = None
         self._rendering_project = None
+        from app.ui.narration.render_target import RenderTarget
+
+        self.target = RenderTarget()     # where the next render runs (the window's model by default)
 
     # -- opening ------------------------------------------------------------------------------
     def open(self, path: str) -> list[str]:
@@ -201,13 +204,21 @@ class NarrationController(QObject):
 
     # -- rendering ------------------------------------------------------------------------------
     def can_render(self) -> bool:
-        return self.project is not None and self.model.engine() is not None and not self.rendering
+        ready = self.model.engine() is not None or self.target.kind != "window"
+        return self.project is not None and ready and not self.rendering
 
     def render(self, sentence_ids=None) -> bool:
-        """Render what is pending (or only these sentences) at background priority."""
+        """Render what is pending (or only these sentences) at background priority, with the
+        window's engine or on the farm `self.target` names."""
         engine = self.model.engine()
         if self.project is None or self.rendering:
             return False
+        if self.target.kind != "window" and sentence_ids is None:     # a new take stays in the window
+            from app.ui.narration.render_target import farm_factory
+
+            settings = self.model.settings
+            engine = farm_factory(self.target, self.model.model_dir(), self.model.effective_device(),
+                                  settings.precision)
         if engine is None:
             self.failed.emit(self.tr("Load a model first: narration is rendered by the model."))
             return False

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from app.ui.banner import Banner
 from app.ui.controllers.model import ModelState
 from app.ui.narration.render_bar import RenderBar
+from app.ui.narration.render_target import RenderTargetBox
 from app.ui.narration.sentence_model import SentenceTableModel
 from app.ui.narration.takes_panel import TakesPanel
 from app.ui.narration.waveform import WaveformView
@@ -61,6 +62,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.sentence_wave.setObjectName("sentenceWaveform")
         self.takes = TakesPanel()
         self.render_bar = RenderBar()
+        self.render_target = RenderTargetBox()
         self.status = QLabel()
         self.status.setObjectName("narrationStatus")
         self.actions: dict[str, QAction] = {}
@@ -86,6 +88,9 @@ class NarrationWindow(Retranslating, QMainWindow):
                 bar.addSeparator()
                 continue
             name, handler, keys = spec
+            if name == "play_from":                  # where the render runs, beside its buttons
+                bar.addWidget(self.render_target)
+                bar.addSeparator()
             action = bar.addAction("")
             action.setObjectName(f"narration_{name}")
             if keys:
@@ -123,6 +128,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         c.waveformsReady.connect(lambda: self._on_chapter_changed(self.chapter_id))
         c.renderStarted.connect(self._on_render_started)
         c.renderProgress.connect(self.render_bar.show_progress)
+        self.render_target.changed.connect(self._on_target_changed)
         c.renderEnded.connect(self._on_render_ended)
         c.failed.connect(self.status.setText)
         c.exportEnded.connect(self._on_export_ended)
@@ -254,8 +260,13 @@ class NarrationWindow(Retranslating, QMainWindow):
         show_export_result(self, paths, warnings)
         self.update_actions()
 
+    def _on_target_changed(self, target) -> None:
+        self.controller.target = target
+        self.update_actions()
+
     def update_actions(self, *_args) -> None:
         c = self.controller
+        self.render_target.set_enabled_for_render(not c.rendering)
         has_project, has_sentence = c.project is not None, self.selected_sentence() is not None
         self.actions["render"].setEnabled(c.can_render())
         self.actions["pause"].setEnabled(c.rendering)
