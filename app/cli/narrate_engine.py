@@ -87,9 +87,10 @@ def open_engine(args, root):
         from app.narration.farm.ray_pool import ray_farm, ray_specs
 
         return Farmed(ray_farm(args.ray, lambda ray: ray_specs(ray, root, precision, args.workers)))
-    count = auto_workers() if args.workers == "auto" else args.workers
+    gpus = 0 if args.device == "cpu" else None
+    count = auto_workers(gpus=gpus) if args.workers == "auto" else args.workers
     if count <= 1:
         return InProcess(root, args.device, precision)
     from app.narration.farm.local import local_farm
 
-    return Farmed(local_farm(worker_specs(count, root, args.device, precision)))
+    return Farmed(local_farm(worker_specs(count, root, args.device, precision, gpus=gpus)))

@@ -12,7 +12,11 @@ from PySide6.QtWidgets import (
     QSpinBox, QVBoxLayout,
 )
 
-from app.ui.controllers.server import ServerPhase, ServerProblem, ServerStatus, base_url, curl_line
+import sys
+
+from app.ui.controllers.server import (
+    ServerPhase, ServerProblem, ServerStatus, base_url, curl_line, powershell_line,
+)
 from app.ui.retranslate import Retranslating
 
 PORTS = (1024, 65535)
@@ -51,6 +55,12 @@ class SpeechServerDialog(Retranslating, QDialog):
         self.curl.setObjectName("serverCurl")
         self.curl.setReadOnly(True)
         self.copy_curl = QPushButton()
+        # Windows: the Command Prompt line above, and PowerShell's own (a curl line's quotes
+        # do not survive PowerShell).
+        self.powershell = QLineEdit()
+        self.powershell.setObjectName("serverPowerShell")
+        self.powershell.setReadOnly(True)
+        self.copy_powershell = QPushButton()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
 
         key_row = QHBoxLayout()
@@ -62,10 +72,15 @@ class SpeechServerDialog(Retranslating, QDialog):
         curl_row = QHBoxLayout()
         curl_row.addWidget(self.curl, 1)
         curl_row.addWidget(self.copy_curl)
+        powershell_row = QHBoxLayout()
+        powershell_row.addWidget(self.powershell, 1)
+        powershell_row.addWidget(self.copy_powershell)
         self.form = QFormLayout()
-        self.labels = [QLabel() for _ in range(5)]
-        for label, field in zip(self.labels, (self.port, self.network, key_row, address_row, curl_row)):
+        self.labels = [QLabel() for _ in range(6)]
+        rows = (self.port, self.network, key_row, address_row, curl_row, powershell_row)
+        for label, field in zip(self.labels, rows):
             self.form.addRow(label, field)
+        self.form.setRowVisible(5, sys.platform == "win32")
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
         layout.addLayout(self.form)
@@ -77,6 +92,7 @@ class SpeechServerDialog(Retranslating, QDialog):
         self.toggle.clicked.connect(self.start_or_stop)
         self.copy_address.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.address.text()))
         self.copy_curl.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.curl.text()))
+        self.copy_powershell.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.powershell.text()))
         self.buttons.rejected.connect(self.close)
         for edited in (self.port.valueChanged, self.network.toggled, self.key.textChanged):
             edited.connect(self._show_lines)
@@ -108,6 +124,7 @@ class SpeechServerDialog(Retranslating, QDialog):
         port, network = (status.port, status.network) if live else (self.port.value(), self.network.isChecked())
         self.address.setText(base_url(port, network))
         self.curl.setText(curl_line(port, network, self.key_text() or None))
+        self.powershell.setText(powershell_line(port, network, self.key_text() or None))
 
     @Slot(object)
     def show_status(self, status: ServerStatus) -> None:
@@ -123,8 +140,8 @@ class SpeechServerDialog(Retranslating, QDialog):
         problem = {
             ServerProblem.PORT_BUSY: self.tr("Port %1 is in use by another program; choose another port.")
             .replace("%1", str(status.port)),
-            ServerProblem.NO_PERMISSION: self.tr("The system does not allow listening on port %1; choose a "
-                                                 "port above 1024.").replace("%1", str(status.port)),
+            ServerProblem.NO_PERMISSION: self.tr("The system does not allow listening on port %1 (it may be "
+                                                 "reserved); choose another port.").replace("%1", str(status.port)),
             ServerProblem.NEEDS_KEY: self.tr("Other computers may use the server only with a key: type one "
                                              "or press New key."),
             ServerProblem.FAILED: self.tr("The server stopped unexpectedly; the log (Help > Open the log "
@@ -150,7 +167,9 @@ class SpeechServerDialog(Retranslating, QDialog):
             "Programs that speak OpenAI's speech API (/v1/audio/speech) can use ChatTTS through this "
             "server, with the model loaded here. Playing text in this window goes first; their "
             "requests wait meanwhile."))
-        labels = (self.tr("Port"), self.tr("Network"), self.tr("API key"), self.tr("Address"), self.tr("Try it"))
+        try_it = self.tr("Command Prompt") if sys.platform == "win32" else self.tr("Try it")
+        labels = (self.tr("Port"), self.tr("Network"), self.tr("API key"), self.tr("Address"), try_it,
+                  self.tr("PowerShell"))
         for label, text in zip(self.labels, labels):
             label.setText(text)
         self.network.setText(self.tr("Let other computers on my network use it (needs a key)"))
@@ -158,4 +177,5 @@ class SpeechServerDialog(Retranslating, QDialog):
         self.new_key.setText(self.tr("New key"))
         self.copy_address.setText(self.tr("Copy"))
         self.copy_curl.setText(self.tr("Copy"))
+        self.copy_powershell.setText(self.tr("Copy"))
         self.show_status(self.server.status)

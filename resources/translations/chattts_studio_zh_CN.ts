@@ -1215,123 +1215,134 @@
 <context>
     <name>SpeechServerDialog</name>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="118" />
+        <location filename="../../app/ui/server_dialog.py" line="135" />
         <source>Start the server</source>
         <translation>启动服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="118" />
+        <location filename="../../app/ui/server_dialog.py" line="135" />
         <source>Stop the server</source>
         <translation>停止服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="124" />
+        <location filename="../../app/ui/server_dialog.py" line="141" />
         <source>Port %1 is in use by another program; choose another port.</source>
         <translation>端口 %1 已被其他程序占用；请换一个端口。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="126" />
-        <source>The system does not allow listening on port %1; choose a port above 1024.</source>
-        <translation>系统不允许在端口 %1 上监听；请选择 1024 以上的端口。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/server_dialog.py" line="128" />
+        <location filename="../../app/ui/server_dialog.py" line="145" />
         <source>Other computers may use the server only with a key: type one or press New key.</source>
         <translation>其他电脑只能凭密钥使用服务器：请输入一个密钥，或点击“新密钥”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="130" />
+        <location filename="../../app/ui/server_dialog.py" line="147" />
         <source>The server stopped unexpectedly; the log (Help &gt; Open the log folder) has the details.</source>
         <translation>服务器意外停止；详情见日志（帮助 &gt; 打开日志文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="136" />
+        <location filename="../../app/ui/server_dialog.py" line="153" />
         <source>The server is stopped.</source>
         <translation>服务器已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="138" />
+        <location filename="../../app/ui/server_dialog.py" line="155" />
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="138" />
+        <location filename="../../app/ui/server_dialog.py" line="155" />
         <source>Stopping…</source>
         <translation>正在停止…</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="140" />
+        <location filename="../../app/ui/server_dialog.py" line="157" />
         <source>Listening. Requests get 'model not ready' (503) until the model is loaded.</source>
         <translation>正在监听。模型加载完成前，请求会收到“模型未就绪”（503）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="142" />
+        <location filename="../../app/ui/server_dialog.py" line="159" />
         <source>Listening, with a test model of random weights: it answers with noise, not speech.</source>
         <translation>正在监听，但加载的是随机权重的测试模型：返回的是噪声，不是语音。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="144" />
+        <location filename="../../app/ui/server_dialog.py" line="161" />
         <source>Listening for this computer and others on your network (with the key).</source>
         <translation>正在监听本机和局域网内的其他电脑（需密钥）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="145" />
+        <location filename="../../app/ui/server_dialog.py" line="162" />
         <source>Listening for programs on this computer.</source>
         <translation>正在监听本机上的程序。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="148" />
+        <location filename="../../app/ui/server_dialog.py" line="165" />
         <source>Speech server</source>
         <translation>语音服务器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="150" />
+        <location filename="../../app/ui/server_dialog.py" line="167" />
         <source>Programs that speak OpenAI's speech API (/v1/audio/speech) can use ChatTTS through this server, with the model loaded here. Playing text in this window goes first; their requests wait meanwhile.</source>
         <translation>支持 OpenAI 语音接口（/v1/audio/speech）的程序可以通过此服务器使用 ChatTTS，用的是本窗口已加载的模型。本窗口播放文本优先，期间它们的请求会等待。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <location filename="../../app/ui/server_dialog.py" line="170" />
+        <source>Command Prompt</source>
+        <translation>命令提示符</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="171" />
         <source>Port</source>
         <translation>端口</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <location filename="../../app/ui/server_dialog.py" line="171" />
         <source>Network</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <location filename="../../app/ui/server_dialog.py" line="171" />
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <location filename="../../app/ui/server_dialog.py" line="171" />
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="153" />
+        <location filename="../../app/ui/server_dialog.py" line="170" />
         <source>Try it</source>
         <translation>试一试</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="156" />
+        <location filename="../../app/ui/server_dialog.py" line="143" />
+        <source>The system does not allow listening on port %1 (it may be reserved); choose another port.</source>
+        <translation>系统不允许在端口 %1 上监听（该端口可能已被保留）；请换一个端口。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="172" />
+        <source>PowerShell</source>
+        <translation>PowerShell</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/server_dialog.py" line="175" />
         <source>Let other computers on my network use it (needs a key)</source>
         <translation>允许局域网内的其他电脑使用（需要密钥）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="157" />
+        <location filename="../../app/ui/server_dialog.py" line="176" />
         <source>optional on this computer alone</source>
         <translation>仅本机使用时可不填</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="158" />
+        <location filename="../../app/ui/server_dialog.py" line="177" />
         <source>New key</source>
         <translation>新密钥</translation>
     </message>
     <message>
-        <location filename="../../app/ui/server_dialog.py" line="159" />
-        <location filename="../../app/ui/server_dialog.py" line="160" />
+        <location filename="../../app/ui/server_dialog.py" line="178" />
+        <location filename="../../app/ui/server_dialog.py" line="179" />
+        <location filename="../../app/ui/server_dialog.py" line="180" />
         <source>Copy</source>
         <translation>复制</translation>
     </message>

@@ -63,13 +63,17 @@ def test_two_workers_give_the_same_takes_as_one_and_a_killed_one_is_replaced(one
     killed = []
 
     def kill_once(progress):
+        """SIGKILL a worker while it holds a sentence (so that sentence must be queued again)."""
         if progress.done >= 1 and not killed:
-            slot = farm.farm.slots[0]
-            killed.append(slot.process.pid)
-            os.kill(slot.process.pid, signal.SIGKILL)
+            busy = [slot for slot in farm.farm.slots if farm.farm._current.get(slot.name) is not None]
+            if busy:
+                killed.append((busy[0], busy[0].process.pid))
+                os.kill(busy[0].process.pid, signal.SIGKILL)
 
     project, outcome = render_on(farm, tmp_path / "two.ctsproj", on_progress=kill_once)
     assert killed and outcome.state == "finished" and outcome.done == 6 and outcome.failed == []
+    slot, pid = killed[0]
+    assert slot.process.pid != pid                     # a new process took its place
     assert farm.notices == []                          # restarted, not retired
     assert_same(one_worker, takes(project))
     makers = {t.worker for s in project.sentences() for t in project.takes(s.id)}

@@ -8,13 +8,14 @@ import io
 import json
 import shlex
 import socket
+import sys
 
 import httpx
 import pytest
 import soundfile as sf
 from PySide6.QtCore import Qt
 
-from app.ui.controllers.server import ServerPhase, ServerProblem, curl_line
+from app.ui.controllers.server import ServerPhase, ServerProblem, curl_line, powershell_line
 from tests.server.conftest import free_port
 
 START_MS = 30_000
@@ -97,7 +98,7 @@ def test_the_curl_line_is_a_request_the_server_answers(qtbot, window):
     dialog = _open_dialog(window, port, key="k")
     _start(qtbot, window, dialog)
     words = shlex.split(dialog.curl.text())                      # as a shell would hand it to curl
-    assert words[0] == "curl"
+    assert words[0] == ("curl.exe" if sys.platform == "win32" else "curl")
     headers = dict(words[i + 1].split(": ", 1) for i, w in enumerate(words) if w == "-H")
     body = json.loads(words[words.index("-d") + 1])
     target = words[1]
@@ -109,6 +110,25 @@ def test_the_curl_line_is_a_request_the_server_answers(qtbot, window):
 def test_on_windows_the_line_names_curl_exe_not_powershells_alias():
     line = curl_line(8123, False, None, windows=True)
     assert line.startswith("curl.exe http://127.0.0.1:8123/v1/audio/speech ") and "Authorization" not in line
+
+
+def test_the_powershell_line_sends_the_same_json_and_key():
+    line = powershell_line(8123, False, "k3y")
+    assert line.startswith("Invoke-WebRequest -Method Post -Uri http://127.0.0.1:8123/v1/audio/speech ")
+    assert "@{Authorization='Bearer k3y'}" in line
+    body = line.split("-Body '", 1)[1].split("'", 1)[0]              # PowerShell keeps '...' verbatim
+    assert json.loads(body) == {"model": "tts-1", "voice": "alloy", "input": "Hello"}
+    assert line.endswith("-OutFile hello.mp3")
+
+
+def test_after_stop_the_same_port_starts_again(qtbot, window):
+    port = free_port()
+    dialog = _open_dialog(window, port)
+    _start(qtbot, window, dialog)
+    assert httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200   # a connection, then stop
+    qtbot.mouseClick(dialog.toggle, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.speech_server.status.phase is ServerPhase.STOPPED, timeout=START_MS)
+    _start(qtbot, window, dialog)                                    # not "in use by another program"
 
 
 def test_closing_the_window_stops_the_server(qtbot, make_window):

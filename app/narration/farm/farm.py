@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.engine.synthesis.scheduler import Priority
-from app.narration.farm.slots import Farm, Work
+from app.narration.farm.slots import Farm, FarmError, Work
 
 
 class FarmJob:
@@ -53,6 +53,10 @@ class FarmEngine:
         return self.farm.notices
 
     def submit(self, request, priority: Priority = Priority.BACKGROUND) -> FarmJob:
+        """Like Engine.submit: with no worker left it refuses at once, so the render ends with
+        one sentence instead of failing every sentence in turn."""
+        if not self.farm.has_workers():
+            raise FarmError(self.farm.none_left())
         return FarmJob(self.farm, self.farm.put(Work("render", request)))
 
     def call(self, work, timeout=None):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import threading
 
+from app.i18n import _
 from app.narration.farm.farm import FarmEngine
 from app.narration.farm.slots import Farm, Slot, WorkerLost
 from app.narration.farm.worker import Refused, WorkerSpec, process_main
@@ -39,17 +40,18 @@ class LocalSlot(Slot):
             try:
                 if self._conn.poll(POLL_S):
                     return self._conn.recv()
-            except (EOFError, OSError) as exc:
-                raise WorkerLost(f"the process ended ({exc or 'no reply'})") from None
-            if not self.process.is_alive() and not self._conn.poll(0):
-                raise WorkerLost(f"the process ended with code {self.process.exitcode}")
+                if not self.process.is_alive() and not self._conn.poll(0):
+                    raise WorkerLost(_("its process ended (exit code {code})").format(code=self.process.exitcode))
+            except (EOFError, OSError):
+                raise WorkerLost(_("its process ended (exit code {code})").format(
+                    code=self.process.exitcode)) from None
 
     def _send(self, message) -> None:
         with self._send_lock:
             try:
                 self._conn.send(message)
-            except (OSError, ValueError) as exc:
-                raise WorkerLost(f"the process cannot be reached ({exc})") from None
+            except (OSError, ValueError):
+                raise WorkerLost(_("its process cannot be reached")) from None
 
     def do(self, kind: str, payload):
         self._send((kind, payload))

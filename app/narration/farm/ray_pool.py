@@ -79,10 +79,10 @@ class RaySlot(Slot):
 
         try:
             return self.ray.get(ref)
-        except RayActorError as exc:
-            raise WorkerLost(f"the actor died ({type(exc).__name__})") from None
+        except RayActorError:
+            raise WorkerLost(_("its Ray actor died")) from None
         except RayError as exc:
-            raise WorkerLost(f"{type(exc).__name__}: {exc}") from None
+            raise WorkerLost(_("Ray failed: {error}").format(error=type(exc).__name__)) from None
 
     def do(self, kind: str, payload):
         return self._get(self.actor.handle.remote(kind, payload))

@@ -18,6 +18,7 @@ from app.i18n import _
 
 log = logging.getLogger("chattts_studio.farm")
 MAX_RESTARTS = 2
+MAX_ATTEMPTS = 2          # a sentence that stopped this many different workers is skipped, not tried on every one
 
 
 class FarmError(StudioError):
@@ -34,6 +35,7 @@ class Work:
     def __init__(self, kind: str, payload):
         self.kind, self.payload = kind, payload
         self.cancelled = False
+        self.killers: set[str] = set()     # the workers that died while making it
         self.worker: str | None = None
         self._reply = None
         self._done = threading.Event()
@@ -50,7 +52,11 @@ class Work:
         if status == "ok":
             return rest[0]
         kind, message = rest
-        raise SynthesisCancelled(message) if kind == "SynthesisCancelled" else StudioError(message)
+        if kind == "SynthesisCancelled":
+            raise SynthesisCancelled(message)
+        if kind in ("StudioError", "FarmError"):
+            raise (FarmError if kind == "FarmError" else StudioError)(message)
+        raise StudioError(_("The sentence could not be rendered ({error}).").format(error=message))
 
 
 class Slot:
@@ -95,7 +101,7 @@ class Farm:
                 work.finish(("error", "FarmError", self._none_left()))
                 return work
             (self._queue.appendleft if front else self._queue.append)(work)
-            self._state.notify()
+            self._state.notify_all()
         return work
 
     def run(self, kind: str, payload):
@@ -112,6 +118,13 @@ class Farm:
         for slot in self.slots:
             if slot.name in running:
                 slot.cancel_current()
+
+    def has_workers(self) -> bool:
+        with self._state:
+            return self._alive > 0 and not self._closed
+
+    def none_left(self) -> str:
+        return self._none_left()
 
     def wait_ready(self, timeout: float | None = None) -> bool:
         """Until every slot has started or been retired."""
@@ -131,22 +144,39 @@ class Farm:
             thread.join(timeout)
 
     # -- each slot's thread -------------------------------------------------------------------
-    def _take(self) -> Work | None:
+    def _take(self, slot: Slot) -> Work | None:
+        """The next item, marked as this slot's in the same locked step (a cancel then finds
+        it either queued or running, never in between). An item whose worker died here goes to
+        another worker while there is one."""
         with self._state:
-            self._state.wait_for(lambda: self._closed or self._queue)
-            return None if self._closed else self._queue.popleft()
+            while True:
+                self._state.wait_for(lambda: self._closed or self._queue)
+                if self._closed:
+                    return None
+                work = next((w for w in self._queue if slot.name not in w.killers), None)
+                if work is None and self._alive <= 1:
+                    work = self._queue[0]
+                if work is not None:
+                    self._queue.remove(work)
+                    self._current[slot.name] = work
+                    return work
+                self._state.wait(0.5)           # the others may take it; else it stays queued for them
 
     def _drive(self, slot: Slot) -> None:
         from app.narration.farm.worker import Refused
 
         failures = 0
         while True:
+            with self._state:
+                if self._closed:
+                    break
             try:
                 info = slot.start()
             except Refused as exc:
                 return self._retire(slot, _("Worker {name} was refused before taking work: {reason}").format(
                     name=slot.name, reason=exc))
-            except WorkerLost as exc:
+            except Exception as exc:             # WorkerLost, or a process/actor that cannot start
+                log.warning("worker %s did not start: %r", slot.name, exc)
                 failures += 1
                 if failures > self.max_restarts:
                     return self._retire(slot, self._lost(slot, exc))
@@ -162,28 +192,38 @@ class Farm:
             log.warning("worker %s lost (%s); its work is queued again", slot.name, lost)
             if failures > self.max_restarts:
                 return self._retire(slot, self._lost(slot, lost))
+        slot.stop()
 
     def _work(self, slot: Slot) -> WorkerLost | None:
-        while (work := self._take()) is not None:
+        while (work := self._take(slot)) is not None:
             if work.cancelled:
+                self._release(slot)
                 work.finish(("error", "SynthesisCancelled", _("Stopped.")))
                 continue
-            with self._state:
-                self._current[slot.name] = work
             try:
                 reply = slot.do(work.kind, work.payload)
-            except WorkerLost as exc:
-                with self._state:
-                    self._current.pop(slot.name, None)
+            except Exception as exc:            # WorkerLost, or the transport failing in a way of its own
+                lost = exc if isinstance(exc, WorkerLost) else WorkerLost(repr(exc))
+                self._release(slot)
+                work.killers.add(slot.name)
                 if work.cancelled:
                     work.finish(("error", "SynthesisCancelled", _("Stopped.")))
+                elif len(work.killers) >= MAX_ATTEMPTS:
+                    # Two workers died on it: the sentence itself is the likely cause (memory). It
+                    # fails alone; a worker that dies on everything is retired by its own count.
+                    work.finish(("error", "StudioError", _(
+                        "This sentence stopped {count} render workers ({reason}); it was skipped.").format(
+                        count=len(work.killers), reason=lost)))
                 else:
                     self.put(work, front=True)        # another worker (or this one, restarted) does it
-                return exc
-            with self._state:
-                self._current.pop(slot.name, None)
+                return lost
+            self._release(slot)
             work.finish(reply, slot.name)
         return None
+
+    def _release(self, slot: Slot) -> None:
+        with self._state:
+            self._current.pop(slot.name, None)
 
     def _lost(self, slot: Slot, exc) -> str:
         return _("Worker {name} stopped {count} times ({reason}); it was retired and the render goes on "

@@ -30,7 +30,10 @@ class Refused(Exception):
 class RenderWorker:
     def __init__(self, spec: WorkerSpec):
         if spec.gpu is not None:         # before torch is imported in this process
-            os.environ["CUDA_VISIBLE_DEVICES"] = str(spec.gpu)
+            visible = os.environ.get("CUDA_VISIBLE_DEVICES", "").strip()
+            ids = [i.strip() for i in visible.split(",") if i.strip()] if visible else []
+            # The parent's own restriction stays: gpu N is the Nth card it may use.
+            os.environ["CUDA_VISIBLE_DEVICES"] = ids[spec.gpu] if spec.gpu < len(ids) else str(spec.gpu)
         if spec.threads:
             import torch
 
@@ -78,8 +81,12 @@ def process_main(conn, spec: WorkerSpec) -> None:
     """A local worker process: ('ready', info) or ('refused', sentence) first, then one reply
     per work item. A cancel may arrive while rendering; a reader thread passes it on."""
     import queue
+    import signal
     import threading
 
+    # Ctrl+C in a terminal reaches every process of the group: the driver stops the render and
+    # tells its workers through the pipe; a worker must not die of it on its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         worker = RenderWorker(spec)
     except Refused as exc:

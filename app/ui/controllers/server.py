@@ -69,8 +69,8 @@ def base_url(port: int, network: bool) -> str:
 
 
 def curl_line(port: int, network: bool, key: str | None, windows: bool | None = None) -> str:
-    """A command that fetches a spoken "Hello" as hello.mp3, quoted so it runs as pasted in
-    cmd.exe, PowerShell (as curl.exe, not PowerShell's curl alias) and a Unix shell."""
+    """A command that fetches a spoken "Hello" as hello.mp3, quoted so it runs as pasted in a
+    Unix shell, or on Windows in the Command Prompt (curl.exe, which Windows 10 and 11 have)."""
     windows = sys.platform == "win32" if windows is None else windows
     auth = f' -H "Authorization: Bearer {key}"' if key else ""
     body = '{\\"model\\":\\"tts-1\\",\\"voice\\":\\"alloy\\",\\"input\\":\\"Hello\\"}'
@@ -78,10 +78,21 @@ def curl_line(port: int, network: bool, key: str | None, windows: bool | None = 
             f'-H "Content-Type: application/json" -d "{body}" -o hello.mp3')
 
 
+def powershell_line(port: int, network: bool, key: str | None) -> str:
+    """The same request for PowerShell, whose quoting a native curl line does not survive."""
+    auth = f" -Headers @{{Authorization='Bearer {key}'}}" if key else ""
+    return (f"Invoke-WebRequest -Method Post -Uri {base_url(port, network)}/audio/speech{auth} "
+            "-ContentType application/json -Body '{\"model\":\"tts-1\",\"voice\":\"alloy\",\"input\":\"Hello\"}' "
+            "-OutFile hello.mp3")
+
+
 def port_problem(host: str, port: int) -> ServerProblem | None:
     """Why the port cannot be listened on now, or None (checked first, so the user reads a
     reason rather than uvicorn's log)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        if sys.platform != "win32":
+            # As uvicorn binds: a port its last run left in TIME_WAIT is free for it.
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError as exc:
@@ -140,8 +151,9 @@ class SpeechServerController(QObject):
 
         self._state = ServerState(api_key=key)
         self._follow_model()
+        # Stop cancels requests in progress after 2 s instead of waiting for them to end.
         config = uvicorn.Config(create_app(self._state), host=host, port=port, log_level="warning",
-                                lifespan="off")
+                                lifespan="off", timeout_graceful_shutdown=2)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="speech-server", daemon=True)
         self._thread.start()
