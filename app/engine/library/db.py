@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 
 from app import paths
 from app.engine.errors import LibraryError
+from app.engine.sqlite_file import SqliteFile
 from app.engine.library import notices, recovery
 from app.engine.library.notices import Notice
 from app.engine.library.schema import migrate
@@ -22,11 +23,10 @@ from app.i18n import _
 
 log = logging.getLogger("chattts_studio.library")
 
-BUSY_TIMEOUT_S = 15.0
 DB_NAME = "library.sqlite3"
 
 
-class Library:
+class Library(SqliteFile):
     def __init__(self, root: Path | str, legacy_dir: Path | str | None = None):
         self.root = Path(root)
         self.path = self.root / DB_NAME
@@ -61,40 +61,6 @@ class Library:
             con.execute("PRAGMA journal_mode=WAL")
             migrate(con, self.path)
         recovery.make_backup(self.path, self.backup_dir)
-
-    def connect(self) -> sqlite3.Connection:
-        con = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        return con
-
-    @contextmanager
-    def transaction(self):
-        """One change: all of it or none of it."""
-        try:
-            con = self.connect()
-        except sqlite3.Error as exc:
-            raise self._error(exc) from None
-        try:
-            con.execute("BEGIN IMMEDIATE")
-            yield con
-            con.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise self._error(exc) from None
-        except BaseException:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise
-        finally:
-            con.close()
-
-    def rows(self, sql: str, params=()) -> list[tuple]:
-        try:
-            with closing(self.connect()) as con:
-                return con.execute(sql, params).fetchall()
-        except sqlite3.Error as exc:
-            raise self._error(exc) from None
 
     def _error(self, exc: sqlite3.Error) -> LibraryError:
         return LibraryError(_("The library {file} could not be read or changed ({reason}); close other "

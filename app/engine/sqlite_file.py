@@ -1,0 +1,60 @@
+"""One SQLite file used by several threads and programs at once (the library, a narration
+project): each operation opens its own short-lived connection, `BEGIN IMMEDIATE` takes the write
+lock at the start of a change (all of it or none of it when the program is killed), and
+`busy_timeout` makes a second writer wait instead of failing."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+BUSY_TIMEOUT_S = 15.0
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    con = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    return con
+
+
+class SqliteFile:
+    """`path` and `_error(exc)` (the sentence-bearing error of the kind of file) come from the
+    subclass."""
+
+    path: Path
+
+    def _error(self, exc: sqlite3.Error) -> Exception:
+        raise NotImplementedError
+
+    def connect(self) -> sqlite3.Connection:
+        return connect(self.path)
+
+    @contextmanager
+    def transaction(self):
+        """One change: all of it or none of it."""
+        try:
+            con = self.connect()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            yield con
+            con.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise self._error(exc) from None
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        finally:
+            con.close()
+
+    def rows(self, sql: str, params=()) -> list[tuple]:
+        try:
+            with closing(self.connect()) as con:
+                return con.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
