@@ -20,7 +20,8 @@ from app.i18n import _
 SAMPLE_RATE = 24_000
 
 
-def _explain(exc: OSError, target: Path) -> str:
+def explain_os_error(exc: OSError, target: Path) -> str:
+    """Why `target` could not be written, in a sentence that says what to do."""
     if exc.errno == errno.ENOSPC:
         return _("The disk is full, so {path} could not be written; free some space and export again.").format(
             path=target)
@@ -73,7 +74,7 @@ def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = S
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise OutputError(_explain(exc, target)) from exc
+        raise OutputError(explain_os_error(exc, target)) from exc
     except RuntimeError as exc:  # libsndfile reports its own write failures this way
         tmp.unlink(missing_ok=True)
         raise OutputError(_("{path} could not be written ({error}); choose another location.").format(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import errno
 from pathlib import Path
 
 from app.engine.errors import OutputError, StudioError
-from app.i18n import _
 
 
 class ExportError(OutputError):
@@ -20,12 +18,7 @@ class ExportCancelled(StudioError):
 
 
 def explain_os_error(exc: OSError, target: Path) -> str:
-    # The same sentences as the WAV export of the main window (one translation each).
-    if exc.errno == errno.ENOSPC:
-        return _("The disk is full, so {path} could not be written; free some space and export again.").format(
-            path=target)
-    if isinstance(exc, PermissionError):
-        return _("{path} cannot be written: permission denied, or the file is open in another program. "
-                 "Close it there or choose another name.").format(path=target)
-    return _("{path} could not be written ({error}); choose another location.").format(
-        path=target, error=exc.strerror or exc)
+    """The same sentences as the main window's WAV export (one translation each)."""
+    from app.engine.audio.wav import explain_os_error as explain
+
+    return explain(exc, target)
