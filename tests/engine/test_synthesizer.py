@@ -74,11 +74,11 @@ def _record_infer_calls(synthesizer, monkeypatch):
     real_speak = speech.speak
     calls = []
 
-    def recording(texts, prompt, params, seeds, speakers, references, *args):
+    def recording(texts, prompt, params, seeds, speakers, references, *args, **kwargs):
         for reference in references:
             spk_smp, txt_smp = reference if reference else (None, None)
             calls.append({"texts": list(texts), "spk_smp": spk_smp, "txt_smp": txt_smp})
-        return real_speak(texts, prompt, params, seeds, speakers, references, *args)
+        return real_speak(texts, prompt, params, seeds, speakers, references, *args, **kwargs)
 
     monkeypatch.setattr(speech, "speak", recording)
     return calls
