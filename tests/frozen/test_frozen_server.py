@@ -51,7 +51,7 @@ def test_the_bundle_serves_speech_in_mp3_and_opus(tmp_path):
             assert reply.status_code == 200, reply.text
             with av.open(io.BytesIO(reply.content)) as container:
                 stream = container.streams.audio[0]
-                assert stream.codec_context.name == codec
+                assert codec in stream.codec_context.name        # FFmpeg's decoder: "mp3float", "opus"
                 assert sum(frame.samples for frame in container.decode(stream)) > 0
     finally:
         # Ctrl+C on Windows would reach every process of the console, pytest too: end it there.
