@@ -58,3 +58,24 @@ class SqliteFile:
                 return con.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise self._error(exc) from None
+
+
+def migrate(con: sqlite3.Connection, migrations: dict[int, list[str]], newer) -> int:
+    """Bring the file up to the newest of `migrations` (version -> statements) in one
+    transaction; returns the version it had. A file from a newer program raises `newer(version)`."""
+    latest = max(migrations)
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        if version > latest:
+            raise newer(version)
+        for target in range(version + 1, latest + 1):
+            for statement in migrations[target]:
+                con.execute(statement)
+            con.execute(f"PRAGMA user_version = {int(target)}")
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+    return version

@@ -7,6 +7,7 @@ import sqlite3
 
 from app.engine.errors import SchemaError
 from app.i18n import _
+from app.engine import sqlite_file
 
 MIGRATIONS: dict[int, list[str]] = {
     1: [
@@ -31,19 +32,8 @@ SCHEMA_VERSION = max(MIGRATIONS)
 
 def migrate(con: sqlite3.Connection, path) -> int:
     """Bring the database up to SCHEMA_VERSION; returns the version it had."""
-    con.execute("BEGIN IMMEDIATE")
-    try:
-        version = con.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise SchemaError(_("The library {file} was made by a newer ChatTTS Studio (schema {version}); "
-                                "update the program to use it.").format(file=path, version=version))
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            for statement in MIGRATIONS[target]:
-                con.execute(statement)
-            con.execute(f"PRAGMA user_version = {int(target)}")
-        con.execute("COMMIT")
-    except BaseException:
-        if con.in_transaction:
-            con.execute("ROLLBACK")
-        raise
-    return version
+    def newer(version: int) -> SchemaError:
+        return SchemaError(_("The library {file} was made by a newer ChatTTS Studio (schema {version}); "
+                             "update the program to use it.").format(file=path, version=version))
+
+    return sqlite_file.migrate(con, MIGRATIONS, newer)

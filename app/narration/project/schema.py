@@ -11,6 +11,7 @@ import sqlite3
 
 from app.i18n import _
 from app.narration.project.errors import ProjectError
+from app.engine import sqlite_file
 
 APPLICATION_ID = 0x43545350      # "CTSP"
 MIGRATIONS: dict[int, list[str]] = {
@@ -47,20 +48,8 @@ def initialize(con: sqlite3.Connection) -> None:
 
 def migrate(con: sqlite3.Connection, path) -> int:
     """Bring the file up to SCHEMA_VERSION; returns the version it had."""
-    con.execute("BEGIN IMMEDIATE")
-    try:
-        version = con.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise ProjectError(_("The narration project {file} was made by a newer ChatTTS Studio "
-                                 "(schema {version}); update the program to open it.").format(
-                file=path, version=version))
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            for statement in MIGRATIONS[target]:
-                con.execute(statement)
-            con.execute(f"PRAGMA user_version = {int(target)}")
-        con.execute("COMMIT")
-    except BaseException:
-        if con.in_transaction:
-            con.execute("ROLLBACK")
-        raise
-    return version
+    def newer(version: int) -> ProjectError:
+        return ProjectError(_("The narration project {file} was made by a newer ChatTTS Studio "
+                              "(schema {version}); update the program to open it.").format(file=path, version=version))
+
+    return sqlite_file.migrate(con, MIGRATIONS, newer)
