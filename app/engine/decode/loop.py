@@ -12,49 +12,22 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
-from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
 import torch
 
 from app.engine.decode import precision as prec
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
+# The loop's plain data lives in passes.py; importers keep using these names from here.
+from app.engine.decode.passes import Generated, PassParams, Progress  # noqa: F401
+from app.engine.decode.passes import nonfinite_error as _nonfinite_error
 from app.engine.decode.rows_state import Joining, LiveRows, RowTable
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
 from app.engine.decode.static_steps import StaticCaches, bucket_for, buckets, capacity_for
-from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
-from app.engine.models.store import VERIFY_COMMAND
+from app.engine.errors import InputTextError, SynthesisCancelled
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.engine")
-
-
-@dataclass
-class PassParams:
-    temperature: float
-    top_p: float
-    top_k: int
-    repetition_penalty: float
-    max_new_tokens: int
-    min_new_tokens: int = 0
-    greedy: bool = False            # argmax instead of a draw (equivalence tests)
-
-
-@dataclass
-class Progress:
-    """Streaming event: `lengths[r]` tokens of row r are final; `finished[r]` once it ended
-    (its end token, or `cut[r]`: the token limit)."""
-    hiddens: torch.Tensor           # (B, steps so far, H) view; valid up to lengths[r] per row
-    lengths: list[int]
-    finished: list[bool]
-    cut: list[bool] = field(default_factory=list)
-
-
-@dataclass
-class Generated:
-    tokens: list[torch.Tensor]      # per row: (n, num_vq) audio codes or (n,) text ids
-    hiddens: list[torch.Tensor]     # per row: (n, H) fp32 (audio pass only)
-    hit_limit: list[bool] = field(default_factory=list)
 
 
 def _silence_jit_deprecation():
@@ -423,15 +396,3 @@ class DecodeLoop:
         cos, sin = self.rotary(rows_at)
         entry.inputs.load(x.to(self.dtype), cos, sin, mask, slots[at:at + 1])
         return graph.replay()
-
-
-def _nonfinite_error(precision: str, rows: torch.Tensor) -> NumericalError:
-    first = int(rows.nonzero()[0, 0]) + 1
-    if precision in ("fp16", "bf16"):
-        text = _("Decoding stopped at sentence {n} of the batch because its numbers overflowed in {precision}; "
-                 "choose fp32 precision ({option}, or Model > Precision: fp32) and try again.")
-    else:
-        text = _("Decoding stopped at sentence {n} of the batch because its numbers became invalid; the model "
-                 "files may be damaged: verify them ({command}).")
-    return NumericalError(text.format(n=first, precision=precision, option="--precision fp32",
-                                      command=VERIFY_COMMAND))
