@@ -1,50 +1,39 @@
-"""The render farm on a local Ray cluster (ray.init(num_cpus=2)): two actors give the same takes
-as one local worker, an actor killed midway is replaced and its sentence rendered again; without
-Ray installed the sentence names the command that installs it."""
+"""The render farm on a local Ray cluster (ray.init(num_cpus=2), in a process of its own:
+tests/narration/ray_child.py): two actors give the same takes as one local worker, an actor
+killed midway is replaced and its sentence rendered again; without Ray installed the sentence
+names the command that installs it."""
 
 from __future__ import annotations
 
 import builtins
-import os
-import signal
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from app.engine.errors import StudioError
 from app.narration.farm import ray_pool
-from app.narration.farm.ray_pool import ray_farm
-from tests.narration.test_farm import assert_same, cpu, one_worker, render_on, takes  # noqa: F401
+from app.narration.project import Project
+from tests.narration.test_farm import assert_same, one_worker, takes  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # Each worker loads its own model (seconds on a quiet machine, minutes on a busy one).
 pytestmark = pytest.mark.timeout(1800)
 
-@pytest.fixture(scope="module")
-def ray_cluster():
-    import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
-def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(one_worker, ray_cluster, tiny_model,  # noqa: F811
-                                                                     tmp_path):
-    farm = ray_farm("local", [cpu("actor0", tiny_model), cpu("actor1", tiny_model)])
-    killed = []
-
-    def kill_once(progress):
-        """SIGKILL an actor's process while it holds a sentence (so that sentence must be queued again)."""
-        if progress.done >= 1 and not killed:
-            busy = [slot for slot in farm.farm.slots if farm.farm._current.get(slot.name) is not None]
-            if busy:
-                killed.append((busy[0], busy[0].actor))
-                os.kill(ray_cluster.get(busy[0].actor.pid.remote()), signal.SIGKILL)
-
-    project, outcome = render_on(farm, tmp_path / "ray.ctsproj", on_progress=kill_once)
-    assert killed and outcome.state == "finished" and outcome.done == 6 and outcome.failed == []
-    assert farm.notices == []                          # replaced, not retired
-    assert_same(one_worker, takes(project))
+def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(one_worker, tiny_model, tmp_path):  # noqa: F811
+    project_path, result_path = tmp_path / "ray.ctsproj", tmp_path / "result.json"
+    child = subprocess.run([sys.executable, "-m", "tests.narration.ray_child", str(tiny_model), str(project_path),
+                            str(result_path)], cwd=ROOT, capture_output=True, text=True, timeout=1700)
+    assert child.returncode == 0, child.stderr[-3000:]
+    result = json.loads(result_path.read_text(encoding="utf-8"))
+    assert result["killed"] and result["state"] == "finished" and result["done"] == 6 and result["failed"] == []
+    assert result["notices"] == []                      # replaced, not retired
+    assert_same(one_worker, takes(Project.open(project_path)))
 
 
 def test_without_ray_the_sentence_names_the_install_command(monkeypatch):
