@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from app.engine.decode import memory
-from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole, receptive_tokens
+from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole, push_all, receptive_tokens
 from app.engine.errors import OutOfMemoryError
 from app.engine.request import SamplingParams, SynthesisRequest
 from tests.support.decode_hooks import record_audio_batches
@@ -51,6 +51,24 @@ def test_default_stream_has_the_whole_length_and_no_jump_at_joins(chat, hiddens)
     steps = np.abs(np.diff(streamed))
     typical = np.percentile(np.abs(np.diff(whole)), 99)
     assert all(steps[j - 1] <= 2 * typical for j in joins)  # a click would be a jump here
+
+
+def test_sentences_streamed_together_sound_as_streamed_alone(chat, hiddens):
+    """push_all decodes equal windows of several sentences in one call, the rest on their own;
+    each sentence's pieces are the ones it gets alone (to float rounding), none lost or doubled."""
+    rows = [hiddens[:120], hiddens[30:150], torch.flip(hiddens, [0])[:120], hiddens[:97]]
+    alone = [np.concatenate(_stream(StreamingVocoder(chat), h, every=4)) for h in rows]
+    vocoders = [StreamingVocoder(chat) for _ in rows]
+    pieces = [[] for _ in rows]
+    for n in range(4, 120, 4):
+        live = [i for i, h in enumerate(rows) if n < h.shape[0]]
+        for i, piece in zip(live, push_all(chat, [(vocoders[i], rows[i][:n], False) for i in live])):
+            pieces[i].append(piece)
+    finals = push_all(chat, [(v, h, True) for v, h in zip(vocoders, rows)])
+    for i, h in enumerate(rows):
+        got = np.concatenate(pieces[i] + [finals[i]])
+        assert got.shape == alone[i].shape == decode_whole(chat, h).shape
+        np.testing.assert_allclose(got, alone[i], atol=1e-5)
 
 
 def test_receptive_field_counts_every_convolution(chat):

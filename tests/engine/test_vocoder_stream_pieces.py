@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.vocoder_stream import SAMPLES_PER_TOKEN, StreamingVocoder, decode_whole
+from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD, DEFAULT_MIN_PIECE,
+                                             SAMPLES_PER_TOKEN, StreamingVocoder, decode_whole)
 
 
 class _Decoder(torch.nn.Module):
@@ -27,8 +28,9 @@ CHAT = types.SimpleNamespace(decoder=_Decoder(), vocos=_Vocos())
 HIDDENS = torch.arange(1, 41, dtype=torch.float32)[:, None].repeat(1, 4)     # token t has value t + 1
 
 
-def _stream(lookahead, min_piece, tokens=40):
-    vocoder = StreamingVocoder(CHAT, lookahead=lookahead, context=0, min_piece=min_piece)
+def _stream(lookahead, min_piece, tokens=40, first_piece=None):
+    vocoder = StreamingVocoder(CHAT, lookahead=lookahead, context=0, min_piece=min_piece,
+                               first_piece=min_piece if first_piece is None else first_piece)
     pieces = []
     for n in range(1, tokens + 1):
         piece = vocoder.push(HIDDENS[:n])
@@ -56,6 +58,25 @@ def test_pieces_come_once_min_piece_tokens_are_heard_and_add_up_to_the_whole(loo
         assert len(piece) >= min_piece * SAMPLES_PER_TOKEN
     emitted = sum(len(p) for _, p in pieces)
     assert emitted == (pieces[-1][0] - lookahead) * SAMPLES_PER_TOKEN      # nothing held back is sent
+
+
+@pytest.mark.parametrize("lookahead, first_piece, min_piece", [(12, 4, 12), (3, 1, 6), (5, 2, 7)])
+def test_the_first_piece_comes_sooner_and_later_pieces_keep_their_size(lookahead, first_piece, min_piece):
+    pieces, last = _stream(lookahead, min_piece, first_piece=first_piece)
+    streamed = np.concatenate([p for _, p in pieces] + [last])
+    np.testing.assert_allclose(streamed, decode_whole(CHAT, HIDDENS), atol=1e-6)
+    assert pieces[0][0] == lookahead + first_piece
+    assert len(pieces[0][1]) == first_piece * SAMPLES_PER_TOKEN
+    # The second piece waits for min_piece more tokens, counted from the end of the first.
+    assert pieces[1][0] == lookahead + first_piece + min_piece
+    assert all(len(p) >= min_piece * SAMPLES_PER_TOKEN for _, p in pieces[1:])
+
+
+def test_the_shipped_first_piece_is_shorter_than_the_others():
+    vocoder = StreamingVocoder(CHAT, context=0)
+    sizes = [len(vocoder.push(HIDDENS[:n])) for n in range(1, 41)]
+    first = next(n for n, size in enumerate(sizes, 1) if size)
+    assert first == DEFAULT_LOOKAHEAD + DEFAULT_FIRST_PIECE < DEFAULT_LOOKAHEAD + DEFAULT_MIN_PIECE
 
 
 def test_a_lookahead_of_0_still_holds_back_the_newest_token():

@@ -16,7 +16,7 @@ import numpy as np
 from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
 from app.engine.decode.rows_state import Joining
-from app.engine.decode.vocoder_stream import StreamingVocoder
+from app.engine.decode.vocoder_stream import StreamingVocoder, push_all
 
 # ChatTTS's RefineTextParams defaults.
 REFINE = dict(temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0, max_new_tokens=384)
@@ -108,22 +108,24 @@ class FastSpeech:
                                         stream_every=STREAM_EVERY if stream else 0,
                                         admit=admit if more is not None else None):
             if isinstance(event, Progress):
-                for line in lines.values():
-                    while line:
+                # Each group's head row streams; a head that ended hands over to the next row.
+                heads = [line for line in lines.values() if line]
+                while heads:
+                    asks = [(vocoders[line[0]], event.hiddens[line[0], : event.lengths[line[0]]],
+                             bool(event.finished[line[0]])) for line in heads]
+                    for line, piece, (_, _, ended) in zip(heads, push_all(self.chat, asks), asks):
                         head = line[0]
-                        ended = event.finished[head]
-                        piece = vocoders[head].push(event.hiddens[head, : event.lengths[head]], final=ended)
                         if piece.size or ended:
                             yield Piece(head, piece, ended, ended and event.cut[head])
-                        if not ended:
-                            break
-                        line.pop(0)
+                        if ended:
+                            line.pop(0)
+                    heads = [line for line, (_, _, ended) in zip(heads, asks) if ended and line]
             else:
                 report.audio_cut = event.hit_limit
-                for line in lines.values():
-                    for row in line:
-                        yield Piece(row, vocoders[row].push(event.hiddens[row], final=True), True,
-                                    bool(event.hit_limit[row]))
+                rows = [row for line in lines.values() for row in line]
+                asks = [(vocoders[row], event.hiddens[row], True) for row in rows]
+                for row, piece in zip(rows, push_all(self.chat, asks)):
+                    yield Piece(row, piece, True, bool(event.hit_limit[row]))
 
 
 def _lines(groups: list[int]) -> dict[int, list[int]]:

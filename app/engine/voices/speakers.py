@@ -7,6 +7,7 @@ same weights. We draw from a private generator so the program's global RNG is un
 
 from __future__ import annotations
 
+import functools
 import lzma
 
 import numpy as np
@@ -76,7 +77,10 @@ def decode_speaker(speaker: str, dims: int | None = None) -> np.ndarray:
     return np.frombuffer(raw, dtype=np.float16).copy()
 
 
+@functools.lru_cache(maxsize=256)
 def speaker_from_seed(seed: int, spk_stat: str) -> str:
+    # Cached: ChatTTS's strongest LZMA preset costs about 0.1 s a string, paid by every request
+    # before its first step (a server's fixed voices ask for the same few seeds again and again).
     import torch
 
     std, mean = decode_stat(spk_stat)

@@ -1,0 +1,75 @@
+"""The streaming vocoder with several sentences at once: one decoder + Vocos call per window
+(what the engine did before) against one call for all windows of the same length (push_all),
+and upstream ChatTTS's own batched decode (`Chat._decode_to_wavs`) of the same windows, in the
+same run. Prints JSON: milliseconds per batch of windows (median of --repeat) and the speed-up
+of batching over one call each.
+
+    python bench/vocoder_batch.py [--model DIR] [--batches 1,2,4] [--tokens 16,64] [--repeat 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def _ms(fn, repeat: int) -> float:
+    fn()                                          # first call: allocator and kernel selection
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return round(1000 * statistics.median(times), 1)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", help="model folder (built with random full-size weights if missing)")
+    p.add_argument("--batches", default="1,2,4")
+    p.add_argument("--tokens", default="16,64", help="window lengths in tokens (16: a first piece; 64: context + piece)")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    args = p.parse_args(argv)
+
+    import torch
+
+    from app.engine.decode.vocoder_stream import decode_batch, decode_whole
+    from app.engine.synthesis.synthesizer import Synthesizer
+
+    size = "tiny" if args.quick else "full"
+    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.selftest.random_model import build_random_model
+
+        build_random_model(model, size=size, seed=0)
+    synth = Synthesizer(model, device="cpu", precision="fp32")
+    synth.load(verify=False)
+    chat = synth.chat
+    hidden = chat.config.gpt.hidden_size
+    g = torch.Generator().manual_seed(0)
+    rows = []
+    for tokens in (int(t) for t in args.tokens.split(",")):
+        for batch in (int(b) for b in args.batches.split(",")):
+            windows = [torch.randn(tokens, hidden, generator=g) for _ in range(batch)]
+            with torch.inference_mode():
+                one_each = _ms(lambda: [decode_whole(chat, w) for w in windows], args.repeat)
+                together = _ms(lambda: decode_batch(chat, windows), args.repeat)
+                upstream = _ms(lambda: chat._decode_to_wavs([w.clone() for w in windows], True), args.repeat)
+            rows.append({"tokens": tokens, "batch": batch, "one_call_each_ms": one_each, "batched_ms": together,
+                         "upstream_batched_ms": upstream, "speedup": round(one_each / together, 2)})
+    print(json.dumps({"model": f"random weights, {size} size", "threads": torch.get_num_threads(),
+                      "repeat": args.repeat, "rows": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
