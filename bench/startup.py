@@ -11,6 +11,8 @@ after the parent started the process:
                  simulated sound card (a 20 ms callback in real time) pulls from the real
                  sound output and its adaptive buffer
   decode         what runs (e.g. jit-int8)
+  peak_rss_mb_at_ready  the process's peak resident memory when Play became possible (a
+                 warm int8 start reads no fp32 GPT, so it should stay under fp32's)
 The OS file cache is not dropped (that needs root): "cold" means the program's own caches.
 
     python bench/startup.py [--json] [--model DIR] [--runs N] [--precision auto|fp32|int8|bf16]
@@ -96,7 +98,11 @@ def _probe(t0: float, out_path: str) -> None:
 
         def on_state(state):
             if state is ModelState.READY and "ready_s" not in events:
-                mark("ready_s", decode=window.model.status.decode)
+                import resource
+
+                # Peak resident memory up to Play being possible: the load's high-water mark.
+                mark("ready_s", decode=window.model.status.decode,
+                     peak_rss_mb_at_ready=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
                 window.text_panel.set_text(TEXT)
                 window.play()
             elif state is ModelState.FAILED:

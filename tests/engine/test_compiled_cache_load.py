@@ -49,6 +49,37 @@ def test_the_second_load_uses_the_cached_step_and_decodes_the_same(int8_runs):
     assert _tokens(cached) == _tokens(fresh)
 
 
+def test_a_cached_start_never_reads_the_fp32_gpt(model_copy, tmp_path, monkeypatch):
+    """The cached int8 step brings its own weights: with the GPT's weight file zeroed (same size
+    and time, so the same cache key) the second load still decodes the first one's tokens. A load
+    that read those weights would decode others, or fail."""
+    monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
+    fresh = _load(model_copy)
+    expected = _tokens(fresh)
+    gpt = model_copy / "asset" / "gpt" / "model.safetensors"
+    stat = gpt.stat()
+    gpt.write_bytes(bytes(stat.st_size))
+    os.utime(gpt, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    cached = _load(model_copy)
+    assert cached.compiled_cache.hits == 1
+    assert _tokens(cached) == expected
+
+
+def test_without_a_cache_entry_the_gpt_weights_are_read(model_copy, tmp_path, monkeypatch):
+    """The other side: a cold int8 load converts the fp32 weights it reads, so a zeroed file
+    shows (it cannot load, or decodes other tokens)."""
+    monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
+    expected = _tokens(_load(model_copy))
+    gpt = model_copy / "asset" / "gpt" / "model.safetensors"
+    gpt.write_bytes(bytes(gpt.stat().st_size))
+    monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "other-home"))
+    try:
+        tokens = _tokens(_load(model_copy))
+    except Exception:
+        return
+    assert tokens != expected
+
+
 def test_a_damaged_entry_is_rebuilt_on_load(int8_runs, tiny_model, shared_home, monkeypatch):
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", shared_home)
     folder = int8_runs[0].compiled_cache.folder

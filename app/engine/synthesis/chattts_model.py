@@ -7,6 +7,7 @@ window must appear first.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -17,6 +18,7 @@ from dataclasses import asdict
 from app.engine.decode.memory import is_out_of_memory
 from app.engine.errors import ModelCorruptError, OutOfMemoryError
 from app.engine.models.config import chattts_config
+from app.engine.synthesis.weightless_gpt import gpt_without_weights
 from app.engine.text.normalize import normalize
 from app.i18n import _
 
@@ -96,8 +98,10 @@ def chattts_normalizer():
     return register_normalizers(Normalizer(table, logging.getLogger(CHATTTS_LOG)))
 
 
-def load_chat(store, device: str, studio_cfg, stop: StopFlag):
-    """ChatTTS's Chat with the weights of `store` on `device`, its normalizer warmed up."""
+def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool = True):
+    """ChatTTS's Chat with the weights of `store` on `device`, its normalizer warmed up.
+    `gpt_weights=False`: the GPT's Llama without its weights (synthesis/weightless_gpt.py), for
+    a decode step that brings its own."""
     quiet_libraries()
     import ChatTTS
     import torch
@@ -110,7 +114,8 @@ def load_chat(store, device: str, studio_cfg, stop: StopFlag):
     chat.context = _cancel_context(stop)
     files = {k: str(store.root / v) for k, v in asdict(chat.config.path).items()}
     try:
-        ok = chat._load(device=torch.device(device), compile=False, **files)
+        with contextlib.nullcontext() if gpt_weights else gpt_without_weights():
+            ok = chat._load(device=torch.device(device), compile=False, **files)
     except Exception as exc:
         if is_out_of_memory(exc):
             raise OutOfMemoryError(

@@ -83,11 +83,13 @@ class Synthesizer:
             self.store.require_present()
         studio_cfg = self.store.studio_config()
         self.device = choose_device(self.device_request)
-        chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag)
+        step = self._cached_step() if self.decode != "upstream" else None
+        # A cached int8/bf16 step brings its own weights: ChatTTS's fp32 GPT is not read at all.
+        chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag, gpt_weights=step is None)
         if self.decode == "upstream":
             self.decoder = UpstreamDecoder(chat, self._stop_flag)
         else:
-            self.decoder = self._loop_decoder(chat)
+            self.decoder = self._loop_decoder(chat, step)
         self.chat = chat
         if warm_up:
             self.warm_up()
@@ -95,15 +97,25 @@ class Synthesizer:
         self.load_seconds = time.perf_counter() - started
         log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
 
-    def _loop_decoder(self, chat) -> LoopDecoder:
+    def _cached_step(self):
+        """The compiled-step cache's entry for this load, read before the model (or None)."""
+        if not self.step_cache:
+            return None
+        import torch
+
+        from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint
+        from app.engine.decode.loop import DecodeLoop
+
+        self.compiled_cache = CompiledCache(model_fingerprint(self.store))
+        return DecodeLoop.cached_step(self.compiled_cache, self.decode, self.precision_request,
+                                      torch.device(self.device.device))
+
+    def _loop_decoder(self, chat, step=None) -> LoopDecoder:
         from app.engine.decode.loop import DecodeLoop
         from app.engine.decode.speech import FastSpeech
 
-        if self.step_cache:
-            from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint
-
-            self.compiled_cache = CompiledCache(model_fingerprint(self.store))
-        loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True, cache=self.compiled_cache)
+        loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True, cache=self.compiled_cache,
+                          step=step)
         if loop.precision_note:
             self.notes.append(loop.precision_note)
         speech = FastSpeech(chat, loop, self.lookahead)
