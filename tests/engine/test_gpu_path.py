@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode import cuda_graph, memory, precision, static_steps
+from app.engine.decode import memory, precision, static_steps
 from app.engine.decode.loop import DecodeLoop, PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.errors import NumericalError

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-from app.engine.library.records import MAX_REFERENCE, MAX_SPEAKER
+from app.engine.library.records import MAX_REFERENCE
 from app.engine.request import SEED_MAX, SPEED_RANGE
 
 MAX_TITLE = 1_000
