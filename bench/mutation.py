@@ -49,6 +49,8 @@ GROUPS = {
     "decode.loop": (
         ["app/engine/decode/loop.py"],
         ["tests/engine/test_decode_loop_rows.py", "tests/engine/test_decode_loop_memory_and_errors.py",
+         "tests/engine/test_decode_loop_step_cache.py",
+         "tests/engine/test_batch_joins.py::test_sentences_joining_a_running_batch_decode_as_if_alone",
          "tests/engine/test_decode_loop.py::test_each_sentence_stops_at_its_own_end_token",
          "tests/engine/test_decode_loop.py::test_audio_pass_matches_upstream_logits_tokens_and_hiddens[jit-batch]",
          "tests/engine/test_decode_loop.py::test_refine_pass_matches_upstream[jit]",

@@ -15,9 +15,12 @@ import threading
 import warnings
 from dataclasses import asdict
 
+from app import paths
 from app.engine.decode.memory import is_out_of_memory
 from app.engine.errors import ModelCorruptError, OutOfMemoryError
 from app.engine.models.config import chattts_config
+from app.engine.synthesis.numba_cache import FOLDER as NUMBA_FOLDER
+from app.engine.synthesis.numba_cache import cache_normalizer, warm_normalizer
 from app.engine.synthesis.weightless_gpt import gpt_without_weights
 from app.engine.text.normalize import normalize
 from app.i18n import _
@@ -133,6 +136,9 @@ def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool 
     # The normalizer's numba functions compile on first use, holding the GIL for seconds:
     # pay that now, while the window shows "loading", not on the first Play. Only after
     # registration does it split tags, and only Chinese reaches the homophone table.
+    # Kept between starts (synthesis/numba_cache.py), so only the first start pays it.
+    numba_folder = paths.cache_dir() / NUMBA_FOLDER
+    cache_normalizer(numba_folder)
     register_normalizers(chat.normalizer)
-    chat.normalizer("你好[uv_break]，世界。", True, True)
+    warm_normalizer(chat.normalizer, numba_folder)
     return chat

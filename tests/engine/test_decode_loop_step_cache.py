@@ -1,0 +1,115 @@
+"""How the decode loop uses the compiled-step cache, with a cache that records what it is asked:
+which loops have a key at all (not fp32, not eager, not a GPU), that a miss converts and saves
+the step under that key, that a hit is used as it is (nothing converted), that a step read
+beforehand is not read again, and that a GPT loaded without weights needs one."""
+
+import types
+
+import pytest
+import torch
+
+from app.engine.decode import precision as prec
+from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.prompts import code_prompt
+
+CPU, GPU = torch.device("cpu"), torch.device("cuda")
+
+
+class RecordingCache:
+    def __init__(self, entry=None):
+        self.entry, self.keys, self.loads, self.saves = entry, [], [], []
+
+    def key(self, precision, recipe, device):
+        self.keys.append((precision, recipe, device))
+        return f"key-{precision}-{device}"
+
+    def load(self, key, device):
+        self.loads.append((key, device))
+        return self.entry
+
+    def save(self, key, module):
+        self.saves.append((key, module))
+
+
+@pytest.fixture(scope="module")
+def chat(synthesizer):
+    return synthesizer.chat
+
+
+@pytest.mark.parametrize("cache, mode, precision, device", [
+    (None, "jit", "int8", CPU), (RecordingCache(), "eager", "int8", CPU),
+    (RecordingCache(), "jit", "fp32", CPU), (RecordingCache(), "jit", "bf16", GPU)])
+def test_only_a_compiled_reduced_precision_step_on_a_cpu_has_a_key(cache, mode, precision, device):
+    assert DecodeLoop.cache_key(cache, mode, precision, device) is None
+    assert cache is None or cache.keys == []
+
+
+def test_the_key_names_precision_recipe_and_device():
+    cache = RecordingCache()
+    assert DecodeLoop.cache_key(cache, "jit", "bf16", CPU) == "key-bf16-cpu"
+    assert cache.keys == [("bf16", DecodeLoop.int8_recipe, "cpu")]
+
+    class Stressed(DecodeLoop):
+        int8_recipe = "another recipe"
+
+    Stressed.cache_key(cache, "jit", "int8", CPU)
+    assert cache.keys[-1] == ("int8", "another recipe", "cpu")
+
+
+def test_cached_step_reads_the_entry_of_the_precision_that_will_run(monkeypatch):
+    cache = RecordingCache(entry="the step")
+    assert DecodeLoop.cached_step(cache, "jit", "bf16", CPU) == "the step"
+    assert cache.loads == [("key-bf16-cpu", "cpu")]
+    # "auto" is resolved the way the loop resolves it, so the key is the running precision's.
+    monkeypatch.setattr(prec, "choose", lambda asked, device_type: ("int8", None))
+    DecodeLoop.cached_step(cache, "jit", "auto", CPU)
+    assert cache.loads[-1] == ("key-int8-cpu", "cpu")
+
+
+def test_fp32_reads_no_entry():
+    cache = RecordingCache(entry="never used")
+    assert DecodeLoop.cached_step(cache, "jit", "fp32", CPU) is None and cache.loads == []
+
+
+def _tokens(loop, chat):
+    emb, mask = code_prompt(chat, ["今天天气很好。"], "[speed_5]", None, None, None)
+    *_, last = loop.generate(emb, mask, True, PassParams(1.0, 1.0, 0, 1.0, 12, greedy=True), [3], eos=625)
+    return last.tokens[0].tolist()
+
+
+def test_a_miss_converts_and_saves_the_step_a_hit_is_used_as_it_is(chat, monkeypatch):
+    missing = RecordingCache()
+    fresh = DecodeLoop(chat, "jit", "bf16", cache=missing)
+    assert missing.loads == [("key-bf16-cpu", "cpu")]
+    assert [key for key, _ in missing.saves] == ["key-bf16-cpu"] and missing.saves[0][1] is fresh._stack
+    expected = _tokens(fresh, chat)
+
+    def no_conversion(*args, **kwargs):
+        raise AssertionError("a cached step must not be converted again")
+
+    monkeypatch.setattr(prec, "convert", no_conversion)
+    hit = RecordingCache(entry=fresh._stack)
+    cached = DecodeLoop(chat, "jit", "bf16", cache=hit)
+    assert cached._stack is fresh._stack and hit.saves == [] and cached.mode == "jit"
+    assert _tokens(cached, chat) == expected
+
+
+def test_a_step_read_beforehand_is_not_read_again(chat):
+    cache = RecordingCache(entry="must not be read")
+    given = DecodeLoop(chat, "jit", "bf16", cache=RecordingCache())._stack
+    loop = DecodeLoop(chat, "jit", "bf16", cache=cache, step=given)
+    assert cache.loads == [] and cache.saves == [] and loop._stack is given
+    # step=None: looked up beforehand and missing, so converted here and saved.
+    converted = DecodeLoop(chat, "jit", "bf16", cache=cache, step=None)
+    assert cache.loads == [] and [key for key, _ in cache.saves] == ["key-bf16-cpu"]
+    assert converted._stack is not given
+
+
+def test_a_gpt_without_weights_needs_a_cached_step(chat):
+    shell = types.SimpleNamespace(gpt=types.SimpleNamespace(weightless=True))
+    weightless = types.SimpleNamespace(**{**vars(chat), "gpt": shell})
+    shell.gpt.config = chat.gpt.gpt.config
+    shell.gpt.parameters = chat.gpt.gpt.parameters
+    shell.gpt.rotary_emb = chat.gpt.gpt.rotary_emb
+    with pytest.raises(RuntimeError, match="without weights"):
+        DecodeLoop(weightless, "jit", "bf16", cache=RecordingCache(), step=None)
