@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -162,12 +161,9 @@ def main(argv=None) -> int:
     from app.engine.synthesis.synthesizer import Synthesizer
     from app.server.app import ServerState
 
-    size = "tiny" if args.quick else "full"
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
+    from bench_model import bench_model
 
-        build_random_model(model, size=size, seed=0)
+    model, size = bench_model(args.model, args.quick)
     synth = Synthesizer(model, device=args.device, precision=args.precision)
     synth.load(verify=False)
     engine = Engine(synth)

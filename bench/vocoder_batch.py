@@ -13,7 +13,6 @@ import argparse
 import json
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -45,12 +44,9 @@ def main(argv=None) -> int:
     from app.engine.decode.vocoder_stream import decode_batch, decode_whole
     from app.engine.synthesis.synthesizer import Synthesizer
 
-    size = "tiny" if args.quick else "full"
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
+    from bench_model import bench_model
 
-        build_random_model(model, size=size, seed=0)
+    model, size = bench_model(args.model, args.quick)
     synth = Synthesizer(model, device="cpu", precision="fp32")
     synth.load(verify=False)
     chat = synth.chat

@@ -1,0 +1,18 @@
+"""The random-weight model the benchmarks share: official shapes ("full") or the test size
+("tiny", for --quick smoke runs), built once under the temporary folder."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+
+def bench_model(folder: str | None, quick: bool) -> tuple[Path, str]:
+    """(model folder, "full" or "tiny"); builds the random model there if it is missing."""
+    size = "tiny" if quick else "full"
+    model = Path(folder or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
+    if not (model / "chattts-studio-model.json").exists():
+        from app.selftest.random_model import build_random_model
+
+        build_random_model(model, size=size, seed=0)
+    return model, size
