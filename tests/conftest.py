@@ -11,6 +11,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples at every run (derived from each test's name), so a
+# failure is reproducible and CI's verdict is the one seen here; HYPOTHESIS_PROFILE=explore
+# draws new examples each run, to look for more.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
