@@ -8,7 +8,9 @@ import types
 import pytest
 import torch
 
+from app.engine.decode import compiled_cache
 from app.engine.decode import precision as prec
+from app.engine.decode.compiled_cache import read_step, step_key
 from app.engine.decode.loop import DecodeLoop, PassParams
 from app.engine.decode.prompts import code_prompt
 
@@ -40,35 +42,35 @@ def chat(synthesizer):
     (None, "jit", "int8", CPU), (RecordingCache(), "eager", "int8", CPU),
     (RecordingCache(), "jit", "fp32", CPU), (RecordingCache(), "jit", "bf16", GPU)])
 def test_only_a_compiled_reduced_precision_step_on_a_cpu_has_a_key(cache, mode, precision, device):
-    assert DecodeLoop.cache_key(cache, mode, precision, device) is None
+    assert step_key(cache, mode, precision, device, DecodeLoop.int8_recipe) is None
     assert cache is None or cache.keys == []
 
 
 def test_the_key_names_precision_recipe_and_device():
     cache = RecordingCache()
-    assert DecodeLoop.cache_key(cache, "jit", "bf16", CPU) == "key-bf16-cpu"
+    assert step_key(cache, "jit", "bf16", CPU, DecodeLoop.int8_recipe) == "key-bf16-cpu"
     assert cache.keys == [("bf16", DecodeLoop.int8_recipe, "cpu")]
 
     class Stressed(DecodeLoop):
         int8_recipe = "another recipe"
 
-    Stressed.cache_key(cache, "jit", "int8", CPU)
+    step_key(cache, "jit", "int8", CPU, Stressed.int8_recipe)
     assert cache.keys[-1] == ("int8", "another recipe", "cpu")
 
 
 def test_cached_step_reads_the_entry_of_the_precision_that_will_run(monkeypatch):
     cache = RecordingCache(entry="the step")
-    assert DecodeLoop.cached_step(cache, "jit", "bf16", CPU) == "the step"
+    assert read_step(cache, "jit", "bf16", CPU, None) == "the step"
     assert cache.loads == [("key-bf16-cpu", "cpu")]
     # "auto" is resolved the way the loop resolves it, so the key is the running precision's.
-    monkeypatch.setattr(prec, "choose", lambda asked, device_type: ("int8", None))
-    DecodeLoop.cached_step(cache, "jit", "auto", CPU)
+    monkeypatch.setattr(compiled_cache, "choose", lambda asked, device_type: ("int8", None))
+    read_step(cache, "jit", "auto", CPU, None)
     assert cache.loads[-1] == ("key-int8-cpu", "cpu")
 
 
 def test_fp32_reads_no_entry():
     cache = RecordingCache(entry="never used")
-    assert DecodeLoop.cached_step(cache, "jit", "fp32", CPU) is None and cache.loads == []
+    assert read_step(cache, "jit", "fp32", CPU, None) is None and cache.loads == []
 
 
 def _tokens(loop, chat):

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from app import __version__, paths
 from app.atomic import write_json_atomic
+from app.engine.decode.precision import choose
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -182,3 +183,21 @@ class CompiledCache:
                 self._remove(key)
             else:
                 kept += 1
+
+
+LOOK_UP = object()    # DecodeLoop(step=...): the loop reads the cache itself
+
+
+def step_key(cache, mode: str, precision: str, device, recipe) -> str | None:
+    """The key of a decode loop's compiled step, or None where nothing is cached: fp32 shares
+    the model's weights (a loaded copy would double them) and a GPU captures graphs."""
+    if cache is None or mode != "jit" or device.type != "cpu" or precision == "fp32":
+        return None
+    return cache.key(precision, recipe, str(device))
+
+
+def read_step(cache, mode: str, precision_request: str, device, recipe):
+    """The cached step of a loop about to be made, read before the model is (so ChatTTS's GPT
+    can load without its weights), or None (nothing cached, or a stale or damaged entry)."""
+    key = step_key(cache, mode, choose(precision_request, device.type)[0], device, recipe)
+    return cache.load(key, str(device)) if key else None

@@ -17,6 +17,7 @@ from typing import Callable, Iterator, Optional
 import torch
 
 from app.engine.decode import precision as prec
+from app.engine.decode.compiled_cache import LOOK_UP, step_key
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
 # The loop's plain data lives in passes.py; importers keep using these names from here.
 from app.engine.decode.passes import Generated, PassParams, Progress  # noqa: F401
@@ -36,9 +37,6 @@ def _silence_jit_deprecation():
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch\.jit.*")
 
 
-LOOK_UP = object()    # DecodeLoop(step=...): read the compiled-step cache itself
-
-
 class DecodeLoop:
     # How int8 is made (decode/int8.py); None: its RECIPE. Benchmarks and tests set others.
     int8_recipe = None
@@ -48,7 +46,7 @@ class DecodeLoop:
         """`own_weights`: the caller will drop ChatTTS's fp32 GPT, so a reduced precision may
         convert its weights in place instead of copying them. `cache`: a CompiledCache
         (decode/compiled_cache.py) that keeps the converted, compiled step between starts.
-        `step`: that cache's entry (or None: none), read before the model was (`cached_step`), so
+        `step`: that cache's entry (or None: none), read before the model was (`read_step`), so
         that ChatTTS's GPT could be loaded without its weights; by default the loop reads it."""
         if mode not in ("jit", "eager"):
             raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
@@ -77,7 +75,7 @@ class DecodeLoop:
             self.head_code = torch.cat([h.weight.detach() for h in embed.head_code]).clone()
             # A reduced precision's compiled step from the cache skips conversion and compilation
             # (fp32 is not cached: it shares the model's weights, a loaded copy would double them).
-            cache_key = self.cache_key(cache, mode, self.precision, self.device)
+            cache_key = step_key(cache, mode, self.precision, self.device, self.int8_recipe)
             if step is LOOK_UP:
                 step = cache.load(cache_key, str(self.device)) if cache_key else None
             cached = step
@@ -111,21 +109,6 @@ class DecodeLoop:
         self.exact_across_batches = not on_gpu
         # Tests: (step, raw logits, the request rows they belong to) at every step.
         self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
-
-    @classmethod
-    def cache_key(cls, cache, mode: str, precision: str, device: torch.device) -> Optional[str]:
-        """The compiled-step cache's key for this loop, or None where nothing is cached: fp32
-        shares the model's weights (a loaded copy would double them) and a GPU captures graphs."""
-        if cache is None or mode != "jit" or device.type != "cpu" or precision == "fp32":
-            return None
-        return cache.key(precision, cls.int8_recipe, str(device))
-
-    @classmethod
-    def cached_step(cls, cache, mode: str, precision_request: str, device: torch.device):
-        """The cached converted step for a loop about to be made, or None (nothing cached, or a
-        stale or damaged entry, which the cache removes)."""
-        key = cls.cache_key(cache, mode, prec.choose(precision_request, device.type)[0], device)
-        return cache.load(key, str(device)) if key else None
 
     def _calibration(self):
         """What int8 smoothing measures activations on: a fixed prompt of the model's embeddings."""

@@ -103,12 +103,12 @@ class Synthesizer:
             return None
         import torch
 
-        from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint
+        from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint, read_step
         from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))
-        return DecodeLoop.cached_step(self.compiled_cache, self.decode, self.precision_request,
-                                      torch.device(self.device.device))
+        return read_step(self.compiled_cache, self.decode, self.precision_request,
+                         torch.device(self.device.device), DecodeLoop.int8_recipe)
 
     def _loop_decoder(self, chat, step=None) -> LoopDecoder:
         from app.engine.decode.loop import DecodeLoop
