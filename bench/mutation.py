@@ -80,6 +80,7 @@ GROUPS = {
         ["tests/engine/test_model_download.py", "tests/engine/test_model_store.py", "tests/engine/test_download_hostile.py",
          "tests/engine/test_download_messages.py", "tests/engine/test_model_files_hostile.py",
          "tests/engine/test_download_protocol_edges.py", "tests/engine/test_model_verify_cache.py",
+         "tests/engine/test_download_waits_and_reports.py",
          "-k", "not any_description_or_cache"],
     ),
     "text.normalize_split": (

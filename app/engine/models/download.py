@@ -310,14 +310,11 @@ class ModelDownloader:
     def _check_disk(self, items: list[FileProgress]) -> None:
         need = sum(max(0, (i.total or 0) - (self._partial(i.relpath).stat().st_size
                                              if self._partial(i.relpath).exists() else 0)) for i in items)
-        probe = self.target
-        while not probe.exists() and probe.parent != probe:
-            probe = probe.parent
-        free = shutil.disk_usage(probe).free
+        free = shutil.disk_usage(self.target).free       # _run made the folder first
         if need + DISK_MARGIN > free:
             raise DownloadError(join_sentences([
                 _("Not enough disk space: the model needs {need} GB more on {folder}, but only {free} GB is "
-                  "free.").format(need=f"{need / 1e9:.2f}", folder=probe, free=f"{free / 1e9:.2f}"),
+                  "free.").format(need=f"{need / 1e9:.2f}", folder=self.target, free=f"{free / 1e9:.2f}"),
                 _("Free some space or choose a model folder on another drive.")]))
 
     # -- the whole job --------------------------------------------------------------------
