@@ -178,6 +178,46 @@ def test_the_longest_decode_the_positions_allow_runs_and_one_more_token_is_refus
     assert f"{loop._max_positions} positions" in message and f"--max-tokens) to {room} or less" in message
 
 
+def test_fits_is_true_up_to_the_last_position_and_false_past_it(loop):
+    most = loop._max_positions
+    assert loop.fits(100, most - 100) and loop.fits(0, most)
+    assert not loop.fits(100, most - 99) and not loop.fits(most, 1)
+
+
+def test_the_first_token_is_in_the_penalty_history_from_the_second_step(loop, chat):
+    """Two text tokens, 10 and 9 at every step, greedy, a penalty of 1000: the first step takes
+    the 10, and the second must take the 9 because the first token now counts against the 10."""
+    a, b = 30, 31
+    emb, mask = refine_prompt(chat, TEXTS[:1], "")
+
+    def two_choices(_i, logits, _rows):
+        logits.fill_(float("-inf"))
+        logits[:, a], logits[:, b] = 10.0, 9.0
+
+    loop.on_logits = two_choices
+    try:
+        params = PassParams(temperature=1.0, top_p=1.0, top_k=0, repetition_penalty=1000.0, max_new_tokens=3,
+                            greedy=True)
+        result = list(loop.generate(emb, mask, False, params, [1], eos=chat.tokenizer.eos_token))[-1]
+    finally:
+        loop.on_logits = None
+    # Third step: both seen once, 10/1000 > 9/1000.
+    assert result.tokens[0].tolist() == [a, b, a]
+
+
+def test_rows_that_end_on_their_end_token_are_streamed_as_ended_not_cut(loop, chat):
+    # (A row is streamed as cut only while another runs on past its limit: a later joiner,
+    # tests/engine/test_batch_joins.py; here all rows start together.)
+    events = _run(loop, chat, TEXTS, 7, [1, 2, 3], {0: 1, 2: 4}, stream_every=2)
+    progress = [e for e in events if isinstance(e, Progress)]
+    assert [e.finished for e in progress] == [[True, False, False], [True, False, False], [True, False, True]]
+    assert all(e.cut == [False, False, False] for e in progress)
+    text = _run(loop, chat, TEXTS[:2], 4, [1, 2], {0: 1}, audio=False, stream_every=2)
+    streamed, whole = text[-2], text[-1]
+    assert isinstance(streamed, Progress) and streamed.hiddens.dtype == torch.long   # the text pass streams tokens
+    assert streamed.hiddens[1, :2].tolist() == whole.tokens[1][:2].tolist()
+
+
 def test_invalid_numbers_in_one_row_stop_the_decode_naming_that_sentence(chat, monkeypatch):
     loop = DecodeLoop(chat, "eager", "fp32")
     real, calls = loop.run_stack, []

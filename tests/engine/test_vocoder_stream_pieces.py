@@ -91,3 +91,48 @@ def test_the_final_push_sends_the_rest_and_then_nothing():
     assert len(first) + len(rest) == 10 * SAMPLES_PER_TOKEN - 256
     assert len(vocoder.push(HIDDENS[:10], final=True)) == 0
     assert len(StreamingVocoder(CHAT, context=0).push(HIDDENS[:0], final=True)) == 0
+
+
+def test_a_new_piece_fades_in_over_the_last_decode_of_its_first_samples():
+    """With less context than the receptive field, a piece's first samples differ from what the
+    previous window decoded for them (kept as its tail): the piece starts on that tail and
+    ramps linearly to its own samples over `crossfade` samples, the ramp's ends excluded."""
+    vocoder = StreamingVocoder(CHAT, lookahead=1, context=0, min_piece=1, first_piece=1, crossfade=4)
+    first = vocoder.plan(torch.zeros(3, 4))
+    assert (first.start, first.target) == (0, 2 * SAMPLES_PER_TOKEN)
+    wav = np.arange(3 * SAMPLES_PER_TOKEN - 256, dtype=np.float32)       # sample i is i
+    assert np.array_equal(vocoder.finish(first, wav), wav[:1024])
+    second = vocoder.plan(torch.zeros(5, 4))
+    assert (second.start, second.target) == (2, 4 * SAMPLES_PER_TOKEN)   # no context: starts where it left off
+    piece = vocoder.finish(second, np.full(3 * SAMPLES_PER_TOKEN - 256, -1.0, dtype=np.float32))
+    ramp = np.array([0.2, 0.4, 0.6, 0.8])
+    tail = np.array([1024.0, 1025.0, 1026.0, 1027.0])                 # the first window's samples 1024..1027
+    np.testing.assert_allclose(piece[:4], tail * (1 - ramp) - ramp, rtol=1e-6)
+    assert len(piece) == 1024 and (piece[4:] == -1.0).all()
+    last = vocoder.plan(torch.zeros(5, 4), final=True)
+    end = vocoder.finish(last, np.full(3 * SAMPLES_PER_TOKEN - 256, 5.0, dtype=np.float32))
+    assert len(end) == 5 * SAMPLES_PER_TOKEN - 256 - 2048 and vocoder._tail is None
+
+
+def _convs(*specs):
+    """Conv1d layers from (kernel, dilation) pairs."""
+    return torch.nn.Sequential(*(torch.nn.Conv1d(1, 1, k, dilation=d) for k, d in specs))
+
+
+@pytest.mark.parametrize("decoder, backbone, window, tokens", [
+    # 3 + 1 frames (kernels 7 and 4: (k - 1) // 2), 1 (kernel 3), ISTFT 1280 / 256 = 5 hops -> 3:
+    # 8 frames, 4 tokens.
+    ([(7, 1), (4, 1)], [(3, 1)], 1280, 4),
+    # 4 frames (kernel 5, dilation 2), 0 (kernel 1), 3 for the ISTFT: 7 frames, 4 tokens.
+    ([(5, 2)], [(1, 1)], 1280, 4),
+    # 1 + 0 frames, ISTFT 1024 / 256 = 4 hops -> 2: 3 frames, 2 tokens.
+    ([(3, 1)], [(2, 1)], 1024, 2),
+])
+def test_the_receptive_field_counts_every_convolutions_reach_and_the_istft_window(decoder, backbone, window,
+                                                                                tokens):
+    head = types.SimpleNamespace(istft=types.SimpleNamespace(win_length=window, hop_length=256))
+    chat = types.SimpleNamespace(decoder=_convs(*decoder), vocos=types.SimpleNamespace(backbone=_convs(*backbone),
+                                                                                         head=head))
+    from app.engine.decode.vocoder_stream import receptive_tokens
+
+    assert receptive_tokens(chat) == tokens
