@@ -58,3 +58,27 @@ def test_each_kind_of_number_in_its_language(text, lang, spoken):
 ])
 def test_the_nearest_letter_wins_and_an_empty_side_counts_for_nothing(text, spoken):
     assert normalize(text, lang="zh") == spoken
+
+
+@pytest.mark.parametrize("text, spoken", [
+    # The Latin letter right beside the number decides, not the Chinese one just behind it.
+    ("这是中文句子中a 12", "这是中文句子中a twelve"),
+    # No letter right beside it: the scan outward meets the "a" before the "中".
+    ("这是中文句子中a, 12", "这是中文句子中a, twelve"),
+])
+def test_the_nearest_letter_decides_even_with_chinese_one_further_away(text, spoken):
+    assert language_of(text) == "zh"
+    assert normalize(text) == spoken
+
+
+@pytest.mark.parametrize("text, spoken", [
+    # In Chinese text an English month date is said as a Chinese date: month, then day (日),
+    # the year first and digit by digit as Chinese years are.
+    ("他在日记里写 May 5 到了", "他在日记里写 五月五日 到了"),
+    ("会议定在 Sept. 10, 2024 举行", "会议定在 二零二四年九月十日 举行"),
+    ("他说 Jan 31st 是截止日", "他说 一月三十一日 是截止日"),
+    # In English text it stays English: the month, then the ordinal day.
+    ("He wrote May 5 there", "He wrote May fifth there"),
+])
+def test_a_month_date_is_read_in_the_language_around_it(text, spoken):
+    assert normalize(text) == spoken

@@ -59,8 +59,9 @@ def year(text: str) -> str:
     return digits(text)
 
 
-def date(y: str, m: str, d: str) -> str:
-    return f"{year(y)}年{number(str(int(m)))}月{number(str(int(d)))}日"
+def date(y: str | None, m: str, d: str) -> str:
+    """2024, 5, 5 -> 二零二四年五月五日; without a year, 五月五日."""
+    return (f"{year(y)}年" if y else "") + f"{number(str(int(m)))}月{number(str(int(d)))}日"
 
 
 def _clock_field(value: int) -> str:
