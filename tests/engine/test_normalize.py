@@ -122,3 +122,25 @@ def test_language_detection():
     assert language_of("你好 world") == "zh"
     assert language_of("hello world 你") == "en"
     assert language_of("618") == "zh"
+
+
+NBSP = "\u00a0"
+
+
+@pytest.mark.parametrize("text, glue, spoken", [
+    # An English number written against a word is spoken apart from it, on either side.
+    ("page12 of it", " ", "page twelve of it"),
+    ("it is 12abc", " ", "it is twelve abc"),
+    # With a glue (prepare_text passes a non-breaking space, where the splitter never cuts), the
+    # words of one number and the word right after it are joined by it...
+    ("we need 25 apples", NBSP, f"we need twenty{NBSP}five{NBSP}apples"),
+    ("costs $5 today", NBSP, f"costs five{NBSP}dollars{NBSP}today"),
+    # ...but a space the rule had to add before the number stays a plain one (a cut may fall
+    # before a number, never inside it), and an expanded abbreviation is not glued to its name.
+    ("page12 of it", NBSP, f"page twelve{NBSP}of it"),
+    ("Dr. Smith has 2 cats", NBSP, f"Doctor Smith has two{NBSP}cats"),
+    # Chinese words need no spaces: nothing is glued, the text's own spaces stay.
+    ("他有 25 个", NBSP, "他有 二十五 个"),
+])
+def test_spoken_numbers_are_spaced_from_and_glued_to_their_neighbours(text, glue, spoken):
+    assert normalize(text, glue=glue) == spoken

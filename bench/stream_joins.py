@@ -1,0 +1,134 @@
+"""What streaming changes in the audio, and how soon it starts: one sentence's hidden states (a
+real decode of the full-size random model, forced to --tokens audio tokens) turned into audio
+whole, and streamed the ways the program can, against upstream ChatTTS's own streaming
+(`Chat.infer(stream=True)`: every 24 tokens it decodes the whole sentence so far and sends the new
+samples, after passing the first two batches) emulated on the same hidden states in the same run.
+
+Per variant: the token count at which the first audio is sent, and the streamed audio's error
+against the whole decode (max absolute sample error; signal-to-error ratio in dB over the whole
+sentence and over its first 0.5 s). Random weights: the numbers say how far a stream departs from
+the whole decode, not how it sounds. Prints JSON.
+
+    python bench/stream_joins.py [--model DIR] [--tokens 96] [--seeds 1,2,3] [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+STREAM_EVERY = 4            # app/engine/decode/speech.py: tokens between looks for a piece
+UPSTREAM_BATCH, UPSTREAM_SPEED, UPSTREAM_PASS = 24, 12000, 2      # ChatTTS InferCodeParams defaults
+
+
+def _snr_db(reference, streamed) -> float | None:
+    import numpy as np
+
+    error = float(np.sum((streamed - reference) ** 2))
+    signal = float(np.sum(reference ** 2))
+    return None if error == 0 else round(10 * math.log10(signal / error), 1)
+
+
+def _ours(chat, hiddens, **kwargs):
+    import numpy as np
+
+    from app.engine.decode.vocoder_stream import StreamingVocoder
+
+    vocoder, pieces, first = StreamingVocoder(chat, **kwargs), [], None
+    for n in range(STREAM_EVERY, hiddens.shape[0] + 1, STREAM_EVERY):
+        piece = vocoder.push(hiddens[:n])
+        if piece.size and first is None:
+            first = n
+        pieces.append(piece)
+    pieces.append(vocoder.push(hiddens, final=True))
+    return np.concatenate(pieces), first
+
+
+def _upstream(chat, hiddens):
+    """Chat.infer(stream=True)'s loop (ChatTTS 0.2.5 core.py) over growing prefixes of the same
+    hidden states: each batch decodes the prefix whole and sends up to 12000 new samples."""
+    import numpy as np
+
+    from app.engine.decode.vocoder_stream import decode_whole
+
+    sent, pieces, first, batches = 0, [], None, 0
+    n = UPSTREAM_BATCH
+    while n < hiddens.shape[0]:
+        batches += 1
+        wav = decode_whole(chat, hiddens[:n])
+        if batches > UPSTREAM_PASS:
+            end = min(sent + UPSTREAM_SPEED, wav.shape[0])
+            if end > sent and first is None:
+                first = n
+            pieces.append(wav[sent:end])
+            sent = end
+        n += UPSTREAM_BATCH
+    wav = decode_whole(chat, hiddens)
+    pieces.append(wav[sent:])
+    return np.concatenate(pieces), first or hiddens.shape[0]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", help="model folder (built with random full-size weights if missing)")
+    p.add_argument("--tokens", type=int, default=96)
+    p.add_argument("--seeds", default="1,2,3")
+    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    args = p.parse_args(argv)
+
+    import numpy as np
+
+    from app.engine.decode.loop import PassParams
+    from app.engine.decode.prompts import code_prompt
+    from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD, decode_whole,
+                                                  receptive_tokens)
+    from app.engine.synthesis.synthesizer import Synthesizer
+
+    from bench_model import bench_model
+
+    model, size = bench_model(args.model, args.quick)
+    synth = Synthesizer(model, device="cpu", precision="fp32")
+    synth.load(verify=False)
+    chat, loop = synth.chat, synth.loop
+    eos = int(chat.config.gpt.num_audio_tokens) - 1
+    field = receptive_tokens(chat)
+    variants = {
+        "shipped (first lookahead %d, then %d)" % (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD):
+            dict(first_lookahead=DEFAULT_FIRST_LOOKAHEAD),
+        "lookahead %d throughout (before)" % DEFAULT_LOOKAHEAD: {},
+        "exact (lookahead and context %d, the receptive field)" % field: dict(lookahead=field, context=field),
+    }
+    results: dict[str, dict] = {}
+    half_second = 12000
+    for seed in (int(s) for s in args.seeds.split(",")):
+        emb, mask = code_prompt(chat, ["The quick brown fox jumps over the lazy dog near the river bank."],
+                                "[speed_5]", None, None, None)
+        params = PassParams(temperature=0.3, top_p=0.7, top_k=20, repetition_penalty=1.05,
+                            max_new_tokens=args.tokens, min_new_tokens=args.tokens)
+        generated = list(loop.generate(emb, mask, True, params, [seed], eos=eos))[-1]
+        hiddens = generated.hiddens[0]
+        whole = decode_whole(chat, hiddens)
+        runs = {name: _ours(chat, hiddens, **kw) for name, kw in variants.items()}
+        runs["upstream ChatTTS stream (emulated)"] = _upstream(chat, hiddens)
+        for name, (streamed, first) in runs.items():
+            assert streamed.shape == whole.shape, (name, streamed.shape, whole.shape)
+            entry = results.setdefault(name, {"first_audio_at_token": first, "max_abs_error": [], "snr_db": [],
+                                              "snr_db_first_half_second": []})
+            entry["max_abs_error"].append(float(np.max(np.abs(streamed - whole))))
+            entry["snr_db"].append(_snr_db(whole, streamed))
+            entry["snr_db_first_half_second"].append(_snr_db(whole[:half_second], streamed[:half_second]))
+    for entry in results.values():
+        entry["max_abs_error"] = round(max(entry["max_abs_error"]), 6)
+    print(json.dumps({"model": size, "tokens": args.tokens, "receptive_field_tokens": field,
+                      "stream_every": STREAM_EVERY, "variants": results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
