@@ -4,7 +4,8 @@
 
 Reads the survivors-<group>.txt files bench/mutation.py writes (mutmut's diffs, whose line
 numbers count from the mutated function's `def`) and turns each into the line of the source
-file, for bench/mutation-survivors.md, where each one gets its reason by hand.
+file, each with its reason from bench/mutation_reasons.py (UNEXPLAINED: a new survivor, or a line
+that moved: give it a reason or a test), for bench/mutation-survivors.md.
 """
 
 from __future__ import annotations
@@ -79,7 +80,23 @@ def _where(key: str, diff: list[str], cache: dict, base: Path = ROOT) -> tuple[s
     return rel, line, " / ".join(old), " / ".join(new)
 
 
+def reason(rel: str, line: int | None, new: str) -> str:
+    """bench/mutation_reasons.py's reason for this survivor, or UNEXPLAINED."""
+    from mutation_reasons import REASONS
+
+    for key, why in REASONS.items():
+        if key[0] != rel:
+            continue
+        if len(key) == 3 and key[1] == line and key[2] in new:
+            return why
+    for key, why in REASONS.items():
+        if key[0] == rel and len(key) == 2 and (key[1] == line or (isinstance(key[1], str) and key[1] in new)):
+            return why
+    return "UNEXPLAINED"
+
+
 def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     work = Path(argv[0] if argv else "/tmp/chattts-studio-mutation")
     cache: dict = {}
     for survivors in sorted(work.glob("survivors-*.txt")):
@@ -94,7 +111,7 @@ def main(argv: list[str]) -> int:
                 print(f"\n### {rel}\n")
                 current = rel
             note = "" if status == "survived" else f" ({status})"
-            print(f"- {rel}:{line}{note}: `{old}` -> `{new}`")
+            print(f"- {rel}:{line}{note}: `{old}` -> `{new}`  \n  {reason(rel, line, new)}")
     return 0
 
 

@@ -261,3 +261,25 @@ def test_a_connection_error_that_escapes_a_step_is_said_in_words(tmp_path):
     with pytest.raises(DownloadError) as err:
         _downloader(tmp_path, hub).run()
     assert str(err.value).startswith("Could not connect to hub.invalid")
+
+
+def test_a_silent_answer_to_the_size_question_names_the_file(tmp_path):
+    hub = _Hub()
+    hub.script[("HEAD", ONE)] = [requests.ReadTimeout("slow")]
+    with pytest.raises(DownloadError) as err:
+        _downloader(tmp_path, hub).run()
+    assert f"while sending {ONE}" in str(err.value)
+
+
+def test_the_size_question_follows_redirects(tmp_path):
+    # Hugging Face answers a HEAD for a large (LFS) file with a redirect to its storage; requests
+    # follows redirects for HEAD only when asked.
+    seen = []
+
+    class _Recording(_Hub):
+        def request(self, method, url, **kwargs):
+            seen.append((method, kwargs.get("allow_redirects")))
+            return super().request(method, url, **kwargs)
+
+    _downloader(tmp_path, _Recording()).run()
+    assert {redirects for method, redirects in seen if method == "HEAD"} == {True}

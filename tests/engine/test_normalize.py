@@ -144,3 +144,23 @@ NBSP = "\u00a0"
 ])
 def test_spoken_numbers_are_spaced_from_and_glued_to_their_neighbours(text, glue, spoken):
     assert normalize(text, glue=glue) == spoken
+
+
+def test_a_rule_that_declines_one_match_still_reads_the_next():
+    # "60s" after "turned" is not a decade (the decade rule declines it); "1970s" further on is
+    # one, and must still be read by the decade rule, not as a count of seconds.
+    assert normalize("He turned 60s in 1970s style").endswith("nineteen seventies style")
+
+
+def test_chinese_digit_by_digit_codes_stay_out_of_english_text():
+    # 幺 is how Chinese reads a 1 in a code (CA1234 -> CA幺二三四); English text never gets it.
+    assert normalize("航班 CA1234 起飞") == "航班 CA幺二三四 起飞"
+    spoken = normalize("Flight CA1234 leaves at noon")
+    assert "幺" not in spoken and "one" in spoken
+
+
+def test_an_english_abbreviation_written_against_chinese_is_spaced_and_expanded_in_english():
+    # Abbreviations are English whatever surrounds them; an English word is kept apart from the
+    # Chinese before it, and the glue never joins it to its name.
+    assert normalize("我见了Dr. Smith") == "我见了 Doctor Smith"
+    assert normalize("他是Mr. Li的朋友", glue=NBSP) == "他是 Mister Li的朋友"

@@ -213,27 +213,3 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
         mine = [p for p in pieces if p.row == row]
         assert [p.final for p in mine] == [False] * (len(mine) - 1) + [True], row
         assert sum(p.samples.size for p in mine) == max(0, tokens * 512 - 256), row
-
-
-def test_as_shipped_the_first_sound_comes_after_eight_tokens_then_lookahead_holds(synthesizer, monkeypatch):
-    """The program's first piece: 4 tokens held back instead of 12, 4 tokens long, so it is sent
-    once 8 tokens are decoded (the loop reports every 4); later pieces hold back 12 again."""
-    from app.engine.decode.vocoder_stream import DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD
-
-    assert synthesizer.speech.lookahead is None
-    steps = []
-    no_end = _end_rows_at({})
-
-    def hook(step, logits, rows):
-        steps.append(step)
-        no_end(step, logits, rows)
-
-    monkeypatch.setattr(synthesizer.loop, "on_logits", hook)
-    request = SynthesisRequest("你好，世界。", refine_text=False, sampling=SamplingParams(max_new_tokens=48))
-    sent = [(len(steps), c) for c in synthesizer.synthesize(request)][:-1]
-    sounding = [(tokens, c.samples.shape[0]) for tokens, c in sent if c.samples.shape[0]]
-    assert DEFAULT_FIRST_LOOKAHEAD + DEFAULT_FIRST_PIECE == 8
-    assert sounding[0] == (8, 4 * 512)
-    # The second piece: 12 tokens beyond the first, with 12 held back again (tokens 4..16 at 28).
-    assert sounding[1] == (4 + 12 + DEFAULT_LOOKAHEAD, 12 * 512)
-    assert sum(n for _, n in sounding) == 48 * 512 - 256

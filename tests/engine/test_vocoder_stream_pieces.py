@@ -79,28 +79,6 @@ def test_the_shipped_first_piece_is_shorter_than_the_others():
     assert first == DEFAULT_LOOKAHEAD + DEFAULT_FIRST_PIECE < DEFAULT_LOOKAHEAD + DEFAULT_MIN_PIECE
 
 
-@pytest.mark.parametrize("lookahead, first_lookahead, first_piece, min_piece", [(12, 4, 4, 12), (6, 1, 2, 5)])
-def test_a_shorter_first_lookahead_sends_the_first_piece_sooner_and_then_the_usual_one(
-        lookahead, first_lookahead, first_piece, min_piece):
-    vocoder = StreamingVocoder(CHAT, lookahead=lookahead, context=0, min_piece=min_piece, first_piece=first_piece,
-                               first_lookahead=first_lookahead)
-    pieces = [(n, vocoder.push(HIDDENS[:n])) for n in range(1, 41)]
-    pieces = [(n, piece) for n, piece in pieces if len(piece)]
-    last = vocoder.push(HIDDENS, final=True)
-    np.testing.assert_allclose(np.concatenate([p for _, p in pieces] + [last]), decode_whole(CHAT, HIDDENS),
-                               atol=1e-6)
-    assert pieces[0][0] == first_lookahead + first_piece and len(pieces[0][1]) == first_piece * SAMPLES_PER_TOKEN
-    # From the second piece on, `lookahead` tokens are held back again.
-    assert pieces[1][0] == first_piece + min_piece + lookahead
-    assert all(sum(len(p) for m, p in pieces if m <= n) == (n - lookahead) * SAMPLES_PER_TOKEN
-               for n, _ in pieces[1:])
-
-
-def test_the_first_lookahead_is_the_lookahead_unless_given():
-    assert StreamingVocoder(CHAT, lookahead=7, context=0).first_lookahead == 7
-    assert StreamingVocoder(CHAT, lookahead=7, context=0, first_lookahead=0).first_lookahead == 1
-
-
 def test_a_lookahead_of_0_still_holds_back_the_newest_token():
     pieces, _ = _stream(0, 2)
     assert pieces[0][0] == 3 and len(pieces[0][1]) == 2 * SAMPLES_PER_TOKEN

@@ -16,7 +16,7 @@ import numpy as np
 from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
 from app.engine.decode.rows_state import Joining
-from app.engine.decode.vocoder_stream import DEFAULT_FIRST_LOOKAHEAD, StreamingVocoder, push_all
+from app.engine.decode.vocoder_stream import StreamingVocoder, push_all
 
 # ChatTTS's RefineTextParams defaults.
 REFINE = dict(temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0, max_new_tokens=384)
@@ -89,10 +89,7 @@ class FastSpeech:
         the batch there; their rows are numbered after the batch's, in the order given."""
         emb, mask = code_prompts(self.chat, texts, prompt, speakers, references)
         eos = int(self.chat.config.gpt.num_audio_tokens) - 1
-        # As shipped, the first piece holds back fewer tokens (sooner sound); a lookahead set
-        # by the caller holds for every piece (the receptive field's: the exact stream).
-        kwargs = ({"first_lookahead": DEFAULT_FIRST_LOOKAHEAD} if self.lookahead is None
-                  else {"lookahead": self.lookahead})
+        kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead}
         vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
         lines = _lines(groups if groups is not None else [0] * len(texts))
 

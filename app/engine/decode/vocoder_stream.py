@@ -26,11 +26,6 @@ DEFAULT_MIN_PIECE = 12       # tokens per piece at least, so pieces are not most
 # The first piece may be shorter: it has no context to redo, and every token it waits for is
 # latency before the first sound (8 tokens fewer is 8 decode steps sooner).
 DEFAULT_FIRST_PIECE = 4
-# The program's first piece also holds back fewer tokens (FastSpeech passes this; the class's own
-# default is `lookahead`, exact for a lookahead of the receptive field): its last samples are
-# decoded with 4 tokens of the future instead of 12, and the next piece redoes them as context
-# and cross-fades in. 8 decode steps sooner again (bench/stream_joins.py: what it changes).
-DEFAULT_FIRST_LOOKAHEAD = 4
 CROSSFADE = 256              # samples
 
 
@@ -59,11 +54,10 @@ def decode_whole(chat, hiddens: torch.Tensor) -> np.ndarray:
 class StreamingVocoder:
     def __init__(self, chat, lookahead: int = DEFAULT_LOOKAHEAD, context: int | None = None,
                  min_piece: int = DEFAULT_MIN_PIECE, crossfade: int = CROSSFADE,
-                 first_piece: int = DEFAULT_FIRST_PIECE, first_lookahead: int | None = None):
+                 first_piece: int = DEFAULT_FIRST_PIECE):
         self.chat = chat
         self.context = receptive_tokens(chat) if context is None else context
         self.lookahead = max(1, lookahead)   # the newest half frame has no samples yet
-        self.first_lookahead = self.lookahead if first_lookahead is None else max(1, first_lookahead)
         self.min_piece = min_piece
         self.first_piece = first_piece
         self.crossfade = crossfade
@@ -73,8 +67,7 @@ class StreamingVocoder:
     def plan(self, hiddens: torch.Tensor, final: bool = False) -> Optional["Window"]:
         """What `push` would decode now: None when no piece is ready."""
         n = hiddens.shape[0]
-        ahead = self.lookahead if self.emitted else self.first_lookahead
-        target = max(0, n * SAMPLES_PER_TOKEN - HALF_FRAME) if final else (n - ahead) * SAMPLES_PER_TOKEN
+        target = max(0, n * SAMPLES_PER_TOKEN - HALF_FRAME) if final else (n - self.lookahead) * SAMPLES_PER_TOKEN
         least = self.min_piece if self.emitted else self.first_piece
         if target <= self.emitted or (not final and target - self.emitted < least * SAMPLES_PER_TOKEN):
             return None
