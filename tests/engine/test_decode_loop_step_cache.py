@@ -115,3 +115,26 @@ def test_a_gpt_without_weights_needs_a_cached_step(chat):
     shell.gpt.rotary_emb = chat.gpt.gpt.rotary_emb
     with pytest.raises(RuntimeError, match="without weights"):
         DecodeLoop(weightless, "jit", "bf16", cache=RecordingCache(), step=None)
+
+
+def test_int8_is_calibrated_on_the_models_own_embeddings_and_quantized(chat, monkeypatch):
+    """The loop hands the int8 conversion its own calibration (ChatTTS's text and audio
+    embeddings, closer to what the step sees than the stack-only fallback) and the precision
+    that will run."""
+    from app.engine.decode import int8
+
+    seen = {}
+    real = int8.quantize
+
+    def recording(stack, calibration=None, in_place=False, recipe=int8.RECIPE):
+        seen["calibration"] = calibration() if calibration is not None else None
+        return real(stack, calibration, in_place=in_place, recipe=recipe)
+
+    monkeypatch.setattr(int8, "quantize", recording)
+    loop = DecodeLoop(chat, "eager", "int8")
+    assert loop.precision == "int8" and seen["calibration"] is not None
+    x, cos, sin = seen["calibration"]
+    torch.testing.assert_close(x, int8.calibration_prompt(loop.emb_text, loop.emb_code), rtol=0, atol=0)
+    assert cos is loop._cos and sin is loop._sin
+    linears = [m for m in loop._stack.modules() if "Linear" in type(m).__name__]
+    assert linears and all(type(m) is not torch.nn.Linear for m in linears)    # every one quantized

@@ -131,10 +131,12 @@ NBSP = "\u00a0"
     # An English number written against a word is spoken apart from it, on either side.
     ("page12 of it", " ", "page twelve of it"),
     ("it is 12abc", " ", "it is twelve abc"),
+    ("it is 3x faster", " ", "it is three x faster"),
     # With a glue (prepare_text passes a non-breaking space, where the splitter never cuts), the
     # words of one number and the word right after it are joined by it...
     ("we need 25 apples", NBSP, f"we need twenty{NBSP}five{NBSP}apples"),
     ("costs $5 today", NBSP, f"costs five{NBSP}dollars{NBSP}today"),
+    ("we bought 3 Apples", NBSP, f"we bought three{NBSP}Apples"),
     # ...but a space the rule had to add before the number stays a plain one (a cut may fall
     # before a number, never inside it), and an expanded abbreviation is not glued to its name.
     ("page12 of it", NBSP, f"page twelve{NBSP}of it"),
