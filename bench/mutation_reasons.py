@@ -146,15 +146,16 @@ REASONS: dict[tuple, str] = {
     (PIPELINE, 102): "EQUIVALENT: the date pattern's month and day groups match together (g[1] iff g[2])",
     (PIPELINE, 111): "EQUIVALENT: month names hold no 'X'",
     (PIPELINE, 114): "EQUIVALENT: the 'h am' alternative sets both groups 4 and 5",
-    (PIPELINE, 119, "XX0XX"): ("EQUIVALENT: minutes are missing only in the 'h am' form, which always has its "
-                               "am/pm and is declined in Chinese before `mi or '0'` is read"),
-    (PIPELINE, 119): ("REAL, a judgement: in Chinese text '3:30 pm' is declined (left to the number rules) rather "
-                      "than read as 三点三十分 without the pm; the mutant reads it so"),
+    (PIPELINE, 119): ("FIXED SINCE: the mutants showed an am/pm time in Chinese text was declined and came out "
+                      "as '三:thirty pm'; it is now read 下午三点三十分 (zh.time's `half`), pinned by "
+                      "test_normalize.py::test_am_and_pm_times_are_read_in_the_language_around_them, which fails "
+                      "on the old code and on `mi or 'XX0XX'` (checked by hand)"),
     (PIPELINE, 126): "EQUIVALENT: the prefix is only asked whether it is there ('v' or the digits: both truthy)",
     (PIPELINE, 129): "EQUIVALENT: the code-first currency alternative sets groups 6 and 7 together",
     (PIPELINE, 131): "EQUIVALENT: the symbol-first alternative sets groups 0 and 1 together",
-    (PIPELINE, 134): ("REAL, rare: a Chinese scale (万, 亿) after a dollar sign in English text is read as dollars "
-                      "with the scale left over instead of being declined"),
+    (PIPELINE, 134): ("EQUIVALENT: a Chinese scale (万, 亿) is inside the span, which makes the span Chinese, so "
+                      "this English branch never sees one (test_an_amount_with_a_chinese_scale_is_read_in_chinese_"
+                      "even_in_english_text)"),
     (PIPELINE, 137): "EQUIVALENT: every symbol the currency pattern matches is in zh.CURRENCY",
     (PIPELINE, 149): "EQUIVALENT: `r` is the zh module when lang is 'zh', so r.ordinal is zh.ordinal",
     (PIPELINE, 176): "EQUIVALENT: at the end of the text no rule matches, and the loop breaks",

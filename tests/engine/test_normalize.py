@@ -166,3 +166,23 @@ def test_an_english_abbreviation_written_against_chinese_is_spaced_and_expanded_
     # Chinese before it, and the glue never joins it to its name.
     assert normalize("我见了Dr. Smith") == "我见了 Doctor Smith"
     assert normalize("他是Mr. Li的朋友", glue=NBSP) == "他是 Mister Li的朋友"
+
+
+@pytest.mark.parametrize("text, spoken", [
+    # A clock time with am/pm in Chinese text is said the Chinese way: 上午/下午 before the time
+    # (12 pm is noon, 中午; 12 am is midnight, 凌晨), never half English, half Chinese.
+    ("会议在 3:30 pm 开始", "会议在 下午三点三十分 开始"),
+    ("他 9am 到", "他 上午九点整 到"),
+    ("我们 12:15 pm 吃饭", "我们 中午十二点十五分 吃饭"),
+    ("夜里 12 am 睡觉", "夜里 凌晨十二点整 睡觉"),
+    # In English text it stays English.
+    ("It is 3:30 pm now", "It is three thirty p m now"),
+])
+def test_am_and_pm_times_are_read_in_the_language_around_them(text, spoken):
+    assert normalize(text) == spoken
+
+
+def test_an_amount_with_a_chinese_scale_is_read_in_chinese_even_in_english_text():
+    # "$5万" is written the Chinese way (万 = ten thousand), so it is read the Chinese way, whole,
+    # rather than as "five dollars" with the 万 left over.
+    assert normalize("It costs $5万 in Shanghai") == "It costs 五万美元 in Shanghai"

@@ -116,7 +116,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str) -> str | None:
         else:
             h, mi, sec, half = g[0], g[1], g[2], g[3]
         if lang == "zh":
-            return zh.time(h, mi or "0", sec) if not half else None
+            return zh.time(h, mi or "0", sec, half)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
     if kind == "year_range":
         return en.year_range(g[0], g[1]) if lang == "en" else f"{zh.year(g[0])}至{zh.year(g[1])}"

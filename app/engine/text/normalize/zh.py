@@ -71,10 +71,14 @@ def _clock_field(value: int) -> str:
     return "零" + number(str(value)) if value < 10 else number(str(value))
 
 
-def time(h: str, m: str, s: str | None) -> str:
-    """HH:MM[:SS] -> 十四点三十分十五秒; 2 o'clock is 两点; whole hours are 整."""
+def time(h: str, m: str, s: str | None, half: str | None = None) -> str:
+    """HH:MM[:SS] -> 十四点三十分十五秒; 2 o'clock is 两点; whole hours are 整. With am/pm
+    (`half` 'a' or 'p', "3:30 pm" in Chinese text): 下午三点三十分, 上午九点整; 12 pm is 中午, 12 am 凌晨."""
     hour, minute, second = int(h), int(m), int(s) if s else 0
     out = ("两" if hour == 2 else number(str(hour))) + "点"
+    if half:
+        pm = half[0].lower() == "p"
+        out = ("中午" if pm else "凌晨") + out if hour == 12 else ("下午" if pm else "上午") + out
     if minute == 0 and second == 0:
         return out + "整"
     out += _clock_field(minute) + "分"
