@@ -5,7 +5,8 @@ UNEXPLAINED for one that has none: a new survivor, or a line that moved).
 A key is (file, line) or (file, line, text the mutant contains) where one line has mutants with
 different reasons. Kinds: EQUIVALENT (no input can tell), CPU-ONLY (equivalent on a CPU, the GPU
 path is checked by bench/gpu_check.sh on a card), HARMLESS (a changed detail nobody depends on),
-OUTSIDE (killed by a test outside the group's selection, named), REAL (a gap, said as such).
+OUTSIDE (killed by a test outside the group's selection, named), KILLED SINCE / FIXED SINCE (a
+test or a fix after the run, checked by hand against the mutant), REAL (a gap, said as such).
 """
 
 LOOP = "app/engine/decode/loop.py"
