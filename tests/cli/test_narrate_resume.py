@@ -61,14 +61,17 @@ def test_a_sigkilled_narration_resumes_to_the_same_audio(tiny_model, tmp_path, c
     assert start["resumed"] and start["done"] == len(survived)
 
     # Takes that survived the kill are kept as they were, the rest made again; every take matches
-    # the uninterrupted run's (to float rounding: sentences are batched differently).
+    # the uninterrupted run's to float rounding: sentences are batched differently, and pieces of
+    # equal length that are ready together share one vocoder call (push_all), whose convolutions
+    # round differently from one call each. Where the kill falls decides the batches: a CI
+    # rehearsal saw 1.3e-5; 1e-4 is about 3 steps of 16-bit audio, and a wrong take is off by ~0.1.
     expected, got = project_takes(tmp_path / "whole.ctsproj"), project_takes(project)
     assert sorted(got) == sorted(expected)
     for key in survived:
         assert np.array_equal(got[key], survived[key])
     for key in expected:
         assert got[key].shape == expected[key].shape
-        np.testing.assert_allclose(got[key], expected[key], atol=1e-5)
+        np.testing.assert_allclose(got[key], expected[key], atol=1e-4)
     a, rate_a = sf.read(str(whole), dtype="float32")
     b, rate_b = sf.read(str(killed), dtype="float32")
     assert rate_a == rate_b and a.shape == b.shape
