@@ -138,3 +138,20 @@ def test_int8_is_calibrated_on_the_models_own_embeddings_and_quantized(chat, mon
     assert cos is loop._cos and sin is loop._sin
     linears = [m for m in loop._stack.modules() if "Linear" in type(m).__name__]
     assert linears and all(type(m) is not torch.nn.Linear for m in linears)    # every one quantized
+
+
+def test_an_int8_loop_does_not_resume_a_sentence_in_another_batch(chat):
+    """int8 measures its activation scales over the whole batch, so a sentence's tokens change
+    with the sentences beside it: an out-of-memory retry or a preemption must not splice the
+    rest of a partly played sentence from another batch (the scheduler cuts it with a warning)."""
+    texts = ["你好，世界。", "Hello there, a longer sentence than the first.", "再见。"]
+    params = PassParams(0.3, 0.7, 20, 1.05, 24, min_new_tokens=24)
+
+    def first_sentence(loop, count):
+        emb, mask = code_prompt(chat, texts[:count], "[speed_5]", None, None, None)
+        return list(loop.generate(emb, mask, True, params, [5, 6, 7][:count], eos=625))[-1].tokens[0]
+
+    fp32 = DecodeLoop(chat, "jit", "fp32")
+    assert fp32.exact_across_batches
+    assert torch.equal(first_sentence(fp32, 1), first_sentence(fp32, 3))
+    assert not DecodeLoop(chat, "jit", "int8").exact_across_batches

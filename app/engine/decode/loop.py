@@ -104,9 +104,9 @@ class DecodeLoop:
         # Steps between looks at completion and overflow: each look waits for a GPU; on a CPU
         # it costs nothing and ended rows leave the batch at once.
         self.sync_every = 8 if on_gpu else 1
-        # Whether a sentence decodes to bit-identical numbers at any batch size (an
-        # out-of-memory retry at a smaller batch can then resume it where it was cut).
-        self.exact_across_batches = not on_gpu
+        # Same numbers at any batch size, so a retry or preemption resumes a sentence where it was
+        # cut: not on a GPU (other low bits), not in int8 (activation scales span the whole batch).
+        self.exact_across_batches = not on_gpu and self.precision != "int8"
         # Tests: (step, raw logits, the request rows they belong to) at every step.
         self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
 
