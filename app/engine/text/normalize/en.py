@@ -84,9 +84,16 @@ def date(y: str, m: str, d: str) -> str:
     return f"{MONTHS[month - 1]} {ordinal(str(day))}, {year(y)}"
 
 
+def month_number(month: str) -> int | None:
+    """"Sept." -> 9, "march" -> 3 (a full name or its abbreviation); None for anything else."""
+    wanted = month.rstrip(".").lower()
+    return next((i for i, name in enumerate(MONTHS, 1) if wanted and name.lower().startswith(wanted)), None)
+
+
 def month_date(month: str, d: str, y: str | None) -> str:
     """"March 5, 2024" -> March fifth, twenty twenty four (the month as written, abbreviations too)."""
-    full = next((name for name in MONTHS if name.lower().startswith(month.rstrip(".").lower())), month)
+    number_ = month_number(month)
+    full = MONTHS[number_ - 1] if number_ else month
     return f"{full} {ordinal(str(int(d)))}" + (f", {year(y)}" if y else "")
 
 

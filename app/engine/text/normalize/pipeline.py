@@ -108,8 +108,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str) -> str | None:
         if lang == "en":
             return en.month_date(g[0], g[1], g[2])
         # "May 5" in Chinese text: 五月五日, as a Chinese reader says a date.
-        month = next(i for i, name in enumerate(en.MONTHS, 1) if name.lower().startswith(g[0].rstrip(".").lower()))
-        return zh.date(g[2], str(month), g[1])
+        return zh.date(g[2], str(en.month_number(g[0])), g[1])
     if kind == "time":
         if g[4]:
             h, mi, sec, half = g[4], None, None, g[5]
