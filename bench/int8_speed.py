@@ -1,10 +1,13 @@
-"""Decode step time of fp32, int8 as before (per-tensor) and int8 as it ships, in one process,
-interleaved (so a machine shared with other work loads them alike: compare the ratios). Prints JSON.
+"""Decode step time of fp32 and of int8 made three ways, in one process, interleaved (so a
+machine shared with other work loads them alike: compare the ratios). Prints JSON.
 
+int8 ways: per-tensor (as it was first), per-batch (smoothed, fbgemm's one activation scale per
+batch: what shipped until per-row scales) and int8 as it ships (smoothed, per-row scales).
 A lighter check than bench/decode.py (which also runs upstream, the vocoder and batches, one
-process per mode): `--steps` greedy steps of one sentence per mode and round, best of `--rounds`.
+process per mode): `--steps` greedy steps of `--batches` copies of one sentence per mode and
+round, best of `--rounds`.
 
-    python bench/int8_speed.py [--model DIR] [--size full|tiny] [--steps 32] [--rounds 3]
+    python bench/int8_speed.py [--model DIR] [--size full|tiny] [--steps 32] [--rounds 3] [--batches 1,4]
 """
 
 from __future__ import annotations
@@ -19,12 +22,31 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def _steps(loop, emb, steps: int) -> None:
+    """`steps` greedy decode steps of every row of `emb` (B, T, H) after its prefill."""
+    import torch
+
+    batch, prompt = emb.shape[0], emb.shape[1]
+    k, v = loop.allocate_cache(batch, prompt + steps, torch.zeros)
+    slots = torch.arange(prompt + steps)
+    mask = torch.ones(prompt, prompt, dtype=torch.bool).tril_()[None, None]
+    with torch.inference_mode():
+        hidden = loop.run_stack(emb, torch.arange(prompt)[None], mask, k, v, slots[:prompt], prompt)[:, -1]
+        for i in range(steps):
+            codes = loop.logits(hidden, audio=True).view(batch, loop.num_vq, -1).argmax(-1)
+            at = prompt + i
+            x = loop.embed_tokens(codes, audio=True)
+            step_mask = torch.ones(1, 1, 1, at + 1, dtype=torch.bool)
+            hidden = loop.run_stack(x, torch.tensor([[at]]), step_mask, k, v, slots[at:at + 1], at + 1)[:, -1]
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model")
     p.add_argument("--size", choices=["full", "tiny"], default="full")
     p.add_argument("--steps", type=int, default=32)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--batches", default="1,4")
     args = p.parse_args(argv)
     import torch
 
@@ -32,7 +54,7 @@ def main(argv=None) -> int:
     from app.engine.decode.loop import DecodeLoop
     from app.engine.synthesis.chattts_model import quiet_libraries
     from app.engine.synthesis.synthesizer import Synthesizer
-    from tests.support.precision_compare import _decode, prompt_embedding
+    from tests.support.precision_compare import prompt_embedding
 
     quiet_libraries()
     model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{args.size}")
@@ -47,25 +69,33 @@ def main(argv=None) -> int:
     class PerTensor(DecodeLoop):
         int8_recipe = int8.PER_TENSOR
 
+    class PerBatch(DecodeLoop):
+        int8_recipe = int8.PER_BATCH
+
+    batches = [int(b) for b in args.batches.split(",")]
     loops, build_s = {}, {}
     for name, make in (("fp32", lambda: DecodeLoop(synth.chat, "jit", "fp32")),
                        ("int8-per-tensor", lambda: PerTensor(synth.chat, "jit", "int8")),
+                       ("int8-per-batch", lambda: PerBatch(synth.chat, "jit", "int8")),
                        ("int8", lambda: DecodeLoop(synth.chat, "jit", "int8"))):
         started = time.perf_counter()
         loops[name] = make()
+        assert loops[name].mode == "jit", loops[name].jit_error
         build_s[name] = round(time.perf_counter() - started, 2)
-        _decode(loops[name], emb, 4)                 # TorchScript's first runs
-    best = {name: float("inf") for name in loops}
+        for b in batches:
+            _steps(loops[name], emb.expand(b, -1, -1).contiguous(), 4)                 # TorchScript's first runs
+    best = {f"{name} b{b}": float("inf") for name in loops for b in batches}
     for _round in range(args.rounds):
-        for name, loop in loops.items():
-            started = time.perf_counter()
-            _decode(loop, emb, args.steps)
-            best[name] = min(best[name], (time.perf_counter() - started) * 1000 / args.steps)
+        for b in batches:
+            for name, loop in loops.items():
+                started = time.perf_counter()
+                _steps(loop, emb.expand(b, -1, -1).contiguous(), args.steps)
+                best[f"{name} b{b}"] = min(best[f"{name} b{b}"], (time.perf_counter() - started) * 1000 / args.steps)
     print(json.dumps({
         "model": f"random weights, {args.size} size", "steps": args.steps, "rounds": args.rounds,
         "cpu_threads": torch.get_num_threads(),
         "ms_per_step": {k: round(v, 2) for k, v in best.items()},
-        "speedup_vs_fp32": {k: round(best["fp32"] / v, 2) for k, v in best.items()},
+        "speedup_vs_fp32": {k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2) for k, v in best.items()},
         "build_s": build_s,
     }, indent=2))
     return 0

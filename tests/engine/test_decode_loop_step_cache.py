@@ -140,10 +140,13 @@ def test_int8_is_calibrated_on_the_models_own_embeddings_and_quantized(chat, mon
     assert linears and all(type(m) is not torch.nn.Linear for m in linears)    # every one quantized
 
 
-def test_an_int8_loop_does_not_resume_a_sentence_in_another_batch(chat):
-    """int8 measures its activation scales over the whole batch, so a sentence's tokens change
-    with the sentences beside it: an out-of-memory retry or a preemption must not splice the
-    rest of a partly played sentence from another batch (the scheduler cuts it with a warning)."""
+def test_an_int8_sentence_decodes_the_same_alone_and_in_a_batch(chat):
+    """int8 scales activations row by row (decode/int8_rows.py), so a sentence's tokens do not
+    depend on the sentences beside it: a server's clients each get what they would alone, and a
+    retry or preemption may resume a partly played sentence in another batch. int8 with one
+    activation scale per batch (fbgemm's own) changes them, so the check can tell."""
+    from app.engine.decode import int8
+
     texts = ["你好，世界。", "Hello there, a longer sentence than the first.", "再见。"]
     params = PassParams(0.3, 0.7, 20, 1.05, 24, min_new_tokens=24)
 
@@ -151,7 +154,12 @@ def test_an_int8_loop_does_not_resume_a_sentence_in_another_batch(chat):
         emb, mask = code_prompt(chat, texts[:count], "[speed_5]", None, None, None)
         return list(loop.generate(emb, mask, True, params, [5, 6, 7][:count], eos=625))[-1].tokens[0]
 
-    fp32 = DecodeLoop(chat, "jit", "fp32")
-    assert fp32.exact_across_batches
-    assert torch.equal(first_sentence(fp32, 1), first_sentence(fp32, 3))
-    assert not DecodeLoop(chat, "jit", "int8").exact_across_batches
+    class PerBatch(DecodeLoop):
+        int8_recipe = int8.PER_BATCH
+
+    for loop in (DecodeLoop(chat, "jit", "fp32"), DecodeLoop(chat, "jit", "int8")):
+        assert loop.exact_across_batches and loop.mode == "jit", loop.jit_error
+        assert torch.equal(first_sentence(loop, 1), first_sentence(loop, 3)), loop.precision
+    per_batch = PerBatch(chat, "jit", "int8")
+    assert not per_batch.exact_across_batches
+    assert not torch.equal(first_sentence(per_batch, 1), first_sentence(per_batch, 3))

@@ -64,6 +64,35 @@ def test_cancelling_one_client_leaves_the_other_as_it_would_be_alone(synthesizer
     assert [c.index for c in chunks_b if c.final] == [0, 1, 2]
 
 
+def test_a_cancelled_clients_rows_leave_the_running_batch_at_once(synthesizer, engine):
+    """Its sentences stop being decoded at the next step (the others no longer pay for them),
+    and the other client still hears exactly what it hears alone."""
+    long = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48, min_new_tokens=40))
+    a = SynthesisRequest("第一句话。", seed=11, **long)
+    b = SynthesisRequest("今天天气很好。", seed=22, **long)
+    alone_b = synthesizer.run(b)
+    steps: list[list[int]] = []
+    synthesizer.loop.on_logits = lambda step, logits, rows: steps.append(rows.tolist())
+    try:
+        e = engine()
+        job_a, job_b = e.submit(a), e.submit(b)
+        e.start()
+        with pytest.raises(SynthesisCancelled):
+            for item in job_a:
+                assert isinstance(item, AudioChunk)
+                job_a.cancel()                           # after its first piece, mid-sentence
+                cancelled_at = len(steps)
+        chunks_b, result_b = _collect(job_b)
+    finally:
+        synthesizer.loop.on_logits = None
+    assert steps[0] == [0, 1]                            # one batch: a's row 0, b's row 1
+    # The step running while cancel() returned may still hold row 0; none after it does, and b
+    # went on (each sentence is at least 40 tokens, its first piece came at about 16).
+    after = steps[cancelled_at + 1:]
+    assert len(after) > 10 and all(rows == [1] for rows in after), steps
+    np.testing.assert_allclose(result_b.audio, alone_b.audio, atol=1e-5)
+
+
 def test_an_interactive_request_is_served_before_waiting_background_work(synthesizer, engine):
     e = engine()
     order = []

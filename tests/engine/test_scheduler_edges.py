@@ -159,9 +159,9 @@ def test_a_play_that_arrives_while_background_text_is_prepared_is_decoded_first(
             jobs["play"] = e.submit(PLAY, Priority.INTERACTIVE)
         return real_prepare(text)
 
-    def decoding(rows, stop, stream, more=None):
+    def decoding(rows, stop, stream, more=None, gone=None):
         groups.append([r.group for r in rows])
-        return real_decode(rows, stop, stream, more)
+        return real_decode(rows, stop, stream, more, gone)
 
     monkeypatch.setattr(synthesizer, "prepare", preparing)
     monkeypatch.setattr(synthesizer.decoder, "decode", decoding)

@@ -21,7 +21,7 @@ TEXT = "Hello there. How are you today?"
 
 
 def _state(**fields):
-    return dict(sampling=fast_sampling(), **FAST, **fields)
+    return dict({"sampling": fast_sampling(), **FAST, **fields})
 
 
 def _decode(fmt: str, data: bytes) -> tuple[np.ndarray, int]:
@@ -40,8 +40,8 @@ def _decode(fmt: str, data: bytes) -> tuple[np.ndarray, int]:
     return audio, rate
 
 
-def _alone(synthesizer, text: str, seed: int) -> np.ndarray:
-    request = SynthesisRequest(text, seed=seed, sampling=fast_sampling(), **FAST)
+def _alone(synthesizer, text: str, seed: int, sampling=None) -> np.ndarray:
+    request = SynthesisRequest(text, seed=seed, sampling=sampling or fast_sampling(), **FAST)
     return np.frombuffer(to_s16le(synthesizer.run(request).audio), dtype="<i2")
 
 
@@ -97,11 +97,36 @@ def test_sse_stream_carries_base64_audio_then_done(serve, engine):
     assert len(pcm) > 0 and len(pcm) % 2 == 0
 
 
-def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, engine, synthesizer):
-    asks = [("First client speaks. Then again.", 11), ("Second client here. More words.", 22),
-            ("第三个客户。第二句话。", 33)]
-    alone = [_alone(synthesizer, text, seed) for text, seed in asks]
-    server = serve(engine, **_state())
+@pytest.fixture(scope="module")
+def int8_engine(tiny_model, tmp_path_factory):
+    """An engine over the tiny model in int8, what `auto` runs on a CPU (the session's
+    synthesizer is fp32)."""
+    from app.engine.synthesis.engine import Engine
+    from app.engine.synthesis.synthesizer import Synthesizer
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CHATTTS_STUDIO_HOME", str(tmp_path_factory.mktemp("int8-home")))
+        synth = Synthesizer(tiny_model, device="cpu", precision="int8")
+        synth.load(verify=False, warm_up=False)
+    assert synth.decode_label == "jit-int8"
+    eng = Engine(synth)
+    yield eng
+    eng.close(30)
+
+
+@pytest.mark.parametrize("precision", ["fp32", "int8"])
+def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, request, precision):
+    """Their sentences share decode batches, and each client still hears exactly its own
+    audio: in int8 too, whose activation scales are per row (decode/int8_rows.py)."""
+    from app.engine.request import SamplingParams
+
+    engine = request.getfixturevalue("engine" if precision == "fp32" else "int8_engine")
+    synthesizer = engine.synthesizer
+    asks = [("你好，世界。Then again.", 11), ("Hello there, a longer sentence than the first. More words.", 22),
+            ("再见。第二句话。", 33)]
+    sampling = SamplingParams(max_new_tokens=24, min_new_tokens=24)     # every row runs all steps
+    alone = [_alone(synthesizer, text, seed, sampling) for text, seed in asks]
+    server = serve(engine, **_state(sampling=sampling))
     heard: dict[int, np.ndarray] = {}
     errors = []
 
@@ -113,12 +138,29 @@ def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, engin
         except Exception as exc:    # reported below, with the others' results
             errors.append(exc)
 
+    rows_per_step: list[int] = []
+    synthesizer.loop.on_logits = lambda step, logits, rows: rows_per_step.append(rows.numel())
+    held = threading.Event()
+
+    def hold():
+        """The engine's thread waits here until all three requests are in, so their first
+        sentences start in one batch (however the threads happen to be scheduled)."""
+        held.set()
+        wait_for(lambda: len(engine.scheduler._tickets) >= len(asks), "three requests waiting")
+
+    holder = threading.Thread(target=engine.call, args=(hold,))
+    holder.start()
+    held.wait(60)
     threads = [threading.Thread(target=ask, args=(i, *a)) for i, a in enumerate(asks)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(300)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads + [holder]:
+            t.join(300)
+    finally:
+        synthesizer.loop.on_logits = None
     assert not errors
+    assert rows_per_step[0] == len(asks), rows_per_step      # the three first sentences at once
     for i, expected in enumerate(alone):
         assert heard[i].shape == expected.shape
         np.testing.assert_allclose(heard[i].astype(int), expected.astype(int), atol=1)

@@ -38,7 +38,7 @@ FOLDER = "compiled"
 MANIFEST_CAP = 64 * 1024
 STALE_TMP_SECONDS = 3600     # a temporary file this old is a crashed write's leftover     # a manifest is a few hundred bytes; anything larger is not ours
 # The modules whose source decides what the compiled step computes.
-STEP_SOURCES = ("llama_step.py", "int8.py", "precision.py", "sampling.py")
+STEP_SOURCES = ("llama_step.py", "int8.py", "int8_rows.py", "precision.py", "sampling.py")
 
 
 def _source_digest() -> str:

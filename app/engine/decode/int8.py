@@ -13,6 +13,8 @@ measures it on a stress model with such channels). Two changes make int8 robust 
   is linear in u). max|X_c| comes from one fp32 prefill over a fixed prompt of the model's own
   embeddings, so the result is a function of the weights alone (and can be cached).
 - Per-output-channel weight scales, so that a row of small weights keeps its own resolution.
+- Per-row activation scales (decode/int8_rows.py), so that a sentence's numbers do not depend on
+  the sentences beside it in a batch (fbgemm's own dynamic Linear scales the whole batch at once).
 """
 
 from __future__ import annotations
@@ -27,14 +29,17 @@ import torch.nn as nn
 
 @dataclass(frozen=True)
 class Recipe:
-    """How the stack becomes int8. `alpha` None: no smoothing (the int8 of before: alpha None,
-    per_channel False)."""
+    """How the stack becomes int8. `alpha` None: no smoothing. `rows`: activation scales per
+    row (decode/int8_rows.py, weights per channel); else fbgemm's dynamic Linear, one scale per
+    batch, with `per_channel` weight scales or one per matrix."""
     alpha: float | None = 0.5
     per_channel: bool = True
+    rows: bool = True
 
 
 RECIPE = Recipe()
-PER_TENSOR = Recipe(alpha=None, per_channel=False)   # what int8 was before outliers were measured
+PER_TENSOR = Recipe(alpha=None, per_channel=False, rows=False)   # int8 before outliers were measured
+PER_BATCH = Recipe(rows=False)                 # smoothed, but one activation scale per batch
 # The calibration prompt: text tokens then audio frames, as a sentence's prompt holds both.
 CALIBRATION_TOKENS = 64
 CALIBRATION_SEED = 1234
@@ -133,6 +138,10 @@ def quantize(stack: nn.Module, calibration=None, in_place: bool = False, recipe:
         stack = copy.deepcopy(stack)
     if recipe.alpha is not None:
         smooth(stack, *(calibration() if calibration is not None else stack_calibration(stack)), alpha=recipe.alpha)
+    if recipe.rows:
+        from app.engine.decode.int8_rows import row_scaled
+
+        return row_scaled(stack)
     qconfig = per_channel_dynamic_qconfig if recipe.per_channel else default_dynamic_qconfig
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -10,7 +10,7 @@ the growing-length CPU loop (length = what has been written) and the fixed-shape
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Tuple
 
 import torch
 import torch.nn as nn
@@ -47,9 +47,10 @@ class LlamaLayer(nn.Module):
                 length: int) -> torch.Tensor:
         b, t, width = x.shape[0], x.shape[1], x.shape[2]
         h = _rms_norm(x, self.ln_in, self.eps)
-        q = self.q_proj(h).view(b, t, self.heads, -1).transpose(1, 2)
-        k = self.k_proj(h).view(b, t, self.heads, -1).transpose(1, 2)
-        v = self.v_proj(h).view(b, t, self.heads, -1).transpose(1, 2)
+        q, k, v = self.attention_inputs(h)
+        q = q.view(b, t, self.heads, -1).transpose(1, 2)
+        k = k.view(b, t, self.heads, -1).transpose(1, 2)
+        v = v.view(b, t, self.heads, -1).transpose(1, 2)
         q = _rotate(q, cos, sin)
         k = _rotate(k, cos, sin)
         k_cache.index_copy_(2, positions, k.to(k_cache.dtype))
@@ -57,8 +58,17 @@ class LlamaLayer(nn.Module):
         keys = k_cache.narrow(2, 0, length)
         values = v_cache.narrow(2, 0, length)
         a = F.scaled_dot_product_attention(q, keys.to(q.dtype), values.to(q.dtype), attn_mask=mask)
-        x = x + self.o_proj(a.transpose(1, 2).reshape(b, t, width))
-        h = _rms_norm(x, self.ln_post, self.eps)
+        x = self.add_attention_output(x, a.transpose(1, 2).reshape(b, t, width))
+        return self.add_feed_forward(x, _rms_norm(x, self.ln_post, self.eps))
+
+    # The projections, apart so that int8 (decode/int8_rows.py) can run them its own way.
+    def attention_inputs(self, h: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        return self.q_proj(h), self.k_proj(h), self.v_proj(h)
+
+    def add_attention_output(self, x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+        return x + self.o_proj(a)
+
+    def add_feed_forward(self, x: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
         return x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
 
 

@@ -22,9 +22,9 @@ from app.engine.decode.llama_step import LlamaStack, rotary_tables
 # The loop's plain data lives in passes.py; importers keep using these names from here.
 from app.engine.decode.passes import Generated, PassParams, Progress  # noqa: F401
 from app.engine.decode.passes import nonfinite_error as _nonfinite_error
-from app.engine.decode.rows_state import Joining, LiveRows, RowTable
+from app.engine.decode.rows_state import Joining, LiveRows, RowTable, leave
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
-from app.engine.decode.static_steps import StaticCaches, bucket_for, buckets, capacity_for
+from app.engine.decode.static_steps import FixedShapeSteps, StaticCaches
 from app.engine.errors import InputTextError, SynthesisCancelled
 from app.i18n import _
 
@@ -37,7 +37,7 @@ def _silence_jit_deprecation():
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch\.jit.*")
 
 
-class DecodeLoop:
+class DecodeLoop(FixedShapeSteps):
     # How int8 is made (decode/int8.py); None: its RECIPE. Benchmarks and tests set others.
     int8_recipe = None
 
@@ -105,10 +105,15 @@ class DecodeLoop:
         # it costs nothing and ended rows leave the batch at once.
         self.sync_every = 8 if on_gpu else 1
         # Same numbers at any batch size, so a retry or preemption resumes a sentence where it was
-        # cut: not on a GPU (other low bits), not in int8 (activation scales span the whole batch).
-        self.exact_across_batches = not on_gpu and self.precision != "int8"
+        # cut: not on a GPU (other low bits), nor with int8 activation scales that span the batch.
+        self.exact_across_batches = not on_gpu and (self.precision != "int8" or self._int8_rows())
         # Tests: (step, raw logits, the request rows they belong to) at every step.
         self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
+
+    def _int8_rows(self) -> bool:
+        from app.engine.decode.int8 import RECIPE
+
+        return (self.int8_recipe or RECIPE).rows
 
     def _calibration(self):
         """What int8 smoothing measures activations on: a fixed prompt of the model's embeddings."""
@@ -168,13 +173,14 @@ class DecodeLoop:
     @torch.inference_mode()
     def generate(self, emb: torch.Tensor, attention_mask: torch.Tensor, audio: bool, params: PassParams,
                  seeds: list[int], eos: int, cancel: Optional[threading.Event] = None,
-                 stream_every: int = 0, admit: Optional[Callable[[int], Optional[Joining]]] = None
-                 ) -> Iterator[Progress | Generated]:
+                 stream_every: int = 0, admit: Optional[Callable[[int], Optional[Joining]]] = None,
+                 gone: Optional[Callable[[], list[int]]] = None) -> Iterator[Progress | Generated]:
         """Yield Progress every `stream_every` tokens (0: never), then the Generated result.
 
         `admit(live)`, asked before every step with the number of rows still decoding, may
         return sentences that join the batch there (not with fixed-shape steps); their rows
-        come after those already in it."""
+        come after those already in it. `gone()`, asked there too, names rows that stop and
+        leave the batch at once (their requests were cancelled; not with fixed-shape steps)."""
         batch, prompt_len = emb.shape[0], emb.shape[1]
         self._check_length(prompt_len, params.max_new_tokens)
         total = prompt_len + params.max_new_tokens
@@ -204,6 +210,10 @@ class DecodeLoop:
         at = prompt_len                     # the cache slot the next step writes
         i = 0
         while True:
+            if gone is not None and not static:
+                hidden = leave(table, live, hidden, gone(), at)
+                if not live.id_list:
+                    break
             if admit is not None and not static:
                 joining = admit(live.ids.numel())
                 if joining is not None and joining.emb.shape[0]:
@@ -270,7 +280,8 @@ class DecodeLoop:
         else:
             tokens = [table.generated[r, : counts[r]] for r in range(rows)]
             rows_hidden = []
-        yield Generated(tokens, rows_hidden, [not f for f in table.finished.tolist()])
+        yield Generated(tokens, rows_hidden, [not f and not g for f, g in zip(table.finished.tolist(),
+                                                                              table.left.tolist())])
 
     def _check_length(self, prompt_len: int, max_new_tokens: int) -> None:
         if prompt_len + max_new_tokens > self._max_positions:
@@ -341,9 +352,8 @@ class DecodeLoop:
 
     def _progress(self, table: RowTable, audio: bool, steps: int) -> Progress:
         """Every row is at most `steps` tokens in (the first rows began at step 0)."""
-        done = table.done.tolist()
         seen = table.hiddens[:, :steps] if audio else table.generated[:, :steps]
-        return Progress(seen, table.lengths.tolist(), done, [d and not f for d, f in zip(done, table.finished.tolist())])
+        return Progress(seen, table.lengths.tolist(), table.done.tolist(), table.cut())
 
     def _uniforms(self, seeds: list[int], steps: int, per_row: int) -> torch.Tensor:
         """(batch, steps, per_row) uniform numbers, each row from its own sentence's generator,
@@ -352,52 +362,3 @@ class DecodeLoop:
         table = torch.stack([torch.rand(steps, per_row, generator=torch.Generator(device="cpu").manual_seed(int(s)))
                              for s in seeds])
         return table.to(self.device)
-
-    # -- fixed-shape steps (CUDA graphs) ----------------------------------------------------
-    def static_entry(self, batch: int, total: int):
-        capacity = capacity_for(total, self._max_positions)
-        return self.static_caches.get(batch, capacity)
-
-    def kept_cache_bytes(self) -> int:
-        return self.static_caches.nbytes()
-
-    def release_static(self) -> None:
-        """Free the kept caches and graphs (out of memory, or numbers that overflowed)."""
-        self.static_caches.clear()
-
-    @torch.inference_mode()
-    def prepare_graphs(self, batch: int, total: int) -> None:
-        """Capture every bucket's graph of a (batch, length) now, so that requests of that shape
-        pay no capture."""
-        if not (self.static_steps and self.cuda_graphs):
-            return
-        entry = self.static_entry(batch, total)
-        for size in buckets(entry.capacity):
-            self._graph(entry, size)
-
-    def _graph(self, entry, size: int):
-        if not self.cuda_graphs:
-            return None
-        if size not in entry.graphs:
-            from app.engine.decode.cuda_graph import GraphInputs, capture
-
-            if entry.inputs is None:
-                entry.inputs = GraphInputs(entry.k.shape[1], entry.capacity, self.hidden_size, self.head_dim,
-                                           self.dtype, self.device)
-                entry.pool = torch.cuda.graph_pool_handle()
-            graph = capture(self._stack, entry.inputs, size, entry.k, entry.v, entry.pool)
-            if graph is None:       # not on this machine: stop trying, step without graphs
-                self.cuda_graphs, self.mode = False, "eager"
-                return None
-            entry.graphs[size] = graph
-        return entry.graphs[size]
-
-    def _static_step(self, entry, x, rows_at, valid, slots, at: int) -> torch.Tensor:
-        size = bucket_for(at + 1, buckets(entry.capacity))
-        mask = (valid[:, :size] & (slots[:size] <= at))[:, None, None, :]
-        graph = self._graph(entry, size)
-        if graph is None:
-            return self.run_stack(x, rows_at, mask, entry.k, entry.v, slots[at:at + 1], size)
-        cos, sin = self.rotary(rows_at)
-        entry.inputs.load(x.to(self.dtype), cos, sin, mask, slots[at:at + 1])
-        return graph.replay()

@@ -37,6 +37,7 @@ class RowTable:
         self.done = torch.zeros(batch, dtype=torch.bool, device=device)          # ended, or at the limit
         self.nonfinite = torch.zeros(batch, dtype=torch.bool, device=device)
         self.lengths = torch.zeros(batch, dtype=torch.long, device=device)
+        self.left = torch.zeros(batch, dtype=torch.bool, device=device)          # its request went away
         self.start = [0] * batch                     # the batch step at which each row began
 
     @property
@@ -54,7 +55,13 @@ class RowTable:
             self.uniforms = torch.cat([self.uniforms, uniforms])
         self.finished, self.done = grow(self.finished, n), grow(self.done, n)
         self.nonfinite, self.lengths = grow(self.nonfinite, n), grow(self.lengths, n)
+        self.left = grow(self.left, n)
         self.start += [step] * n
+
+    def cut(self) -> list[bool]:
+        """Per row: it stopped at the token limit (not at its end token, nor because it left)."""
+        return [d and not f and not gone for d, f, gone in
+                zip(self.done.tolist(), self.finished.tolist(), self.left.tolist())]
 
 
 class LiveRows:
@@ -119,3 +126,17 @@ class LiveRows:
         self.next_position = torch.cat([self.next_position, mask.long().sum(-1)])
         self._refresh()
         return end
+
+
+def leave(table: RowTable, live: LiveRows, hidden: torch.Tensor, rows: list[int], written: int) -> torch.Tensor:
+    """Rows whose requests went away (cancelled) stop decoding now and leave the batch, so the
+    others' steps no longer pay for them; the hidden states of the rows that stay."""
+    going = [r for r in rows if r in live.id_list]
+    if not going:
+        return hidden
+    index = torch.tensor(going, device=table.done.device)
+    table.done[index] = True
+    table.left[index] = True
+    stay = torch.tensor([r not in going for r in live.id_list], device=hidden.device)
+    live.keep(stay, written=written)
+    return hidden[stay]

@@ -81,12 +81,15 @@ class FastSpeech:
               speakers: list[Optional[str]], references: list[Optional[tuple[str, str]]],
               cancel: Optional[threading.Event], stream: bool, report: BatchReport,
               groups: Optional[list[int]] = None,
-              more: Optional[Callable[[int], list[Joiner]]] = None) -> Iterator[Piece]:
+              more: Optional[Callable[[int], list[Joiner]]] = None,
+              gone: Optional[Callable[[], set[int]]] = None) -> Iterator[Piece]:
         """Pieces of each group's rows in reading order: all of its first row, then its next,
         ... (a group is one request; rows of different requests share a batch). The first row
         in line of each group streams while it is decoded; the group's later rows come once
         the rows before them end. `more(live)`, asked between steps, gives sentences that join
-        the batch there; their rows are numbered after the batch's, in the order given."""
+        the batch there; their rows are numbered after the batch's, in the order given.
+        `gone()`, asked there too, names groups whose requests went away: their rows leave the
+        batch and give no more pieces."""
         emb, mask = code_prompts(self.chat, texts, prompt, speakers, references)
         eos = int(self.chat.config.gpt.num_audio_tokens) - 1
         kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead}
@@ -104,9 +107,17 @@ class FastSpeech:
                 vocoders.append(StreamingVocoder(self.chat, **kwargs))
             return Joining(emb, mask, [j.seed for j in joiners])
 
+        def leaving() -> list[int]:
+            rows = []
+            for group in gone():
+                rows.extend(lines.get(group, []))
+                lines[group] = []
+            return rows
+
         for event in self.loop.generate(emb, mask, True, params, seeds, eos=eos, cancel=cancel,
                                         stream_every=STREAM_EVERY if stream else 0,
-                                        admit=admit if more is not None else None):
+                                        admit=admit if more is not None else None,
+                                        gone=leaving if gone is not None else None):
             if isinstance(event, Progress):
                 # Each group's head row streams; a head that ended hands over to the next row.
                 heads = [line for line in lines.values() if line]

@@ -94,3 +94,56 @@ class StaticCaches:
 
     def clear(self) -> None:
         self._entries.clear()
+
+
+class FixedShapeSteps:
+    """The decode loop's fixed-shape steps and their CUDA graphs (a mixin of DecodeLoop, whose
+    state it uses: `static_caches`, `cuda_graphs`, `_stack`, `run_stack`, `rotary`)."""
+
+    def static_entry(self, batch: int, total: int):
+        capacity = capacity_for(total, self._max_positions)
+        return self.static_caches.get(batch, capacity)
+
+    def kept_cache_bytes(self) -> int:
+        return self.static_caches.nbytes()
+
+    def release_static(self) -> None:
+        """Free the kept caches and graphs (out of memory, or numbers that overflowed)."""
+        self.static_caches.clear()
+
+    @torch.inference_mode()
+    def prepare_graphs(self, batch: int, total: int) -> None:
+        """Capture every bucket's graph of a (batch, length) now, so that requests of that shape
+        pay no capture."""
+        if not (self.static_steps and self.cuda_graphs):
+            return
+        entry = self.static_entry(batch, total)
+        for size in buckets(entry.capacity):
+            self._graph(entry, size)
+
+    def _graph(self, entry, size: int):
+        if not self.cuda_graphs:
+            return None
+        if size not in entry.graphs:
+            from app.engine.decode.cuda_graph import GraphInputs, capture
+
+            if entry.inputs is None:
+                entry.inputs = GraphInputs(entry.k.shape[1], entry.capacity, self.hidden_size, self.head_dim,
+                                           self.dtype, self.device)
+                entry.pool = torch.cuda.graph_pool_handle()
+            graph = capture(self._stack, entry.inputs, size, entry.k, entry.v, entry.pool)
+            if graph is None:       # not on this machine: stop trying, step without graphs
+                self.cuda_graphs, self.mode = False, "eager"
+                return None
+            entry.graphs[size] = graph
+        return entry.graphs[size]
+
+    def _static_step(self, entry, x, rows_at, valid, slots, at: int) -> torch.Tensor:
+        size = bucket_for(at + 1, buckets(entry.capacity))
+        mask = (valid[:, :size] & (slots[:size] <= at))[:, None, None, :]
+        graph = self._graph(entry, size)
+        if graph is None:
+            return self.run_stack(x, rows_at, mask, entry.k, entry.v, slots[at:at + 1], size)
+        cos, sin = self.rotary(rows_at)
+        entry.inputs.load(x.to(self.dtype), cos, sin, mask, slots[at:at + 1])
+        return graph.replay()

@@ -22,6 +22,7 @@ from app.engine.models.config import chattts_config
 from app.engine.synthesis.numba_cache import FOLDER as NUMBA_FOLDER
 from app.engine.synthesis.numba_cache import cache_normalizer, warm_normalizer
 from app.engine.synthesis.weightless_gpt import gpt_without_weights
+from app.engine.synthesis.zero_init import zero_init
 from app.engine.text.normalize import normalize
 from app.i18n import _
 
@@ -117,7 +118,7 @@ def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool 
     chat.context = _cancel_context(stop)
     files = {k: str(store.root / v) for k, v in asdict(chat.config.path).items()}
     try:
-        with contextlib.nullcontext() if gpt_weights else gpt_without_weights():
+        with contextlib.nullcontext() if gpt_weights else gpt_without_weights(), zero_init():
             ok = chat._load(device=torch.device(device), compile=False, **files)
     except Exception as exc:
         if is_out_of_memory(exc):

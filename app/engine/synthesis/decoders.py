@@ -47,11 +47,14 @@ class Decoder(ABC):
 
     @abstractmethod
     def decode(self, rows: list[Row], stop: threading.Event, stream: bool,
-               more: Optional[Callable[[int], list[Row]]] = None) -> Iterator[Piece | Cut]:
+               more: Optional[Callable[[int], list[Row]]] = None,
+               gone: Optional[Callable[[], set[int]]] = None) -> Iterator[Piece | Cut]:
         """Pieces of every row (each row's in order, ending with one final piece), and cut
         notices. Raises SynthesisCancelled within a step of `stop` being set. A decoder that
         `joins_running` asks `more(live)` between steps (live: rows still decoding) for rows
-        that join the batch; they are numbered after the rows it has, in the order given."""
+        that join the batch; they are numbered after the rows it has, in the order given.
+        `gone()` names groups (requests) that went away: a decoder may stop their rows early,
+        and owes them no more pieces."""
 
     def release(self) -> None:
         """Free what is kept between batches (after running out of memory)."""
@@ -81,7 +84,8 @@ class UpstreamDecoder(Decoder):
     def batch_size(self, rows: list[Row]) -> int:
         return UPSTREAM_BATCH
 
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None) -> Iterator[Piece | Cut]:
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None,
+               gone=None) -> Iterator[Piece | Cut]:
         request = rows[0].request
         s = request.sampling
         wavs, limits = self._infer(rows, stop)
@@ -161,7 +165,8 @@ class LoopDecoder(Decoder):
         # Fixed-shape steps (CUDA graphs) keep their batch; a joining prompt must fit the positions.
         return not self.loop.static_steps and self.loop.fits(PROMPT_ALLOWANCE, row.request.sampling.max_new_tokens)
 
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None) -> Iterator[Piece | Cut]:
+    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None,
+               gone=None) -> Iterator[Piece | Cut]:
         from app.engine.decode.loop import PassParams
         from app.engine.decode.speech import BatchReport, Joiner, sentence_seed
 
@@ -195,7 +200,8 @@ class LoopDecoder(Decoder):
         produced: dict[int, int] = {}
         for piece in self.speech.speak(list(texts), request.code_prompt(), params, seeds, [r.speaker for r in rows],
                                        [r.reference for r in rows], stop, stream, BatchReport(),
-                                       [r.group for r in rows], more=joiners if more is not None else None):
+                                       [r.group for r in rows], more=joiners if more is not None else None,
+                                       gone=gone):
             while cuts:
                 yield cuts.pop(0)
             produced[piece.row] = produced.get(piece.row, 0) + piece.samples.size

@@ -232,7 +232,7 @@ class Scheduler:
         decoder = self.synth.decoder
         more = self._joiner(batch) if decoder.joins_running(rows[0]) else None
         try:
-            for event in decoder.decode(rows, batch.stop, self.synth.stream, more):
+            for event in decoder.decode(rows, batch.stop, self.synth.stream, more, gone=self._gone(batch)):
                 while batch.events:
                     yield batch.events.pop(0)
                 if isinstance(event, Cut):
@@ -266,6 +266,15 @@ class Scheduler:
             yield from self._requeue(batch)
         while batch.events:
             yield batch.events.pop(0)
+
+    def _gone(self, batch: _Batch):
+        """`gone()` for the decoder: the requests of the batch that were cancelled or have
+        ended, whose rows need not be decoded any further."""
+        def gone() -> set[int]:
+            with self._lock:
+                return {t.id for t in batch.tickets() if t.cancelled or t.done}
+
+        return gone
 
     def _joiner(self, batch: _Batch):
         """`more(live)` for the decoder: between its steps, waiting sentences of the batch's

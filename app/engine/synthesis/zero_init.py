@@ -1,0 +1,36 @@
+"""ChatTTS builds each of its modules with PyTorch's random initialisation and then loads every
+weight over it (`load_state_dict`, strict): the random numbers are thrown away, and drawing them
+took about 1.4 s of every start (most of it `kaiming_uniform_` for the Linear and convolution
+layers). While the model is built, PyTorch's initialisers write zeros instead: a memset, and a
+value no file replaced would still be the same at every start, never noise from memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+# The initialisers PyTorch's layers call on construction (nn.Linear, nn.Conv1d, nn.Embedding).
+RANDOM_INITS = ("uniform_", "normal_", "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_",
+                "xavier_normal_", "trunc_normal_")
+
+
+def _zeros(tensor, *args, **kwargs):
+    import torch
+
+    with torch.no_grad():
+        return tensor.zero_()
+
+
+@contextlib.contextmanager
+def zero_init():
+    """Within: `torch.nn.init`'s random initialisers fill with zeros."""
+    import torch.nn.init as init
+
+    saved = {name: getattr(init, name) for name in RANDOM_INITS}
+    try:
+        for name in RANDOM_INITS:
+            setattr(init, name, _zeros)
+        yield
+    finally:
+        for name, function in saved.items():
+            setattr(init, name, function)

@@ -1,0 +1,41 @@
+"""ChatTTS's modules are built with zeros instead of random numbers (synthesis/zero_init.py),
+which is safe only because every weight is then loaded from the model's files: checked here
+tensor by tensor, so a ChatTTS version that left a weight to its initialiser would fail."""
+
+import torch
+from safetensors.torch import load_file
+
+from app.engine.synthesis.zero_init import RANDOM_INITS, zero_init
+
+
+def test_every_weight_of_the_loaded_model_is_the_files_own(synthesizer):
+    chat, root = synthesizer.chat, synthesizer.store.root / "asset"
+    for module, name in ((chat.vocos, "Vocos"), (chat.dvae, "DVAE"), (chat.decoder, "Decoder"),
+                         (chat.embed, "Embed")):
+        stored = load_file(str(root / f"{name}.safetensors"))
+        state = module.state_dict()
+        assert state, name
+        for key, tensor in state.items():
+            assert key in stored, f"{name}.{key} is not in the file: it would keep its initial zeros"
+            assert torch.equal(tensor.float().cpu(), stored[key].float()), f"{name}.{key}"
+
+
+def test_inside_the_context_layers_start_at_zero_and_after_it_random_again():
+    with zero_init():
+        linear, embedding = torch.nn.Linear(8, 4), torch.nn.Embedding(5, 3)
+        conv = torch.nn.Conv1d(2, 2, 3)
+    for layer in (linear, embedding, conv):
+        assert all(not p.any() for p in layer.parameters()), layer
+    assert torch.nn.Linear(8, 4).weight.abs().sum() > 0
+    assert all(getattr(torch.nn.init, name) is not None and
+               getattr(torch.nn.init, name).__module__ == "torch.nn.init" for name in RANDOM_INITS)
+
+
+def test_the_initialisers_come_back_when_the_build_fails():
+    before = {name: getattr(torch.nn.init, name) for name in RANDOM_INITS}
+    try:
+        with zero_init():
+            raise RuntimeError("a load that fails")
+    except RuntimeError:
+        pass
+    assert {name: getattr(torch.nn.init, name) for name in RANDOM_INITS} == before
