@@ -3,8 +3,10 @@ channels (tests/support/outlier_model.py). Prints JSON.
 
 Models: random (as built), unit_gain (the stress model's layers that matter, no outliers),
 outliers (the stress model). Modes: bf16; int8 as it ships (decode/int8.py RECIPE: SmoothQuant folded into the weights,
-per-channel int8 weights); int8-per-tensor (int8 before: one scale per weight tensor, no
-smoothing); int8-per-channel (per-channel weights, no smoothing); int8-smooth-per-tensor.
+per-channel int8 weights, activation scales per row); int8-per-batch (the same, but fbgemm's one
+activation scale per batch: what shipped before per-row scales); int8-per-tensor (int8 first:
+one scale per weight tensor, no smoothing); int8-per-channel (per-channel weights, no
+smoothing, one activation scale per batch); int8-smooth-per-tensor.
 Per mode and model, the numbers of tests/support/precision_compare.py over --steps greedy steps
 of one sentence: first_divergence, free_agreement, top1_agreement (teacher forced), logit
 max_abs, max_rel, min_cosine, mean_cosine.
@@ -24,15 +26,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 MODELS = ["random", "unit_gain", "outliers"]
-MODES = ["bf16", "int8", "int8-per-tensor", "int8-per-channel", "int8-smooth-per-tensor"]
+MODES = ["bf16", "int8", "int8-per-batch", "int8-per-tensor", "int8-per-channel", "int8-smooth-per-tensor"]
 
 
 def _recipes():
     from app.engine.decode import int8
 
-    return {"int8": int8.RECIPE, "int8-per-tensor": int8.PER_TENSOR,
-            "int8-per-channel": int8.Recipe(alpha=None, per_channel=True),
-            "int8-smooth-per-tensor": int8.Recipe(alpha=int8.RECIPE.alpha, per_channel=False)}
+    return {"int8": int8.RECIPE, "int8-per-batch": int8.PER_BATCH, "int8-per-tensor": int8.PER_TENSOR,
+            "int8-per-channel": int8.Recipe(alpha=None, per_channel=True, rows=False),
+            "int8-smooth-per-tensor": int8.Recipe(alpha=int8.RECIPE.alpha, per_channel=False, rows=False)}
 
 
 def _loop(view, mode: str):

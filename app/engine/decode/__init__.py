@@ -5,6 +5,8 @@
 - loop.py:       prefill + per-token steps for both passes, batches, streaming events
 - precision.py:  fp32 / bf16 / fp16 / int8 per device (`auto`: int8 on a CPU)
 - int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
+- int8_rows.py:  int8 Linear layers with per-row activation scales (batch-independent), q/k/v and gate/up fused
+- static_steps.py: fixed-shape steps and CUDA graphs (a GPU's decode)
 - memory.py:     batch size from free memory, out-of-memory detection
 - prompts.py:    prompt embeddings from ChatTTS's own tokenizer, speaker and Embed
 - vocoder_stream.py: hidden states -> audio in pieces with seamless joins
