@@ -280,8 +280,7 @@ class DecodeLoop(FixedShapeSteps):
         else:
             tokens = [table.generated[r, : counts[r]] for r in range(rows)]
             rows_hidden = []
-        yield Generated(tokens, rows_hidden, [not f and not g for f, g in zip(table.finished.tolist(),
-                                                                              table.left.tolist())])
+        yield Generated(tokens, rows_hidden, table.cut())        # every row is done by now
 
     def _check_length(self, prompt_len: int, max_new_tokens: int) -> None:
         if prompt_len + max_new_tokens > self._max_positions:
