@@ -54,9 +54,11 @@ def _unexpected(what: str, exc: BaseException) -> str:
 
 def _warm_up(engine: Engine, synth) -> None:
     """The decode step's first runs, on the engine's thread between requests, after the window
-    has said the model is ready (a Play meanwhile waits at most for this one call)."""
+    has said the model is ready: one part per call, so a Play pressed meanwhile waits at most
+    for the part that is running (its first sentence is decoded before the next part)."""
     try:
-        engine.call(synth.warm_up)
+        for part in engine.call(synth.warm_up_parts):
+            engine.call(part)
     except Exception as exc:   # the model was unloaded meanwhile, or the warm-up failed: the
         log.info("warm-up skipped: %s", exc)   # first request then pays the first runs itself
 

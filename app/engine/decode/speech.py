@@ -7,6 +7,7 @@ again after an out-of-memory retry with a smaller batch.
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
@@ -59,16 +60,26 @@ class FastSpeech:
         self.lookahead = lookahead
 
     def warm_up(self, shapes: list[tuple[int, int]] = ()) -> None:
+        for part in self.warm_up_parts(shapes):
+            part()
+
+    def warm_up_parts(self, shapes: list[tuple[int, int]] = ()) -> list[Callable[[], None]]:
         """TorchScript optimizes a function on its first runs (about 0.7 s on the full model):
         pay that while loading, not on the user's first sentence. On a GPU, capture the step's
         graphs for the (batch, cache length) `shapes` of the audio pass, and the same batches
-        of the refine pass, so that the first requests of those shapes capture nothing."""
+        of the refine pass, so that the first requests of those shapes capture nothing.
+        In parts, so that a caller can serve a request between them."""
         params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
-        for _ in range(2):
+
+        def sentence() -> None:
             list(self.speak(["你好。"], "[speed_5]", params, [0], [None], [None], None, False, BatchReport()))
+
+        parts = [sentence, sentence]
         for batch, tokens in shapes:
-            self.loop.prepare_graphs(batch, tokens)
-            self.loop.prepare_graphs(batch, REFINE["max_new_tokens"] + REFINE_PROMPT_ALLOWANCE)
+            parts.append(functools.partial(self.loop.prepare_graphs, batch, tokens))
+            parts.append(functools.partial(self.loop.prepare_graphs, batch,
+                                           REFINE["max_new_tokens"] + REFINE_PROMPT_ALLOWANCE))
+        return parts
 
     def refine(self, texts: list[str], prompt: str, seeds: list[int],
                cancel: Optional[threading.Event]) -> tuple[list[str], list[bool]]:

@@ -129,9 +129,16 @@ class Synthesizer:
         """Run the decode step's first, slower runs (TorchScript optimizes on them; a GPU
         captures its graphs) now rather than in a user's sentence; once per load. Call it on
         the thread that owns the model (the engine's)."""
+        for part in self.warm_up_parts():
+            part()
+
+    def warm_up_parts(self) -> list:
+        """The warm-up as separate calls (`FastSpeech.warm_up_parts`), each for the model's
+        thread, so that a Play can be served between them; empty once taken."""
         shapes, self._warm_shapes = self._warm_shapes, None
-        if shapes is not None and self.speech is not None:
-            self.speech.warm_up(shapes)
+        if shapes is None or self.speech is None:
+            return []
+        return self.speech.warm_up_parts(shapes)
 
     @property
     def loop(self):
