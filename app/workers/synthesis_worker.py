@@ -61,6 +61,8 @@ def _warm_up(engine: Engine, synth) -> None:
             engine.call(part)
     except Exception as exc:   # the model was unloaded meanwhile, or the warm-up failed: the
         log.info("warm-up skipped: %s", exc)   # first request then pays the first runs itself
+    finally:
+        synth.warmed.set()
 
 
 class SynthesisWorker(QObject):

@@ -41,6 +41,7 @@ def test_loaded_is_said_before_the_warm_up_which_runs_on_the_engine_thread(tiny_
         parts = events[3:]             # two first sentences, then graph captures (nothing on a CPU)
         assert len(parts) >= 2 and set(parts) == {("part", "chattts-engine")}
         synth = worker.synthesizer()
+        assert synth.warmed.wait(60)
         assert synth._warm_shapes is None and synth.warm_up_parts() == []    # done once
     finally:
         worker.shutdown()
@@ -67,6 +68,8 @@ def test_a_play_pressed_during_the_warm_up_is_decoded_before_its_next_part(synth
         played_before_second.append(0 in ticket.finished or ticket.done)
 
     class Parts:
+        warmed = threading.Event()
+
         def warm_up_parts(self):
             return [first, second]
 
@@ -81,4 +84,4 @@ def test_a_play_pressed_during_the_warm_up_is_decoded_before_its_next_part(synth
         warming.join(60)
     finally:
         engine.close(60)
-    assert items and played_before_second == [True]
+    assert items and played_before_second == [True] and Parts.warmed.is_set()

@@ -69,6 +69,8 @@ class DecodePause:
         self.reached, self.release = threading.Event(), threading.Event()
         self.at_call, self.calls, self.after = at_call, 0, 0
         synth = window.model.synthesizer()
+        # The warm-up's sentences run on the same loop; only the Play's steps are counted.
+        assert synth.warmed.wait(60)
         monkeypatch.setattr(synth.loop, "on_logits", self._step)
         if release_on_cancel:      # for a close, where the test cannot act once it started
             scheduler = window.model.engine().scheduler

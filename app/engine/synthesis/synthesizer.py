@@ -54,6 +54,7 @@ class Synthesizer:
         self.step_cache = step_cache
         self.compiled_cache = None
         self._warm_shapes: list[tuple[int, int]] | None = None   # warm-up still to do
+        self.warmed = threading.Event()       # set once the warm-up has run (or failed)
         self.dictionary_factory = dictionary_factory
         self.device_request = device
         self.device: DeviceChoice | None = None
@@ -129,8 +130,11 @@ class Synthesizer:
         """Run the decode step's first, slower runs (TorchScript optimizes on them; a GPU
         captures its graphs) now rather than in a user's sentence; once per load. Call it on
         the thread that owns the model (the engine's)."""
-        for part in self.warm_up_parts():
-            part()
+        try:
+            for part in self.warm_up_parts():
+                part()
+        finally:
+            self.warmed.set()
 
     def warm_up_parts(self) -> list:
         """The warm-up as separate calls (`FastSpeech.warm_up_parts`), each for the model's
