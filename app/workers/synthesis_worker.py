@@ -57,12 +57,9 @@ def _warm_up(engine: Engine, synth) -> None:
     has said the model is ready: one part per call, so a Play pressed meanwhile waits at most
     for the part that is running (its first sentence is decoded before the next part)."""
     try:
-        for part in engine.call(synth.warm_up_parts):
-            engine.call(part)
+        synth.warm_up(run=engine.call)
     except Exception as exc:   # the model was unloaded meanwhile, or the warm-up failed: the
         log.info("warm-up skipped: %s", exc)   # first request then pays the first runs itself
-    finally:
-        synth.warmed.set()
 
 
 class SynthesisWorker(QObject):

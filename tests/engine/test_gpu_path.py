@@ -300,7 +300,8 @@ def test_out_of_memory_during_capture_reaches_the_batch_halving(chat, monkeypatc
 def test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use(synthesizer, monkeypatch):
     prepared = []
     monkeypatch.setattr(synthesizer.loop, "prepare_graphs", lambda b, t: prepared.append((b, t)))
-    synthesizer.speech.warm_up([(1, 2304), (4, 2304)])
+    for part in synthesizer.speech.warm_up_parts([(1, 2304), (4, 2304)]):
+        part()
     assert (1, 2304) in prepared and (4, 2304) in prepared
     assert {b for b, t in prepared if t < 1024} == {1, 4}            # the refine pass too
 

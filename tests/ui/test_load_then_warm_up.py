@@ -69,6 +69,7 @@ def test_a_play_pressed_during_the_warm_up_is_decoded_before_its_next_part(synth
 
     class Parts:
         warmed = threading.Event()
+        warm_up = Synthesizer.warm_up       # the real one, over the parts below
 
         def warm_up_parts(self):
             return [first, second]

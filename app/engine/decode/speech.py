@@ -59,10 +59,6 @@ class FastSpeech:
         self.loop = loop
         self.lookahead = lookahead
 
-    def warm_up(self, shapes: list[tuple[int, int]] = ()) -> None:
-        for part in self.warm_up_parts(shapes):
-            part()
-
     def warm_up_parts(self, shapes: list[tuple[int, int]] = ()) -> list[Callable[[], None]]:
         """TorchScript optimizes a function on its first runs (about 0.7 s on the full model):
         pay that while loading, not on the user's first sentence. On a GPU, capture the step's

@@ -10,12 +10,10 @@ request; `Engine` drives it on its own thread for many.
 
 from __future__ import annotations
 
-import enum
 import itertools
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 import numpy as np
@@ -26,55 +24,14 @@ from app.engine.errors import OutOfMemoryError, SynthesisCancelled
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
 from app.engine.synthesis import messages
 from app.engine.synthesis.rows import Cut, CutKind, Row
+# The scheduler's records live in tickets.py; importers keep using Priority and Ticket from here.
+from app.engine.synthesis.tickets import Batch, Priority, Ticket  # noqa: F401
 
 log = logging.getLogger("chattts_studio.engine")
 
 # Rows a batch takes in its life, joiners included: then it ends, and the work that waits for
 # a batch to end (Engine.call, other sampling settings) gets its turn.
 JOIN_LIMIT = 16
-
-
-class Priority(enum.IntEnum):
-    INTERACTIVE = 0      # someone is waiting to hear it (Play)
-    BACKGROUND = 1       # renders and batch jobs: they yield to interactive requests
-
-
-@dataclass(eq=False)
-class Ticket:
-    """A request inside the scheduler, and what has been decoded of it so far."""
-
-    id: int
-    request: SynthesisRequest
-    priority: Priority
-    cancelled: bool = False
-    done: bool = False
-    admitted: bool = False
-    segments: list[str] = field(default_factory=list)
-    spoken: str = ""
-    speaker: Optional[str] = None
-    reference: Optional[tuple[str, str]] = None
-    queue: list[int] = field(default_factory=list)       # sentences waiting for a batch, in order
-    emitted: list[int] = field(default_factory=list)     # samples already sent, per sentence
-    finished: set[int] = field(default_factory=set)      # sentences whose final piece was sent
-    pieces: list[np.ndarray] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    started: float = 0.0
-    rest_released: bool = False                          # sentences after the first may be batched
-
-
-@dataclass(eq=False)
-class _Batch:
-    members: list[tuple[Ticket, int]]                    # (ticket, sentence) per batch row
-    stop: threading.Event = field(default_factory=threading.Event)
-    preempted: bool = False
-    produced: list[int] = field(default_factory=list)    # samples decoded per row in this run
-    priority: Priority = Priority.INTERACTIVE
-    key: object = None                                   # the decoder's batch key of every row
-    capacity: int = 1                                    # rows at once, joiners included
-    events: list = field(default_factory=list)           # (ticket, event) found while rows join
-
-    def tickets(self) -> list[Ticket]:
-        return list(dict.fromkeys(t for t, _i in self.members))
 
 
 class Scheduler:
@@ -84,7 +41,7 @@ class Scheduler:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._tickets: list[Ticket] = []
-        self._running: Optional[_Batch] = None
+        self._running: Optional[Batch] = None
         self._told_cancelled: set[int] = set()
         self.cap: Optional[int] = None       # batch limit after running out of memory
 
@@ -186,7 +143,7 @@ class Scheduler:
                 self.cap = None
         yield ticket, outcome
 
-    def _form(self) -> Optional[_Batch]:
+    def _form(self) -> Optional[Batch]:
         """The next batch: the first waiting request of the highest priority decides which
         rows fit with it (same decoder key, first sentences only with first sentences); the
         others of that priority join in turn, one sentence each, up to the batch size."""
@@ -221,13 +178,13 @@ class Scheduler:
         for ticket, index in members:
             ticket.queue.remove(index)
         capacity = decoder.capacity(self._row(*members[0]))
-        return _Batch(members, produced=[0] * len(members), priority=head.priority, key=key,
+        return Batch(members, produced=[0] * len(members), priority=head.priority, key=key,
                       capacity=min(capacity, self.cap or capacity, self.max_batch or capacity))
 
     def _row(self, ticket: Ticket, index: int) -> Row:
         return Row(ticket.segments[index], index, ticket.request, ticket.speaker, ticket.reference, ticket.id)
 
-    def _run(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
+    def _run(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
         rows = [self._row(t, i) for t, i in batch.members]
         decoder = self.synth.decoder
         more = self._joiner(batch) if decoder.joins_running(rows[0]) else None
@@ -267,7 +224,7 @@ class Scheduler:
         while batch.events:
             yield batch.events.pop(0)
 
-    def _gone(self, batch: _Batch):
+    def _gone(self, batch: Batch):
         """`gone()` for the decoder: the requests of the batch that were cancelled or have
         ended, whose rows need not be decoded any further."""
         def gone() -> set[int]:
@@ -276,7 +233,7 @@ class Scheduler:
 
         return gone
 
-    def _joiner(self, batch: _Batch):
+    def _joiner(self, batch: Batch):
         """`more(live)` for the decoder: between its steps, waiting sentences of the batch's
         priority and key join it, one per request in turn, while it has room (`live`: rows
         still decoding). New requests are admitted and requests whose first sentence ended
@@ -316,7 +273,7 @@ class Scheduler:
 
         return more
 
-    def _requeue(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
+    def _requeue(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
         """Put a stopped batch's unfinished sentences back in line. Where a smaller batch gives
         other low bits (a GPU), a sentence already partly played would not continue where its
         sound stopped: it ends there, and the user is told."""
@@ -331,7 +288,7 @@ class Scheduler:
             ticket.queue.append(index)
             ticket.queue.sort()
 
-    def _note_cut(self, batch: _Batch, cut: Cut) -> None:
+    def _note_cut(self, batch: Batch, cut: Cut) -> None:
         ticket = batch.members[cut.rows[0]][0]
         indexes = [batch.members[r][1] for r in cut.rows]
         first, count = min(indexes), len(indexes)
@@ -341,7 +298,7 @@ class Scheduler:
         else:
             ticket.warnings.append(messages.refine_cut_warning(first, count))
 
-    def _deliver(self, batch: _Batch, piece) -> Iterator[tuple[Ticket, object]]:
+    def _deliver(self, batch: Batch, piece) -> Iterator[tuple[Ticket, object]]:
         """A decoded piece to its request, less what was already sent before a retry (the
         sentence replays identically, having its own seed)."""
         ticket, index = batch.members[piece.row]
@@ -353,7 +310,7 @@ class Scheduler:
         if skip < piece.samples.size or piece.final:
             yield from self._send(ticket, index, piece.samples[skip:], piece.final, batch)
 
-    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Optional[_Batch] = None):
+    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Optional[Batch] = None):
         with self._lock:
             # `_maybe_preempt` (another thread) may stop a batch on an inexact decoder only while
             # none of it has been sent; a piece decoded after that stop must not be sent either.
@@ -367,14 +324,14 @@ class Scheduler:
         if len(ticket.finished) == len(ticket.segments):
             yield from self._end(ticket, self._result(ticket))
 
-    def _tell_cancelled_in(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
+    def _tell_cancelled_in(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
         """A request cancelled while its sentences share a batch with others: it ends now;
         the batch goes on for them (its rows' audio is dropped)."""
         for ticket in batch.tickets():
             if ticket.cancelled and not ticket.done:
                 yield from self._end(ticket, SynthesisCancelled(messages.stopped()))
 
-    def _release_rest(self, batch: _Batch) -> Iterator[tuple[Ticket, object]]:
+    def _release_rest(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
         """Once a request's first sentence is done, its voice can be locked to it and the
         other sentences join batches."""
         for ticket in batch.tickets():

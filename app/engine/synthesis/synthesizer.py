@@ -126,13 +126,15 @@ class Synthesizer:
             chat.gpt.gpt = None
         return LoopDecoder(chat, loop, speech)
 
-    def warm_up(self) -> None:
+    def warm_up(self, run=None) -> None:
         """Run the decode step's first, slower runs (TorchScript optimizes on them; a GPU
-        captures its graphs) now rather than in a user's sentence; once per load. Call it on
-        the thread that owns the model (the engine's)."""
+        captures its graphs) now rather than in a user's sentence; once per load. `run(work)`
+        runs each piece on the thread that owns the model (default: this one); the window
+        passes the engine's `call`, so a Play can be served between two parts."""
+        run = run or (lambda work: work())
         try:
-            for part in self.warm_up_parts():
-                part()
+            for part in run(self.warm_up_parts):
+                run(part)
         finally:
             self.warmed.set()
 
