@@ -87,7 +87,8 @@ def main(argv=None) -> int:
 
     from app.engine.decode.loop import PassParams
     from app.engine.decode.prompts import code_prompt
-    from app.engine.decode.vocoder_stream import DEFAULT_LOOKAHEAD, decode_whole, receptive_tokens
+    from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD, decode_whole,
+                                                  receptive_tokens)
     from app.engine.synthesis.synthesizer import Synthesizer
 
     from bench_model import bench_model
@@ -99,8 +100,11 @@ def main(argv=None) -> int:
     eos = int(chat.config.gpt.num_audio_tokens) - 1
     field = receptive_tokens(chat)
     variants = {
-        "shipped (lookahead %d, context %d)" % (DEFAULT_LOOKAHEAD, field): {},
-        "exact (lookahead and context %d, the receptive field)" % field: dict(lookahead=field, context=field),
+        "shipped (first piece lookahead %d, then %d, context %d)" % (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD,
+                                                                     field): {},
+        "first piece lookahead %d too" % DEFAULT_LOOKAHEAD: dict(first_lookahead=DEFAULT_LOOKAHEAD),
+        "exact (lookahead and context %d, the receptive field)" % field: dict(lookahead=field, context=field,
+                                                                              first_lookahead=field),
     }
     results: dict[str, dict] = {}
     half_second = 12000

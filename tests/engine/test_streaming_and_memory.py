@@ -34,7 +34,7 @@ def hiddens(chat):
 def test_stream_with_full_context_equals_the_whole_decode(chat, hiddens):
     whole = decode_whole(chat, hiddens)
     rf = receptive_tokens(chat)
-    pieces = _stream(StreamingVocoder(chat, lookahead=rf, context=rf), hiddens, every=5)
+    pieces = _stream(StreamingVocoder(chat, lookahead=rf, context=rf, first_lookahead=rf), hiddens, every=5)
     streamed = np.concatenate(pieces)
     assert len([p for p in pieces if p.size]) > 3          # it really came in pieces
     assert streamed.shape == whole.shape                   # nothing repeated, nothing lost
@@ -69,6 +69,31 @@ def test_sentences_streamed_together_sound_as_streamed_alone(chat, hiddens):
         got = np.concatenate(pieces[i] + [finals[i]])
         assert got.shape == alone[i].shape == decode_whole(chat, h).shape
         np.testing.assert_allclose(got, alone[i], atol=1e-5)
+
+
+@pytest.mark.parametrize("lookahead, context, first_lookahead", [(None, None, None), (2, 1, 1)])
+def test_a_sentences_audio_is_the_same_however_often_it_is_looked_at(chat, hiddens, lookahead, context,
+                                                                     first_lookahead):
+    """Alone a sentence is looked at every 4 tokens; in a batch it joined mid-way, at other
+    counts; a slow step may skip a look. Its audio must not depend on that, even where the
+    lookahead and context are below the receptive field (9 tokens here), so pieces do not
+    simply equal the whole decode."""
+    kwargs = {k: v for k, v in dict(lookahead=lookahead, context=context, first_lookahead=first_lookahead).items()
+              if v is not None}
+    looks = {"every 4": list(range(4, 150, 4)), "every token": list(range(1, 150)),
+             "every 7, from 3": list(range(3, 150, 7)), "rarely": [9, 10, 40, 41, 100],
+             "only at the end": []}
+    heard = {}
+    for name, counts in looks.items():
+        vocoder = StreamingVocoder(chat, **kwargs)
+        pieces = [vocoder.push(hiddens[:n]) for n in counts] + [vocoder.push(hiddens, final=True)]
+        heard[name] = np.concatenate(pieces)
+    first = heard["every 4"]
+    assert first.shape == decode_whole(chat, hiddens).shape
+    for name, audio in heard.items():
+        assert np.array_equal(audio, first), name
+    if lookahead is not None:       # below the receptive field the joins do differ from the whole decode
+        assert not np.allclose(first, decode_whole(chat, hiddens), atol=1e-5)
 
 
 def test_receptive_field_counts_every_convolution(chat):

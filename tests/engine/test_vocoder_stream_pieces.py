@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD, DEFAULT_MIN_PIECE,
-                                             SAMPLES_PER_TOKEN, StreamingVocoder, decode_whole)
+from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD,
+                                             DEFAULT_MIN_PIECE, SAMPLES_PER_TOKEN, StreamingVocoder, decode_whole)
 
 
 class _Decoder(torch.nn.Module):
@@ -28,9 +28,10 @@ CHAT = types.SimpleNamespace(decoder=_Decoder(), vocos=_Vocos())
 HIDDENS = torch.arange(1, 41, dtype=torch.float32)[:, None].repeat(1, 4)     # token t has value t + 1
 
 
-def _stream(lookahead, min_piece, tokens=40, first_piece=None):
+def _stream(lookahead, min_piece, tokens=40, first_piece=None, first_lookahead=None):
     vocoder = StreamingVocoder(CHAT, lookahead=lookahead, context=0, min_piece=min_piece,
-                               first_piece=min_piece if first_piece is None else first_piece)
+                               first_piece=min_piece if first_piece is None else first_piece,
+                               first_lookahead=lookahead if first_lookahead is None else first_lookahead)
     pieces = []
     for n in range(1, tokens + 1):
         piece = vocoder.push(HIDDENS[:n])
@@ -76,7 +77,33 @@ def test_the_shipped_first_piece_is_shorter_than_the_others():
     vocoder = StreamingVocoder(CHAT, context=0)
     sizes = [len(vocoder.push(HIDDENS[:n])) for n in range(1, 41)]
     first = next(n for n, size in enumerate(sizes, 1) if size)
-    assert first == DEFAULT_LOOKAHEAD + DEFAULT_FIRST_PIECE < DEFAULT_LOOKAHEAD + DEFAULT_MIN_PIECE
+    assert first == DEFAULT_FIRST_LOOKAHEAD + DEFAULT_FIRST_PIECE < DEFAULT_LOOKAHEAD + DEFAULT_MIN_PIECE
+    assert sizes[first - 1] == DEFAULT_FIRST_PIECE * SAMPLES_PER_TOKEN
+
+
+@pytest.mark.parametrize("first_lookahead", [1, 3, 7])
+def test_the_first_piece_looks_ahead_its_own_distance_and_the_rest_keep_the_grid(first_lookahead):
+    pieces, last = _stream(5, 6, first_piece=2, first_lookahead=first_lookahead)
+    np.testing.assert_allclose(np.concatenate([p for _, p in pieces] + [last]), decode_whole(CHAT, HIDDENS),
+                               atol=1e-6)
+    assert pieces[0][0] == 2 + first_lookahead and len(pieces[0][1]) == 2 * SAMPLES_PER_TOKEN
+    # Piece k ends at token 2 + 6k and is sent once 5 tokens beyond it are there.
+    assert [n for n, _ in pieces[1:]] == list(range(2 + 6 + 5, 41, 6))
+    assert all(len(p) == 6 * SAMPLES_PER_TOKEN for _, p in pieces[1:])
+
+
+def test_a_late_look_sends_every_grid_piece_it_missed_each_from_its_own_window():
+    vocoder = StreamingVocoder(CHAT, lookahead=3, context=2, min_piece=4, first_piece=2, first_lookahead=1)
+    windows = []
+    while (window := vocoder.plan(HIDDENS[:20])) is not None:
+        windows.append((window.start, window.hiddens.shape[0], window.target // SAMPLES_PER_TOKEN, window.final))
+        vocoder.finish(window, decode_whole(CHAT, window.hiddens))
+    # Cells end at 2, 6, 10, 14 (heard: 3, 9, 13, 17); 18 needs 21 tokens. Each window: 2 tokens
+    # of context, the cell, 3 beyond it: never the 20 tokens that happen to be there.
+    assert windows == [(0, 3, 2, False), (0, 9, 6, False), (4, 9, 10, False), (8, 9, 14, False)]
+    assert vocoder.plan(HIDDENS[:20]) is None
+    final = vocoder.plan(HIDDENS[:20], final=True)
+    assert (final.start, final.hiddens.shape[0], final.final) == (12, 8, True)
 
 
 def test_a_lookahead_of_0_still_holds_back_the_newest_token():
@@ -97,7 +124,8 @@ def test_a_new_piece_fades_in_over_the_last_decode_of_its_first_samples():
     """With less context than the receptive field, a piece's first samples differ from what the
     previous window decoded for them (kept as its tail): the piece starts on that tail and
     ramps linearly to its own samples over `crossfade` samples, the ramp's ends excluded."""
-    vocoder = StreamingVocoder(CHAT, lookahead=1, context=0, min_piece=1, first_piece=1, crossfade=4)
+    vocoder = StreamingVocoder(CHAT, lookahead=1, context=0, min_piece=2, first_piece=2, first_lookahead=1,
+                               crossfade=4)
     first = vocoder.plan(torch.zeros(3, 4))
     assert (first.start, first.target) == (0, 2 * SAMPLES_PER_TOKEN)
     wav = np.arange(3 * SAMPLES_PER_TOKEN - 256, dtype=np.float32)       # sample i is i

@@ -99,7 +99,9 @@ class FastSpeech:
         batch and give no more pieces."""
         emb, mask = code_prompts(self.chat, texts, prompt, speakers, references)
         eos = int(self.chat.config.gpt.num_audio_tokens) - 1
-        kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead}
+        # A lookahead chosen by the caller (e.g. the receptive field, for an exact stream) holds
+        # for the first piece too.
+        kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead, "first_lookahead": self.lookahead}
         vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
         lines = _lines(groups if groups is not None else [0] * len(texts))
 

@@ -3,11 +3,16 @@
 ChatTTS turns a sentence's hidden states into mel frames (its decoder, 2 frames per token)
 and the frames into samples (Vocos, 256 samples per frame). Both are stacks of convolutions,
 so a sample depends only on the tokens within their receptive field (`receptive_tokens`).
-Each piece decodes a window with `context` tokens already played on its left and holds back
-the last `lookahead` tokens it has, which it cannot yet hear the future of; the next piece
+Each piece decodes a window with `context` tokens already played on its left and `lookahead`
+tokens it does not send on its right, which it cannot yet hear the future of; the next piece
 redoes those and cross-fades into them. With context and lookahead at least the receptive
 field, the stream equals the whole decode sample for sample; smaller lookaheads trade a tiny
 difference at the joins (cross-faded) for earlier sound.
+
+Pieces lie on a fixed grid of tokens (the first `first_piece` tokens, then `min_piece` at a
+time) and each is decoded from a window fixed by the grid, however late it is asked for. So a
+sentence's audio is a function of its tokens alone: the same whether it streamed alone, in a
+batch, joined one mid-way, or was looked at every token or every few.
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ SAMPLES_PER_TOKEN = 512      # 2 mel frames per token, hop 256
 HALF_FRAME = 256
 DEFAULT_LOOKAHEAD = 12       # tokens held back (0.26 s of audio); see bench/decode.py
 DEFAULT_MIN_PIECE = 12       # tokens per piece at least, so pieces are not mostly context
-# The first piece may be shorter: it has no context to redo, and every token it waits for is
-# latency before the first sound (8 tokens fewer is 8 decode steps sooner).
+# The first piece may be shorter and look less far ahead: every token it waits for is a decode
+# step before the first sound. Its join is cross-faded like the others (bench/stream_joins.py
+# measures what the shorter lookahead costs there).
 DEFAULT_FIRST_PIECE = 4
+DEFAULT_FIRST_LOOKAHEAD = 4
 CROSSFADE = 256              # samples
 
 
@@ -54,25 +61,36 @@ def decode_whole(chat, hiddens: torch.Tensor) -> np.ndarray:
 class StreamingVocoder:
     def __init__(self, chat, lookahead: int = DEFAULT_LOOKAHEAD, context: int | None = None,
                  min_piece: int = DEFAULT_MIN_PIECE, crossfade: int = CROSSFADE,
-                 first_piece: int = DEFAULT_FIRST_PIECE):
+                 first_piece: int = DEFAULT_FIRST_PIECE, first_lookahead: int = DEFAULT_FIRST_LOOKAHEAD):
         self.chat = chat
         self.context = receptive_tokens(chat) if context is None else context
-        self.lookahead = max(1, lookahead)   # the newest half frame has no samples yet
-        self.min_piece = min_piece
-        self.first_piece = first_piece
+        # The newest half frame has no samples yet, so at least one token is always held back.
+        self.lookahead = max(1, lookahead)
+        self.first_lookahead = max(1, first_lookahead)
+        self.min_piece = max(1, min_piece)
+        self.first_piece = max(1, first_piece)
         self.crossfade = crossfade
-        self.emitted = 0                       # samples
+        self.emitted = 0                       # samples; on the grid until the final piece
         self._tail: np.ndarray | None = None   # last decode of the samples just after what was emitted
 
+    def _next_cell(self) -> tuple[int, int]:
+        """The next piece's end on the grid (tokens) and the tokens its window reads beyond it."""
+        if self.emitted == 0:
+            return self.first_piece, self.first_lookahead
+        return self.emitted // SAMPLES_PER_TOKEN + self.min_piece, self.lookahead
+
     def plan(self, hiddens: torch.Tensor, final: bool = False) -> Optional["Window"]:
-        """What `push` would decode now: None when no piece is ready."""
+        """What `push` decodes next: the next grid piece once its window is all there, else
+        (`final`) the rest of the sentence; None when no piece is ready."""
         n = hiddens.shape[0]
-        target = max(0, n * SAMPLES_PER_TOKEN - HALF_FRAME) if final else (n - self.lookahead) * SAMPLES_PER_TOKEN
-        least = self.min_piece if self.emitted else self.first_piece
-        if target <= self.emitted or (not final and target - self.emitted < least * SAMPLES_PER_TOKEN):
-            return None
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self.context)
-        return Window(hiddens[start:n], start, target, final)
+        cut, reads = self._next_cell()
+        if cut + reads <= n:
+            return Window(hiddens[start:cut + reads], start, cut * SAMPLES_PER_TOKEN, False)
+        target = max(0, n * SAMPLES_PER_TOKEN - HALF_FRAME)
+        if not final or target <= self.emitted:
+            return None
+        return Window(hiddens[start:n], start, target, True)
 
     def finish(self, window: "Window", wav: np.ndarray) -> np.ndarray:
         """The piece of a planned window, given that window's samples."""
@@ -109,16 +127,19 @@ def decode_batch(chat, windows: list[torch.Tensor]) -> np.ndarray:
 
 
 def push_all(chat, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> list[np.ndarray]:
-    """`push` for several sentences at once: windows of the same length share one decoder and
-    Vocos call, which on a CPU costs less than one call each (bench/vocoder_batch.py)."""
-    plans = [vocoder.plan(hiddens, final) for vocoder, hiddens, final in asks]
-    pieces = [np.zeros(0, dtype=np.float32)] * len(asks)
-    groups: dict[int, list[int]] = {}
-    for i, window in enumerate(plans):
-        if window is not None:
-            groups.setdefault(window.hiddens.shape[0], []).append(i)
-    for length, rows in groups.items():
-        wavs = decode_batch(chat, [plans[i].hiddens for i in rows])
-        for i, wav in zip(rows, wavs):
-            pieces[i] = asks[i][0].finish(plans[i], wav)
-    return pieces
+    """`push` for several sentences at once: every piece that is ready, in order (a sentence
+    looked at late has several); windows of the same length share one decoder and Vocos call,
+    which on a CPU costs less than one call each (bench/vocoder_batch.py)."""
+    pieces: list[list[np.ndarray]] = [[] for _ in asks]
+    waiting = list(range(len(asks)))
+    while waiting:
+        plans = {i: asks[i][0].plan(asks[i][1], asks[i][2]) for i in waiting}
+        waiting = [i for i, window in plans.items() if window is not None]
+        groups: dict[int, list[int]] = {}
+        for i in waiting:
+            groups.setdefault(plans[i].hiddens.shape[0], []).append(i)
+        for rows in groups.values():
+            wavs = decode_batch(chat, [plans[i].hiddens for i in rows])
+            for i, wav in zip(rows, wavs):
+                pieces[i].append(asks[i][0].finish(plans[i], wav))
+    return [np.concatenate(p) if p else np.zeros(0, dtype=np.float32) for p in pieces]
