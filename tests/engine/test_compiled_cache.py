@@ -41,7 +41,7 @@ def test_a_saved_step_is_loaded_back_and_computes_the_same(tmp_path):
     loaded = cache.load(key, "cpu")
     assert cache.hits == 1
     assert loaded(torch.ones(4)).tolist() == [3.0] * 4
-    assert _entry_files(tmp_path) == [f"step-{key}.json", f"step-{key}.pt"]
+    assert _entry_files(tmp_path) == [f"step-{key}.json", f"step-{key}.pt", f"step-{key}.weights"]
 
 
 @pytest.mark.parametrize("change", ["model file", "model checksum", "precision", "recipe", "version",
@@ -87,16 +87,18 @@ def _damage(kind: str, path):
         path.write_bytes(b"\x80\x04K\x01." + data[5:])         # a pickle's opening, same size
 
 
+@pytest.mark.parametrize("part", ["pt", "weights"])
 @pytest.mark.parametrize("kind", ["flipped byte", "truncated", "empty", "not an archive"])
-def test_a_damaged_step_is_ignored_removed_and_rebuilt(tmp_path, monkeypatch, kind):
+def test_a_damaged_step_is_ignored_removed_and_rebuilt(tmp_path, monkeypatch, kind, part):
     cache = CompiledCache(MODEL, tmp_path)
     key = cache.key("int8", None, "cpu")
     cache.save(key, _module(3.0))
-    _damage(kind, tmp_path / f"step-{key}.pt")
+    _damage(kind, tmp_path / f"step-{key}.{part}")
     opened = []
     monkeypatch.setattr(torch.jit, "load", lambda *a, **k: opened.append(a) or _module())
+    monkeypatch.setattr(torch, "load", lambda *a, **k: opened.append(a) or {})
     assert cache.load(key, "cpu") is None
-    assert opened == []                                    # never handed to TorchScript
+    assert opened == []                                    # never handed to TorchScript or torch.load
     assert _entry_files(tmp_path) == []
     monkeypatch.undo()
     cache.save(key, _module(3.0))
@@ -164,3 +166,86 @@ def test_old_entries_beyond_a_few_are_removed(tmp_path):
         os.utime(tmp_path / f"step-{key}.pt", (1000 + i, 1000 + i))
     assert not (tmp_path / f"step-{keys[0]}.pt").exists()
     assert all((tmp_path / f"step-{k}.pt").exists() for k in keys[1:])
+
+
+def _int8_module(seed=0):
+    from app.engine.decode.int8_rows import RowScaledLinear
+
+    torch.manual_seed(seed)
+    layers = [torch.nn.Linear(256, 192, bias=False), torch.nn.Linear(256, 64, bias=False)]
+    return torch.jit.script(torch.nn.Sequential(RowScaledLinear(layers), RowScaledLinear(layers[:1])))
+
+
+def test_int8_matrices_are_kept_beside_the_archive_and_packed_back_on_load(tmp_path):
+    """TorchScript repacks every int8 matrix of an archive while holding Python's lock, so the
+    matrices are saved apart (plain int8 and scales) and packed by us on load: the archive holds
+    none of them, the module is untouched by saving, and the loaded one computes the same bits."""
+    module = _int8_module()
+    x = torch.randn(3, 256)
+    expected = module(x)
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, module)
+    assert torch.equal(module(x), expected)                  # the saved module still has its matrices
+    weights = torch.load(tmp_path / f"step-{key}.weights", weights_only=True)
+    assert sorted(weights) == ["0.params", "1.params"]
+    assert weights["0.params"]["int8"].shape == (256, 256) and weights["0.params"]["int8"].dtype == torch.int8
+    int8_bytes = sum(entry["int8"].numel() for entry in weights.values())
+    assert (tmp_path / f"step-{key}.pt").stat().st_size < int8_bytes / 2      # code and 1x1 stand-ins
+    loaded = cache.load(key, "cpu")
+    assert cache.hits == 1 and torch.equal(loaded(x), expected)
+
+
+def _rewrite_weights(tmp_path, key, table):
+    """A weights file replaced by `table`, its manifest updated to match (a consistent but
+    foreign entry, as a program bug or a hand could leave it)."""
+    path = tmp_path / f"step-{key}.weights"
+    torch.save(table, path)
+    manifest = json.loads((tmp_path / f"step-{key}.json").read_text())
+    manifest["weights"] = {"size": path.stat().st_size, "sha256": compiled_cache._sha256(path)}
+    (tmp_path / f"step-{key}.json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("change", ["a matrix missing", "a matrix too many", "float weights", "no scales",
+                                    "scales of another length", "not a table"])
+def test_a_weights_file_that_does_not_fit_the_module_is_not_used(tmp_path, change):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _int8_module())
+    table = torch.load(tmp_path / f"step-{key}.weights", weights_only=True)
+    if change == "a matrix missing":
+        del table["1.params"]
+    elif change == "a matrix too many":
+        table["2.params"] = table["1.params"]
+    elif change == "float weights":
+        table["0.params"]["int8"] = table["0.params"]["int8"].float()
+    elif change == "no scales":
+        del table["0.params"]["scales"]
+    elif change == "scales of another length":
+        table["0.params"]["scales"] = table["0.params"]["scales"][:3]
+    else:
+        table = [1, 2, 3]
+    _rewrite_weights(tmp_path, key, table)
+    assert cache.looks_whole(key)
+    assert cache.load(key, "cpu") is None and _entry_files(tmp_path) == []
+
+
+def test_the_background_read_runs_on_another_thread_and_only_for_a_whole_looking_entry(tmp_path, monkeypatch):
+    import threading
+
+    from app.engine.decode.compiled_cache import read_step_in_background
+
+    cpu = torch.device("cpu")
+    cache = CompiledCache(MODEL, tmp_path)
+    assert read_step_in_background(cache, "jit", "int8", cpu, None) is None      # nothing there
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _int8_module())
+    threads = []
+    real_load = CompiledCache.load
+    monkeypatch.setattr(CompiledCache, "load", lambda self, *a: threads.append(threading.current_thread())
+                        or real_load(self, *a))
+    pending = read_step_in_background(cache, "jit", "int8", cpu, None)
+    assert pending.result(timeout=60) is not None
+    assert threads and threads[0] is not threading.current_thread()
+    (tmp_path / f"step-{key}.weights").write_bytes(b"short")                 # another size
+    assert read_step_in_background(cache, "jit", "int8", cpu, None) is None

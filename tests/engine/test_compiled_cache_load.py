@@ -106,3 +106,21 @@ def test_fp32_is_not_cached(model_copy):
     synth = _load(model_copy, "fp32")
     assert synth.compiled_cache.hits == synth.compiled_cache.misses == 0
     assert not list(synth.compiled_cache.folder.glob("step-*"))
+
+
+def test_an_entry_that_looks_whole_but_fails_its_checksum_is_replaced_by_reading_the_gpt(model_copy, tmp_path,
+                                                                                         monkeypatch):
+    """The step is read on another thread while ChatTTS loads without its GPT weights, because
+    the entry looks whole (sizes as its manifest says). When its checksum then fails, the GPT's
+    weights are read after all: the same tokens, and the entry is written again."""
+    monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
+    expected = _tokens(_load(model_copy))
+    weights, = (tmp_path / "home").rglob("step-*.weights")
+    data = bytearray(weights.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    weights.write_bytes(bytes(data))
+    again = _load(model_copy)
+    assert again.compiled_cache.hits == 0 and again.compiled_cache.misses == 1
+    assert _tokens(again) == expected
+    assert weights.read_bytes() != bytes(data)                  # written whole again
+    assert _load(model_copy).compiled_cache.hits == 1

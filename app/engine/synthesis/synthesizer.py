@@ -84,9 +84,14 @@ class Synthesizer:
             self.store.require_present()
         studio_cfg = self.store.studio_config()
         self.device = choose_device(self.device_request)
-        step = self._cached_step() if self.decode != "upstream" else None
         # A cached int8/bf16 step brings its own weights: ChatTTS's fp32 GPT is not read at all.
-        chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag, gpt_weights=step is None)
+        # The step is checked and packed on another thread while ChatTTS is imported on this one.
+        pending = self._cached_step() if self.decode != "upstream" else None
+        chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag, gpt_weights=pending is None)
+        step = pending.result() if pending is not None else None
+        if pending is not None and step is None:
+            # The entry looked whole but did not check out (it is removed): the GPT's weights are needed.
+            chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag)
         if self.decode == "upstream":
             self.decoder = UpstreamDecoder(chat, self._stop_flag)
         else:
@@ -99,17 +104,18 @@ class Synthesizer:
         log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
 
     def _cached_step(self):
-        """The compiled-step cache's entry for this load, read before the model (or None)."""
+        """The compiled-step cache's entry for this load, being read on another thread (a
+        Future of the module, or of None when it turns out damaged); None: nothing cached."""
         if not self.step_cache:
             return None
         import torch
 
-        from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint, read_step
+        from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint, read_step_in_background
         from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))
-        return read_step(self.compiled_cache, self.decode, self.precision_request,
-                         torch.device(self.device.device), DecodeLoop.int8_recipe)
+        return read_step_in_background(self.compiled_cache, self.decode, self.precision_request,
+                                       torch.device(self.device.device), DecodeLoop.int8_recipe)
 
     def _loop_decoder(self, chat, step=None) -> LoopDecoder:
         from app.engine.decode.loop import DecodeLoop
