@@ -87,8 +87,8 @@ def main(argv=None) -> int:
 
     from app.engine.decode.loop import PassParams
     from app.engine.decode.prompts import code_prompt
-    from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD, decode_whole,
-                                                  receptive_tokens)
+    from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD,
+                                                  decode_whole, receptive_tokens)
     from app.engine.synthesis.synthesizer import Synthesizer
 
     from bench_model import bench_model
@@ -100,9 +100,10 @@ def main(argv=None) -> int:
     eos = int(chat.config.gpt.num_audio_tokens) - 1
     field = receptive_tokens(chat)
     variants = {
-        "shipped (first piece lookahead %d, then %d, context %d)" % (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD,
-                                                                     field): {},
-        "first piece lookahead %d too" % DEFAULT_LOOKAHEAD: dict(first_lookahead=DEFAULT_LOOKAHEAD),
+        "shipped (first piece %d tokens looking %d ahead, then %d, context %d)" % (
+            DEFAULT_FIRST_PIECE, DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD, field): {},
+        "first piece 4 looking 4 ahead": dict(first_piece=4, first_lookahead=4),
+        "first piece 2 looking 2 ahead": dict(first_piece=2, first_lookahead=2),
         "exact (lookahead and context %d, the receptive field)" % field: dict(lookahead=field, context=field,
                                                                               first_lookahead=field),
     }
