@@ -249,3 +249,39 @@ def test_the_background_read_runs_on_another_thread_and_only_for_a_whole_looking
     assert threads and threads[0] is not threading.current_thread()
     (tmp_path / f"step-{key}.weights").write_bytes(b"short")                 # another size
     assert read_step_in_background(cache, "jit", "int8", cpu, None) is None
+
+
+_TENSORS = st.builds(
+    lambda dtype, shape: torch.zeros(shape, dtype=dtype),
+    st.sampled_from([torch.int8, torch.uint8, torch.float32, torch.float64, torch.int64]),
+    st.lists(st.integers(0, 5), min_size=0, max_size=3).map(tuple))
+_ENTRIES = st.one_of(st.dictionaries(st.sampled_from(["int8", "scales", "zero_points", "bias"]), _TENSORS,
+                                     max_size=4),
+                     _TENSORS, st.integers(), st.none())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.dictionaries(st.sampled_from(["0.params", "1.params", "2.params", ""]), _ENTRIES, max_size=3),
+                 st.lists(st.integers(), max_size=3), st.none()))
+def test_any_weights_table_that_does_not_fit_is_refused_with_a_value_error(table):
+    """What a weights file holds is checked before anything is packed: every table that is not
+    exactly the module's matrices (int8, one float64 scale and int64 zero point per row) is
+    refused with ValueError, the one error `load` turns into "rebuild"."""
+    from app.engine.decode.compiled_cache import _put_weights
+
+    module = _int8_module()
+    x = torch.randn(2, 256)
+    before = module(x)
+    with pytest.raises(ValueError):
+        _put_weights(module, table)
+    assert torch.equal(module(x), before)                  # nothing was swapped in
+
+
+def test_a_matrix_with_other_rows_than_its_layer_is_refused(tmp_path):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _int8_module())
+    table = torch.load(tmp_path / f"step-{key}.weights", weights_only=True)
+    table["1.params"] = {k: v[:100] for k, v in table["1.params"].items()}      # 100 rows where it has 192
+    _rewrite_weights(tmp_path, key, table)
+    assert cache.load(key, "cpu") is None and _entry_files(tmp_path) == []

@@ -282,6 +282,7 @@ def _put_weights(module, weights) -> None:
     subs = dict(_packed_modules(module))
     if set(weights) != set(subs):
         raise ValueError("the weights file does not name the module's int8 matrices")
+    owners = dict(module.named_modules())
     for name, entry in weights.items():
         if not isinstance(entry, dict) or set(entry) != {"int8", "scales", "zero_points"} or \
                 not all(isinstance(t, torch.Tensor) for t in entry.values()):
@@ -291,6 +292,9 @@ def _put_weights(module, weights) -> None:
                 zero_points.dtype != torch.int64 or scales.shape != (int8.shape[0],) or \
                 zero_points.shape != (int8.shape[0],):
             raise ValueError(f"{name}: not an int8 matrix")
+        sizes = getattr(owners.get(name.rpartition(".")[0]), "sizes", None)     # a RowScaledLinear's outputs
+        if sizes is not None and int8.shape[0] != sum(sizes):
+            raise ValueError(f"{name}: {int8.shape[0]} rows where the module has {sum(sizes)}")
 
     def pack(name):
         entry = weights[name]
