@@ -285,3 +285,13 @@ def test_a_matrix_with_other_rows_than_its_layer_is_refused(tmp_path):
     table["1.params"] = {k: v[:100] for k, v in table["1.params"].items()}      # 100 rows where it has 192
     _rewrite_weights(tmp_path, key, table)
     assert cache.load(key, "cpu") is None and _entry_files(tmp_path) == []
+
+
+def test_a_matrix_with_other_columns_than_its_layer_is_refused(tmp_path):
+    cache = CompiledCache(MODEL, tmp_path)
+    key = cache.key("int8", None, "cpu")
+    cache.save(key, _int8_module())
+    table = torch.load(tmp_path / f"step-{key}.weights", weights_only=True)
+    table["0.params"]["int8"] = torch.zeros(256, 4096, dtype=torch.int8)     # 4096 inputs where it takes 256
+    _rewrite_weights(tmp_path, key, table)
+    assert cache.load(key, "cpu") is None and _entry_files(tmp_path) == []

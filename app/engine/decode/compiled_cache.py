@@ -25,6 +25,7 @@ So a start can pack them on the other core while it imports ChatTTS (`load_in_ba
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -234,35 +235,28 @@ def _packed_modules(module) -> list[tuple[str, object]]:
     return [(name, sub) for name, sub in module.named_modules() if getattr(sub, "original_name", "") == PACKED]
 
 
-class _weights_taken_out:
+@contextlib.contextmanager
+def _weights_taken_out(module):
     """While saving: every int8 matrix of `module` as plain tensors (by submodule name), and in
     the module a 1x1 stand-in, so the archive holds none of them; put back afterwards."""
+    import torch
 
-    def __init__(self, module):
-        self.module = module
-        self.taken: list[tuple[object, object]] = []
-
-    def __enter__(self) -> dict:
-        import torch
-
-        weights = {}
-        stand_in = None
-        for name, sub in _packed_modules(self.module):
+    weights, taken = {}, []
+    stand_in = torch.ops.quantized.linear_prepack(_per_channel(
+        torch.zeros(1, 1, dtype=torch.int8), torch.ones(1, dtype=torch.float64), torch.zeros(1, dtype=torch.int64)),
+        None)
+    try:
+        for name, sub in _packed_modules(module):
             weight, bias = torch.ops.quantized.linear_unpack(sub._packed_params)
             if bias is not None or weight.qscheme() != torch.per_channel_affine:
                 raise ValueError(f"{name}: only per-channel int8 weights without bias are kept apart")
             weights[name] = {"int8": weight.int_repr(), "scales": weight.q_per_channel_scales(),
                              "zero_points": weight.q_per_channel_zero_points()}
-            if stand_in is None:
-                stand_in = torch.ops.quantized.linear_prepack(_per_channel(torch.zeros(1, 1, dtype=torch.int8),
-                                                                           torch.ones(1, dtype=torch.float64),
-                                                                           torch.zeros(1, dtype=torch.int64)), None)
-            self.taken.append((sub, sub._packed_params))
+            taken.append((sub, sub._packed_params))
             sub._packed_params = stand_in
-        return weights
-
-    def __exit__(self, *exc) -> None:
-        for sub, packed in self.taken:
+        yield weights
+    finally:
+        for sub, packed in taken:
             sub._packed_params = packed
 
 
@@ -279,10 +273,10 @@ def _put_weights(module, weights) -> None:
 
     if not isinstance(weights, dict):
         raise ValueError("the weights file holds no table")
-    subs = dict(_packed_modules(module))
+    owners = dict(module.named_modules())
+    subs = {name: sub for name, sub in owners.items() if getattr(sub, "original_name", "") == PACKED}
     if set(weights) != set(subs):
         raise ValueError("the weights file does not name the module's int8 matrices")
-    owners = dict(module.named_modules())
     for name, entry in weights.items():
         if not isinstance(entry, dict) or set(entry) != {"int8", "scales", "zero_points"} or \
                 not all(isinstance(t, torch.Tensor) for t in entry.values()):
@@ -292,9 +286,10 @@ def _put_weights(module, weights) -> None:
                 zero_points.dtype != torch.int64 or scales.shape != (int8.shape[0],) or \
                 zero_points.shape != (int8.shape[0],):
             raise ValueError(f"{name}: not an int8 matrix")
-        sizes = getattr(owners.get(name.rpartition(".")[0]), "sizes", None)     # a RowScaledLinear's outputs
-        if sizes is not None and int8.shape[0] != sum(sizes):
-            raise ValueError(f"{name}: {int8.shape[0]} rows where the module has {sum(sizes)}")
+        layer = owners.get(name.rpartition(".")[0])     # a quantized Linear or a RowScaledLinear
+        shape = (getattr(layer, "out_features", None), getattr(layer, "in_features", None))
+        if tuple(int8.shape) != shape:
+            raise ValueError(f"{name}: a {tuple(int8.shape)} matrix where the layer takes {shape}")
 
     def pack(name):
         entry = weights[name]
@@ -318,20 +313,22 @@ def step_key(cache, mode: str, precision: str, device, recipe) -> str | None:
     return cache.key(precision, recipe, str(device))
 
 
+def _entry_key(cache, mode: str, precision_request: str, device, recipe) -> str | None:
+    return step_key(cache, mode, choose(precision_request, device.type)[0], device, recipe)
+
+
 def read_step(cache, mode: str, precision_request: str, device, recipe):
     """The cached step of a loop about to be made, read before the model is (so ChatTTS's GPT
     can load without its weights), or None (nothing cached, or a stale or damaged entry)."""
-    key = step_key(cache, mode, choose(precision_request, device.type)[0], device, recipe)
+    key = _entry_key(cache, mode, precision_request, device, recipe)
     return cache.load(key, str(device)) if key else None
 
 
 def read_step_in_background(cache, mode: str, precision_request: str, device, recipe) -> Future | None:
     """`read_step` on a thread of its own, started only where an entry looks whole (its result
     may still be None: a checksum that does not match); None where nothing is cached."""
-    key = step_key(cache, mode, choose(precision_request, device.type)[0], device, recipe)
-    if not key:
-        return None
-    if not cache.looks_whole(key):
-        cache.load(key, str(device))      # a miss, counted, and any leftovers removed (no checksums read)
-        return None
-    return cache.load_in_background(key, str(device))
+    key = _entry_key(cache, mode, precision_request, device, recipe)
+    if key and cache.looks_whole(key):
+        return cache.load_in_background(key, str(device))
+    read_step(cache, mode, precision_request, device, recipe)   # a miss: counted, leftovers removed
+    return None

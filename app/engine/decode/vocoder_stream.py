@@ -27,7 +27,7 @@ import torch
 SAMPLES_PER_TOKEN = 512      # 2 mel frames per token, hop 256
 HALF_FRAME = 256
 DEFAULT_LOOKAHEAD = 12       # tokens held back (0.26 s of audio); see bench/decode.py
-DEFAULT_MIN_PIECE = 12       # tokens per piece at least, so pieces are not mostly context
+DEFAULT_MIN_PIECE = 12       # tokens per piece after the first, so pieces are not mostly context
 # The first piece is short and looks less far ahead: every token it waits for is a decode step
 # before the first sound. 2 + 6 tokens: heard at the second look (every 4 tokens), and its join
 # is 101-103 dB from the whole decode, where 4 + 4 was 59 dB and 2 + 2 was 23 dB
