@@ -128,3 +128,7 @@ def _load(state, root, args) -> None:
         if note:
             print(_("Note: {message}").format(message=note), file=sys.stderr)
     print(_("Model loaded on {device}; the server is ready.").format(device=synth.device.device), file=sys.stderr)
+    try:
+        synth.finish_loading()       # requests are served meanwhile; a voice lock waits for it
+    except Exception as exc:
+        log.info("ChatTTS not preloaded: %s", exc)

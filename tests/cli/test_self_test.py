@@ -15,6 +15,19 @@ def test_each_step_passes_here(tmp_path):
     assert (tmp_path / "self-test.wav").stat().st_size > 44
 
 
+def test_the_synthesis_step_fails_when_the_second_start_is_not_light(tmp_path, monkeypatch):
+    """The self-test is what proves a built bundle: it starts the model twice, and the second,
+    cached start must build ChatTTS's parts itself (engine/light) and sound the same."""
+    import pytest
+
+    def unavailable(*args, **kwargs):
+        raise RuntimeError("a part missing from the bundle")
+
+    monkeypatch.setattr("app.engine.light.chat.light_chat", unavailable)
+    with pytest.raises(ValueError, match=r"the second start \(ChatTTS\) did not give the first start's audio"):
+        selftest.step_synthesis(tmp_path)
+
+
 def test_a_failing_step_stops_the_run_and_is_named(tmp_path):
     calls = []
 

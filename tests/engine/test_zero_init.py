@@ -39,3 +39,37 @@ def test_the_initialisers_come_back_when_the_build_fails():
     except RuntimeError:
         pass
     assert {name: getattr(torch.nn.init, name) for name in RANDOM_INITS} == before
+
+
+def test_overlapping_blocks_on_two_threads_leave_the_real_initialisers():
+    """A light start builds its parts while ChatTTS may load on another thread: without one
+    block at a time, the second would save the first's zeros as the originals and put them
+    back last, and every layer made afterwards would start at zero."""
+    import threading
+
+    original = torch.nn.init.kaiming_uniform_
+    first_inside, first_may_leave = threading.Event(), threading.Event()
+
+    def first():
+        with zero_init():
+            first_inside.set()
+            first_may_leave.wait(10)
+
+    def second():
+        with zero_init():
+            first_may_leave.wait(10)
+            time_to_leave_after_first.wait(10)
+
+    time_to_leave_after_first = threading.Event()
+    a = threading.Thread(target=first)
+    a.start()
+    assert first_inside.wait(10)
+    b = threading.Thread(target=second)
+    b.start()
+    b.join(0.3)                         # it waits at the door (without a lock it would be inside)
+    first_may_leave.set()
+    a.join(10)
+    time_to_leave_after_first.set()
+    b.join(10)
+    assert torch.nn.init.kaiming_uniform_ is original
+    assert torch.nn.Linear(8, 4).weight.abs().sum() > 0

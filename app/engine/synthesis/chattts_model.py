@@ -27,6 +27,10 @@ from app.engine.text.normalize import normalize
 from app.i18n import _
 
 CHATTTS_LOG = "chattts_studio.chattts"
+# ChatTTS loads under patches of module globals (weightless_gpt.py, zero_init.py): a load while
+# another runs (a model switched while a light start's ChatTTS loads in the background) would
+# see the other's patches, e.g. a GPT without weights it asked to read.
+_LOAD_LOCK = threading.Lock()
 
 
 def quiet_libraries() -> None:
@@ -102,10 +106,11 @@ def chattts_normalizer():
     return register_normalizers(Normalizer(table, logging.getLogger(CHATTTS_LOG)))
 
 
-def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool = True):
+def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool = True, normalizer: bool = True):
     """ChatTTS's Chat with the weights of `store` on `device`, its normalizer warmed up.
     `gpt_weights=False`: the GPT's Llama without its weights (synthesis/weightless_gpt.py), for
-    a decode step that brings its own."""
+    a decode step that brings its own. `normalizer=False`: its normalizer is not used (a light
+    start has its own), so its numba functions are left uncompiled."""
     quiet_libraries()
     import ChatTTS
     import torch
@@ -118,7 +123,7 @@ def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool 
     chat.context = _cancel_context(stop)
     files = {k: str(store.root / v) for k, v in asdict(chat.config.path).items()}
     try:
-        with contextlib.nullcontext() if gpt_weights else gpt_without_weights(), zero_init():
+        with _LOAD_LOCK, contextlib.nullcontext() if gpt_weights else gpt_without_weights(), zero_init():
             ok = chat._load(device=torch.device(device), compile=False, **files)
     except Exception as exc:
         if is_out_of_memory(exc):
@@ -134,6 +139,8 @@ def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool 
     if not ok:
         raise ModelCorruptError(_("The model in {folder} did not load completely; download it again.").format(
             folder=store.root))
+    if not normalizer:
+        return chat
     # The normalizer's numba functions compile on first use, holding the GIL for seconds:
     # pay that now, while the window shows "loading", not on the first Play. Only after
     # registration does it split tags, and only Chinese reaches the homophone table.

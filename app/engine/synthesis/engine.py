@@ -84,6 +84,10 @@ class Engine:
         if start:
             self.start()
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def start(self) -> None:
         with self._lock:
             if self._thread.ident is None and not self._closed:

@@ -84,10 +84,13 @@ class Synthesizer:
             self.store.require_present()
         studio_cfg = self.store.studio_config()
         self.device = choose_device(self.device_request)
-        # A cached int8/bf16 step brings its own weights: ChatTTS's fp32 GPT is not read at all.
-        # The step is checked and packed on another thread while ChatTTS is imported on this one.
+        # A cached int8/bf16 step brings its own weights: ChatTTS's fp32 GPT is not read at all,
+        # nor ChatTTS imported (engine/light builds its other parts). The step is checked and
+        # packed on another thread meanwhile.
         pending = self._cached_step() if self.decode != "upstream" else None
-        chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag, gpt_weights=pending is None)
+        chat = self._light_chat(studio_cfg) if pending is not None else None
+        if chat is None:
+            chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag, gpt_weights=pending is None)
         step = pending.result() if pending is not None else None
         if pending is not None and step is None:
             # The entry looked whole but did not check out (it is removed): the GPT's weights are needed.
@@ -102,6 +105,30 @@ class Synthesizer:
         self.test_model = studio_cfg is not None
         self.load_seconds = time.perf_counter() - started
         log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
+
+    def _light_chat(self, studio_cfg):
+        """ChatTTS's parts without importing ChatTTS (engine/light), for a start whose decode
+        step is cached; None where they do not apply or do not load (ChatTTS's loader then
+        runs and reports what is wrong)."""
+        from app.engine.light.chat import light_chat
+
+        device = self.device.device
+
+        def full():
+            return load_chat(self.store, device, studio_cfg, StopFlag(), gpt_weights=False, normalizer=False)
+
+        try:
+            return light_chat(self.store, device, studio_cfg, full)
+        except Exception as exc:
+            log.warning("the light start did not apply (%s: %s); loading ChatTTS", type(exc).__name__, exc)
+            return None
+
+    def finish_loading(self) -> None:
+        """Load what a light start left out (ChatTTS itself, whose audio encoder the voice lock
+        and voice cloning use), so that no request waits for it later; nothing otherwise. For
+        long-lived clients, on a thread of their own once the model is ready."""
+        if self.light_start:
+            self.chat.full()
 
     def _cached_step(self):
         """The compiled-step cache's entry for this load, being read on another thread (a
@@ -151,6 +178,11 @@ class Synthesizer:
         if shapes is None or self.speech is None:
             return []
         return self.speech.warm_up_parts(shapes)
+
+    @property
+    def light_start(self) -> bool:
+        """Whether ChatTTS's parts were built without ChatTTS (a cached step: engine/light)."""
+        return bool(getattr(self.chat, "light", False))
 
     @property
     def loop(self):

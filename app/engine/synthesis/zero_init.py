@@ -8,6 +8,7 @@ value no file replaced would still be the same at every start, never noise from 
 from __future__ import annotations
 
 import contextlib
+import threading
 
 # The initialisers PyTorch's layers call on construction (nn.Linear, nn.Conv1d, nn.Embedding).
 RANDOM_INITS = ("uniform_", "normal_", "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_",
@@ -21,16 +22,22 @@ def _zeros(tensor, *args, **kwargs):
         return tensor.zero_()
 
 
+# The initialisers are module globals: two blocks on two threads (a light start's parts while
+# ChatTTS loads in the background) would save each other's zeros as "the originals".
+_LOCK = threading.RLock()
+
+
 @contextlib.contextmanager
 def zero_init():
-    """Within: `torch.nn.init`'s random initialisers fill with zeros."""
+    """Within: `torch.nn.init`'s random initialisers fill with zeros (one thread at a time)."""
     import torch.nn.init as init
 
-    saved = {name: getattr(init, name) for name in RANDOM_INITS}
-    try:
-        for name in RANDOM_INITS:
-            setattr(init, name, _zeros)
-        yield
-    finally:
-        for name, function in saved.items():
-            setattr(init, name, function)
+    with _LOCK:
+        saved = {name: getattr(init, name) for name in RANDOM_INITS}
+        try:
+            for name in RANDOM_INITS:
+                setattr(init, name, _zeros)
+            yield
+        finally:
+            for name, function in saved.items():
+                setattr(init, name, function)

@@ -1,0 +1,104 @@
+"""The numbers of ChatTTS's `Config` that a light start needs, without importing ChatTTS.
+
+The official model uses ChatTTS 0.2.5's defaults, copied into official.json (a test compares
+them with ChatTTS's Config); a random-weight test model names its own dimensions, read the
+way models/config.py reads them for ChatTTS.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+OFFICIAL = Path(__file__).with_name("official.json")
+GPT_CONFIG_CAP = 64 * 1024
+
+
+@dataclass(frozen=True)
+class GptNumbers:
+    hidden_size: int
+    num_vq: int
+    num_audio_tokens: int
+    num_text_tokens: int
+
+
+@dataclass(frozen=True)
+class DecoderDims:
+    idim: int
+    odim: int
+    hidden: int
+    n_layer: int
+    bn_dim: int
+
+
+@dataclass(frozen=True)
+class VocosDims:
+    dim: int
+    intermediate_dim: int
+    num_layers: int
+
+
+@dataclass(frozen=True)
+class LightConfig:
+    gpt: GptNumbers
+    decoder: DecoderDims
+    vocos: VocosDims
+    paths: dict
+    spk_stat: str
+
+
+@dataclass(frozen=True)
+class LlamaNumbers:
+    """What the decode loop reads of the Llama's config (asset/gpt/config.json)."""
+    num_hidden_layers: int
+    num_attention_heads: int
+    hidden_size: int
+    max_position_embeddings: int
+    rope_theta: float
+
+
+def light_config(dims: dict | None = None, spk_stat: str | None = None) -> LightConfig:
+    """As `models.config.chattts_config(dims, spk_stat)`, for the parts a light start uses."""
+    official = json.loads(OFFICIAL.read_text(encoding="utf-8"))
+    gpt, decoder, vocos = dict(official["gpt"]), dict(official["decoder"]), dict(official["vocos"])
+    if dims is not None:
+        g = dims["gpt"]
+        gpt = {"hidden_size": g["hidden_size"], "num_vq": g["num_vq"], "num_audio_tokens": g["num_audio_tokens"],
+               "num_text_tokens": dims.get("num_text_tokens") or gpt["num_text_tokens"]}
+        decoder = dict(dims["decoder"])
+        vocos = {k: dims["vocos"][k] for k in ("dim", "intermediate_dim", "num_layers")}
+    return LightConfig(GptNumbers(**gpt), DecoderDims(**decoder), VocosDims(**vocos), dict(official["paths"]),
+                       spk_stat if spk_stat is not None else official["spk_stat"])
+
+
+def _positive_int(data: dict, name: str) -> int:
+    value = data.get(name)
+    if type(value) is not int or value <= 0:
+        raise ValueError(f"{name} is {value!r}")
+    return value
+
+
+def llama_numbers(folder: Path) -> LlamaNumbers | None:
+    """The Llama's numbers from its config.json, or None where the light path does not apply
+    (a rotary scaling or head size other than plain Llama's: ChatTTS's own loader handles it)."""
+    path = Path(folder) / "config.json"
+    if path.stat().st_size > GPT_CONFIG_CAP:
+        raise ValueError(f"{path} is larger than a model config")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold an object")
+    numbers = {name: _positive_int(data, name) for name in
+               ("num_hidden_layers", "num_attention_heads", "hidden_size", "max_position_embeddings")}
+    # transformers 5 writes `rope_parameters`; older files a top-level rope_theta and rope_scaling.
+    rope = data.get("rope_parameters") or {"rope_theta": data.get("rope_theta", 10000.0),
+                                            "rope_type": "default" if data.get("rope_scaling") is None else "scaled"}
+    heads = numbers["num_attention_heads"]
+    head_dim = data.get("head_dim", numbers["hidden_size"] // heads)
+    kv_heads = data.get("num_key_value_heads", heads)
+    theta = rope.get("rope_theta") if isinstance(rope, dict) else None
+    if (not isinstance(rope, dict) or rope.get("rope_type", "default") != "default"
+            or type(theta) not in (int, float) or theta <= 0 or head_dim * heads != numbers["hidden_size"]
+            or kv_heads != heads or rope.get("partial_rotary_factor", 1.0) != 1.0):
+        return None
+    return LlamaNumbers(**numbers, rope_theta=float(theta))

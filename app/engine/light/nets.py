@@ -1,0 +1,164 @@
+"""The networks around the decode step, built from the model's own files without ChatTTS:
+
+- Embed: ChatTTS's text and code embeddings and its weight-normed heads (the loop reads the
+  heads as plain matrices; torch's weight_norm computes them as ChatTTS's does);
+- MelDecoder: ChatTTS's DVAE used as the decoder (no encoder, no quantizer): hidden states
+  -> mel frames, the same layer names so that Decoder.safetensors loads strictly;
+- the vocoder: the `vocos` package's own classes, as ChatTTS builds them;
+- LlamaShell: what the loop asks of the Llama when its step comes from the cache (config,
+  rotary tables, device).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from app.engine.light.config import DecoderDims, GptNumbers, LlamaNumbers, VocosDims
+
+
+def _load_strict(make, path, device) -> nn.Module:
+    """`make()` with zeros for PyTorch's random initial weights (drawing them only to overwrite
+    them cost seconds of a start: synthesis/zero_init.py), then the file's tensors, strictly:
+    every name and shape must match."""
+    from safetensors.torch import load_file
+
+    from app.engine.synthesis.zero_init import zero_init
+
+    with zero_init():
+        module = make()
+    module.load_state_dict(load_file(str(path), device=str(device)), strict=True, assign=True)
+    return module.to(device).eval()
+
+
+class Embed(nn.Module):
+    def __init__(self, gpt: GptNumbers):
+        from torch.nn.utils.parametrizations import weight_norm
+
+        super().__init__()
+        self.num_vq = gpt.num_vq
+        dim = gpt.hidden_size
+        self.emb_code = nn.ModuleList([nn.Embedding(gpt.num_audio_tokens, dim) for _ in range(gpt.num_vq)])
+        self.emb_text = nn.Embedding(gpt.num_text_tokens, dim)
+        self.head_text = weight_norm(nn.Linear(dim, gpt.num_text_tokens, bias=False), name="weight")
+        self.head_code = nn.ModuleList([weight_norm(nn.Linear(dim, gpt.num_audio_tokens, bias=False), name="weight")
+                                        for _ in range(gpt.num_vq)])
+
+    @torch.inference_mode()
+    def forward(self, input_ids: torch.Tensor, text_mask: torch.Tensor) -> torch.Tensor:
+        """Text positions take the text embedding of their first column; code positions the sum
+        of one code embedding per codebook (ChatTTS's Embed.forward)."""
+        device = self.emb_text.weight.device
+        input_ids, text_mask = input_ids.to(device), text_mask.to(device)
+        emb_text = self.emb_text(input_ids[text_mask].narrow(1, 0, 1).squeeze_(1))
+        code_mask = text_mask.logical_not()
+        codes = input_ids[code_mask]
+        emb_code = torch.stack([self.emb_code[i](codes[:, i]) for i in range(self.num_vq)], 2).sum(2)
+        emb = torch.zeros(input_ids.shape[:-1] + (emb_text.shape[-1],), device=device, dtype=emb_text.dtype)
+        emb[text_mask] = emb_text
+        emb[code_mask] = emb_code.to(emb.dtype)
+        return emb
+
+
+class _ConvNeXtBlock(nn.Module):
+    def __init__(self, dim: int, intermediate_dim: int, kernel: int, dilation: int):
+        super().__init__()
+        self.dwconv = nn.Conv1d(dim, dim, kernel_size=kernel, padding=dilation * (kernel // 2), dilation=dilation,
+                                groups=dim)
+        self.norm = nn.LayerNorm(dim, eps=1e-6)
+        self.pwconv1 = nn.Linear(dim, intermediate_dim)
+        self.act = nn.GELU()
+        self.pwconv2 = nn.Linear(intermediate_dim, dim)
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.dwconv(x).transpose(1, 2)
+        y = self.pwconv2(self.act(self.pwconv1(self.norm(y))))
+        y = y * self.weight
+        return y.transpose(1, 2) + x
+
+
+class _DecoderNet(nn.Module):
+    def __init__(self, d: DecoderDims, kernel: int = 7, dilation: int = 2):
+        super().__init__()
+        self.conv_in = nn.Sequential(nn.Conv1d(d.idim, d.bn_dim, 3, 1, 1), nn.GELU(),
+                                     nn.Conv1d(d.bn_dim, d.hidden, 3, 1, 1))
+        self.decoder_block = nn.ModuleList([_ConvNeXtBlock(d.hidden, d.hidden * 4, kernel, dilation)
+                                            for _ in range(d.n_layer)])
+        self.conv_out = nn.Conv1d(d.hidden, d.odim, kernel_size=1, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.conv_in(x)
+        for block in self.decoder_block:
+            y = block(y)
+        return self.conv_out(y)
+
+
+class MelDecoder(nn.Module):
+    def __init__(self, d: DecoderDims, mel_bins: int = 100):
+        super().__init__()
+        self.register_buffer("coef", torch.zeros(1, mel_bins, 1))
+        self.decoder = _DecoderNet(d)
+        self.out_conv = nn.Conv1d(d.idim, mel_bins, 3, 1, 1, bias=False)
+
+    @torch.inference_mode()
+    def forward(self, hiddens: torch.Tensor) -> torch.Tensor:
+        """(B, H, T) hidden states -> (B, 100, 2T) mel frames: each hidden state's two halves
+        are two frames (ChatTTS's DVAE.forward in decode mode, without a quantizer)."""
+        b, h, t = hiddens.shape
+        feats = hiddens.view(b, 2, h // 2, t).permute(0, 2, 3, 1).flatten(2)
+        return self.out_conv(self.decoder(feats)) * self.coef
+
+
+def vocoder(v: VocosDims):
+    """ChatTTS's Vocos: mel features (unused by decoding, but in the weights), backbone, ISTFT head."""
+    from vocos.feature_extractors import MelSpectrogramFeatures
+    from vocos.heads import ISTFTHead
+    from vocos.models import VocosBackbone
+    from vocos.pretrained import Vocos
+
+    return Vocos(feature_extractor=MelSpectrogramFeatures(sample_rate=24000, n_fft=1024, hop_length=256, n_mels=100,
+                                                          padding="center"),
+                 backbone=VocosBackbone(input_channels=100, dim=v.dim, intermediate_dim=v.intermediate_dim,
+                                        num_layers=v.num_layers),
+                 head=ISTFTHead(dim=v.dim, n_fft=1024, hop_length=256, padding="center"))
+
+
+class _Rotary(nn.Module):
+    """transformers 5's default Llama rotary embedding, step for step (same numbers)."""
+
+    def __init__(self, head_dim: int, theta: float):
+        super().__init__()
+        inv_freq = 1.0 / (theta ** (torch.arange(0, head_dim, 2, dtype=torch.float) / head_dim))
+        self.register_buffer("inv_freq", inv_freq, persistent=False)
+
+    @torch.no_grad()
+    def forward(self, x: torch.Tensor, position_ids: torch.Tensor):
+        freqs = position_ids[..., None].float() * self.inv_freq.to(device=x.device, dtype=torch.float)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        # transformers multiplies by its attention scaling, 1.0 for the default rotary type.
+        return (emb.cos() * 1.0).to(dtype=x.dtype), (emb.sin() * 1.0).to(dtype=x.dtype)
+
+
+class LlamaShell(nn.Module):
+    """The Llama without its layers: the step that holds them comes from the compiled cache."""
+    weightless = True
+
+    def __init__(self, numbers: LlamaNumbers):
+        super().__init__()
+        self.config = numbers
+        self.rotary_emb = _Rotary(numbers.hidden_size // numbers.num_attention_heads, numbers.rope_theta)
+        # One empty parameter: where the model is, as `next(llama.parameters()).device` asks.
+        self.device_probe = nn.Parameter(torch.zeros(0), requires_grad=False)
+
+
+def load_embed(gpt: GptNumbers, path, device) -> Embed:
+    return _load_strict(lambda: Embed(gpt), path, device)
+
+
+def load_mel_decoder(d: DecoderDims, path, device) -> MelDecoder:
+    return _load_strict(lambda: MelDecoder(d), path, device)
+
+
+def load_vocoder(v: VocosDims, path, device):
+    return _load_strict(lambda: vocoder(v), path, device)
