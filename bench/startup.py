@@ -10,6 +10,8 @@ after the parent started the process:
   first_sound_s  Play pressed the moment it is possible; the first non-silent block a
                  simulated sound card (a 20 ms callback in real time) pulls from the real
                  sound output and its adaptive buffer
+  replay_sound_s Stop, then Play again REPLAY_AFTER_S later (the warm-up long done): Play to
+                 the first sound of that second Play, the delay a user meets from then on
   decode         what runs (e.g. jit-int8)
   peak_rss_mb_at_ready  the process's peak resident memory when Play became possible (a
                  warm int8 start reads no fp32 GPT, so it should stay under fp32's)
@@ -33,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = "今天天气很好，我们一起去公园散步吧。"
+REPLAY_AFTER_S = 5.0
 
 
 def _probe(t0: float, out_path: str) -> None:
@@ -69,6 +72,8 @@ def _probe(t0: float, out_path: str) -> None:
                     self.active = False
                 if buf.any():
                     mark("first_sound_s")
+                    if "replay_s" in events:
+                        mark("replay_heard_s")
                 time.sleep(0.02)
 
         def abort(self):
@@ -111,13 +116,21 @@ def _probe(t0: float, out_path: str) -> None:
 
         window.model.stateChanged.connect(on_state)
 
+        def replay():
+            mark("replay_s")
+            window.play()
+
         def check():
-            if "first_sound_s" in events or time.time() - t0 > 1200:
+            if "replay_heard_s" in events or "error" in events or time.time() - t0 > 1200:
                 window.stop()
                 window.close()
                 QApplication.quit()
-            else:
-                QTimer.singleShot(20, check)
+                return
+            if "first_sound_s" in events and "stopped_s" not in events:
+                mark("stopped_s")
+                window.stop()
+                QTimer.singleShot(int(REPLAY_AFTER_S * 1000), replay)
+            QTimer.singleShot(20, check)
 
         QTimer.singleShot(20, check)
 
@@ -148,9 +161,14 @@ def launch(home: Path) -> dict:
     subprocess.run([sys.executable, __file__, "--child", str(t0), str(out)], env=env, cwd=ROOT,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1500)
     try:
-        return json.loads(out.read_text(encoding="utf-8"))
+        events = json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {"error": "the launched program wrote no events"}
+    replay, heard = events.pop("replay_s", None), events.pop("replay_heard_s", None)
+    events.pop("stopped_s", None)
+    if replay is not None and heard is not None:
+        events["replay_sound_s"] = round(heard - replay, 3)
+    return events
 
 
 def main(argv=None) -> int:
