@@ -41,6 +41,7 @@ REPLAY_AFTER_S = 5.0
 def _probe(t0: float, out_path: str) -> None:
     """In the launched process: watch the window, press Play when possible, hear the first sound."""
     events: dict = {}
+    replayed: list[float] = []      # when the second Play was pressed
 
     def mark(name: str, **extra) -> None:
         if name not in events:
@@ -72,8 +73,8 @@ def _probe(t0: float, out_path: str) -> None:
                     self.active = False
                 if buf.any():
                     mark("first_sound_s")
-                    if "replay_s" in events:
-                        mark("replay_heard_s")
+                    if replayed and "replay_sound_s" not in events:
+                        events["replay_sound_s"] = round(time.time() - replayed[0], 3)
                 time.sleep(0.02)
 
         def abort(self):
@@ -117,17 +118,19 @@ def _probe(t0: float, out_path: str) -> None:
         window.model.stateChanged.connect(on_state)
 
         def replay():
-            mark("replay_s")
+            replayed.append(time.time())
             window.play()
 
+        stopped = []
+
         def check():
-            if "replay_heard_s" in events or "error" in events or time.time() - t0 > 1200:
+            if "replay_sound_s" in events or "error" in events or time.time() - t0 > 1200:
                 window.stop()
                 window.close()
                 QApplication.quit()
                 return
-            if "first_sound_s" in events and "stopped_s" not in events:
-                mark("stopped_s")
+            if "first_sound_s" in events and not stopped:
+                stopped.append(True)
                 window.stop()
                 QTimer.singleShot(int(REPLAY_AFTER_S * 1000), replay)
             QTimer.singleShot(20, check)
@@ -161,14 +164,9 @@ def launch(home: Path) -> dict:
     subprocess.run([sys.executable, __file__, "--child", str(t0), str(out)], env=env, cwd=ROOT,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1500)
     try:
-        events = json.loads(out.read_text(encoding="utf-8"))
+        return json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {"error": "the launched program wrote no events"}
-    replay, heard = events.pop("replay_s", None), events.pop("replay_heard_s", None)
-    events.pop("stopped_s", None)
-    if replay is not None and heard is not None:
-        events["replay_sound_s"] = round(heard - replay, 3)
-    return events
 
 
 def main(argv=None) -> int:
