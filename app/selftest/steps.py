@@ -9,6 +9,7 @@ and a tiny random-weight model speaks a sentence to a WAV through the normal cod
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -120,10 +121,24 @@ def step_synthesis(work: Path) -> str:
 
 def run_self_test(steps=None) -> tuple[bool, list[Step]]:
     home = Path(tempfile.mkdtemp(prefix="chattts-self-test-"))
+    saved = {name: os.environ.get(name) for name in ("CHATTTS_STUDIO_HOME", "HF_HUB_OFFLINE")}
     os.environ["CHATTTS_STUDIO_HOME"] = str(home / "home")   # never touch the user's settings
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    steps = steps or [("torch", step_torch), ("resources", step_resources), ("window", step_window),
-                      ("synthesis", lambda: step_synthesis(home))]
+    try:
+        return _run_steps(steps or [("torch", step_torch), ("resources", step_resources),
+                                    ("window", step_window), ("synthesis", lambda: step_synthesis(home))])
+    finally:
+        # Its tiny model, caches and WAV (about 14 MB) would otherwise stay in the user's
+        # temporary folder after every run.
+        shutil.rmtree(home, ignore_errors=True)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _run_steps(steps) -> tuple[bool, list[Step]]:
     results = []
     for name, fn in steps:
         started = time.perf_counter()

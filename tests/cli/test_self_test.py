@@ -61,3 +61,27 @@ def test_cli_passes_end_to_end(tmp_path, capsys):
     assert main(["self-test", "--json", str(report)]) == 0
     data = json.loads(report.read_text())
     assert data["ok"] and [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]
+
+
+def test_the_run_leaves_nothing_behind(monkeypatch):
+    """Its model, caches and WAV live in a temporary folder that goes with the run, failed or
+    not, and the user's own home is the process's again afterwards."""
+    from pathlib import Path
+
+    monkeypatch.setenv("CHATTTS_STUDIO_HOME", "/the/users/home")
+    seen = []
+
+    def writes():
+        home = Path(__import__("os").environ["CHATTTS_STUDIO_HOME"])
+        home.mkdir(parents=True)
+        (home / "model.bin").write_bytes(b"\0" * 1024)
+        seen.append(home.parent)
+        return "wrote"
+
+    def fails():
+        raise RuntimeError("broken")
+
+    for steps in ([("writes", writes)], [("writes", writes), ("fails", fails)]):
+        selftest.run_self_test(steps)
+        assert seen[-1].name.startswith("chattts-self-test-") and not seen[-1].exists()
+        assert __import__("os").environ["CHATTTS_STUDIO_HOME"] == "/the/users/home"
