@@ -40,14 +40,28 @@ def _ours(chat, hiddens, **kwargs):
 
     from app.engine.decode.vocoder_stream import StreamingVocoder
 
+    from app.engine.decode import vocoder_stream
+
     vocoder, pieces, first = StreamingVocoder(chat, **kwargs), [], None
-    for n in range(STREAM_EVERY, hiddens.shape[0] + 1, STREAM_EVERY):
-        piece = vocoder.push(hiddens[:n])
-        if piece.size and first is None:
-            first = n
-        pieces.append(piece)
-    pieces.append(vocoder.push(hiddens, final=True))
-    return np.concatenate(pieces), first
+    work = {"calls": 0, "tokens": 0}
+    decode = vocoder_stream.decode_batch
+
+    def counted(chat, windows):
+        work["calls"] += 1
+        work["tokens"] += sum(w.shape[0] for w in windows)
+        return decode(chat, windows)
+
+    vocoder_stream.decode_batch = counted
+    try:
+        for n in range(STREAM_EVERY, hiddens.shape[0] + 1, STREAM_EVERY):
+            piece = vocoder.push(hiddens[:n])
+            if piece.size and first is None:
+                first = n
+            pieces.append(piece)
+        pieces.append(vocoder.push(hiddens, final=True))
+    finally:
+        vocoder_stream.decode_batch = decode
+    return np.concatenate(pieces), first, work
 
 
 def _upstream(chat, hiddens):
@@ -57,10 +71,11 @@ def _upstream(chat, hiddens):
 
     from app.engine.decode.vocoder_stream import decode_whole
 
-    sent, pieces, first, batches = 0, [], None, 0
+    sent, pieces, first, batches, decoded = 0, [], None, 0, 0
     n = UPSTREAM_BATCH
     while n < hiddens.shape[0]:
         batches += 1
+        decoded += n
         wav = decode_whole(chat, hiddens[:n])
         if batches > UPSTREAM_PASS:
             end = min(sent + UPSTREAM_SPEED, wav.shape[0])
@@ -71,7 +86,8 @@ def _upstream(chat, hiddens):
         n += UPSTREAM_BATCH
     wav = decode_whole(chat, hiddens)
     pieces.append(wav[sent:])
-    return np.concatenate(pieces), first or hiddens.shape[0]
+    decoded += hiddens.shape[0]
+    return np.concatenate(pieces), first or hiddens.shape[0], {"calls": batches + 1, "tokens": decoded}
 
 
 def main(argv=None) -> int:
@@ -88,7 +104,7 @@ def main(argv=None) -> int:
     from app.engine.decode.loop import PassParams
     from app.engine.decode.prompts import code_prompt
     from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD,
-                                                  decode_whole, receptive_tokens)
+                                                  DEFAULT_MIN_PIECE, decode_whole, receptive_tokens)
     from app.engine.synthesis.synthesizer import Synthesizer
 
     from bench_model import bench_model
@@ -102,6 +118,9 @@ def main(argv=None) -> int:
     variants = {
         "shipped (first piece %d tokens looking %d ahead, then %d, context %d)" % (
             DEFAULT_FIRST_PIECE, DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD, field): {},
+        "pieces of %d tokens throughout (before they grew)" % DEFAULT_MIN_PIECE: dict(max_piece=DEFAULT_MIN_PIECE),
+        "context 24": dict(context=24),
+        "context 12": dict(context=12),
         "first piece 4 looking 4 ahead": dict(first_piece=4, first_lookahead=4),
         "first piece 2 looking 2 ahead": dict(first_piece=2, first_lookahead=2),
         "exact (lookahead and context %d, the receptive field)" % field: dict(lookahead=field, context=field,
@@ -119,10 +138,12 @@ def main(argv=None) -> int:
         whole = decode_whole(chat, hiddens)
         runs = {name: _ours(chat, hiddens, **kw) for name, kw in variants.items()}
         runs["upstream ChatTTS stream (emulated)"] = _upstream(chat, hiddens)
-        for name, (streamed, first) in runs.items():
+        for name, (streamed, first, work) in runs.items():
             assert streamed.shape == whole.shape, (name, streamed.shape, whole.shape)
-            entry = results.setdefault(name, {"first_audio_at_token": first, "max_abs_error": [], "snr_db": [],
-                                              "snr_db_first_half_second": []})
+            # Vocoder work: calls, and tokens decoded over all windows per token of the sentence.
+            entry = results.setdefault(name, {"first_audio_at_token": first, "vocoder_calls": work["calls"],
+                                              "vocoder_tokens_per_token": round(work["tokens"] / args.tokens, 2),
+                                              "max_abs_error": [], "snr_db": [], "snr_db_first_half_second": []})
             entry["max_abs_error"].append(float(np.max(np.abs(streamed - whole))))
             entry["snr_db"].append(_snr_db(whole, streamed))
             entry["snr_db_first_half_second"].append(_snr_db(whole[:half_second], streamed[:half_second]))

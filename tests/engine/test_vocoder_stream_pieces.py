@@ -11,7 +11,8 @@ import pytest
 import torch
 
 from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD,
-                                             DEFAULT_MIN_PIECE, SAMPLES_PER_TOKEN, StreamingVocoder, decode_whole)
+                                             DEFAULT_MAX_PIECE, DEFAULT_MIN_PIECE, SAMPLES_PER_TOKEN, StreamingVocoder,
+                                             decode_whole)
 
 
 class _Decoder(torch.nn.Module):
@@ -29,7 +30,7 @@ HIDDENS = torch.arange(1, 41, dtype=torch.float32)[:, None].repeat(1, 4)     # t
 
 
 def _stream(lookahead, min_piece, tokens=40, first_piece=None, first_lookahead=None):
-    vocoder = StreamingVocoder(CHAT, lookahead=lookahead, context=0, min_piece=min_piece,
+    vocoder = StreamingVocoder(CHAT, lookahead=lookahead, context=0, min_piece=min_piece, max_piece=min_piece,
                                first_piece=min_piece if first_piece is None else first_piece,
                                first_lookahead=lookahead if first_lookahead is None else first_lookahead)
     pieces = []
@@ -90,6 +91,35 @@ def test_the_first_piece_looks_ahead_its_own_distance_and_the_rest_keep_the_grid
     # Piece k ends at token 2 + 6k and is sent once 5 tokens beyond it are there.
     assert [n for n, _ in pieces[1:]] == list(range(2 + 6 + 5, 41, 6))
     assert all(len(p) == 6 * SAMPLES_PER_TOKEN for _, p in pieces[1:])
+
+
+LONG = torch.arange(1, 301, dtype=torch.float32)[:, None].repeat(1, 4)
+
+
+def test_later_pieces_grow_to_half_of_what_was_sent_up_to_the_cap():
+    """Each piece decodes its context again and costs a call: once the listener has heard (or
+    queued) twice a piece's length, pieces grow in steps of min_piece, up to max_piece."""
+    vocoder = StreamingVocoder(CHAT, lookahead=3, context=5, min_piece=4, max_piece=16, first_piece=2,
+                               first_lookahead=1)
+    cells = []
+    while (window := vocoder.plan(LONG[:120])) is not None:
+        cells.append(window.target // SAMPLES_PER_TOKEN)
+        vocoder.finish(window, decode_whole(CHAT, window.hiddens))
+    sizes = np.diff([0] + cells).tolist()
+    # Sent 2 -> 4; 6, 10, 14 -> 4 (half of 14 is 7: one step); 18 -> 8 (9); 26 -> 12 (13);
+    # 38 -> 16 (19); then the cap, until 102 + 16 + 3 needs more than 120 tokens.
+    assert sizes == [2, 4, 4, 4, 4, 8, 12, 16, 16, 16, 16]
+    final = vocoder.plan(LONG[:120], final=True)
+    assert final.final and final.start == cells[-1] - 5
+
+
+def test_growing_pieces_still_add_up_to_the_whole_decode():
+    vocoder = StreamingVocoder(CHAT, context=0)
+    pieces = [vocoder.push(LONG[:n]) for n in range(4, 301, 4)] + [vocoder.push(LONG, final=True)]
+    np.testing.assert_allclose(np.concatenate(pieces), decode_whole(CHAT, LONG), rtol=1e-6)
+    sizes = [len(p) // SAMPLES_PER_TOKEN for p in pieces[:-1] if len(p)]
+    assert max(sizes) == DEFAULT_MAX_PIECE and min(sizes[1:]) == DEFAULT_MIN_PIECE
+    assert sizes == sorted(sizes)
 
 
 def test_a_late_look_sends_every_grid_piece_it_missed_each_from_its_own_window():
