@@ -119,6 +119,10 @@ def main(argv=None) -> int:
         "shipped (first piece %d tokens looking %d ahead, then %d, context %d)" % (
             DEFAULT_FIRST_PIECE, DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD, field): {},
         "pieces of %d tokens throughout (before they grew)" % DEFAULT_MIN_PIECE: dict(max_piece=DEFAULT_MIN_PIECE),
+        "first piece 2, lookahead 6 throughout": dict(lookahead=6, first_lookahead=6),
+        "first piece 2, lookahead 8 throughout": dict(lookahead=8, first_lookahead=8),
+        "first piece 4, lookahead 8 throughout": dict(lookahead=8, first_lookahead=8, first_piece=4),
+        "first piece 2 + 6, then lookahead 12 (before)": dict(lookahead=12, first_lookahead=6, first_piece=2),
         "context 24": dict(context=24),
         "context 12": dict(context=12),
         "first piece 4 looking 4 ahead": dict(first_piece=4, first_lookahead=4),

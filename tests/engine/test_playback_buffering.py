@@ -87,3 +87,31 @@ def test_the_player_without_buffering_breaks_up_a_slow_producer():
 
     assert naive_gaps(paced(DURATIONS, 0.5)) > 0
     assert naive_gaps(paced(DURATIONS, 3.0)) == 0
+
+
+def _first_sound_and_second_piece(speed, **grid):
+    from tests.support.playback_sim import grid_arrivals
+
+    arrivals = grid_arrivals(400, speed, **grid)
+    played = play(arrivals)
+    assert played.gaps_inside_sentences() == 0 and played.buffer_gaps == 0
+    return played.first_sound_s, arrivals[1].at
+
+
+@pytest.mark.parametrize("speed", [1.4, 2.0, 4.0])
+def test_a_producer_faster_than_real_time_is_heard_from_its_second_piece(speed):
+    """The player starts once a second piece shows the production rate; on the shipped token
+    grid that piece comes as many tokens after the first as it holds, so the rate it shows is
+    the producer's and a sentence made 1.4x real time or faster starts there, without a gap."""
+    first_sound, second_piece = _first_sound_and_second_piece(speed)
+    assert second_piece <= first_sound <= second_piece + 0.021     # the sound card's next block
+
+
+def test_a_first_piece_that_looks_less_far_ahead_hid_the_rate_and_delayed_the_sound():
+    """The grid before: a 2-token first piece looking 6 ahead, then 12. The second piece came 20
+    tokens after the first with 12 tokens of audio, so a 1.5x producer looked slower than real
+    time and was first heard pieces later."""
+    now, second_now = _first_sound_and_second_piece(1.5)
+    before, second_before = _first_sound_and_second_piece(1.5, first_piece=2, first_lookahead=6, lookahead=12)
+    assert now <= second_now + 0.021 and before > second_before + 0.3
+    assert before - now > 0.4

@@ -26,19 +26,23 @@ import torch
 
 SAMPLES_PER_TOKEN = 512      # 2 mel frames per token, hop 256
 HALF_FRAME = 256
-DEFAULT_LOOKAHEAD = 12       # tokens held back (0.26 s of audio); see bench/decode.py
+# Tokens held back (0.17 s of audio). 8 gives the whole decode's samples to within float
+# rounding (121-125 dB, max error 0.0, bench/stream_joins.py, full-size random weights, 200
+# tokens, 3 seeds), as a lookahead of the receptive field (52) does; 6 gave 98-102 dB.
+DEFAULT_LOOKAHEAD = 8
 DEFAULT_MIN_PIECE = 12       # tokens per piece after the first, so pieces are not mostly context
 # Every piece decodes its context again (52 tokens on the full model) and costs a fixed ~20 ms a
 # call: 12-token pieces spent 34% of a CPU sentence in the vocoder, 7x a whole decode. Later
 # pieces grow to half of what was sent (up to this), when the listener already has that much
 # queued, so the first sound comes as soon as before and the rest costs less.
 DEFAULT_MAX_PIECE = 48
-# The first piece is short and looks less far ahead: every token it waits for is a decode step
-# before the first sound. 2 + 6 tokens: heard at the second look (every 4 tokens), and its join
-# is 101-103 dB from the whole decode, where 4 + 4 was 59 dB and 2 + 2 was 23 dB
-# (bench/stream_joins.py, full-size random weights, 3 seeds).
-DEFAULT_FIRST_PIECE = 2
-DEFAULT_FIRST_LOOKAHEAD = 6
+# The first piece is short: the player starts once the second piece shows the production rate,
+# and that piece comes 12 tokens after the first only if both look as far ahead. With the first
+# piece looking less far (2 + 6, then 12), the second came 20 tokens later with 12 tokens of
+# audio, the rate looked 0.6 of what it was, and a machine making 1.5x real time waited for its
+# fifth piece (tests/engine/test_playback_buffering.py).
+DEFAULT_FIRST_PIECE = 4
+DEFAULT_FIRST_LOOKAHEAD = DEFAULT_LOOKAHEAD
 CROSSFADE = 256              # samples
 
 
