@@ -61,12 +61,12 @@ def _warm_up(engine: Engine, synth) -> None:
     except Exception as exc:   # the model was unloaded meanwhile, or the warm-up failed: the
         log.info("warm-up skipped: %s", exc)   # first request then pays the first runs itself
         return
-    if engine.closed:          # another model is loading: this one's ChatTTS would only delay it
+    if engine.closed:          # another model is loading: this one's encoder would only delay it
         return
     try:
         synth.finish_loading()
-    except Exception as exc:   # the request that needs ChatTTS itself tries again and says why
-        log.info("ChatTTS not preloaded: %s", exc)
+    except Exception as exc:   # the request that needs the audio encoder tries again and says why
+        log.info("audio encoder not preloaded: %s", exc)
 
 
 class SynthesisWorker(QObject):

@@ -85,3 +85,16 @@ def test_the_run_leaves_nothing_behind(monkeypatch):
         selftest.run_self_test(steps)
         assert seen[-1].name.startswith("chattts-self-test-") and not seen[-1].exists()
         assert __import__("os").environ["CHATTTS_STUDIO_HOME"] == "/the/users/home"
+
+
+def test_the_synthesis_step_fails_when_the_second_start_needs_chattts_to_encode(tmp_path, monkeypatch):
+    """Its two sentences are voice-locked: the second start must encode the first one's
+    recording with the encoder built without ChatTTS (engine/light/encoder.py)."""
+    import pytest
+
+    def unavailable(*args, **kwargs):
+        raise ModuleNotFoundError("torchaudio missing from the bundle")
+
+    monkeypatch.setattr("app.engine.light.chat.load_audio_encoder", unavailable)
+    with pytest.raises(ValueError, match="the second start loaded ChatTTS to encode a recording"):
+        selftest.step_synthesis(tmp_path)

@@ -1,7 +1,7 @@
 """A start whose decode step is cached builds ChatTTS's other parts itself (engine/light):
-the same audio as a start through ChatTTS, neither ChatTTS nor transformers imported, ChatTTS
-itself loaded only for what needs its audio encoder, and ChatTTS's loader whenever the light
-parts do not apply."""
+the same audio as a start through ChatTTS, neither ChatTTS nor transformers imported (its
+audio encoder too is built here), ChatTTS itself loaded only where that encoder cannot be, and
+ChatTTS's loader whenever the light parts do not apply."""
 
 import json
 import os
@@ -41,24 +41,42 @@ def test_the_second_start_is_light_and_sounds_the_same(starts):
     assert light.decode_label == full.decode_label == "jit-int8"
     request = dict(text=TWO_SENTENCES, seed=5)
     # Two sentences with the voice lock: the second is voiced from the first one's codes,
-    # which ChatTTS's audio encoder makes; the light start loads ChatTTS for it.
+    # which the audio encoder makes: ChatTTS's, and on the light start our own, without ChatTTS.
     expected = full.run(SynthesisRequest(**request)).audio
     got = light.run(SynthesisRequest(**request)).audio
-    assert light.chat.full_loaded
+    assert light.chat.audio_encoder() is not None and not light.chat.full_loaded
     assert expected.size > 0 and np.array_equal(got, expected)
 
 
-def test_finish_loading_loads_chattts_once_and_only_for_a_light_start(tiny_model, tmp_path, monkeypatch):
+def test_finish_loading_builds_the_audio_encoder_and_only_for_a_light_start(tiny_model, tmp_path, monkeypatch):
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
     full = _load(tiny_model)
     full.finish_loading()                    # nothing left out: nothing happens
     light = _load(tiny_model)
-    assert not light.chat.full_loaded
+    assert light.chat._encoder is None
+    light.finish_loading()
+    encoder = light.chat.audio_encoder()
+    light.finish_loading()
+    assert encoder is not None and light.chat.audio_encoder() is encoder and not light.chat.full_loaded
+
+
+def test_where_the_encoder_cannot_be_built_chattts_loads_once_for_it(tiny_model, tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
+    _load(tiny_model)
+    light = _load(tiny_model)
+
+    def unreadable(*args, **kwargs):
+        raise KeyError("vq_layer.quantizer.rvqs.0.project_in.weight")
+
+    monkeypatch.setattr("app.engine.light.chat.load_audio_encoder", unreadable)
     light.finish_loading()
     first = light.chat.full()
     light.finish_loading()
-    assert light.chat.full() is first
+    assert light.chat.audio_encoder() is None and light.chat.full() is first
     assert first.vocos is None and first.gpt is None and first.dvae is not None   # no second copies
+    assert "project_in.weight" in caplog.text
+    wav = np.random.default_rng(1).standard_normal(24000).astype(np.float32)
+    assert light.chat.sample_audio_speaker(wav) == first.sample_audio_speaker(wav)
 
 
 def test_when_the_light_parts_fail_chattts_loads_them(tiny_model, tmp_path, monkeypatch, caplog):
@@ -91,7 +109,9 @@ _CHILD = textwrap.dedent("""
     synth = Synthesizer(sys.argv[1], device="cpu", precision="int8")
     synth.load(verify=False)
     audio = synth.run(SynthesisRequest(text="你好。", seed=3)).audio
-    print(json.dumps({"chat": type(synth.chat).__name__, "samples": int(audio.size),
+    # Two sentences with the voice lock: the first one's recording voices the second.
+    locked = synth.run(SynthesisRequest(text="你好。我们走吧。", seed=3)).audio
+    print(json.dumps({"chat": type(synth.chat).__name__, "samples": [int(audio.size), int(locked.size)],
                       "imported": sorted(m for m in ("ChatTTS", "transformers", "vector_quantize_pytorch", "numba")
                                          if m in sys.modules)}))
 """)

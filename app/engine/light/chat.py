@@ -1,9 +1,9 @@
 """LightChat: what our decoders ask of ChatTTS's `Chat`, built without importing ChatTTS.
 
 Used when the decode step comes from the compiled cache (a second start): then the Llama's
-weights are in the step and everything else is here. Voice cloning from a recording needs
-ChatTTS's DVAE encoder and quantizer; the first such call loads real ChatTTS (without the
-Llama's weights) and keeps it.
+weights are in the step and everything else is here, the audio encoder that turns a recording
+into a voice (a cloned voice, the voice lock) included. Real ChatTTS (without the Llama's
+weights) is loaded only where that encoder cannot be built from the model's files.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ import logging
 import threading
 from types import SimpleNamespace
 
+import numpy as np
+
 from app.engine.light.config import LightConfig, light_config, llama_numbers
+from app.engine.light.encoder import load_audio_encoder
 from app.engine.light.nets import LlamaShell, load_embed, load_mel_decoder, load_vocoder
 from app.engine.light.speaker import LightSpeaker
 from app.engine.light.tokenizer import LightTokenizer
@@ -40,10 +43,27 @@ class LightChat:
         self._full_loader = full_loader
         self._full = None
         self._full_lock = threading.Lock()
+        self._root = root
+        self._encoder = None       # None: not built yet; False: cannot be built here
+        self._encoder_lock = threading.Lock()
+
+    def audio_encoder(self):
+        """ChatTTS's DVAE encoder built here (light/encoder.py), loaded on first use (a fraction of
+        a second); None where this model's DVAE file does not hold it as the official one does."""
+        with self._encoder_lock:
+            if self._encoder is None:
+                try:
+                    self._encoder = load_audio_encoder(self.config.dvae, self._root / self.config.paths["dvae_ckpt_path"],
+                                                       self.device)
+                except Exception as exc:
+                    log.warning("the audio encoder could not be built here (%s: %s); ChatTTS will encode",
+                                type(exc).__name__, exc)
+                    self._encoder = False
+            return self._encoder or None
 
     def full(self):
-        """Real ChatTTS on the same files (loaded on first use, seconds), for what only it does:
-        turning a recording into codes (a cloned voice, or the voice lock's first sentence)."""
+        """Real ChatTTS on the same files (loaded on first use, seconds), for what only it does
+        when the audio encoder cannot be built here."""
         with self._full_lock:
             if self._full is None:
                 log.info("loading ChatTTS itself (its audio encoder turns recordings into voices)")
@@ -57,8 +77,15 @@ class LightChat:
     def full_loaded(self) -> bool:
         return self._full is not None
 
-    def sample_audio_speaker(self, wav):
-        return self.full().sample_audio_speaker(wav)
+    def sample_audio_speaker(self, wav) -> str:
+        """A recording (24 kHz float32 samples) -> its codes in ChatTTS's text form."""
+        encoder = self.audio_encoder()
+        if encoder is None:
+            return self.full().sample_audio_speaker(wav)
+        import torch
+
+        wav = torch.from_numpy(np.ascontiguousarray(wav, dtype=np.float32)) if isinstance(wav, np.ndarray) else wav
+        return self.speaker.encode_prompt(encoder(wav))
 
 
 def light_chat(store, device: str, studio_cfg, full_loader) -> LightChat | None:

@@ -33,6 +33,16 @@ class DecoderDims:
 
 
 @dataclass(frozen=True)
+class EncoderDims:
+    """ChatTTS's DVAE as an audio encoder: its encoder net, and its grouped residual quantizer."""
+    net: DecoderDims
+    vq_dim: int
+    levels: tuple[int, ...]
+    groups: int
+    residuals: int
+
+
+@dataclass(frozen=True)
 class VocosDims:
     dim: int
     intermediate_dim: int
@@ -46,6 +56,7 @@ class LightConfig:
     vocos: VocosDims
     paths: dict
     spk_stat: str
+    dvae: EncoderDims
 
 
 @dataclass(frozen=True)
@@ -68,8 +79,12 @@ def light_config(dims: dict | None = None, spk_stat: str | None = None) -> Light
                "num_text_tokens": dims.get("num_text_tokens") or gpt["num_text_tokens"]}
         decoder = dict(dims["decoder"])
         vocos = {k: dims["vocos"][k] for k in ("dim", "intermediate_dim", "num_layers")}
+    dvae = (dims or official).get("dvae") or official["dvae"]
+    vq = dvae["vq"]
+    encoder = EncoderDims(DecoderDims(**dvae["encoder"]), int(vq["dim"]), tuple(int(x) for x in vq["levels"]),
+                          int(vq["G"]), int(vq["R"]))
     return LightConfig(GptNumbers(**gpt), DecoderDims(**decoder), VocosDims(**vocos), dict(official["paths"]),
-                       spk_stat if spk_stat is not None else official["spk_stat"])
+                       spk_stat if spk_stat is not None else official["spk_stat"], encoder)
 
 
 def _positive_int(data: dict, name: str) -> int:

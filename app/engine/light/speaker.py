@@ -39,6 +39,17 @@ class LightSpeaker:
         codes = np.frombuffer(lzma.decompress(dec[4:], **_LZMA), dtype="<u2").copy()
         return torch.from_numpy(codes.astype(np.int32)).view(*shape)
 
+    @staticmethod
+    def encode_prompt(codes: torch.Tensor) -> str:
+        """ChatTTS's text form of a recording's codes (num_vq, T): the inverse of decode_prompt."""
+        import pybase16384 as b14
+
+        arr = codes.cpu().numpy().astype(np.uint16)
+        if arr.ndim != 2:
+            raise ValueError(f"codes must be (num_vq, T), not {arr.shape}")
+        return b14.encode_to_string(np.array(arr.shape, dtype="<u2").tobytes()
+                                    + lzma.compress(arr.astype("<u2").tobytes(), **_LZMA))
+
     @torch.inference_mode()
     def apply(self, emb: torch.Tensor, spk_emb: str | torch.Tensor, input_ids: torch.Tensor,
               spk_emb_ids: int, device: torch.device, inplace: bool = True) -> torch.Tensor:

@@ -124,10 +124,11 @@ class Synthesizer:
             return None
 
     def finish_loading(self) -> None:
-        """Load what a light start left out (ChatTTS itself, whose audio encoder the voice lock
-        and voice cloning use), so that no request waits for it later; nothing otherwise. For
-        long-lived clients, on a thread of their own once the model is ready."""
-        if self.light_start:
+        """Load what a light start left out (the audio encoder that the voice lock and voice
+        cloning use; ChatTTS itself only where that cannot be built without it), so that no
+        request waits for it later; nothing otherwise. For long-lived clients, on a thread of
+        their own once the model is ready."""
+        if self.light_start and self.chat.audio_encoder() is None:
             self.chat.full()
 
     def _cached_step(self):
