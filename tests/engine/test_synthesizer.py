@@ -104,6 +104,17 @@ def test_voice_lock_makes_the_first_sentence_the_reference_for_the_rest(synthesi
     assert np.array_equal(first_audio, result.audio[: first_audio.size])
 
 
+def test_a_first_sentence_too_short_to_encode_leaves_the_rest_unlocked_with_a_warning(synthesizer, monkeypatch):
+    """One audio token is 256 samples, fewer than the encoder's mel can pad: the paragraph
+    failed with a PyTorch padding error. Now its other sentences play without the lock."""
+    calls = _record_infer_calls(synthesizer, monkeypatch)
+    result = synthesizer.run(SynthesisRequest("第一句。第二句。", refine_text=False,
+                                              sampling=SamplingParams(max_new_tokens=1)))
+    assert result.segments == 2 and result.audio.size > 0
+    assert [c["spk_smp"] for c in calls] == [None, None]
+    assert "The first sentence was too short to lock the voice to" in " ".join(result.warnings)
+
+
 def test_voice_lock_can_be_switched_off(synthesizer, monkeypatch):
     calls = _record_infer_calls(synthesizer, monkeypatch)
     synthesizer.run(SynthesisRequest("第一句。第二句。", voice_lock=False, **FAST))

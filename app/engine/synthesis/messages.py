@@ -34,6 +34,11 @@ def cut_short_warning(index: int) -> str:
              "text again to hear it whole.").format(n=index + 1)
 
 
+def voice_lock_too_short() -> str:
+    return _("The first sentence was too short to lock the voice to; the other sentences use the "
+             "chosen voice without the lock.")
+
+
 def out_of_memory_alone(device: str) -> str:
     return _("{device} ran out of memory even with one sentence at a time; close other programs, "
              "lower the token limit, or use {option}.").format(device=device, option="--device cpu")

@@ -32,6 +32,10 @@ log = logging.getLogger("chattts_studio.engine")
 # Rows a batch takes in its life, joiners included: then it ends, and the work that waits for
 # a batch to end (Engine.call, other sampling settings) gets its turn.
 JOIN_LIMIT = 16
+# The audio encoder's mel pads each end by half its 1024-sample window by reflection, which
+# needs more samples than that: a first sentence of one or two tokens (256-768 samples) failed
+# the whole paragraph with a PyTorch padding error.
+LOCK_MIN_SAMPLES = 1024
 
 
 class Scheduler:
@@ -342,8 +346,10 @@ class Scheduler:
                 # Nothing else of this request has been decoded yet: its pieces are the first sentence's.
                 audio = np.concatenate(ticket.pieces) if ticket.pieces else np.zeros(0, dtype=np.float32)
                 try:
-                    if audio.size:
+                    if audio.size >= LOCK_MIN_SAMPLES:
                         ticket.reference = self.synth.reference_from_audio(audio, ticket.segments[0])
+                    else:
+                        ticket.warnings.append(messages.voice_lock_too_short())
                 except Exception as exc:      # out of memory on a GPU: it ends this request only
                     yield from self._end(ticket, exc)
                     continue
