@@ -73,3 +73,28 @@ def test_overlapping_blocks_on_two_threads_leave_the_real_initialisers():
     b.join(10)
     assert torch.nn.init.kaiming_uniform_ is original
     assert torch.nn.Linear(8, 4).weight.abs().sum() > 0
+
+
+def test_no_init_writes_nothing_and_a_light_part_still_gets_every_weight_from_its_file(tiny_model):
+    """engine/light builds its parts without touching their initial memory (no_init): safe only
+    because the load is strict and assigns, so every parameter and buffer is the file's own."""
+    from unittest import mock
+
+    from app.engine.light.config import light_config
+    from app.engine.light.nets import load_mel_decoder, load_vocoder
+    from app.engine.models.store import ModelStore
+    from app.engine.synthesis.zero_init import no_init
+
+    with mock.patch.object(torch.Tensor, "zero_", side_effect=AssertionError("memory was written")):
+        with no_init():
+            torch.nn.Linear(8, 4), torch.nn.Conv1d(2, 2, 3)
+    assert torch.nn.init.kaiming_uniform_.__module__ == "torch.nn.init"
+    cfg = ModelStore(tiny_model).studio_config()
+    light = light_config(cfg["dimensions"], cfg["spk_stat"])
+    root = tiny_model / "asset"
+    for module, name in ((load_mel_decoder(light.decoder, root / "Decoder.safetensors", "cpu"), "Decoder"),
+                         (load_vocoder(light.vocos, root / "Vocos.safetensors", "cpu"), "Vocos")):
+        stored = load_file(str(root / f"{name}.safetensors"))
+        state = module.state_dict()
+        assert state.keys() == stored.keys(), name
+        assert all(torch.equal(state[k], stored[k]) for k in stored), name

@@ -18,16 +18,21 @@ from app.engine.light.config import DecoderDims, GptNumbers, LlamaNumbers, Vocos
 
 
 def _load_strict(make, path, device) -> nn.Module:
-    """`make()` with zeros for PyTorch's random initial weights (drawing them only to overwrite
-    them cost seconds of a start: synthesis/zero_init.py), then the file's tensors, strictly:
-    every name and shape must match."""
+    """`make()`, then the file's tensors, strictly: every name and shape must match."""
     from safetensors.torch import load_file
 
-    from app.engine.synthesis.zero_init import zero_init
+    return load_into(make, load_file(str(path), device=str(device)), device)
 
-    with zero_init():
+
+def load_into(make, state: dict, device) -> nn.Module:
+    """`make()` without PyTorch's random initial weights (drawing, or even zero-filling, them
+    only to drop them cost a start seconds: synthesis/zero_init.py), then `state`'s tensors,
+    strictly and assigned, so that every weight left unwritten is replaced."""
+    from app.engine.synthesis.zero_init import no_init
+
+    with no_init():
         module = make()
-    module.load_state_dict(load_file(str(path), device=str(device)), strict=True, assign=True)
+    module.load_state_dict(state, strict=True, assign=True)
     return module.to(device).eval()
 
 

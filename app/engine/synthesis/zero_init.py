@@ -27,8 +27,12 @@ def _zeros(tensor, *args, **kwargs):
 _LOCK = threading.RLock()
 
 
+def _untouched(tensor, *args, **kwargs):
+    return tensor
+
+
 @contextlib.contextmanager
-def zero_init():
+def zero_init(fill=_zeros):
     """Within: `torch.nn.init`'s random initialisers fill with zeros (one thread at a time)."""
     import torch.nn.init as init
 
@@ -36,8 +40,15 @@ def zero_init():
         saved = {name: getattr(init, name) for name in RANDOM_INITS}
         try:
             for name in RANDOM_INITS:
-                setattr(init, name, _zeros)
+                setattr(init, name, fill)
             yield
         finally:
             for name, function in saved.items():
                 setattr(init, name, function)
+
+
+def no_init():
+    """Within: the random initialisers leave memory as allocated, never written nor read: only
+    for modules whose every weight is then replaced by a strict, assigning load (engine/light),
+    where zero-filling 300 MB that is dropped unread took 0.9 s of a 1.3 s light start."""
+    return zero_init(_untouched)
