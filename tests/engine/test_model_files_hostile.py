@@ -21,6 +21,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st
     (("dimensions", "gpt", "hidden_size"), "64", "dimensions.gpt.hidden_size"),
     (("dimensions", "gpt", "num_vq"), -1, "dimensions.gpt.num_vq"),
     (("dimensions", "dvae", "vq", "levels"), [], "dimensions.dvae.vq.levels"),
+    # A level of 1 divides by zero in the quantizer: every recording's codes would be garbage.
+    (("dimensions", "dvae", "vq", "levels"), [5, 1, 5, 5], "dimensions.dvae.vq.levels.1"),
     (("sha256", "asset/DVAE.safetensors"), "../../etc", "sha256.asset/DVAE.safetensors"),
     (("spk_stat",), 5, "spk_stat"),
 ])

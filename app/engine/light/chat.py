@@ -12,8 +12,6 @@ import logging
 import threading
 from types import SimpleNamespace
 
-import numpy as np
-
 from app.engine.light.config import LightConfig, light_config, llama_numbers
 from app.engine.light.encoder import load_audio_encoder
 from app.engine.light.nets import LlamaShell, load_embed, load_mel_decoder, load_vocoder
@@ -84,8 +82,7 @@ class LightChat:
             return self.full().sample_audio_speaker(wav)
         import torch
 
-        wav = torch.from_numpy(np.ascontiguousarray(wav, dtype=np.float32)) if isinstance(wav, np.ndarray) else wav
-        return self.speaker.encode_prompt(encoder(wav))
+        return self.speaker.encode_prompt(encoder(torch.as_tensor(wav, dtype=torch.float32)))
 
 
 def light_chat(store, device: str, studio_cfg, full_loader) -> LightChat | None:

@@ -79,7 +79,7 @@ def light_config(dims: dict | None = None, spk_stat: str | None = None) -> Light
                "num_text_tokens": dims.get("num_text_tokens") or gpt["num_text_tokens"]}
         decoder = dict(dims["decoder"])
         vocos = {k: dims["vocos"][k] for k in ("dim", "intermediate_dim", "num_layers")}
-    dvae = (dims or official).get("dvae") or official["dvae"]
+    dvae = (dims or official)["dvae"]
     vq = dvae["vq"]
     encoder = EncoderDims(DecoderDims(**dvae["encoder"]), int(vq["dim"]), tuple(int(x) for x in vq["levels"]),
                           int(vq["G"]), int(vq["R"]))

@@ -56,6 +56,12 @@ class AudioEncoder(nn.Module):
         self.preprocessor_mel = nn.Module()      # its window and filter bank are in the file too
         self.preprocessor_mel.mel_spec = torchaudio.transforms.MelSpectrogram(
             sample_rate=24000, n_fft=1024, hop_length=256, n_mels=MEL_BINS, center=True, power=1)
+        # The quantizer's constants, as vector_quantize_pytorch derives them from the levels.
+        levels = torch.tensor(d.levels)
+        self.register_buffer("levels", levels, persistent=False)
+        self.register_buffer("soft_clamp", 1 + (1 / (levels - 1)), persistent=False)
+        self.register_buffer("basis", torch.cumprod(torch.tensor([1] + list(d.levels[:-1])), dim=0,
+                                                    dtype=torch.int32), persistent=False)
 
     @torch.inference_mode()
     def forward(self, wav: torch.Tensor) -> torch.Tensor:
@@ -71,26 +77,22 @@ class AudioEncoder(nn.Module):
         return ind.squeeze(0)
 
     def _residual(self, group: _ResidualGroup, x: torch.Tensor) -> torch.Tensor:
-        levels = torch.tensor(self.dims.levels, device=x.device)
-        soft_clamp = 1 + (1 / (levels - 1))
         x = group.project_in(x)
-        x = (x / soft_clamp).tanh() * soft_clamp
+        x = (x / self.soft_clamp).tanh() * self.soft_clamp
         residual, indices = x, []
         for i in range(self.dims.residuals):
-            scale = levels.float() ** -i
-            codes, index = self._fsq(residual / scale, levels)
+            scale = self.levels.float() ** -i
+            codes, index = self._fsq(residual / scale)
             residual = residual - codes * scale
             indices.append(index)
         return torch.stack(indices, dim=-1)
 
-    def _fsq(self, z: torch.Tensor, levels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        levels_minus_1 = levels.to(torch.int32) - 1
-        basis = torch.cumprod(torch.tensor([1] + list(self.dims.levels[:-1]), device=z.device), dim=0,
-                              dtype=torch.int32)
+    def _fsq(self, z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        levels_minus_1 = self.levels.to(torch.int32) - 1
         bracket = (levels_minus_1 * (torch.clamp(z, min=-1.0, max=1.0) + 1) / 2.0) + 0.5
         bracket = bracket + (bracket.floor() - bracket)     # floor_ste's arithmetic, kept for its bits
         codes = 2.0 / levels_minus_1 * bracket - 1.0
-        index = ((codes + 1.0) / (2.0 / levels_minus_1) * basis).sum(dim=-1).round().to(torch.int32)
+        index = ((codes + 1.0) / (2.0 / levels_minus_1) * self.basis).sum(dim=-1).round().to(torch.int32)
         return codes, index
 
 
@@ -99,12 +101,10 @@ def load_audio_encoder(d: EncoderDims, path, device) -> AudioEncoder:
     (the decoder half of the file is ChatTTS's own use, not read here)."""
     from safetensors import safe_open
 
-    from app.engine.light.nets import load_into
+    from app.engine.light.nets import assign_strict, built
 
-    from app.engine.synthesis.zero_init import no_init
-
-    with no_init():
-        wanted = AudioEncoder(d, d.net.idim).state_dict().keys()
+    module = built(lambda: AudioEncoder(d, d.net.idim))
+    wanted = module.state_dict().keys()
     with safe_open(str(path), framework="pt", device=str(device)) as f:
         state = {name: f.get_tensor(name) for name in f.keys() if name in wanted}
-    return load_into(lambda: AudioEncoder(d, d.net.idim), state, device)
+    return assign_strict(module, state, device)

@@ -21,17 +21,21 @@ def _load_strict(make, path, device) -> nn.Module:
     """`make()`, then the file's tensors, strictly: every name and shape must match."""
     from safetensors.torch import load_file
 
-    return load_into(make, load_file(str(path), device=str(device)), device)
+    return assign_strict(built(make), load_file(str(path), device=str(device)), device)
 
 
-def load_into(make, state: dict, device) -> nn.Module:
+def built(make) -> nn.Module:
     """`make()` without PyTorch's random initial weights (drawing, or even zero-filling, them
-    only to drop them cost a start seconds: synthesis/zero_init.py), then `state`'s tensors,
-    strictly and assigned, so that every weight left unwritten is replaced."""
+    only to drop them cost a start seconds: synthesis/zero_init.py); `assign_strict` must follow."""
     from app.engine.synthesis.zero_init import no_init
 
     with no_init():
-        module = make()
+        return make()
+
+
+def assign_strict(module: nn.Module, state: dict, device) -> nn.Module:
+    """`state`'s tensors put in place of `module`'s, strictly, so that every weight `built` left
+    unwritten is replaced."""
     module.load_state_dict(state, strict=True, assign=True)
     return module.to(device).eval()
 

@@ -48,7 +48,7 @@ class CoderDims(_Dims):
 
 class VqDims(_Dims):
     dim: Dim
-    levels: list[Dim] = Field(min_length=1, max_length=16)
+    levels: list[Annotated[int, Field(ge=2, le=1_000_000)]] = Field(min_length=1, max_length=16)   # 1 divides by 0
     G: Dim
     R: Dim
 
