@@ -37,22 +37,35 @@ def _silence_jit_deprecation():
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch\.jit.*")
 
 
-def _choose_executor(precision: str) -> None:
-    """TorchScript's default (profiling) executor profiles a function's first run and compiles
-    fused kernels on its second: 0.75 s of the first warm-up sentence with the full int8 model on
-    this 2-core CPU, which a Play pressed at ready waits for. The legacy executor optimizes
-    once, on the first run: 0.28 s, at the same int8 speed (2.5 s per 128 tokens both). fp32 ran
-    5-8% slower on it, so only int8 uses it. The choice is read when a function first runs;
-    a loop is compiled and warmed up on the same thread, one model at a time."""
-    try:
-        torch._C._jit_set_profiling_executor(precision != "int8")
-    except AttributeError:     # a PyTorch without the switch: its default executor
-        pass
+class _Unoptimized:
+    """A TorchScript function called with its executor's graph optimization off. That
+    optimization runs on a function's first call: a quarter to nearly half a second of the int8
+    step's first call with the full model on a 2-core CPU, which a Play pressed at ready waits
+    for. int8's time is in its quantized kernels, with nothing left to fuse, so without it the
+    first call costs what the next ones do and the steady speed is the same
+    (bench/first_call.py). fp32 and bf16 keep it. The switch is per thread: it is set around
+    each call, and other models are not touched."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, *args):
+        before = torch._C._get_graph_executor_optimize()
+        torch._C._set_graph_executor_optimize(False)
+        try:
+            return self.fn(*args)
+        finally:
+            torch._C._set_graph_executor_optimize(before)
 
 
 class DecodeLoop(FixedShapeSteps):
     # How int8 is made (decode/int8.py); None: its RECIPE. Benchmarks and tests set others.
     int8_recipe = None
+    # Whether compiled int8 runs without the executor's optimization (_Unoptimized); the
+    # benchmark turns it off to compare.
+    int8_unoptimized = True
 
     def __init__(self, chat, mode: str = "jit", precision: str = "fp32", own_weights: bool = False,
                  cache=None, step=LOOK_UP):
@@ -101,6 +114,7 @@ class DecodeLoop(FixedShapeSteps):
         self.jit_error: Optional[str] = None
         self._filter, self._draw = filter_logits, draw
         self._stack = stack
+        self._run: Optional[_Unoptimized] = None     # how the compiled int8 step is called
         on_gpu = self.device.type == "cuda"
         # On a GPU, "jit" means each token is one replay of a captured graph of the fixed-shape
         # step; TorchScript is not used there: its fuser compiles ~130 kernels for each new
@@ -136,13 +150,15 @@ class DecodeLoop(FixedShapeSteps):
 
     def _compile(self, stack) -> None:
         _silence_jit_deprecation()
-        _choose_executor(self.precision)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 self._stack = torch.jit.script(stack)
                 self._filter = torch.jit.script(filter_logits)
                 self._draw = torch.jit.script(draw)
+            if self.precision == "int8" and self.int8_unoptimized:
+                self._filter, self._draw = _Unoptimized(self._filter), _Unoptimized(self._draw)
+                self._run = _Unoptimized(self._stack)
         except Exception as exc:   # any TorchScript gap: same math, eager
             self.mode, self.jit_error = "eager", f"{type(exc).__name__}: {exc}"
             self._stack, self._filter, self._draw = stack, filter_logits, draw
@@ -171,7 +187,7 @@ class DecodeLoop(FixedShapeSteps):
 
     def run_stack(self, x, positions_per_row, mask, k, v, write_at: torch.Tensor, length: int) -> torch.Tensor:
         cos, sin = self.rotary(positions_per_row)
-        return self._stack(x.to(self.dtype), cos, sin, mask, k, v, write_at, length)
+        return (self._run or self._stack)(x.to(self.dtype), cos, sin, mask, k, v, write_at, length)
 
     def logits(self, hidden: torch.Tensor, audio: bool) -> torch.Tensor:
         if audio:
