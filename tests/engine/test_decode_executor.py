@@ -77,3 +77,15 @@ def test_a_thread_that_had_it_off_keeps_it_off():
         _Unoptimized(lambda: seen.append(_optimizing()))()
         assert not _optimizing()
     assert seen == [False] and _optimizing()
+
+
+def test_only_a_step_whose_first_calls_cost_more_is_warmed_up_with_sentences(synthesizer):
+    from app.engine.decode.speech import FastSpeech
+
+    chat = synthesizer.chat
+    int8 = DecodeLoop(chat, "jit", "int8")
+    assert not int8.first_calls_cost
+    assert FastSpeech(chat, int8).warm_up_parts([]) == []
+    fp32 = synthesizer.loop
+    assert fp32.precision == "fp32" and fp32.first_calls_cost
+    assert len(FastSpeech(chat, fp32).warm_up_parts([])) == 2

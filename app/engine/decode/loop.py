@@ -137,6 +137,16 @@ class DecodeLoop(FixedShapeSteps):
         # Tests: (step, raw logits, the request rows they belong to) at every step.
         self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
 
+    @property
+    def first_calls_cost(self) -> bool:
+        """Whether a first request pays for more than later ones (TorchScript optimizing the
+        step on its first runs), so that a warm-up sentence saves a user's first Play more than
+        it costs one pressed while it runs: not for the unoptimized int8 step, whose first calls
+        cost what later ones do (a 2-token sentence's decode 0.04-0.05 s, the second 0.03-0.04 s);
+        with a warm-up sentence a Play pressed at ready sounded after 0.52-0.56 s, without it
+        0.38-0.46 s (three launches each, interleaved)."""
+        return self._run is None
+
     def _int8_rows(self) -> bool:
         from app.engine.decode.int8 import RECIPE
 

@@ -61,7 +61,8 @@ class FastSpeech:
 
     def warm_up_parts(self, shapes: list[tuple[int, int]] = ()) -> list[Callable[[], None]]:
         """TorchScript optimizes a function on its first runs (about 0.7 s on the full model):
-        pay that while loading, not on the user's first sentence. On a GPU, capture the step's
+        pay that while loading, not on the user's first sentence (not for a step whose first
+        calls cost no more: `DecodeLoop.first_calls_cost`). On a GPU, capture the step's
         graphs for the (batch, cache length) `shapes` of the audio pass, and the same batches
         of the refine pass, so that the first requests of those shapes capture nothing.
         In parts, so that a caller can serve a request between them."""
@@ -70,7 +71,7 @@ class FastSpeech:
         def sentence() -> None:
             list(self.speak(["你好。"], "[speed_5]", params, [0], [None], [None], None, False, BatchReport()))
 
-        parts = [sentence, sentence]
+        parts = [sentence, sentence] if self.loop.first_calls_cost else []
         for batch, tokens in shapes:
             parts.append(functools.partial(self.loop.prepare_graphs, batch, tokens))
             parts.append(functools.partial(self.loop.prepare_graphs, batch,
