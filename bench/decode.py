@@ -40,6 +40,9 @@ ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8"]
 QUICK_MODES = ["jit-fp32", "jit-int8"]
 # On a GPU "jit" is our loop replaying CUDA graphs; "eager" the same loop without them.
 CUDA_MODES = ["jit-fp32", "jit-bf16", "jit-fp16", "eager-fp16"]
+# What the step's matrices are, by precision: fp32/bf16 Linear, int8 RowScaledLinear
+# (decode/int8_rows.py), or PyTorch's dynamic int8 (the recipes bench/int8_speed.py compares).
+LINEARS = ("Linear", "RowScaledLinear", "DynamicQuantizedLinear")
 METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb", "peak_gpu_mb"]
 
 
@@ -85,12 +88,21 @@ def _forced_ours(synth, texts, tokens):
                                             BatchReport()))
 
 
+def floor_layers(loop) -> list:
+    """The step's matrices the floor multiplies with."""
+    linears = [m for _name, m in loop._stack.named_modules()
+               if getattr(m, "original_name", type(m).__name__) in LINEARS]
+    if not linears:       # a new kind of layer: a floor of nothing would read as 0 ms
+        raise RuntimeError("no Linear layers found in the decode step")
+    return linears
+
+
 def _matmul_floor(loop, repeats: int = 20) -> float:
-    """Milliseconds per step of only the stack's Linear calls on one token's input."""
+    """Milliseconds per step of only the stack's Linear calls on one token's input (int8: the
+    row-scaled int8 matrices, each call with its own row scaling)."""
     import torch
 
-    linears = [m for _name, m in loop._stack.named_modules()
-               if getattr(m, "original_name", type(m).__name__) in ("Linear", "DynamicQuantizedLinear")]
+    linears = floor_layers(loop)
     inputs = [torch.randn(1, 1, m.in_features if hasattr(m, "in_features") else loop.hidden_size,
                           dtype=loop.dtype, device=loop.device) for m in linears]
     with torch.inference_mode():
