@@ -12,7 +12,10 @@ difference at the joins (cross-faded) for earlier sound.
 Pieces lie on a fixed grid of tokens (the first `first_piece` tokens, then `min_piece` at a
 time) and each is decoded from a window fixed by the grid, however late it is asked for. So a
 sentence's audio is a function of its tokens alone: the same whether it streamed alone, in a
-batch, joined one mid-way, or was looked at every token or every few.
+batch, joined one mid-way, or was looked at every token or every few. A sentence that sent
+nothing before it ended (a later sentence of a paragraph, an export, a farm or server request
+without streaming) is decoded whole in one call instead, which its grid pieces equal within
+float rounding at the shipped lookahead (1.2e-7 at most, 123 dB) at a quarter of the work.
 """
 
 from __future__ import annotations
@@ -97,11 +100,15 @@ class StreamingVocoder:
         """What `push` decodes next: the next grid piece once its window is all there, else
         (`final`) the rest of the sentence; None when no piece is ready."""
         n = hiddens.shape[0]
+        target = max(0, n * SAMPLES_PER_TOKEN - HALF_FRAME)
+        if final and self.emitted == 0:
+            # Nothing sent yet (a sentence that did not stream): one whole decode, not its grid
+            # pieces, each of which decodes its context again (4x the work for 96 tokens).
+            return Window(hiddens, 0, target, True) if target else None
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self.context)
         cut, reads = self._next_cell()
         if cut + reads <= n:
             return Window(hiddens[start:cut + reads], start, cut * SAMPLES_PER_TOKEN, False)
-        target = max(0, n * SAMPLES_PER_TOKEN - HALF_FRAME)
         if not final or target <= self.emitted:
             return None
         return Window(hiddens[start:n], start, target, True)
