@@ -304,7 +304,9 @@ class Scheduler:
 
     def _deliver(self, batch: Batch, piece) -> Iterator[tuple[Ticket, object]]:
         """A decoded piece to its request, less what was already sent before a retry (the
-        sentence replays identically, having its own seed)."""
+        sentence replays identically, having its own seed; a replay that is decoded whole
+        where the first try streamed, or the reverse, differs only by float rounding:
+        decode/vocoder_stream.py)."""
         ticket, index = batch.members[piece.row]
         produced = batch.produced[piece.row]
         batch.produced[piece.row] += piece.samples.size
