@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from app.engine.audio.buffering import BufferState, SegmentBuffer
-from tests.support.playback_sim import SAMPLE_RATE, paced, play
+from tests.support.playback_sim import SAMPLE_RATE, grid_arrivals, paced, play
 
 # Sentences of different lengths, so no fixed guess of a sentence's length would do.
 DURATIONS = [2.1, 4.7, 0.9, 6.3, 3.2, 1.4]
@@ -115,3 +115,17 @@ def test_a_first_piece_that_looks_less_far_ahead_hid_the_rate_and_delayed_the_so
     before, second_before = _first_sound_and_second_piece(1.5, first_piece=2, first_lookahead=6, lookahead=12)
     assert now <= second_now + 0.021 and before > second_before + 0.3
     assert before - now > 0.4
+
+
+@pytest.mark.parametrize("tokens", [100, 200, 500])
+def test_no_gap_on_the_shipped_grid_at_any_speed_around_the_threshold(tokens):
+    """Pieces grow after the rate is measured, so the next ones take longer to arrive: with a
+    0.8 rate margin a sentence made at 1.20-1.28x real time started early and ran dry mid-way.
+    Every speed from 1.0x to 2.0x in 1% steps: never a gap inside the sentence."""
+    gapped = []
+    for i in range(101):
+        speed = 1.0 + i / 100
+        played = play(grid_arrivals(tokens, speed))
+        if played.gaps_inside_sentences() or played.buffer_gaps:
+            gapped.append(speed)
+    assert gapped == []

@@ -28,7 +28,12 @@ from typing import Callable
 
 import numpy as np
 
-RATE_SAFETY = 0.8        # act as if production were this fraction of what was measured
+# Act as if production were this fraction of what was measured. A segment starts on a rate
+# measured over its first pieces, but later pieces grow (decode/vocoder_stream.py), so each
+# takes longer to arrive: with 0.8 (start at 1.25x real time) a sentence made at 1.20-1.28x
+# ran dry once or twice mid-way on the shipped grid in simulation; from 0.77 down none did
+# (tests/engine/test_playback_buffering.py sweeps it), and 0.72 (1.39x) keeps a margin.
+RATE_SAFETY = 0.72
 MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
 PIECES_AHEAD = 2.0       # ... and at least the time this many typical pieces take to arrive
 
