@@ -129,3 +129,22 @@ def test_no_gap_on_the_shipped_grid_at_any_speed_around_the_threshold(tokens):
         if played.gaps_inside_sentences() or played.buffer_gaps:
             gapped.append(speed)
     assert gapped == []
+
+
+def test_on_the_grid_a_sentence_made_just_above_real_time_starts_long_before_it_is_whole():
+    """At 1.3x the wide margin alone waits for the whole sentence (about 5 s for 300 tokens);
+    knowing the grid's next pieces, the player starts once each will arrive in time."""
+    arrivals = grid_arrivals(300, 1.3)
+    played = play(arrivals)
+    assert played.gaps_inside_sentences() == 0
+    assert played.first_sound_s < arrivals[-1].at - 3.0
+
+
+def test_pieces_that_are_not_on_the_grid_get_the_wide_margin():
+    from app.engine.audio.buffering import _Segment
+
+    on = _Segment(0, received=(4 + 12 + 12) * 512)         # three grid pieces, or one that holds them
+    off = _Segment(0, received=(4 + 10) * 512)
+    partial = _Segment(0, received=(4 + 12) * 512 + 100)   # a retry's rest of a piece
+    assert SegmentBuffer._on_grid(on)
+    assert not SegmentBuffer._on_grid(off) and not SegmentBuffer._on_grid(partial)

@@ -28,12 +28,19 @@ from typing import Callable
 
 import numpy as np
 
+from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, piece_size
+
 # Act as if production were this fraction of what was measured. A segment starts on a rate
-# measured over its first pieces, but later pieces grow (decode/vocoder_stream.py), so each
-# takes longer to arrive: with 0.8 (start at 1.25x real time) a sentence made at 1.20-1.28x
-# ran dry once or twice mid-way on the shipped grid in simulation; from 0.77 down none did
-# (tests/engine/test_playback_buffering.py sweeps it), and 0.72 (1.39x) keeps a margin.
+# measured over its first pieces, but later pieces can be larger and take longer to arrive:
+# with 0.8 (start at 1.25x real time and two typical pieces queued) a sentence made at
+# 1.20-1.28x on our token grid ran dry once or twice mid-way in simulation; from 0.77 down
+# none did, and 0.72 (1.39x) keeps a margin. On the grid the player also knows the pieces to
+# come and may start earlier if each will arrive in time (GRID_RATE_SAFETY covers only the
+# measurement): at 1.3x a 300-token sentence is then heard after about 1 s, not when whole.
+# Each rule alone never ran dry in the sweep (tests/engine/test_playback_buffering.py), so
+# starting when either allows does not either.
 RATE_SAFETY = 0.72
+GRID_RATE_SAFETY = 0.8
 MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
 PIECES_AHEAD = 2.0       # ... and at least the time this many typical pieces take to arrive
 
@@ -66,6 +73,7 @@ class SegmentBuffer:
         self._segments: collections.deque[_Segment] = collections.deque()
         self._ended = False
         self._first_arrival: float | None = None
+        self._last_arrival: float | None = None
         self._produced_after_first = 0       # samples that arrived after the first piece
         self._piece_sizes: collections.deque[int] = collections.deque(maxlen=16)
         self._state = BufferState.IDLE
@@ -82,6 +90,7 @@ class SegmentBuffer:
                 self._first_arrival = now
             else:
                 self._produced_after_first += len(samples)
+            self._last_arrival = now
             if len(samples):
                 self._piece_sizes.append(len(samples))
             seg = self._segments[-1] if self._segments else None
@@ -124,12 +133,44 @@ class SegmentBuffer:
         rate = self._rate_locked(now)
         if rate is None:
             return False
+        if self._on_grid(seg) and self._grid_allows(seg, now, rate * GRID_RATE_SAFETY):
+            return True
         rate *= RATE_SAFETY
         if rate < 1.0:
             return False                   # see the module's docstring
         piece = (float(np.median(self._piece_sizes)) if self._piece_sizes else 0.0) / self.sample_rate
         lead = max(MIN_LEAD_SECONDS, PIECES_AHEAD * piece / rate)
         return seg.queued / self.sample_rate >= lead
+
+    @staticmethod
+    def _on_grid(seg: _Segment) -> bool:
+        """Whether what the segment received ends where a piece of our token grid ends (several
+        pieces may come at once)."""
+        if seg.received % SAMPLES_PER_TOKEN:
+            return False
+        sent, end = seg.received // SAMPLES_PER_TOKEN, 0
+        while end < sent:
+            end += piece_size(end)
+        return end == sent
+
+    def _grid_allows(self, seg: _Segment, now: float, rate: float) -> bool:
+        """Starting now, each of the grid's next pieces arrives before the speaker needs it, at
+        `rate`: until pieces reach their largest size; from then on the lead only grows."""
+        if rate < 1.0 or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
+            return False
+        token_s = SAMPLES_PER_TOKEN / self.sample_rate
+        sent = end = seg.received // SAMPLES_PER_TOKEN
+        while True:
+            size = piece_size(end)
+            # Decoding went on from the last arrival; the speaker reaches the piece's start
+            # after what is queued and the pieces before it.
+            arrives = self._last_arrival + (end + size - sent) * token_s / rate
+            needed = now + seg.queued / self.sample_rate + (end - sent) * token_s
+            if arrives > needed:
+                return False
+            if size >= DEFAULT_MAX_PIECE:
+                return True
+            end += size
 
     def _decide_state_locked(self, now: float) -> BufferState | None:
         """The state to report now, if it changed."""

@@ -27,25 +27,11 @@ from typing import Optional
 import numpy as np
 import torch
 
-SAMPLES_PER_TOKEN = 512      # 2 mel frames per token, hop 256
+from app.engine.decode.piece_grid import (  # noqa: F401 (the grid's numbers, also for importers of this module)
+    DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD, DEFAULT_MAX_PIECE, DEFAULT_MIN_PIECE,
+    SAMPLES_PER_TOKEN, piece_size)
+
 HALF_FRAME = 256
-# Tokens held back (0.17 s of audio). 8 gives the whole decode's samples to within float
-# rounding (121-125 dB, max error 0.0, bench/stream_joins.py, full-size random weights, 200
-# tokens, 3 seeds), as a lookahead of the receptive field (52) does; 6 gave 98-102 dB.
-DEFAULT_LOOKAHEAD = 8
-DEFAULT_MIN_PIECE = 12       # tokens per piece after the first, so pieces are not mostly context
-# Every piece decodes its context again (52 tokens on the full model) and costs a fixed ~20 ms a
-# call: 12-token pieces spent 34% of a CPU sentence in the vocoder, 7x a whole decode. Later
-# pieces grow to half of what was sent (up to this), when the listener already has that much
-# queued, so the first sound comes as soon as before and the rest costs less.
-DEFAULT_MAX_PIECE = 48
-# The first piece is short: the player starts once the second piece shows the production rate,
-# and that piece comes 12 tokens after the first only if both look as far ahead. With the first
-# piece looking less far (2 + 6, then 12), the second came 20 tokens later with 12 tokens of
-# audio, the rate looked 0.6 of what it was, and a machine making 1.5x real time waited for its
-# fifth piece (tests/engine/test_playback_buffering.py).
-DEFAULT_FIRST_PIECE = 4
-DEFAULT_FIRST_LOOKAHEAD = DEFAULT_LOOKAHEAD
 CROSSFADE = 256              # samples
 
 
@@ -93,8 +79,7 @@ class StreamingVocoder:
         if self.emitted == 0:
             return self.first_piece, self.first_lookahead
         sent = self.emitted // SAMPLES_PER_TOKEN
-        size = min(self.max_piece, max(self.min_piece, sent // 2 // self.min_piece * self.min_piece))
-        return sent + size, self.lookahead
+        return sent + piece_size(sent, self.first_piece, self.min_piece, self.max_piece), self.lookahead
 
     def plan(self, hiddens: torch.Tensor, final: bool = False) -> Optional["Window"]:
         """What `push` decodes next: the next grid piece once its window is all there, else

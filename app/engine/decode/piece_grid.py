@@ -1,0 +1,32 @@
+"""The token grid streamed pieces lie on, without torch: the vocoder cuts pieces on it
+(vocoder_stream.py) and the player (audio/buffering.py) knows from it how long the next pieces
+will take to arrive."""
+
+from __future__ import annotations
+
+SAMPLES_PER_TOKEN = 512      # 2 mel frames per token, hop 256
+# Tokens held back (0.17 s of audio). 8 gives the whole decode's samples to within float
+# rounding (121-125 dB, max error 0.0, bench/stream_joins.py, full-size random weights, 200
+# tokens, 3 seeds), as a lookahead of the receptive field (52) does; 6 gave 98-102 dB.
+DEFAULT_LOOKAHEAD = 8
+DEFAULT_MIN_PIECE = 12       # tokens per piece after the first, so pieces are not mostly context
+# Every piece decodes its context again (52 tokens on the full model) and costs a fixed ~20 ms a
+# call: 12-token pieces spent 34% of a CPU sentence in the vocoder, 7x a whole decode. Later
+# pieces grow to half of what was sent (up to this), when the listener already has that much
+# queued, so the first sound comes as soon as before and the rest costs less.
+DEFAULT_MAX_PIECE = 48
+# The first piece is short: the player starts once the second piece shows the production rate,
+# and that piece comes 12 tokens after the first only if both look as far ahead. With the first
+# piece looking less far (2 + 6, then 12), the second came 20 tokens later with 12 tokens of
+# audio, the rate looked 0.6 of what it was, and a machine making 1.5x real time waited for its
+# fifth piece (tests/engine/test_playback_buffering.py).
+DEFAULT_FIRST_PIECE = 4
+DEFAULT_FIRST_LOOKAHEAD = DEFAULT_LOOKAHEAD
+
+
+def piece_size(sent: int, first_piece: int = DEFAULT_FIRST_PIECE, min_piece: int = DEFAULT_MIN_PIECE,
+               max_piece: int = DEFAULT_MAX_PIECE) -> int:
+    """Tokens of the piece after the `sent` tokens already sent."""
+    if sent == 0:
+        return first_piece
+    return min(max_piece, max(min_piece, sent // 2 // min_piece * min_piece))
