@@ -6,7 +6,8 @@ fails, so no other model in the process is affected."""
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop, PassParams, _Unoptimized
+from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.unoptimized import Unoptimized
 from app.engine.decode.prompts import code_prompt
 
 EOS_AUDIO = 625
@@ -67,14 +68,14 @@ def test_a_failing_call_still_puts_the_switch_back():
         raise RuntimeError("the step failed")
 
     with pytest.raises(RuntimeError, match="the step failed"):
-        _Unoptimized(fails)(1, 2)
+        Unoptimized(fails)(1, 2)
     assert _optimizing()
 
 
 def test_a_thread_that_had_it_off_keeps_it_off():
     seen = []
     with torch.jit.optimized_execution(False):
-        _Unoptimized(lambda: seen.append(_optimizing()))()
+        Unoptimized(lambda: seen.append(_optimizing()))()
         assert not _optimizing()
     assert seen == [False] and _optimizing()
 

@@ -3,6 +3,7 @@
 - llama_step.py: the Llama layers as one TorchScript-able step over a KV cache
 - sampling.py:   ChatTTS's sampling rules as one TorchScript-able function
 - loop.py:       prefill + per-token steps for both passes, batches, streaming events
+- unoptimized.py: calling the int8 step without TorchScript's first-call optimization
 - precision.py:  fp32 / bf16 / fp16 / int8 per device (`auto`: int8 on a CPU)
 - int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
 - int8_rows.py:  int8 Linear layers with per-row activation scales (batch-independent), q/k/v and gate/up fused

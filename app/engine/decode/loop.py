@@ -25,6 +25,7 @@ from app.engine.decode.passes import nonfinite_error as _nonfinite_error
 from app.engine.decode.rows_state import Joining, LiveRows, RowTable, leave
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
 from app.engine.decode.static_steps import FixedShapeSteps, StaticCaches
+from app.engine.decode.unoptimized import Unoptimized
 from app.engine.errors import InputTextError, SynthesisCancelled
 from app.i18n import _
 
@@ -37,34 +38,10 @@ def _silence_jit_deprecation():
     warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch\.jit.*")
 
 
-class _Unoptimized:
-    """A TorchScript function called with its executor's graph optimization off. That
-    optimization runs on a function's first call: a quarter to nearly half a second of the int8
-    step's first call with the full model on a 2-core CPU, which a Play pressed at ready waits
-    for. int8's time is in its quantized kernels, and a CPU build of PyTorch without LLVM fuses
-    nothing, so without it the first call costs what the next ones do (bench/first_call.py) and
-    a token takes at most a few percent longer (one process alternating both ways 6 times, twice:
-    medians 15.8 and 15.2 ms against 15.6 and 14.8). fp32 and bf16 keep it. The switch is per
-    thread: it is set around each call, and other models are not touched."""
-
-    __slots__ = ("fn",)
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __call__(self, *args):
-        before = torch._C._get_graph_executor_optimize()
-        torch._C._set_graph_executor_optimize(False)
-        try:
-            return self.fn(*args)
-        finally:
-            torch._C._set_graph_executor_optimize(before)
-
-
 class DecodeLoop(FixedShapeSteps):
     # How int8 is made (decode/int8.py); None: its RECIPE. Benchmarks and tests set others.
     int8_recipe = None
-    # Whether compiled int8 runs without the executor's optimization (_Unoptimized); the
+    # Whether compiled int8 runs without the executor's optimization (Unoptimized); the
     # benchmark turns it off to compare.
     int8_unoptimized = True
 
@@ -115,7 +92,7 @@ class DecodeLoop(FixedShapeSteps):
         self.jit_error: Optional[str] = None
         self._filter, self._draw = filter_logits, draw
         self._stack = stack
-        self._run: Optional[_Unoptimized] = None     # how the compiled int8 step is called
+        self._run: Optional[Unoptimized] = None     # how the compiled int8 step is called
         on_gpu = self.device.type == "cuda"
         # On a GPU, "jit" means each token is one replay of a captured graph of the fixed-shape
         # step; TorchScript is not used there: its fuser compiles ~130 kernels for each new
@@ -168,8 +145,8 @@ class DecodeLoop(FixedShapeSteps):
                 self._filter = torch.jit.script(filter_logits)
                 self._draw = torch.jit.script(draw)
             if self.precision == "int8" and self.int8_unoptimized:
-                self._filter, self._draw = _Unoptimized(self._filter), _Unoptimized(self._draw)
-                self._run = _Unoptimized(self._stack)
+                self._filter, self._draw = Unoptimized(self._filter), Unoptimized(self._draw)
+                self._run = Unoptimized(self._stack)
         except Exception as exc:   # any TorchScript gap: same math, eager
             self.mode, self.jit_error = "eager", f"{type(exc).__name__}: {exc}"
             self._stack, self._filter, self._draw = stack, filter_logits, draw
