@@ -51,7 +51,15 @@ def _ours(chat, hiddens, **kwargs):
         work["tokens"] += sum(w.shape[0] for w in windows)
         return decode(chat, windows)
 
+    vocos = vocoder_stream.vocos_batch
+
+    def counted_vocos(chat, mels):       # a streamed piece: its Vocos window (the mel decoder
+        work["calls"] += 1               # streams layer by layer, decode/mel_stream.py)
+        work["tokens"] += sum(m.shape[2] for m in mels) // 2
+        return vocos(chat, mels)
+
     vocoder_stream.decode_batch = counted
+    vocoder_stream.vocos_batch = counted_vocos
     try:
         for n in range(STREAM_EVERY, hiddens.shape[0] + 1, STREAM_EVERY):
             piece = vocoder.push(hiddens[:n])
@@ -61,6 +69,7 @@ def _ours(chat, hiddens, **kwargs):
         pieces.append(vocoder.push(hiddens, final=True))
     finally:
         vocoder_stream.decode_batch = decode
+        vocoder_stream.vocos_batch = vocos
     return np.concatenate(pieces), first, work
 
 
@@ -144,7 +153,8 @@ def main(argv=None) -> int:
         runs["upstream ChatTTS stream (emulated)"] = _upstream(chat, hiddens)
         for name, (streamed, first, work) in runs.items():
             assert streamed.shape == whole.shape, (name, streamed.shape, whole.shape)
-            # Vocoder work: calls, and tokens decoded over all windows per token of the sentence.
+            # Vocoder work: calls, and tokens decoded over all windows per token of the sentence
+            # (streamed pieces: their Vocos windows).
             entry = results.setdefault(name, {"first_audio_at_token": first, "vocoder_calls": work["calls"],
                                               "vocoder_tokens_per_token": round(work["tokens"] / args.tokens, 2),
                                               "max_abs_error": [], "snr_db": [], "snr_db_first_half_second": []})

@@ -11,6 +11,7 @@
 - memory.py:     batch size from free memory, out-of-memory detection
 - prompts.py:    prompt embeddings from ChatTTS's own tokenizer, speaker and Embed
 - vocoder_stream.py: hidden states -> audio in pieces with seamless joins
+- mel_stream.py: the mel decoder streamed layer by layer, keeping each layer's settled frames
 - piece_grid.py: the token grid those pieces lie on (no torch: the player reads it too)
 - speech.py:     one batch of sentences through refine, audio codes and the vocoder
 """

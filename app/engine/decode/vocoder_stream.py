@@ -16,6 +16,13 @@ batch, joined one mid-way, or was looked at every token or every few. A sentence
 nothing before it ended (a later sentence of a paragraph, an export, a farm or server request
 without streaming) is decoded whole in one call instead, which its grid pieces equal within
 float rounding at the shipped lookahead (1.2e-7 at most, 123 dB) at a quarter of the work.
+
+The mel decoder (two thirds of the work) does not decode a piece's window again: it streams
+layer by layer, each layer keeping the frames it has settled (mel_stream.py), to the same end
+the window would read, so a piece is what its window gave, to float rounding. Vocos then
+decodes the window's mel frames from its own receptive field (`vocos_tokens`) before what
+was sent. The decoder's state follows the grid, so this too does not depend on when a piece
+is asked for. Windows of Vocos of the same length from several sentences share one call.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from typing import Optional
 import numpy as np
 import torch
 
+from app.engine.decode.mel_stream import MelStream, streamable
 from app.engine.decode.piece_grid import (  # noqa: F401 (the grid's numbers, also for importers of this module)
     DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD, DEFAULT_MAX_PIECE, DEFAULT_MIN_PIECE,
     SAMPLES_PER_TOKEN, piece_size)
@@ -35,16 +43,23 @@ HALF_FRAME = 256
 CROSSFADE = 256              # samples
 
 
+def _conv_frames(module) -> int:
+    return sum(m.dilation[0] * (m.kernel_size[0] - 1) // 2 for m in module.modules() if isinstance(m, torch.nn.Conv1d))
+
+
+def _vocos_frames(chat) -> int:
+    head = chat.vocos.head
+    return _conv_frames(chat.vocos.backbone) + math.ceil(head.istft.win_length / head.istft.hop_length / 2)
+
+
 def receptive_tokens(chat) -> int:
     """Tokens either side of a token that can change its samples (decoder + Vocos + ISTFT)."""
-    frames = 0
-    for module in (chat.decoder, chat.vocos.backbone):
-        for m in module.modules():
-            if isinstance(m, torch.nn.Conv1d):
-                frames += m.dilation[0] * (m.kernel_size[0] - 1) // 2
-    head = chat.vocos.head
-    frames += math.ceil(head.istft.win_length / head.istft.hop_length / 2)
-    return math.ceil(frames / 2)
+    return math.ceil((_conv_frames(chat.decoder) + _vocos_frames(chat)) / 2)
+
+
+def vocos_tokens(chat) -> int:
+    """The same for Vocos and its ISTFT alone: the context a window of mel frames needs."""
+    return math.ceil(_vocos_frames(chat) / 2)
 
 
 @torch.inference_mode()
@@ -73,6 +88,10 @@ class StreamingVocoder:
         self.crossfade = crossfade
         self.emitted = 0                       # samples; on the grid until the final piece
         self._tail: np.ndarray | None = None   # last decode of the samples just after what was emitted
+        # Our mel decoder runs layer by layer, keeping settled frames (mel_stream.py); then only
+        # Vocos decodes a window, with its own receptive field as context.
+        self._mel = MelStream(chat.decoder) if streamable(getattr(chat, "decoder", None)) else None
+        self._vocos_context = min(self.context, vocos_tokens(chat)) if self._mel is not None else 0
 
     def _next_cell(self) -> tuple[int, int]:
         """The next piece's end on the grid (tokens) and the tokens its window reads beyond it."""
@@ -89,7 +108,7 @@ class StreamingVocoder:
         if final and self.emitted == 0:
             # Nothing sent yet (a sentence that did not stream): one whole decode, not its grid
             # pieces, each of which decodes its context again (4x the work for 96 tokens).
-            return Window(hiddens, 0, target, True) if target else None
+            return Window(hiddens, 0, target, True, whole=True) if target else None
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self.context)
         cut, reads = self._next_cell()
         if cut + reads <= n:
@@ -97,6 +116,20 @@ class StreamingVocoder:
         if not final or target <= self.emitted:
             return None
         return Window(hiddens[start:n], start, target, True)
+
+    def layered(self, window: "Window") -> bool:
+        """Whether this window's mel comes from the layer-by-layer decoder (`mel`)."""
+        return self._mel is not None and not window.whole
+
+    def mel(self, window: "Window") -> tuple[torch.Tensor, "Window"]:
+        """The window's mel frames for Vocos, from where its context starts, and the window as
+        Vocos decodes it (starting there)."""
+        first = self.emitted // SAMPLES_PER_TOKEN - self._vocos_context
+        start = max(0, first)
+        later = max(start, window.target // SAMPLES_PER_TOKEN - self._vocos_context)
+        end = window.start + window.hiddens.shape[0]
+        mel = self._mel.advance(window.hiddens, window.start, 2 * end, window.final, 2 * start, 2 * later)
+        return mel, Window(window.hiddens, start, window.target, window.final)
 
     def finish(self, window: "Window", wav: np.ndarray) -> np.ndarray:
         """The piece of a planned window, given that window's samples."""
@@ -123,6 +156,13 @@ class Window:
     start: int                  # the window's first token in the sentence
     target: int                 # samples of the sentence sent once this piece is
     final: bool
+    whole: bool = False         # the whole sentence in one call (it sent nothing before it ended)
+
+
+@torch.inference_mode()
+def vocos_batch(chat, mels: list[torch.Tensor]) -> np.ndarray:
+    """Equal-length (1, mels, F) mel frames -> (B, (F - 1) * 256) samples in one Vocos call."""
+    return chat.vocos.decode(torch.cat(mels)).float().cpu().numpy()
 
 
 @torch.inference_mode()
@@ -134,18 +174,28 @@ def decode_batch(chat, windows: list[torch.Tensor]) -> np.ndarray:
 
 def push_all(chat, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> list[np.ndarray]:
     """`push` for several sentences at once: every piece that is ready, in order (a sentence
-    looked at late has several); windows of the same length share one decoder and Vocos call,
-    which on a CPU costs less than one call each (bench/vocoder_batch.py)."""
+    looked at late has several); windows of the same length share one decoder (whole
+    sentences) or Vocos (streamed pieces) call, which on a CPU costs less than one call each
+    (bench/vocoder_batch.py)."""
     pieces: list[list[np.ndarray]] = [[] for _ in asks]
     waiting = list(range(len(asks)))
     while waiting:
         plans = {i: asks[i][0].plan(asks[i][1], asks[i][2]) for i in waiting}
         waiting = [i for i, window in plans.items() if window is not None]
-        groups: dict[int, list[int]] = {}
+        groups: dict[tuple, list[int]] = {}
+        mels = {}
         for i in waiting:
-            groups.setdefault(plans[i].hiddens.shape[0], []).append(i)
-        for rows in groups.values():
-            wavs = decode_batch(chat, [plans[i].hiddens for i in rows])
+            vocoder = asks[i][0]
+            if vocoder.layered(plans[i]):
+                mels[i], plans[i] = vocoder.mel(plans[i])
+                groups.setdefault(("mel", mels[i].shape[2]), []).append(i)
+            else:
+                groups.setdefault(("hiddens", plans[i].hiddens.shape[0]), []).append(i)
+        for (kind, _), rows in groups.items():
+            if kind == "mel":
+                wavs = vocos_batch(chat, [mels[i] for i in rows])
+            else:
+                wavs = decode_batch(chat, [plans[i].hiddens for i in rows])
             for i, wav in zip(rows, wavs):
                 pieces[i].append(asks[i][0].finish(plans[i], wav))
     return [np.concatenate(p) if p else np.zeros(0, dtype=np.float32) for p in pieces]
