@@ -16,3 +16,13 @@ def bench_model(folder: str | None, quick: bool) -> tuple[Path, str]:
 
         build_random_model(model, size=size, seed=0)
     return model, size
+
+
+def bench_synthesizer(folder: str | None, quick: bool):
+    """(the bench model loaded in fp32 on the CPU, "full" or "tiny")."""
+    from app.engine.synthesis.synthesizer import Synthesizer
+
+    model, size = bench_model(folder, quick)
+    synth = Synthesizer(model, device="cpu", precision="fp32")
+    synth.load(verify=False)
+    return synth, size

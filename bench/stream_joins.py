@@ -114,13 +114,10 @@ def main(argv=None) -> int:
     from app.engine.decode.prompts import code_prompt
     from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD,
                                                   DEFAULT_MIN_PIECE, decode_whole, receptive_tokens)
-    from app.engine.synthesis.synthesizer import Synthesizer
 
-    from bench_model import bench_model
+    from bench_model import bench_synthesizer
 
-    model, size = bench_model(args.model, args.quick)
-    synth = Synthesizer(model, device="cpu", precision="fp32")
-    synth.load(verify=False)
+    synth, size = bench_synthesizer(args.model, args.quick)
     chat, loop = synth.chat, synth.loop
     eos = int(chat.config.gpt.num_audio_tokens) - 1
     field = receptive_tokens(chat)

@@ -42,13 +42,10 @@ def main(argv=None) -> int:
     import torch
 
     from app.engine.decode.vocoder_stream import decode_batch, decode_whole
-    from app.engine.synthesis.synthesizer import Synthesizer
 
-    from bench_model import bench_model
+    from bench_model import bench_synthesizer
 
-    model, size = bench_model(args.model, args.quick)
-    synth = Synthesizer(model, device="cpu", precision="fp32")
-    synth.load(verify=False)
+    synth, size = bench_synthesizer(args.model, args.quick)
     chat = synth.chat
     hidden = chat.config.gpt.hidden_size
     g = torch.Generator().manual_seed(0)

@@ -46,14 +46,11 @@ def main(argv=None) -> int:
     import torch
 
     from app.engine.decode.vocoder_stream import decode_whole
-    from app.engine.synthesis.synthesizer import Synthesizer
 
-    from bench_model import bench_model
+    from bench_model import bench_synthesizer
     from stream_joins import _upstream
 
-    model, size = bench_model(args.model, args.quick)
-    synth = Synthesizer(model, device="cpu", precision="fp32")
-    synth.load(verify=False)
+    synth, size = bench_synthesizer(args.model, args.quick)
     chat = synth.chat
     variants = {"layered (shipped)": lambda h: _streamed(chat, h, True),
                 "windowed (before)": lambda h: _streamed(chat, h, False),

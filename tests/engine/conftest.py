@@ -5,6 +5,12 @@ import pytest
 from app.engine.synthesis.engine import Engine
 
 
+@pytest.fixture(scope="module")
+def chat(synthesizer):
+    """The session synthesizer's ChatTTS parts."""
+    return synthesizer.chat
+
+
 @pytest.fixture
 def engine(synthesizer):
     """`engine(start=False)`: an Engine over the tiny model; held until `start()` unless asked,

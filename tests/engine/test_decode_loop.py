@@ -68,11 +68,6 @@ def _ours(loop, chat, texts, audio, steps, speaker=None, greedy=True, seeds=None
     return events[-1], seen
 
 
-@pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
 @pytest.fixture(scope="module", params=["jit", "eager"])
 def loop(request, chat):
     made = DecodeLoop(chat, request.param, "fp32")

@@ -17,11 +17,6 @@ EOS = 625
 CHATTTS = dict(temperature=0.3, top_p=0.7, top_k=20, repetition_penalty=1.05)   # its audio defaults
 
 
-@pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
 @pytest.fixture(scope="module", params=["jit", "eager"])
 def loop(request, chat):
     made = DecodeLoop(chat, request.param, "fp32")

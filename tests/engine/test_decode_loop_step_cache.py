@@ -33,11 +33,6 @@ class RecordingCache:
         self.saves.append((key, module))
 
 
-@pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
 @pytest.mark.parametrize("cache, mode, precision, device", [
     (None, "jit", "int8", CPU), (RecordingCache(), "eager", "int8", CPU),
     (RecordingCache(), "jit", "fp32", CPU), (RecordingCache(), "jit", "bf16", GPU)])

@@ -19,11 +19,6 @@ EOS_AUDIO = 625
 PARAMS = PassParams(0.3, 0.7, 20, 1.05, 40)
 
 
-@pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
 def _generate(loop, chat, params=PARAMS, seeds=(1, 2, 3), texts=TEXTS):
     emb, mask = code_prompt(chat, texts, "[speed_5]", None, None, None)
     return list(loop.generate(emb, mask, True, params, list(seeds), eos=EOS_AUDIO))[-1]

@@ -33,11 +33,6 @@ def _int8_loop(view, recipe):
 
 
 @pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
-@pytest.fixture(scope="module")
 def emb(synthesizer):
     return prompt_embedding(synthesizer.chat, synthesizer.speaker_for_seed(1))
 

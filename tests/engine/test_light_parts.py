@@ -20,11 +20,6 @@ from app.engine.models.store import ModelStore
 
 
 @pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
-@pytest.fixture(scope="module")
 def light(tiny_model):
     cfg = ModelStore(tiny_model).studio_config()
     return light_config(cfg["dimensions"], cfg["spk_stat"])

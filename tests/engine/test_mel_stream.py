@@ -10,11 +10,6 @@ from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole, rec
 
 
 @pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
-@pytest.fixture(scope="module")
 def hiddens(chat):
     torch.manual_seed(1)
     return torch.randn(130, chat.config.gpt.hidden_size)

@@ -115,11 +115,6 @@ def _ours(loop, chat, texts, audio, settings, seeds, speaker=None):
     return result, seen
 
 
-@pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
 @pytest.fixture(scope="module", params=["jit", "eager"])
 def loop(request, chat):
     made = DecodeLoop(chat, request.param, "fp32")

@@ -21,11 +21,6 @@ def _stream(vocoder, hiddens, every):
 
 
 @pytest.fixture(scope="module")
-def chat(synthesizer):
-    return synthesizer.chat
-
-
-@pytest.fixture(scope="module")
 def hiddens(chat):
     torch.manual_seed(0)
     return torch.randn(150, chat.config.gpt.hidden_size)

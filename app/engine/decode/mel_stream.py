@@ -32,13 +32,14 @@ import torch
 import torch.nn.functional as F
 
 
-def _reach(conv: torch.nn.Conv1d) -> int:
+def reach(conv: torch.nn.Conv1d) -> int:
+    """Frames either side of an output frame that a convolution reads."""
     return conv.dilation[0] * (conv.kernel_size[0] - 1) // 2
 
 
 def _conv(conv: torch.nn.Conv1d, x: torch.Tensor, left: int) -> torch.Tensor:
     """`conv` over `x` with `left` zeros before it and the conv's reach of zeros after it."""
-    return F.conv1d(F.pad(x, (left, _reach(conv))), conv.weight, conv.bias, 1, 0, conv.dilation, conv.groups)
+    return F.conv1d(F.pad(x, (left, reach(conv))), conv.weight, conv.bias, 1, 0, conv.dilation, conv.groups)
 
 
 class _Layer(NamedTuple):
@@ -57,8 +58,8 @@ def streamable(decoder) -> bool:
     except (AttributeError, TypeError, ValueError):
         return False
     return (getattr(decoder, "vq_layer", None) is None and isinstance(act, torch.nn.GELU)
-            and all(isinstance(c, torch.nn.Conv1d) and c.stride == (1,) and c.padding == (_reach(c),) for c in convs)
-            and _reach(decoder.decoder.conv_out) == 0 and isinstance(getattr(decoder, "coef", None), torch.Tensor))
+            and all(isinstance(c, torch.nn.Conv1d) and c.stride == (1,) and c.padding == (reach(c),) for c in convs)
+            and reach(decoder.decoder.conv_out) == 0 and isinstance(getattr(decoder, "coef", None), torch.Tensor))
 
 
 def layers_of(decoder) -> List[_Layer]:
@@ -66,20 +67,20 @@ def layers_of(decoder) -> List[_Layer]:
     net = decoder.decoder
     first, act, second = net.conv_in
     last, mel, coef = net.conv_out, decoder.out_conv, decoder.coef
-    return ([_Layer(_reach(first), lambda x, left: _conv(first, x, left)),
-             _Layer(_reach(second), lambda x, left: _conv(second, act(x), left))]
-            + [_Layer(_reach(block.dwconv), functools.partial(_block, block)) for block in net.decoder_block]
-            + [_Layer(_reach(mel), lambda x, left: _conv(mel, last(x), left) * coef)])
+    return ([_Layer(reach(first), lambda x, left: _conv(first, x, left)),
+             _Layer(reach(second), lambda x, left: _conv(second, act(x), left))]
+            + [_Layer(reach(block.dwconv), functools.partial(_block, block)) for block in net.decoder_block]
+            + [_Layer(reach(mel), lambda x, left: _conv(mel, last(x), left) * coef)])
 
 
 def _block(block, x: torch.Tensor, left: int) -> torch.Tensor:
-    """A ConvNeXt block (light/nets.py) over the frames its convolution yields."""
+    """A ConvNeXt block (either decoder's) over the frames its convolution yields."""
     y = _conv(block.dwconv, x, left).transpose(1, 2)
     y = block.pwconv2(block.act(block.pwconv1(block.norm(y))))
     if block.weight is not None:          # ChatTTS's blocks may have no layer scale
         y = y * block.weight
     # The residual: the input frames the output frames stand on.
-    return y.transpose(1, 2) + x[:, :, _reach(block.dwconv) - left:]
+    return y.transpose(1, 2) + x[:, :, reach(block.dwconv) - left:]
 
 
 class MelStream:

@@ -34,7 +34,7 @@ from typing import Optional
 import numpy as np
 import torch
 
-from app.engine.decode.mel_stream import MelStream, streamable
+from app.engine.decode.mel_stream import MelStream, reach, streamable
 from app.engine.decode.piece_grid import (  # noqa: F401 (the grid's numbers, also for importers of this module)
     DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD, DEFAULT_MAX_PIECE, DEFAULT_MIN_PIECE,
     SAMPLES_PER_TOKEN, piece_size)
@@ -44,7 +44,7 @@ CROSSFADE = 256              # samples
 
 
 def _conv_frames(module) -> int:
-    return sum(m.dilation[0] * (m.kernel_size[0] - 1) // 2 for m in module.modules() if isinstance(m, torch.nn.Conv1d))
+    return sum(reach(m) for m in module.modules() if isinstance(m, torch.nn.Conv1d))
 
 
 def _vocos_frames(chat) -> int:
@@ -124,8 +124,7 @@ class StreamingVocoder:
     def mel(self, window: "Window") -> tuple[torch.Tensor, "Window"]:
         """The window's mel frames for Vocos, from where its context starts, and the window as
         Vocos decodes it (starting there)."""
-        first = self.emitted // SAMPLES_PER_TOKEN - self._vocos_context
-        start = max(0, first)
+        start = max(0, self.emitted // SAMPLES_PER_TOKEN - self._vocos_context)
         later = max(start, window.target // SAMPLES_PER_TOKEN - self._vocos_context)
         end = window.start + window.hiddens.shape[0]
         mel = self._mel.advance(window.hiddens, window.start, 2 * end, window.final, 2 * start, 2 * later)
