@@ -13,6 +13,11 @@ after the parent started the process:
   replay_sound_s Stop, then Play again REPLAY_AFTER_S later (the warm-up long done): Play to
                  the first sound of that second Play, the delay a user meets from then on
   decode         what runs (e.g. jit-int8)
+  first_sentence_whole_at_start, first_sentence_received_s, rate_at_first_sound
+                 why the first sound came when it did: whether the player had waited for the
+                 whole first sentence (it does when audio is made too slowly for its rules to
+                 start sooner, audio/buffering.py), how much of it had arrived, and the
+                 production rate it had measured (seconds of audio per second)
   peak_rss_mb_at_ready  the process's peak resident memory when Play became possible (a
                  warm int8 start reads no fp32 GPT, so it should stay under fp32's)
 The OS file cache is not dropped (that needs root): "cold" means the program's own caches.
@@ -53,6 +58,17 @@ def _probe(t0: float, out_path: str) -> None:
     import app.ui.main_window as mw
     from app.engine.audio.playback import SoundDeviceOutput
 
+    def _why(buffer) -> None:
+        """What the player knew when it started: the rate it measured and whether it had waited
+        for the whole first sentence (below the rate its rules need, it does)."""
+        if buffer is None or not buffer._segments:
+            return
+        seg = buffer._segments[0]
+        rate = buffer.production_rate()
+        events.update(first_sentence_whole_at_start=seg.complete,
+                      first_sentence_received_s=round(seg.received / buffer.sample_rate, 2),
+                      rate_at_first_sound=None if rate is None else round(rate, 2))
+
     class Card:
         """A sound card's stream: pulls 20 ms blocks on its own thread, in real time."""
 
@@ -72,6 +88,8 @@ def _probe(t0: float, out_path: str) -> None:
                 except Exception:
                     self.active = False
                 if buf.any():
+                    if "first_sound_s" not in events:
+                        _why(self.callback.__self__.buffer())
                     mark("first_sound_s")
                     if replayed and "replay_sound_s" not in events:
                         events["replay_sound_s"] = round(time.time() - replayed[0], 3)

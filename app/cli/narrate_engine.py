@@ -43,9 +43,14 @@ class InProcess:
         from app.engine.synthesis.engine import Engine
         from app.engine.synthesis.synthesizer import Synthesizer
 
-        self.synth = Synthesizer(root, device=device, precision=precision, stream=False)
-        self.synth.load()
-        self.engine = Engine(self.synth)
+        def make():
+            synth = Synthesizer(root, device=device, precision=precision, stream=False)
+            synth.load()
+            return synth
+
+        # Loaded on the engine's thread, not this one, which stays alive (engine.py).
+        self.engine = Engine.loading(make)
+        self.synth = self.engine.synthesizer
         self.notes = list(self.synth.notes)
 
     @property

@@ -13,7 +13,8 @@ def test_loaded_is_said_before_the_warm_up_which_runs_on_the_engine_thread(tiny_
 
     class Recording(Synthesizer):
         def load(self, verify=True, warm_up=True):
-            events.append(("load", warm_up))
+            # On the engine's thread, which decodes with it too (engine.py: one OpenMP pool).
+            events.append(("load", warm_up, threading.current_thread().name))
             super().load(verify=verify, warm_up=warm_up)
 
         def warm_up_parts(self):
@@ -37,7 +38,8 @@ def test_loaded_is_said_before_the_warm_up_which_runs_on_the_engine_thread(tiny_
     try:
         worker.loadModel(str(tiny_model), "cpu", "fp32")
         assert warmed.wait(300)
-        assert events[:3] == [("load", False), ("loaded", "jit-fp32"), ("warm_up", "chattts-engine", True)]
+        assert events[:3] == [("load", False, "chattts-engine"), ("loaded", "jit-fp32"),
+                              ("warm_up", "chattts-engine", True)]
         parts = events[3:]             # two first sentences, then graph captures (nothing on a CPU)
         assert len(parts) >= 2 and set(parts) == {("part", "chattts-engine")}
         synth = worker.synthesizer()

@@ -2,7 +2,16 @@
 scheduler. A client submits a request and iterates its Job: AudioChunks as they are decoded,
 then the SynthesisResult; an error or a cancel ends the iteration with its exception.
 
-    engine = Engine(synthesizer)          # a loaded Synthesizer
+Load the model on the engine's own thread (`Engine.loading`) where you can. PyTorch's CPU
+kernels run in OpenMP thread pools, one per thread that has used them, and a pool lives as
+long as its thread. A loader thread that stays alive (the window's worker, a command's main
+thread) keeps its pool beside the engine's, more pool threads than cores, and OpenMP then
+stops spinning and sleeps between kernels: the same int8 sentence took 2.4 s decoded on the
+engine thread after a live loader against 1.4 s on the thread that loaded it (2-core CPU,
+bench/engine_thread.py).
+
+    engine = Engine.loading(make)        # make() returns a loaded Synthesizer, on the engine thread
+    engine = Engine(synthesizer)          # a Synthesizer loaded elsewhere
     job = engine.submit(request, Priority.BACKGROUND)
     for item in job: ...
     job.cancel()                           # from any thread
@@ -13,7 +22,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from app.engine.errors import StudioError
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
@@ -83,6 +92,29 @@ class Engine:
         self._thread = threading.Thread(target=self._serve, name="chattts-engine", daemon=True)
         if start:
             self.start()
+
+    @classmethod
+    def loading(cls, make: Callable[[], object], max_batch: Optional[int] = None) -> "Engine":
+        """An engine whose thread first runs `make()` (it returns a loaded synthesizer) and then
+        serves it: the model is loaded and used by one thread (see the module's docstring).
+        Returns once it is loaded; raises what `make` raised (the thread then ends)."""
+        handoff: queue.Queue = queue.Queue(maxsize=1)
+
+        def body() -> None:
+            try:
+                engine = cls(make(), start=False, max_batch=max_batch)
+            except BaseException as exc:
+                handoff.put(exc)
+                return
+            engine._thread = threading.current_thread()
+            handoff.put(engine)
+            engine._serve()
+
+        threading.Thread(target=body, name="chattts-engine", daemon=True).start()
+        outcome = handoff.get()
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
 
     @property
     def closed(self) -> bool:

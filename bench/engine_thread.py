@@ -1,0 +1,107 @@
+"""Where the model is loaded: on the engine's own thread (what ships, Engine.loading) against
+on a thread that stays alive beside it (the window's worker, a command's main thread, before),
+with upstream ChatTTS on its loading thread as the reference, in one run. Prints JSON.
+
+PyTorch keeps an OpenMP pool per thread that has run its CPU kernels, for as long as that
+thread lives. Two live pools are more pool threads than a 2-core CPU has cores, and OpenMP
+then sleeps between kernels instead of spinning: every small kernel of a decode step pays a
+wake-up. Each variant runs in its own process on the random-weight model with the official
+shapes (built once, as bench/decode.py does): it loads, then decodes sentences of --tokens
+tokens (forced) through an Engine, `--rounds` times, streaming as the window does.
+
+    python bench/engine_thread.py [--model DIR] [--tokens N] [--rounds N] [--repeats N]
+                                  [--precision auto|int8|fp32] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_model import bench_model  # noqa: E402
+
+VARIANTS = ["loaded on the engine thread (shipped)", "loaded on a live thread beside it (before)",
+            "upstream ChatTTS, on its loading thread"]
+SENTENCE = "今天天气很好，我们一起去公园散步吧。"
+
+
+def run_variant(variant: str, model: str, tokens: int, rounds: int, precision: str) -> dict:
+    from app.engine.request import SamplingParams, SynthesisRequest
+    from app.engine.synthesis.engine import Engine
+    from app.engine.synthesis.synthesizer import Synthesizer
+
+    def make(decode="jit"):
+        synth = Synthesizer(model, device="cpu", decode=decode, precision=precision)
+        synth.load(verify=False)
+        return synth
+
+    request = SynthesisRequest(SENTENCE, refine_text=False, voice_lock=False,
+                               sampling=SamplingParams(max_new_tokens=tokens, min_new_tokens=tokens))
+    if variant == VARIANTS[2]:
+        synth = make("upstream")
+        run = lambda: synth.run(request)                                  # noqa: E731
+        engine = None
+    else:
+        engine = Engine.loading(make) if variant == VARIANTS[0] else Engine(make())
+        synth = engine.synthesizer
+        run = lambda: engine.submit(request).result()                    # noqa: E731
+    run()                                                                 # first calls
+    seconds = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        run()
+        seconds.append(round(time.perf_counter() - started, 3))
+    if engine is not None:
+        engine.close(60)
+    return {"decode": synth.decode_label, "seconds": seconds, "tokens_per_s": round(tokens / statistics.median(seconds), 1)}
+
+
+def _child(variant: str, model: str, args) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", str(VARIANTS.index(variant)), "--model", model,
+                          "--tokens", str(args.tokens), "--rounds", str(args.rounds), "--precision", args.precision],
+                         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    if out.returncode != 0:
+        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument("--tokens", type=int, default=96)
+    p.add_argument("--rounds", type=int, default=3, help="sentences timed per process")
+    p.add_argument("--repeats", type=int, default=2, help="processes per variant, interleaved")
+    p.add_argument("--precision", default="auto")
+    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.quick:
+        args.tokens = min(args.tokens, 16)
+    if args.child is not None:
+        from app.engine.synthesis.chattts_model import quiet_libraries
+
+        quiet_libraries()
+        print(json.dumps(run_variant(VARIANTS[int(args.child)], args.model, args.tokens, args.rounds,
+                                     args.precision)))
+        return 0
+    model, size = bench_model(args.model, args.quick)
+    runs: dict[str, list[dict]] = {v: [] for v in VARIANTS}
+    for _ in range(args.repeats):
+        for variant in VARIANTS:
+            runs[variant].append(_child(variant, str(model), args))
+    print(json.dumps({"model": f"random weights, {size} size", "cpu_count": os.cpu_count(),
+                      "tokens_per_sentence": args.tokens, "runs": runs}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
