@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_model import child_json  # noqa: E402
 
 SENTENCE = "今天天气很好，我们一起去公园散步吧。"
 PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
@@ -179,12 +179,7 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
 
 
 def _child(mode: str, model: str, tokens: int, device: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", mode, "--model", model, "--tokens", str(tokens),
-                          "--device", device],
-                         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    if out.returncode != 0:
-        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return child_json(__file__, mode, "--model", model, "--tokens", str(tokens), "--device", device)
 
 
 def _ratios(mode: dict, upstream: dict) -> dict:

@@ -19,15 +19,13 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_model import bench_model  # noqa: E402
+from bench.bench_model import bench_model, child_json  # noqa: E402
 
 VARIANTS = ["loaded on the engine thread (shipped)", "loaded on a live thread beside it (before)",
             "upstream ChatTTS, on its loading thread"]
@@ -66,12 +64,8 @@ def run_variant(variant: str, model: str, tokens: int, rounds: int, precision: s
 
 
 def _child(variant: str, model: str, args) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", str(VARIANTS.index(variant)), "--model", model,
-                          "--tokens", str(args.tokens), "--rounds", str(args.rounds), "--precision", args.precision],
-                         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    if out.returncode != 0:
-        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return child_json(__file__, str(VARIANTS.index(variant)), "--model", model, "--tokens", str(args.tokens),
+                      "--rounds", str(args.rounds), "--precision", args.precision)
 
 
 def main(argv=None) -> int:

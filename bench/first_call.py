@@ -21,15 +21,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import bench_model  # noqa: E402
+from bench.bench_model import bench_model, child_json  # noqa: E402
 
 SENTENCE = "今天天气很好。"
 VARIANTS = ["upstream", "int8", "int8-optimizing"]
@@ -62,12 +60,7 @@ def run_variant(variant: str, model: str, short: int, tokens: int) -> dict:
 
 
 def _child(variant: str, model: str, short: int, tokens: int) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", variant, "--model", model, "--short", str(short),
-                          "--tokens", str(tokens)],
-                         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    if out.returncode != 0:
-        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return child_json(__file__, variant, "--model", model, "--short", str(short), "--tokens", str(tokens))
 
 
 def _median(values: list[float]) -> float | None:

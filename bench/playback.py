@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_model import child_json  # noqa: E402
 
 PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
              "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
@@ -64,11 +64,7 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
 
 
 def _child(mode: str, model: str, tokens: int) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", mode, "--model", model, "--tokens", str(tokens)],
-                         capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    if out.returncode != 0:
-        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return child_json(__file__, mode, "--model", model, "--tokens", str(tokens))
 
 
 def main(argv=None) -> int:
