@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -31,6 +29,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_model import child_json  # noqa: E402
 
 SENTENCES = ["The morning was cold, and the river ran fast under the old bridge.",
              "今天天气很好，我们一起去公园散步吧。",
@@ -83,15 +83,20 @@ def run_child(kind: str, model: Path, sentences: int, tokens: int, device: str) 
     from app.engine.synthesis.engine import Engine
     from app.engine.synthesis.synthesizer import Synthesizer
 
-    # Our loop takes over ChatTTS's GPT layers, so upstream runs from its own load.
-    synth = Synthesizer(model, device=device, decode="upstream" if kind == "upstream" else "jit", stream=False)
-    synth.load(verify=False)
+    def make():
+        # Our loop takes over ChatTTS's GPT layers, so upstream runs from its own load.
+        synth = Synthesizer(model, device=device, decode="upstream" if kind == "upstream" else "jit", stream=False)
+        synth.load(verify=False)
+        return synth
+
     if kind == "upstream":
+        synth = make()
         _render_upstream(synth, 2, tokens)
         audio, wall = _render_upstream(synth, sentences, tokens)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            engine = Engine(synth)
+            engine = Engine.loading(make)      # as `narrate` loads it: on the engine's thread
+            synth = engine.synthesizer
             try:
                 _render_ours(engine, Path(tmp), "warm-up", min(sentences, 9), tokens)
                 audio, wall = _render_ours(engine, Path(tmp), "chapter", sentences, tokens)
@@ -103,12 +108,8 @@ def run_child(kind: str, model: Path, sentences: int, tokens: int, device: str) 
 
 def chapter_speed(model: Path, sentences: int, tokens: int, device: str) -> dict:
     def child(kind: str) -> dict:
-        out = subprocess.run([sys.executable, __file__, "--child", kind, "--model", str(model), "--sentences",
-                              str(sentences), "--tokens", str(tokens), "--device", device],
-                             capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-        if out.returncode != 0:
-            return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-        return json.loads(out.stdout.strip().splitlines()[-1])
+        return child_json(__file__, kind, "--model", str(model), "--sentences", str(sentences), "--tokens",
+                          str(tokens), "--device", device)
 
     ours, upstream = child("ours"), child("upstream")
     speedup = (round(ours["audio_s_per_wall_s"] / upstream["audio_s_per_wall_s"], 2)
