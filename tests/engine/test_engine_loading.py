@@ -84,3 +84,61 @@ def test_the_commands_load_their_model_on_the_engines_thread(tiny_model, monkeyp
         assert loaded_on == [engine._thread] and engine.call(threading.current_thread) is loaded_on[0]
     finally:
         engine.close(60)
+
+
+def test_a_caller_interrupted_while_loading_leaves_no_engine_serving(synthesizer, monkeypatch):
+    """Ctrl+C while `narrate` waits for the load: the interrupt is raised at once, and the
+    engine, once loaded, closes instead of serving a model nobody holds."""
+    import queue
+
+    release, threads = threading.Event(), []
+
+    def make():
+        threads.append(threading.current_thread())
+        release.wait(30)
+        return synthesizer
+
+    get = queue.Queue.get
+
+    def interrupted_get(self, *a, **k):
+        if threading.current_thread() is threading.main_thread() and not release.is_set():
+            release.set()
+            raise KeyboardInterrupt
+        return get(self, *a, **k)
+
+    monkeypatch.setattr(queue.Queue, "get", interrupted_get)
+    with pytest.raises(KeyboardInterrupt):
+        Engine.loading(make)
+    threads[0].join(30)
+    assert not threads[0].is_alive()
+
+
+def test_ray_actors_load_and_render_on_one_thread_of_their_own(monkeypatch):
+    """A Ray actor serves two calls at once (a cancel beside a render) on threads of Ray's: its
+    model is loaded and used on one thread, whichever of them a call arrives on."""
+    from app.narration.farm import ray_pool
+
+    seen = []
+
+    class Worker:
+        def __init__(self, spec):
+            seen.append(("load", threading.current_thread()))
+
+        def handle(self, kind, payload):
+            seen.append((kind, threading.current_thread()))
+            return ("ok", payload)
+
+        def cancel(self):
+            seen.append(("cancel", threading.current_thread()))
+
+    monkeypatch.setattr(ray_pool, "RenderWorker", Worker)
+    body = ray_pool._ActorBody(spec=None)
+    callers = [threading.Thread(target=body.handle, args=("render", i)) for i in range(3)]
+    for t in callers:
+        t.start()
+        t.join(30)
+    body.cancel()
+    model = {thread for what, thread in seen if what in ("load", "render")}
+    assert [what for what, _ in seen].count("render") == 3 and len(model) == 1
+    assert model.isdisjoint({threading.main_thread(), *callers})
+    assert seen[-1] == ("cancel", threading.main_thread())     # a cancel does not wait its turn

@@ -97,8 +97,11 @@ class Engine:
     def loading(cls, make: Callable[[], object], max_batch: Optional[int] = None) -> "Engine":
         """An engine whose thread first runs `make()` (it returns a loaded synthesizer) and then
         serves it: the model is loaded and used by one thread (see the module's docstring).
-        Returns once it is loaded; raises what `make` raised (the thread then ends)."""
+        Returns once it is loaded; raises what `make` raised, or the engine's own refusal of a
+        synthesizer that is not loaded (the thread then ends). Interrupted while waiting (Ctrl+C),
+        it raises at once and the engine closes as soon as the load is done."""
         handoff: queue.Queue = queue.Queue(maxsize=1)
+        abandoned, lock = threading.Event(), threading.Lock()
 
         def body() -> None:
             try:
@@ -107,13 +110,27 @@ class Engine:
                 handoff.put(exc)
                 return
             engine._thread = threading.current_thread()
-            handoff.put(engine)
+            with lock:
+                if abandoned.is_set():
+                    engine._closed = True   # nobody holds it: _serve returns at once
+                handoff.put(engine)
             engine._serve()
 
         threading.Thread(target=body, name="chattts-engine", daemon=True).start()
-        outcome = handoff.get()
+        try:
+            outcome = handoff.get()
+        except BaseException:
+            with lock:
+                abandoned.set()
+                late = None if handoff.empty() else handoff.get_nowait()
+            if isinstance(late, Engine):
+                late.close(0)
+            raise
         if isinstance(outcome, BaseException):
-            raise outcome
+            try:
+                raise outcome
+            finally:
+                del outcome                 # no cycle keeping a half-loaded model in memory
         return outcome
 
     @property

@@ -127,7 +127,8 @@ class Synthesizer:
         """Load what a light start left out (the audio encoder that the voice lock and voice
         cloning use; ChatTTS itself only where that cannot be built without it), so that no
         request waits for it later; nothing otherwise. For long-lived clients, on a thread of
-        their own once the model is ready."""
+        their own once the model is ready, so that requests are served meanwhile; a thread that
+        then ends, so that its OpenMP pool does not outlive it beside the engine's (engine.py)."""
         if self.light_start and self.chat.audio_encoder() is None:
             self.chat.full()
 

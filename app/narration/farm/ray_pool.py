@@ -6,6 +6,7 @@ extra: pip install "chattts-studio[farm]". Each node needs the model at the same
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from app.engine.errors import StudioError
@@ -28,12 +29,16 @@ def import_ray():
 
 class _ActorBody:
     """The actor: its model loads in the constructor; a refusal is kept and told, not raised, so
-    the driver reads the sentence rather than an actor's death."""
+    the driver reads the sentence rather than an actor's death. Ray runs a threaded actor's
+    calls (two at once, so that a cancel reaches a running render) on threads of its own: the
+    model is loaded and used on one thread, so PyTorch keeps one OpenMP pool beside no other
+    (engine/synthesis/engine.py)."""
 
     def __init__(self, spec: WorkerSpec):
+        self._model_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
         self.worker, self.refusal = None, None
         try:
-            self.worker = RenderWorker(spec)
+            self.worker = self._model_thread.submit(RenderWorker, spec).result()
         except Refused as exc:
             self.refusal = str(exc)
 
@@ -41,7 +46,7 @@ class _ActorBody:
         return ("refused", self.refusal) if self.worker is None else ("ready", self.worker.info())
 
     def handle(self, kind, payload):
-        return self.worker.handle(kind, payload)
+        return self._model_thread.submit(self.worker.handle, kind, payload).result()
 
     def cancel(self):
         if self.worker is not None:
