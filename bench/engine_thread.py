@@ -37,20 +37,20 @@ def run_variant(variant: str, model: str, tokens: int, rounds: int, precision: s
     from app.engine.synthesis.engine import Engine
     from app.engine.synthesis.synthesizer import Synthesizer
 
-    def make(decode="jit"):
-        synth = Synthesizer(model, device="cpu", decode=decode, precision=precision)
-        synth.load(verify=False)
-        return synth
-
+    synth = Synthesizer(model, device="cpu", decode="upstream" if variant == VARIANTS[2] else "jit",
+                        precision=precision)
     request = SynthesisRequest(SENTENCE, refine_text=False, voice_lock=False,
                                sampling=SamplingParams(max_new_tokens=tokens, min_new_tokens=tokens))
-    if variant == VARIANTS[2]:
-        synth = make("upstream")
-        run = lambda: synth.run(request)                                  # noqa: E731
-        engine = None
+    engine = None
+    if variant == VARIANTS[0]:
+        engine = Engine.loading(synth, verify=False)
     else:
-        engine = Engine.loading(make) if variant == VARIANTS[0] else Engine(make())
-        synth = engine.synthesizer
+        synth.load(verify=False)
+        if variant == VARIANTS[1]:
+            engine = Engine(synth)
+    if engine is None:
+        run = lambda: synth.run(request)                                  # noqa: E731
+    else:
         run = lambda: engine.submit(request).result()                    # noqa: E731
     run()                                                                 # first calls
     seconds = []

@@ -63,13 +63,8 @@ def _in_process(model: Path, folder: Path, sentences: int, tokens: int, precisio
     from app.engine.synthesis.synthesizer import Synthesizer
 
     started = time.perf_counter()
-    def make():
-        synth = Synthesizer(model, device="cpu", precision=precision, stream=False)
-        synth.load(verify=False)
-        return synth
-
-    engine = Engine.loading(make)          # as `narrate` loads it: on the engine's thread
-    synth = engine.synthesizer
+    synth = Synthesizer(model, device="cpu", precision=precision, stream=False)
+    engine = Engine.loading(synth, verify=False)   # as `narrate` loads it: on the engine's thread
     load = time.perf_counter() - started
     try:
         _render(engine, folder, "warm", 2, tokens)

@@ -83,20 +83,15 @@ def run_child(kind: str, model: Path, sentences: int, tokens: int, device: str) 
     from app.engine.synthesis.engine import Engine
     from app.engine.synthesis.synthesizer import Synthesizer
 
-    def make():
-        # Our loop takes over ChatTTS's GPT layers, so upstream runs from its own load.
-        synth = Synthesizer(model, device=device, decode="upstream" if kind == "upstream" else "jit", stream=False)
-        synth.load(verify=False)
-        return synth
-
+    # Our loop takes over ChatTTS's GPT layers, so upstream runs from its own load.
+    synth = Synthesizer(model, device=device, decode="upstream" if kind == "upstream" else "jit", stream=False)
     if kind == "upstream":
-        synth = make()
+        synth.load(verify=False)
         _render_upstream(synth, 2, tokens)
         audio, wall = _render_upstream(synth, sentences, tokens)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            engine = Engine.loading(make)      # as `narrate` loads it: on the engine's thread
-            synth = engine.synthesizer
+            engine = Engine.loading(synth, verify=False)   # as `narrate` loads it: on the engine's thread
             try:
                 _render_ours(engine, Path(tmp), "warm-up", min(sentences, 9), tokens)
                 audio, wall = _render_ours(engine, Path(tmp), "chapter", sentences, tokens)

@@ -164,13 +164,8 @@ def main(argv=None) -> int:
     from bench_model import bench_model
 
     model, size = bench_model(args.model, args.quick)
-    def make():
-        synth = Synthesizer(model, device=args.device, precision=args.precision)
-        synth.load(verify=False)
-        return synth
-
-    engine = Engine.loading(make)          # as the server loads it: on the engine's thread
-    synth = engine.synthesizer
+    synth = Synthesizer(model, device=args.device, precision=args.precision)
+    engine = Engine.loading(synth, verify=False)   # as the server loads it: on the engine's thread
     sampling = SamplingParams(max_new_tokens=args.tokens, min_new_tokens=args.tokens)
     counts = [int(c) for c in args.clients.split(",")]
     report = {"model": f"random weights, {size} size", "decode": synth.decode_label, "device": synth.device.device,

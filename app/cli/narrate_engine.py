@@ -43,14 +43,9 @@ class InProcess:
         from app.engine.synthesis.engine import Engine
         from app.engine.synthesis.synthesizer import Synthesizer
 
-        def make():
-            synth = Synthesizer(root, device=device, precision=precision, stream=False)
-            synth.load()
-            return synth
-
+        self.synth = Synthesizer(root, device=device, precision=precision, stream=False)
         # Loaded on the engine's thread, not this one, which stays alive (engine.py).
-        self.engine = Engine.loading(make)
-        self.synth = self.engine.synthesizer
+        self.engine = Engine.loading(self.synth)
         self.notes = list(self.synth.notes)
 
     @property

@@ -111,16 +111,11 @@ def _load(state, root, args) -> None:
     from app.engine.synthesis.engine import Engine
     from app.engine.synthesis.synthesizer import Synthesizer
 
-    def make():
-        synth = Synthesizer(root, device=args.device, precision=args.precision)
-        synth.load()
-        return synth
-
     try:
+        synth = Synthesizer(root, device=args.device, precision=args.precision)
         # Loaded on the engine's thread: a pool of OpenMP threads is kept per thread that used
         # PyTorch, and two live ones slow decoding (engine.py).
-        state.engine = Engine.loading(make, max_batch=args.max_batch)
-        synth = state.engine.synthesizer
+        state.engine = Engine.loading(synth, max_batch=args.max_batch)
     except StudioError as exc:
         state.load_error = str(exc)
         print(_("error: {message}").format(message=exc), file=sys.stderr)

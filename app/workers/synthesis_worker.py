@@ -140,16 +140,12 @@ class SynthesisWorker(QObject):
     def loadModel(self, model_dir: str, device: str, precision: str = "auto") -> None:
         self.loadStarted.emit(model_dir)
         self.shutdown()                       # one model in memory at a time
-        def make():
-            synth = self._factory(model_dir, device=device, precision=precision)
-            synth.load(warm_up=False)        # Play is possible first; the warm-up follows
-            return synth
-
         try:
+            synth = self._factory(model_dir, device=device, precision=precision)
             # Loaded on the thread that will decode with it: this worker's thread stays alive,
-            # and its OpenMP pool beside the engine's slowed decoding 1.7x (engine.py).
-            engine = Engine.loading(make)
-            synth = engine.synthesizer
+            # and its OpenMP pool beside the engine's slowed decoding 1.7x (engine.py). Play is
+            # possible first; the warm-up follows.
+            engine = Engine.loading(synth, warm_up=False)
         except StudioError as exc:
             self.loadFailed.emit(str(exc))
             return

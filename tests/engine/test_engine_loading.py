@@ -15,18 +15,17 @@ FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=16, min_ne
 
 def test_the_engine_loads_on_the_thread_that_then_decodes_every_request(synthesizer, monkeypatch):
     seen = {}
-
-    def make():
-        seen["load"] = threading.current_thread()
-        return synthesizer
-
+    # The session's synthesizer is loaded already: its load only says where it ran.
+    monkeypatch.setattr(synthesizer, "load", lambda **options: seen.update(load=threading.current_thread(),
+                                                                            options=options))
     decoded_on = []
     logits = synthesizer.loop.logits
     monkeypatch.setattr(synthesizer.loop, "logits",
                         lambda *a, **k: decoded_on.append(threading.current_thread()) or logits(*a, **k))
-    engine = Engine.loading(make, max_batch=3)
+    engine = Engine.loading(synthesizer, max_batch=3, warm_up=False)
     try:
         assert engine.synthesizer is synthesizer and engine.scheduler.max_batch == 3
+        assert seen["options"] == {"warm_up": False}
         assert seen["load"] is not threading.current_thread() and seen["load"].name == "chattts-engine"
         engine.submit(SynthesisRequest("今天天气很好。", **FAST)).result()
         assert decoded_on and set(decoded_on) == {seen["load"]}
@@ -36,21 +35,23 @@ def test_the_engine_loads_on_the_thread_that_then_decodes_every_request(synthesi
     assert not seen["load"].is_alive()
 
 
-def test_a_failed_load_is_raised_to_the_caller_and_leaves_no_thread(synthesizer):
+def test_a_failed_load_is_raised_to_the_caller_and_leaves_no_thread(synthesizer, monkeypatch):
     threads = []
 
-    def make():
+    def load(**_options):
         threads.append(threading.current_thread())
         raise StudioError("The model folder is missing config/gpt.yaml.")
 
+    monkeypatch.setattr(synthesizer, "load", load)
     with pytest.raises(StudioError, match="gpt.yaml"):
-        Engine.loading(make)
+        Engine.loading(synthesizer)
     threads[0].join(10)
     assert not threads[0].is_alive()
 
 
-def test_an_engine_closed_at_once_after_loading_ends_its_thread(synthesizer):
-    engine = Engine.loading(lambda: synthesizer)
+def test_an_engine_closed_at_once_after_loading_ends_its_thread(synthesizer, monkeypatch):
+    monkeypatch.setattr(synthesizer, "load", lambda **_options: None)
+    engine = Engine.loading(synthesizer)
     thread = engine._thread
     engine.close(60)
     assert not thread.is_alive() and engine.closed
@@ -93,10 +94,11 @@ def test_a_caller_interrupted_while_loading_leaves_no_engine_serving(synthesizer
 
     release, threads = threading.Event(), []
 
-    def make():
+    def load(**_options):
         threads.append(threading.current_thread())
         release.wait(30)
-        return synthesizer
+
+    monkeypatch.setattr(synthesizer, "load", load)
 
     get = queue.Queue.get
 
@@ -108,7 +110,7 @@ def test_a_caller_interrupted_while_loading_leaves_no_engine_serving(synthesizer
 
     monkeypatch.setattr(queue.Queue, "get", interrupted_get)
     with pytest.raises(KeyboardInterrupt):
-        Engine.loading(make)
+        Engine.loading(synthesizer)
     threads[0].join(30)
     assert not threads[0].is_alive()
 

@@ -10,7 +10,7 @@ stops spinning and sleeps between kernels: the same int8 sentence took 2.4 s dec
 engine thread after a live loader against 1.4 s on the thread that loaded it (2-core CPU,
 bench/engine_thread.py).
 
-    engine = Engine.loading(make)        # make() returns a loaded Synthesizer, on the engine thread
+    engine = Engine.loading(synthesizer)  # loaded here, on the engine's thread
     engine = Engine(synthesizer)          # a Synthesizer loaded elsewhere
     job = engine.submit(request, Priority.BACKGROUND)
     for item in job: ...
@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Callable, Iterator, Optional
+from typing import Iterator, Optional
 
 from app.engine.errors import StudioError
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
@@ -75,6 +75,12 @@ class Job:
                 return item
 
 
+def _close_when_loaded(handoff: queue.Queue) -> None:
+    outcome = handoff.get()
+    if isinstance(outcome, Engine):
+        outcome.close(0)
+
+
 class Engine:
     def __init__(self, synthesizer, start: bool = True, max_batch: Optional[int] = None):
         """`start=False` holds the thread until `start()`: requests submitted meanwhile are
@@ -94,37 +100,30 @@ class Engine:
             self.start()
 
     @classmethod
-    def loading(cls, make: Callable[[], object], max_batch: Optional[int] = None) -> "Engine":
-        """An engine whose thread first runs `make()` (it returns a loaded synthesizer) and then
+    def loading(cls, synthesizer, max_batch: Optional[int] = None, **load_options) -> "Engine":
+        """An engine whose thread first loads `synthesizer` (`load(**load_options)`) and then
         serves it: the model is loaded and used by one thread (see the module's docstring).
-        Returns once it is loaded; raises what `make` raised, or the engine's own refusal of a
-        synthesizer that is not loaded (the thread then ends). Interrupted while waiting (Ctrl+C),
-        it raises at once and the engine closes as soon as the load is done."""
+        Returns once it is loaded; raises what the load raised (the thread then ends).
+        Interrupted while waiting (Ctrl+C), it raises at once; the engine is closed once loaded."""
         handoff: queue.Queue = queue.Queue(maxsize=1)
-        abandoned, lock = threading.Event(), threading.Lock()
 
         def body() -> None:
             try:
-                engine = cls(make(), start=False, max_batch=max_batch)
+                synthesizer.load(**load_options)
+                engine = cls(synthesizer, start=False, max_batch=max_batch)
             except BaseException as exc:
                 handoff.put(exc)
                 return
             engine._thread = threading.current_thread()
-            with lock:
-                if abandoned.is_set():
-                    engine._closed = True   # nobody holds it: _serve returns at once
-                handoff.put(engine)
+            handoff.put(engine)
             engine._serve()
 
         threading.Thread(target=body, name="chattts-engine", daemon=True).start()
         try:
             outcome = handoff.get()
         except BaseException:
-            with lock:
-                abandoned.set()
-                late = None if handoff.empty() else handoff.get_nowait()
-            if isinstance(late, Engine):
-                late.close(0)
+            # Nobody will hold this engine: close it when the load is done.
+            threading.Thread(target=_close_when_loaded, args=(handoff,), daemon=True).start()
             raise
         if isinstance(outcome, BaseException):
             try:
