@@ -2,6 +2,12 @@
 minute of audio, with adaptive buffering and, for comparison in the same run, with a player
 that plays each piece as it comes (the player before buffering). Prints JSON.
 
+Random weights make noise without pauses, so the player can wait only between sentences. The
+`speech_shaped` figures replay the same pieces at the same moments with speech-shaped audio
+instead (syllables, stop closures, a pause every six syllables: tests/support/speech_like.py):
+when a sentence made at this pace would first be heard, and whether any wait fell outside a
+pause (`waits_inside_words`, which must be 0).
+
 Each mode runs in its own process on the random-weight model with the official shapes (built
 once, as bench/decode.py does). The engine speaks a paragraph (sentence lengths forced, since
 random weights rarely end a sentence); the moment each piece arrives is recorded, then replayed
@@ -33,6 +39,7 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
     from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
     from app.engine.synthesis.synthesizer import Synthesizer
     from tests.support.playback_sim import SAMPLE_RATE, Arrival, naive_gaps, play
+    from tests.support.speech_like import inserted_silences, speech_over
 
     decode, _, precision = mode.partition("-")
     synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
@@ -60,6 +67,20 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
         "gaps_per_min": round(played.gaps_inside_sentences() / audio_min, 2),
         "gaps_per_min_unbuffered": round(naive_gaps(arrivals) / audio_min, 2),
         "wait_s_total": round(len(played.output) / SAMPLE_RATE - played.audio_seconds(), 2),
+        "speech_shaped": _speech_shaped(arrivals, play, inserted_silences, speech_over),
+    }
+
+
+def _speech_shaped(arrivals, play, inserted_silences, speech_over) -> dict:
+    shaped, sentences, pauses = speech_over(arrivals)
+    played = play(shaped)
+    waits = inserted_silences(played.output, sentences)
+    outside = [(k, at) for k, at in waits if at and not any(a < at < b for a, b in pauses[k])]
+    return {
+        "first_sound_s": round(played.first_sound_s, 3),
+        "first_sentence_made_s": round(next(a.at for a in shaped if a.final), 3),
+        "waits_in_pauses": sum(1 for _, at in waits if at) - len(outside),
+        "waits_inside_words": len(outside),
     }
 
 

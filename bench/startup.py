@@ -13,11 +13,13 @@ after the parent started the process:
   replay_sound_s Stop, then Play again REPLAY_AFTER_S later (the warm-up long done): Play to
                  the first sound of that second Play, the delay a user meets from then on
   decode         what runs (e.g. jit-int8)
-  first_sentence_whole_at_start, first_sentence_received_s, rate_at_first_sound
+  first_sentence_whole_at_start, first_started_to_a_pause, first_sentence_received_s,
+  rate_at_first_sound
                  why the first sound came when it did: whether the player had waited for the
-                 whole first sentence (it does when audio is made too slowly for its rules to
-                 start sooner, audio/buffering.py), how much of it had arrived, and the
-                 production rate it had measured (seconds of audio per second)
+                 whole first sentence or for a pause in it (it does when audio is made too
+                 slowly for its rules to start sooner, audio/buffering.py; random weights make
+                 no pauses), how much of it had arrived, and the production rate it had
+                 measured (seconds of audio per second)
   peak_rss_mb_at_ready  the process's peak resident memory when Play became possible (a
                  warm int8 start reads no fp32 GPT, so it should stay under fp32's)
 The OS file cache is not dropped (that needs root): "cold" means the program's own caches.
@@ -66,6 +68,7 @@ def _probe(t0: float, out_path: str) -> None:
         seg = buffer._segments[0]
         rate = buffer.production_rate()
         events.update(first_sentence_whole_at_start=seg.complete,
+                      first_started_to_a_pause=seg.hold is not None,
                       first_sentence_received_s=round(seg.received / buffer.sample_rate, 2),
                       rate_at_first_sound=None if rate is None else round(rate, 2))
 

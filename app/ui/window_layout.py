@@ -111,9 +111,9 @@ class WindowLayout(QObject):
         self.progress.setValue(done)
 
     def show_buffering(self, waiting: bool) -> None:
-        """Playback waits between sentences for the next one to be made, rather than breaking
-        it up; the status line says so, and says "Speaking..." again when it resumes."""
-        buffering = self.tr("Buffering: waiting for the next sentence to be ready...")
+        """Playback waits, between sentences or in a pause, for the rest to be made, rather than
+        breaking a word; the status line says so, and says "Speaking..." again when it resumes."""
+        buffering = self.tr("Buffering: waiting for the rest of the speech to be ready...")
         if waiting:
             self.status.setText(buffering)
         elif self.status.text() == buffering:

@@ -1723,8 +1723,8 @@
     </message>
     <message>
         <location filename="../../app/ui/window_layout.py" line="116" />
-        <source>Buffering: waiting for the next sentence to be ready...</source>
-        <translation>正在缓冲：等待下一句生成完毕……</translation>
+        <source>Buffering: waiting for the rest of the speech to be ready...</source>
+        <translation>正在缓冲：等待后面的语音生成完毕……</translation>
     </message>
     <message>
         <location filename="../../app/ui/window_layout.py" line="124" />

@@ -27,6 +27,7 @@ class Arrival:
     samples: int
     segment: int
     final: bool
+    audio: np.ndarray | None = None   # the piece's samples; None: the segment's marker
 
 
 @dataclass
@@ -130,7 +131,8 @@ def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
     while now[0] < limit_s:
         while k < len(pending) and pending[k].at <= now[0]:
             a = pending[k]
-            out.enqueue(np.full(a.samples, float(a.segment + 1), dtype=np.float32), a.segment, a.final)
+            audio = a.audio if a.audio is not None else np.full(a.samples, float(a.segment + 1), dtype=np.float32)
+            out.enqueue(audio, a.segment, a.final)
             k += 1
         if k == len(pending) and not ended:
             out.end_stream()

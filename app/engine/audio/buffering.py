@@ -1,5 +1,5 @@
 """Adaptive buffering between the synthesizer and the speaker: speech never breaks up inside
-a sentence.
+a word.
 
 Audio arrives a piece at a time, in reading order, tagged with its segment (sentence) and
 whether it is that segment's last piece. The buffer measures how fast audio is being made
@@ -10,12 +10,13 @@ what will be made in time covers it:
   take to arrive (with a safety margin on the measured rate);
 - made slower than real time: a segment's length is not known before its last piece, and no
   amount of queued audio is provably enough for a sentence of unknown length, so the segment
-  waits until it is complete. The listener hears whole sentences with pauses between them
-  rather than sentences broken every fraction of a second.
+  plays only as far as audio has arrived to a pause in its speech (pauses.py), or whole once
+  complete. The listener hears clauses and sentences with pauses a little longer than the
+  reader made them, rather than words broken every fraction of a second.
 
-Waiting happens only between segments; the state (IDLE, BUFFERING, PLAYING) is reported to a
-listener so the window can say "buffering" while it waits. No Qt here: the clock is passed in,
-so tests drive it in simulated time.
+Waiting happens only between segments or in a pause; the state (IDLE, BUFFERING, PLAYING) is
+reported to a listener so the window can say "buffering" while it waits. No Qt here: the clock
+is passed in, so tests drive it in simulated time.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Callable
 
 import numpy as np
 
+from app.engine.audio.pauses import PauseFinder
 from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, piece_size
 
 # Act as if production were this fraction of what was measured. A segment starts on a rate
@@ -59,6 +61,11 @@ class _Segment:
     received: int = 0
     complete: bool = False
     started: bool = False
+    played: int = 0
+    # How far the speaker may play without deciding again: None, to the end; else a wait
+    # point in a pause (started before it was known the rest would come in time).
+    hold: int | None = None
+    pauses: PauseFinder | None = None
 
 
 class SegmentBuffer:
@@ -95,10 +102,11 @@ class SegmentBuffer:
                 self._piece_sizes.append(len(samples))
             seg = self._segments[-1] if self._segments else None
             if seg is None or seg.index != segment or seg.complete:
-                seg = _Segment(segment)
+                seg = _Segment(segment, pauses=PauseFinder(self.sample_rate))
                 self._segments.append(seg)
             if len(samples):
                 seg.pieces.append(samples)
+                seg.pauses.feed(samples)
                 seg.queued += len(samples)
                 seg.received += len(samples)
             seg.complete = seg.complete or final
@@ -126,6 +134,17 @@ class SegmentBuffer:
         if elapsed <= 0:
             return None
         return self._produced_after_first / self.sample_rate / elapsed
+
+    def _limit_locked(self, seg: _Segment, now: float) -> float:
+        """How far into the segment (samples) the speaker may play now: to the end (inf) when
+        the rest will come in time, else to the furthest wait point that has arrived; no further
+        than it has played when neither holds (it waits)."""
+        if seg.started and (seg.hold is None or seg.played < seg.hold):
+            return float("inf") if seg.hold is None else float(seg.hold)
+        if self._may_start_locked(seg, now):
+            return float("inf")
+        wait = seg.pauses.last_wait_after(seg.played) if seg.pauses is not None else None
+        return float(wait) if wait is not None else float(seg.played)
 
     def _may_start_locked(self, seg: _Segment, now: float) -> bool:
         if seg.complete:
@@ -177,9 +196,7 @@ class SegmentBuffer:
         seg = self._segments[0] if self._segments else None
         if seg is None:
             new = BufferState.IDLE if self._ended else BufferState.BUFFERING
-        elif seg.started:
-            new = BufferState.PLAYING if seg.pieces or seg.complete else BufferState.BUFFERING
-        elif self._may_start_locked(seg, now):
+        elif (seg.pieces or seg.complete) and self._limit_locked(seg, now) > seg.played:
             new = BufferState.PLAYING
         else:
             new = BufferState.BUFFERING
@@ -201,9 +218,11 @@ class SegmentBuffer:
                 changes.append(BufferState.BUFFERING)
             while filled < frames and self._segments:
                 seg = self._segments[0]
+                limit = self._limit_locked(seg, now)
+                if limit <= seg.played:
+                    break                   # not started, or held in a pause: wait
+                seg.hold = None if limit == float("inf") else int(limit)
                 if not seg.started:
-                    if not self._may_start_locked(seg, now):
-                        break
                     seg.started = True
                     if self.first_sound_at is None:
                         self.first_sound_at = now
@@ -217,10 +236,11 @@ class SegmentBuffer:
                     break
                 self._dry = False
                 head = seg.pieces[0]
-                take = min(frames - filled, len(head))
+                take = int(min(frames - filled, len(head), limit - seg.played))
                 out[filled:filled + take] = head[:take]
                 filled += take
                 seg.queued -= take
+                seg.played += take
                 if take == len(head):
                     seg.pieces.popleft()
                 else:

@@ -1,5 +1,6 @@
 """Streaming playback: audio chunks are queued as they are synthesized and played through
-an adaptive buffer (buffering.py) that waits only between sentences, never inside one.
+an adaptive buffer (buffering.py) that waits only between sentences or in a pause, never
+inside a word.
 
 sounddevice needs the PortAudio library and an output device; either can be missing (no
 PortAudio on a bare Linux, no sound card on a server, a headset unplugged). Then `problem`

@@ -1,0 +1,73 @@
+"""Where inside a sentence the player may wait: in a pause the speech already has.
+
+The player (buffering.py) waits only where waiting cannot break a word. Between sentences is
+one such place; a pause inside a sentence (a comma, a breath, ChatTTS's [uv_break]) is
+another: holding it a little longer sounds like a slower reader, not like broken speech. So a
+sentence made too slowly to play as it comes need not be made whole before it is heard: its
+first clause can play once its pause has arrived.
+
+A pause is a run of quiet 10 ms frames at least MIN_PAUSE_S long, after sound. Quiet is
+relative to the loudest frame heard so far in the sentence (SILENCE_DB below it), with an
+absolute floor for digital silence. The closure of a stop consonant (p, t, k) is quiet too,
+but lasts well under MIN_PAUSE_S, so a wait never lands inside a word. The wait point lies
+INTO_PAUSE_S into the pause: the listener has already heard the pause begin.
+
+Incremental: samples are fed as they arrive, a piece at a time, and the finder never
+revises a wait point it has given.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+FRAME_S = 0.01
+SILENCE_DB = -40.0        # quiet: this far below the loudest frame so far
+FLOOR = 1e-4              # ... or below this RMS whatever came before (-80 dBFS)
+# Stop closures last about 50-150 ms; a comma's pause 200 ms or more.
+MIN_PAUSE_S = 0.25
+INTO_PAUSE_S = 0.1
+
+
+class PauseFinder:
+    """Wait points (sample offsets from the sentence's start) found in its samples so far."""
+
+    def __init__(self, sample_rate: int):
+        self.frame = max(1, round(sample_rate * FRAME_S))
+        self._min_frames = max(1, round(MIN_PAUSE_S / FRAME_S))
+        self._into = round(INTO_PAUSE_S * sample_rate)
+        self._ratio = 10.0 ** (SILENCE_DB / 20.0)
+        self._carry = np.zeros(0, dtype=np.float32)
+        self._framed = 0              # samples already judged, in whole frames
+        self._peak = 0.0              # the loudest frame's RMS so far
+        self._quiet_from: int | None = None   # where the current quiet run began (after sound)
+        self._quiet_frames = 0
+        self.waits: list[int] = []
+
+    def feed(self, samples: np.ndarray) -> None:
+        data = np.concatenate([self._carry, np.asarray(samples, dtype=np.float32).reshape(-1)])
+        count = len(data) // self.frame
+        self._carry = data[count * self.frame:]
+        if not count:
+            return
+        frames = data[: count * self.frame].reshape(count, self.frame).astype(np.float64)
+        loudness = np.sqrt(np.mean(frames * frames, axis=1))
+        for rms in loudness:
+            at = self._framed
+            self._framed += self.frame
+            if rms > max(FLOOR, self._peak * self._ratio):
+                self._peak = max(self._peak, float(rms))
+                self._quiet_from, self._quiet_frames = None, 0
+                continue
+            if self._peak == 0.0:
+                continue              # silence before any sound is not a pause inside speech
+            if self._quiet_from is None:
+                self._quiet_from = at
+            self._quiet_frames += 1
+            if self._quiet_frames == self._min_frames:
+                self.waits.append(self._quiet_from + self._into)
+
+    def last_wait_after(self, offset: int) -> int | None:
+        """The furthest wait point past `offset`, if any: the player plays up to it."""
+        if self.waits and self.waits[-1] > offset:
+            return self.waits[-1]
+        return None

@@ -1,0 +1,127 @@
+"""A sentence made too slowly to play as it comes is heard from its first pause on, not only
+once whole; the player waits only between sentences or inside a pause, never inside a word
+(the near-silent closure of a stop consonant is part of a word)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.audio.pauses import INTO_PAUSE_S, MIN_PAUSE_S, PauseFinder
+from tests.support.playback_sim import SAMPLE_RATE, play
+from tests.support.speech_like import _quiet, _syllable, inserted_silences, sentence, streamed
+
+CLAUSES = [[6, 5, 7], [4], [8, 3], [5, 6, 4, 3]]
+
+
+def _sentences():
+    made = [sentence(c, seed=i) for i, c in enumerate(CLAUSES)]
+    return [audio for audio, _ in made], [pauses for _, pauses in made]
+
+
+def _near_start(wait: int, pause_start: int) -> bool:
+    """A wait point INTO_PAUSE_S into the pause, counted from its first whole quiet frame."""
+    into = round(INTO_PAUSE_S * SAMPLE_RATE)
+    return pause_start + into <= wait < pause_start + into + PauseFinder(SAMPLE_RATE).frame
+
+
+def _allowed(wait, pauses) -> bool:
+    k, offset = wait
+    return offset == 0 or any(start < offset < end for start, end in pauses[k])
+
+
+@pytest.mark.parametrize("speed", [0.35, 0.5, 0.8, 1.0, 1.3, 3.0])
+@pytest.mark.parametrize("piece_s", [0.1, 0.256, 0.6])
+def test_waits_only_between_sentences_or_inside_a_pause(speed, piece_s):
+    audio, pauses = _sentences()
+    played = play(streamed(audio, speed, piece_s=piece_s))
+    waits = inserted_silences(played.output, audio)      # also: every sample once, in order
+    assert [w for w in waits if not _allowed(w, pauses)] == []
+    assert played.buffer_gaps == 0
+
+
+@pytest.mark.parametrize("speed", [0.35, 0.5, 0.8])
+def test_a_slow_producer_is_heard_from_the_first_pause_not_the_whole_sentence(speed):
+    audio, pauses = _sentences()
+    arrivals = streamed(audio, speed)
+    first_whole = next(a.at for a in arrivals if a.final)
+    # The first clause and the part of its pause it plays into have arrived.
+    needed = pauses[0][0][0] + MIN_PAUSE_S * SAMPLE_RATE
+    clause_ready = next(a.at for a, total in zip(arrivals, np.cumsum([a.samples for a in arrivals]))
+                        if total >= needed)
+    played = play(arrivals)
+    assert clause_ready <= played.first_sound_s <= clause_ready + 0.021
+    assert played.first_sound_s < first_whole - 1.0
+    # ... and it then waited in that pause: the listener hears a longer pause, not a broken word.
+    waits = inserted_silences(played.output, audio)
+    assert any(_near_start(offset, pauses[0][0][0]) for k, offset in waits if k == 0)
+
+
+def test_a_fast_producer_plays_its_pauses_as_they_are():
+    audio, _ = _sentences()
+    played = play(streamed(audio, 3.0))
+    waits = inserted_silences(played.output, audio)
+    assert all(offset == 0 for _, offset in waits)
+
+
+def test_a_sentence_without_pauses_still_waits_until_whole_when_made_slowly():
+    """Only closures between syllables: no place inside it to wait."""
+    audio, pauses = sentence([12], seed=7)
+    assert pauses == []
+    arrivals = streamed([audio], 0.5)
+    played = play(arrivals)
+    assert played.first_sound_s >= arrivals[-1].at
+    assert inserted_silences(played.output, [audio]) == [(0, 0)]
+
+
+def _waits(pieces):
+    finder = PauseFinder(SAMPLE_RATE)
+    for piece in pieces:
+        finder.feed(piece)
+    return finder.waits
+
+
+def test_pauses_are_found_after_sound_and_closures_are_not():
+    rng = np.random.default_rng(0)
+    lead = _quiet(0.5, rng)                         # before any speech: not a pause in it
+    word, closure, word2 = _syllable(0.3, rng), _quiet(0.15, rng), _syllable(0.3, rng)
+    pause, word3 = _quiet(0.3, rng), _syllable(0.2, rng)
+    audio = np.concatenate([lead, word, closure, word2, pause, word3])
+    pause_at = len(lead) + len(word) + len(closure) + len(word2)
+    waits = _waits([audio])
+    assert len(waits) == 1 and _near_start(waits[0], pause_at)
+
+
+def test_a_pause_still_going_at_the_end_of_what_arrived_is_a_wait_point():
+    rng = np.random.default_rng(1)
+    word, pause = _syllable(0.3, rng), _quiet(MIN_PAUSE_S + 0.02, rng)
+    waits = _waits([word, pause])
+    assert len(waits) == 1 and _near_start(waits[0], len(word))
+    assert _waits([word, pause[: int((MIN_PAUSE_S - 0.05) * SAMPLE_RATE)]]) == []
+
+
+def test_quiet_speech_is_judged_against_its_own_level():
+    """A soft reader's syllables are not pauses, and their pauses are still found."""
+    audio, pauses = sentence([5, 5], seed=3)
+    soft = (audio * 0.01).astype(np.float32)
+    waits = _waits([audio])
+    assert _waits([soft]) == waits and len(waits) == 1 and _near_start(waits[0], pauses[0][0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=200_000), max_size=12),
+       seed=st.integers(min_value=0, max_value=5))
+def test_wait_points_do_not_depend_on_how_the_audio_was_cut_into_pieces(cuts, seed):
+    audio, _ = sentence([4, 3, 5], seed=seed)
+    bounds = sorted({min(c, len(audio)) for c in cuts} | {0, len(audio)})
+    pieces = [audio[a:b] for a, b in zip(bounds, bounds[1:])]
+    assert _waits(pieces) == _waits([audio])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(min_value=-1.0, max_value=1.0, allow_nan=False, width=32), max_size=3000),
+       st.integers(min_value=1, max_value=700))
+def test_any_samples_give_ordered_wait_points_inside_what_arrived(values, piece):
+    audio = np.asarray(values, dtype=np.float32)
+    waits = _waits([audio[i:i + piece] for i in range(0, len(audio), piece)])
+    assert waits == sorted(set(waits)) and all(0 < w < len(audio) for w in waits)
