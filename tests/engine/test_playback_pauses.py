@@ -7,15 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.audio.pauses import INTO_PAUSE_S, MIN_PAUSE_S, PauseFinder
-from tests.support.playback_sim import SAMPLE_RATE, play
-from tests.support.speech_like import _quiet, _syllable, inserted_silences, sentence, streamed
+from app.engine.audio.buffering import BufferState, SegmentBuffer
+from app.engine.audio.pauses import FLOOR, INTO_PAUSE_S, MIN_PAUSE_S, PauseFinder
+from tests.support.playback_sim import BLOCK, SAMPLE_RATE, play
+from tests.support.speech_like import ROOM_NOISE, _quiet, _syllable, inserted_silences, sentence, streamed
 
 CLAUSES = [[6, 5, 7], [4], [8, 3], [5, 6, 4, 3]]
+# Hiss under the speech: below the absolute floor, and above it (-66 dBFS), where only
+# "quiet relative to the speech" finds the pauses.
+NOISES = [ROOM_NOISE, 5 * FLOOR]
 
 
-def _sentences():
-    made = [sentence(c, seed=i) for i, c in enumerate(CLAUSES)]
+def _sentences(noise=ROOM_NOISE):
+    made = [sentence(c, seed=i, noise=noise) for i, c in enumerate(CLAUSES)]
     return [audio for audio, _ in made], [pauses for _, pauses in made]
 
 
@@ -30,19 +34,21 @@ def _allowed(wait, pauses) -> bool:
     return offset == 0 or any(start < offset < end for start, end in pauses[k])
 
 
+@pytest.mark.parametrize("noise", NOISES)
 @pytest.mark.parametrize("speed", [0.35, 0.5, 0.8, 1.0, 1.3, 3.0])
 @pytest.mark.parametrize("piece_s", [0.1, 0.256, 0.6])
-def test_waits_only_between_sentences_or_inside_a_pause(speed, piece_s):
-    audio, pauses = _sentences()
+def test_waits_only_between_sentences_or_inside_a_pause(speed, piece_s, noise):
+    audio, pauses = _sentences(noise)
     played = play(streamed(audio, speed, piece_s=piece_s))
     waits = inserted_silences(played.output, audio)      # also: every sample once, in order
     assert [w for w in waits if not _allowed(w, pauses)] == []
     assert played.buffer_gaps == 0
 
 
+@pytest.mark.parametrize("noise", NOISES)
 @pytest.mark.parametrize("speed", [0.35, 0.5, 0.8])
-def test_a_slow_producer_is_heard_from_the_first_pause_not_the_whole_sentence(speed):
-    audio, pauses = _sentences()
+def test_a_slow_producer_is_heard_from_the_first_pause_not_the_whole_sentence(speed, noise):
+    audio, pauses = _sentences(noise)
     arrivals = streamed(audio, speed)
     first_whole = next(a.at for a in arrivals if a.final)
     # The first clause and the part of its pause it plays into have arrived.
@@ -55,6 +61,35 @@ def test_a_slow_producer_is_heard_from_the_first_pause_not_the_whole_sentence(sp
     # ... and it then waited in that pause: the listener hears a longer pause, not a broken word.
     waits = inserted_silences(played.output, audio)
     assert any(_near_start(offset, pauses[0][0][0]) for k, offset in waits if k == 0)
+
+
+@pytest.mark.parametrize("speed", [0.35, 0.8, 1.3])
+def test_the_state_says_buffering_exactly_while_the_player_waits(speed):
+    """What the window shows: "buffering" while silence is inserted (between sentences or in a
+    pause), "speaking" while speech plays. Checked on each sound-card block that no new piece
+    came before (a piece may change the decision)."""
+    audio, _ = _sentences()
+    arrivals = streamed(audio, speed)
+    now = [0.0]
+    buffer = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
+    k, checked, wrong, over = 0, 0, [], False
+    before = None
+    while not over:
+        pushed = False
+        while k < len(arrivals) and arrivals[k].at <= now[0]:
+            a = arrivals[k]
+            buffer.push(a.audio, a.segment, a.final)
+            k, pushed = k + 1, True
+        if k == len(arrivals):
+            buffer.end()
+        block, over = buffer.pull(BLOCK)
+        if before is not None and not pushed and not over:
+            checked += 1
+            if (before is BufferState.BUFFERING) != (block[0] == 0.0):
+                wrong.append((round(now[0], 2), before))
+        before = buffer.state
+        now[0] += BLOCK / SAMPLE_RATE
+    assert checked > 100 and wrong == []
 
 
 def test_a_fast_producer_plays_its_pauses_as_they_are():
@@ -100,12 +135,48 @@ def test_a_pause_still_going_at_the_end_of_what_arrived_is_a_wait_point():
     assert _waits([word, pause[: int((MIN_PAUSE_S - 0.05) * SAMPLE_RATE)]]) == []
 
 
-def test_quiet_speech_is_judged_against_its_own_level():
-    """A soft reader's syllables are not pauses, and their pauses are still found."""
+def test_quiet_is_judged_against_the_speech_around_it():
+    """A soft reader's syllables are not pauses; a loud reader's hiss, above any fixed floor,
+    still is one."""
     audio, pauses = sentence([5, 5], seed=3)
     soft = (audio * 0.01).astype(np.float32)
     waits = _waits([audio])
     assert _waits([soft]) == waits and len(waits) == 1 and _near_start(waits[0], pauses[0][0])
+    hissy, hissy_pauses = sentence([5, 5], seed=3, noise=20 * FLOOR)     # -54 dBFS
+    waits = _waits([hissy])
+    assert len(waits) == 1 and _near_start(waits[0], hissy_pauses[0][0])
+
+
+@pytest.mark.parametrize("click", [0.3, 1.0])
+def test_a_click_does_not_make_the_soft_speech_after_it_a_pause(click):
+    audio, pauses = sentence([8, 8], seed=3)
+    soft = (audio * 0.03).astype(np.float32)
+    pop = np.full(240, click, dtype=np.float32)            # one 10 ms pop before the speech
+    waits = _waits([pop, soft])
+    assert len(waits) == 1 and _near_start(waits[0] - len(pop), pauses[0][0])
+
+
+def test_held_in_a_pause_it_plays_on_once_the_rest_comes_fast_enough():
+    """Started at a pause because audio came slowly; then it comes fast, with no pause ahead
+    and the sentence not finished: the player goes on rather than wait for the sentence."""
+    rng = np.random.default_rng(5)
+    clause = np.concatenate([_syllable(0.3, rng), _syllable(0.25, rng), _quiet(0.4, rng)])
+    rest = np.concatenate([_syllable(0.25, rng) for _ in range(40)])        # no pause in it
+    now = [0.0]
+    buffer = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
+    buffer.push(clause, 0, False)
+    now[0] = 2.0
+    buffer.push(rest[:2400], 0, False)          # 0.1 s in 2 s: far slower than real time
+    played = []
+    while now[0] < 3.0:
+        block, _ = buffer.pull(BLOCK)
+        played.append(block)
+        now[0] += BLOCK / SAMPLE_RATE
+    heard = np.concatenate(played)
+    assert heard[0] != 0.0 and (heard == 0.0).any()            # started, then held in the pause
+    buffer.push(rest[2400:], 0, False)          # 9.9 s more at once
+    after = np.concatenate([buffer.pull(BLOCK)[0] for _ in range(100)])
+    assert (after != 0.0).all()
 
 
 @settings(max_examples=60, deadline=None)
@@ -125,3 +196,12 @@ def test_any_samples_give_ordered_wait_points_inside_what_arrived(values, piece)
     audio = np.asarray(values, dtype=np.float32)
     waits = _waits([audio[i:i + piece] for i in range(0, len(audio), piece)])
     assert waits == sorted(set(waits)) and all(0 < w < len(audio) for w in waits)
+
+
+def test_broken_samples_are_neither_a_pause_nor_the_level_pauses_are_judged_by():
+    rng = np.random.default_rng(2)
+    word, word2, pause = _syllable(0.3, rng), _syllable(0.4, rng), _quiet(0.4, rng)
+    for bad in (np.inf, -np.inf, np.nan):
+        broken = np.full(240 * 30, bad, dtype=np.float32)        # 0.3 s, longer than a pause
+        waits = _waits([word, broken, word2, pause])
+        assert len(waits) == 1 and _near_start(waits[0], len(word) + len(broken) + len(word2)), bad

@@ -12,38 +12,39 @@ from tests.support.playback_sim import SAMPLE_RATE, Arrival
 ROOM_NOISE = 3e-5          # a vocoder's quiet is not digital silence
 
 
-def _quiet(seconds: float, rng) -> np.ndarray:
+def _quiet(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
     n = int(seconds * SAMPLE_RATE)
-    noise = rng.normal(0.0, ROOM_NOISE, n).astype(np.float32)
-    return np.where(noise == 0.0, np.float32(ROOM_NOISE), noise)
+    hiss = rng.normal(0.0, noise, n).astype(np.float32)
+    return np.where(hiss == 0.0, np.float32(noise), hiss)
 
 
-def _syllable(seconds: float, rng) -> np.ndarray:
+def _syllable(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
     n = int(seconds * SAMPLE_RATE)
     t = np.arange(n) / SAMPLE_RATE
     pitch = rng.uniform(110, 260)
     envelope = np.sin(np.pi * np.arange(n) / n) ** 0.5 * rng.uniform(0.15, 0.5)
     wave = envelope * (np.sin(2 * np.pi * pitch * t) + 0.3 * np.sin(4 * np.pi * pitch * t))
-    wave += rng.normal(0.0, ROOM_NOISE, n)
-    return np.where(wave == 0.0, ROOM_NOISE, wave).astype(np.float32)
+    wave += rng.normal(0.0, noise, n)
+    return np.where(wave == 0.0, noise, wave).astype(np.float32)
 
 
-def sentence(clauses: list[int], seed: int, pause_s: float = 0.35, closure_s: float = 0.12
-             ) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """`clauses`: syllables per clause. Returns the samples and each pause's [start, end)."""
+def sentence(clauses: list[int], seed: int, pause_s: float = 0.35, closure_s: float = 0.12,
+             noise: float = ROOM_NOISE) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """`clauses`: syllables per clause; `noise`: the RMS of the hiss under it all. Returns the
+    samples and each pause's [start, end)."""
     rng = np.random.default_rng(seed)
     parts, pauses, at = [], [], 0
     for c, count in enumerate(clauses):
         for s in range(count):
-            syllable = _syllable(rng.uniform(0.12, 0.3), rng)
+            syllable = _syllable(rng.uniform(0.12, 0.3), rng, noise)
             parts.append(syllable)
             at += len(syllable)
             if s < count - 1 and rng.random() < 0.5:      # a stop consonant's closure
-                closure = _quiet(rng.uniform(0.04, closure_s), rng)
+                closure = _quiet(rng.uniform(0.04, closure_s), rng, noise)
                 parts.append(closure)
                 at += len(closure)
         if c < len(clauses) - 1:
-            pause = _quiet(pause_s, rng)
+            pause = _quiet(pause_s, rng, noise)
             pauses.append((at, at + len(pause)))
             parts.append(pause)
             at += len(pause)

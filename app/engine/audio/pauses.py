@@ -7,8 +7,9 @@ sentence made too slowly to play as it comes need not be made whole before it is
 first clause can play once its pause has arrived.
 
 A pause is a run of quiet 10 ms frames at least MIN_PAUSE_S long, after sound. Quiet is
-relative to the loudest frame heard so far in the sentence (SILENCE_DB below it), with an
-absolute floor for digital silence. The closure of a stop consonant (p, t, k) is quiet too,
+relative to the sentence's loudest sustained sound so far (SILENCE_DB below it), with an
+absolute floor for digital silence. Sustained: the median of five frames, so a click or a
+pop (a frame or two) does not raise the level and make the soft speech after it look quiet. The closure of a stop consonant (p, t, k) is quiet too,
 but lasts well under MIN_PAUSE_S, so a wait never lands inside a word. The wait point lies
 INTO_PAUSE_S into the pause: the listener has already heard the pause begin.
 
@@ -18,11 +19,14 @@ revises a wait point it has given.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 FRAME_S = 0.01
 SILENCE_DB = -40.0        # quiet: this far below the loudest frame so far
 FLOOR = 1e-4              # ... or below this RMS whatever came before (-80 dBFS)
+LEVEL_FRAMES = 5
 # Stop closures last about 50-150 ms; a comma's pause 200 ms or more.
 MIN_PAUSE_S = 0.25
 INTO_PAUSE_S = 0.1
@@ -38,7 +42,9 @@ class PauseFinder:
         self._ratio = 10.0 ** (SILENCE_DB / 20.0)
         self._carry = np.zeros(0, dtype=np.float32)
         self._framed = 0              # samples already judged, in whole frames
-        self._peak = 0.0              # the loudest frame's RMS so far
+        self._peak = 0.0              # the loudest sustained sound's RMS so far
+        self._recent: collections.deque = collections.deque(maxlen=LEVEL_FRAMES)
+        self._heard = False           # sound came before: quiet from now on may be a pause
         self._quiet_from: int | None = None   # where the current quiet run began (after sound)
         self._quiet_frames = 0
         self.waits: list[int] = []
@@ -51,14 +57,20 @@ class PauseFinder:
             return
         frames = data[: count * self.frame].reshape(count, self.frame).astype(np.float64)
         loudness = np.sqrt(np.mean(frames * frames, axis=1))
-        for rms in loudness:
+        finite = np.isfinite(loudness)
+        for rms, ok in zip(loudness.tolist(), finite.tolist()):
             at = self._framed
             self._framed += self.frame
-            if rms > max(FLOOR, self._peak * self._ratio):
-                self._peak = max(self._peak, float(rms))
+            if ok:
+                self._recent.append(min(rms, 1.0))
+                if len(self._recent) == LEVEL_FRAMES:
+                    self._peak = max(self._peak, sorted(self._recent)[LEVEL_FRAMES // 2])
+            if not ok or rms > max(FLOOR, self._peak * self._ratio):
+                # Broken samples (inf, NaN) are never a pause, nor part of the level.
+                self._heard = self._heard or ok
                 self._quiet_from, self._quiet_frames = None, 0
                 continue
-            if self._peak == 0.0:
+            if not self._heard:
                 continue              # silence before any sound is not a pause inside speech
             if self._quiet_from is None:
                 self._quiet_from = at
