@@ -14,7 +14,9 @@ but lasts well under MIN_PAUSE_S, so a wait never lands inside a word. The wait 
 INTO_PAUSE_S into the pause: the listener has already heard the pause begin.
 
 Incremental: samples are fed as they arrive, a piece at a time, and the finder never
-revises a wait point it has given.
+revises a wait point it has given. Lazy: they are judged only when a wait point is asked for,
+which the player does only for a sentence it cannot otherwise start or go on with; a sentence
+that streams in time, or saved audio played whole, costs nothing here.
 """
 
 from __future__ import annotations
@@ -47,10 +49,22 @@ class PauseFinder:
         self._heard = False           # sound came before: quiet from now on may be a pause
         self._quiet_from: int | None = None   # where the current quiet run began (after sound)
         self._quiet_frames = 0
-        self.waits: list[int] = []
+        self._found: list[int] = []
+        self._pending: list[np.ndarray] = []
 
     def feed(self, samples: np.ndarray) -> None:
-        data = np.concatenate([self._carry, np.asarray(samples, dtype=np.float32).reshape(-1)])
+        self._pending.append(np.asarray(samples, dtype=np.float32).reshape(-1))
+
+    @property
+    def waits(self) -> list[int]:
+        """Every wait point in what was fed, in order."""
+        if self._pending:
+            data = np.concatenate([self._carry, *self._pending])
+            self._pending = []
+            self._judge(data)
+        return self._found
+
+    def _judge(self, data: np.ndarray) -> None:
         count = len(data) // self.frame
         self._carry = data[count * self.frame:]
         if not count:
@@ -76,10 +90,11 @@ class PauseFinder:
                 self._quiet_from = at
             self._quiet_frames += 1
             if self._quiet_frames == self._min_frames:
-                self.waits.append(self._quiet_from + self._into)
+                self._found.append(self._quiet_from + self._into)
 
     def last_wait_after(self, offset: int) -> int | None:
         """The furthest wait point past `offset`, if any: the player plays up to it."""
-        if self.waits and self.waits[-1] > offset:
-            return self.waits[-1]
+        waits = self.waits
+        if waits and waits[-1] > offset:
+            return waits[-1]
         return None
