@@ -102,6 +102,14 @@ def test_speech_streams_a_request_and_reports_it_once(qtbot, ready):
     assert segments[-1][1] is True
 
 
+def test_saved_audio_goes_to_the_output_whole_and_final(ready):
+    """History and narration replays: one complete segment, so the player starts it at once."""
+    _model, speech = ready
+    audio = np.linspace(-0.5, 0.5, 2400, dtype=np.float32)
+    assert speech.play_audio(audio, 24_000)
+    assert speech.output.segments == [(0, True)] and np.array_equal(speech.output.played(), audio)
+
+
 def test_speech_refuses_what_cannot_run_without_starting(ready):
     _model, speech = ready
     with pytest.raises(InputTextError):

@@ -97,7 +97,8 @@ class SpeechController(QObject):
         if self.busy:
             return False
         self.output.start(rate)
-        self.output.enqueue(audio)
+        # Whole and final: the buffer plays it at once, never looking for pauses to wait in.
+        self.output.enqueue(audio, 0, True)
         self.output.end_stream()
         return True
 
