@@ -39,7 +39,6 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
     from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
     from app.engine.synthesis.synthesizer import Synthesizer
     from tests.support.playback_sim import SAMPLE_RATE, Arrival, naive_gaps, play
-    from tests.support.speech_like import inserted_silences, speech_over
 
     decode, _, precision = mode.partition("-")
     synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
@@ -67,15 +66,18 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
         "gaps_per_min": round(played.gaps_inside_sentences() / audio_min, 2),
         "gaps_per_min_unbuffered": round(naive_gaps(arrivals) / audio_min, 2),
         "wait_s_total": round(len(played.output) / SAMPLE_RATE - played.audio_seconds(), 2),
-        "speech_shaped": _speech_shaped(arrivals, play, inserted_silences, speech_over),
+        "speech_shaped": _speech_shaped(arrivals),
     }
 
 
-def _speech_shaped(arrivals, play, inserted_silences, speech_over) -> dict:
+def _speech_shaped(arrivals) -> dict:
+    from tests.support.playback_sim import play
+    from tests.support.speech_like import inserted_silences, outside_pauses, speech_over
+
     shaped, sentences, pauses = speech_over(arrivals)
     played = play(shaped)
     waits = inserted_silences(played.output, sentences)
-    outside = [(k, at) for k, at in waits if at and not any(a < at < b for a, b in pauses[k])]
+    outside = outside_pauses(waits, pauses)
     return {
         "first_sound_s": round(played.first_sound_s, 3),
         "first_sentence_made_s": round(next(a.at for a in shaped if a.final), 3),

@@ -12,13 +12,13 @@ from tests.support.playback_sim import SAMPLE_RATE, Arrival
 ROOM_NOISE = 3e-5          # a vocoder's quiet is not digital silence
 
 
-def _quiet(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
+def quiet(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
     n = int(seconds * SAMPLE_RATE)
     hiss = rng.normal(0.0, noise, n).astype(np.float32)
     return np.where(hiss == 0.0, np.float32(noise), hiss)
 
 
-def _syllable(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
+def syllable(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
     n = int(seconds * SAMPLE_RATE)
     t = np.arange(n) / SAMPLE_RATE
     pitch = rng.uniform(110, 260)
@@ -36,15 +36,15 @@ def sentence(clauses: list[int], seed: int, pause_s: float = 0.35, closure_s: fl
     parts, pauses, at = [], [], 0
     for c, count in enumerate(clauses):
         for s in range(count):
-            syllable = _syllable(rng.uniform(0.12, 0.3), rng, noise)
-            parts.append(syllable)
-            at += len(syllable)
+            voiced = syllable(rng.uniform(0.12, 0.3), rng, noise)
+            parts.append(voiced)
+            at += len(voiced)
             if s < count - 1 and rng.random() < 0.5:      # a stop consonant's closure
-                closure = _quiet(rng.uniform(0.04, closure_s), rng, noise)
+                closure = quiet(rng.uniform(0.04, closure_s), rng, noise)
                 parts.append(closure)
                 at += len(closure)
         if c < len(clauses) - 1:
-            pause = _quiet(pause_s, rng, noise)
+            pause = quiet(pause_s, rng, noise)
             pauses.append((at, at + len(pause)))
             parts.append(pause)
             at += len(pause)
@@ -81,6 +81,12 @@ def inserted_silences(output: np.ndarray, sentences: list[np.ndarray]) -> list[t
         k = int(np.searchsorted(starts, p, side="right") - 1)
         found.append((k, p - int(starts[k])))
     return found
+
+
+def outside_pauses(waits: list[tuple[int, int]], pauses: list[list[tuple[int, int]]]
+                   ) -> list[tuple[int, int]]:
+    """The waits (from `inserted_silences`) neither at a sentence's start nor inside a pause."""
+    return [(k, at) for k, at in waits if at and not any(a < at < b for a, b in pauses[k])]
 
 
 def speech_over(arrivals: list[Arrival], seed: int = 0, syllables_per_clause: int = 6

@@ -8,9 +8,10 @@ first clause can play once its pause has arrived.
 
 A pause is a run of quiet 10 ms frames at least MIN_PAUSE_S long, after sound. Quiet is
 relative to the sentence's loudest sustained sound so far (SILENCE_DB below it), with an
-absolute floor for digital silence. Sustained: the median of five frames, so a click or a
-pop (a frame or two) does not raise the level and make the soft speech after it look quiet. The closure of a stop consonant (p, t, k) is quiet too,
-but lasts well under MIN_PAUSE_S, so a wait never lands inside a word. The wait point lies
+absolute floor for digital silence. Sustained: the median of five frames, so a click or a pop
+(a frame or two) does not raise the level and make the soft speech after it look quiet. The
+closure of a stop consonant (p, t, k) is quiet too, but lasts well under MIN_PAUSE_S, so a
+wait never lands inside a word. The wait point lies
 INTO_PAUSE_S into the pause: the listener has already heard the pause begin.
 
 Incremental: samples are fed as they arrive, a piece at a time, and the finder never
@@ -26,9 +27,9 @@ import collections
 import numpy as np
 
 FRAME_S = 0.01
-SILENCE_DB = -40.0        # quiet: this far below the loudest frame so far
+SILENCE_DB = -40.0        # quiet: this far below the loudest sustained sound so far
 FLOOR = 1e-4              # ... or below this RMS whatever came before (-80 dBFS)
-LEVEL_FRAMES = 5
+LEVEL_FRAMES = 5          # sustained: the median of this many frames
 # Stop closures last about 50-150 ms; a comma's pause 200 ms or more.
 MIN_PAUSE_S = 0.25
 INTO_PAUSE_S = 0.1

@@ -31,7 +31,7 @@ class SpeechController(QObject):
     outputChanged = Signal()                # another sound output is in use
     referenceReady = Signal(str, str, str)  # audio codes, transcript, source file
     referenceFailed = Signal(str)
-    bufferingChanged = Signal(bool)         # playback waits, between sentences or in a pause, for audio
+    bufferingChanged = Signal(bool)         # playback waits for audio (between sentences, in a pause)
     _outputState = Signal(object)           # BufferState, from the audio thread (queued)
 
     def __init__(self, worker_thread, model, output, parent=None):
