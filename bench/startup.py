@@ -10,8 +10,16 @@ after the parent started the process:
   first_sound_s  Play pressed the moment it is possible; the first non-silent block a
                  simulated sound card (a 20 ms callback in real time) pulls from the real
                  sound output and its adaptive buffer
-  replay_sound_s Stop, then Play again REPLAY_AFTER_S later (the warm-up long done): Play to
-                 the first sound of that second Play, the delay a user meets from then on
+  replay_sound_s Stop (once the first sentence has all arrived), then Play again
+                 REPLAY_AFTER_S later (the warm-up long done): Play to the first sound of that
+                 second Play, the delay a user meets from then on
+  first_piece_s, second_piece_s, rate_at_second_piece, first_sound_bound_s (and replay_...)
+                 in seconds after that Play: when the first sentence's first two pieces were
+                 queued, the rate the second showed, and the hindsight bound (the earliest start
+                 from which the sentence would have played through, given when all its pieces
+                 arrived). No player that never breaks a sentence sounds before the bound; one
+                 that knows only the past and keeps a margin for the machine slowing down
+                 sounds later, and at a production rate near real time much later
   decode         what runs (e.g. jit-int8)
   first_sentence_whole_at_start, first_started_to_a_pause, first_sentence_received_s,
   rate_at_first_sound
@@ -49,6 +57,8 @@ def _probe(t0: float, out_path: str) -> None:
     """In the launched process: watch the window, press Play when possible, hear the first sound."""
     events: dict = {}
     replayed: list[float] = []      # when the second Play was pressed
+    presses: list[float] = []       # when each Play was pressed
+    pieces: list[list] = []         # per Play: (s after it, samples, sentence, final) as queued
 
     def mark(name: str, **extra) -> None:
         if name not in events:
@@ -112,6 +122,26 @@ def _probe(t0: float, out_path: str) -> None:
             return None
 
     mw.SoundDeviceOutput = lambda _device=None: ProbeOutput()
+    from app.engine.audio import buffering
+
+    queue_piece = buffering.SegmentBuffer.push
+
+    def recorded_push(self, samples, segment, final):
+        if presses:
+            pieces[-1].append((time.time() - presses[-1], int(np.size(samples)), segment, final))
+        return queue_piece(self, samples, segment, final)
+
+    buffering.SegmentBuffer.push = recorded_push
+
+    def press_play(window) -> None:
+        presses.append(time.time())
+        pieces.append([])
+        window.play()
+
+    def first_sentence_in(play: int) -> bool:
+        """Whether the first sentence of that Play has all arrived (or is not coming)."""
+        return (len(pieces) > play and any(seg == 0 and final for _, _, seg, final in pieces[play])
+                or time.time() - presses[play] > 60)
     shown = mw.show_when_ready
 
     def show_and_watch(window):
@@ -131,7 +161,7 @@ def _probe(t0: float, out_path: str) -> None:
                 mark("ready_s", decode=window.model.status.decode,
                      peak_rss_mb_at_ready=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
                 window.text_panel.set_text(TEXT)
-                window.play()
+                press_play(window)
             elif state is ModelState.FAILED:
                 events["error"] = window.model.error
                 QApplication.quit()
@@ -140,17 +170,18 @@ def _probe(t0: float, out_path: str) -> None:
 
         def replay():
             replayed.append(time.time())
-            window.play()
+            press_play(window)
 
         stopped = []
 
         def check():
-            if "replay_sound_s" in events or "error" in events or time.time() - t0 > 1200:
+            # Each Play runs until its sentence has all arrived, so its pieces give the bound.
+            if ("replay_sound_s" in events and first_sentence_in(1)) or "error" in events or time.time() - t0 > 1200:
                 window.stop()
                 window.close()
                 QApplication.quit()
                 return
-            if "first_sound_s" in events and not stopped:
+            if "first_sound_s" in events and not stopped and first_sentence_in(0):
                 stopped.append(True)
                 window.stop()
                 QTimer.singleShot(int(REPLAY_AFTER_S * 1000), replay)
@@ -164,8 +195,30 @@ def _probe(t0: float, out_path: str) -> None:
     try:
         main([])
     finally:
+        for play, (prefix, bound) in enumerate([("", "first_sound_bound_s"), ("replay_", "replay_sound_bound_s")]):
+            if play < len(pieces):
+                events.update(arrival_summary(pieces[play], prefix, bound))
         Path(out_path).write_text(json.dumps(events), encoding="utf-8")
         os._exit(0)    # threads of a stopped request need not be waited for here
+
+
+def arrival_summary(pieces: list, prefix: str, bound_key: str) -> dict:
+    """What the first sentence's pieces, (s after Play, samples, sentence, final) as they were
+    queued, say about its first sound: when the first two arrived, the production rate the
+    second showed (seconds of audio per second), and the hindsight bound (the earliest start
+    from which it would have played through, tests/support/playback_sim.py)."""
+    from tests.support.playback_sim import SAMPLE_RATE, Arrival, earliest_gapless_start
+
+    first = [Arrival(at, n, seg, final) for at, n, seg, final in pieces if seg == 0]
+    out: dict = {prefix + "first_sentence_complete": any(a.final for a in first)}
+    if first:
+        out[prefix + "first_piece_s"] = round(first[0].at, 3)
+        out[bound_key] = round(earliest_gapless_start(first), 3)
+    if len(first) > 1:
+        out[prefix + "second_piece_s"] = round(first[1].at, 3)
+        span = first[1].at - first[0].at
+        out[prefix + "rate_at_second_piece"] = round(first[1].samples / SAMPLE_RATE / span, 2) if span > 0 else None
+    return out
 
 
 def _settings(home: Path, model: Path, precision: str) -> None:

@@ -56,6 +56,22 @@ class Played:
         return float(np.count_nonzero(self.output)) / SAMPLE_RATE
 
 
+def earliest_gapless_start(arrivals: list[Arrival], segment: int = 0) -> float | None:
+    """In hindsight, the earliest moment (seconds after Play) the segment could have started
+    sounding and played through without running dry, given when its pieces arrived: the best any
+    player that never breaks a sentence could have done, had it known every arrival in advance
+    (a real one knows only the past, and the rate it measured). None: no piece of it arrived."""
+    start, before = None, 0
+    for a in arrivals:
+        if a.segment != segment:
+            continue
+        # Piece k is needed once the pieces before it have played.
+        need = a.at - before / SAMPLE_RATE
+        start = need if start is None else max(start, need)
+        before += a.samples
+    return start
+
+
 def paced(durations: list[float], speed: float, piece_s: float = 0.256, latency_s: float = 0.3,
           stall: tuple[float, float] | None = None) -> list[Arrival]:
     """A producer making `speed` seconds of audio per second, in pieces of `piece_s`, after
