@@ -58,7 +58,7 @@ def _probe(t0: float, out_path: str) -> None:
     events: dict = {}
     replayed: list[float] = []      # when the second Play was pressed
     presses: list[float] = []       # when each Play was pressed
-    pieces: list[list] = []         # per Play: (s after it, samples, sentence, final) as queued
+    pieces: list[list] = []         # per Play: (s after it, audio s, sentence, final) as queued
 
     def mark(name: str, **extra) -> None:
         if name not in events:
@@ -128,7 +128,7 @@ def _probe(t0: float, out_path: str) -> None:
 
     def recorded_push(self, samples, segment, final):
         if presses:
-            pieces[-1].append((time.time() - presses[-1], int(np.size(samples)), segment, final))
+            pieces[-1].append((time.time() - presses[-1], np.size(samples) / self.sample_rate, segment, final))
         return queue_piece(self, samples, segment, final)
 
     buffering.SegmentBuffer.push = recorded_push
@@ -203,13 +203,13 @@ def _probe(t0: float, out_path: str) -> None:
 
 
 def arrival_summary(pieces: list, prefix: str, bound_key: str) -> dict:
-    """What the first sentence's pieces, (s after Play, samples, sentence, final) as they were
+    """What the first sentence's pieces, (s after Play, audio s, sentence, final) as they were
     queued, say about its first sound: when the first two arrived, the production rate the
     second showed (seconds of audio per second), and the hindsight bound (the earliest start
     from which it would have played through, tests/support/playback_sim.py)."""
     from tests.support.playback_sim import SAMPLE_RATE, Arrival, earliest_gapless_start
 
-    first = [Arrival(at, n, seg, final) for at, n, seg, final in pieces if seg == 0]
+    first = [Arrival(at, round(audio * SAMPLE_RATE), seg, final) for at, audio, seg, final in pieces if seg == 0]
     out: dict = {prefix + "first_sentence_complete": any(a.final for a in first)}
     if first:
         out[prefix + "first_piece_s"] = round(first[0].at, 3)
