@@ -15,8 +15,15 @@ import numpy as np
 from app.engine.errors import VoiceError
 from app.i18n import _
 
+# ChatTTS's own format: raw LZMA2 at its strongest preset, whose 64 MiB dictionary is what a
+# decoder is told (a raw stream does not carry it).
 _LZMA = dict(format=lzma.FORMAT_RAW,
              filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}])
+# Encoding with that dictionary set up 64 MiB of match-finder tables for 1.5 KB of input: about
+# 30 ms a string, paid by a request for a new seed before its first step. A dictionary at least
+# as large as the input finds the same matches, so the same bytes come out
+# (tests/engine/test_voices.py checks it against the strongest preset) in under a millisecond.
+_ENCODE_DICT = 1 << 20
 
 
 def decode_stat(spk_stat: str) -> tuple[np.ndarray, np.ndarray]:
@@ -32,7 +39,9 @@ def encode_speaker(embedding: np.ndarray) -> str:
     import pybase16384 as b14
 
     raw = np.asarray(embedding, dtype=np.float16).tobytes()
-    return b14.encode_to_string(lzma.compress(raw, **_LZMA))
+    window = max(_ENCODE_DICT, len(raw))
+    filters = [{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": window}]
+    return b14.encode_to_string(lzma.compress(raw, format=lzma.FORMAT_RAW, filters=filters))
 
 
 # The official model's speaker has 768 values (1,536 bytes, about 1,100 characters as text);
@@ -79,8 +88,7 @@ def decode_speaker(speaker: str, dims: int | None = None) -> np.ndarray:
 
 @functools.lru_cache(maxsize=256)
 def speaker_from_seed(seed: int, spk_stat: str) -> str:
-    # Cached: ChatTTS's strongest LZMA preset costs about 0.1 s a string, paid by every request
-    # before its first step (a server's fixed voices ask for the same few seeds again and again).
+    # Cached: a server's fixed voices ask for the same few seeds again and again.
     import torch
 
     std, mean = decode_stat(spk_stat)
