@@ -316,6 +316,7 @@ class MainWindow(Retranslating, QMainWindow):
             log.error("the speech server did not stop in time")
         if not self._synthesis.shutdown():
             log.error("the synthesis thread did not stop in time")
+        self.history.close()            # after the last result it could record
         if not self.doctor.shutdown():
             log.error("the doctor thread did not stop in time")
         super().closeEvent(event)

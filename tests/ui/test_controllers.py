@@ -171,7 +171,24 @@ def test_a_library_that_cannot_open_gives_a_temporary_one_and_says_why(monkeypat
     monkeypatch.setattr(module, "HistoryStore", refuse_the_user_s)
     history = HistoryController()
     assert history.problem == "the library folder is read-only"
-    assert history.record(SynthesisRequest("still works"), _result()) is not None
+    entry = history.record(SynthesisRequest("still works"), _result())
+    assert entry is not None
+    # It lives in a temporary folder for this session, which closing removes.
+    scratch = history._store.library.root
+    assert scratch.is_dir() and history.audio(entry) is not None
+    history.close()
+    assert not scratch.exists()
+    history.close()                       # twice is harmless
+
+
+def test_closing_a_history_on_the_user_s_library_removes_nothing(tmp_path):
+    from app.engine.library import HistoryStore, Library
+
+    history = HistoryController(HistoryStore(Library(tmp_path / "lib")))
+    assert history.record(SynthesisRequest("kept"), _result()) is not None
+    history.close()
+    assert (tmp_path / "lib" / "library.sqlite3").exists()
+    assert len(HistoryController(HistoryStore(Library(tmp_path / "lib"))).entries()) == 1
 
 
 @pytest.fixture

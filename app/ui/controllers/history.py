@@ -1,13 +1,15 @@
 """The user's library: history of results and saved voices, opened once for the session.
 
 A library that cannot be opened does not stop the window: history and voices then live in a
-temporary folder for this session and `problem` says why. Notices (records skipped, a damaged
-file set aside) carry a kind and their arguments; the window words them.
+temporary folder for this session, removed when the window closes, and `problem` says why.
+Notices (records skipped, a damaged file set aside) carry a kind and their arguments; the
+window words them.
 """
 
 from __future__ import annotations
 
 import logging
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -22,15 +24,16 @@ log = logging.getLogger("chattts_studio.ui")
 
 
 def open_library(history: HistoryStore | None = None, voices: VoiceLibrary | None = None):
-    """(history, voices, the problem or None)."""
+    """(history, voices, the problem or None, the temporary folder used instead or None)."""
     try:
         history = history or HistoryStore()
         voices = voices or VoiceLibrary(history.library)
-        return history, voices, None
+        return history, voices, None, None
     except StudioError as exc:
         log.error("library not opened: %s", exc)
-        fallback = Library(tempfile.mkdtemp(prefix="chattts-studio-library-"))
-        return history or HistoryStore(fallback), voices or VoiceLibrary(fallback), str(exc)
+        scratch = Path(tempfile.mkdtemp(prefix="chattts-studio-library-"))
+        fallback = Library(scratch)
+        return history or HistoryStore(fallback), voices or VoiceLibrary(fallback), str(exc), scratch
 
 
 class HistoryController(QObject):
@@ -41,7 +44,15 @@ class HistoryController(QObject):
     def __init__(self, history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
                  parent=None):
         super().__init__(parent)
-        self._store, self.voices, self.problem = open_library(history, voices)
+        self._store, self.voices, self.problem, self._scratch = open_library(history, voices)
+
+    def close(self) -> None:
+        """Remove the temporary library a session used because the user's could not be opened:
+        the banner said nothing of this session would be kept, and each such launch left one
+        in the temporary folder."""
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
 
     def notices(self) -> list:
         """What happened to the library while it was opened (imports are not news)."""
