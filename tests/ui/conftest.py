@@ -21,6 +21,23 @@ def settings(tiny_model):
 
 
 @pytest.fixture
+def unopenable_library(monkeypatch):
+    """The user's library cannot be opened (a read-only folder, say); gives the reason."""
+    from app.engine.errors import StudioError
+    from app.ui.controllers import history as module
+
+    real, reason = module.HistoryStore, "the library folder is read-only"
+
+    def refuse_the_user_s(library=None):
+        if library is None:
+            raise StudioError(reason)
+        return real(library)
+
+    monkeypatch.setattr(module, "HistoryStore", refuse_the_user_s)
+    return reason
+
+
+@pytest.fixture
 def make_window(qtbot, settings):
     from app.ui.main_window import MainWindow
 

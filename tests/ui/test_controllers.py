@@ -8,7 +8,7 @@ import soundfile as sf
 
 from app.doctor.recommendation import Because, Recommendation
 from app.engine.device import DeviceOption
-from app.engine.errors import InputTextError, ParameterError, StudioError
+from app.engine.errors import InputTextError, ParameterError
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
 from app.selftest.fake_audio import FakeOutput
 from app.ui.controllers import (
@@ -158,19 +158,9 @@ def test_history_says_when_a_result_cannot_be_kept(qtbot, monkeypatch):
         assert history.record(SynthesisRequest("lost"), _result()) is None
 
 
-def test_a_library_that_cannot_open_gives_a_temporary_one_and_says_why(monkeypatch):
-    from app.ui.controllers import history as module
-
-    real = module.HistoryStore
-
-    def refuse_the_user_s(library=None):
-        if library is None:
-            raise StudioError("the library folder is read-only")
-        return real(library)
-
-    monkeypatch.setattr(module, "HistoryStore", refuse_the_user_s)
+def test_a_library_that_cannot_open_gives_a_temporary_one_and_says_why(unopenable_library):
     history = HistoryController()
-    assert history.problem == "the library folder is read-only"
+    assert history.problem == unopenable_library
     entry = history.record(SynthesisRequest("still works"), _result())
     assert entry is not None
     # It lives in a temporary folder for this session, which closing removes.

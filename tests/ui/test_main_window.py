@@ -287,21 +287,10 @@ def test_the_status_line_says_buffering_while_playback_waits(qtbot, make_window)
     assert window.status.text() == "Speaking..."
 
 
-def test_closing_the_window_removes_the_temporary_library_of_a_session_without_its_own(qtbot, make_window,
-                                                                                      monkeypatch):
+def test_closing_the_window_removes_the_temporary_library_of_a_session_without_its_own(
+        qtbot, make_window, unopenable_library):
     """The user's library could not be opened: this session's history went to a temporary
     folder, which the banner said would not be kept and which closing the window removes."""
-    from app.engine.errors import StudioError
-    from app.ui.controllers import history as module
-
-    real = module.HistoryStore
-
-    def refuse_the_user_s(library=None):
-        if library is None:
-            raise StudioError("the library folder is read-only")
-        return real(library)
-
-    monkeypatch.setattr(module, "HistoryStore", refuse_the_user_s)
     window = make_window(start=False)
     scratch = window.history._store.library.root
     assert window.history.problem and scratch.is_dir()
