@@ -56,8 +56,7 @@ REPLAY_AFTER_S = 5.0
 def _probe(t0: float, out_path: str) -> None:
     """In the launched process: watch the window, press Play when possible, hear the first sound."""
     events: dict = {}
-    replayed: list[float] = []      # when the second Play was pressed
-    presses: list[float] = []       # when each Play was pressed
+    presses: list[float] = []       # when each Play was pressed (the second: the replay)
     pieces: list[list] = []         # per Play: (s after it, audio s, sentence, final) as queued
 
     def mark(name: str, **extra) -> None:
@@ -104,8 +103,8 @@ def _probe(t0: float, out_path: str) -> None:
                     if "first_sound_s" not in events:
                         _why(self.callback.__self__.buffer())
                     mark("first_sound_s")
-                    if replayed and "replay_sound_s" not in events:
-                        events["replay_sound_s"] = round(time.time() - replayed[0], 3)
+                    if len(presses) > 1 and "replay_sound_s" not in events:
+                        events["replay_sound_s"] = round(time.time() - presses[1], 3)
                 time.sleep(0.02)
 
         def abort(self):
@@ -168,10 +167,6 @@ def _probe(t0: float, out_path: str) -> None:
 
         window.model.stateChanged.connect(on_state)
 
-        def replay():
-            replayed.append(time.time())
-            press_play(window)
-
         stopped = []
 
         def check():
@@ -184,7 +179,7 @@ def _probe(t0: float, out_path: str) -> None:
             if "first_sound_s" in events and not stopped and first_sentence_in(0):
                 stopped.append(True)
                 window.stop()
-                QTimer.singleShot(int(REPLAY_AFTER_S * 1000), replay)
+                QTimer.singleShot(int(REPLAY_AFTER_S * 1000), lambda: press_play(window))
             QTimer.singleShot(20, check)
 
         QTimer.singleShot(20, check)

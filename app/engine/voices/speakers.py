@@ -39,9 +39,8 @@ def encode_speaker(embedding: np.ndarray) -> str:
     import pybase16384 as b14
 
     raw = np.asarray(embedding, dtype=np.float16).tobytes()
-    window = max(_ENCODE_DICT, len(raw))
-    filters = [{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "dict_size": window}]
-    return b14.encode_to_string(lzma.compress(raw, format=lzma.FORMAT_RAW, filters=filters))
+    filters = [{**_LZMA["filters"][0], "dict_size": max(_ENCODE_DICT, len(raw))}]
+    return b14.encode_to_string(lzma.compress(raw, format=_LZMA["format"], filters=filters))
 
 
 # The official model's speaker has 768 values (1,536 bytes, about 1,100 characters as text);
