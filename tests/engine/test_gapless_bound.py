@@ -58,3 +58,16 @@ def test_the_player_never_starts_before_the_bound_and_is_close_to_it_when_fast(s
     assert arrivals[0].at <= bound <= played.first_sound_s + 1e-9
     if speed >= 1.6:
         assert played.first_sound_s <= arrivals[1].at + 0.021
+
+
+def test_pieces_growing_by_a_quarter_let_a_125x_sentence_start_at_its_second_piece(monkeypatch):
+    """A grown piece arrives as many tokens' time after the one before as it holds, so pieces
+    that grow fast push the earliest gapless start past the second piece, where the player
+    first knows the rate; growing to a quarter of what was sent keeps it before."""
+    from app.engine.decode import piece_grid
+
+    arrivals = grid_arrivals(300, 1.25, latency_s=0.05)
+    assert earliest_gapless_start(arrivals) < arrivals[1].at
+    monkeypatch.setattr(piece_grid, "GROWTH", 2)
+    halves = grid_arrivals(300, 1.25, latency_s=0.05)
+    assert earliest_gapless_start(halves) > halves[1].at + 0.05

@@ -201,3 +201,20 @@ def test_broken_samples_are_neither_a_pause_nor_the_level_pauses_are_judged_by()
         broken = np.full(240 * 30, bad, dtype=np.float32)        # 0.3 s, longer than a pause
         waits = _waits([word, broken, word2, pause])
         assert len(waits) == 1 and _near_start(waits[0], len(word) + len(broken) + len(word2)), bad
+
+
+@pytest.mark.parametrize("slows_at", [120, 200])
+def test_a_machine_that_slows_after_the_start_waits_in_a_pause_it_has(slows_at):
+    """Started at the second piece on a 1.4x rate, then made at 0.6x (another program took the
+    CPU): the rest no longer comes in time, so the speaker plays on only to the furthest pause
+    that has arrived and waits there; it went on to the end before, and ran dry inside words.
+    (Where no pause has arrived before the speaker runs dry, nothing can keep the word whole.)"""
+    from tests.support.playback_sim import paced_grid_arrivals
+    from tests.support.speech_like import speech_over
+
+    arrivals = paced_grid_arrivals(400, lambda n: 1.4 if n < slows_at else 0.6, latency_s=0.1)
+    shaped, audio, pauses = speech_over(arrivals, seed=slows_at)
+    played = play(shaped)
+    assert played.first_sound_s <= arrivals[1].at + 0.021
+    waits = inserted_silences(played.output, audio)
+    assert len(waits) > 1 and outside_pauses(waits, pauses) == []

@@ -96,9 +96,9 @@ def test_the_first_piece_looks_ahead_its_own_distance_and_the_rest_keep_the_grid
 LONG = torch.arange(1, 301, dtype=torch.float32)[:, None].repeat(1, 4)
 
 
-def test_later_pieces_grow_to_half_of_what_was_sent_up_to_the_cap():
-    """Each piece decodes its context again and costs a call: once the listener has heard (or
-    queued) twice a piece's length, pieces grow in steps of min_piece, up to max_piece."""
+def test_later_pieces_grow_to_a_quarter_of_what_was_sent_up_to_the_cap():
+    """Each piece decodes its context again and costs a call: once four times a piece's length
+    has been sent, pieces grow in steps of min_piece, up to max_piece."""
     vocoder = StreamingVocoder(CHAT, lookahead=3, context=5, min_piece=4, max_piece=16, first_piece=2,
                                first_lookahead=1)
     cells = []
@@ -106,9 +106,9 @@ def test_later_pieces_grow_to_half_of_what_was_sent_up_to_the_cap():
         cells.append(window.target // SAMPLES_PER_TOKEN)
         vocoder.finish(window, decode_whole(CHAT, window.hiddens))
     sizes = np.diff([0] + cells).tolist()
-    # Sent 2 -> 4; 6, 10, 14 -> 4 (half of 14 is 7: one step); 18 -> 8 (9); 26 -> 12 (13);
-    # 38 -> 16 (19); then the cap, until 102 + 16 + 3 needs more than 120 tokens.
-    assert sizes == [2, 4, 4, 4, 4, 8, 12, 16, 16, 16, 16]
+    # Sent 2 -> 4; 6 ... 30 -> 4 (a quarter of 30 is 7: one step); 34, 42 -> 8; 50, 62 -> 12;
+    # 74 -> 16 (18); then the cap, until 106 + 16 + 3 needs more than 120 tokens.
+    assert sizes == [2, 4, 4, 4, 4, 4, 4, 4, 4, 8, 8, 12, 12, 16, 16]
     final = vocoder.plan(LONG[:120], final=True)
     assert final.final and final.start == cells[-1] - 5
 

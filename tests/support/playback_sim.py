@@ -116,6 +116,48 @@ def grid_arrivals(tokens: int, speed: float, latency_s: float = 0.3, looks: int 
     return arrivals
 
 
+def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cost_s: float = 0.0,
+                        looks: int = 4) -> list[Arrival]:
+    """One sentence on the vocoder's token grid (as `grid_arrivals`), its n-th token (from 0)
+    made at `speed_at(n)` times real time, and each piece costing the vocoder `piece_cost_s`."""
+    import torch
+
+    from app.engine.decode.vocoder_stream import SAMPLES_PER_TOKEN, StreamingVocoder
+
+    stream = StreamingVocoder(None, context=0)
+    token_s = SAMPLES_PER_TOKEN / SAMPLE_RATE
+    t, arrivals = latency_s, []
+
+    def send(n: int, final: bool) -> None:
+        nonlocal t
+        hiddens = torch.zeros(n, 1)
+        while (window := stream.plan(hiddens, final)) is not None:
+            before = stream.emitted
+            stream.finish(window, np.zeros(window.hiddens.shape[0] * SAMPLES_PER_TOKEN, dtype=np.float32))
+            t += piece_cost_s
+            arrivals.append(Arrival(t, stream.emitted - before, 0, window.final))
+
+    for n in range(1, tokens + 1):
+        t += token_s / speed_at(n - 1)
+        if n % looks == 0 and n < tokens:
+            send(n, False)
+    send(tokens, True)
+    return arrivals
+
+
+def wavering_grid_arrivals(tokens: int, speed: float, waver: float, seed: int, latency_s: float = 0.1,
+                           piece_cost_s: float = 0.018) -> list[Arrival]:
+    """As a real machine makes them: the speed redrawn every 12 tokens within `speed` * (1 +-
+    `waver`), and every piece costing the vocoder `piece_cost_s` more (on the 2-core CPU,
+    12-token pieces came 1.15-1.2x real time when 48-token ones came 1.25-1.3x). Deterministic
+    for a `seed`."""
+    import random
+
+    rng = random.Random(seed)
+    speeds = [speed * (1 + rng.uniform(-waver, waver)) for _ in range(tokens // 12 + 1)]
+    return paced_grid_arrivals(tokens, lambda n: speeds[n // 12], latency_s, piece_cost_s)
+
+
 def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
     """Drive a SoundDeviceOutput (with a fake sound card) through `arrivals`."""
     now = [0.0]

@@ -7,7 +7,9 @@ whether it is that segment's last piece. The buffer measures how fast audio is b
 what will be made in time covers it:
 
 - made faster than real time: start once the queue holds more than the time the next pieces
-  take to arrive (with a safety margin on the measured rate);
+  take to arrive (with a safety margin on the measured rate); a segment that started but
+  whose next pieces then come later than its rate said plays on only to the furthest pause it
+  has, and decides again there;
 - made slower than real time: a segment's length is not known before its last piece, and no
   amount of queued audio is provably enough for a sentence of unknown length, so the segment
   plays only as far as audio has arrived to a pause in its speech (pauses.py), or whole once
@@ -37,14 +39,21 @@ from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, p
 # with 0.8 (start at 1.25x real time and two typical pieces queued) a sentence made at
 # 1.20-1.28x on our token grid ran dry once or twice mid-way in simulation; from 0.77 down
 # none did, and 0.72 (1.39x) keeps a margin. On the grid the player also knows the pieces to
-# come and may start earlier if each will arrive in time (GRID_RATE_SAFETY covers only the
-# measurement): at 1.3x a 300-token sentence is then heard after about 1 s, not when whole.
-# Each rule alone never ran dry in the sweep (tests/engine/test_playback_buffering.py), so
-# starting when either allows does not either.
+# come and may start earlier if each will arrive in time; GRID_RATE_SAFETY covers only how the
+# machine's speed wavers within a sentence. On the 2-core CPU one sentence's 12-token pieces
+# came within +-6% of each other; in simulation (tests/engine/test_playback_buffering.py) the
+# speed redrawn every 12 tokens within +-10% never ran dry with 0.9 (+-12%: 2 of 200 sentences
+# did, as with 0.85), and 0.9 starts a 1.25x sentence at its second piece: 0.41-0.78 s after
+# Play in the window there when the second piece showed 1.2x or more, where 0.8 waited
+# 1.4-2.9 s (bench/startup.py). Each rule alone never ran dry in the sweeps, so starting when
+# either allows does not either.
 RATE_SAFETY = 0.72
-GRID_RATE_SAFETY = 0.8
+GRID_RATE_SAFETY = 0.9
 MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
 PIECES_AHEAD = 2.0       # ... and at least the time this many typical pieces take to arrive
+# The grid rule's rate is the lower of the segment's since its first piece and its last few
+# pieces' (a machine that slows mid-sentence shows it there first).
+RECENT_PIECES = 3
 
 
 class BufferState(Enum):
@@ -66,6 +75,12 @@ class _Segment:
     # point in a pause (started before it was known the rest would come in time).
     hold: int | None = None
     pauses: PauseFinder | None = None
+    # When its own pieces came: the grid rule's rate is the segment's, not the stream's (the
+    # next sentence of a paragraph may be made in a larger batch, more slowly).
+    first_arrival: float | None = None
+    last_arrival: float | None = None
+    after_first: int = 0     # samples that came after its first piece
+    recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=RECENT_PIECES + 1))
 
 
 class SegmentBuffer:
@@ -105,6 +120,12 @@ class SegmentBuffer:
                 seg = _Segment(segment, pauses=PauseFinder(self.sample_rate))
                 self._segments.append(seg)
             if len(samples):
+                if seg.first_arrival is None:
+                    seg.first_arrival = now
+                else:
+                    seg.after_first += len(samples)
+                seg.last_arrival = now
+                seg.recent.append((now, seg.received + len(samples)))
                 seg.pieces.append(samples)
                 seg.pauses.feed(samples)
                 seg.queued += len(samples)
@@ -138,8 +159,14 @@ class SegmentBuffer:
     def _limit_locked(self, seg: _Segment, now: float) -> float:
         """How far into the segment (samples) the speaker may play now: to the end (inf) when
         the rest will come in time, else to the furthest wait point that has arrived; no further
-        than it has played when neither holds (it waits)."""
+        than it has played when neither holds (it waits). A segment playing to its end whose
+        next pieces no longer look like coming in time plays on only to the furthest pause it
+        has, and decides again there."""
         if seg.started and (seg.hold is None or seg.played < seg.hold):
+            if seg.hold is None and self._falling_behind_locked(seg, now):
+                wait = seg.pauses.last_wait_after(seg.played)
+                if wait is not None:
+                    return float(wait)
             return float("inf") if seg.hold is None else float(seg.hold)
         if self._may_start_locked(seg, now):
             return float("inf")
@@ -152,7 +179,7 @@ class SegmentBuffer:
         rate = self._rate_locked(now)
         if rate is None:
             return False
-        if self._on_grid(seg) and self._grid_allows(seg, now, rate * GRID_RATE_SAFETY):
+        if self._on_grid(seg) and self._grid_allows(seg, now):
             return True
         rate *= RATE_SAFETY
         if rate < 1.0:
@@ -160,6 +187,16 @@ class SegmentBuffer:
         piece = (float(np.median(self._piece_sizes)) if self._piece_sizes else 0.0) / self.sample_rate
         lead = max(MIN_LEAD_SECONDS, PIECES_AHEAD * piece / rate)
         return seg.queued / self.sample_rate >= lead
+
+    def _falling_behind_locked(self, seg: _Segment, now: float) -> bool:
+        """Whether a segment that started to its end may no longer have its rest in time: on
+        the grid, the grid rule fails now even without a margin (a piece came later than its
+        own rate said, or the machine slowed). The margin covers how speed wavers within a
+        sentence; this covers what it cannot (another program taking the CPU, sentences
+        joining the batch), for speech that has pauses to wait in. Mostly false alarms: a
+        hold that is reached while the rest is on time costs nothing, the speaker goes on."""
+        return (not seg.complete and seg.pauses is not None and self._on_grid(seg)
+                and not self._grid_allows(seg, now, margin=1.0))
 
     @staticmethod
     def _on_grid(seg: _Segment) -> bool:
@@ -172,18 +209,34 @@ class SegmentBuffer:
             end += piece_size(end)
         return end == sent
 
-    def _grid_allows(self, seg: _Segment, now: float, rate: float) -> bool:
+    def _grid_allows(self, seg: _Segment, now: float, margin: float = GRID_RATE_SAFETY) -> bool:
         """Starting now, each of the grid's next pieces arrives before the speaker needs it, at
-        `rate`: until pieces reach their largest size; from then on the lead only grows."""
+        the rate the segment's own pieces showed (times `margin`): until pieces reach their
+        largest size; from then on the lead only grows.
+        - The segment's own rate: in a paragraph the next sentence is made beside others, in a
+          larger batch; the stream's rate (the first sentence's, made alone at 1.2x) started
+          one made at 0.9x, which ran dry.
+        - Up to its last piece, not now: the time since is counted by predicting from there,
+          and counting it twice made a 1.3x producer look 1.2x a sound-card block later. A next
+          piece later than predicted means the producer slowed: no start on the grid."""
+        if seg.first_arrival is None or seg.last_arrival is None or seg.last_arrival <= seg.first_arrival:
+            return False
+        rate = seg.after_first / self.sample_rate / (seg.last_arrival - seg.first_arrival)
+        (then, before), (last, received) = seg.recent[0], seg.recent[-1]
+        if last > then:
+            rate = min(rate, (received - before) / self.sample_rate / (last - then))
+        rate *= margin
         if rate < 1.0 or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
             return False
         token_s = SAMPLES_PER_TOKEN / self.sample_rate
         sent = end = seg.received // SAMPLES_PER_TOKEN
+        if now > seg.last_arrival + piece_size(sent) * token_s / rate:
+            return False
         while True:
             size = piece_size(end)
             # Decoding went on from the last arrival; the speaker reaches the piece's start
             # after what is queued and the pieces before it.
-            arrives = self._last_arrival + (end + size - sent) * token_s / rate
+            arrives = seg.last_arrival + (end + size - sent) * token_s / rate
             needed = now + seg.queued / self.sample_rate + (end - sent) * token_s
             if arrives > needed:
                 return False
