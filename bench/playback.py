@@ -20,7 +20,7 @@ random weights rarely end a sentence); the moment each piece arrives is recorded
 through the real sound output with a simulated sound card (tests/support/playback_sim.py), so
 what is measured is the engine's real production pace, not this machine's sound stack.
 
-    python bench/playback.py [--json] [--model DIR] [--tokens N] [--modes jit-fp32,...] [--quick]
+    python bench/playback.py [--json] [--model DIR] [--tokens N] [--modes jit-fp32,...] [--quick] [--arrivals]
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
         "gaps_per_min_unbuffered": round(naive_gaps(arrivals) / audio_min, 2),
         "wait_s_total": round(len(played.output) / SAMPLE_RATE - played.audio_seconds(), 2),
         "speech_shaped": _speech_shaped(arrivals),
+        "arrivals": [[round(a.at, 4), a.samples, a.segment, a.final] for a in arrivals],
     }
 
 
@@ -104,6 +105,8 @@ def main(argv=None) -> int:
     p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 96, about 2 s; --quick 24)")
     p.add_argument("--modes", help="comma-separated, from " + ",".join(CPU_MODES))
     p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--arrivals", action="store_true",
+                   help="also print every piece: [s after the request, samples, sentence, final]")
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     tokens = args.tokens or (24 if args.quick else 96)
@@ -126,6 +129,10 @@ def main(argv=None) -> int:
         "sentences": 4,
         "modes": {m: _child(m, str(model), tokens) for m in modes},
     }
+    for result in report["modes"].values():
+        arrivals = result.pop("arrivals", None)
+        if args.arrivals and arrivals is not None:
+            result["arrivals"] = arrivals
     print(json.dumps(report, indent=2))
     return 0
 

@@ -32,7 +32,7 @@ after the parent started the process:
                  warm int8 start reads no fp32 GPT, so it should stay under fp32's)
 The OS file cache is not dropped (that needs root): "cold" means the program's own caches.
 
-    python bench/startup.py [--json] [--model DIR] [--runs N] [--precision auto|fp32|int8|bf16]
+    python bench/startup.py [--json] [--model DIR] [--runs N] [--precision auto|fp32|int8|bf16] [--pieces]
 """
 
 from __future__ import annotations
@@ -193,6 +193,7 @@ def _probe(t0: float, out_path: str) -> None:
         for play, (prefix, bound) in enumerate([("", "first_sound_bound_s"), ("replay_", "replay_sound_bound_s")]):
             if play < len(pieces):
                 events.update(arrival_summary(pieces[play], prefix, bound))
+        events["pieces"] = pieces
         Path(out_path).write_text(json.dumps(events), encoding="utf-8")
         os._exit(0)    # threads of a stopped request need not be waited for here
 
@@ -244,6 +245,8 @@ def main(argv=None) -> int:
     p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
     p.add_argument("--runs", type=int, default=1, help="cold+warm pairs")
     p.add_argument("--precision", default="auto")
+    p.add_argument("--pieces", action="store_true",
+                   help="also print each Play's pieces: (s after Play, audio s, sentence, final) as queued")
     p.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -262,9 +265,12 @@ def main(argv=None) -> int:
         runs = []
         for _ in range(args.runs):
             shutil.rmtree(home / "cache", ignore_errors=True)
-            cold = launch(home)
-            warm = launch(home)
-            runs.append({"cold": cold, "warm": warm})
+            launches = {"cold": launch(home), "warm": launch(home)}
+            for events in launches.values():
+                pieces = events.pop("pieces", None)
+                if args.pieces and pieces is not None:
+                    events["pieces"] = pieces
+            runs.append(launches)
     finally:
         shutil.rmtree(home, ignore_errors=True)
     print(json.dumps({"model": "random weights, full size", "precision": args.precision,
