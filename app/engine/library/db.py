@@ -15,7 +15,7 @@ from pathlib import Path
 
 from app import paths
 from app.engine.errors import LibraryError
-from app.engine.sqlite_file import SqliteFile
+from app.engine.sqlite_file import SqliteFile, use_wal
 from app.engine.library import notices, recovery
 from app.engine.library.notices import Notice
 from app.engine.library.schema import migrate
@@ -58,7 +58,7 @@ class Library(SqliteFile):
             self.notices.append(notices.restored(str(aside), str(used)) if used
                                 else notices.damaged_no_backup(str(aside)))
         with closing(self.connect()) as con:
-            con.execute("PRAGMA journal_mode=WAL")
+            use_wal(con)
             migrate(con, self.path)
         recovery.make_backup(self.path, self.backup_dir)
 

@@ -9,6 +9,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from app.engine.sqlite_file import use_wal
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import schema
@@ -54,7 +55,7 @@ def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
         with closing(sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)) as con:
             con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             schema.migrate(con, path)
-            con.execute("PRAGMA journal_mode=WAL")
+            use_wal(con)
             healthy = con.execute("PRAGMA quick_check").fetchall() == [("ok",)]
             if healthy:
                 notices, bad_takes = survey(con)
