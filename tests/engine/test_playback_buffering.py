@@ -185,8 +185,8 @@ def test_no_gap_when_the_machine_wavers_and_pieces_cost_the_vocoder_a_call(waver
     from tests.support.playback_sim import wavering_grid_arrivals
 
     gapped = []
-    for seed in range(40):
-        speed, tokens = 1.0 + 0.6 * (seed % 20) / 19, [60, 150, 300, 450][seed % 4]
+    for seed in range(80):          # every speed at every length
+        speed, tokens = 1.0 + 0.6 * (seed % 20) / 19, [60, 150, 300, 450][seed // 20]
         played = play(wavering_grid_arrivals(tokens, speed, waver, seed))
         if played.gaps_inside_sentences() or played.buffer_gaps:
             gapped.append((speed, tokens))
@@ -204,3 +204,6 @@ def test_the_next_sentence_is_judged_by_its_own_rate_not_the_streams():
     second = [dataclasses.replace(a, at=made + a.at, segment=1) for a in grid_arrivals(290, 0.9, latency_s=0.3)]
     played = play(first + second)
     assert played.gaps_inside_sentences() == 0 and played.buffer_gaps == 0
+    # Too slow to start before it is whole (no pauses to wait in): it waited for all of it.
+    second_heard = np.flatnonzero(played.output == 2.0)[0] / SAMPLE_RATE
+    assert second_heard >= second[-1].at

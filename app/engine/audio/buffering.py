@@ -43,16 +43,18 @@ from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, p
 # machine's speed wavers within a sentence. On the 2-core CPU one sentence's 12-token pieces
 # came within +-6% of each other; in simulation (tests/engine/test_playback_buffering.py) the
 # speed redrawn every 12 tokens within +-10% never ran dry with 0.9 (+-12%: 2 of 200 sentences
-# did, as with 0.85), and 0.9 starts a 1.25x sentence at its second piece: 0.41-0.78 s after
-# Play in the window there when the second piece showed 1.2x or more, where 0.8 waited
-# 1.4-2.9 s (bench/startup.py). Each rule alone never ran dry in the sweeps, so starting when
-# either allows does not either.
+# did, as with 0.85). 0.9 starts a sentence whose pieces come steadily at 1.25x at its second
+# piece (with an 18 ms vocoder call per piece and +-6% waver, a median 0.43 s later at 1.25x,
+# at the second piece in half the sentences at 1.3x and most from 1.35x). In the window on
+# the 2-core CPU, Play sounded after 0.41-0.78 s when the second piece showed 1.2x or more,
+# where 0.8 waited 1.4-2.9 s (bench/startup.py, README). Each rule alone never ran dry in the
+# sweeps, so starting when either allows does not either.
 RATE_SAFETY = 0.72
 GRID_RATE_SAFETY = 0.9
 MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
 PIECES_AHEAD = 2.0       # ... and at least the time this many typical pieces take to arrive
-# The grid rule's rate is the lower of the segment's since its first piece and its last few
-# pieces' (a machine that slows mid-sentence shows it there first).
+# The grid rule's rate is the lower of the segment's since its first piece and over its last
+# few arrivals (a machine that slows mid-sentence shows it there first).
 RECENT_PIECES = 3
 
 
@@ -189,12 +191,18 @@ class SegmentBuffer:
         return seg.queued / self.sample_rate >= lead
 
     def _falling_behind_locked(self, seg: _Segment, now: float) -> bool:
-        """Whether a segment that started to its end may no longer have its rest in time: on
-        the grid, the grid rule fails now even without a margin (a piece came later than its
-        own rate said, or the machine slowed). The margin covers how speed wavers within a
+        """Whether a segment that started to its end should play on only to the furthest pause
+        it has and decide again there: the grid rule no longer holds even without its margin
+        (less than MIN_LEAD_SECONDS queued, the next piece late, or one of the next predicted
+        to come after the speaker needs it). The margin covers how speed wavers within a
         sentence; this covers what it cannot (another program taking the CPU, sentences
-        joining the batch), for speech that has pauses to wait in. Mostly false alarms: a
-        hold that is reached while the rest is on time costs nothing, the speaker goes on."""
+        joining the batch), for speech that has pauses to wait in. A hold reached while the
+        rest is in time costs nothing, the speaker goes on; one reached with less than
+        MIN_LEAD_SECONDS queued waits in that pause until there is. Holding on a short lead
+        too, not only on a late piece, kept more words whole when the machine slowed: a
+        sentence started at 1.4x and then made at 0.6-1.0x from token 60, 120 or 200 (speech
+        with a pause every six syllables, 15 cases) waited outside a pause 17 times against
+        20 on late pieces alone and 57 without holding (tests/engine/test_playback_pauses.py)."""
         return (not seg.complete and seg.pauses is not None and self._on_grid(seg)
                 and not self._grid_allows(seg, now, margin=1.0))
 
@@ -211,27 +219,44 @@ class SegmentBuffer:
 
     def _grid_allows(self, seg: _Segment, now: float, margin: float = GRID_RATE_SAFETY) -> bool:
         """Starting now, each of the grid's next pieces arrives before the speaker needs it, at
-        the rate the segment's own pieces showed (times `margin`): until pieces reach their
-        largest size; from then on the lead only grows.
-        - The segment's own rate: in a paragraph the next sentence is made beside others, in a
-          larger batch; the stream's rate (the first sentence's, made alone at 1.2x) started
-          one made at 0.9x, which ran dry.
-        - Up to its last piece, not now: the time since is counted by predicting from there,
-          and counting it twice made a 1.3x producer look 1.2x a sound-card block later. A next
-          piece later than predicted means the producer slowed: no start on the grid."""
-        if seg.first_arrival is None or seg.last_arrival is None or seg.last_arrival <= seg.first_arrival:
+        the rate the segment's own pieces showed (times `margin`), and the next is not
+        already late: a next piece later than predicted means the producer slowed."""
+        rate = self._segment_rate(seg)
+        if rate is None:
             return False
+        rate *= margin
+        if rate < 1.0 or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
+            return False
+        return now <= self._next_due(seg, rate) and self._pieces_in_time(seg, now, rate)
+
+    def _segment_rate(self, seg: _Segment) -> float | None:
+        """Seconds of audio per second the segment's own pieces came at, up to the last: the
+        lower of since its first piece and over its last RECENT_PIECES arrivals (None before
+        two arrivals).
+        - Its own: in a paragraph the next sentence is made beside others, in a larger batch;
+          the stream's rate (the first sentence's, made alone at 1.2x) started one made at
+          0.9x, which ran dry.
+        - Up to its last piece, not now: the time since is counted by predicting from there,
+          and counting it twice made a 1.3x producer look 1.2x a sound-card block later."""
+        if seg.first_arrival is None or seg.last_arrival is None or seg.last_arrival <= seg.first_arrival:
+            return None
         rate = seg.after_first / self.sample_rate / (seg.last_arrival - seg.first_arrival)
         (then, before), (last, received) = seg.recent[0], seg.recent[-1]
         if last > then:
             rate = min(rate, (received - before) / self.sample_rate / (last - then))
-        rate *= margin
-        if rate < 1.0 or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
-            return False
+        return rate
+
+    def _next_due(self, seg: _Segment, rate: float) -> float:
+        """When the grid's next piece should come, at `rate`."""
+        sent = seg.received // SAMPLES_PER_TOKEN
+        return seg.last_arrival + piece_size(sent) * SAMPLES_PER_TOKEN / self.sample_rate / rate
+
+    def _pieces_in_time(self, seg: _Segment, now: float, rate: float) -> bool:
+        """Each of the grid's next pieces, made at `rate` from the last arrival, comes before
+        the speaker reaches it: until pieces reach their largest size; from then on the lead
+        only grows (rate >= 1)."""
         token_s = SAMPLES_PER_TOKEN / self.sample_rate
         sent = end = seg.received // SAMPLES_PER_TOKEN
-        if now > seg.last_arrival + piece_size(sent) * token_s / rate:
-            return False
         while True:
             size = piece_size(end)
             # Decoding went on from the last arrival; the speaker reaches the piece's start
