@@ -16,6 +16,7 @@ from pathlib import Path
 from app.atomic import TEMP_SUFFIX
 
 KEEP_BACKUPS = 3
+HEALTH_CHECK_TIMEOUT_S = 10.0
 _BACKUP_NAME = re.compile(r"library-\d{8}-\d{6}-\d{6}-\d+\.sqlite3")
 
 
@@ -24,12 +25,19 @@ def _stamp() -> str:
 
 
 def is_healthy(path: Path) -> bool:
-    """PRAGMA quick_check says ok (a missing file is not healthy)."""
+    """PRAGMA quick_check says ok (a missing file is not healthy). A file another program keeps
+    locked past the timeout says nothing about its health: that raises (the caller's sentence
+    asks to close the other copy). It used to count as damaged, and a library locked for over
+    10 s would have been set aside and replaced by its last backup."""
     if not path.is_file():
         return False
     try:
-        with closing(sqlite3.connect(str(path), timeout=10)) as con:
+        with closing(sqlite3.connect(str(path), timeout=HEALTH_CHECK_TIMEOUT_S)) as con:
             return con.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise
+        return False
     except sqlite3.Error:
         return False
 

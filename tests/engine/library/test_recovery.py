@@ -1,10 +1,16 @@
 """A damaged library is set aside under a dated name, the last good backup restored, the user told."""
 
+import sqlite3
 import subprocess
 import sys
 import textwrap
+from contextlib import closing
 
-from app.engine.library import Library, VoiceLibrary, Voice
+import pytest
+
+from app.engine import sqlite_file
+from app.engine.errors import LibraryError
+from app.engine.library import Library, VoiceLibrary, Voice, recovery
 from app.engine.library.recovery import KEEP_BACKUPS, backups
 
 
@@ -74,3 +80,20 @@ def test_two_processes_writing_at_once_lose_no_row(tmp_path):
 
     assert len(PronunciationDictionary(lib).entries) == 80
     assert sorted(e.text for e in HistoryStore(lib).entries()) == sorted(f"{t} {i}" for t in "ab" for i in range(40))
+
+
+def test_a_library_another_program_keeps_locked_is_not_taken_for_damaged(tmp_path, monkeypatch):
+    """Locked past the timeout, the library cannot be opened, and says so; it is not set aside
+    and replaced by its last backup (rows written since would have gone with it)."""
+    Library(tmp_path)
+    monkeypatch.setattr(recovery, "HEALTH_CHECK_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(sqlite_file, "BUSY_TIMEOUT_S", 0.2)
+    with closing(sqlite3.connect(str(tmp_path / "library.sqlite3"), isolation_level=None)) as holder:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("CREATE TABLE held (x)")
+        with pytest.raises(LibraryError, match="locked"):
+            Library(tmp_path)
+        holder.execute("ROLLBACK")
+    assert not list(tmp_path.glob("*.damaged*"))
+    assert Library(tmp_path).path.exists()
