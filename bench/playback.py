@@ -130,9 +130,8 @@ def main(argv=None) -> int:
         "modes": {m: _child(m, str(model), tokens) for m in modes},
     }
     for result in report["modes"].values():
-        arrivals = result.pop("arrivals", None)
-        if args.arrivals and arrivals is not None:
-            result["arrivals"] = arrivals
+        if not args.arrivals:
+            result.pop("arrivals", None)
     print(json.dumps(report, indent=2))
     return 0
 

@@ -267,9 +267,8 @@ def main(argv=None) -> int:
             shutil.rmtree(home / "cache", ignore_errors=True)
             launches = {"cold": launch(home), "warm": launch(home)}
             for events in launches.values():
-                pieces = events.pop("pieces", None)
-                if args.pieces and pieces is not None:
-                    events["pieces"] = pieces
+                if not args.pieces:
+                    events.pop("pieces", None)
             runs.append(launches)
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -20,6 +20,11 @@ def connect(path: Path | str) -> sqlite3.Connection:
     return con
 
 
+def is_busy(exc: sqlite3.Error) -> bool:
+    """Whether the error is another connection holding the file, not something wrong with it."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
 def use_wal(con: sqlite3.Connection, timeout_s: float = BUSY_TIMEOUT_S) -> None:
     """Put the file in WAL mode (it stays so). When two programs switch a new file at the same
     moment SQLite refuses one at once with "database is locked", without waiting on
@@ -33,8 +38,7 @@ def use_wal(con: sqlite3.Connection, timeout_s: float = BUSY_TIMEOUT_S) -> None:
             con.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
-            busy = "locked" in str(exc) or "busy" in str(exc)
-            if not busy or time.monotonic() >= deadline:
+            if not is_busy(exc) or time.monotonic() >= deadline:
                 raise
         time.sleep(WAL_RETRY_S)
 

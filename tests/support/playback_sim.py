@@ -95,36 +95,18 @@ def grid_arrivals(tokens: int, speed: float, latency_s: float = 0.3, looks: int 
     """One sentence of `tokens` tokens streamed on the vocoder's real token grid
     (`StreamingVocoder`, shipped defaults unless given): a token takes 1 / `speed` of its
     audio's length to make, and pieces are looked for every `looks` tokens, as the engine does."""
-    import torch
-
-    from app.engine.decode.vocoder_stream import SAMPLES_PER_TOKEN, StreamingVocoder
-
-    stream = StreamingVocoder(None, context=0, **vocoder)
-    token_s = SAMPLES_PER_TOKEN / SAMPLE_RATE / speed
-    arrivals = []
-
-    def send(n: int, final: bool) -> None:
-        hiddens = torch.zeros(n, 1)
-        while (window := stream.plan(hiddens, final)) is not None:
-            before = stream.emitted
-            stream.finish(window, np.zeros(window.hiddens.shape[0] * SAMPLES_PER_TOKEN, dtype=np.float32))
-            arrivals.append(Arrival(latency_s + n * token_s, stream.emitted - before, 0, window.final))
-
-    for n in range(looks, tokens, looks):
-        send(n, False)
-    send(tokens, True)
-    return arrivals
+    return paced_grid_arrivals(tokens, lambda n: speed, latency_s, looks=looks, **vocoder)
 
 
 def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cost_s: float = 0.0,
-                        looks: int = 4) -> list[Arrival]:
+                        looks: int = 4, **vocoder) -> list[Arrival]:
     """One sentence on the vocoder's token grid (as `grid_arrivals`), its n-th token (from 0)
     made at `speed_at(n)` times real time, and each piece costing the vocoder `piece_cost_s`."""
     import torch
 
     from app.engine.decode.vocoder_stream import SAMPLES_PER_TOKEN, StreamingVocoder
 
-    stream = StreamingVocoder(None, context=0)
+    stream = StreamingVocoder(None, context=0, **vocoder)
     token_s = SAMPLES_PER_TOKEN / SAMPLE_RATE
     t, arrivals = latency_s, []
 

@@ -77,12 +77,15 @@ class _Segment:
     # point in a pause (started before it was known the rest would come in time).
     hold: int | None = None
     pauses: PauseFinder | None = None
-    # When its own pieces came: the grid rule's rate is the segment's, not the stream's (the
-    # next sentence of a paragraph may be made in a larger batch, more slowly).
-    first_arrival: float | None = None
-    last_arrival: float | None = None
-    after_first: int = 0     # samples that came after its first piece
+    # When its own pieces came, as (time, samples received by then): the grid rule's rate is
+    # the segment's, not the stream's (the next sentence of a paragraph may be made in a larger
+    # batch, more slowly). `recent` ends with the last arrival.
+    first: tuple[float, int] | None = None
     recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=RECENT_PIECES + 1))
+
+    @property
+    def last_arrival(self) -> float:
+        return self.recent[-1][0]
 
 
 class SegmentBuffer:
@@ -97,7 +100,6 @@ class SegmentBuffer:
         self._segments: collections.deque[_Segment] = collections.deque()
         self._ended = False
         self._first_arrival: float | None = None
-        self._last_arrival: float | None = None
         self._produced_after_first = 0       # samples that arrived after the first piece
         self._piece_sizes: collections.deque[int] = collections.deque(maxlen=16)
         self._state = BufferState.IDLE
@@ -114,7 +116,6 @@ class SegmentBuffer:
                 self._first_arrival = now
             else:
                 self._produced_after_first += len(samples)
-            self._last_arrival = now
             if len(samples):
                 self._piece_sizes.append(len(samples))
             seg = self._segments[-1] if self._segments else None
@@ -122,12 +123,8 @@ class SegmentBuffer:
                 seg = _Segment(segment, pauses=PauseFinder(self.sample_rate))
                 self._segments.append(seg)
             if len(samples):
-                if seg.first_arrival is None:
-                    seg.first_arrival = now
-                else:
-                    seg.after_first += len(samples)
-                seg.last_arrival = now
                 seg.recent.append((now, seg.received + len(samples)))
+                seg.first = seg.first or seg.recent[-1]
                 seg.pieces.append(samples)
                 seg.pauses.feed(samples)
                 seg.queued += len(samples)
@@ -176,13 +173,11 @@ class SegmentBuffer:
         return float(wait) if wait is not None else float(seg.played)
 
     def _may_start_locked(self, seg: _Segment, now: float) -> bool:
-        if seg.complete:
+        if seg.complete or (self._on_grid(seg) and self._grid_allows(seg, now)):
             return True
         rate = self._rate_locked(now)
         if rate is None:
             return False
-        if self._on_grid(seg) and self._grid_allows(seg, now):
-            return True
         rate *= RATE_SAFETY
         if rate < 1.0:
             return False                   # see the module's docstring
@@ -238,13 +233,12 @@ class SegmentBuffer:
           0.9x, which ran dry.
         - Up to its last piece, not now: the time since is counted by predicting from there,
           and counting it twice made a 1.3x producer look 1.2x a sound-card block later."""
-        if seg.first_arrival is None or seg.last_arrival is None or seg.last_arrival <= seg.first_arrival:
+        if seg.first is None:
             return None
-        rate = seg.after_first / self.sample_rate / (seg.last_arrival - seg.first_arrival)
-        (then, before), (last, received) = seg.recent[0], seg.recent[-1]
-        if last > then:
-            rate = min(rate, (received - before) / self.sample_rate / (last - then))
-        return rate
+        last, received = seg.recent[-1]
+        rates = [(received - before) / self.sample_rate / (last - then)
+                 for then, before in (seg.first, seg.recent[0]) if last > then]
+        return min(rates) if rates else None
 
     def _next_due(self, seg: _Segment, rate: float) -> float:
         """When the grid's next piece should come, at `rate`."""

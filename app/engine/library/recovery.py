@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from app.atomic import TEMP_SUFFIX
+from app.engine.sqlite_file import is_busy
 
 KEEP_BACKUPS = 3
 HEALTH_CHECK_TIMEOUT_S = 10.0
@@ -34,11 +35,9 @@ def is_healthy(path: Path) -> bool:
     try:
         with closing(sqlite3.connect(str(path), timeout=HEALTH_CHECK_TIMEOUT_S)) as con:
             return con.execute("PRAGMA quick_check").fetchall() == [("ok",)]
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
+    except sqlite3.Error as exc:
+        if is_busy(exc):
             raise
-        return False
-    except sqlite3.Error:
         return False
 
 

@@ -9,14 +9,13 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from app.engine.sqlite_file import use_wal
+from app.engine.sqlite_file import connect, is_busy, use_wal
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import schema
 from app.narration.project.errors import ProjectError
 from app.narration.project.records import (CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS,
                                            bad_sentence_field, chapter_from_row, take_from_row)
-from app.narration.project.store import BUSY_TIMEOUT_S
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 MAX_ROWS = 500_000
@@ -52,8 +51,7 @@ def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
         raise ProjectError(_("The project {file} is read-only; copy it to a folder you can write to and "
                              "open the copy.").format(file=path))
     try:
-        with closing(sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)) as con:
-            con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        with closing(connect(path)) as con:
             schema.migrate(con, path)
             use_wal(con)
             healthy = con.execute("PRAGMA quick_check").fetchall() == [("ok",)]
@@ -61,7 +59,7 @@ def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
                 notices, bad_takes = survey(con)
                 return path, notices, bad_takes
     except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
+        if is_busy(exc):
             raise ProjectError(_("The project {file} is busy in another program; close it there and try "
                                  "again.").format(file=path)) from None
     except sqlite3.DatabaseError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from app.engine.sqlite_file import BUSY_TIMEOUT_S, SqliteFile  # noqa: F401  (opening.py reads the timeout here)
+from app.engine.sqlite_file import SqliteFile
 from app.i18n import _
 from app.narration.project.errors import ProjectError
 
