@@ -59,7 +59,8 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
     for item in synth.synthesize(request(tokens)):
         if isinstance(item, AudioChunk):
             n = len(item.samples) * SAMPLE_RATE // item.sample_rate
-            arrivals.append(Arrival(time.perf_counter() - started, n, item.index, item.final))
+            arrivals.append(Arrival(time.perf_counter() - started, n, item.index, item.final,
+                                    vocoder_s=item.vocoder_s))
     made_s = arrivals[-1].at
     played = play(arrivals)
     audio_min = played.audio_seconds() / 60
@@ -74,7 +75,7 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
         "gaps_per_min_unbuffered": round(naive_gaps(arrivals) / audio_min, 2),
         "wait_s_total": round(len(played.output) / SAMPLE_RATE - played.audio_seconds(), 2),
         "speech_shaped": _speech_shaped(arrivals),
-        "arrivals": [[round(a.at, 4), a.samples, a.segment, a.final] for a in arrivals],
+        "arrivals": [[round(a.at, 4), a.samples, a.segment, a.final, round(a.vocoder_s, 4)] for a in arrivals],
     }
 
 

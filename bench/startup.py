@@ -57,7 +57,7 @@ def _probe(t0: float, out_path: str) -> None:
     """In the launched process: watch the window, press Play when possible, hear the first sound."""
     events: dict = {}
     presses: list[float] = []       # when each Play was pressed (the second: the replay)
-    pieces: list[list] = []         # per Play: (s after it, audio s, sentence, final) as queued
+    pieces: list[list] = []         # per Play: (s after it, audio s, sentence, final, vocoder s) as queued
 
     def mark(name: str, **extra) -> None:
         if name not in events:
@@ -125,10 +125,11 @@ def _probe(t0: float, out_path: str) -> None:
 
     queue_piece = buffering.SegmentBuffer.push
 
-    def recorded_push(self, samples, segment, final):
+    def recorded_push(self, samples, segment, final, vocoder_s=0.0):
         if presses:
-            pieces[-1].append((time.time() - presses[-1], np.size(samples) / self.sample_rate, segment, final))
-        return queue_piece(self, samples, segment, final)
+            pieces[-1].append((time.time() - presses[-1], np.size(samples) / self.sample_rate, segment, final,
+                               round(vocoder_s, 4)))
+        return queue_piece(self, samples, segment, final, vocoder_s)
 
     buffering.SegmentBuffer.push = recorded_push
 
@@ -139,7 +140,7 @@ def _probe(t0: float, out_path: str) -> None:
 
     def first_sentence_in(play: int) -> bool:
         """Whether the first sentence of that Play has all arrived (or is not coming)."""
-        return (len(pieces) > play and any(seg == 0 and final for _, _, seg, final in pieces[play])
+        return (len(pieces) > play and any(seg == 0 and final for _, _, seg, final, _ in pieces[play])
                 or time.time() - presses[play] > 60)
     shown = mw.show_when_ready
 
@@ -199,13 +200,13 @@ def _probe(t0: float, out_path: str) -> None:
 
 
 def arrival_summary(pieces: list, prefix: str, bound_key: str) -> dict:
-    """What the first sentence's pieces, (s after Play, audio s, sentence, final) as they were
+    """What the first sentence's pieces, (s after Play, audio s, sentence, final, vocoder s) as they were
     queued, say about its first sound: when the first two arrived, the production rate the
     second showed (seconds of audio per second), and the hindsight bound (the earliest start
     from which it would have played through, tests/support/playback_sim.py)."""
     from tests.support.playback_sim import SAMPLE_RATE, Arrival, earliest_gapless_start
 
-    first = [Arrival(at, round(audio * SAMPLE_RATE), seg, final) for at, audio, seg, final in pieces if seg == 0]
+    first = [Arrival(at, round(audio * SAMPLE_RATE), seg, final) for at, audio, seg, final, _ in pieces if seg == 0]
     out: dict = {prefix + "first_sentence_complete": any(a.final for a in first)}
     if first:
         out[prefix + "first_piece_s"] = round(first[0].at, 3)
@@ -246,7 +247,8 @@ def main(argv=None) -> int:
     p.add_argument("--runs", type=int, default=1, help="cold+warm pairs")
     p.add_argument("--precision", default="auto")
     p.add_argument("--pieces", action="store_true",
-                   help="also print each Play's pieces: (s after Play, audio s, sentence, final) as queued")
+                   help="also print each Play's pieces: (s after Play, audio s, sentence, final, the seconds "
+                        "its vocoder call took) as queued")
     p.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:

@@ -118,6 +118,7 @@ class AudioChunk:
     samples: np.ndarray       # float32, mono
     sample_rate: int
     final: bool = True        # the segment's last piece
+    vocoder_s: float = 0.0    # seconds the vocoder took to make it (0: not known), for the player
 
 
 @dataclass

@@ -17,6 +17,7 @@ class FakeOutput(AudioOutput):
         self.sample_rate: int | None = None
         self.chunks: list[np.ndarray] = []
         self.segments: list[tuple[int, bool]] = []   # (segment, final) of each chunk
+        self.vocoder_seconds: list[float] = []       # what the producer reported for each
         self.starts = 0
         self.stops = 0
         self.ended = False
@@ -28,14 +29,16 @@ class FakeOutput(AudioOutput):
         self.sample_rate = sample_rate
         self.chunks = []
         self.segments = []
+        self.vocoder_seconds = []
         self.starts += 1
         self.ended = False
         self.active = True
 
-    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False) -> None:
+    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0) -> None:
         if self.active:
             self.chunks.append(np.asarray(samples, dtype=np.float32).copy())
             self.segments.append((segment, final))
+            self.vocoder_seconds.append(vocoder_s)
 
     def end_stream(self) -> None:
         self.ended = True

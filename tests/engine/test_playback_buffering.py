@@ -98,13 +98,16 @@ def _first_sound_and_second_piece(speed, **grid):
     return played.first_sound_s, arrivals[1].at
 
 
-@pytest.mark.parametrize("speed", [1.25, 1.3, 1.4, 2.0, 4.0])
+@pytest.mark.parametrize("speed", [1.3, 1.4, 2.0, 4.0])
 def test_a_producer_faster_than_real_time_is_heard_from_its_second_piece(speed):
     """The player starts once a second piece shows the production rate; on the shipped token
     grid that piece comes as many tokens after the first as it holds, so the rate it shows is
-    the producer's, and pieces grow slowly enough that a sentence made 1.25x real time or faster
+    the producer's, and pieces grow slowly enough that a sentence made 1.3x real time or faster
     starts there, without a gap (1.4x before the rate was taken at the last arrival and pieces
-    grew to a quarter of what was sent, not half)."""
+    grew to a quarter of what was sent, not half). With no vocoder time reported, 1.25x waits a
+    little: 0.9 of it is 1.125x, and the first 48-token piece would come 4 tokens late.
+    (1.25x passed here while the simulation queued each piece at the sound card's next block,
+    which made it look 1.28x; pieces are now queued when they come, as in the window.)"""
     first_sound, second_piece = _first_sound_and_second_piece(speed)
     assert second_piece <= first_sound <= second_piece + 0.021     # the sound card's next block
 

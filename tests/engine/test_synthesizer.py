@@ -19,6 +19,8 @@ def test_chunks_arrive_in_order_then_the_result(synthesizer):
     assert [c.index for c in chunks] == sorted(c.index for c in chunks)
     assert all(c.total == 3 and c.sample_rate == 24_000 for c in chunks)
     assert all(c.samples.dtype == np.float32 and c.samples.ndim == 1 for c in chunks)
+    # Each carries the time of the vocoder call that made it (the player's grid rule uses it).
+    assert all(0 < c.vocoder_s < result.synth_seconds for c in chunks if c.samples.size)
     assert np.array_equal(result.audio, np.concatenate([c.samples for c in chunks]))
     assert result.segments == 3
     assert result.duration > 0.2

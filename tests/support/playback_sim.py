@@ -28,6 +28,7 @@ class Arrival:
     segment: int
     final: bool
     audio: np.ndarray | None = None   # the piece's samples; None: the segment's marker
+    vocoder_s: float = 0.0      # what the producer reports its vocoder took for the piece
 
 
 @dataclass
@@ -99,9 +100,10 @@ def grid_arrivals(tokens: int, speed: float, latency_s: float = 0.3, looks: int 
 
 
 def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cost_s: float = 0.0,
-                        looks: int = 4, **vocoder) -> list[Arrival]:
+                        looks: int = 4, token_cost_s: float = 0.0, **vocoder) -> list[Arrival]:
     """One sentence on the vocoder's token grid (as `grid_arrivals`), its n-th token (from 0)
-    made at `speed_at(n)` times real time, and each piece costing the vocoder `piece_cost_s`."""
+    made at `speed_at(n)` times real time, and each piece costing the vocoder `piece_cost_s`
+    plus `token_cost_s` per token it holds, which the producer reports with the piece."""
     import torch
 
     from app.engine.decode.vocoder_stream import SAMPLES_PER_TOKEN, StreamingVocoder
@@ -116,8 +118,9 @@ def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cos
         while (window := stream.plan(hiddens, final)) is not None:
             before = stream.emitted
             stream.finish(window, np.zeros(window.hiddens.shape[0] * SAMPLES_PER_TOKEN, dtype=np.float32))
-            t += piece_cost_s
-            arrivals.append(Arrival(t, stream.emitted - before, 0, window.final))
+            cost = piece_cost_s + token_cost_s * (stream.emitted - before) / SAMPLES_PER_TOKEN
+            t += cost
+            arrivals.append(Arrival(t, stream.emitted - before, 0, window.final, vocoder_s=cost))
 
     for n in range(1, tokens + 1):
         t += token_s / speed_at(n - 1)
@@ -128,16 +131,17 @@ def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cos
 
 
 def wavering_grid_arrivals(tokens: int, speed: float, waver: float, seed: int, latency_s: float = 0.1,
-                           piece_cost_s: float = 0.018) -> list[Arrival]:
+                           piece_cost_s: float = 0.018, token_cost_s: float = 0.0) -> list[Arrival]:
     """As a real machine makes them: the speed redrawn every 12 tokens within `speed` * (1 +-
-    `waver`), and every piece costing the vocoder `piece_cost_s` more (on the 2-core CPU,
-    12-token pieces came 1.15-1.2x real time when 48-token ones came 1.25-1.3x). Deterministic
-    for a `seed`."""
+    `waver`), and every piece costing the vocoder `piece_cost_s` (+ `token_cost_s` per token)
+    more (on the 2-core CPU, 12-token pieces came 1.15-1.2x real time when 48-token ones came
+    1.25-1.3x). Deterministic for a `seed`."""
     import random
 
     rng = random.Random(seed)
     speeds = [speed * (1 + rng.uniform(-waver, waver)) for _ in range(tokens // 12 + 1)]
-    return paced_grid_arrivals(tokens, lambda n: speeds[n // 12], latency_s, piece_cost_s)
+    return paced_grid_arrivals(tokens, lambda n: speeds[n // 12], latency_s, piece_cost_s,
+                               token_cost_s=token_cost_s)
 
 
 def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
@@ -172,7 +176,11 @@ def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
         while k < len(pending) and pending[k].at <= now[0]:
             a = pending[k]
             audio = a.audio if a.audio is not None else np.full(a.samples, float(a.segment + 1), dtype=np.float32)
-            out.enqueue(audio, a.segment, a.final)
+            # Queued when it came, as the window queues a piece when it arrives; the sound card
+            # pulls on its own 20 ms grid.
+            pull_at, now[0] = now[0], a.at
+            out.enqueue(audio, a.segment, a.final, a.vocoder_s)
+            now[0] = pull_at
             k += 1
         if k == len(pending) and not ended:
             out.end_stream()

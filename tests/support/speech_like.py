@@ -111,6 +111,6 @@ def speech_over(arrivals: list[Arrival], seed: int = 0, syllables_per_clause: in
     for a in arrivals:
         chunk = sentences[a.segment][at[a.segment]:at[a.segment] + a.samples]
         at[a.segment] += a.samples
-        out.append(Arrival(a.at, a.samples, a.segment, a.final, chunk))
+        out.append(Arrival(a.at, a.samples, a.segment, a.final, chunk, a.vocoder_s))
     order = sorted(totals)
     return out, [sentences[k] for k in order], [pauses[k] for k in order]

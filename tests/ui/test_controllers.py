@@ -100,6 +100,10 @@ def test_speech_streams_a_request_and_reports_it_once(qtbot, ready):
     segments = speech.output.segments
     assert [index for index, _final in segments] == sorted(index for index, _final in segments)
     assert segments[-1][1] is True
+    # ... with the time its vocoder call took, which the player's grid rule sets apart.
+    assert len(speech.output.vocoder_seconds) == len(segments)
+    assert all(seconds > 0 for seconds, chunk in zip(speech.output.vocoder_seconds, speech.output.chunks)
+               if chunk.size)
 
 
 def test_saved_audio_goes_to_the_output_whole_and_final(ready):

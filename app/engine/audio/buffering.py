@@ -7,9 +7,10 @@ whether it is that segment's last piece. The buffer measures how fast audio is b
 what will be made in time covers it:
 
 - made faster than real time: start once the queue holds more than the time the next pieces
-  take to arrive (with a safety margin on the measured rate); a segment that started but
-  whose next pieces then come later than its rate said plays on only to the furthest pause it
-  has, and decides again there;
+  take to arrive (with a safety margin on the measured rate; a piece may say how long the
+  producer's vocoder took for it, which the rule counts apart from its tokens); a segment
+  that started but whose next pieces then come later than its rate said plays on only to the
+  furthest pause it has, and decides again there;
 - made slower than real time: a segment's length is not known before its last piece, and no
   amount of queued audio is provably enough for a sentence of unknown length, so the segment
   plays only as far as audio has arrived to a pause in its speech (pauses.py), or whole once
@@ -40,15 +41,17 @@ from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, p
 # 1.20-1.28x on our token grid ran dry once or twice mid-way in simulation; from 0.77 down
 # none did, and 0.72 (1.39x) keeps a margin. On the grid the player also knows the pieces to
 # come and may start earlier if each will arrive in time; GRID_RATE_SAFETY covers only how the
-# machine's speed wavers within a sentence. On the 2-core CPU one sentence's 12-token pieces
-# came within +-6% of each other; in simulation (tests/engine/test_playback_buffering.py) the
-# speed redrawn every 12 tokens within +-10% never ran dry with 0.9 (+-12%: 2 of 200 sentences
-# did, as with 0.85). 0.9 starts a sentence whose pieces come steadily at 1.25x at its second
-# piece (with an 18 ms vocoder call per piece and +-6% waver, a median 0.43 s later at 1.25x,
-# at the second piece in half the sentences at 1.3x and most from 1.35x). In the window on
-# the 2-core CPU, Play sounded after 0.41-0.78 s when the second piece showed 1.2x or more,
-# where 0.8 waited 1.4-2.9 s (bench/startup.py, README). Each rule alone never ran dry in the
-# sweeps, so starting when either allows does not either.
+# machine's speed wavers within a sentence, on both parts of a piece's making (its tokens and
+# its vocoder call, VOCODER_CALL_TOKENS). On the 2-core CPU one sentence's 12-token pieces
+# came within +-6% of each other; in simulation (tests/engine/test_playback_buffering.py,
+# test_playback_vocoder_cost.py) the token speed redrawn every 12 tokens within +-10% never
+# ran dry with 0.9, with or without the vocoder's time reported (a wider sweep, the calls'
+# cost wavering too, 1.2-1.8x, 60-450 tokens: +-12%, 0 of 210 sentences; +-15%, 4 of 210 with
+# it reported, 0 without). Told the vocoder's time, 0.9 starts at its second piece a sentence
+# whose tokens come at 1.5x and 12-token pieces at about 1.2x (without it: 1.3x pieces). In the window on the 2-core CPU, Play sounded after 0.43-0.53 s
+# with second pieces at 1.18-1.29x, where the rate of the pieces alone waited 0.51-0.78 s at
+# 1.20-1.26x (bench/startup.py, README). Each rule alone never ran dry in the sweeps, so
+# starting when either allows does not either.
 RATE_SAFETY = 0.72
 GRID_RATE_SAFETY = 0.9
 MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
@@ -56,6 +59,12 @@ PIECES_AHEAD = 2.0       # ... and at least the time this many typical pieces ta
 # The grid rule's rate is the lower of the segment's since its first piece and over its last
 # few arrivals (a machine that slows mid-sentence shows it there first).
 RECENT_PIECES = 3
+# A streamed piece of n tokens costs the vocoder about (n + this) times a fixed amount: each
+# call also decodes context, lookahead and provisional frames and has fixed work. On the 2-core
+# CPU (full model, int8, one profiled 290-token sentence) calls took 41, 48.5, 55 and 63 ms for
+# pieces of 12, 24, 36 and 48 tokens (33.7 + 0.61 n ms: this would be 55); 48 predicts 65.6 ms
+# at 48 tokens from 41 ms at 12, a little more than measured.
+VOCODER_CALL_TOKENS = 48
 
 
 class BufferState(Enum):
@@ -77,11 +86,13 @@ class _Segment:
     # point in a pause (started before it was known the rest would come in time).
     hold: int | None = None
     pauses: PauseFinder | None = None
-    # When its own pieces came, as (time, samples received by then): the grid rule's rate is
-    # the segment's, not the stream's (the next sentence of a paragraph may be made in a larger
-    # batch, more slowly). `recent` ends with the last arrival.
-    first: tuple[float, int] | None = None
+    # When its own pieces came, as (time, samples received by then, vocoder seconds reported by
+    # then): the grid rule's rate is the segment's, not the stream's (the next sentence of a
+    # paragraph may be made in a larger batch, more slowly). `recent` ends with the last arrival.
+    first: tuple[float, int, float] | None = None
     recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=RECENT_PIECES + 1))
+    # The last piece whose vocoder time was reported: (its tokens, those seconds).
+    last_call: tuple[int, float] | None = None
 
     @property
     def last_arrival(self) -> float:
@@ -108,8 +119,11 @@ class SegmentBuffer:
         self.first_sound_at: float | None = None
 
     # -- producer side ---------------------------------------------------------------
-    def push(self, samples: np.ndarray, segment: int, final: bool) -> None:
+    def push(self, samples: np.ndarray, segment: int, final: bool, vocoder_s: float = 0.0) -> None:
+        """`vocoder_s`: how long the producer's vocoder took to make this piece from its tokens
+        (0: not known), so that the grid rule can tell token time from per-piece time."""
         samples = np.asarray(samples, dtype=np.float32).reshape(-1)
+        vocoder_s = max(0.0, float(vocoder_s)) if np.isfinite(vocoder_s) else 0.0
         now = self._clock()
         with self._lock:
             if self._first_arrival is None:
@@ -123,8 +137,11 @@ class SegmentBuffer:
                 seg = _Segment(segment, pauses=PauseFinder(self.sample_rate))
                 self._segments.append(seg)
             if len(samples):
-                seg.recent.append((now, seg.received + len(samples)))
+                before = seg.recent[-1][2] if seg.recent else 0.0
+                seg.recent.append((now, seg.received + len(samples), before + vocoder_s))
                 seg.first = seg.first or seg.recent[-1]
+                if vocoder_s > 0 and len(samples) % SAMPLES_PER_TOKEN == 0:
+                    seg.last_call = (len(samples) // SAMPLES_PER_TOKEN, vocoder_s)
                 seg.pieces.append(samples)
                 seg.pauses.feed(samples)
                 seg.queued += len(samples)
@@ -213,49 +230,66 @@ class SegmentBuffer:
         return end == sent
 
     def _grid_allows(self, seg: _Segment, now: float, margin: float = GRID_RATE_SAFETY) -> bool:
-        """Starting now, each of the grid's next pieces arrives before the speaker needs it, at
-        the rate the segment's own pieces showed (times `margin`), and the next is not
-        already late: a next piece later than predicted means the producer slowed."""
+        """Starting now, each of the grid's next pieces arrives before the speaker needs it, its
+        tokens made at the rate the segment's own showed and its vocoder call costing what the
+        last one did for its size (both slowed by `margin`), and the next is not already late:
+        a next piece later than predicted means the producer slowed."""
         rate = self._segment_rate(seg)
-        if rate is None:
+        if rate is None or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
             return False
-        rate *= margin
-        if rate < 1.0 or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
+        making = self._making_time(seg, rate, margin)
+        # Past the largest pieces the lead must not shrink; the loop below stops there.
+        if making(DEFAULT_MAX_PIECE) > DEFAULT_MAX_PIECE * SAMPLES_PER_TOKEN / self.sample_rate:
             return False
-        return now <= self._next_due(seg, rate) and self._pieces_in_time(seg, now, rate)
+        sent = seg.received // SAMPLES_PER_TOKEN
+        return now <= seg.last_arrival + making(piece_size(sent)) and self._pieces_in_time(seg, now, making)
 
     def _segment_rate(self, seg: _Segment) -> float | None:
-        """Seconds of audio per second the segment's own pieces came at, up to the last: the
-        lower of since its first piece and over its last RECENT_PIECES arrivals (None before
-        two arrivals).
+        """Seconds of audio per second of token making the segment's own pieces showed, up to
+        the last: the lower of since its first piece and over its last RECENT_PIECES arrivals
+        (None before two arrivals).
         - Its own: in a paragraph the next sentence is made beside others, in a larger batch;
           the stream's rate (the first sentence's, made alone at 1.2x) started one made at
           0.9x, which ran dry.
         - Up to its last piece, not now: the time since is counted by predicting from there,
-          and counting it twice made a 1.3x producer look 1.2x a sound-card block later."""
+          and counting it twice made a 1.3x producer look 1.2x a sound-card block later.
+        - Less the vocoder time the producer reported (at most half the time, so that a wrong
+          report cannot make tokens look more than twice as fast as the pieces came): a call's
+          cost is mostly fixed, so charged to the tokens it made the 12-token pieces look
+          slower than the 48-token ones that follow (`_making_time` predicts the calls)."""
         if seg.first is None:
             return None
-        last, received = seg.recent[-1]
-        rates = [(received - before) / self.sample_rate / (last - then)
-                 for then, before in (seg.first, seg.recent[0]) if last > then]
+        last, received, vocoded = seg.recent[-1]
+        rates = []
+        for then, before, vocoded_then in (seg.first, seg.recent[0]):
+            span = last - then
+            if span > 0:
+                making = span - min(vocoded - vocoded_then, span / 2)
+                rates.append((received - before) / self.sample_rate / making)
         return min(rates) if rates else None
 
-    def _next_due(self, seg: _Segment, rate: float) -> float:
-        """When the grid's next piece should come, at `rate`."""
-        sent = seg.received // SAMPLES_PER_TOKEN
-        return seg.last_arrival + piece_size(sent) * SAMPLES_PER_TOKEN / self.sample_rate / rate
+    def _making_time(self, seg: _Segment, rate: float, margin: float) -> Callable[[int], float]:
+        """Seconds to make a grid piece of n tokens: its tokens at `rate`, and a vocoder call
+        scaled from the segment's last reported one by (n + VOCODER_CALL_TOKENS), both slowed
+        by `margin`."""
+        token_s = SAMPLES_PER_TOKEN / self.sample_rate / (rate * margin)
+        if seg.last_call is None:
+            return lambda n: n * token_s
+        tokens, seconds = seg.last_call
+        per_token = seconds / margin / (tokens + VOCODER_CALL_TOKENS)
+        return lambda n: n * token_s + (n + VOCODER_CALL_TOKENS) * per_token
 
-    def _pieces_in_time(self, seg: _Segment, now: float, rate: float) -> bool:
-        """Each of the grid's next pieces, made at `rate` from the last arrival, comes before
-        the speaker reaches it: until pieces reach their largest size; from then on the lead
-        only grows (rate >= 1)."""
+    def _pieces_in_time(self, seg: _Segment, now: float, making: Callable[[int], float]) -> bool:
+        """Each of the grid's next pieces, made one after another from the last arrival (each
+        taking `making(tokens)`), comes before the speaker reaches it: until pieces reach their
+        largest size; from then on the lead only grows (checked by the caller)."""
         token_s = SAMPLES_PER_TOKEN / self.sample_rate
         sent = end = seg.received // SAMPLES_PER_TOKEN
+        arrives = seg.last_arrival
         while True:
             size = piece_size(end)
-            # Decoding went on from the last arrival; the speaker reaches the piece's start
-            # after what is queued and the pieces before it.
-            arrives = seg.last_arrival + (end + size - sent) * token_s / rate
+            arrives += making(size)
+            # The speaker reaches the piece's start after what is queued and the pieces before it.
             needed = now + seg.queued / self.sample_rate + (end - sent) * token_s
             if arrives > needed:
                 return False

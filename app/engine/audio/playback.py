@@ -39,8 +39,9 @@ class AudioOutput:
     def start(self, sample_rate: int) -> None:
         """Begin a new stream; anything still playing is dropped."""
 
-    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False) -> None:
-        """Append audio of segment `segment` (`final`: its last piece); returns at once."""
+    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0) -> None:
+        """Append audio of segment `segment` (`final`: its last piece; `vocoder_s`: the seconds
+        the producer's vocoder took to make it, 0 if not known); returns at once."""
 
     def end_stream(self) -> None:
         """No more audio will come: play what is queued, then stop."""
@@ -123,11 +124,11 @@ class SoundDeviceOutput(AudioOutput):
         if listener is not None:
             listener(state)
 
-    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False) -> None:
+    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0) -> None:
         buffer = self._buffer
         if self._stream is None or buffer is None:
             return
-        buffer.push(samples, segment, final)
+        buffer.push(samples, segment, final, vocoder_s)
 
     def end_stream(self) -> None:
         buffer = self._buffer

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
@@ -35,6 +36,7 @@ class Piece:
     samples: np.ndarray
     final: bool
     cut: bool = False               # (final pieces) the row ran to the token limit
+    vocoder_s: float = 0.0          # the vocoder call that made it (the player's grid rule)
 
 
 @dataclass
@@ -134,10 +136,13 @@ class FastSpeech:
                 while heads:
                     asks = [(vocoders[line[0]], event.hiddens[line[0], : event.lengths[line[0]]],
                              bool(event.finished[line[0]])) for line in heads]
-                    for line, piece, (_, _, ended) in zip(heads, push_all(self.chat, asks), asks):
+                    began = time.perf_counter()
+                    made = push_all(self.chat, asks)
+                    took = time.perf_counter() - began
+                    for line, piece, (_, _, ended) in zip(heads, made, asks):
                         head = line[0]
                         if piece.size or ended:
-                            yield Piece(head, piece, ended, ended and event.cut[head])
+                            yield Piece(head, piece, ended, ended and event.cut[head], took)
                         if ended:
                             line.pop(0)
                     heads = [line for line, (_, _, ended) in zip(heads, asks) if ended and line]
@@ -145,8 +150,11 @@ class FastSpeech:
                 report.audio_cut = event.hit_limit
                 rows = [row for line in lines.values() for row in line]
                 asks = [(vocoders[row], event.hiddens[row], True) for row in rows]
-                for row, piece in zip(rows, push_all(self.chat, asks)):
-                    yield Piece(row, piece, True, bool(event.hit_limit[row]))
+                began = time.perf_counter()
+                made = push_all(self.chat, asks)
+                took = time.perf_counter() - began
+                for row, piece in zip(rows, made):
+                    yield Piece(row, piece, True, bool(event.hit_limit[row]), took)
 
 
 def _lines(groups: list[int]) -> dict[int, list[int]]:

@@ -209,7 +209,7 @@ class LoopDecoder(Decoder):
                 yield Cut([piece.row], CutKind.AUDIO_LIMIT)
             if piece.final and produced[piece.row] == 0:
                 piece = Piece(piece.row, self._again(rows[piece.row], texts[piece.row], params, stop), True)
-            yield Piece(piece.row, piece.samples, piece.final)
+            yield Piece(piece.row, piece.samples, piece.final, piece.vocoder_s)
 
     def _again(self, row: Row, text: str, params, stop) -> np.ndarray:
         """The model ended a sentence at once: its (refined) text with other random draws."""

@@ -33,6 +33,7 @@ class Piece:
     row: int
     samples: np.ndarray
     final: bool
+    vocoder_s: float = 0.0      # what the vocoder took to make it (0: not known)
 
 
 class CutKind(enum.Enum):

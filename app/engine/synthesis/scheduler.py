@@ -314,9 +314,10 @@ class Scheduler:
             return
         skip = max(0, ticket.emitted[index] - produced)
         if skip < piece.samples.size or piece.final:
-            yield from self._send(ticket, index, piece.samples[skip:], piece.final, batch)
+            yield from self._send(ticket, index, piece.samples[skip:], piece.final, batch, piece.vocoder_s)
 
-    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Optional[Batch] = None):
+    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Optional[Batch] = None,
+              vocoder_s: float = 0.0):
         with self._lock:
             # `_maybe_preempt` (another thread) may stop a batch on an inexact decoder only while
             # none of it has been sent; a piece decoded after that stop must not be sent either.
@@ -326,7 +327,7 @@ class Scheduler:
             if final:
                 ticket.finished.add(index)
         ticket.pieces.append(samples)
-        yield ticket, AudioChunk(index, len(ticket.segments), samples, SAMPLE_RATE, final=final)
+        yield ticket, AudioChunk(index, len(ticket.segments), samples, SAMPLE_RATE, final=final, vocoder_s=vocoder_s)
         if len(ticket.finished) == len(ticket.segments):
             yield from self._end(ticket, self._result(ticket))
 

@@ -117,7 +117,7 @@ class SpeechController(QObject):
     @Slot(int, object)
     def _on_chunk(self, job_id: int, chunk) -> None:
         if self._current(job_id):
-            self.output.enqueue(chunk.samples, chunk.index, chunk.final)
+            self.output.enqueue(chunk.samples, chunk.index, chunk.final, chunk.vocoder_s)
 
     @Slot(object)
     def _on_output_state(self, state) -> None:

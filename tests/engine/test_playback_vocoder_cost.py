@@ -1,0 +1,104 @@
+"""The grid rule with the vocoder's time reported per piece: a streamed piece is its tokens'
+making plus one vocoder call, whose cost is mostly fixed (context, lookahead, per-call work),
+so 12-token pieces come slower than real time suggests for the 48-token ones that follow.
+Told the call's time, the player predicts each coming piece from both parts (audio/buffering.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from app.engine.audio.buffering import SegmentBuffer
+from app.engine.decode.piece_grid import SAMPLES_PER_TOKEN
+from tests.support.playback_sim import SAMPLE_RATE, paced_grid_arrivals, play, wavering_grid_arrivals
+
+# The 2-core CPU's vocoder calls (full model, int8 decode): 41, 48.5, 55 and 63 ms for pieces of
+# 12, 24, 36 and 48 tokens.
+MEASURED = dict(piece_cost_s=0.034, token_cost_s=0.0006)
+
+
+def _second_piece_rate(arrivals) -> float:
+    first, second = arrivals[0], arrivals[1]
+    return second.samples / SAMPLE_RATE / (second.at - first.at)
+
+
+def _unreported(arrivals):
+    return [dataclasses.replace(a, vocoder_s=0.0) for a in arrivals]
+
+
+def test_a_sentence_whose_pieces_come_at_1_2x_starts_at_its_second_piece_when_told_the_vocoder_time():
+    """Tokens made at 1.5x real time with the measured vocoder calls: the 12-token pieces come at
+    about 1.2x, the 48-token ones faster. Told the calls' time the player starts at the second
+    piece; judging every piece by the 12-token ones' rate it waited 0.2 s more."""
+    arrivals = paced_grid_arrivals(400, lambda n: 1.5, 0.1, **MEASURED)
+    assert 1.15 < _second_piece_rate(arrivals) < 1.22
+    second = arrivals[1].at
+    told, not_told = play(arrivals), play(_unreported(arrivals))
+    for played in (told, not_told):
+        assert played.gaps_inside_sentences() == 0 and played.buffer_gaps == 0
+    assert second <= told.first_sound_s <= second + 0.021          # the sound card's next block
+    assert not_told.first_sound_s > second + 0.15
+
+
+@pytest.mark.parametrize("tokens", [100, 290, 500])
+def test_no_gap_with_the_measured_vocoder_calls_at_any_speed(tokens):
+    """Every token speed from 1.0x to 2.0x in 2% steps, each piece costing the measured call."""
+    gapped = []
+    for i in range(51):
+        speed = 1.0 + i / 50
+        played = play(paced_grid_arrivals(tokens, lambda n: speed, 0.1, **MEASURED))
+        if played.gaps_inside_sentences() or played.buffer_gaps:
+            gapped.append(speed)
+    assert gapped == []
+
+
+@pytest.mark.parametrize("waver", [0.06, 0.10])
+def test_no_gap_when_the_machine_wavers_with_the_measured_vocoder_calls(waver):
+    """The token speed redrawn every 12 tokens within +-6% or +-10%, from 1.2x to 1.8x, 60 to
+    450 tokens: never a gap."""
+    gapped = []
+    for seed in range(60):
+        speed, tokens = 1.2 + 0.6 * (seed % 15) / 14, [60, 150, 300, 450][seed // 15]
+        played = play(wavering_grid_arrivals(tokens, speed, waver, seed, **MEASURED))
+        if played.gaps_inside_sentences() or played.buffer_gaps:
+            gapped.append((speed, tokens))
+    assert gapped == []
+
+
+def test_the_rate_is_the_tokens_less_the_reported_vocoder_time():
+    now = [0.0]
+    buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
+    buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.03)
+    now[0] = 0.25
+    buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.05)
+    seg = buf._segments[0]
+    audio_s = 12 * SAMPLES_PER_TOKEN / SAMPLE_RATE
+    assert buf._segment_rate(seg) == pytest.approx(audio_s / (0.25 - 0.05))
+    assert seg.last_call == (12, 0.05)
+
+
+def test_a_report_claiming_all_the_time_does_not_start_a_slow_producer():
+    """A producer at 0.8x whose reports say every second went to the vocoder: its tokens may
+    look at most twice as fast as its pieces came, and calls that long cannot keep up, so it
+    waits for the whole sentence rather than run dry."""
+    slow = paced_grid_arrivals(290, lambda n: 0.8, 0.1)
+    lying, before = [], 0.1
+    for a in slow:
+        lying.append(dataclasses.replace(a, vocoder_s=a.at - before))
+        before = a.at
+    played = play(lying)
+    assert played.gaps_inside_sentences() == 0 and played.buffer_gaps == 0
+    assert played.first_sound_s >= lying[-1].at
+
+
+def test_a_report_that_is_not_a_number_counts_as_none():
+    now = [0.0]
+    buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
+    buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=float("nan"))
+    now[0] = 0.2
+    buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=float("inf"))
+    seg = buf._segments[0]
+    assert seg.last_call is None
+    assert buf._segment_rate(seg) == pytest.approx(12 * SAMPLES_PER_TOKEN / SAMPLE_RATE / 0.2)
