@@ -182,9 +182,10 @@ def test_the_rate_is_the_one_at_the_last_arrival_unless_the_next_piece_is_late()
 @pytest.mark.parametrize("waver", [0.06, 0.10])
 def test_no_gap_when_the_machine_wavers_and_pieces_cost_the_vocoder_a_call(waver):
     """What the grid rule's margin is for: the speed redrawn every 12 tokens within +-6% (what
-    one sentence's pieces showed on the 2-core CPU) or +-10%, and 18 ms of vocoder per piece,
-    from 1.0x to 1.6x real time and 60 to 450 tokens: never a gap. (At +-12%, 2 of 200 such
-    sentences ran dry once, with a 0.9 margin as with 0.85.)"""
+    one sentence's pieces showed on the 2-core CPU) or +-10%, and 18 ms of vocoder per piece
+    (reported with it), from 1.0x to 1.6x real time and 60 to 450 tokens: never a gap. (At
+    +-12%, 2 of 200 such sentences ran dry once, with a 0.9 margin as with 0.85, while the
+    vocoder's time was not reported and pieces were queued at the sound card's next block.)"""
     from tests.support.playback_sim import wavering_grid_arrivals
 
     gapped = []

@@ -10,7 +10,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from app.engine.audio.buffering import SegmentBuffer
+from app.engine.audio.buffering import SegmentBuffer, _Segment
 from app.engine.decode.piece_grid import SAMPLES_PER_TOKEN
 from tests.support.playback_sim import SAMPLE_RATE, paced_grid_arrivals, play, wavering_grid_arrivals
 
@@ -54,17 +54,35 @@ def test_no_gap_with_the_measured_vocoder_calls_at_any_speed(tokens):
     assert gapped == []
 
 
+@pytest.mark.parametrize("told", [True, False])
 @pytest.mark.parametrize("waver", [0.06, 0.10])
-def test_no_gap_when_the_machine_wavers_with_the_measured_vocoder_calls(waver):
+def test_no_gap_when_the_machine_wavers_with_the_measured_vocoder_calls(waver, told):
     """The token speed redrawn every 12 tokens within +-6% or +-10%, from 1.2x to 1.8x, 60 to
-    450 tokens: never a gap."""
+    450 tokens, the calls' time reported or not (another producer): never a gap."""
     gapped = []
     for seed in range(60):
         speed, tokens = 1.2 + 0.6 * (seed % 15) / 14, [60, 150, 300, 450][seed // 15]
-        played = play(wavering_grid_arrivals(tokens, speed, waver, seed, **MEASURED))
+        arrivals = wavering_grid_arrivals(tokens, speed, waver, seed, **MEASURED)
+        played = play(arrivals if told else _unreported(arrivals))
         if played.gaps_inside_sentences() or played.buffer_gaps:
             gapped.append((speed, tokens))
     assert gapped == []
+
+
+def test_the_call_model_never_predicts_less_than_the_measured_calls():
+    """Scaled from a 12-token piece's 41 ms, the larger pieces' calls are predicted at least as
+    long as they took (48.5, 55 and 63 ms for 24, 36 and 48 tokens): a model that assumed less
+    fixed cost per call would have them arrive too soon."""
+    buf = SegmentBuffer(SAMPLE_RATE, lambda: 0.0)
+    seg = _Segment(0, last_call=(12, 0.041))
+    making = buf._making_time(seg, rate=1e9, margin=1.0)    # tokens free: the call alone
+    for tokens, took in ((12, 0.041), (24, 0.0485), (36, 0.055), (48, 0.063)):
+        assert making(tokens) >= took - 1e-9
+    assert making(48) < 0.063 * 1.1          # ... and not far more (it would delay every start)
+    # The margin slows both parts: the machine's wavering slows its vocoder too.
+    token_s = SAMPLES_PER_TOKEN / SAMPLE_RATE
+    slowed = buf._making_time(seg, rate=1.5, margin=0.9)
+    assert slowed(12) == pytest.approx(12 * token_s / (1.5 * 0.9) + 0.041 / 0.9)
 
 
 def test_the_rate_is_the_tokens_less_the_reported_vocoder_time():
@@ -79,14 +97,16 @@ def test_the_rate_is_the_tokens_less_the_reported_vocoder_time():
     assert seg.last_call == (12, 0.05)
 
 
-def test_a_report_claiming_all_the_time_does_not_start_a_slow_producer():
-    """A producer at 0.8x whose reports say every second went to the vocoder: its tokens may
-    look at most twice as fast as its pieces came, and calls that long cannot keep up, so it
-    waits for the whole sentence rather than run dry."""
-    slow = paced_grid_arrivals(290, lambda n: 0.8, 0.1)
+@pytest.mark.parametrize("claimed", [0.3, 0.5, 1.0])
+def test_a_report_that_overstates_the_vocoder_does_not_start_a_slow_producer(claimed):
+    """A producer at 0.9x whose reports say this share of each piece's time went to the
+    vocoder: taken off the tokens, that time would come back smaller for larger pieces (it is
+    scaled by size) and a 0.9x sentence would start and run dry. Its pieces come slower than
+    real time, so it waits for the whole sentence instead."""
+    slow = paced_grid_arrivals(290, lambda n: 0.9, 0.1)
     lying, before = [], 0.1
     for a in slow:
-        lying.append(dataclasses.replace(a, vocoder_s=a.at - before))
+        lying.append(dataclasses.replace(a, vocoder_s=claimed * (a.at - before)))
         before = a.at
     played = play(lying)
     assert played.gaps_inside_sentences() == 0 and played.buffer_gaps == 0

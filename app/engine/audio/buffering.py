@@ -237,6 +237,13 @@ class SegmentBuffer:
         rate = self._segment_rate(seg)
         if rate is None or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
             return False
+        # Pieces that came slower than real time, nothing taken off, do not start on the grid:
+        # that also keeps a report that overstates the vocoder's time from starting a slow
+        # producer (the time it takes off the tokens comes back smaller, scaled by size).
+        last, received, _ = seg.recent[-1]
+        then, before, _ = seg.first
+        if (received - before) / self.sample_rate < last - then:
+            return False
         making = self._making_time(seg, rate, margin)
         # Past the largest pieces the lead must not shrink; the loop below stops there.
         if making(DEFAULT_MAX_PIECE) > DEFAULT_MAX_PIECE * SAMPLES_PER_TOKEN / self.sample_rate:
@@ -254,9 +261,10 @@ class SegmentBuffer:
         - Up to its last piece, not now: the time since is counted by predicting from there,
           and counting it twice made a 1.3x producer look 1.2x a sound-card block later.
         - Less the vocoder time the producer reported (at most half the time, so that a wrong
-          report cannot make tokens look more than twice as fast as the pieces came): a call's
-          cost is mostly fixed, so charged to the tokens it made the 12-token pieces look
-          slower than the 48-token ones that follow (`_making_time` predicts the calls)."""
+          report cannot make tokens look more than twice as fast as the pieces came; pieces
+          slower than real time never start, `_grid_allows`): a call's cost is mostly fixed,
+          so charged to the tokens it made the 12-token pieces look slower than the 48-token
+          ones that follow (`_making_time` predicts the calls)."""
         if seg.first is None:
             return None
         last, received, vocoded = seg.recent[-1]
@@ -271,7 +279,10 @@ class SegmentBuffer:
     def _making_time(self, seg: _Segment, rate: float, margin: float) -> Callable[[int], float]:
         """Seconds to make a grid piece of n tokens: its tokens at `rate`, and a vocoder call
         scaled from the segment's last reported one by (n + VOCODER_CALL_TOKENS), both slowed
-        by `margin`."""
+        by `margin`. The scaling assumes most of a call's cost is fixed, as measured here; a
+        vocoder whose calls grew in proportion to their pieces would be predicted too fast
+        for large pieces (tests/engine/test_playback_vocoder_cost.py holds the constant to the
+        measured calls)."""
         token_s = SAMPLES_PER_TOKEN / self.sample_rate / (rate * margin)
         if seg.last_call is None:
             return lambda n: n * token_s

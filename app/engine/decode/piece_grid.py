@@ -17,11 +17,12 @@ DEFAULT_MAX_PIECE = 48
 # ... to a GROWTH-th of what was sent. A piece of n tokens arrives n tokens' time after the one
 # before, so the listener must have that much queued by then. Growing to half, a sentence made
 # at 1.25x could not have started before about 0.53 s without running dry, later than its
-# second piece (0.46 s); growing to a quarter it could from 0.37 s, so the player starts at the
-# second piece (tests/engine/test_gapless_bound.py). Price: the streamed vocoder's time for a
-# 290-token sentence, 0.63 s instead of 0.50 (medians of 6 interleaved rounds, full model;
-# growing to a sixth, 0.73), about 3% of the sentence's making on the 2-core CPU, and only
-# when it streams.
+# second piece (0.46 s); growing to a quarter it could from 0.37 s, before its second piece
+# (tests/engine/test_gapless_bound.py; the player, with its margin, starts there from about
+# 1.3x, or, told the vocoder's time, from 12-token pieces at about 1.2x). Price: the streamed
+# vocoder's time for a 290-token sentence, 0.63 s instead of 0.50 (medians of 6 interleaved
+# rounds, full model; growing to a sixth, 0.73), about 3% of the sentence's making on the
+# 2-core CPU, and only when it streams.
 GROWTH = 4
 # The first piece is short: the player starts once the second piece shows the production rate,
 # and that piece comes 12 tokens after the first only if both look as far ahead. With the first
