@@ -122,3 +122,24 @@ def test_a_report_that_is_not_a_number_counts_as_none():
     seg = buf._segments[0]
     assert seg.last_call is None
     assert buf._segment_rate(seg) == pytest.approx(12 * SAMPLES_PER_TOKEN / SAMPLE_RATE / 0.2)
+
+
+def test_the_next_piece_is_late_only_after_its_tokens_and_its_call():
+    """Two pieces whose tokens came at 1.6x with 30-40 ms calls: at 0.9 of that the next
+    12-token piece is due 0.178 s after the last for its tokens and 0.044 s more for its call.
+    Between the two it is not yet late, and the sentence starts; past both it is, and it waits."""
+    def two_pieces(now):
+        buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
+        buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.03)
+        now[0] = 0.2
+        buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.04)
+        return buf
+
+    now = [0.0]
+    buf = two_pieces(now)
+    now[0] = 0.40                     # after 0.2 + 0.178, before 0.2 + 0.178 + 0.044
+    assert buf.pull(480)[0].any()
+    now = [0.0]
+    buf = two_pieces(now)
+    now[0] = 0.43
+    assert not buf.pull(480)[0].any()
