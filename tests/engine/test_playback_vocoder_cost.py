@@ -10,7 +10,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from app.engine.audio.buffering import SegmentBuffer, _Segment
+from app.engine.audio.buffering import SegmentBuffer
 from app.engine.decode.piece_grid import SAMPLES_PER_TOKEN
 from tests.support.playback_sim import SAMPLE_RATE, paced_grid_arrivals, play, wavering_grid_arrivals
 
@@ -73,8 +73,12 @@ def test_the_call_model_never_predicts_less_than_the_measured_calls():
     """Scaled from a 12-token piece's 41 ms, the larger pieces' calls are predicted at least as
     long as they took (48.5, 55 and 63 ms for 24, 36 and 48 tokens): a model that assumed less
     fixed cost per call would have them arrive too soon."""
-    buf = SegmentBuffer(SAMPLE_RATE, lambda: 0.0)
-    seg = _Segment(0, last_call=(12, 0.041))
+    now = [0.0]
+    buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
+    buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.03)
+    now[0] = 0.2
+    buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.041)
+    seg = buf._segments[0]
     making = buf._making_time(seg, rate=1e9, margin=1.0)    # tokens free: the call alone
     for tokens, took in ((12, 0.041), (24, 0.0485), (36, 0.055), (48, 0.063)):
         assert making(tokens) >= took - 1e-9

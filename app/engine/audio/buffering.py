@@ -48,8 +48,9 @@ from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, p
 # ran dry with 0.9, with or without the vocoder's time reported (a wider sweep, the calls'
 # cost wavering too, 1.2-1.8x, 60-450 tokens: +-12%, 0 of 210 sentences; +-15%, 4 of 210 with
 # it reported, 0 without). Told the vocoder's time, 0.9 starts at its second piece a sentence
-# whose tokens come at 1.5x and 12-token pieces at about 1.2x (without it: 1.3x pieces). In the window on the 2-core CPU, Play sounded after 0.43-0.53 s
-# with second pieces at 1.18-1.29x, where the rate of the pieces alone waited 0.51-0.78 s at
+# whose tokens come at 1.5x and 12-token pieces at about 1.2x (without it: 1.3x pieces). In
+# the window on the 2-core CPU, Play sounded after 0.43-0.49 s in all 10 Plays whose second
+# piece showed 1.2x or more, where the rate of the pieces alone waited 0.51-0.78 s at
 # 1.20-1.26x (bench/startup.py, README). Each rule alone never ran dry in the sweeps, so
 # starting when either allows does not either.
 RATE_SAFETY = 0.72
@@ -91,12 +92,19 @@ class _Segment:
     # paragraph may be made in a larger batch, more slowly). `recent` ends with the last arrival.
     first: tuple[float, int, float] | None = None
     recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=RECENT_PIECES + 1))
-    # The last piece whose vocoder time was reported: (its tokens, those seconds).
-    last_call: tuple[int, float] | None = None
 
     @property
     def last_arrival(self) -> float:
         return self.recent[-1][0]
+
+    @property
+    def last_call(self) -> tuple[float, float] | None:
+        """The last piece's vocoder call, (its tokens, those seconds); None when it reported none."""
+        if len(self.recent) < 2:
+            return None
+        (_, before, vocoded_before), (_, received, vocoded) = self.recent[-2], self.recent[-1]
+        seconds = vocoded - vocoded_before
+        return ((received - before) / SAMPLES_PER_TOKEN, seconds) if seconds > 0 else None
 
 
 class SegmentBuffer:
@@ -140,8 +148,6 @@ class SegmentBuffer:
                 before = seg.recent[-1][2] if seg.recent else 0.0
                 seg.recent.append((now, seg.received + len(samples), before + vocoder_s))
                 seg.first = seg.first or seg.recent[-1]
-                if vocoder_s > 0 and len(samples) % SAMPLES_PER_TOKEN == 0:
-                    seg.last_call = (len(samples) // SAMPLES_PER_TOKEN, vocoder_s)
                 seg.pieces.append(samples)
                 seg.pauses.feed(samples)
                 seg.queued += len(samples)
@@ -278,7 +284,7 @@ class SegmentBuffer:
 
     def _making_time(self, seg: _Segment, rate: float, margin: float) -> Callable[[int], float]:
         """Seconds to make a grid piece of n tokens: its tokens at `rate`, and a vocoder call
-        scaled from the segment's last reported one by (n + VOCODER_CALL_TOKENS), both slowed
+        scaled from the segment's last piece's by (n + VOCODER_CALL_TOKENS), both slowed
         by `margin`. The scaling assumes most of a call's cost is fixed, as measured here; a
         vocoder whose calls grew in proportion to their pieces would be predicted too fast
         for large pieces (tests/engine/test_playback_vocoder_cost.py holds the constant to the

@@ -136,9 +136,7 @@ class FastSpeech:
                 while heads:
                     asks = [(vocoders[line[0]], event.hiddens[line[0], : event.lengths[line[0]]],
                              bool(event.finished[line[0]])) for line in heads]
-                    began = time.perf_counter()
-                    made = push_all(self.chat, asks)
-                    took = time.perf_counter() - began
+                    made, took = _timed_push_all(self.chat, asks)
                     for line, piece, (_, _, ended) in zip(heads, made, asks):
                         head = line[0]
                         if piece.size or ended:
@@ -150,11 +148,17 @@ class FastSpeech:
                 report.audio_cut = event.hit_limit
                 rows = [row for line in lines.values() for row in line]
                 asks = [(vocoders[row], event.hiddens[row], True) for row in rows]
-                began = time.perf_counter()
-                made = push_all(self.chat, asks)
-                took = time.perf_counter() - began
+                made, took = _timed_push_all(self.chat, asks)
                 for row, piece in zip(rows, made):
                     yield Piece(row, piece, True, bool(event.hit_limit[row]), took)
+
+
+def _timed_push_all(chat, asks) -> tuple[list[np.ndarray], float]:
+    """`push_all`'s pieces and the seconds the call took (each piece reports the whole call:
+    the player counts it apart from the tokens' time)."""
+    began = time.perf_counter()
+    made = push_all(chat, asks)
+    return made, time.perf_counter() - began
 
 
 def _lines(groups: list[int]) -> dict[int, list[int]]:
