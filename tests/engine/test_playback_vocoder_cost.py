@@ -28,6 +28,17 @@ def _unreported(arrivals):
     return [dataclasses.replace(a, vocoder_s=0.0) for a in arrivals]
 
 
+def _first_two_pieces(now: list, second_at: float, first_call: float, second_call: float) -> SegmentBuffer:
+    """A buffer given the grid's first piece (4 tokens) at 0 and its second (12) at `second_at`,
+    with those vocoder times reported; `now[0]` is its clock, left at `second_at`."""
+    buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
+    now[0] = 0.0
+    buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=first_call)
+    now[0] = second_at
+    buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=second_call)
+    return buf
+
+
 def test_a_sentence_whose_pieces_come_at_1_2x_starts_at_its_second_piece_when_told_the_vocoder_time():
     """Tokens made at 1.5x real time with the measured vocoder calls: the 12-token pieces come at
     about 1.2x, the 48-token ones faster. Told the calls' time the player starts at the second
@@ -73,11 +84,7 @@ def test_the_call_model_never_predicts_less_than_the_measured_calls():
     """Scaled from a 12-token piece's 41 ms, the larger pieces' calls are predicted at least as
     long as they took (48.5, 55 and 63 ms for 24, 36 and 48 tokens): a model that assumed less
     fixed cost per call would have them arrive too soon."""
-    now = [0.0]
-    buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
-    buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.03)
-    now[0] = 0.2
-    buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.041)
+    buf = _first_two_pieces([0.0], 0.2, 0.03, 0.041)
     seg = buf._segments[0]
     making = buf._making_time(seg, rate=1e9, margin=1.0)    # tokens free: the call alone
     for tokens, took in ((12, 0.041), (24, 0.0485), (36, 0.055), (48, 0.063)):
@@ -90,11 +97,7 @@ def test_the_call_model_never_predicts_less_than_the_measured_calls():
 
 
 def test_the_rate_is_the_tokens_less_the_reported_vocoder_time():
-    now = [0.0]
-    buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
-    buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.03)
-    now[0] = 0.25
-    buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.05)
+    buf = _first_two_pieces([0.0], 0.25, 0.03, 0.05)
     seg = buf._segments[0]
     audio_s = 12 * SAMPLES_PER_TOKEN / SAMPLE_RATE
     assert buf._segment_rate(seg) == pytest.approx(audio_s / (0.25 - 0.05))
@@ -118,11 +121,7 @@ def test_a_report_that_overstates_the_vocoder_does_not_start_a_slow_producer(cla
 
 
 def test_a_report_that_is_not_a_number_counts_as_none():
-    now = [0.0]
-    buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
-    buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=float("nan"))
-    now[0] = 0.2
-    buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=float("inf"))
+    buf = _first_two_pieces([0.0], 0.2, float("nan"), float("inf"))
     seg = buf._segments[0]
     assert seg.last_call is None
     assert buf._segment_rate(seg) == pytest.approx(12 * SAMPLES_PER_TOKEN / SAMPLE_RATE / 0.2)
@@ -132,18 +131,10 @@ def test_the_next_piece_is_late_only_after_its_tokens_and_its_call():
     """Two pieces whose tokens came at 1.6x with 30-40 ms calls: at 0.9 of that the next
     12-token piece is due 0.178 s after the last for its tokens and 0.044 s more for its call.
     Between the two it is not yet late, and the sentence starts; past both it is, and it waits."""
-    def two_pieces(now):
-        buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
-        buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.03)
-        now[0] = 0.2
-        buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False, vocoder_s=0.04)
-        return buf
-
     now = [0.0]
-    buf = two_pieces(now)
+    buf = _first_two_pieces(now, 0.2, 0.03, 0.04)
     now[0] = 0.40                     # after 0.2 + 0.178, before 0.2 + 0.178 + 0.044
     assert buf.pull(480)[0].any()
-    now = [0.0]
-    buf = two_pieces(now)
+    buf = _first_two_pieces(now, 0.2, 0.03, 0.04)
     now[0] = 0.43
     assert not buf.pull(480)[0].any()
