@@ -100,11 +100,16 @@ class HistoryStore:
             self.library.audio_path(old).unlink(missing_ok=True)
         return self._entry((row_id, *values))
 
-    def _row_id(self, entry_id) -> int | None:
-        try:
-            return int(str(entry_id))
-        except ValueError:
-            return None
+    @staticmethod
+    def _row_id(entry_id) -> int | None:
+        """The row id in `entry_id` (an int, or the string of its ASCII digits that an entry's id
+        is), else None: a file is only ever named from this integer, never from the caller's text
+        (tests/engine/library/test_stores.py holds decoys a path-like id would reach)."""
+        if isinstance(entry_id, int) and not isinstance(entry_id, bool):
+            return entry_id
+        if isinstance(entry_id, str) and entry_id.isascii() and entry_id.isdigit() and len(entry_id) <= 18:
+            return int(entry_id)
+        return None
 
     def get(self, entry_id: str) -> HistoryEntry | None:
         row_id = self._row_id(entry_id)

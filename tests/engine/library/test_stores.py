@@ -45,18 +45,28 @@ def test_history_prunes_old_results_and_skips_rows_whose_wav_is_gone(tmp_path, m
 
 def test_deleting_history_touches_only_files_named_from_row_ids(tmp_path):
     store = HistoryStore(tmp_path / "lib")
-    outside = tmp_path / "precious.wav"
-    outside.write_bytes(b"user data")
+    audio = tmp_path / "lib" / "audio"
     entry = store.add(SynthesisRequest("hi"), result(100))
+    # A decoy wherever an id used as a file name would land: beside the audio, one and two
+    # folders up, and at an absolute path (the ".wav" a file name gets is already on each).
+    decoys = [audio / "precious.wav", audio / "7 .wav", tmp_path / "lib" / "precious.wav",
+              tmp_path / "precious.wav", tmp_path / "elsewhere" / "precious.wav"]
+    for decoy in decoys:
+        decoy.parent.mkdir(exist_ok=True)
+        decoy.write_bytes(b"user data")
+    assert (audio / "../../precious.wav").resolve() == tmp_path / "precious.wav"   # the ids below reach them
     # Whatever text a row holds, the file is found from its integer id alone.
     with store.library.transaction() as con:
         con.execute("UPDATE history SET text = ?, speaker = ? WHERE id = ?",
-                    ("../../precious.wav", str(outside), int(entry.id)))
+                    ("../../precious.wav", str(decoys[-1]), int(entry.id)))
+    for hostile in ("precious", "7 ", "../precious", "../../precious", str(decoys[-1].with_suffix("")),
+                    f"{entry.id}/../../precious", 7.5, None, True):
+        store.delete(hostile)
+    assert [decoy for decoy in decoys if not decoy.exists()] == []
+    assert store.get(entry.id) is not None                 # nor the row (True is 1 to SQLite)
     store.delete(entry.id)
-    store.delete(str(outside))
-    store.delete("../precious")
-    assert outside.read_bytes() == b"user data"
-    assert list((tmp_path / "lib" / "audio").iterdir()) == []
+    assert store.get(entry.id) is None
+    assert sorted(p.name for p in audio.iterdir()) == ["7 .wav", "precious.wav"]
 
 
 def test_a_row_with_wrong_types_is_skipped_and_the_rest_kept(tmp_path):
