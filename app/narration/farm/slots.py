@@ -45,9 +45,11 @@ class Work:
             self._reply, self.worker = reply, worker
             self._done.set()
 
-    def wait(self):
-        """The value, or the failure raised as a StudioError of the same meaning."""
-        self._done.wait()
+    def wait(self, timeout: float | None = None):
+        """The value, or the failure raised as a StudioError of the same meaning; TimeoutError
+        when `timeout` seconds pass first."""
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"{self.kind} work not finished within {timeout} s")
         status, *rest = self._reply
         if status == "ok":
             return rest[0]
