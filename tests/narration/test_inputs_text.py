@@ -58,6 +58,17 @@ def test_chinese_text_reads_the_same_in_every_encoding(tmp_path, encoding):
     assert sentences(doc) == ["天刚亮，他们就离开了村子。", "河边的路很长，一个小时没有人说话。", "中午他们到了桥边。"]
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("text", [BOOK, "第一章 出发\nHe said \"OK\" at 9:30, then left.\n天刚亮，他们就离开了村子。\n"],
+                         ids=["english", "mixed"])
+def test_utf16_without_a_byte_order_mark_is_found_by_itself(tmp_path, encoding, text):
+    path = tmp_path / "road.txt"
+    path.write_bytes(text.encode(encoding))              # "-le"/"-be" write no BOM
+    on_disk = tmp_path / "utf8.txt"
+    on_disk.write_text(text, encoding="utf-8")
+    assert sentences(read_source(path)) == sentences(read_source(on_disk))
+
+
 def test_a_sample_article_splits_into_segments_the_engine_can_decode_and_keeps_every_word():
     doc = read_source(SAMPLES / "long_article.txt")
     text = sentences(doc)

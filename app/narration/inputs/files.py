@@ -1,6 +1,6 @@
 """Reading an input file: only the file named, only a regular file, never past a cap; and
 turning its bytes into text whatever the encoding (UTF-8 with or without BOM, UTF-16/32
-with a BOM, GBK/GB18030, others as charset-normalizer finds them).
+with a BOM, UTF-16 without one, GBK/GB18030, others as charset-normalizer finds them).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codec
 # Share of characters that may be control characters (other than line ends and tabs) in text.
 _MAX_CONTROL_SHARE = 0.01
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
+# Share of UTF-16 code units with a zero high byte that marks BOM-less UTF-16 (one a line is ~2%).
+_MIN_UTF16_NUL_SHARE = 0.01
 
 
 def file_size(path: Path) -> int:
@@ -57,6 +59,25 @@ def read_bytes(path: Path, limit: int) -> bytes:
     return data
 
 
+def _utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 with no BOM, from where its NUL bytes fall: every ASCII character (spaces, line
+    ends, digits, Latin letters) is a code unit with a zero high byte, at odd offsets in
+    little-endian, even in big-endian. Such bytes are also valid UTF-8 (NULs and all), so this
+    is asked first; a CJK-only text with few NULs is left to charset-normalizer."""
+    units = len(data) // 2
+    if units < 2 or len(data) % 2:
+        return None
+    nul_low, nul_high = data[0::2].count(0), data[1::2].count(0)
+    for nuls, others, encoding in ((nul_high, nul_low, "utf-16-le"), (nul_low, nul_high, "utf-16-be")):
+        # "一" (U+4E00) puts a NUL on the other side: those may be many, never most.
+        if nuls >= max(2, units * _MIN_UTF16_NUL_SHARE) and nuls >= 4 * others:
+            try:
+                return data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+    return None
+
+
 def _guess(data: bytes) -> str | None:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
@@ -64,6 +85,9 @@ def _guess(data: bytes) -> str | None:
                 return data.decode(encoding)
             except UnicodeDecodeError:
                 return None
+    text = _utf16_without_bom(data)
+    if text is not None:
+        return text
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
