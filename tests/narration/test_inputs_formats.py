@@ -193,6 +193,62 @@ def test_a_cue_that_ends_before_it_starts_is_skipped_with_a_notice(tmp_path):
     assert len(doc.notices) == 1 and "Cue 2" in doc.notices[0]
 
 
+def srt(*cues):
+    return "".join(f"{n}\n{timing}\n{text}\n\n" for n, (timing, text) in enumerate(cues, 1))
+
+
+def test_a_notice_names_the_cue_by_its_place_in_the_file_not_in_time(tmp_path):
+    path = tmp_path / "shuffled.srt"
+    path.write_text(srt(("00:00:05,000 --> 00:00:06,000", "Second."),
+                        ("00:00:09,000 --> 00:00:08,000", "Backwards."),      # third in time
+                        ("00:00:01,000 --> 00:00:02,000", "First.")), encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["First.", "Second."]
+    assert len(doc.notices) == 1 and "Cue 2 " in doc.notices[0] and "ends before it starts" in doc.notices[0]
+
+
+def test_a_cue_past_a_week_is_skipped_as_too_far_not_as_backwards(tmp_path):
+    path = tmp_path / "far.srt"
+    path.write_text(srt(("00:00:01,000 --> 00:00:02,000", "Kept."),
+                        ("200:00:00,000 --> 200:00:01,000", "Too late.")), encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
+    assert len(doc.notices) == 1 and "Cue 2 " in doc.notices[0] and "more than a week" in doc.notices[0]
+    assert "before it starts" not in doc.notices[0]
+
+
+def test_a_file_whose_only_cue_is_too_far_is_refused_for_that_reason(tmp_path):
+    path = tmp_path / "far.vtt"
+    path.write_text("WEBVTT\n\n200:00:00.000 --> 200:00:01.000\nToo late.\n", encoding="utf-8")
+    with pytest.raises(SourceFileError) as refused:
+        read_source(path)
+    assert "no subtitle cue that can be narrated" in str(refused.value)
+    assert "Cue 1 " in str(refused.value) and "more than a week" in str(refused.value)
+
+
+@pytest.mark.parametrize("timing", ["00:00:0x,000 --> 00:00:04,000", "00:00:03,000 - 00:00:04,000",
+                                    "00:00:03,000 --> 00:61:04,000", "00:00:03,000 -->"])
+def test_a_cue_whose_time_line_cannot_be_read_is_skipped_with_a_notice(tmp_path, timing):
+    path = tmp_path / "typo.srt"
+    path.write_text(srt(("00:00:01,000 --> 00:00:02,000", "One."), (timing, "Lost?"),
+                        ("00:00:05,000 --> 00:00:06,000", "Three.")), encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["One.", "Three."]
+    assert len(doc.notices) == 1 and "Cue 2 " in doc.notices[0] and timing in doc.notices[0]
+    assert "cannot be read" in doc.notices[0]
+
+
+def test_webvtt_notes_styles_and_cue_names_are_not_cues(tmp_path):
+    path = tmp_path / "named.vtt"
+    path.write_text("WEBVTT - a title\nKind: captions\n\nNOTE written by hand\n\nSTYLE\n::cue { color: red }\n\n"
+                    "intro\n00:01.000 --> 00:02.500 align:start\n<v Ann>Hello &amp; <b>welcome</b>.\n\n"
+                    "00:00:03.000 --> 00:00:04.000\nBye &lt;now&gt;.\n", encoding="utf-8")
+    doc = read_source(path)
+    assert [(s.text, s.start, s.end) for s in doc.chapters[0].sentences] == [
+        ("Hello & welcome.", 1.0, 2.5), ("Bye <now>.", 3.0, 4.0)]
+    assert doc.notices == ()
+
+
 def test_subtitles_without_cues_are_a_sentence(tmp_path):
     path = tmp_path / "empty.srt"
     path.write_text("just some words, no times\n", encoding="utf-8")

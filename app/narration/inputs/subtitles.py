@@ -1,57 +1,122 @@
-"""Subtitles (SRT, WebVTT) for a timed voice-over, read with pysubs2.
+"""Subtitles (SRT, WebVTT) for a timed voice-over.
 
-Each cue becomes its sentence(s), carrying where it is to be heard. A cue the splitter cuts
-into several sentences shares its slot among them by length, so every sentence has its own
-start and end inside the cue. Formatting tags are dropped; a cue that ends before it starts
-is skipped with a notice.
+The file is read cue by cue (blocks between blank lines), so a notice names a cue by its place
+in the file, the n-th cue, whatever order the times are in. Each cue becomes its sentence(s),
+carrying where it is to be heard; a cue the splitter cuts into several sentences shares its
+slot among them by length. Formatting tags are dropped. A cue whose time line cannot be read,
+that ends before it starts, or that ends more than a week in is skipped with a notice saying
+which; a file whose every cue was skipped is refused with the first reason.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 
-from app.i18n import _
+from app.i18n import _, join_sentences
 from app.narration.inputs.building import DocumentBuilder, split_sentences
 from app.narration.inputs.limits import SourceFileError
 from app.narration.source import SourceDocument, SourceSentence
 
 _TAG = re.compile(r"<[^<>]{0,200}>|\{\\[^{}]{0,200}\}")
 MAX_CUE_SECONDS = 24 * 3600 * 7     # a week: later than any voice-over
+_TIME = r"(?:(\d{1,9}):)?(\d{1,2}):(\d{1,2})[,.](\d{1,3})"
+_TIMING = re.compile(rf"\s*{_TIME}\s*-->\s*{_TIME}(?:\s.*)?")
+_VTT_BLOCKS = ("NOTE", "STYLE", "REGION")      # WebVTT blocks that are not cues
+_QUOTED = 60                                    # characters of a bad time line a notice quotes
 
 
-def _cues(text: str, format_: str | None):
-    import pysubs2
+@dataclass(frozen=True)
+class Cue:
+    number: int                 # its place among the file's cues, from 1
+    start: float | None         # seconds; None: the time line could not be read
+    end: float | None
+    text: str
+    timing: str                 # the time line as written
 
-    try:
-        subs = pysubs2.SSAFile.from_string(text, format_=format_)
-    except Exception:   # pysubs2 raises many kinds of errors on a damaged file
+
+def _seconds(hours, minutes, seconds, fraction) -> float | None:
+    if int(minutes) >= 60 or int(seconds) >= 60:
         return None
-    return [e for e in subs.events if not e.is_comment]
+    return int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds) + int(fraction.ljust(3, "0")) / 1000
+
+
+def _blocks(text: str):
+    block: list[str] = []
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line.strip():
+            block.append(line)
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def read_cues(text: str) -> list[Cue]:
+    """Every cue of an SRT or WebVTT text in file order, readable or not."""
+    cues: list[Cue] = []
+    blocks = list(_blocks(text.lstrip("\ufeff")))
+    vtt = bool(blocks) and blocks[0][0].startswith("WEBVTT")
+    for block in blocks[1:] if vtt else blocks:
+        if vtt and block[0].split(" ", 1)[0] in _VTT_BLOCKS:
+            continue
+        # The time line comes first, or after an SRT number / a WebVTT cue name.
+        at = next((i for i, line in enumerate(block[:2]) if "-->" in line), None)
+        if at is None:
+            at = 1 if len(block) > 1 and block[0].strip().isdigit() else 0
+        timing = block[at]
+        match = _TIMING.fullmatch(timing)
+        start = end = None
+        if match:
+            start, end = _seconds(*match.groups()[:4]), _seconds(*match.groups()[4:])
+            if start is None or end is None:
+                start = end = None
+        cues.append(Cue(len(cues) + 1, start, end, "\n".join(block[at + 1:]), timing.strip()))
+    return cues
+
+
+def _problem(cue: Cue, source: str) -> str | None:
+    """Why `cue` is skipped, as a notice; None when it is kept."""
+    if cue.start is None:
+        line = cue.timing if len(cue.timing) <= _QUOTED else cue.timing[:_QUOTED] + "..."
+        return _("Cue {number} of {source} has a time line that cannot be read ({line}) and was "
+                 "skipped.").format(number=cue.number, source=source, line=line)
+    if cue.end > MAX_CUE_SECONDS:
+        return _("Cue {number} of {source} ends more than a week into the file, later than any "
+                 "voice-over, and was skipped.").format(number=cue.number, source=source)
+    if not cue.start < cue.end:
+        return _("Cue {number} of {source} ends before it starts and was skipped.").format(
+            number=cue.number, source=source)
+    return None
 
 
 def read_subtitles(text: str, source: str, title: str, format_: str | None = None) -> SourceDocument:
-    """`format_`: "srt" or "vtt" (from the file's extension), or None to detect."""
-    events = _cues(text, format_)
-    if events is None and format_ is not None:
-        events = _cues(text, None)
-    if not events:
+    """`format_`: "srt" or "vtt" (from the file's extension) or None; the cues decide either way."""
+    cues = read_cues(text)
+    if not any(cue.start is not None for cue in cues):
         raise SourceFileError(_("{source} holds no subtitle cues we can read (SRT or WebVTT).").format(
             source=source))
     doc = DocumentBuilder(source, "subtitles", title)
     doc.chapter(title)
-    for number, event in enumerate(sorted(events, key=lambda e: e.start), 1):
-        start, end = event.start / 1000, event.end / 1000
-        if not (0 <= start < end <= MAX_CUE_SECONDS):
-            doc.notice(_("Cue {number} of {source} ends before it starts and was skipped.").format(
-                number=number, source=source))
-            continue
-        words = _TAG.sub("", html.unescape(event.plaintext))
+    kept = []
+    for cue in cues:
+        problem = _problem(cue, source)
+        if problem:
+            doc.notice(problem)
+        else:
+            kept.append(cue)
+    if not kept:
+        raise SourceFileError(join_sentences([
+            _("{source} holds no subtitle cue that can be narrated.").format(source=source), doc.notices[0]]))
+    for cue in sorted(kept, key=lambda c: c.start):
+        words = html.unescape(_TAG.sub("", cue.text))
         pieces = split_sentences(words)
         total = sum(len(p) for p in pieces)
-        at = start
+        at = cue.start
         for i, piece in enumerate(pieces):
-            until = end if i == len(pieces) - 1 else at + (end - start) * len(piece) / total
+            until = cue.end if i == len(pieces) - 1 else at + (cue.end - cue.start) * len(piece) / total
             doc.sentences([SourceSentence(piece, start=round(at, 3), end=round(until, 3))])
             at = until
     return doc.build()
