@@ -219,7 +219,7 @@ def _export(args, project, fmt: str, target: Path):
 
     settings = ExportSettings(format=fmt, subtitles=args.subtitles, loudness=args.loudness)
     return export(project.rendered_chapters(), settings, target, title=project.title or None,
-                  overwrite=args.overwrite)
+                  author=project.author or None, overwrite=args.overwrite)
 
 
 def _say(args, reporter, project, report, test_model: bool, model: Path) -> None:

@@ -30,6 +30,7 @@ class SourceDocument:
     kind: str                         # "text", "markdown", "epub", "subtitles" or "script"
     chapters: tuple[SourceChapter, ...]
     notices: tuple[str, ...] = field(default=())   # sentences about what was skipped and why
+    author: str = ""                  # an EPUB's creators ("A, B"): the artist tag of an export
 
     @property
     def timed(self) -> bool:

@@ -104,7 +104,7 @@ class NarrationWorker(QObject):
 
         try:
             report = export(project.rendered_chapters(), settings, out, title=project.title or None,
-                            overwrite=overwrite)
+                            author=project.author or None, overwrite=overwrite)
         except StudioError as exc:
             self.failed.emit(str(exc))
             return

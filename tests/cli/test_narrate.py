@@ -64,6 +64,23 @@ def test_a_book_becomes_audio_subtitles_and_a_project(tiny_model, book, tmp_path
     assert takes(tmp_path / "book.ctsproj") == 4
 
 
+def test_an_epub_from_pandoc_reads_no_title_page_and_its_author_is_the_m4b_artist(tiny_model, tmp_path, capsys):
+    import av
+
+    from tests.narration.test_inputs_formats import PANDOC_TITLE_PAGE, make_book_with_front_page
+
+    book = make_book_with_front_page(tmp_path / "book.epub", "text/title_page.xhtml", PANDOC_TITLE_PAGE,
+                                     ("Jane Doe", "李雷"))
+    out = tmp_path / "book.m4b"
+    code, stdout, stderr = narrate([str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine",
+                                    "--seed", "3", "--json"], capsys)
+    assert code == 0, stderr
+    with av.open(str(out)) as container:
+        assert container.metadata["artist"] == "Jane Doe, 李雷"
+        assert container.metadata["title"] == "A Test Book"
+        assert [c["metadata"]["title"] for c in container.chapters()] == ["The Start", "第二章"]
+
+
 def test_the_same_command_again_continues_the_project_and_renders_nothing(tiny_model, book, tmp_path, capsys):
     out = tmp_path / "book.wav"
     args = [str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine", "--json"]

@@ -94,10 +94,11 @@ def test_lossy_sndfile_formats_decode_back_at_their_length(tmp_path, fmt):
 def test_aac_has_its_chapters_title_and_length(tmp_path, fmt):
     s = ExportSettings(format=fmt, chapter_pause=2.0)
     chapters = book()
-    report = export(chapters, s, tmp_path / "book", title="Book 书")
+    report = export(chapters, s, tmp_path / "book", title="Book 书", author="Jane Doe, 李雷")
     whole = report.audio()
     with av.open(str(whole.path)) as container:
         assert container.metadata["title"] == "Book 书"
+        assert container.metadata["artist"] == "Jane Doe, 李雷"
         if fmt == "m4b":
             assert container.metadata["major_brand"].strip() == "M4B"
         marks = container.chapters()

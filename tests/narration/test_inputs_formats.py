@@ -85,6 +85,70 @@ def test_epub_chapters_follow_the_spine_with_toc_titles_and_text_only(tmp_path):
     assert texts(doc.chapters[1]) == ["你好，世界。"]
 
 
+# What pandoc's EPUB3 writer puts first in the spine (text/title_page.xhtml).
+PANDOC_TITLE_PAGE = b"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="en">
+<head><meta charset="utf-8" /><title>A Test Book</title></head>
+<body epub:type="frontmatter">
+<section epub:type="titlepage" class="titlepage">
+  <h1 class="title">A Test Book</h1>
+  <p class="author">Jane Doe</p>
+  <p class="date">2024-05-01</p>
+</section>
+</body>
+</html>
+"""
+
+
+def make_book_with_front_page(path, name, page: bytes, authors=("Jane Doe",)):
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("id-2")
+    book.set_title("A Test Book")
+    book.set_language("en")
+    for author in authors:
+        book.add_author(author)
+    front = epub.EpubItem(uid="front", file_name=name, media_type="application/xhtml+xml", content=page)
+    book.add_item(front)
+    items = []
+    for i, (title, body) in enumerate(CHAPTERS, 1):
+        item = epub.EpubHtml(title=title, file_name=f"chap_{i}.xhtml", lang="en")
+        item.content = body
+        book.add_item(item)
+        items.append(item)
+    book.toc = [epub.Link(f"chap_{i}.xhtml", title, f"c{i}") for i, (title, _) in enumerate(CHAPTERS, 1)]
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    book.spine = [front, "nav", *items]
+    epub.write_epub(str(path), book)
+    return path
+
+
+UNMARKED = PANDOC_TITLE_PAGE.replace(b' epub:type="titlepage"', b"").replace(b' epub:type="frontmatter"', b"")
+
+
+@pytest.mark.parametrize("name, page", [
+    ("text/title_page.xhtml", PANDOC_TITLE_PAGE),         # pandoc's, as it writes it
+    ("front.xhtml", PANDOC_TITLE_PAGE),                   # its epub:type says it (a date beside the names)
+    ("titlepage.xhtml", UNMARKED),                        # its name says it
+    ("page_1.xhtml", b"<html><body><h2>A TEST BOOK</h2><p>Jane Doe</p><p>John Roe</p></body></html>"),
+], ids=["pandoc", "epub-type", "file-name", "only-title-and-authors"])
+def test_a_title_page_is_not_a_chapter_and_the_author_is_the_books(tmp_path, name, page):
+    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", name, page, ("Jane Doe", "John Roe")))
+    assert [c.title for c in doc.chapters] == ["The Start", "第二章"]
+    assert texts(doc.chapters[0]) == ["First line.", "Second line."]
+    assert doc.author == "Jane Doe, John Roe"
+
+
+def test_a_first_chapter_that_names_the_author_among_other_words_is_kept(tmp_path):
+    page = b"<html><body><h1>Prologue</h1><p>Jane Doe</p><p>It rained.</p></body></html>"
+    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "prologue.xhtml", page))
+    assert texts(doc.chapters[0]) == ["Jane Doe", "It rained."]
+    assert len(doc.chapters) == 3 and doc.author == "Jane Doe"
+
+
 def rewrite_zip(src, dst, change):
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():

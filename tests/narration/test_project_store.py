@@ -31,6 +31,15 @@ def test_a_created_project_opens_with_its_document(tmp_path):
         assert [s.seed for s in got] == [sentence_seed(7, 0, 0), sentence_seed(7, 0, 1)]
 
 
+def test_the_books_author_is_kept_and_a_project_without_one_has_none(tmp_path):
+    from dataclasses import replace
+
+    Project.create(tmp_path / "a.ctsproj", replace(book(), author="Jane Doe, 李雷"))
+    Project.create(tmp_path / "b.ctsproj", book())
+    with Project.open(tmp_path / "a.ctsproj") as a, Project.open(tmp_path / "b.ctsproj") as b:
+        assert (a.author, b.author) == ("Jane Doe, 李雷", "")
+
+
 def test_sentence_seeds_follow_the_project_seed_and_the_place(tmp_path):
     a = Project.create(tmp_path / "a.ctsproj", book(), seed=1).sentences()
     b = Project.create(tmp_path / "b.ctsproj", book(), seed=1).sentences()

@@ -134,9 +134,11 @@ def _targets(out: Path | str, settings: ExportSettings, count: int,
 
 
 def export(chapters: Sequence[RenderedChapter], settings: ExportSettings, out: Path | str, *,
-           title: str | None = None, overwrite: bool = False, should_stop: Callable[[], bool] | None = None,
+           title: str | None = None, author: str | None = None, overwrite: bool = False,
+           should_stop: Callable[[], bool] | None = None,
            progress: Callable[[int, int], None] | None = None) -> ExportReport:
-    """Write the narration; refuse to replace an existing file unless `overwrite`.
+    """Write the narration; refuse to replace an existing file unless `overwrite`. `title` and
+    `author` (the book's) become the files' album/title and artist tags.
 
     `should_stop()` is asked between steps (a cancel raises ExportCancelled, nothing written);
     `progress(done, total)` follows the audio files."""
@@ -161,7 +163,8 @@ def export(chapters: Sequence[RenderedChapter], settings: ExportSettings, out: P
             timelines.append(assemble_chapter(chapter, settings.sentence_pause, rate, i))
         for (i, chapter), timeline in zip(kept, timelines):
             if i in per:
-                tags = {"title": chapter.title, "album": title or "", "tracknumber": f"{i + 1}/{len(chapters)}"}
+                tags = {"title": chapter.title, "album": title or "", "artist": author or "",
+                        "tracknumber": f"{i + 1}/{len(chapters)}"}
                 job.write(per[i], timeline.audio, rate, timeline.spans, chapter=i, marks=[],
                           tags=_tags_for(settings.format, tags))
         if one is not None:
@@ -169,7 +172,7 @@ def export(chapters: Sequence[RenderedChapter], settings: ExportSettings, out: P
             ends = list(joined.chapter_starts[1:]) + [len(joined.audio)]
             marks = [(t.title, s, e) for t, s, e in zip(timelines, joined.chapter_starts, ends)]
             job.write(one, joined.audio, rate, joined.spans, chapter=None, marks=marks,
-                      tags=_tags_for(settings.format, {"title": title or ""}))
+                      tags=_tags_for(settings.format, {"title": title or "", "artist": author or ""}))
         job.check()
         staging.commit()
     overflows = tuple(o for t in timelines for o in t.overflows)

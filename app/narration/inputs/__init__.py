@@ -102,4 +102,4 @@ def read_source(path: os.PathLike | str, kind: str | None = None, *, chapters: b
 def one_chapter(document: SourceDocument) -> SourceDocument:
     sentences = tuple(s for chapter in document.chapters for s in chapter.sentences)
     return SourceDocument(document.title, document.kind, (SourceChapter(document.title, sentences),),
-                          document.notices)
+                          document.notices, document.author)

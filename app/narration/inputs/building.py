@@ -62,8 +62,8 @@ def split_sentences(text: str) -> list[str]:
 class DocumentBuilder:
     """Collects chapters in reading order; an empty chapter (a cover, a blank page) is dropped."""
 
-    def __init__(self, source: str, kind: str, title: str):
-        self.source, self.kind, self.title = source, kind, title
+    def __init__(self, source: str, kind: str, title: str, author: str = ""):
+        self.source, self.kind, self.title, self.author = source, kind, title, author
         self.chapters: list[SourceChapter] = []
         self.notices: list[str] = []
         self._title: str | None = None
@@ -109,4 +109,4 @@ class DocumentBuilder:
             raise limits.SourceFileError(
                 _("{source} holds no text to narrate.").format(source=self.source))
         title = title_text(self.title, limits.MAX_TITLE_CHARS) or self.chapters[0].title
-        return SourceDocument(title, self.kind, tuple(self.chapters), tuple(self.notices))
+        return SourceDocument(title, self.kind, tuple(self.chapters), tuple(self.notices), self.author)

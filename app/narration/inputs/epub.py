@@ -1,5 +1,6 @@
 """EPUB (ebooklib): chapters in spine order, titled from the table of contents or the
-chapter's first heading, HTML reduced to text.
+chapter's first heading, HTML reduced to text; a title page is not a chapter, and the book's
+creators are its author (an export's artist tag).
 
 The zip is checked before ebooklib opens it: entry count, each entry's and the total unpacked
 size, the packing ratio (a zip bomb is refused), and entities in its XML (never expanded).
@@ -25,6 +26,12 @@ from app.narration.inputs.limits import SourceFileError
 from app.narration.source import SourceDocument
 
 _ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
+# A title page is front matter, not a chapter: marked so (EPUB3 epub:type, an EPUB2 guide entry),
+# named so (pandoc: text/title_page.xhtml; calibre: titlepage.xhtml), or holding nothing but the
+# book's title and authors (tests/narration/test_inputs_formats.py).
+_TITLE_PAGE_TYPE = re.compile(rb"""epub:type\s*=\s*["'][^"']{0,200}\btitlepage\b""", re.IGNORECASE)
+_TITLE_PAGE_NAMES = ("title_page", "titlepage", "title-page")
+_MAX_AUTHORS = 20
 _BOMB_FLOOR = 1024 * 1024     # small entries may pack well (a page of spaces); large ones may not
 
 
@@ -125,8 +132,12 @@ def read_epub(path: Path, source: str, title: str) -> SourceDocument:
         raise _not_epub(path) from None
     names = book.get_metadata("DC", "title") or []
     book_title = names[0][0] if names and isinstance(names[0][0], str) else ""
-    doc = DocumentBuilder(source, "epub", one_line(book_title) or title)
+    authors = _authors(book)
+    doc = DocumentBuilder(source, "epub", one_line(book_title) or title,
+                          author=one_line(", ".join(authors))[:limits.MAX_TITLE_CHARS])
     toc = _toc_titles(book.toc)
+    title_pages = _guide_title_pages(book)
+    known = {one_line(n).casefold() for n in (book_title, *authors) if one_line(n)}
     for idref, linear in _spine(book):
         item = book.get_item_with_id(idref)
         if item is None or item.get_type() != ITEM_DOCUMENT or isinstance(item, epub.EpubNav):
@@ -142,8 +153,35 @@ def read_epub(path: Path, source: str, title: str) -> SourceDocument:
             doc.notice(_("The chapter {name} of {source} is damaged and was skipped.").format(
                 name=name, source=source))
             continue
+        if name in title_pages or _is_title_page(name, item.content, blocks, known):
+            continue
         _add_chapter(doc, toc.get(name), blocks)
     return doc.build()
+
+
+def _authors(book) -> list[str]:
+    creators = book.get_metadata("DC", "creator") or []
+    names = (one_line(c[0]) for c in creators[:_MAX_AUTHORS] if isinstance(c, tuple) and isinstance(c[0], str))
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def _guide_title_pages(book) -> set[str]:
+    """Documents an EPUB2 guide calls the title page."""
+    pages = set()
+    for ref in (book.guide or [])[:100]:
+        if isinstance(ref, dict) and ref.get("type") == "title-page" and isinstance(ref.get("href"), str):
+            pages.add(posixpath.normpath(ref["href"].split("#")[0]))
+    return pages
+
+
+def _is_title_page(name: str, content, blocks, known: set[str]) -> bool:
+    stem = posixpath.splitext(posixpath.basename(name))[0].lower()
+    if stem in _TITLE_PAGE_NAMES:
+        return True
+    if isinstance(content, bytes) and _TITLE_PAGE_TYPE.search(content):
+        return True
+    texts = [one_line(text).casefold() for _heading, text in blocks]
+    return bool(known) and bool(texts) and all(t in known for t in texts)
 
 
 def _spine(book):

@@ -55,7 +55,8 @@ def _check(document: SourceDocument, seed: int, speaker: str | None) -> None:
 
 def _fill(con: sqlite3.Connection, document: SourceDocument, seed: int, speaker: str | None) -> None:
     con.execute("BEGIN IMMEDIATE")
-    meta = {"title": document.title[:MAX_TITLE], "kind": document.kind[:32], "seed": str(seed),
+    meta = {"title": document.title[:MAX_TITLE], "author": document.author[:MAX_TITLE],
+            "kind": document.kind[:32], "seed": str(seed),
             "speaker": speaker or "", "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
     for c_index, chapter in enumerate(document.chapters):

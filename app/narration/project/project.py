@@ -45,6 +45,7 @@ class Project(Edits):
         meta = dict(r for r in self.store.rows("SELECT key, value FROM meta LIMIT 100")
                     if isinstance(r[1], str) and len(r[1]) <= 70_000)
         self.title: str = meta.get("title", "")[:1000]
+        self.author: str = meta.get("author", "")[:1000]          # a project from before it: ""
         self.kind: str = meta.get("kind", "text")[:32]
         seed = meta.get("seed", "")
         self.seed: int = int(seed) if seed.isdigit() and int(seed) <= SEED_MAX else DEFAULT_SEED
