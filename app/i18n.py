@@ -113,6 +113,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 # punctuation. English is the default for any language not listed.
 _SENTENCE_SEPARATOR = {"zh_CN": ""}
 _CLAUSE_SEPARATOR = {"zh_CN": "；"}
+_ITEM_SEPARATOR = {"zh_CN": "、"}
 
 
 def join_sentences(parts) -> str:
@@ -123,6 +124,11 @@ def join_sentences(parts) -> str:
 def join_clauses(parts) -> str:
     """Clauses of one list ("a; b; c"), skipping empty ones."""
     return _CLAUSE_SEPARATOR.get(_language, "; ").join(p for p in parts if p)
+
+
+def join_items(parts) -> str:
+    """Names in a list ("a, b, c"; in Chinese "a、b、c"), skipping empty ones."""
+    return _ITEM_SEPARATOR.get(_language, ", ").join(p for p in parts if p)
 
 
 def N_(message: str) -> str:

@@ -7,7 +7,7 @@ import unicodedata
 
 from app.doctor.result import ERROR, MARKS, OK, SKIP, Basis, CheckResult
 from app.doctor.runner import Report
-from app.i18n import _
+from app.i18n import _, join_items
 
 
 def display_width(text: str) -> int:
@@ -29,13 +29,24 @@ def _plain(result: CheckResult) -> CheckResult:
 
 
 def render_text(report: Report, verbose: bool = False) -> str:
-    results = [_plain(r) for r in report.results]
-    width = max((display_width(r.title) for r in results), default=0)
+    everything = [_plain(r) for r in report.results]
+    # Checks for another system (Windows settings on Linux) fold into one line after the rest;
+    # their reasons show with --details (tests/doctor/test_runner.py).
+    elsewhere = [r for r in everything if r.basis == Basis.NOT_APPLICABLE]
+    results = [r for r in everything if r.basis != Basis.NOT_APPLICABLE]
+    folded = _("Not applicable here")
+    titles = [r.title for r in results] + ([folded] if elsewhere else [])
+    width = max(map(display_width, titles), default=0)
     lines = []
     for r in results:
         lines.append(f"{MARKS[r.status]} {_pad(r.title, width)}  {r.summary}")
         if verbose and r.details:
             lines.append(f"    {r.details}")
+    if elsewhere:
+        lines.append(f"{MARKS[SKIP]} {_pad(folded, width)}  " + _("{checks}.").format(
+            checks=join_items(r.title for r in elsewhere)))
+        if verbose:
+            lines.extend("    " + _("{check}: {reason}").format(check=r.title, reason=r.summary) for r in elsewhere)
     fixes = [r for r in results if r.fix and r.status not in (OK, SKIP)]
     if fixes:
         lines.append("")

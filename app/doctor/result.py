@@ -28,6 +28,8 @@ class Basis(StrEnum):
     UNREADABLE = "unreadable"     # what it needs could not be read, so it was not judged (a warn)
     TIMED_OUT = "timed_out"       # the check did not finish in time (an error)
     CRASHED = "crashed"           # the check raised (an error; details hold the exception)
+    # Not for this system (a Windows setting on Linux): a skip the text report folds into one line.
+    NOT_APPLICABLE = "not_applicable"
 
 
 @dataclass
@@ -65,6 +67,10 @@ class Verdict:
 
     def skip(self, reason, details=""):
         return self._make(SKIP, reason, details)
+
+    def not_applicable(self, reason):
+        """A skip because the check concerns another system; `reason` says which."""
+        return self._make(SKIP, reason, basis=Basis.NOT_APPLICABLE)
 
     def unreadable(self, what: str):
         """`what`: an already translated phrase such as _("the registry")."""

@@ -34,7 +34,8 @@ FIELD_TYPES: dict[str, dict[str, Any]] = {
     "paths": {"home": Text, "app": Text, "models": Text, "temp": Text},
     "disk_free_bytes": {"models": Int},
     "model": {"dir": Text, "files": dict[str, dict] | None},
-    "network": {"hub_endpoint": Text, "hub_reachable": Flag, "error": Text},
+    "network": {"hub_endpoint": Text, "hub_reachable": Flag, "error": Text, "error_kind": Text,
+                "http_status": Int},
     "audio": {"portaudio": Flag, "output_devices": list[str] | None, "default_output": Text},
 }
 GPU_TYPES: dict[str, Any] = {"name": Text, "memory_total_mb": int | float | None,

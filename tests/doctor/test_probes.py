@@ -1,13 +1,15 @@
 """Probe parsing, the live probe on this machine, and snapshot replay equal to the live run."""
 
 import json
+import socket
 
-from app.doctor.probes import SnapshotProbe
+from app.doctor.checks import hub_reachable
+from app.doctor.probes import SnapshotProbe, system
 from app.doctor.probes.gpu import parse_nvidia_smi, read_torch
 from app.doctor.probes.live import LiveProbe
 from app.doctor.probes.windows import parse_wsl_list
 from app.doctor.runner import run_doctor
-from app.doctor.snapshot import SECTIONS, load_snapshot, save_snapshot
+from app.doctor.snapshot import SECTIONS, Snapshot, load_snapshot, save_snapshot
 
 
 def test_wsl_list_in_utf16_is_parsed():
@@ -60,3 +62,40 @@ def test_saved_snapshot_replays_to_the_same_verdicts(tiny_model, tmp_path, monke
     replay = run_doctor(SnapshotProbe(load_snapshot(path)))
     assert [r.to_dict() for r in replay.results] == [r.to_dict() for r in live.results]
     assert replay.recommendation == live.recommendation
+
+
+def _hub_report(monkeypatch, endpoint):
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    net = system.read_network(offline=False)
+    return net, hub_reachable.check(Snapshot({"network": net, "model": {"files": {}}}))
+
+
+def test_a_refused_connection_is_classified_and_said_in_one_sentence(monkeypatch):
+    with socket.socket() as s:             # bound but not listening: this port refuses
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        net, hub = _hub_report(monkeypatch, f"http://127.0.0.1:{port}")
+    assert (net["hub_reachable"], net["error_kind"]) == (False, "refused")
+    assert hub.details == "127.0.0.1 refused the connection: nothing answers at that address and port."
+
+
+def test_a_host_that_never_answers_is_a_timeout(monkeypatch):
+    monkeypatch.setattr(system, "HUB_TIMEOUT_S", 0.2)
+    with socket.socket() as s:             # listening, never answering
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        net, hub = _hub_report(monkeypatch, f"http://127.0.0.1:{s.getsockname()[1]}")
+    assert net["error_kind"] == "timeout"
+    assert hub.details.startswith("127.0.0.1 did not answer in time")
+
+
+def test_a_name_that_does_not_resolve_is_a_dns_failure_and_the_raw_error_keeps_whole_words(monkeypatch):
+    def no_dns(*_args, **_kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_dns)
+    net, hub = _hub_report(monkeypatch, "https://huggingface.co")
+    assert net["error_kind"] == "dns"
+    assert hub.details.startswith("The name huggingface.co could not be looked up")
+    assert net["error"].endswith(("...", ")")) and "\n" not in net["error"]

@@ -139,3 +139,44 @@ def test_the_model_kind_is_read_as_a_value_and_the_check_acts_on_it(tiny_model):
     assert model_files.check(snap).summary != official and "noise" in model_files.check(snap).summary
     snap["model"]["kind"] = ["not", "a", "kind"]          # what a hostile snapshot may hold
     assert model_files.check(snap).summary == official
+
+
+WINDOWS_ONLY = ["vc_runtime", "path_length", "long_paths", "non_ascii_path", "tdr", "wsl"]
+
+
+def test_on_linux_the_windows_checks_are_one_not_applicable_line_and_complete_in_json():
+    report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "linux_cpu_only.json")))
+    titles = {r.id: r.title for r in report.results}
+    lines = render_text(report).splitlines()
+    folded = [line for line in lines if line.startswith("[-] Not applicable here")]
+    assert folded == [folded[0]] and folded[0].endswith(", ".join(titles[i] for i in WINDOWS_ONLY) + ".")
+    assert not any(line.startswith(f"[-] {titles[i]} ") for line in lines for i in WINDOWS_ONLY)
+    assert len([line for line in lines if line[:3] in ("[✓]", "[!]", "[✗]", "[-]", "[?]")]) == len(ALL) - 5
+    detailed = render_text(report, verbose=True)
+    assert "    GPU timeout (TDR): TDR is a Windows display-driver setting." in detailed
+    checks = json.loads(render_json(report))["checks"]
+    assert [c["id"] for c in checks] == [m.ID for m in ALL]
+    assert [c["id"] for c in checks if c["basis"] == "not_applicable"] == WINDOWS_ONLY
+    assert all(c["status"] == "skip" and c["summary"] for c in checks if c["basis"] == "not_applicable")
+    # A GPU check without a GPU is skipped on Linux too, but it applies here: it keeps its line.
+    assert any(line.startswith("[-] GPU memory") for line in lines)
+
+
+def test_on_windows_nothing_is_folded():
+    report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_no_gpu.json")))
+    assert "Not applicable here" not in render_text(report, verbose=True)
+
+
+def test_an_unreachable_host_is_explained_in_a_sentence_not_a_cut_exception():
+    snapshot = load_snapshot(SNAPSHOTS / "win_hub_unreachable_no_model.json")
+    # What the probe recorded before: the exception, cut at 200 characters in the middle of a word.
+    snapshot["network"]["error"] = (
+        "ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with "
+        "url: / (Caused by NameResolutionError(\"HTTPSConnection(host='huggingface.co', port=443): Failed "
+        "to resolve 'huggingface.")
+    report = run_doctor(SnapshotProbe(snapshot))
+    hub = report.result("hub_reachable")
+    assert hub.details == ("The name huggingface.co could not be looked up: this computer may be offline, "
+                           "or its DNS server does not answer.")
+    text = render_text(report)
+    assert "(The name huggingface.co could not be looked up" in text and "HTTPSConnectionPool" not in text

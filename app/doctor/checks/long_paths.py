@@ -19,7 +19,7 @@ def fix() -> str:
 def check(s):
     v = Verdict(ID, TITLE)
     if not s.is_windows:
-        return v.skip(_("Only Windows has the {limit}-character path limit.").format(limit=facts.MAX_PATH))
+        return v.not_applicable(_("Only Windows has the {limit}-character path limit.").format(limit=facts.MAX_PATH))
     registry = s.get("registry")
     if registry is None:
         return v.unreadable(_("the registry"))

@@ -16,7 +16,7 @@ def _name(key: str) -> str:
 def check(s):
     v = Verdict(ID, TITLE)
     if not s.is_windows:
-        return v.skip(_("Only Windows' narrow (ANSI) file APIs break on such names."))
+        return v.not_applicable(_("Only Windows' narrow (ANSI) file APIs break on such names."))
     paths = s.get("paths")
     if paths is None:
         return v.unreadable(_("the folder locations"))

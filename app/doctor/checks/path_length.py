@@ -18,7 +18,7 @@ def fix() -> str:
 def check(s):
     v = Verdict(ID, TITLE)
     if not s.is_windows:
-        return v.skip(_("Only Windows limits PATH this way."))
+        return v.not_applicable(_("Only Windows limits PATH this way."))
     registry = s.get("registry")
     if registry is None:
         return v.unreadable(_("the registry"))

@@ -17,7 +17,7 @@ def fix() -> str:
 def check(s):
     v = Verdict(ID, TITLE)
     if not s.is_windows:
-        return v.skip(_("TDR is a Windows display-driver setting."))
+        return v.not_applicable(_("TDR is a Windows display-driver setting."))
     if not s.gpus:
         return v.skip(_("No NVIDIA GPU found."))
     if all(g.get("driver_model") == "TCC" for g in s.gpus):

@@ -10,7 +10,7 @@ ID, TITLE = "vc_runtime", N_("Visual C++ runtime")
 def check(s):
     v = Verdict(ID, TITLE)
     if not s.is_windows:
-        return v.skip(_("The Visual C++ runtime is a Windows component."))
+        return v.not_applicable(_("The Visual C++ runtime is a Windows component."))
     dlls = s.get("dlls")
     if dlls is None:
         return v.unreadable(_("the runtime DLLs"))

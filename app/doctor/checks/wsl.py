@@ -28,7 +28,7 @@ def check(s):
                                     remove=REMOVE_LINUX_DRIVER, shutdown="wsl --shutdown"))
         return v.ok(_("Inside WSL, CUDA comes from the Windows driver as it should."), details=first)
     if not s.is_windows:
-        return v.skip(_("Not Windows and not inside WSL."))
+        return v.not_applicable(_("Not Windows and not inside WSL."))
     distros = w.get("distros") or []
     if not w.get("installed") or not distros:
         return v.ok(_("WSL is not installed; nothing can conflict."))

@@ -82,6 +82,47 @@ def read_model(model_dir: Path, verify: bool) -> dict:
     return {"dir": str(store.root), "files": files, "expected": list(MODEL_FILES), "kind": kind}
 
 
+HUB_TIMEOUT_S = 8.0
+_ERROR_CHARS = 500
+
+
+def network_error_kind(exc: BaseException) -> str:
+    """What stopped a request, as a value the hub check turns into a sentence: "dns", "refused",
+    "timeout", "tls", "proxy" or "other". requests wraps urllib3 wraps socket, so the whole
+    chain of causes is looked at."""
+    import socket
+
+    import requests
+
+    chain, seen = [], set()
+    node = exc
+    while node is not None and id(node) not in seen and len(chain) < 20:
+        seen.add(id(node))
+        chain.append(node)
+        node = node.__cause__ or node.__context__ or getattr(node, "reason", None)
+        node = node if isinstance(node, BaseException) else None
+    text = " ".join(f"{type(e).__name__} {e}" for e in chain)
+    if isinstance(exc, requests.exceptions.ProxyError):
+        return "proxy"
+    if isinstance(exc, requests.exceptions.SSLError):
+        return "tls"
+    if isinstance(exc, requests.exceptions.Timeout) or any(isinstance(e, TimeoutError) for e in chain):
+        return "timeout"
+    if any(isinstance(e, socket.gaierror) for e in chain) or "NameResolutionError" in text:
+        return "dns"
+    if any(isinstance(e, ConnectionRefusedError) for e in chain):
+        return "refused"
+    return "other"
+
+
+def one_line_error(exc: BaseException) -> str:
+    """The exception on one line, whole words only: for the snapshot and the log, not a sentence."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    if len(text) <= _ERROR_CHARS:
+        return text
+    return text[:_ERROR_CHARS].rsplit(" ", 1)[0] + " ..."
+
+
 def read_network(offline: bool) -> dict:
     from app.engine.models.sources import HF_DEFAULT
 
@@ -91,11 +132,13 @@ def read_network(offline: bool) -> dict:
     import requests
 
     try:
-        response = requests.head(endpoint, timeout=8, allow_redirects=True)
-        return {"hub_endpoint": endpoint, "hub_reachable": response.status_code < 500,
-                "error": None if response.status_code < 500 else f"HTTP {response.status_code}"}
+        response = requests.head(endpoint, timeout=HUB_TIMEOUT_S, allow_redirects=True)
+        ok = response.status_code < 500
+        return {"hub_endpoint": endpoint, "hub_reachable": ok, "error": None if ok else f"HTTP {response.status_code}",
+                "error_kind": None if ok else "http", "http_status": response.status_code}
     except requests.RequestException as exc:
-        return {"hub_endpoint": endpoint, "hub_reachable": False, "error": type(exc).__name__ + ": " + str(exc)[:200]}
+        return {"hub_endpoint": endpoint, "hub_reachable": False, "error": one_line_error(exc),
+                "error_kind": network_error_kind(exc)}
 
 
 def read_audio() -> dict:
