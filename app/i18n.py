@@ -11,6 +11,8 @@ reorder them. A module-level constant is marked `N_("...")` and translated where
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import gettext
 import locale
 import os
@@ -25,6 +27,10 @@ LANGUAGES = ("en", "zh_CN")
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE_LANGUAGE
+# A language for one context (a speech server request) over the process's: (language, catalog).
+_in_context: contextvars.ContextVar[tuple[str, gettext.NullTranslations] | None] = contextvars.ContextVar(
+    "chattts_studio_language", default=None)
+_catalogs: dict[str, tuple[str, gettext.NullTranslations]] = {}
 
 
 def locale_dir():
@@ -81,11 +87,8 @@ def system_language(environ=None, platform: str | None = None) -> str:
     return found or SOURCE_LANGUAGE
 
 
-def set_language(language: str | None) -> str:
-    """Use `language` ("en", "zh_CN", or None/"system" for the system's) from now on, in every
-    thread; returns the language in effect (English when its catalog is missing or damaged)."""
-    global _translation, _language
-    wanted = system_language() if language in (None, "system") else normalize(language) or SOURCE_LANGUAGE
+def _catalog(wanted: str) -> tuple[str, gettext.NullTranslations]:
+    """(language, catalog): English when `wanted`'s catalog is missing or damaged."""
     translation: gettext.NullTranslations = gettext.NullTranslations()
     if wanted != SOURCE_LANGUAGE:
         try:
@@ -93,20 +96,47 @@ def set_language(language: str | None) -> str:
                 translation = gettext.GNUTranslations(fp)
         except (OSError, ValueError, UnicodeDecodeError, struct.error):
             wanted = SOURCE_LANGUAGE
-    _translation, _language = translation, wanted
-    return wanted
+    return wanted, translation
 
 
-def current_language() -> str:
+def set_language(language: str | None) -> str:
+    """Use `language` ("en", "zh_CN", or None/"system" for the system's) from now on, in every
+    thread; returns the language in effect (English when its catalog is missing or damaged)."""
+    global _translation, _language
+    wanted = system_language() if language in (None, "system") else normalize(language) or SOURCE_LANGUAGE
+    _language, _translation = _catalog(wanted)
     return _language
 
 
+@contextlib.contextmanager
+def language_in_context(language: str):
+    """`language` ("en", "zh_CN") for the code run inside, in this context only (an asyncio
+    task, and the threads it hands work to with the context copied): the speech server speaks
+    each client's language whatever the window's is (tests/server/test_server_language.py)."""
+    wanted = normalize(language) or SOURCE_LANGUAGE
+    if wanted not in _catalogs:
+        _catalogs[wanted] = _catalog(wanted)
+    token = _in_context.set(_catalogs[wanted])
+    try:
+        yield
+    finally:
+        _in_context.reset(token)
+
+
+def _active() -> tuple[str, gettext.NullTranslations]:
+    return _in_context.get() or (_language, _translation)
+
+
+def current_language() -> str:
+    return _active()[0]
+
+
 def _(message: str) -> str:
-    return _translation.gettext(message)
+    return _active()[1].gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _translation.ngettext(singular, plural, n)
+    return _active()[1].ngettext(singular, plural, n)
 
 
 # How sentences and clauses are put side by side: Chinese sets no space after its full-width
@@ -118,17 +148,17 @@ _ITEM_SEPARATOR = {"zh_CN": "、"}
 
 def join_sentences(parts) -> str:
     """Whole sentences (each with its own full stop) in a row, skipping empty ones."""
-    return _SENTENCE_SEPARATOR.get(_language, " ").join(p for p in parts if p)
+    return _SENTENCE_SEPARATOR.get(current_language(), " ").join(p for p in parts if p)
 
 
 def join_clauses(parts) -> str:
     """Clauses of one list ("a; b; c"), skipping empty ones."""
-    return _CLAUSE_SEPARATOR.get(_language, "; ").join(p for p in parts if p)
+    return _CLAUSE_SEPARATOR.get(current_language(), "; ").join(p for p in parts if p)
 
 
 def join_items(parts) -> str:
     """Names in a list ("a, b, c"; in Chinese "a、b、c"), skipping empty ones."""
-    return _ITEM_SEPARATOR.get(_language, ", ").join(p for p in parts if p)
+    return _ITEM_SEPARATOR.get(current_language(), ", ").join(p for p in parts if p)
 
 
 def N_(message: str) -> str:

@@ -8,7 +8,6 @@ starts without a model (503 until `state.engine` is set), so the address answers
 from __future__ import annotations
 
 import base64
-import hmac
 import json
 import logging
 import threading
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 import anyio
-from fastapi import Depends, FastAPI, Request
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
@@ -30,6 +29,7 @@ from app.i18n import _
 from app.server import DEFAULT_MAX_QUEUE
 from app.server.encoders import MEDIA_TYPES, encoder_for
 from app.server.errors import ApiError, BodyLimit, install_handlers
+from app.server.guards import ApiKeyCheck, ClientLanguage
 from app.server.speech_request import MAX_BODY_BYTES, MODELS, SpeechRequest, chattts_speed
 from app.server.voices import UnknownVoice, resolve_voice, voice_names
 
@@ -84,19 +84,15 @@ def create_app(state: ServerState, cors: Optional[list[str]] = None) -> FastAPI:
                   description="OpenAI-compatible text to speech with ChatTTS.")
     app.state.server = state
     install_handlers(app)
+    # The last added runs first: the client's language, then CORS (its preflight needs no key,
+    # and a refusal still carries its headers), the key, the body's size, and only then FastAPI,
+    # which reads and parses the body.
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(ApiKeyCheck, key=lambda: state.api_key)
     if cors:
         app.add_middleware(CORSMiddleware, allow_origins=cors, allow_methods=["GET", "POST"],
-                           allow_headers=["Authorization", "Content-Type"])
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
-
-    def authorized(request: Request) -> None:
-        if state.api_key is None:
-            return
-        given = request.headers.get("authorization", "")
-        scheme, _sep, token = given.partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(), state.api_key.encode()):
-            raise ApiError(401, _("The API key is missing or wrong; send it as Authorization: Bearer KEY."),
-                           code="invalid_api_key")
+                           allow_headers=["Authorization", "Content-Type", "Accept-Language"])
+    app.add_middleware(ClientLanguage)
 
     def ready_engine():
         if state.engine is None:
@@ -114,19 +110,19 @@ def create_app(state: ServerState, cors: Optional[list[str]] = None) -> FastAPI:
             body["test_model"] = bool(state.engine.synthesizer.test_model)
         return JSONResponse(body, status_code=200 if status == "ok" else 503)
 
-    @app.get("/v1/models", dependencies=[Depends(authorized)])
+    @app.get("/v1/models")
     def models():
         return {"object": "list",
                 "data": [{"id": name, "object": "model", "created": 0, "owned_by": "chattts-studio"}
                          for name in MODELS]}
 
-    @app.get("/v1/voices", dependencies=[Depends(authorized)])
+    @app.get("/v1/voices")
     def voices():
         return {"object": "list", "data": voice_names(state.library().list())}
 
-    @app.post("/v1/audio/speech", dependencies=[Depends(authorized)],
+    @app.post("/v1/audio/speech",
               responses={200: {"content": {m: {} for m in sorted(set(MEDIA_TYPES.values()))}}})
-    async def speech(body: SpeechRequest, request: Request):
+    async def speech(body: SpeechRequest):
         engine = ready_engine()
         if body.model not in MODELS:
             raise ApiError(400, _("The model {model} is not served here; use one of: {choices}.").format(

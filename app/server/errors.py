@@ -43,6 +43,14 @@ async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
 async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
     problems = exc.errors()
     first = problems[0] if problems else {}
+    if first.get("type") == "json_invalid":
+        # Its location is ("body", byte offset): an offset, not a field (tests/server/test_server_errors.py).
+        where = [part for part in first.get("loc", ()) if isinstance(part, int)]
+        reason = str((first.get("ctx") or {}).get("error") or "").rstrip(".") or _("unreadable")
+        message = (_("The request body is not valid JSON: {reason} at character {position}.").format(
+            reason=reason, position=where[0]) if where else
+            _("The request body is not valid JSON: {reason}.").format(reason=reason))
+        return JSONResponse(error_body(message, code="invalid_json", param=None), status_code=422)
     location = [str(part) for part in first.get("loc", ()) if part != "body"]
     param = ".".join(location) or None
     message = _("The request's {field} is not valid: {problem}.").format(

@@ -1,0 +1,97 @@
+"""The API speaks English unless the client asks otherwise (Accept-Language), whatever language
+the window or the process uses; the key is checked before the body is read; a body that is not
+JSON is said as such, with no byte offset posing as a field."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from app import i18n
+from app.server.guards import client_language
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+SPEECH = "/v1/audio/speech"
+BODY = dict(model="tts-1", voice="alloy", input="Hello there.")
+
+
+@pytest.fixture
+def chinese_process():
+    """The window (or the system) runs in Chinese."""
+    before = i18n.current_language()
+    i18n.set_language("zh_CN")
+    yield
+    i18n.set_language(before)
+
+
+def _message(response: httpx.Response) -> str:
+    return response.json()["error"]["message"]
+
+
+def _asks(server, accept_language=None):
+    """One request of each kind of refusal: (status, message)."""
+    headers = {"Accept-Language": accept_language} if accept_language else {}
+    return [
+        httpx.get(server.url + "/v1/nothing", headers=headers),                               # 404
+        httpx.post(server.url + SPEECH, json={**BODY, "speed": 9}, headers=headers),          # 422
+        httpx.post(server.url + SPEECH, json={**BODY, "voice": "nobody"}, headers=headers),   # 400, in a thread
+        httpx.post(server.url + SPEECH, content=b"x" * 70_000, headers=headers),             # 413
+    ]
+
+
+@pytest.mark.parametrize("accept_language", [None, "en-US,en;q=0.9", "fr-FR, de;q=0.8", "*", "zh;q=0"])
+def test_an_api_client_gets_english_from_a_chinese_window_unless_it_asks(
+        chinese_process, serve, engine, accept_language):
+    server = serve(engine)
+    responses = _asks(server, accept_language)
+    assert [r.status_code for r in responses] == [404, 422, 400, 413]
+    for response in responses:
+        assert not HAN.search(_message(response)), _message(response)
+    assert "There is no voice named 'nobody'" in _message(responses[2])
+
+
+@pytest.mark.parametrize("accept_language", ["zh-CN,zh;q=0.9,en;q=0.8", "fr, zh-TW;q=0.5", "en;q=0.3, zh"])
+def test_a_client_that_asks_for_chinese_gets_chinese_from_an_english_process(serve, engine, accept_language):
+    assert i18n.current_language() == "en"
+    responses = _asks(serve(engine), accept_language)
+    assert [r.status_code for r in responses] == [404, 422, 400, 413]
+    for response in responses:
+        assert HAN.search(_message(response)), _message(response)
+    assert i18n.current_language() == "en"          # the process's language is untouched
+
+
+def test_accept_language_picks_the_most_preferred_language_we_speak():
+    assert client_language("") == "en"
+    assert client_language("de-DE,zh-Hans;q=0.7,en;q=0.6") == "zh_CN"
+    assert client_language("de-DE,en;q=0.7,zh;q=0.6") == "en"
+    assert client_language("zh;q=abc, en") == "en"
+    assert client_language("zh-CN;q=0, en;q=0") == "en"
+    assert client_language("," * 5000 + "zh") == "en"          # a huge header is cut, not parsed whole
+
+
+@pytest.mark.parametrize("body, headers", [
+    (b'{"model": "tts-1", "input": "hi",,}', {"Content-Type": "application/json"}),
+    (b"not json at all", {"Content-Type": "application/json"}),
+    (b"x" * 70_000, {"Content-Type": "application/json"}),                   # over the size cap too
+    (b"[]", {"Content-Type": "application/json", "Authorization": "Bearer wrong"}),
+])
+def test_with_a_key_an_unauthenticated_request_is_401_whatever_its_body(serve, body, headers):
+    server = serve(None, api_key="s3cret-key")
+    response = httpx.post(server.url + SPEECH, content=body, headers=headers)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "invalid_api_key"
+    assert "API key is missing or wrong" in _message(response)
+
+
+def test_invalid_json_is_said_as_such_with_no_offset_for_a_field(serve):
+    server = serve(None, api_key="s3cret-key")
+    broken = b'{"model": "tts-1", "voice": "alloy", "input": "hi",,}'
+    response = httpx.post(server.url + SPEECH, content=broken,
+                          headers={"Content-Type": "application/json", "Authorization": "Bearer s3cret-key"})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["param"] is None and error["code"] == "invalid_json"
+    assert error["message"] == ("The request body is not valid JSON: Expecting property name enclosed in "
+                                f"double quotes at character {broken.index(b',,') + 1}.")
