@@ -20,7 +20,7 @@ RATE = 24_000
 def make_project(path, chapters=(("One", ("Hello there.", "A second sentence.", "The third.")),
                                  ("Two", ("Only one here.",)))) -> Project:
     document = SourceDocument("Book", "text", tuple(
-        SourceChapter(title, tuple(SourceSentence(t) for t in texts)) for title, texts in chapters))
+        SourceChapter(title, tuple(SourceSentence(t) for t in texts)) for title, texts in chapters), author="Jane Doe")
     return Project.create(path, document, seed=7)
 
 

@@ -195,6 +195,8 @@ def test_export_writes_the_chosen_takes_through_the_export_api(qtbot, view, tmp_
     paths, _warnings = ended.args
     assert sorted(p.rsplit("/", 1)[-1] for p in paths) == ["book.srt", "book.wav"]
     info = sf.info(str(tmp_path / "out" / "book.wav"))
+    with sf.SoundFile(str(tmp_path / "out" / "book.wav")) as written:
+        assert (written.title, written.artist) == ("Book", "Jane Doe")      # the book's, from the project
     # 4 sentences of 0.5 s, 2 pauses inside chapter one, 1 between the chapters
     assert info.frames == 4 * 12_000 + 2 * 12_000 + 24_000
     assert (tmp_path / "out" / "book.srt").read_text(encoding="utf-8").count("-->") == 4
