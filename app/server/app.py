@@ -29,7 +29,8 @@ from app.i18n import _
 from app.server import DEFAULT_MAX_QUEUE
 from app.server.encoders import MEDIA_TYPES, encoder_for
 from app.server.errors import ApiError, BodyLimit, install_handlers
-from app.server.guards import ApiKeyCheck, ClientLanguage
+from app.server.guards import ApiKeyCheck
+from app.server.language import ClientLanguage
 from app.server.speech_request import MAX_BODY_BYTES, MODELS, SpeechRequest, chattts_speed
 from app.server.voices import UnknownVoice, resolve_voice, voice_names
 

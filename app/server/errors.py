@@ -13,7 +13,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.i18n import _
+from app.i18n import _, language_in_context
+from app.server.language import client_language
 
 log = logging.getLogger("chattts_studio.server")
 
@@ -70,10 +71,13 @@ async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONRes
                         headers=getattr(exc, "headers", None))
 
 
-async def _bug(_request: Request, exc: Exception) -> JSONResponse:
+async def _bug(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette calls this outside every middleware, the client's language included: it is set
+    again here."""
     log.error("speech server request failed", exc_info=exc)
-    return JSONResponse(error_body(_("The server failed on this request; its log has the details."),
-                                   kind="server_error"), status_code=500)
+    with language_in_context(client_language(request.headers.get("accept-language", ""))):
+        message = _("The server failed on this request; its log has the details.")
+    return JSONResponse(error_body(message, kind="server_error"), status_code=500)
 
 
 def install_handlers(app) -> None:

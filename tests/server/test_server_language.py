@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from app import i18n
-from app.server.guards import client_language
+from app.server.language import client_language
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 SPEECH = "/v1/audio/speech"
@@ -95,3 +95,16 @@ def test_invalid_json_is_said_as_such_with_no_offset_for_a_field(serve):
     assert error["param"] is None and error["code"] == "invalid_json"
     assert error["message"] == ("The request body is not valid JSON: Expecting property name enclosed in "
                                 f"double quotes at character {broken.index(b',,') + 1}.")
+
+
+@pytest.mark.parametrize("accept_language, chinese", [(None, False), ("zh-CN", True)])
+def test_a_bug_is_said_in_the_clients_language_too(chinese_process, serve, engine, accept_language, chinese):
+    """Starlette answers an unexpected exception outside every middleware of ours."""
+    def broken(engine, request, priority):
+        raise RuntimeError("secret internals")
+
+    server = serve(engine, wrap_submit=broken)
+    headers = {"Accept-Language": accept_language} if accept_language else {}
+    response = httpx.post(server.url + SPEECH, json=BODY, headers=headers)
+    assert response.status_code == 500
+    assert bool(HAN.search(_message(response))) is chinese, _message(response)
