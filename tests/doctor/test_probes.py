@@ -99,3 +99,27 @@ def test_a_name_that_does_not_resolve_is_a_dns_failure_and_the_raw_error_keeps_w
     assert net["error_kind"] == "dns"
     assert hub.details.startswith("The name huggingface.co could not be looked up")
     assert net["error"].endswith(("...", ")")) and "\n" not in net["error"]
+
+
+def test_a_host_that_answers_with_a_server_error_says_its_status(monkeypatch):
+    import http.server
+    import threading
+
+    class Busy(http.server.BaseHTTPRequestHandler):
+        def do_HEAD(self):
+            self.send_response(503)
+            self.end_headers()
+
+        def log_message(self, *_args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Busy)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        net, hub = _hub_report(monkeypatch, f"http://127.0.0.1:{server.server_port}")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert (net["hub_reachable"], net["error_kind"], net["http_status"]) == (False, "http", 503)
+    assert hub.details == "127.0.0.1 answered with the server error 503; try again later."

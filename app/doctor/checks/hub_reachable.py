@@ -48,7 +48,8 @@ def why(net: dict, host: str) -> str:
             digits = "".join(c for c in (net.get("error") or "") if c.isdigit())[:3]
             status = int(digits) if digits else None
         if status:
-            return _("{name} answered with the server error {status}; try again later.").format(name=name, status=status)
+            return _("{name} answered with the server error {status}; try again later.").format(
+                name=name, status=status)
         return _("{name} answered with a server error; try again later.").format(name=name)
     return _("The connection to {name} failed; this computer may be offline.").format(name=name)
 
