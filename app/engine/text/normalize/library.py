@@ -1,0 +1,33 @@
+"""WeTextProcessing's grammars (the `wetext` package: compiled FSTs run by kaldifst).
+
+Imported on first use, never at start: the import takes about 0.4 s (tests/engine/
+test_normalize_library.py holds that the window's modules do not import it).
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+
+_lock = threading.Lock()
+_normalizers: dict[str, object] = {}
+
+
+def _normalizer(lang: str):
+    with _lock:
+        if lang not in _normalizers:
+            from wetext import Normalizer
+
+            _normalizers[lang] = Normalizer(lang=lang, operator="tn")
+        return _normalizers[lang]
+
+
+# The preview reads the text again on every keystroke: a clause already read costs nothing.
+@lru_cache(maxsize=4096)
+def library_normalize(text: str, lang: str) -> str:
+    """`text` as wetext's `lang` ("zh" or "en") grammar reads it, its outer spaces kept."""
+    if not text.strip():
+        return text
+    lead = text[:len(text) - len(text.lstrip())]
+    trail = text[len(text.rstrip()):]
+    return lead + _normalizer(lang).normalize(text) + trail
