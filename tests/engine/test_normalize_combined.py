@@ -54,6 +54,8 @@ CHINESE = [
     ("他说 May 5 到了。", "他说 五月五日 到了。"),
     ("排名 3rd 的选手", "排名 第三 的选手"),
     ("这个包重3.5kg。", "这个包重三点五千克。"),
+    # Letters stuck to a number go with it: the text around both decides (not the letters).
+    ("价格是HKD13.5", "价格是十三点五港元"),
 ]
 
 

@@ -69,8 +69,11 @@ def _labels(text: str, default: str) -> list[str]:
         while j < len(text) and labels[j] is None:
             j += 1
         number = re.search(r"\d[\d.,:/]*", text[i:j])
-        if number:   # decided as our rules decide it for the number itself
-            lang = pipeline._context_language(text, i + number.start(), i + number.end(), default)
+        if number:
+            # Decided as our rules decide it for the number itself; a number with letters
+            # stuck to it (HKD13.5, O2O) by the text around all of them.
+            a, b = (i, j) if any(k in stuck for k in range(i, j)) else (i + number.start(), i + number.end())
+            lang = pipeline._context_language(text, a, b, default)
         else:
             lang = labels[i - 1] if i else (labels[j] if j < len(text) else default)
         for k in range(i, j):
