@@ -241,15 +241,21 @@ def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -
     default = lang or language_of(text)
     out: list[str] = []
     declined: set[tuple[str, int]] = set()   # a rule that matched but said "not mine"
+    # Each rule's next match, searched again only once the reading has passed its start: the
+    # text does not change, so no earlier match can appear (the preview runs this per keystroke).
+    upcoming: dict[str, re.Match | None] = {}
     pos = 0
     while pos < len(text):
         best = None
         for kind, pattern in RULES:
             if isinstance(kinds, (set, frozenset)) and kind not in kinds:
                 continue
-            m = pattern.search(text, pos)
-            while m and (kind, m.start()) in declined:
-                m = pattern.search(text, m.start() + 1)
+            m = upcoming.get(kind, False)
+            if m is False or (m is not None and (m.start() < pos or (kind, m.start()) in declined)):
+                m = pattern.search(text, pos)
+                while m and (kind, m.start()) in declined:
+                    m = pattern.search(text, m.start() + 1)
+                upcoming[kind] = m
             if m and m.end() > m.start() and (best is None or m.start() < best[1].start()):
                 best = (kind, m)
         if best is None:
