@@ -33,6 +33,8 @@ def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
         return bool(_YEARISH.match(m.group(0)))  # "2024 people" is a count, -7 is minus seven
     if kind == "digits":   # 007, an account number; not 08 of 2008-08-08 or 01:00
         return not re.search(r"[-:/.：]$", m.string[:m.start()]) and not re.match(r"[-:/.：]\d", m.string[m.end():])
+    if kind == "currency" and re.search(r"[A-Z]$", m.string[:m.start()]):
+        return False       # A$, HK$, US$: the grammars know these dollars
     if kind in OURS:
         return True
     return kind in OURS_IN_CHINESE and span_lang == "zh" and bool(_LETTER.search(m.group(0)))

@@ -13,7 +13,7 @@ _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _UNIT_NAMES = sorted(set(zh.UNITS) | set(en.UNITS), key=len, reverse=True)
 _YEAR_WORDS = {"in", "since", "year", "by", "until", "from", "of", "before", "after", "during",
                "born", "circa", "around", "early", "late", "mid", "summer", "winter", "spring",
-               "autumn", "fall"} | {m.lower() for m in en.MONTHS}
+               "autumn", "fall"} | {m.lower() for m in en.MONTHS} | {m[:3].lower() for m in en.MONTHS}
 _DECADE_WORDS = {"the", "her", "his", "their", "my", "your", "our", "its", "early", "mid", "late"}
 _MONTH_NAMES = "|".join(sorted({m for name in en.MONTHS for m in (name, name[:3] + r"\.?", name.upper())}
                                | {m for name in en.MONTHS if name not in ("May", "March")
@@ -183,8 +183,10 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         return r.phone(m.group(0))
     if kind == "version":
         prefix, dotted = (g[0], g[1]) if g[1] else (g[2], g[3])
-        if not prefix and re.fullmatch(r"(?:1[1-9]|20)\d\d\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01])", dotted):
-            return None                                 # 2008.08.08 is a date
+        day, month = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
+        if not prefix and re.fullmatch(rf"(?:1[1-9]|20)\d\d\.{month}\.{day}|{day}\.{month}\.(?:1[1-9]|20)\d\d|"
+                                       rf"{month}\.{day}\.(?:1[1-9]|20)\d\d", dotted):
+            return None                                 # 2008.08.08, 01.10.2010: dates
         return r.version(prefix or "", dotted.split("."))
     if kind == "currency":
         if g[6]:
