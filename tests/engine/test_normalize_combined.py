@@ -69,6 +69,12 @@ def test_chinese_reads_right(text, spoken):
     assert normalize(text) == spoken
 
 
+def test_the_next_sentence_is_not_a_numbers_context():
+    # "3:30 pm." ends an English sentence: the Chinese one after it does not make it Chinese,
+    # and its full stop still ends the sentence.
+    assert prepare_text("He paid at 3:30 pm. 他说再见。").segments == ["He paid at three thirty p m.", "他说再见。"]
+
+
 def test_mixed_text_keeps_each_numbers_language():
     assert normalize("He said 你好 at 3 pm, 然后买了2斤苹果。") == "He said 你好 at three p m, 然后买了两斤苹果。"
 

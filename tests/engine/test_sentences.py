@@ -30,6 +30,8 @@ CASES = [
     ("他是Dr. Smith的学生。", ["他是Dr. Smith的学生。"]),
     # ... but can end one before a capital.
     ("Let's ask Jane and co. They should know.", ["Let's ask Jane and co.", "They should know."]),
+    # An English sentence then a Chinese one, whatever the last English word.
+    ("We left at three p m. 他说再见。", ["We left at three p m.", "他说再见。"]),
     # Punctuation alone is not a sentence.
     ("……", []),
 ]

@@ -6,7 +6,8 @@ for us (each rule held by tests/engine/test_sentences.py):
   punctuation alone joins its neighbour: ChatTTS babbles on a segment with no words;
 - a Chinese sentence closed inside brackets ends at the bracket (（这是……。）然后继续。);
 - a quotation that opens a sentence keeps its attribution ("“快跑！”他喊道。");
-- a quoted sentence ends at its closing quote before a capital ('at 5 p.m.” Then ...');
+- a quoted sentence ends at its closing quote before a capital ('at 5 p.m.” Then ...'), and
+  an English sentence ends before a Chinese one ("at three p m. 他说");
 - our abbreviation list decides an English dot that sentencex's Chinese rules would cut ("他是Dr. Smith的学生").
 """
 
@@ -20,6 +21,9 @@ _CLOSERS = "”’」』\"')）]】》〉"
 _QUOTE_PAIRS = {"“": "”", "‘": "’", "「": "」", "『": "』", "\"": "\"", "'": "'"}
 _CJK_CLOSED = re.compile(r"[。！？]+[）)】]+(?=[^\s" + re.escape(_CLOSERS) + r"。！？，、；：…])")
 _QUOTED_END = re.compile(r"[.!?][”\"’](?=\s+[A-Z“\"])")
+# An English sentence followed by a Chinese one ("... at three p m. 他说"): sentencex takes
+# "m." for an initial there.
+_EN_THEN_ZH = re.compile(r"(?<=[A-Za-z])[.!?]+(?=\s+[\u3400-\u9fff])")
 
 
 def wordy(text: str) -> bool:
@@ -90,6 +94,7 @@ def sentences(line: str) -> list[str]:
     pieces = [p for p in sentencex.segment(lang, line) if p.strip()]
     pieces = _cut(pieces, _CJK_CLOSED)
     pieces = _cut(pieces, _QUOTED_END)
+    pieces = _cut(pieces, _EN_THEN_ZH)
     pieces = _move_closers(pieces)
     merged: list[str] = []
     for piece in pieces:

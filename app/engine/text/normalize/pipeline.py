@@ -93,6 +93,12 @@ def _context_language(text: str, start: int, end: int, default: str) -> str:
         return "zh"
     before = text[max(0, start - 12):start].rstrip()
     after = text[end:end + 12].lstrip()
+    # The next sentence is not this number's context ("at 3:30 pm. 他说" is English).
+    if text[end - 1:end] in ".!?" or after[:1] in (".", "!", "?", "。", "！", "？"):
+        after = ""
+    stop = max(before.rfind(". "), before.rfind("。"), before.rfind("！"), before.rfind("？"))
+    if stop != -1:
+        before = before[stop + 1:].rstrip()
     for ch in (before[-1:] if before else "", after[:1]):
         if ch and _CJK.match(ch):
             return "zh"
@@ -175,7 +181,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         else:
             h, mi, sec, half = g[0], g[1], g[2], g[3]
         if lang == "zh":
-            return zh.time(h, mi or "0", sec, half)
+            return zh.time(h, mi or "0", sec, half) + _keep_stop(m, text)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
     if kind == "year_range":
         return en.year_range(g[0], g[1]) if lang == "en" else f"{zh.year(g[0])}至{zh.year(g[1])}"
