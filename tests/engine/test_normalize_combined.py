@@ -103,3 +103,13 @@ def test_loading_the_text_modules_loads_no_grammar():
             "print(sorted(m for m in ('wetext', 'kaldifst', 'sentencex') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_text_within_the_limit_is_prepared_though_its_spoken_form_is_longer():
+    from app.engine.text.prepare import MAX_TEXT_CHARS
+
+    sentence = "Then he paid $4.50 at 3:30 pm. "
+    text = sentence * (MAX_TEXT_CHARS // len(sentence))
+    segments = prepare_text(text).segments
+    assert len("".join(segments)) > MAX_TEXT_CHARS
+    assert segments[0] == "Then he paid four dollars and fifty cents at three thirty p m."

@@ -167,12 +167,18 @@ def _attach_punctuation(pieces: list[str], limit: int) -> list[str]:
 def split_text(text: str, limit: int = MAX_SEGMENT_CHARS) -> list[str]:
     """Non-empty, stripped segments in reading order, each with a letter, digit or CJK character
     and at most `limit` characters (punctuation past the limit stays with its words)."""
+    return _split(check_text(text), limit)
+
+
+def _split(text: str, limit: int = MAX_SEGMENT_CHARS, speak=None) -> list[str]:
+    """Sentences of the text as written (the segmenter knows "p.m." and "U.S.", not their
+    spoken "p m" and "U S"), each through `speak` (its spoken form), then bounded."""
     from app.engine.text.sentences import sentences
 
     segments: list[str] = []
-    for line in check_text(text).splitlines():
+    for line in text.splitlines():
         for sentence in sentences(line):
-            for seg in _bound(sentence.strip(), limit):
+            for seg in _bound((speak(sentence) if speak else sentence).strip(), limit):
                 if seg.strip():
                     segments.append(seg.strip())
     return segments
@@ -207,9 +213,10 @@ class PreparedText:
 
 
 def prepare_text(text: str, dictionary=None) -> PreparedText:
-    """Dictionary, control tokens, normalization, splitting: in that order."""
+    """Dictionary, control tokens, normalization, splitting: in that order. The length limit
+    is the text's as written: its spoken form is longer (2024 -> 二零二四)."""
     from app.engine.text.control_tokens import clean_control_tokens
-    from app.engine.text.normalize import normalize
+    from app.engine.text.normalize import language_of, normalize
 
     text = check_text(text)
     if dictionary is not None:
@@ -218,6 +225,7 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
     if not text.strip():
         raise InputTextError(_("After removing unknown [tokens] there is no text left to speak."))
     check_speakable(text)
+    lang = language_of(text)   # a sentence without letters is read in the text's language
     segments = [finish_segment(seg.replace(KEEP_TOGETHER, " "))
-                for seg in split_text(normalize(text, glue=KEEP_TOGETHER))]
+                for seg in _split(text, speak=lambda s: normalize(s, lang, glue=KEEP_TOGETHER))]
     return PreparedText(segments, warnings)
