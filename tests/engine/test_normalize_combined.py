@@ -113,3 +113,14 @@ def test_a_text_within_the_limit_is_prepared_though_its_spoken_form_is_longer():
     segments = prepare_text(text).segments
     assert len("".join(segments)) > MAX_TEXT_CHARS
     assert segments[0] == "Then he paid four dollars and fifty cents at three thirty p m."
+
+
+def test_finishing_the_model_load_loads_the_grammars(monkeypatch):
+    from types import SimpleNamespace
+
+    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.engine.text.normalize import library
+
+    monkeypatch.setattr(library, "_normalizers", {})
+    Synthesizer.finish_loading(SimpleNamespace(light_start=False))
+    assert set(library._normalizers) == {"zh", "en"}
