@@ -30,6 +30,11 @@ CASES = [
     ("他是Dr. Smith的学生。", ["他是Dr. Smith的学生。"]),
     # ... but can end one before a capital.
     ("Let's ask Jane and co. They should know.", ["Let's ask Jane and co.", "They should know."]),
+    # An English sentence closed inside brackets ends at the bracket; "approx." never ends one.
+    ("(See the appendix.) The results follow.", ["(See the appendix.)", "The results follow."]),
+    ("He teaches science (He worked as an engineer.) at the University.",
+     ["He teaches science (He worked as an engineer.) at the University."]),
+    ("The cost was approx. $40. We paid it.", ["The cost was approx. $40.", "We paid it."]),
     # An English sentence then a Chinese one, whatever the last English word.
     ("We left at three p m. 他说再见。", ["We left at three p m.", "他说再见。"]),
     # Punctuation alone is not a sentence.

@@ -4,11 +4,13 @@ sentencex knows abbreviations, numbers, quotes and ellipses in ~300 languages; w
 for us (each rule held by tests/engine/test_sentences.py):
 - a closing quote or bracket stays with the sentence it closes, and a segment of
   punctuation alone joins its neighbour: ChatTTS babbles on a segment with no words;
-- a Chinese sentence closed inside brackets ends at the bracket (（这是……。）然后继续。);
+- a sentence closed inside brackets ends at the bracket (（这是……。）然后继续。,
+  "(See the appendix.) The results follow.");
 - a quotation that opens a sentence keeps its attribution ("“快跑！”他喊道。");
 - a quoted sentence ends at its closing quote before a capital ('at 5 p.m.” Then ...'), and
   an English sentence ends before a Chinese one ("at three p m. 他说");
-- our abbreviation list decides an English dot that sentencex's Chinese rules would cut ("他是Dr. Smith的学生").
+- our abbreviation list decides an English dot that sentencex's Chinese rules would cut
+  ("他是Dr. Smith的学生"), and in English a title that never ends a sentence ("approx. $40").
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ _WORDY = re.compile(r"[^\W_]")        # a letter, a digit or a CJK character
 _OPENERS = "“‘「『\"'"
 _CLOSERS = "”’」』\"')）]】》〉"
 _QUOTE_PAIRS = {"“": "”", "‘": "’", "「": "」", "『": "』", "\"": "\"", "'": "'"}
-_CJK_CLOSED = re.compile(r"[。！？]+[）)】]+(?=[^\s" + re.escape(_CLOSERS) + r"。！？，、；：…])")
+_CJK_CLOSED = re.compile(r"[。！？]+[）)】]+(?=[^\s" + re.escape(_CLOSERS) + r"。！？，、；：…])"
+                         r"|[.!?][)\]]+(?=\s+[A-Z])")
 _QUOTED_END = re.compile(r"[.!?][”\"’](?=\s+[A-Z“\"])")
 # An English sentence followed by a Chinese one ("... at three p m. 他说"): sentencex takes
 # "m." for an initial there.
@@ -53,15 +56,23 @@ def _whole_quotation(piece: str) -> bool:
     return len(piece) > 1 and piece[0] in _QUOTE_PAIRS and piece.endswith(_QUOTE_PAIRS[piece[0]])
 
 
+def _word_before_dot(text: str) -> str:
+    found = re.search(r"([A-Za-z]+)\.\s*$", text)
+    return found.group(1) if found else ""
+
+
 def _continues(previous: str, piece: str, lang: str) -> bool:
     """Should `piece` be read as part of the sentence before it?"""
-    from app.engine.text.normalize.abbreviations import dot_ends_sentence
+    from app.engine.text.normalize.abbreviations import TITLES, dot_ends_sentence
 
     head = piece.lstrip()
     if not wordy(piece) or (head and head[0] in _CLOSERS and head[0] not in _OPENERS):
         return True
-    if lang == "zh" and previous.rstrip().endswith(".") and not dot_ends_sentence(previous.rstrip()[:-1], piece):
-        return True
+    if previous.rstrip().endswith(".") and not dot_ends_sentence(previous.rstrip()[:-1], piece):
+        # Inside Chinese our list decides every dot; in English sentencex knows more
+        # abbreviations, and ours only overrule it for titles that never end one ("approx.").
+        if lang == "zh" or _word_before_dot(previous).lower() in TITLES:
+            return True
     # “快跑！”他喊道。: an opening quotation and its attribution are one sentence.
     return (_whole_quotation(previous) and bool(head) and head[0] not in _OPENERS
             and (head[0].islower() or not head[0].isascii() and head[0].isalpha()))

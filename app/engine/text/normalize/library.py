@@ -10,6 +10,9 @@ import threading
 from functools import lru_cache
 
 _lock = threading.Lock()
+# One reading at a time: the preview and the engine's thread may both read, and kaldifst's
+# FSTs are not documented as safe to share between threads.
+_reading = threading.Lock()
 _normalizers: dict[str, object] = {}
 
 
@@ -37,4 +40,6 @@ def library_normalize(text: str, lang: str) -> str:
         return text
     lead = text[:len(text) - len(text.lstrip())]
     trail = text[len(text.rstrip()):]
-    return lead + _normalizer(lang).normalize(text) + trail
+    normalizer = _normalizer(lang)
+    with _reading:
+        return lead + normalizer.normalize(text) + trail
