@@ -124,3 +124,15 @@ def test_finishing_the_model_load_loads_the_grammars(monkeypatch):
     monkeypatch.setattr(library, "_normalizers", {})
     Synthesizer.finish_loading(SimpleNamespace(light_start=False))
     assert set(library._normalizers) == {"zh", "en"}
+
+
+@pytest.mark.parametrize(("text", "spoken"), [
+    ("Chapter IV begins.", "Chapter four begins."),
+    ("Henry VIII was king.", "Henry the eighth was king."),
+    ("Louis XIV ruled.", "Louis the fourteenth ruled."),
+    ("Mary I of England.", "Mary the first of England."),
+    ("Mary I love you.", "Mary I love you."),           # the pronoun, not a numeral
+    ("Send your CV today.", "Send your CV today."),
+])
+def test_roman_numerals_where_a_reader_expects_one(text, spoken):
+    assert normalize(text) == spoken

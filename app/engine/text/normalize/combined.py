@@ -2,9 +2,9 @@
 the rest, each number in the language of the text around it.
 
 1. Our rules of `OURS` (chosen by bench/text_quality.py, docs/text.md) rewrite their spans.
-2. The text is cut into runs of one language; a run with something to read goes through
-   wetext's grammar of that language.
-3. Our full rules read whatever is still left (a run wetext could not parse).
+2. The text is cut into runs of one language; in each, short windows around what is left
+   (fractions, scores, ranges, sums, plain numbers) go through wetext's grammar of that language.
+3. Our full rules read whatever is still left (a window wetext could not parse).
 """
 
 from __future__ import annotations
@@ -14,17 +14,14 @@ import re
 from app.engine.text.normalize import pipeline
 
 # Where our rules read better than wetext's grammars (bench/text_quality.py, docs/text.md):
-# money, codes and model numbers, decades, units, years in Chinese, 第2名, month dates.
-OURS = frozenset({"abbreviation", "context_digits", "model", "currency", "decade", "zh_code",
+# money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
+OURS = frozenset({"roman", "abbreviation", "context_digits", "model", "currency", "decade", "zh_code",
                   "unit_range", "unit", "zh_ordinal", "version", "phone", "percent", "temperature",
                   "per_period", "money_range", "grouped", "month_date", "digits", "zh_year",
                   "year_range", "date", "mdy", "time", "time_range"})
-# English words read inside Chinese (3:30 pm, 3rd, USD 100 in a Chinese sentence): the grammar
-# of either language reads them in the wrong one; ours read them in Chinese.
+# An English ordinal inside Chinese (排名 3rd 的选手): the grammars leave "三rd"; ours say 第三.
 OURS_IN_CHINESE = frozenset({"ordinal"})
 _LETTER = re.compile(r"[A-Za-z]")
-
-
 _YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$")
 
 
@@ -38,6 +35,7 @@ def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
     if kind in OURS:
         return True
     return kind in OURS_IN_CHINESE and span_lang == "zh" and bool(_LETTER.search(m.group(0)))
+
 
 _CJK = pipeline._CJK
 _LATIN = pipeline._LATIN
@@ -104,8 +102,8 @@ def _library(piece: str, lang: str) -> str:
     return library_normalize(piece, "zh")
 
 
-# What the grammars read: digits, and in English Roman numerals (World War II).
-_TRIGGER = {"zh": re.compile(r"\d"), "en": re.compile(r"\d|\b[IVXLC]{2,}\b")}
+# What the grammars read: digits.
+_TRIGGER = {"zh": re.compile(r"\d"), "en": re.compile(r"\d")}
 # A window stops at a clause end: its reading never depends on the next clause.
 _CLAUSE_END = {"zh": re.compile(r"[，。；！？、,;!?\n]"), "en": re.compile(r"[;!?\n]|\.(?=\s+[A-Z\"“])")}
 _REACH = {"zh": 6, "en": 12}   # characters of context on each side (a month name, 比分, 第)

@@ -31,8 +31,26 @@ _DIGIT_CONTEXT = (r"(?:验证码|校验码|邮编|邮政编码|密码|工号|学
 # A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
 _MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)\b)([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
 
+# Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
+# read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
+_PARTS = r"Chapter|Part|Volume|Vol\.|Book|Act|Scene|World War|Phase|Section|Episode|Season|Article|Appendix|Round"
+_RULERS = (r"Henry|Louis|Elizabeth|George|Edward|Charles|James|William|Richard|John Paul|Benedict|Leo|"
+           r"Pius|Peter|Catherine|Philip|Frederick|Ferdinand|Alexander|Nicholas|Mary|Victoria|Ramesses|"
+           r"Gregory|Innocent|Clement|Napoleon|Ivan|Wilhelm|Francis")
+_ROMAN = re.compile(r"\b(?:(" + _PARTS + r")|(" + _RULERS + r"))\s(X{0,3}(?:IX|IV|V?I{0,3}))\b(?!\.\w)")
+
+
+def roman_value(numeral: str) -> int:
+    values = {"I": 1, "V": 5, "X": 10}
+    total = 0
+    for a, b in zip(numeral, numeral[1:] + " "):
+        total += -values[a] if values.get(b, 0) > values[a] else values[a]
+    return total
+
+
 # Order matters: the first pattern that matches at a position wins.
 RULES = [
+    ("roman", _ROMAN),
     ("abbreviation", ab.PATTERN),
     ("context_digits", re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
     ("model", re.compile(_MODEL)),
@@ -158,6 +176,14 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         return " to " if lang == "en" else "至"
     if kind == "money_range":
         return " to " if lang == "en" else "至"
+    if kind == "roman":
+        if not g[2] or g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|of\b)", text[m.end():]):
+            return None                                 # "Mary I love you": the pronoun
+        value = roman_value(g[2])
+        name = g[0] or g[1]
+        if lang == "zh":
+            return name + " " + (f"{zh.number(str(value))}世" if g[1] else zh.number(str(value)))
+        return f"{name} " + (f"the {en.ordinal(str(value))}" if g[1] else en.number(str(value)))
     if kind == "context_digits":
         value = g[-1]
         spoken = en.digits(value) if lang == "en" else zh.digits(value, zh.PHONE_DIGITS)
