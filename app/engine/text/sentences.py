@@ -21,7 +21,7 @@ _WORDY = re.compile(r"[^\W_]")        # a letter, a digit or a CJK character
 _OPENERS = "“‘「『\"'"
 _CLOSERS = "”’」』\"')）]】》〉"
 _QUOTE_PAIRS = {"“": "”", "‘": "’", "「": "」", "『": "』", "\"": "\"", "'": "'"}
-_CJK_CLOSED = re.compile(r"[。！？]+[）)】]+(?=[^\s" + re.escape(_CLOSERS) + r"。！？，、；：…])"
+_CLOSED_IN_BRACKETS = re.compile(r"[。！？]+[）)】]+(?=[^\s" + re.escape(_CLOSERS) + r"。！？，、；：…])"
                          r"|[.!?][)\]]+(?=\s+[A-Z])")
 _QUOTED_END = re.compile(r"[.!?][”\"’](?=\s+[A-Z“\"])")
 # An English sentence followed by a Chinese one ("... at three p m. 他说"): sentencex takes
@@ -103,7 +103,7 @@ def sentences(line: str) -> list[str]:
         return []
     lang = _lang(line)
     pieces = [p for p in sentencex.segment(lang, line) if p.strip()]
-    pieces = _cut(pieces, _CJK_CLOSED)
+    pieces = _cut(pieces, _CLOSED_IN_BRACKETS)
     pieces = _cut(pieces, _QUOTED_END)
     pieces = _cut(pieces, _EN_THEN_ZH)
     pieces = _move_closers(pieces)
