@@ -2,7 +2,8 @@
 
 Each step is a small function returning a detail string or raising; the report says which
 step failed and why, in one sentence, and the command exits non-zero. Steps: PyTorch
-imports (build and CUDA status), resources are present, the main window builds (offscreen only without a display),
+imports (build and CUDA status), resources are present, one sentence in each language is
+split and read right, the main window builds (offscreen only without a display),
 and a tiny random-weight model speaks a sentence to a WAV through the normal code path.
 """
 
@@ -52,6 +53,28 @@ def step_resources() -> str:
         if not (res / name).is_file():
             raise FileNotFoundError(_("ChatTTS's {file} is missing ({folder})").format(file=name, folder=res))
     return _("resources in {resources}, ChatTTS data in {data}").format(resources=resources_dir(), data=res)
+
+
+# One sentence in each language, with what the text path must get right (issue 38): a closing
+# quote kept with its sentence, digits by context, a score, money. Nothing of it may stay digits.
+TEXT_SAMPLES = (
+    ("他说：“验证码是4396。”比分3:2。", ("他说：验证码是四三九六。", "比分三比二。")),
+    ("“Call 911!” she said. It costs $4.50.", ("Call nine one one! she said.", "It costs four dollars and fifty cents.")),
+)
+
+
+def step_text() -> str:
+    """Sentence boundaries (sentencex) and normalization (wetext's FSTs) load and read right."""
+    from app.engine.text.prepare import prepare_text
+
+    spoken = []
+    for text, expected in TEXT_SAMPLES:
+        segments = prepare_text(text).segments
+        plain = ["".join(c for c in s if c not in "“”\"") for s in segments]
+        if plain != list(expected):
+            raise ValueError(_("the text {text} was read as {spoken}").format(text=text, spoken=" / ".join(segments)))
+        spoken.append(" / ".join(segments))
+    return " | ".join(spoken)
 
 
 def step_window() -> str:
@@ -131,7 +154,7 @@ def run_self_test(steps=None) -> tuple[bool, list[Step]]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
         return _run_steps(steps or [("torch", step_torch), ("resources", step_resources),
-                                    ("window", step_window), ("synthesis", lambda: step_synthesis(home))])
+                                    ("text", step_text), ("window", step_window), ("synthesis", lambda: step_synthesis(home))])
     finally:
         # Its tiny model, caches and WAV (about 14 MB) would otherwise stay in the user's
         # temporary folder after every run.

@@ -9,10 +9,20 @@ from app.cli import main
 def test_each_step_passes_here(tmp_path):
     assert "torch" in selftest.step_torch()
     assert "ChatTTS data" in selftest.step_resources()
+    assert "比分三比二。" in selftest.step_text() and "four dollars and fifty cents" in selftest.step_text()
     assert "main window built" in selftest.step_window()
     detail = selftest.step_synthesis(tmp_path)
     assert "24 kHz" in detail and "noise, not speech" in detail
     assert (tmp_path / "self-test.wav").stat().st_size > 44
+
+
+def test_the_text_step_fails_when_numbers_are_not_read(monkeypatch):
+    # A bundle without wetext's FSTs or sentencex fails here, not on the user's first sentence.
+    import pytest
+
+    monkeypatch.setattr("app.engine.text.normalize.normalize", lambda text, lang=None, glue=" ": text)
+    with pytest.raises(ValueError, match="was read as"):
+        selftest.step_text()
 
 
 def test_the_synthesis_step_fails_when_the_second_start_is_not_light(tmp_path, monkeypatch):
@@ -60,7 +70,7 @@ def test_cli_passes_end_to_end(tmp_path, capsys):
     report = tmp_path / "r.json"
     assert main(["self-test", "--json", str(report)]) == 0
     data = json.loads(report.read_text())
-    assert data["ok"] and [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]
+    assert data["ok"] and [s["name"] for s in data["steps"]] == ["torch", "resources", "text", "window", "synthesis"]
 
 
 def test_the_run_leaves_nothing_behind(monkeypatch):

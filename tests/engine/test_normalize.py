@@ -48,7 +48,7 @@ ZH = [
     ("2.5个", "二点五个"),
     ("2000人", "两千人"),
     ("20000元", "两万元"),
-    ("200人", "二百人"),
+    ("200人", "两百人"),          # 两百, as it is said (WeTextProcessing reads it so)
     # Fahrenheit is named; a unit Chinese has no word for is kept as written.
     ("气温98.6°F", "气温九十八点六华氏度"),
     ("低温-40℉", "低温零下四十华氏度"),
@@ -64,7 +64,7 @@ EN = [
     ("pi is 3.14", "pi is three point one four"),
     ("It is -7 outside", "It is minus seven outside"),
     ("1,234 people", "one thousand two hundred thirty four people"),
-    ("room 101", "room one hundred one"),
+    ("room 101", "room one zero one"),   # a room number is read digit by digit (issue 38)
     ("at 9:05 today", "at nine oh five today"),
     ("at 10:00 sharp", "at ten o'clock sharp"),
     ("on 2024-05-01 we", "on May first, twenty twenty four we"),
@@ -131,7 +131,7 @@ NBSP = "\u00a0"
     # An English number written against a word is spoken apart from it, on either side.
     ("page12 of it", " ", "page twelve of it"),
     ("it is 12abc", " ", "it is twelve abc"),
-    ("it is 3x faster", " ", "it is three x faster"),
+    ("it is 3x faster", " ", "it is three times faster"),
     # With a glue (prepare_text passes a non-breaking space, where the splitter never cuts), the
     # words of one number and the word right after it are joined by it...
     ("we need 25 apples", NBSP, f"we need twenty{NBSP}five{NBSP}apples"),
@@ -141,8 +141,8 @@ NBSP = "\u00a0"
     # before a number, never inside it), and an expanded abbreviation is not glued to its name.
     ("page12 of it", NBSP, f"page twelve{NBSP}of it"),
     ("Dr. Smith has 2 cats", NBSP, f"Doctor Smith has two{NBSP}cats"),
-    # Chinese words need no spaces: nothing is glued, the text's own spaces stay.
-    ("他有 25 个", NBSP, "他有 二十五 个"),
+    # Chinese words need no spaces: nothing is glued (the grammar drops a space before 个).
+    ("他有 25 个", NBSP, "他有 二十五个"),
 ])
 def test_spoken_numbers_are_spaced_from_and_glued_to_their_neighbours(text, glue, spoken):
     assert normalize(text, glue=glue) == spoken

@@ -44,9 +44,9 @@ def test_a_chinese_character_weighs_four_letters(text, whole):
     ("$5万的预算", "zh", "五万美元的预算"),
     ("in 1100 we", "en", "in eleven hundred we"),             # years in pairs, 1100 to 2099
     ("in 2099 we", "en", "in twenty ninety nine we"),
-    ("in 2100 we", "en", "in two thousand one hundred we"),
+    ("in 2100 we", "en", "in twenty one hundred we"),
     ("In 1990 we", "en", "In nineteen ninety we"),            # the word before may be capitalised
-    ("at 14:05:30 we", "en", "at fourteen oh five and thirty seconds we"),
+    ("at 14:05:30 we", "en", "at fourteen hours five minutes and thirty seconds we"),
 ])
 def test_each_kind_of_number_in_its_language(text, lang, spoken):
     assert normalize(text, lang=lang) == spoken

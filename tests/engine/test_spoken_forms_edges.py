@@ -15,8 +15,9 @@ from app.engine.text.normalize import en, normalize, zh
     (("3", "00", None, "PM"), "three p m"),
     (("9", "09", None), "nine oh nine"),
     (("9", "10", None), "nine ten"),
-    (("14", "05", "30"), "fourteen oh five and thirty seconds"),
-    (("14", "05", "07", "am"), "fourteen oh five and seven seconds a m"),
+    (("14", "05", "30"), "fourteen hours five minutes and thirty seconds"),
+    (("14", "05", "07", "am"), "fourteen hours five minutes and seven seconds a m"),
+    (("1", "01", "01"), "one hour one minute and one second"),
 ])
 def test_clock_times(args, spoken):
     assert en.time(*args) == spoken

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from app.engine.text.control_tokens import INLINE, clean_control_tokens
 from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.text.prepare import finish_segment, prepare_text, split_text
+from app.engine.text.sentences import wordy
 
 PIECES = st.sampled_from(["你好", "世界", "今天天气很好", "hello", "world", "wonderful", "ChatTTS",
                           "。", "，", ". ", ", ", "! ", "？", " ", "\n", "[uv_break]", "[laugh]",
@@ -23,9 +24,20 @@ def _squash(text: str) -> str:
 @given(TEXTS, st.integers(min_value=12, max_value=80))
 def test_split_never_exceeds_the_bound_and_loses_nothing(text, limit):
     segments = split_text(text, limit=limit)
-    assert all(0 < len(s) <= limit for s in segments)
-    assert _squash("".join(segments)) == _squash(text)
+    # Only punctuation may pass the limit: it stays with its words rather than stand alone.
+    assert all(0 < len(s) and not wordy(s[limit:]) for s in segments)
+    # Nothing speakable is lost; a line of punctuation alone is not read at all.
+    assert _squash("".join(segments)) == _squash("".join(line for line in text.splitlines() if wordy(line)))
     assert all(s == s.strip() for s in segments)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(min_size=1, max_size=200).filter(lambda t: t.strip()), st.integers(min_value=12, max_value=120))
+@example("Hello!! Long time no see.", 120)
+@example("她问道：“你是谁？”", 120)
+def test_no_segment_is_punctuation_alone(text, limit):
+    # ChatTTS babbles on a segment without words (issue 38: "”", "!" segments).
+    assert all(wordy(s) for s in split_text(text, limit=limit))
 
 
 @settings(max_examples=300, deadline=None)

@@ -125,12 +125,15 @@ class Synthesizer:
 
     def finish_loading(self) -> None:
         """Load what a light start left out (the audio encoder that the voice lock and voice
-        cloning use; ChatTTS itself only where that cannot be built without it), so that no
-        request waits for it later; nothing otherwise. For long-lived clients, on a thread of
+        cloning use; ChatTTS itself only where that cannot be built without it) and the text
+        grammars, so that no request waits for them later. For long-lived clients, on a thread of
         their own once the model is ready, so that requests are served meanwhile; a thread that
         then ends, so that its OpenMP pool does not outlive it beside the engine's (engine.py)."""
         if self.light_start and self.chat.audio_encoder() is None:
             self.chat.full()
+        from app.engine.text.normalize.library import load
+
+        load()   # the grammars (wetext's FSTs) for the first number of the first request
 
     def _cached_step(self):
         """The compiled-step cache's entry for this load, being read on another thread (a

@@ -1,8 +1,8 @@
 """Checking and splitting the text to speak.
 
 Segments are what ChatTTS decodes in one pass. Upstream splits only at newlines, "。" and
-". "; we also split at other sentence ends and bound each segment's length, because one
-very long segment hits the model's token cap and loses its ending.
+". "; we cut sentences with a real segmenter (sentences.py) and bound each segment's length,
+because one very long segment hits the model's token cap and loses its ending.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from app.i18n import _
 MAX_TEXT_CHARS = 50_000
 MAX_SEGMENT_CHARS = 120
 
-_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?=\s)")
 # Not after "," or ":" inside a number (1,234 or 14:30), nor at a no-break space: normalize()
 # joins the words of one number ("four\xa0dollars") with it, so they are never cut apart.
 _SOFT_BREAK = re.compile(r"(?<=[，、：])|(?<=[,:])(?!\d)|(?<=[^\S\xa0])")
@@ -110,26 +109,22 @@ def _safe_cut(part: str, limit: int) -> int:
     return limit  # one unbroken word longer than the limit: nothing better exists
 
 
-def _sentences(line: str) -> list[str]:
-    """Cut after 。！？!?;； and after a "." followed by a space, unless that dot belongs to an
-    abbreviation (Mr. Smith, e.g. this); a dot inside a number (4.50) is never followed by one."""
-    from app.engine.text.normalize.abbreviations import dot_ends_sentence
+# A short quotation ("New York", “一言为定”) is one word to the reader: never cut inside it.
+_SHORT_QUOTE = re.compile(r"“[^”]{1,30}”|‘[^’]{1,30}’|「[^」]{1,30}」|『[^』]{1,30}』|\"[^\"]{1,30}\"")
 
-    out, start = [], 0
-    for m in _SENTENCE_END.finditer(line):
-        if m.group() == "." and not dot_ends_sentence(line[:m.start()], line[m.end():]):
-            continue
-        out.append(line[start:m.end()])
-        start = m.end()
-    out.append(line[start:])
-    return out
+
+def _soft_parts(piece: str) -> list[str]:
+    quoted = [m.span() for m in _SHORT_QUOTE.finditer(piece)]
+    cuts = [m.start() for m in _SOFT_BREAK.finditer(piece)
+            if not any(a < m.start() < b for a, b in quoted)]
+    return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)]) if a < b]
 
 
 def _bound(piece: str, limit: int) -> list[str]:
     """Cut an over-long sentence at commas or spaces, else at the last safe place."""
     out: list[str] = []
     current = ""
-    for part in filter(None, _SOFT_BREAK.split(piece)):
+    for part in _soft_parts(piece):
         while len(part) > limit:
             if current:
                 out.append(current)
@@ -143,15 +138,47 @@ def _bound(piece: str, limit: int) -> list[str]:
         current += part
     if current:
         out.append(current)
+    return _attach_punctuation(out, limit)
+
+
+def _attach_punctuation(pieces: list[str], limit: int) -> list[str]:
+    """A piece of punctuation alone joins the piece before it, which gives up its last words
+    to make room; only punctuation is ever past the limit (test_text_pipeline.py)."""
+    from app.engine.text.sentences import wordy
+
+    out: list[str] = []
+    for piece in pieces:
+        if out and not wordy(piece):
+            before = out[-1]
+            cut = _safe_cut(before, len(before) - 1) if len(before) > 1 else 0
+            if len(before) + len(piece) > limit and len(before) + len(piece) - limit <= cut < len(before) \
+                    and wordy(before[:cut]) and wordy(before[cut:]):
+                out[-1], piece = before[:cut], before[cut:] + piece
+                out.append(piece)
+            else:
+                out[-1] = before + piece
+        elif not out or wordy(out[-1]):
+            out.append(piece)
+        else:
+            out[-1] += piece
     return out
 
 
 def split_text(text: str, limit: int = MAX_SEGMENT_CHARS) -> list[str]:
-    """Non-empty, stripped segments, each at most `limit` characters, in reading order."""
+    """Non-empty, stripped segments in reading order, each with a letter, digit or CJK character
+    and at most `limit` characters (punctuation past the limit stays with its words)."""
+    return _split(check_text(text), limit)
+
+
+def _split(text: str, limit: int = MAX_SEGMENT_CHARS, speak=None) -> list[str]:
+    """Sentences of the text as written (the segmenter knows "p.m." and "U.S.", not their
+    spoken "p m" and "U S"), each through `speak` (its spoken form), then bounded."""
+    from app.engine.text.sentences import sentences
+
     segments: list[str] = []
-    for line in check_text(text).splitlines():
-        for sentence in _sentences(line):
-            for seg in _bound(sentence.strip(), limit):
+    for line in text.splitlines():
+        for sentence in sentences(line):
+            for seg in _bound((speak(sentence) if speak else sentence).strip(), limit):
                 if seg.strip():
                     segments.append(seg.strip())
     return segments
@@ -186,9 +213,10 @@ class PreparedText:
 
 
 def prepare_text(text: str, dictionary=None) -> PreparedText:
-    """Dictionary, control tokens, normalization, splitting: in that order."""
+    """Dictionary, control tokens, normalization, splitting: in that order. The length limit
+    is the text's as written: its spoken form is longer (2024 -> 二零二四)."""
     from app.engine.text.control_tokens import clean_control_tokens
-    from app.engine.text.normalize import normalize
+    from app.engine.text.normalize import language_of, normalize
 
     text = check_text(text)
     if dictionary is not None:
@@ -197,6 +225,7 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
     if not text.strip():
         raise InputTextError(_("After removing unknown [tokens] there is no text left to speak."))
     check_speakable(text)
+    lang = language_of(text)   # a sentence without letters is read in the text's language
     segments = [finish_segment(seg.replace(KEEP_TOGETHER, " "))
-                for seg in split_text(normalize(text, glue=KEEP_TOGETHER))]
+                for seg in _split(text, speak=lambda s: normalize(s, lang, glue=KEEP_TOGETHER))]
     return PreparedText(segments, warnings)

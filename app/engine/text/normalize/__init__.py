@@ -2,7 +2,10 @@
 
 ChatTTS drops every character it cannot read, digits included, so "618" is silently lost.
 We rewrite numbers, dates, times, money, temperatures, units, phone numbers and versions
-into words first, in Chinese or English chosen per occurrence from the text around it.
+into words first, in Chinese or English chosen per occurrence from the text around it: our
+rules (pipeline.py) where they read better, WeTextProcessing's grammars (library.py) for the
+rest (combined.py; docs/text.md).
 """
 
-from app.engine.text.normalize.pipeline import language_of, normalize  # noqa: F401
+from app.engine.text.normalize.combined import normalize  # noqa: F401
+from app.engine.text.normalize.pipeline import language_of  # noqa: F401

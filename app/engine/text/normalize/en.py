@@ -20,6 +20,10 @@ UNITS = {
     "kWh": ("kilowatt hour", "kilowatt hours"), "mAh": ("milliamp hour", "milliamp hours"),
     "lb": ("pound", "pounds"), "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"),
     "ft": ("foot", "feet"), "mi": ("mile", "miles"),
+    "mins": ("minute", "minutes"), "hr": ("hour", "hours"), "hrs": ("hour", "hours"),
+    "secs": ("second", "seconds"), "kgs": ("kilogram", "kilograms"), "kms": ("kilometer", "kilometers"),
+    "m²": ("square meter", "square meters"), "㎡": ("square meter", "square meters"),
+    "km²": ("square kilometer", "square kilometers"), "m³": ("cubic meter", "cubic meters"),
 }
 _DOLLAR = ("dollar", "dollars", "cent", "cents")
 _EURO = ("euro", "euros", "cent", "cents")
@@ -98,7 +102,8 @@ def month_date(month: str, d: str, y: str | None) -> str:
 
 
 def time(h: str, m: str | None, s: str | None, half: str | None = None) -> str:
-    """14:05 -> fourteen oh five, 3:45 pm -> three forty five p m, 14:00 -> fourteen hundred."""
+    """14:05 -> fourteen oh five, 3:45 pm -> three forty five p m, 14:00 -> fourteen hundred,
+    14:10:30 -> fourteen hours ten minutes and thirty seconds."""
     hour, minute = int(h), int(m or 0)
     out = number(str(hour))
     suffix = f" {half[0].lower()} m" if half else ""
@@ -108,9 +113,11 @@ def time(h: str, m: str | None, s: str | None, half: str | None = None) -> str:
         if hour == 0:
             return "midnight"
         return out + (" hundred" if hour > 12 else " o'clock")
+    if s:   # 14:10:30 is a moment to the second: hours, minutes and seconds, each named
+        def part(value: int, name: str) -> str:
+            return f"{number(str(value))} {name}{'' if value == 1 else 's'}"
+        return f"{part(hour, 'hour')} {part(minute, 'minute')} and {part(int(s), 'second')}" + suffix
     out += (" oh " + number(str(minute))) if minute < 10 else " " + number(str(minute))
-    if s:
-        out += " and " + number(str(int(s))) + " seconds"
     return out + suffix
 
 
@@ -138,6 +145,8 @@ def currency(symbol: str, amount: str, scale: str | None = None) -> str:
     if scale:
         return f"{number(amount)} {SCALES[scale.lower()]} {many}"
     whole, _, frac = amount.partition(".")
+    if len(frac) > 2 and not frac[2:].strip("0"):
+        frac = frac[:2]                        # $20.500 is twenty dollars fifty cents
     n = int(whole or "0")
     cents = int(frac[:2].ljust(2, "0")) if frac else 0
     if len(frac) > 2 or (frac and not sub_one):
