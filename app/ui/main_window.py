@@ -58,6 +58,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.history = HistoryController(history, voices, self)
         self.doctor = DoctorController(self.model.model_dir, doctor_probe_factory, self)
         self.folders = ModelFolders(self.model, settings, self)
+        self.folders.unreachable_host = self.doctor.unreachable_host
         self.speech_server = SpeechServerController(self.model, self)
         self.server_dialog = None
 
@@ -81,6 +82,10 @@ class MainWindow(Retranslating, QMainWindow):
         ui.model_banner.downloadRequested.connect(lambda: self.folders.open_download())
         ui.doctor_banner.openRequested.connect(self.open_doctor)
         ui.text_panel.preview_button.clicked.connect(self.preview)
+        # A shown preview follows the text, a moment after typing stops (test_the_preview_follows_the_text).
+        self._preview_timer = QTimer(self, singleShot=True, interval=300, timeout=self.preview)
+        ui.text_panel.editor.textChanged.connect(
+            lambda: self.text_panel.preview.isVisible() and self._preview_timer.start())
         ui.voice_panel.auditionRequested.connect(self.audition)
         ui.voice_panel.message.connect(self.status.setText)
         ui.history_panel.regenerateRequested.connect(self.regenerate)
@@ -99,7 +104,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.doctor.failed.connect(self._load_if_waiting)
         s = self.speech
         s.started.connect(ui.show_speaking)
-        s.progress.connect(ui.show_progress)
+        s.fraction.connect(ui.show_fraction)
         s.bufferingChanged.connect(ui.show_buffering)
         s.finished.connect(self._on_finished)
         s.failed.connect(self._on_failed)
