@@ -127,7 +127,7 @@ class TestPage(Retranslating, QWizardPage):
 
     def _on_finished(self, _request, result, _audition):
         """One sentence that says what happened, true with or without a sound device and a real
-        model (test_the_test_result_is_one_true_sentence)."""
+        model (test_wizard_downloads_the_model_through_its_own_dialog_then_speaks_without_a_sound_device)."""
         problem = self.speech.output_problem()
         if problem and result.test_model:
             text = self.tr("Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not "

@@ -37,7 +37,7 @@ def default_export_name(text: str) -> str:
 
 def entry_label(entry: HistoryEntry, metrics=None, width: int = 0) -> str:
     """When, how long, and the first words on a second line, cut to `width` pixels of `metrics`
-    so that a row is never clipped (test_rows_are_not_clipped)."""
+    so that a row is never clipped (test_history_rows_and_the_speaker_field_are_not_clipped)."""
     words = " ".join(entry.text.split())
     if len(words) > 40:
         words = words[:40] + "…"

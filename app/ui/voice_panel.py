@@ -154,7 +154,7 @@ class VoicePanel(Retranslating, QWidget):
             self._show_voice()
 
     def voice_text(self) -> str:
-        """The voice in words (test_the_speaker_field_names_the_voice)."""
+        """The voice in words (test_the_speaker_field_names_the_voice_and_copy_paste_the_string)."""
         if self._voice_name:
             return self._voice_name
         if self._reference:
@@ -242,7 +242,7 @@ class VoicePanel(Retranslating, QWidget):
         return voice
 
     def _ask_and_save(self) -> None:
-        """Asks for a name only when there is a voice to save (test_save_voice_keeps_the_name)."""
+        """Asks for a name only when there is a voice to save (test_save_voice_keeps_the_name_and_is_offered_once_there_is_a_voice)."""
         if not (self._speaker or self._reference):
             self._show_voice()
             self.message.emit(self.save_button.toolTip())

@@ -51,7 +51,7 @@ class WindowLayout(QObject):
         window.statusBar().addWidget(self.status, 1)
         # Every warning of the last result, one row each, never wrapped (a wrap broke "--no-refine"
         # mid-word) and at most WARNING_ROWS rows high, so the text box keeps its room; the whole
-        # sentence is in the row's tooltip (test_warnings_take_one_row_each).
+        # sentence is in the row's tooltip (test_warnings_take_one_row_each_and_leave_the_text_box_its_room).
         self.result_warnings = QListWidget()
         self.result_warnings.setObjectName("resultWarnings")
         self.result_warnings.setWordWrap(False)

@@ -81,7 +81,7 @@ class TakesPanel(Retranslating, QWidget):
         return ("✓ " + self.tr("in use") + " · " if take.id == self._chosen else "") + text
 
     def _fit_rows(self) -> None:
-        """The list is at least as wide as its widest row (test_rows_are_not_clipped)."""
+        """The list is at least as wide as its widest row (test_take_rows_are_not_clipped_in_chinese)."""
         metrics = self.list.fontMetrics()
         widest = max((metrics.horizontalAdvance(self.list.item(r).text()) for r in range(self.list.count())),
                      default=0)

@@ -242,7 +242,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             fn(sentence)
 
     def _can_play(self) -> bool:
-        """Listening says why nothing would be heard (test_a_take_s_play_without_a_device_says_why)."""
+        """Listening says why nothing would be heard (test_switching_to_chinese_retranslates_the_narration_status)."""
         speech = self.controller.speech
         problem = getattr(speech.output, "problem", None)
         if problem:
