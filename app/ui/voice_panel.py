@@ -144,8 +144,17 @@ class VoicePanel(Retranslating, QWidget):
         self._speaker = speaker or ""
         self._speaker_from_seed = not speaker
         self._reference = reference
-        self._voice_name = name
+        self._voice_name = name or self._saved_name_of(speaker, reference)
         self._voice_shown()
+
+    def _saved_name_of(self, speaker: str | None, reference) -> str | None:
+        """The saved voice with this speaker string or recording, if there is one (a restart or a
+        history entry names it again)."""
+        if not speaker and not reference:
+            return None
+        codes = reference[0] if reference else None
+        return next((v.name for v in self.library.list()
+                     if (codes and v.reference == codes) or (not codes and speaker and v.speaker == speaker)), None)
 
     def show_seed_speaker(self, speaker: str) -> None:
         """After a run, keep the seed's speaker string (to copy or save) without taking it over."""
@@ -161,7 +170,7 @@ class VoicePanel(Retranslating, QWidget):
             return self.tr("Voice from a recording")
         if self._speaker_from_seed:
             return self.tr("Voice of seed %1").replace("%1", str(self.seed.value()))
-        return self.tr("Custom voice (pasted)")
+        return self.tr("Custom voice")
 
     def _show_voice(self) -> None:
         self.speaker.setText(self.voice_text())

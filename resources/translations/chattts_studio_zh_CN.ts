@@ -1639,7 +1639,7 @@
     <message>
         <location filename="../../app/ui/voice_panel.py" line="285" />
         <source>Speaker</source>
-        <translation>音色字符串</translation>
+        <translation>说话人</translation>
     </message>
     <message>
         <location filename="../../app/ui/voice_panel.py" line="286" />
@@ -1716,8 +1716,8 @@
         <translation>种子 %1 的音色</translation>
     </message>
     <message>
-        <source>Custom voice (pasted)</source>
-        <translation>自定义音色（已粘贴）</translation>
+        <source>Custom voice</source>
+        <translation>自定义音色</translation>
     </message>
     <message>
         <source>Save this voice under a name</source>

@@ -269,8 +269,11 @@ def test_the_speaker_field_names_the_voice_and_copy_paste_the_string(qtbot, tmp_
     pasted = encode_speaker(np.full(16, 0.5, np.float16))
     QGuiApplication.clipboard().setText(pasted)
     qtbot.mouseClick(panel.paste_button, Qt.MouseButton.LeftButton)
-    assert panel.speaker.text() == "Custom voice (pasted)" and panel.explicit_speaker() == pasted
+    assert panel.speaker.text() == "Custom voice" and panel.explicit_speaker() == pasted
     panel.save_current_voice("Narrator")
+    assert panel.speaker.text() == "Narrator"
+    panel.seed.setValue(7)
+    panel.set_voice(7, pasted)                                   # a restart, or a history entry
     assert panel.speaker.text() == "Narrator"
 
 
