@@ -251,7 +251,8 @@ class VoicePanel(Retranslating, QWidget):
         return voice
 
     def _ask_and_save(self) -> None:
-        """Asks for a name only when there is a voice to save (test_save_voice_keeps_the_name_and_is_offered_once_there_is_a_voice)."""
+        """Asks for a name only when there is a voice to save
+        (test_save_voice_keeps_the_name_and_is_offered_once_there_is_a_voice)."""
         if not (self._speaker or self._reference):
             self._show_voice()
             self.message.emit(self.save_button.toolTip())

@@ -35,7 +35,8 @@ class ExportDialog(Retranslating, QDialog):
         self.normalize.toggled.connect(self.loudness.setEnabled)
         self.form = QFormLayout()
         # Every value field has a label of its own (an empty text makes no label: the spin boxes
-        # stood bare); the check boxes carry their own text (test_every_export_field_is_labelled_and_its_unit_translated).
+        # stood bare); the check boxes carry their own text
+        # (test_every_export_field_is_labelled_and_its_unit_translated).
         self.labels: dict[QWidget, QLabel] = {}
         for widget in (self.format, self.one_file, self.per_chapter, self.subtitles, self.normalize, self.loudness,
                        self.sentence_pause, self.chapter_pause):
