@@ -264,13 +264,20 @@ class VoicePanel(Retranslating, QWidget):
 
     def delete_selected(self) -> None:
         item = self.voices.currentItem()
-        if item is not None:
-            self.library.delete(item.data(Qt.ItemDataRole.UserRole))
-            self.refresh()
+        if item is None:
+            self._none_selected()
+            return
+        self.library.delete(item.data(Qt.ItemDataRole.UserRole))
+        self.refresh()
 
     def selected_voice(self) -> Voice | None:
         item = self.voices.currentItem()
         return self.library.get(item.data(Qt.ItemDataRole.UserRole)) if item else None
+
+    def _none_selected(self) -> None:
+        """A saved voice's button with none selected says so
+        (test_voice_buttons_without_a_selection_say_why)."""
+        self.message.emit(self.tr("Select a saved voice in the list first."))
 
     def _apply_item(self, item: QListWidgetItem) -> None:
         voice = self.library.get(item.data(Qt.ItemDataRole.UserRole))
@@ -307,6 +314,7 @@ class VoicePanel(Retranslating, QWidget):
     def _ask_export(self) -> None:
         voice = self.selected_voice()
         if voice is None:
+            self._none_selected()
             return
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export voice"), f"{voice.name}.json",
                                               self.tr("Voice files (*.json)"))
@@ -318,7 +326,9 @@ class VoicePanel(Retranslating, QWidget):
 
     def _audition_selected(self) -> None:
         voice = self.selected_voice()
-        if voice is not None:
+        if voice is None:
+            self._none_selected()
+        else:
             self.auditionRequested.emit(voice)
 
     def _ask_recording(self) -> None:

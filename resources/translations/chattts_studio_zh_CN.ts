@@ -1759,6 +1759,10 @@
         <source>Use a speaker string copied from elsewhere</source>
         <translation>使用从别处复制的说话人字符串</translation>
     </message>
+    <message>
+        <source>Select a saved voice in the list first.</source>
+        <translation>请先在列表中选择一个已保存的音色。</translation>
+    </message>
 </context>
 <context>
     <name>WaveformView</name>

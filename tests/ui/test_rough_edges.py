@@ -100,6 +100,16 @@ def test_paste_with_an_empty_or_a_bad_clipboard_says_why(qtbot, tmp_path):
     assert "not known yet" in said[-1]
 
 
+def test_voice_buttons_without_a_selection_say_why(qtbot, tmp_path):
+    panel = VoicePanel(VoiceLibrary(tmp_path / "voices"))
+    qtbot.addWidget(panel)
+    said = []
+    panel.message.connect(said.append)
+    for button in (panel.audition_button, panel.export_button, panel.delete_button):
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert said == ["Select a saved voice in the list first."] * 3
+
+
 # -- 14 no sound device: one true sentence, no "Speaking..." -------------------------------------
 def test_no_device_status_does_not_say_speaking(qtbot, make_window):
     window = _no_device_window(make_window)
