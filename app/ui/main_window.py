@@ -293,8 +293,11 @@ class MainWindow(Retranslating, QMainWindow):
         self.setWindowTitle(self.tr("ChatTTS Studio"))
         self.menus.retranslate()
         self.ui.retranslate()
-        if self.model.state is ModelState.READY and not self.speech.busy:
-            self.ui.show_model_state(ModelState.READY, self.model)
+        # The status line in the new language: what is going on now (a result's line gives way).
+        if self.speech.busy:
+            self.status.setText(self.ui.speaking_text())
+        else:
+            self.ui.show_model_state(self.model.state, self.model)
 
     def open_speech_server(self) -> None:
         from app.ui.server_dialog import SpeechServerDialog

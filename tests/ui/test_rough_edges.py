@@ -68,6 +68,7 @@ def test_switching_to_chinese_retranslates_the_audio_banner_and_the_warnings(qtb
         box = window.result_warnings
         assert box.count() >= 2                                  # each sentence hit the 4-token limit
         shown += [box.item(r).text() for r in range(box.count())] + [box.item(r).toolTip() for r in range(box.count())]
+        shown.append(window.status.text())                       # the status line too
         for text in shown:
             assert HAN.search(text) and english_runs(text, {}) == [], text
             assert not re.search(r"\b(audio|Sentence|limit|found)\b", text), text

@@ -132,7 +132,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         c.renderProgress.connect(self.render_bar.show_progress)
         self.render_target.changed.connect(self._on_target_changed)
         c.renderEnded.connect(self._on_render_ended)
-        c.failed.connect(lambda message: self.say(lambda: again(message)))
+        c.failed.connect(lambda message: self.say(lambda: message))   # said once, in its own language
         c.exportEnded.connect(self._on_export_ended)
         c.model.stateChanged.connect(self._on_model_state)
         self.chapters.currentRowChanged.connect(self._on_chapter_row)
