@@ -83,9 +83,11 @@ class MainWindow(Retranslating, QMainWindow):
         ui.doctor_banner.openRequested.connect(self.open_doctor)
         ui.text_panel.preview_button.clicked.connect(self.preview)
         # A shown preview follows the text, a moment after typing stops (test_the_preview_follows_the_text).
-        self._preview_timer = QTimer(self, singleShot=True, interval=300, timeout=self.preview)
-        ui.text_panel.editor.textChanged.connect(
-            lambda: self.text_panel.preview.isVisible() and self._preview_timer.start())
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(300)
+        self._preview_timer.timeout.connect(self.preview)
+        ui.text_panel.editor.textChanged.connect(self._text_changed)
         ui.voice_panel.auditionRequested.connect(self.audition)
         ui.voice_panel.message.connect(self.status.setText)
         ui.history_panel.regenerateRequested.connect(self.regenerate)
@@ -227,6 +229,10 @@ class MainWindow(Retranslating, QMainWindow):
             self.text_panel.show_preview(str(exc))
             return
         self.text_panel.show_preview(prepared.spoken + "".join(f"\n⚠ {w}" for w in prepared.warnings))
+
+    def _text_changed(self) -> None:
+        if self.text_panel.preview.isVisible():
+            self._preview_timer.start()
 
     def play(self) -> None:
         self.start_request(self.current_request())

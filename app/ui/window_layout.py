@@ -5,6 +5,7 @@ the rest (app/ui/main_window.py)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter,
     QTabWidget, QVBoxLayout, QWidget,
@@ -58,6 +59,11 @@ class WindowLayout(QObject):
         self.result_warnings.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.result_warnings.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.result_warnings.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.result_warnings.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.copy_warnings = QAction(self.result_warnings)       # the rows cannot be selected
+        self.copy_warnings.triggered.connect(lambda: QGuiApplication.clipboard().setText(
+            "\n".join(again(w) for w in self._warnings)))
+        self.result_warnings.addAction(self.copy_warnings)
         self.result_warnings.hide()
         self._warnings: list[str] = []
 
@@ -123,8 +129,12 @@ class WindowLayout(QObject):
     PROGRESS_STEPS = 1000
 
     def show_fraction(self, fraction: float) -> None:
-        self.progress.setRange(0, self.PROGRESS_STEPS)
-        self.progress.setValue(round(fraction * self.PROGRESS_STEPS))
+        """Called for every piece of audio, so it touches the bar only when it changes."""
+        if self.progress.maximum() != self.PROGRESS_STEPS:
+            self.progress.setRange(0, self.PROGRESS_STEPS)
+        value = round(fraction * self.PROGRESS_STEPS)
+        if value != self.progress.value():
+            self.progress.setValue(value)
 
     def show_buffering(self, waiting: bool) -> None:
         """Playback waits, between sentences or in a pause, for the rest to be made, rather than
@@ -182,6 +192,7 @@ class WindowLayout(QObject):
 
     def retranslate(self) -> None:
         self.show_result_warnings(self._warnings)
+        self.copy_warnings.setText(self.tr("Copy the warnings"))
         self.play_button.setText(self.tr("Play"))
         self.play_button.setToolTip(self.tr("Speak the text (Ctrl+Enter)"))
         self.stop_button.setText(self.tr("Stop"))

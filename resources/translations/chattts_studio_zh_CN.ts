@@ -1902,5 +1902,9 @@
         <source>Making the audio (no sound device, so it is not played; Export WAV works)...</source>
         <translation>正在生成音频（没有声音设备，所以不会播放；“导出 WAV”可用）……</translation>
     </message>
+    <message>
+        <source>Copy the warnings</source>
+        <translation>复制这些警告</translation>
+    </message>
 </context>
 </TS>

@@ -132,6 +132,8 @@ def test_warnings_take_one_row_each_and_leave_the_text_box_its_room(qtbot, windo
     box = window.result_warnings
     assert box.count() == 4 and not box.wordWrap()               # one row each: never broken mid-word
     assert box.item(0).toolTip() == warning                      # the whole sentence
+    box.actions()[0].trigger()                                   # the right-click menu's Copy
+    assert QGuiApplication.clipboard().text().splitlines()[0] == warning
     rows = box.sizeHintForRow(0)
     assert box.height() <= 3 * rows + 2 * box.frameWidth()
     assert before - editor.height() <= 3 * rows + 2 * box.frameWidth() + 12

@@ -140,8 +140,8 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table_model.editRequested.connect(c.edit_text)
         self.table_model.lockRequested.connect(c.set_locked)
         self.chapter_wave.partClicked.connect(self.select_sentence)
-        self.takes.playRequested.connect(lambda take: self._can_play() and c.play_take(take))
-        self.takes.compareRequested.connect(lambda chosen, other: self._can_play() and c.compare(chosen, other))
+        self.takes.playRequested.connect(self._play_take)
+        self.takes.compareRequested.connect(self._compare_takes)
         self.takes.chooseRequested.connect(lambda take: self._with_sentence(lambda s: c.choose_take(s.id, take)))
         self.takes.regenerateRequested.connect(self.regenerate)
         self.takes.takeSelected.connect(self._show_take)
@@ -252,6 +252,14 @@ class NarrationWindow(Retranslating, QMainWindow):
             self.say(lambda: self.tr("The main window is speaking; stop it first."))
             return False
         return True
+
+    def _play_take(self, take) -> None:
+        if self._can_play():
+            self.controller.play_take(take)
+
+    def _compare_takes(self, chosen, other) -> None:
+        if self._can_play():
+            self.controller.compare(chosen, other)
 
     def play_from_here(self) -> None:
         if not self._can_play():
