@@ -131,8 +131,38 @@ def current_language() -> str:
     return _active()[0]
 
 
+class Phrase(str):
+    """A translated sentence that remembers its English source and the values put into it, so a
+    window can show it again after the language changes (again(); test_again_follows_the_language)."""
+
+    def __new__(cls, text: str, source: str, fields=None):
+        phrase = super().__new__(cls, text)
+        phrase.source, phrase.fields = source, fields
+        return phrase
+
+    def format(self, *args, **kwargs) -> "Phrase":
+        # Kept as text: a field is shown, never called, and the phrase must pickle (farm workers).
+        keep = (lambda v: v if isinstance(v, (str, int, float)) else str(v))
+        return Phrase(str.format(self, *args, **kwargs), self.source,
+                      ([keep(a) for a in args], {k: keep(v) for k, v in kwargs.items()}))
+
+    def __reduce__(self):
+        return Phrase, (str(self), self.source, self.fields)
+
+
 def _(message: str) -> str:
-    return _active()[1].gettext(message)
+    return Phrase(_active()[1].gettext(message), message)
+
+
+def again(text):
+    """`text` in the current language when it came from _() (its fields too); other text as it is."""
+    if not isinstance(text, Phrase):
+        return text
+    phrase = Phrase(_active()[1].gettext(text.source), text.source)
+    if text.fields is None:
+        return phrase
+    args, kwargs = text.fields
+    return phrase.format(*[again(a) for a in args], **{k: again(v) for k, v in kwargs.items()})
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

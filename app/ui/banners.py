@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 
 from app.engine.library.notices import WHOLE_FILE, NoticeKind
+from app.i18n import again
 from app.ui.banner import Banner
 from app.ui.controllers.model import ModelState
 from app.ui.retranslate import Retranslating
@@ -78,13 +79,13 @@ class AudioBanner(Retranslating, Banner):
     def refresh(self) -> None:
         problem = self._speech.output_problem()
         if problem:
-            self.show_message(problem, "info", self.tr("Dismiss"))
+            self.show_message(again(problem), "info", self.tr("Dismiss"))
         else:
             self.hide()
 
     def retranslate(self) -> None:
-        if not self.isHidden():
-            self.button.setText(self.tr("Dismiss"))
+        if not self.isHidden():     # a dismissed banner stays dismissed
+            self.refresh()
 
 
 class LibraryBanner(Retranslating, Banner):

@@ -10,8 +10,9 @@ from PySide6.QtWidgets import (
 
 from app.ui.retranslate import Retranslating
 from app.engine.models.download import FileState
-from app.engine.models.files import MODEL_FILES, OFFICIAL_MODEL_BYTES
-from app.engine.models.sources import HF_MIRROR, SourceName
+from app.engine.models.files import MODEL_FILES, OFFICIAL_DOWNLOAD_GB
+from app.engine.errors import StudioError
+from app.engine.models.sources import HF_MIRROR, SourceName, make_source
 from app.workers.download_worker import DownloadThread
 
 SOURCES = tuple(SourceName)   # the order of the source list
@@ -24,11 +25,15 @@ def _mb(n) -> str:
 class DownloadDialog(Retranslating, QDialog):
     modelReady = Signal(str)      # the folder, once every file is verified
 
-    def __init__(self, target: str, parent=None, settings=None):
+    def __init__(self, target: str, parent=None, settings=None, unreachable_host=None):
+        """`unreachable_host`: gives the download host the doctor found silent, or None."""
         super().__init__(parent)
         self.setObjectName("downloadDialog")
         self.target = target
         self.settings = settings
+        self._unreachable_host = unreachable_host or (lambda: None)
+        self._contacting = ""        # the status line's text until the first bytes arrive
+        self._silent_note = ""       # what the status line says about a silent host, if anything
         self.running = False
         self._unfinished: list[int] = []      # rows the last progress showed as not done
         self.downloads = DownloadThread(self)
@@ -92,6 +97,24 @@ class DownloadDialog(Retranslating, QDialog):
         self.url.setVisible(name.takes_address)
         if name == SourceName.MIRROR and not self.url.text():
             self.url.setText(HF_MIRROR)
+        if not self.running:
+            silent = self.silent_host()
+            note = self.tr("%1 did not answer when this computer was checked: choose ModelScope or a mirror, "
+                           "or Download to try it again.").replace("%1", silent) if silent else ""
+            if note or self.status.text() == self._silent_note:
+                self.status.setText(note)
+            self._silent_note = note
+
+    def silent_host(self) -> str | None:
+        """The chosen source's host when the doctor found it silent (test_a_silent_host_is_said_at_once)."""
+        host = self._unreachable_host()
+        if not host:
+            return None
+        try:
+            source = make_source(SOURCES[self.source.currentIndex()].value, self.url.text().strip() or None)
+        except StudioError:
+            return None
+        return host if source.host == host else None
 
     def select_source(self, name: str, url: str = "") -> None:
         self.source.setCurrentIndex(SOURCES.index(SourceName(name)))
@@ -103,12 +126,18 @@ class DownloadDialog(Retranslating, QDialog):
         if self.settings is not None:   # the mirror or address chosen last time is offered again
             self.settings.download_source = name.value
             self.settings.download_url = self.url.text().strip()
-        self.status.setText(self.tr("Starting..."))
+        silent = self.silent_host()
+        self._contacting = self.tr(
+            "Trying %1 again; it did not answer when this computer was checked, so this may fail after "
+            "a while. ModelScope or a mirror may work instead.").replace("%1", silent) if silent else self.tr(
+            "Contacting the download host...")
+        self.status.setText(self._contacting)
         self._set_running(True)
         self.downloads.requestDownload.emit(self.target, name.value, self.url.text().strip())
 
     def import_folder(self, folder: str) -> None:
-        self.status.setText(self.tr("Copying and verifying %1...").replace("%1", folder))
+        self._contacting = self.tr("Copying and verifying %1...").replace("%1", folder)
+        self.status.setText(self._contacting)
         self._set_running(True)
         self.downloads.requestImport.emit(folder, self.target)
 
@@ -135,6 +164,9 @@ class DownloadDialog(Retranslating, QDialog):
         self.total.setRange(0, 1000)
         self.total.setValue(int(1000 * progress.done_bytes / total))
         eta = progress.eta_s
+        if not progress.done_bytes and not progress.speed_bps:    # nothing yet: not "0.0 MB of 0.0 MB"
+            self.status.setText(self._contacting)
+            return
         self.status.setText(self.tr("%1 of %2 at %3/s%4").replace("%1", _mb(progress.done_bytes))
                             .replace("%2", _mb(progress.total_bytes)).replace("%3", _mb(progress.speed_bps))
                             .replace("%4", self.tr(", about %1 s left").replace("%1", f"{eta:.0f}") if eta else ""))
@@ -193,7 +225,7 @@ class DownloadDialog(Retranslating, QDialog):
         self._source_changed()
         self.url.setPlaceholderText(self.tr("https://..."))
         self.where.setText(self.tr("Into %1 (about %2 GB). Interrupted downloads resume where they stopped.")
-                           .replace("%1", self.target).replace("%2", f"{OFFICIAL_MODEL_BYTES / 1e9:.1f}"))
+                           .replace("%1", self.target).replace("%2", f"{OFFICIAL_DOWNLOAD_GB:.1f}"))
         self.table.setHorizontalHeaderLabels([self.tr("File"), self.tr("Size"), self.tr("State")])
         self.start_button.setText(self.tr("Download"))
         self.cancel_button.setText(self.tr("Cancel"))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
+from app.i18n import again
 from app.ui.retranslate import Retranslating
-from app.engine.models.files import OFFICIAL_MODEL_BYTES
+from app.engine.models.files import OFFICIAL_DOWNLOAD_GB
 from app.engine.request import SamplingParams, SynthesisRequest
 from app.ui.controllers import ModelState, NotReady
 from app.ui.doctor_panel import DoctorPanel
@@ -88,7 +89,7 @@ class ModelPage(Retranslating, QWizardPage):
     def retranslate(self):
         self.setTitle(self.tr("The model"))
         self.setSubTitle(self.tr("ChatTTS needs its model files (about %1 GB) in one folder.").replace(
-            "%1", f"{OFFICIAL_MODEL_BYTES / 1e9:.1f}"))
+            "%1", f"{OFFICIAL_DOWNLOAD_GB:.1f}"))
         self.choose.setText(self.tr("Choose folder..."))
         self.download.setText(self.tr("Download..."))
         self.refresh()
@@ -121,21 +122,25 @@ class TestPage(Retranslating, QWizardPage):
             self.result.setText(self.tr("The model is not loaded yet."))
             return
         if started:
-            self.result.setText(self.tr("Speaking..."))
+            self.result.setText(self.tr("Making the test sentence; it cannot be heard without a sound device...")
+                                if self.speech.output_problem() else self.tr("Speaking..."))
 
     def _on_finished(self, _request, result, _audition):
+        """One sentence that says what happened, true with or without a sound device and a real
+        model (test_wizard_downloads_the_model_through_its_own_dialog_then_speaks_without_a_sound_device)."""
         problem = self.speech.output_problem()
-        if problem:
-            text = self.tr("Made %1 s of audio in %2 s on %3, but it could not be played: %4").replace(
-                "%1", f"{result.duration:.1f}").replace("%2", f"{result.synth_seconds:.1f}").replace(
-                "%3", result.device).replace("%4", problem)
+        if problem and result.test_model:
+            text = self.tr("Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not "
+                           "played: %4")
+        elif problem:
+            text = self.tr("Made %1 s of audio in %2 s on %3, but it could not be played: %4")
+        elif result.test_model:
+            text = self.tr("Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so "
+                           "you heard noise, not speech.")
         else:
-            text = self.tr("Played %1 s of audio, made in %2 s on %3.").replace(
-                "%1", f"{result.duration:.1f}").replace("%2", f"{result.synth_seconds:.1f}").replace(
-                "%3", result.device)
-        if result.test_model:
-            text += " " + self.tr("This is a random-weight test model, so you heard noise, not speech.")
-        self.result.setText(text)
+            text = self.tr("Played %1 s of audio, made in %2 s on %3.")
+        self.result.setText(text.replace("%1", f"{result.duration:.1f}").replace(
+            "%2", f"{result.synth_seconds:.1f}").replace("%3", result.device).replace("%4", again(problem or "")))
 
     def retranslate(self):
         self.setTitle(self.tr("A test sentence"))

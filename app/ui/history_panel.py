@@ -17,24 +17,39 @@ from PySide6.QtWidgets import (
 
 from app.engine.errors import OutputError
 from app.engine.library.history import HistoryEntry
+from app.i18n import again
 from app.ui.retranslate import Retranslating
 
 
+# Letters and digits of any script; punctuation, spaces and what Windows forbids in a name go.
+_WORDS = re.compile(r"[^\W_]+")
+# Names Windows reserves for devices, whatever the suffix.
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))}
+
+
 def default_export_name(text: str) -> str:
-    words = re.sub(r'[<>:"/\\|?*\x00-\x1f\s]+', " ", text).strip()
-    stem = "_".join(words.split()[:6])[:40] or "speech"
+    """The first words of the text joined by "_" (test_default_export_name_is_clean)."""
+    stem = "_".join(_WORDS.findall(text)[:6])[:40].strip("_") or "speech"
+    if stem.lower() in _RESERVED:
+        stem += "_speech"
     return f"{stem}.wav"
 
 
-def entry_label(entry: HistoryEntry) -> str:
+def entry_label(entry: HistoryEntry, metrics=None, width: int = 0) -> str:
+    """When, how long, and the first words on a second line, cut to `width` pixels of `metrics`
+    so that a row is never clipped (test_history_rows_and_the_speaker_field_are_not_clipped)."""
     words = " ".join(entry.text.split())
     if len(words) > 40:
         words = words[:40] + "…"
+    if metrics is not None:
+        words = metrics.elidedText(words, Qt.TextElideMode.ElideRight, width)
     when = entry.created.replace("T", " ")[:16]
-    return f"{when}  ·  {entry.duration:.1f} s  ·  {words}"
+    return f"{when}  ·  {entry.duration:.1f} s\n{words}"
 
 
 class HistoryPanel(Retranslating, QWidget):
+    WORDS_WIDTH = 240         # pixels of a row's words; the list is made wide enough for them
+
     replayRequested = Signal(str)
     exportRequested = Signal(str)
     deleteRequested = Signal(str)
@@ -49,6 +64,8 @@ class HistoryPanel(Retranslating, QWidget):
         self.settings = settings
         self.list = QListWidget()
         self.list.setObjectName("historyList")
+        self.list.setMinimumWidth(self.WORDS_WIDTH + 2 * self.list.frameWidth()
+                                  + self.list.verticalScrollBar().sizeHint().width() + 16)
         self.buttons = {}
         row = QHBoxLayout()
         for key, signal in (("replay", self.replayRequested), ("export", self.exportRequested),
@@ -66,7 +83,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
         self.replayRequested.connect(self.replay)
         self.exportRequested.connect(self.export_entry)
-        self.deleteRequested.connect(history.delete)
+        self.deleteRequested.connect(self.confirm_delete)
         history.changed.connect(self.refresh)
         history.added.connect(self.select)
         self.retranslate()
@@ -76,9 +93,38 @@ class HistoryPanel(Retranslating, QWidget):
         self.set_entries(self.history.entries())
 
     def replay(self, entry_id: str) -> None:
+        """Plays the entry, or says why nothing is heard (test_replay_without_a_device_says_why)."""
         entry = self.history.get(entry_id)
-        if entry is not None and not self.speech.busy:
-            self.speech.play_audio(*self.history.audio(entry))
+        if entry is None:
+            return
+        problem = self.speech.output_problem()
+        if problem:
+            self.message.emit(self.tr("Nothing can be played: %1").replace("%1", again(problem)))
+        elif self.speech.busy:
+            self.message.emit(self.tr("Stop the current speech first, then replay."))
+        else:
+            try:
+                audio = self.history.audio(entry)
+            except (OSError, RuntimeError) as exc:     # a missing or damaged file (soundfile's error)
+                self.message.emit(self.tr("The audio of this result could not be read: %1").replace("%1", str(exc)))
+                return
+            self.speech.play_audio(*audio)
+            self.message.emit(self.tr("Replaying: %1").replace("%1", entry_label(entry).replace("\n", "  ·  ")))
+
+    def confirm_delete(self, entry_id: str) -> bool:
+        """Deleting removes the audio for good, so it is asked first (test_history_delete_asks_first)."""
+        entry = self.history.get(entry_id)
+        if entry is None:
+            return False
+        answer = QMessageBox.question(
+            self, self.tr("Delete result"),
+            self.tr("Delete this result and its audio? This cannot be undone.\n\n%1").replace(
+                "%1", entry_label(entry).replace("\n", "  ·  ")),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self.history.delete(entry_id)
+        return True
 
     def export_selected(self) -> None:
         entry_id = self.selected_id()
@@ -111,8 +157,9 @@ class HistoryPanel(Retranslating, QWidget):
     def set_entries(self, entries: list[HistoryEntry]) -> None:
         current = self.selected_id()
         self.list.clear()
+        metrics = self.list.fontMetrics()
         for entry in entries:
-            item = QListWidgetItem(entry_label(entry))
+            item = QListWidgetItem(entry_label(entry, metrics, self.WORDS_WIDTH))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setToolTip(entry.text[:500])
             self.list.addItem(item)

@@ -58,6 +58,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.history = HistoryController(history, voices, self)
         self.doctor = DoctorController(self.model.model_dir, doctor_probe_factory, self)
         self.folders = ModelFolders(self.model, settings, self)
+        self.folders.unreachable_host = self.doctor.unreachable_host
         self.speech_server = SpeechServerController(self.model, self)
         self.server_dialog = None
 
@@ -81,6 +82,12 @@ class MainWindow(Retranslating, QMainWindow):
         ui.model_banner.downloadRequested.connect(lambda: self.folders.open_download())
         ui.doctor_banner.openRequested.connect(self.open_doctor)
         ui.text_panel.preview_button.clicked.connect(self.preview)
+        # A shown preview follows the text, a moment after typing stops (test_the_preview_follows_the_text).
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(300)
+        self._preview_timer.timeout.connect(self.preview)
+        ui.text_panel.editor.textChanged.connect(self._text_changed)
         ui.voice_panel.auditionRequested.connect(self.audition)
         ui.voice_panel.message.connect(self.status.setText)
         ui.history_panel.regenerateRequested.connect(self.regenerate)
@@ -99,7 +106,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.doctor.failed.connect(self._load_if_waiting)
         s = self.speech
         s.started.connect(ui.show_speaking)
-        s.progress.connect(ui.show_progress)
+        s.fraction.connect(ui.show_fraction)
         s.bufferingChanged.connect(ui.show_buffering)
         s.finished.connect(self._on_finished)
         s.failed.connect(self._on_failed)
@@ -223,6 +230,10 @@ class MainWindow(Retranslating, QMainWindow):
             return
         self.text_panel.show_preview(prepared.spoken + "".join(f"\n⚠ {w}" for w in prepared.warnings))
 
+    def _text_changed(self) -> None:
+        if self.text_panel.preview.isVisible():
+            self._preview_timer.start()
+
     def play(self) -> None:
         self.start_request(self.current_request())
 
@@ -288,8 +299,11 @@ class MainWindow(Retranslating, QMainWindow):
         self.setWindowTitle(self.tr("ChatTTS Studio"))
         self.menus.retranslate()
         self.ui.retranslate()
-        if self.model.state is ModelState.READY and not self.speech.busy:
-            self.ui.show_model_state(ModelState.READY, self.model)
+        # The status line in the new language: what is going on now (a result's line gives way).
+        if self.speech.busy:
+            self.status.setText(self.ui.speaking_text())
+        else:
+            self.ui.show_model_state(self.model.state, self.model)
 
     def open_speech_server(self) -> None:
         from app.ui.server_dialog import SpeechServerDialog

@@ -17,6 +17,8 @@ class ModelFolders(QObject):
         self._settings = settings
         self._window = parent
         self.download_dialog = None
+        # The download host the last doctor run found silent, or None (the window sets it).
+        self.unreachable_host = lambda: None
 
     def choose(self, parent=None) -> None:
         path = QFileDialog.getExistingDirectory(parent or self._window, self.tr("Choose the ChatTTS model folder"),
@@ -44,7 +46,8 @@ class ModelFolders(QObject):
                 dialog.show()
                 return dialog
             dialog.close()
-        dialog = self.download_dialog = DownloadDialog(str(self._model.model_dir()), owner, self._settings)
+        dialog = self.download_dialog = DownloadDialog(str(self._model.model_dir()), owner, self._settings,
+                                                       self.unreachable_host)
         dialog.modelReady.connect(self._model.set_model_dir)
         dialog.show()
         if import_from:

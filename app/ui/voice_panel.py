@@ -1,8 +1,9 @@
 """Choosing a voice: a seed (with a dice for a random one), its speaker string, saved voices.
 
-The speaker string field shows the voice in ChatTTS's portable form. While it shows the
-seed's own voice, the seed decides; once the user pastes or types another string, that
-string decides until the seed is changed again.
+The Speaker field names the voice (a saved voice's name, the seed's voice, a custom voice);
+its speaker string, ChatTTS's portable form, is behind Copy and Paste (the raw string reads as
+garbled Chinese). While the seed's own voice is in use, the seed decides; once the user pastes
+another string, that string decides until the seed is changed again.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.ui.retranslate import Retranslating
 from app.engine.errors import StudioError
 from app.engine.voices.importer import IMPORT_FILTER, export_voice, import_voice_file
+from app.engine.voices.speakers import decode_speaker
 from app.engine.library.voices import Voice, VoiceLibrary
 from app.engine.request import SEED_MAX
 
@@ -38,6 +40,8 @@ class VoicePanel(Retranslating, QWidget):
         super().__init__(parent)
         self.library = library
         self._speaker_from_seed = True
+        self._speaker = ""                         # the speaker string, once known
+        self._voice_name: str | None = None        # the saved voice in use, if one is
         self._reference: tuple[str, str] | None = None
 
         self.seed = QSpinBox()
@@ -45,8 +49,9 @@ class VoicePanel(Retranslating, QWidget):
         self.seed.setRange(0, MAX_SEED)
         self.dice = QPushButton()
         self.dice.setObjectName("randomVoiceButton")
-        self.speaker = QLineEdit()
+        self.speaker = QLineEdit()                 # what the voice is, in words
         self.speaker.setObjectName("speakerString")
+        self.speaker.setReadOnly(True)
         self.copy_button = QPushButton()
         self.copy_button.setObjectName("copySpeakerButton")
         self.paste_button = QPushButton()
@@ -98,7 +103,6 @@ class VoicePanel(Retranslating, QWidget):
 
         self.seed.valueChanged.connect(self._seed_changed)
         self.dice.clicked.connect(self.random_voice)
-        self.speaker.textEdited.connect(self._speaker_edited)
         self.copy_button.clicked.connect(self.copy_speaker)
         self.paste_button.clicked.connect(self.paste_speaker)
         self.save_button.clicked.connect(self._ask_and_save)
@@ -122,49 +126,99 @@ class VoicePanel(Retranslating, QWidget):
 
     def explicit_speaker(self) -> str | None:
         """The speaker string to use instead of the seed, or None when the seed decides."""
-        text = self.speaker.text().strip()
-        return None if self._speaker_from_seed or not text else text
+        return None if self._speaker_from_seed or not self._speaker else self._speaker
+
+    def speaker_string(self) -> str:
+        """The current voice's speaker string ("" until a Play has made the seed's known)."""
+        return self._speaker
 
     def reference(self) -> tuple[str, str] | None:
         """(audio codes, transcript) of a voice made from a recording, if one is chosen."""
         return self._reference
 
-    def set_voice(self, seed: int, speaker: str | None, reference: tuple[str, str] | None = None) -> None:
+    def set_voice(self, seed: int, speaker: str | None, reference: tuple[str, str] | None = None,
+                  name: str | None = None) -> None:
         self.seed.blockSignals(True)
         self.seed.setValue(max(0, min(MAX_SEED, int(seed))))
         self.seed.blockSignals(False)
-        self.speaker.setText(speaker or "")
+        self._speaker = speaker or ""
         self._speaker_from_seed = not speaker
         self._reference = reference
-        self.voiceChanged.emit()
+        self._voice_name = name or self._saved_name_of(speaker, reference)
+        self._voice_shown()
+
+    def _saved_name_of(self, speaker: str | None, reference) -> str | None:
+        """The saved voice with this speaker string or recording, if there is one (a restart or a
+        history entry names it again)."""
+        if not speaker and not reference:
+            return None
+        codes = reference[0] if reference else None
+        return next((v.name for v in self.library.list()
+                     if (codes and v.reference == codes) or (not codes and speaker and v.speaker == speaker)), None)
 
     def show_seed_speaker(self, speaker: str) -> None:
-        """After a run, show the seed's speaker string (copyable) without taking it over."""
+        """After a run, keep the seed's speaker string (to copy or save) without taking it over."""
         if self._speaker_from_seed:
-            self.speaker.setText(speaker)
+            self._speaker = speaker or ""
+            self._show_voice()
+
+    def voice_text(self) -> str:
+        """The voice in words (test_the_speaker_field_names_the_voice_and_copy_paste_the_string)."""
+        if self._voice_name:
+            return self._voice_name
+        if self._reference:
+            return self.tr("Voice from a recording")
+        if self._speaker_from_seed:
+            return self.tr("Voice of seed %1").replace("%1", str(self.seed.value()))
+        return self.tr("Custom voice")
+
+    def _show_voice(self) -> None:
+        self.speaker.setText(self.voice_text())
+        self.speaker.setCursorPosition(0)
+        known = bool(self._speaker or self._reference)
+        self.save_button.setEnabled(known)
+        self.save_button.setToolTip(self.tr("Save this voice under a name") if known else self.tr(
+            "Play something with this voice first; then it can be saved"))
+        self.copy_button.setToolTip(self.tr("Copy this voice's speaker string") if self._speaker else self.tr(
+            "Play something with this voice first; then its speaker string can be copied"))
+
+    def _voice_shown(self) -> None:
+        self._show_voice()
+        self.voiceChanged.emit()
 
     def random_voice(self) -> None:
         self.seed.setValue(random.randint(1, 99_999))
 
     def _seed_changed(self, _value: int) -> None:
         self._speaker_from_seed = True
+        self._speaker = ""
         self._reference = None
-        self.speaker.clear()
-        self.voiceChanged.emit()
-
-    def _speaker_edited(self, _text: str) -> None:
-        self._speaker_from_seed = False
-        self._reference = None
-        self.voiceChanged.emit()
+        self._voice_name = None
+        self._voice_shown()
 
     def copy_speaker(self) -> None:
-        QGuiApplication.clipboard().setText(self.speaker.text())
+        if not self._speaker:
+            self.message.emit(self.tr("This voice's speaker string is not known yet: play something "
+                                      "with it first, then copy."))
+            return
+        QGuiApplication.clipboard().setText(self._speaker)
+        self.message.emit(self.tr("Copied the speaker string of %1.").replace("%1", self.voice_text()))
 
     def paste_speaker(self) -> None:
+        """A pasted speaker string is checked before it is used; nothing pasted says why."""
         text = QGuiApplication.clipboard().text().strip()
-        if text:
-            self.speaker.setText(text)
-            self._speaker_edited(text)
+        if not text:
+            self.message.emit(self.tr("The clipboard holds no text; copy a speaker string first."))
+            return
+        try:
+            decode_speaker(text)
+        except StudioError as exc:
+            self.message.emit(str(exc))
+            return
+        self._speaker, self._speaker_from_seed = text, False
+        self._reference, self._voice_name = None, None
+        self._voice_shown()
+        self.message.emit(self.tr("Pasted a custom voice; Play uses it until the seed changes."))
 
     # -- saved voices -----------------------------------------------------------------
     def refresh(self) -> None:
@@ -177,7 +231,7 @@ class VoicePanel(Retranslating, QWidget):
             self.voices.addItem(item)
 
     def save_current_voice(self, name: str) -> Voice | None:
-        speaker = self.speaker.text().strip()
+        speaker = self._speaker
         if not speaker and not self._reference:
             QMessageBox.information(self, self.tr("Save voice"), self.tr(
                 "Play something with this voice first, so its speaker string is known."))
@@ -191,22 +245,39 @@ class VoicePanel(Retranslating, QWidget):
             QMessageBox.warning(self, self.tr("Save voice"), str(exc))
             return None
         self.refresh()
+        self._voice_name = voice.name
+        self._show_voice()
+        self.message.emit(self.tr("Saved the voice \"%1\".").replace("%1", voice.name))
         return voice
 
     def _ask_and_save(self) -> None:
-        name, ok = QInputDialog.getText(self, self.tr("Save voice"), self.tr("Name of this voice:"))
+        """Asks for a name only when there is a voice to save
+        (test_save_voice_keeps_the_name_and_is_offered_once_there_is_a_voice)."""
+        if not (self._speaker or self._reference):
+            self._show_voice()
+            self.message.emit(self.save_button.toolTip())
+            return
+        name, ok = QInputDialog.getText(self, self.tr("Save voice"), self.tr("Name of this voice:"),
+                                        text=self._voice_name or "")
         if ok and name.strip():
             self.save_current_voice(name.strip())
 
     def delete_selected(self) -> None:
         item = self.voices.currentItem()
-        if item is not None:
-            self.library.delete(item.data(Qt.ItemDataRole.UserRole))
-            self.refresh()
+        if item is None:
+            self._none_selected()
+            return
+        self.library.delete(item.data(Qt.ItemDataRole.UserRole))
+        self.refresh()
 
     def selected_voice(self) -> Voice | None:
         item = self.voices.currentItem()
         return self.library.get(item.data(Qt.ItemDataRole.UserRole)) if item else None
+
+    def _none_selected(self) -> None:
+        """A saved voice's button with none selected says so
+        (test_voice_buttons_without_a_selection_say_why)."""
+        self.message.emit(self.tr("Select a saved voice in the list first."))
 
     def _apply_item(self, item: QListWidgetItem) -> None:
         voice = self.library.get(item.data(Qt.ItemDataRole.UserRole))
@@ -216,11 +287,11 @@ class VoicePanel(Retranslating, QWidget):
     def apply_voice(self, voice: Voice) -> None:
         reference = (voice.reference, voice.reference_text or "") if voice.reference else None
         if voice.seed is not None and not reference:
-            self.set_voice(voice.seed, None)
-            self.speaker.setText(voice.speaker)
+            self.set_voice(voice.seed, None, name=voice.name)
+            self.show_seed_speaker(voice.speaker)
         else:
             self.set_voice(voice.seed if voice.seed is not None else self.seed.value(),
-                           voice.speaker or None, reference)
+                           voice.speaker or None, reference, name=voice.name)
 
     def import_file(self, path: str) -> Voice | None:
         try:
@@ -243,6 +314,7 @@ class VoicePanel(Retranslating, QWidget):
     def _ask_export(self) -> None:
         voice = self.selected_voice()
         if voice is None:
+            self._none_selected()
             return
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export voice"), f"{voice.name}.json",
                                               self.tr("Voice files (*.json)"))
@@ -254,7 +326,9 @@ class VoicePanel(Retranslating, QWidget):
 
     def _audition_selected(self) -> None:
         voice = self.selected_voice()
-        if voice is not None:
+        if voice is None:
+            self._none_selected()
+        else:
             self.auditionRequested.emit(voice)
 
     def _ask_recording(self) -> None:
@@ -285,9 +359,9 @@ class VoicePanel(Retranslating, QWidget):
         self.speaker_label.setText(self.tr("Speaker"))
         self.dice.setText(self.tr("Random"))
         self.dice.setToolTip(self.tr("Pick a random voice"))
-        self.speaker.setPlaceholderText(self.tr("Speaker string (appears after the first run, or paste one)"))
         self.copy_button.setText(self.tr("Copy"))
         self.paste_button.setText(self.tr("Paste"))
+        self.paste_button.setToolTip(self.tr("Use a speaker string copied from elsewhere"))
         self.saved_box.setTitle(self.tr("Saved voices"))
         self.save_button.setText(self.tr("Save voice..."))
         self.delete_button.setText(self.tr("Delete"))
@@ -299,3 +373,4 @@ class VoicePanel(Retranslating, QWidget):
         self.audition_button.setToolTip(self.tr("Hear the selected voice say a test sentence"))
         self.recording_button.setText(self.tr("From recording..."))
         self.recording_button.setToolTip(self.tr("Make a voice from a recording and its transcript"))
+        self._show_voice()

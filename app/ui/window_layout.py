@@ -5,11 +5,14 @@ the rest (app/ui/main_window.py)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QProgressBar, QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter,
+    QTabWidget, QVBoxLayout, QWidget,
 )
 
 from app.engine.errors import ParameterError
+from app.i18n import again
 from app.ui.banners import AudioBanner, DoctorBanner, LibraryBanner, ModelBanner
 from app.ui.controllers.model import ModelState
 from app.ui.doctor_panel import DoctorPanel
@@ -28,6 +31,7 @@ def _button(name: str) -> QPushButton:
 class WindowLayout(QObject):
     def __init__(self, window, model, speech, history, doctor, settings):
         super().__init__(window)
+        self._speech = speech
         self.model_banner = ModelBanner(model)
         self.doctor_banner = DoctorBanner(doctor)
         self.audio_banner = AudioBanner(speech)
@@ -46,12 +50,22 @@ class WindowLayout(QObject):
         self.status = QLabel()
         self.status.setObjectName("statusLabel")
         window.statusBar().addWidget(self.status, 1)
-        # Every warning of the last result, in full (the status line has room for one line).
-        self.result_warnings = QLabel()
+        # Every warning of the last result, one row each, never wrapped (a wrap broke "--no-refine"
+        # mid-word) and at most WARNING_ROWS rows high, so the text box keeps its room; the whole
+        # sentence is in the row's tooltip (test_warnings_take_one_row_each_and_leave_the_text_box_its_room).
+        self.result_warnings = QListWidget()
         self.result_warnings.setObjectName("resultWarnings")
-        self.result_warnings.setWordWrap(True)
-        self.result_warnings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_warnings.setWordWrap(False)
+        self.result_warnings.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.result_warnings.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.result_warnings.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.result_warnings.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.copy_warnings = QAction(self.result_warnings)       # the rows cannot be selected
+        self.copy_warnings.triggered.connect(lambda: QGuiApplication.clipboard().setText(
+            "\n".join(again(w) for w in self._warnings)))
+        self.result_warnings.addAction(self.copy_warnings)
         self.result_warnings.hide()
+        self._warnings: list[str] = []
 
         controls = QHBoxLayout()
         for button in (self.play_button, self.stop_button, self.export_button):
@@ -104,11 +118,23 @@ class WindowLayout(QObject):
 
     def show_speaking(self) -> None:
         self.progress.setRange(0, 0)
-        self.status.setText(self.tr("Speaking..."))
+        self.status.setText(self.speaking_text())
 
-    def show_progress(self, done: int, total: int) -> None:
-        self.progress.setRange(0, total)
-        self.progress.setValue(done)
+    def speaking_text(self) -> str:
+        """Not "Speaking..." when nothing can be heard (test_no_device_status_does_not_say_speaking)."""
+        if self._speech.output_problem():
+            return self.tr("Making the audio (no sound device, so it is not played; Export WAV works)...")
+        return self.tr("Speaking...")
+
+    PROGRESS_STEPS = 1000
+
+    def show_fraction(self, fraction: float) -> None:
+        """Called for every piece of audio, so it touches the bar only when it changes."""
+        if self.progress.maximum() != self.PROGRESS_STEPS:
+            self.progress.setRange(0, self.PROGRESS_STEPS)
+        value = round(fraction * self.PROGRESS_STEPS)
+        if value != self.progress.value():
+            self.progress.setValue(value)
 
     def show_buffering(self, waiting: bool) -> None:
         """Playback waits, between sentences or in a pause, for the rest to be made, rather than
@@ -117,15 +143,27 @@ class WindowLayout(QObject):
         if waiting:
             self.status.setText(buffering)
         elif self.status.text() == buffering:
-            self.status.setText(self.tr("Speaking..."))
+            self.status.setText(self.speaking_text())
 
     def show_stopped(self) -> None:
         self._idle_progress()
         self.status.setText(self.tr("Stopped."))
 
+    WARNING_ROWS = 3
+
     def show_result_warnings(self, warnings: list[str]) -> None:
-        self.result_warnings.setText("\n".join(f"⚠ {w}" for w in warnings))
-        self.result_warnings.setVisible(bool(warnings))
+        self._warnings = list(warnings)
+        box = self.result_warnings
+        box.clear()
+        for warning in warnings:
+            text = again(warning)
+            item = QListWidgetItem(f"⚠ {text}")
+            item.setToolTip(text)
+            box.addItem(item)
+        rows = min(len(warnings), self.WARNING_ROWS)
+        if rows:
+            box.setFixedHeight(rows * box.sizeHintForRow(0) + 2 * box.frameWidth())
+        box.setVisible(bool(warnings))
 
     def _idle_progress(self) -> None:
         self.progress.setRange(0, 1)
@@ -153,6 +191,8 @@ class WindowLayout(QObject):
         return text.replace("%1", exc.option).replace("%2", str(exc.low)).replace("%3", str(exc.high))
 
     def retranslate(self) -> None:
+        self.show_result_warnings(self._warnings)
+        self.copy_warnings.setText(self.tr("Copy the warnings"))
         self.play_button.setText(self.tr("Play"))
         self.play_button.setToolTip(self.tr("Speak the text (Ctrl+Enter)"))
         self.stop_button.setText(self.tr("Stop"))

@@ -124,11 +124,6 @@
 <context>
     <name>DownloadDialog</name>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="106" />
-        <source>Starting...</source>
-        <translation>正在开始...</translation>
-    </message>
-    <message>
         <location filename="../../app/ui/download_dialog.py" line="111" />
         <source>Copying and verifying %1...</source>
         <translation>正在复制并校验 %1...</translation>
@@ -270,6 +265,18 @@
         <source>Close</source>
         <translation>关闭</translation>
     </message>
+    <message>
+        <source>%1 did not answer when this computer was checked: choose ModelScope or a mirror, or Download to try it again.</source>
+        <translation>检查这台电脑时 %1 没有响应：请选择 ModelScope 或镜像，或点“下载”再试一次。</translation>
+    </message>
+    <message>
+        <source>Trying %1 again; it did not answer when this computer was checked, so this may fail after a while. ModelScope or a mirror may work instead.</source>
+        <translation>正在再次尝试 %1；检查这台电脑时它没有响应，所以可能在一段时间后失败。改用 ModelScope 或镜像也许可行。</translation>
+    </message>
+    <message>
+        <source>Contacting the download host...</source>
+        <translation>正在连接下载服务器……</translation>
+    </message>
 </context>
 <context>
     <name>ExportDialog</name>
@@ -323,6 +330,15 @@
         <source>Normalize loudness (EBU R128, peaks under -1 dBTP)</source>
         <translation>响度标准化（EBU R128，峰值低于 -1 dBTP）</translation>
     </message>
+    <message>
+        <source>LUFS</source>
+        <translation>LUFS</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <comment>seconds</comment>
+        <translation>秒</translation>
+    </message>
 </context>
 <context>
     <name>FirstRunWizard</name>
@@ -373,6 +389,34 @@
         <location filename="../../app/ui/history_panel.py" line="147" />
         <source>Delete</source>
         <translation>删除</translation>
+    </message>
+    <message>
+        <source>Nothing can be played: %1</source>
+        <translation>无法播放：%1</translation>
+    </message>
+    <message>
+        <source>Stop the current speech first, then replay.</source>
+        <translation>请先停止当前的朗读，再重播。</translation>
+    </message>
+    <message>
+        <source>The audio of this result could not be read: %1</source>
+        <translation>无法读取这条结果的音频：%1</translation>
+    </message>
+    <message>
+        <source>Replaying: %1</source>
+        <translation>正在重播：%1</translation>
+    </message>
+    <message>
+        <source>Delete result</source>
+        <translation>删除结果</translation>
+    </message>
+    <message>
+        <source>Delete this result and its audio? This cannot be undone.
+
+%1</source>
+        <translation>删除这条结果及其音频？此操作无法撤销。
+
+%1</translation>
     </message>
 </context>
 <context>
@@ -973,6 +1017,10 @@
         <source>Select a rendered sentence to see its waveform</source>
         <translation>选择一个已生成的句子以查看其波形</translation>
     </message>
+    <message>
+        <source>Nothing can be played: %1</source>
+        <translation>无法播放：%1</translation>
+    </message>
 </context>
 <context>
     <name>ParamsPanel</name>
@@ -1428,11 +1476,6 @@
         <translation>已播放 %1 秒音频，用时 %2 秒（%3）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="137" />
-        <source>This is a random-weight test model, so you heard noise, not speech.</source>
-        <translation>这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
-    </message>
-    <message>
         <location filename="../../app/ui/first_run_wizard.py" line="141" />
         <source>A test sentence</source>
         <translation>试听一句</translation>
@@ -1441,6 +1484,18 @@
         <location filename="../../app/ui/first_run_wizard.py" line="142" />
         <source>Play the test sentence</source>
         <translation>播放测试句子</translation>
+    </message>
+    <message>
+        <source>Making the test sentence; it cannot be heard without a sound device...</source>
+        <translation>正在生成测试句子；没有声音设备，所以听不到……</translation>
+    </message>
+    <message>
+        <source>Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not played: %4</source>
+        <translation>已在 %3 上用 %2 秒生成 %1 秒的噪声（随机权重的测试模型，不是语音）；没有播放：%4</translation>
+    </message>
+    <message>
+        <source>Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so you heard noise, not speech.</source>
+        <translation>已播放 %1 秒的噪声（在 %3 上用 %2 秒生成）：这是随机权重的测试模型，所以您听到的是噪声，不是语音。</translation>
     </message>
 </context>
 <context>
@@ -1584,7 +1639,7 @@
     <message>
         <location filename="../../app/ui/voice_panel.py" line="285" />
         <source>Speaker</source>
-        <translation>音色字符串</translation>
+        <translation>说话人</translation>
     </message>
     <message>
         <location filename="../../app/ui/voice_panel.py" line="286" />
@@ -1595,11 +1650,6 @@
         <location filename="../../app/ui/voice_panel.py" line="287" />
         <source>Pick a random voice</source>
         <translation>随机挑选一个音色</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="288" />
-        <source>Speaker string (appears after the first run, or paste one)</source>
-        <translation>音色字符串（首次播放后显示，也可粘贴）</translation>
     </message>
     <message>
         <location filename="../../app/ui/voice_panel.py" line="289" />
@@ -1660,6 +1710,58 @@
         <location filename="../../app/ui/voice_panel.py" line="301" />
         <source>Make a voice from a recording and its transcript</source>
         <translation>用一段录音及其文字生成音色</translation>
+    </message>
+    <message>
+        <source>Voice of seed %1</source>
+        <translation>种子 %1 的音色</translation>
+    </message>
+    <message>
+        <source>Custom voice</source>
+        <translation>自定义音色</translation>
+    </message>
+    <message>
+        <source>Save this voice under a name</source>
+        <translation>为这个音色取名并保存</translation>
+    </message>
+    <message>
+        <source>Play something with this voice first; then it can be saved</source>
+        <translation>请先用这个音色播放一段内容，然后才能保存</translation>
+    </message>
+    <message>
+        <source>Copy this voice's speaker string</source>
+        <translation>复制这个音色的说话人字符串</translation>
+    </message>
+    <message>
+        <source>Play something with this voice first; then its speaker string can be copied</source>
+        <translation>请先用这个音色播放一段内容，然后才能复制它的说话人字符串</translation>
+    </message>
+    <message>
+        <source>This voice's speaker string is not known yet: play something with it first, then copy.</source>
+        <translation>这个音色的说话人字符串还未知：请先用它播放一段内容，再复制。</translation>
+    </message>
+    <message>
+        <source>Copied the speaker string of %1.</source>
+        <translation>已复制“%1”的说话人字符串。</translation>
+    </message>
+    <message>
+        <source>The clipboard holds no text; copy a speaker string first.</source>
+        <translation>剪贴板里没有文字；请先复制一个说话人字符串。</translation>
+    </message>
+    <message>
+        <source>Pasted a custom voice; Play uses it until the seed changes.</source>
+        <translation>已粘贴自定义音色；在更改种子之前，播放都使用它。</translation>
+    </message>
+    <message>
+        <source>Saved the voice "%1".</source>
+        <translation>已保存音色“%1”。</translation>
+    </message>
+    <message>
+        <source>Use a speaker string copied from elsewhere</source>
+        <translation>使用从别处复制的说话人字符串</translation>
+    </message>
+    <message>
+        <source>Select a saved voice in the list first.</source>
+        <translation>请先在列表中选择一个已保存的音色。</translation>
     </message>
 </context>
 <context>
@@ -1795,6 +1897,14 @@
         <location filename="../../app/ui/window_layout.py" line="164" />
         <source>History</source>
         <translation>历史记录</translation>
+    </message>
+    <message>
+        <source>Making the audio (no sound device, so it is not played; Export WAV works)...</source>
+        <translation>正在生成音频（没有声音设备，所以不会播放；“导出 WAV”可用）……</translation>
+    </message>
+    <message>
+        <source>Copy the warnings</source>
+        <translation>复制这些警告</translation>
     </message>
 </context>
 </TS>

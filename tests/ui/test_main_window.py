@@ -29,7 +29,7 @@ def test_play_streams_chunks_to_the_output_and_keeps_the_result(qtbot, window):
     assert np.array_equal(to_pcm16(output.played()), to_pcm16(saved))
     assert "s of audio in" in window.status.text()
     assert "noise, not speech" in window.status.text()
-    assert window.voice_panel.speaker.text() == entries[0].speaker
+    assert window.voice_panel.speaker_string() == entries[0].speaker
 
 
 def test_export_writes_a_valid_wav_with_a_name_from_the_first_words(qtbot, window, tmp_path, monkeypatch):
@@ -42,7 +42,7 @@ def test_export_writes_a_valid_wav_with_a_name_from_the_first_words(qtbot, windo
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_dialog)
     qtbot.mouseClick(window.export_button, Qt.MouseButton.LeftButton)
-    assert asked["start"].endswith("Hello_wonderful_world_of_speech._Second.wav")
+    assert asked["start"].endswith("Hello_wonderful_world_of_speech_Second.wav")
     info = sf.info(str(tmp_path / "export.wav"))
     assert (info.samplerate, info.channels, info.subtype) == (24_000, 1, "PCM_16")
     assert info.frames > 0
@@ -122,7 +122,7 @@ def test_closing_during_synthesis_stops_the_decode_and_the_worker_thread(qtbot, 
     assert pause.release.is_set() and pause.after <= 1
 
 
-def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, make_window):
+def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, make_window, monkeypatch):
     first = make_window()
     run_to_end(qtbot, first, "历史记录。")
     original = first.history.entries()[0]
@@ -145,6 +145,7 @@ def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, mak
     assert np.array_equal(second.history.audio(newest)[0], audio)   # same settings, same sound
 
     second.history_panel.select(older.id)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     qtbot.mouseClick(second.history_panel.buttons["delete"], Qt.MouseButton.LeftButton)
     assert [e.id for e in second.history.entries()] == [newest.id]
 

@@ -2,6 +2,8 @@
 
 import sys
 
+import numpy as np
+
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication
@@ -10,6 +12,7 @@ from PySide6.QtWidgets import QMessageBox
 from app.engine.errors import ParameterError
 from app.engine.library.voices import VoiceLibrary
 from app.engine.request import SynthesisRequest
+from app.engine.voices.speakers import encode_speaker
 from app.ui.params_panel import OFF, ParamsPanel
 from app.ui.text_panel import TextPanel
 from app.ui.voice_panel import VoicePanel
@@ -66,27 +69,29 @@ def test_dice_changes_the_seed_and_clears_the_old_speaker(qtbot, tmp_path):
         qtbot.mouseClick(panel.dice, Qt.MouseButton.LeftButton)
         seeds.add(panel.seed_value())
     assert len(seeds) > 1
-    assert panel.speaker.text() == ""
+    assert panel.speaker_string() == ""
     assert panel.explicit_speaker() is None
 
 
 def test_pasted_speaker_string_takes_over_until_the_seed_changes(qtbot, tmp_path):
     panel = VoicePanel(VoiceLibrary(tmp_path / "voices"))
     qtbot.addWidget(panel)
-    QGuiApplication.clipboard().setText("  pasted-speaker  ")
+    pasted = encode_speaker(np.full(8, 0.25, np.float16))
+    QGuiApplication.clipboard().setText(f"  {pasted}  ")
     qtbot.mouseClick(panel.paste_button, Qt.MouseButton.LeftButton)
-    assert panel.explicit_speaker() == "pasted-speaker"
+    assert panel.explicit_speaker() == pasted
     panel.seed.setValue(panel.seed_value() + 1)
     assert panel.explicit_speaker() is None
-    panel.show_seed_speaker("seed-speaker")
+    seed_speaker = encode_speaker(np.full(8, 0.5, np.float16))
+    panel.show_seed_speaker(seed_speaker)
     qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)
-    assert QGuiApplication.clipboard().text() == "seed-speaker"
+    assert QGuiApplication.clipboard().text() == seed_speaker
 
 
 def test_saved_voices_persist_and_restore(qtbot, window, tmp_path):
     run_to_end(qtbot, window, "音色。")
     panel = window.voice_panel
-    speaker = panel.speaker.text()
+    speaker = panel.speaker_string()
     seed = panel.seed_value()
     voice = panel.save_current_voice("旁白 narrator")
     assert voice is not None
@@ -96,7 +101,7 @@ def test_saved_voices_persist_and_restore(qtbot, window, tmp_path):
     panel.voices.setCurrentRow(0)
     panel._apply_item(panel.voices.item(0))
     assert panel.seed_value() == seed
-    assert panel.speaker.text() == speaker
+    assert panel.speaker_string() == speaker and panel.speaker.text() == "旁白 narrator"
     panel.delete_selected()
     assert VoiceLibrary().list() == [] and panel.voices.count() == 0
 

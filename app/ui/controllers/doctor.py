@@ -3,6 +3,8 @@ and the last report, judged again in the current language when it changes."""
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.doctor.checks import AFFECT_SYNTHESIS
@@ -34,6 +36,14 @@ class DoctorController(QObject):
         model's own banner, which offers a folder chooser."""
         failed = self.report.failed if self.report is not None else []
         return [r for r in failed if r.id in AFFECT_SYNTHESIS and r.id != "model_files"]
+
+    def unreachable_host(self) -> str | None:
+        """The download host (its name) that did not answer the last run's network check, or None."""
+        net = self.report.snapshot.get("network") if self.report is not None else None
+        if not isinstance(net, dict) or net.get("hub_reachable") is not False:
+            return None
+        endpoint = str(net.get("hub_endpoint") or "https://huggingface.co")
+        return urlparse(endpoint).netloc or endpoint
 
     def follow_language(self) -> bool:
         """Judge the last report again if the language changed (its sentences are quoted by the

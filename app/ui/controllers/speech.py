@@ -14,6 +14,7 @@ from app.engine.audio.wav import SAMPLE_RATE
 from app.engine.request import SynthesisRequest
 from app.engine.text.prepare import check_text
 from app.ui.controllers.model import ModelState
+from app.ui.controllers.progress import SpeechProgress
 
 
 class NotReady(Exception):
@@ -23,6 +24,7 @@ class NotReady(Exception):
 class SpeechController(QObject):
     started = Signal()                      # a request went to the worker
     progress = Signal(int, int)             # segments done, segments total
+    fraction = Signal(float)                # 0..1 of the request, moved by each piece of audio
     finished = Signal(object, object, bool)  # SynthesisRequest, SynthesisResult, audition
     failed = Signal(str)                    # the sentence to show
     stopped = Signal()                      # the user stopped the request (it ends at once here)
@@ -43,6 +45,7 @@ class SpeechController(QObject):
         output.set_state_listener(self._outputState.emit)
         self._job = None
         self._audition = False
+        self._progress = SpeechProgress("")
         worker = worker_thread.worker
         worker.chunkReady.connect(self._on_chunk)
         worker.progress.connect(self._on_progress)
@@ -78,6 +81,7 @@ class SpeechController(QObject):
             raise NotReady()
         self._job = self._worker.new_job(request)
         self._audition = audition
+        self._progress = SpeechProgress(request.text)
         self.output.start(SAMPLE_RATE)
         self.started.emit()
         self.busyChanged.emit(True)
@@ -118,6 +122,7 @@ class SpeechController(QObject):
     def _on_chunk(self, job_id: int, chunk) -> None:
         if self._current(job_id):
             self.output.enqueue(chunk.samples, chunk.index, chunk.final, chunk.vocoder_s)
+            self.fraction.emit(self._progress.audio(len(chunk.samples) / SAMPLE_RATE))
 
     @Slot(object)
     def _on_output_state(self, state) -> None:
@@ -127,6 +132,7 @@ class SpeechController(QObject):
     def _on_progress(self, job_id: int, done: int, total: int) -> None:
         if self._current(job_id):
             self.progress.emit(done, total)
+            self.fraction.emit(self._progress.sentences(done, total))
 
     @Slot(int, object)
     def _on_finished(self, job_id: int, result) -> None:

@@ -4,7 +4,7 @@ pauses. The values become the project's ExportSettings (validated there)."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QVBoxLayout,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QVBoxLayout, QWidget,
 )
 
 from app.ui.retranslate import Retranslating
@@ -29,14 +29,23 @@ class ExportDialog(Retranslating, QDialog):
         self.subtitles.addItems(["", "SRT", "WebVTT"])
         self.normalize = QCheckBox()
         self.normalize.setObjectName("exportNormalize")
-        self.loudness = self._spin("exportLoudness", -40.0, -5.0, 1.0, " LUFS")
-        self.sentence_pause = self._spin("exportSentencePause", 0.0, 10.0, 0.1, " s")
-        self.chapter_pause = self._spin("exportChapterPause", 0.0, 30.0, 0.5, " s")
+        self.loudness = self._spin("exportLoudness", -40.0, -5.0, 1.0)
+        self.sentence_pause = self._spin("exportSentencePause", 0.0, 10.0, 0.1)
+        self.chapter_pause = self._spin("exportChapterPause", 0.0, 30.0, 0.5)
         self.normalize.toggled.connect(self.loudness.setEnabled)
         self.form = QFormLayout()
+        # Every value field has a label of its own (an empty text makes no label: the spin boxes
+        # stood bare); the check boxes carry their own text
+        # (test_every_export_field_is_labelled_and_its_unit_translated).
+        self.labels: dict[QWidget, QLabel] = {}
         for widget in (self.format, self.one_file, self.per_chapter, self.subtitles, self.normalize, self.loudness,
                        self.sentence_pause, self.chapter_pause):
-            self.form.addRow("", widget)
+            if isinstance(widget, QCheckBox):
+                self.form.addRow(widget)
+            else:
+                label = self.labels[widget] = QLabel()
+                label.setBuddy(widget)
+                self.form.addRow(label, widget)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         for box in (self.one_file, self.per_chapter):     # at least one of them, as ExportSettings asks
@@ -51,13 +60,12 @@ class ExportDialog(Retranslating, QDialog):
         self.retranslate()
 
     @staticmethod
-    def _spin(name: str, low: float, high: float, step: float, suffix: str) -> QDoubleSpinBox:
+    def _spin(name: str, low: float, high: float, step: float) -> QDoubleSpinBox:
         spin = QDoubleSpinBox()
         spin.setObjectName(name)
         spin.setRange(low, high)
         spin.setSingleStep(step)
         spin.setDecimals(1)
-        spin.setSuffix(suffix)
         return spin
 
     def set_settings(self, s) -> None:
@@ -95,12 +103,14 @@ class ExportDialog(Retranslating, QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Export the narration"))
-        labels = (self.tr("Format"), "", "", self.tr("Subtitles"), "", self.tr("Target loudness"),
-                  self.tr("Pause between sentences"), self.tr("Pause between chapters"))
-        for row, label in enumerate(labels):
-            item = self.form.itemAt(row, QFormLayout.ItemRole.LabelRole)
-            if item is not None and item.widget() is not None:
-                item.widget().setText(label)
+        for widget, text in ((self.format, self.tr("Format")), (self.subtitles, self.tr("Subtitles")),
+                             (self.loudness, self.tr("Target loudness")),
+                             (self.sentence_pause, self.tr("Pause between sentences")),
+                             (self.chapter_pause, self.tr("Pause between chapters"))):
+            self.labels[widget].setText(text)
+        self.loudness.setSuffix(" " + self.tr("LUFS"))
+        for spin in (self.sentence_pause, self.chapter_pause):
+            spin.setSuffix(" " + self.tr("s", "seconds"))
         self.one_file.setText(self.tr("One file with chapter marks"))
         self.per_chapter.setText(self.tr("One file per chapter"))
         self.subtitles.setItemText(0, self.tr("No subtitles"))

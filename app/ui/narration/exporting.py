@@ -34,7 +34,7 @@ def run_export_dialog(window, controller) -> bool:
     target = choose_target(window, controller.path, settings)
     if target is None:
         return False
-    window.status.setText(QCoreApplication.translate("NarrationExport", "Exporting...") + window.noise_note())
+    window.say(lambda: QCoreApplication.translate("NarrationExport", "Exporting...") + window.noise_note())
     # The save dialog has asked before replacing a file that is there.
     return controller.export(settings, target, overwrite=Path(target).exists())
 
@@ -46,7 +46,7 @@ def show_export_result(window, paths, warnings) -> None:
                             window.status.text())
         return
     names = ", ".join(Path(p).name for p in paths[:3])
-    window.status.setText(QCoreApplication.translate("NarrationExport", "Exported %1 file(s): %2").replace(
+    window.say(lambda: QCoreApplication.translate("NarrationExport", "Exported %1 file(s): %2").replace(
         "%1", str(len(paths))).replace("%2", names) + window.noise_note())
     if warnings:
         QMessageBox.information(window, QCoreApplication.translate("NarrationExport", "Exported, with warnings"),

@@ -63,6 +63,7 @@ class TakesPanel(Retranslating, QWidget):
             item = QListWidgetItem(self._label(number, take))
             item.setData(Qt.ItemDataRole.UserRole, take.id)
             self.list.addItem(item)
+        self._fit_rows()
         chosen_row = next((i for i, t in enumerate(self._takes) if t.id == chosen_id), -1)
         self.list.setCurrentRow(chosen_row)
         self.list.blockSignals(False)
@@ -76,7 +77,16 @@ class TakesPanel(Retranslating, QWidget):
     def _label(self, number: int, take) -> str:
         text = self.tr("Take %1: seed %2, %3 s").replace("%1", str(number)).replace(
             "%2", str(take.seed)).replace("%3", f"{take.duration:.1f}")
-        return text + ("  ✓ " + self.tr("in use") if take.id == self._chosen else "")
+        # The mark first, so a narrow list never cuts it off.
+        return ("✓ " + self.tr("in use") + " · " if take.id == self._chosen else "") + text
+
+    def _fit_rows(self) -> None:
+        """The list is at least as wide as its widest row (test_take_rows_are_not_clipped_in_chinese)."""
+        metrics = self.list.fontMetrics()
+        widest = max((metrics.horizontalAdvance(self.list.item(r).text()) for r in range(self.list.count())),
+                     default=0)
+        self.list.setMinimumWidth(widest + 2 * self.list.frameWidth()
+                                  + self.list.verticalScrollBar().sizeHint().width() + 16)
 
     def _on_row(self, _row: int) -> None:
         self._update_buttons()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QTableView, QToolBar, QVBoxLayout, QWidget,
 )
 
+from app.i18n import again
 from app.ui.banner import Banner
 from app.ui.controllers.model import ModelState
 from app.ui.narration.render_bar import RenderBar
@@ -65,6 +66,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.render_target = RenderTargetBox()
         self.status = QLabel()
         self.status.setObjectName("narrationStatus")
+        self._status_text = None     # makes the status line's text, again after a language change
         self.actions: dict[str, QAction] = {}
         self._build_toolbar()
         self._layout()
@@ -130,7 +132,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         c.renderProgress.connect(self.render_bar.show_progress)
         self.render_target.changed.connect(self._on_target_changed)
         c.renderEnded.connect(self._on_render_ended)
-        c.failed.connect(self.status.setText)
+        c.failed.connect(lambda message: self.say(lambda: message))   # said once, in its own language
         c.exportEnded.connect(self._on_export_ended)
         c.model.stateChanged.connect(self._on_model_state)
         self.chapters.currentRowChanged.connect(self._on_chapter_row)
@@ -138,8 +140,8 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table_model.editRequested.connect(c.edit_text)
         self.table_model.lockRequested.connect(c.set_locked)
         self.chapter_wave.partClicked.connect(self.select_sentence)
-        self.takes.playRequested.connect(c.play_take)
-        self.takes.compareRequested.connect(c.compare)
+        self.takes.playRequested.connect(self._play_take)
+        self.takes.compareRequested.connect(self._compare_takes)
         self.takes.chooseRequested.connect(lambda take: self._with_sentence(lambda s: c.choose_take(s.id, take)))
         self.takes.regenerateRequested.connect(self.regenerate)
         self.takes.takeSelected.connect(self._show_take)
@@ -159,8 +161,15 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.chapters.setCurrentRow(0 if self.chapters.count() else -1)
         self._on_model_state()
 
+    def say(self, make_text) -> None:
+        """Show make_text() in the status line; it is called again when the language changes
+        (test_switching_to_chinese_retranslates_the_narration_status)."""
+        self._status_text = make_text
+        self.status.setText(make_text())
+
     def show_notices(self, notices: list[str]) -> None:
         self.notices = list(notices)
+        notices = [again(n) for n in notices]
         if notices:
             self.notice_banner.show_message("\n".join(notices[:5]) + (
                 "\n" + self.tr("... and %1 more").replace("%1", str(len(notices) - 5)) if len(notices) > 5 else ""),
@@ -232,12 +241,31 @@ class NarrationWindow(Retranslating, QMainWindow):
         if sentence is not None:
             fn(sentence)
 
+    def _can_play(self) -> bool:
+        """Listening says why nothing would be heard (test_switching_to_chinese_retranslates_the_narration_status)."""
+        speech = self.controller.speech
+        problem = getattr(speech.output, "problem", None)
+        if problem:
+            self.say(lambda: self.tr("Nothing can be played: %1").replace("%1", again(problem)))
+            return False
+        if speech.busy:
+            self.say(lambda: self.tr("The main window is speaking; stop it first."))
+            return False
+        return True
+
+    def _play_take(self, take) -> None:
+        if self._can_play():
+            self.controller.play_take(take)
+
+    def _compare_takes(self, chosen, other) -> None:
+        if self._can_play():
+            self.controller.compare(chosen, other)
+
     def play_from_here(self) -> None:
-        if self.controller.speech.busy:
-            self.status.setText(self.tr("The main window is speaking; stop it first."))
+        if not self._can_play():
             return
         self._with_sentence(lambda s: self.controller.play_from(s.id)
-                            or self.status.setText(self.tr("Nothing rendered to play from here yet.")))
+                            or self.say(lambda: self.tr("Nothing rendered to play from here yet.")))
 
     def regenerate(self) -> None:
         self._with_sentence(lambda s: self.controller.regenerate(s.id))
@@ -282,7 +310,7 @@ class NarrationWindow(Retranslating, QMainWindow):
 
     def _on_render_started(self) -> None:
         self.render_bar.set_state("rendering")
-        self.status.setText(self.tr("Rendering...") + self.noise_note())
+        self.say(lambda: self.tr("Rendering...") + self.noise_note())
         self.update_actions()
 
     def toggle_pause(self) -> None:
@@ -293,11 +321,16 @@ class NarrationWindow(Retranslating, QMainWindow):
     def _on_render_ended(self, state: str, failed: int) -> None:
         self.render_bar.set_state({"finished": "finished", "stopped": "cancelled",
                                    "cancelled": "cancelled"}.get(state, "idle"))
-        text = {"finished": self.tr("Render finished."), "stopped": self.tr("Render cancelled."),
-                "cancelled": self.tr("Render cancelled.")}.get(state, self.status.text())
-        if failed:
-            text += " " + self.tr("%1 sentence(s) failed; the table says why.").replace("%1", str(failed))
-        self.status.setText(text + self.noise_note())
+        before = self._status_text
+
+        def text():
+            words = {"finished": self.tr("Render finished."), "stopped": self.tr("Render cancelled."),
+                     "cancelled": self.tr("Render cancelled.")}
+            said = words[state] if state in words else before() if before else ""
+            if failed:
+                said += " " + self.tr("%1 sentence(s) failed; the table says why.").replace("%1", str(failed))
+            return said + self.noise_note()
+        self.say(text)
         self._reload_chapter()
         self.update_actions()
 
@@ -345,6 +378,10 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table_model.retranslate()
         self.update_actions()
         self._on_model_state()
+        if self._status_text is not None:
+            self.status.setText(self._status_text())
+        if self.notices and not self.notice_banner.isHidden():
+            self.show_notices(self.notices)
 
     def closeEvent(self, event) -> None:
         self.controller.stop_playing()
