@@ -119,6 +119,13 @@ class LibraryBanner(Retranslating, Banner):
         if notice.kind is NoticeKind.DAMAGED_NO_BACKUP and args:
             return self.tr("Your library was damaged and no backup could be used: it was set aside as %1 "
                            "and a new library was started.").replace("%1", args[0])
+        if notice.kind is NoticeKind.EMPTY_RESTORED and len(args) == 2:
+            return self.tr("Your library was empty although its backups hold your data: the empty file was "
+                           "set aside as %1 and the backup %2 was restored; results since that backup may "
+                           "be missing.").replace("%1", args[0]).replace("%2", args[1])
+        if notice.kind is NoticeKind.MISSING_RESTORED and len(args) == 2:
+            return self.tr("Your library %1 was missing: the backup %2 was restored; results since that "
+                           "backup may be missing.").replace("%1", args[0]).replace("%2", args[1])
         if notice.kind is NoticeKind.IMPORTED and len(args) == 2:
             return self.tr("Imported %1 into the library; the original is kept as %2.").replace(
                 "%1", args[0]).replace("%2", args[1])

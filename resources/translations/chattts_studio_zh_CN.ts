@@ -423,6 +423,16 @@
         <source>This result could not be saved to the history: %1</source>
         <translation>此结果未能保存到历史记录：%1</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>Your library was empty although its backups hold your data: the empty file was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
+        <translation>你的资料库是空的，而它的备份里还有你的数据：空文件已另存为 %1，并已恢复备份 %2；该备份之后的结果可能缺失。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>Your library %1 was missing: the backup %2 was restored; results since that backup may be missing.</source>
+        <translation>你的资料库 %1 不见了：已恢复备份 %2；该备份之后的结果可能缺失。</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
