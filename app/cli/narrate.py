@@ -54,8 +54,8 @@ def add_parser(sub) -> None:
                    f"(default {DEFAULT_LOUDNESS:g})")
     s.add_argument("--overwrite", action="store_true", help="replace OUT (and its subtitles) if they exist")
     s.add_argument("--no-refine", action="store_true", help="skip the text-refinement pass (faster)")
-    s.add_argument("--model", metavar="DIR", help="model folder (default: the user data folder, "
-                   "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
+    s.add_argument("--model", metavar="DIR", help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
+                   "else the folder chosen in the window; `models status` shows which)")
     s.add_argument("--device", choices=DEVICES, default="auto", help="where to run (default auto)")
     s.add_argument("--precision", choices=PRECISIONS, default="auto",
                    help="number format of the decode step (default auto: int8 on a CPU)")
