@@ -669,6 +669,36 @@
         <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>the NVIDIA GPU</source>
+        <translation>NVIDIA GPU</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>the CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>the device that worked</source>
+        <translation>之前可用的设备</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>The model runs on %1: your saved device, %2, cannot be used.</source>
+        <translation>模型在 %1 上运行：你保存的设备 %2 无法使用。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>The model stays on %1: %2 cannot be used, and it was not saved as your choice.</source>
+        <translation>模型仍在 %1 上运行：%2 无法使用，也没有保存为你的选择。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
 </context>
 <context>
     <name>ModelFolders</name>
