@@ -2,6 +2,7 @@
 (app/user_settings.py): --model > CHATTTS_STUDIO_MODEL_DIR > the saved choice > the default."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -90,7 +91,7 @@ def test_the_folder_chosen_in_the_window_is_the_command_line_s(tiny_model, tmp_p
     from app.ui.settings import Settings
 
     Settings().model_dir = str(tiny_model)
-    env = {k: v for k, v in __import__("os").environ.items() if k != paths.MODEL_DIR_ENV}
+    env = {k: v for k, v in os.environ.items() if k != paths.MODEL_DIR_ENV}
     env.update(CHATTTS_STUDIO_HOME=str(isolated_user_dirs), PYTHONIOENCODING="utf-8")
     status = subprocess.run([sys.executable, "-m", "app", "models", "status"], capture_output=True,
                             text=True, timeout=300, env=env)
