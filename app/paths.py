@@ -38,15 +38,17 @@ def cache_dir() -> Path:
     return _base("cache")
 
 
+def config_dir() -> Path:
+    return _base("config")
+
+
 def default_model_dir() -> Path:
     return data_dir() / "models" / "ChatTTS"
 
 
 def model_dir(explicit: str | os.PathLike | None = None) -> Path:
-    """The model folder: an explicit choice, else the environment, else the default."""
-    if explicit:
-        return Path(explicit).expanduser()
-    env = os.environ.get(MODEL_DIR_ENV)
-    if env:
-        return Path(env).expanduser()
-    return default_model_dir()
+    """The model folder: an explicit choice, else the environment, else the folder saved in
+    the shared settings (app/user_settings.py), else the default."""
+    from app.user_settings import model_dir_choice
+
+    return model_dir_choice(explicit).path

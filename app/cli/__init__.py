@@ -26,8 +26,15 @@ def main(argv: list[str] | None = None) -> int:
     # The window passes --lang on to its own setting (window.overrides).
     set_language(args.lang)
     bootstrap(verbose=args.verbose)
+    from app import paths
+    from app.library_output import library_output_to_log
+
+    # A command's terminal shows our sentences only; what libraries print goes to the log
+    # folder (the window keeps its own; -v shows everything).
+    quiet = getattr(args, "command", None) is not None and not args.verbose
     try:
-        return args.func(args)
+        with library_output_to_log(paths.log_dir() if quiet else None):
+            return args.func(args)
     except StudioError as exc:
         if getattr(args, "json", False) is True:
             print(json.dumps({"error": str(exc), "kind": type(exc).__name__}, ensure_ascii=False))

@@ -17,7 +17,7 @@ from app.cli.arguments import number
 from app.cli.narrate_engine import add_arguments as add_engine_arguments
 from app.engine.decode.precision import CHOICES as PRECISIONS
 from app.engine.device import CHOICES as DEVICES
-from app.engine.errors import InputTextError, OutputError, StudioError, SynthesisCancelled
+from app.engine.errors import DiskFullError, InputTextError, OutputError, StudioError, SynthesisCancelled
 from app.engine.request import SEED_MAX
 from app.i18n import _
 from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS
@@ -54,8 +54,8 @@ def add_parser(sub) -> None:
                    f"(default {DEFAULT_LOUDNESS:g})")
     s.add_argument("--overwrite", action="store_true", help="replace OUT (and its subtitles) if they exist")
     s.add_argument("--no-refine", action="store_true", help="skip the text-refinement pass (faster)")
-    s.add_argument("--model", metavar="DIR", help="model folder (default: the user data folder, "
-                   "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
+    s.add_argument("--model", metavar="DIR", help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
+                   "else the folder chosen in the window; `models status` shows which)")
     s.add_argument("--device", choices=DEVICES, default="auto", help="where to run (default auto)")
     s.add_argument("--precision", choices=PRECISIONS, default="auto",
                    help="number format of the decode step (default auto: int8 on a CPU)")
@@ -199,6 +199,10 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
     except KeyboardInterrupt:
         renderer.cancel()
         raise SynthesisCancelled(stopped) from None
+    except DiskFullError as exc:
+        raise DiskFullError(_("The disk is full: free space on {folder}, then run the same command again; the "
+                              "project {project} keeps every finished sentence.").format(
+            folder=exc.folder, project=project.path), exc.folder) from None
     finally:
         engines.close()
         for notice in engines.notices():      # workers refused or retired on the way
@@ -207,10 +211,15 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
         raise SynthesisCancelled(stopped)
     if outcome.remaining:
         failed = [s for s in project.sentences() if s.status == "failed"]
-        first = failed[0].error if failed and failed[0].error else ""
-        raise RenderIncomplete(_("Sentences that could not be rendered: {count} (the first: {reason}). The "
-                                 "project {project} keeps them: run the same command again to retry, or edit "
-                                 "them in the window.").format(count=outcome.remaining, reason=first, project=project.path))
+        first = failed[0].error if failed and failed[0].error else outcome.first_error
+        if first:
+            raise RenderIncomplete(_("Sentences that could not be rendered: {count} (the first: {reason}). The "
+                                     "project {project} keeps them: run the same command again to retry, or "
+                                     "edit them in the window.").format(
+                count=outcome.remaining, reason=first, project=project.path))
+        raise RenderIncomplete(_("Sentences that could not be rendered: {count}. The project {project} keeps "
+                                 "them: run the same command again to retry, or edit them in the window.").format(
+            count=outcome.remaining, project=project.path))
     return engines.test_model
 
 

@@ -37,8 +37,8 @@ def add_parser(sub) -> None:
     s.add_argument("--api-key", metavar="KEY", default=os.environ.get(KEY_ENV) or None,
                    help=f"key clients must send as 'Authorization: Bearer KEY' (default: the {KEY_ENV} "
                         "environment variable, which other users cannot read from the process list)")
-    s.add_argument("--model", metavar="DIR", help="model folder (default: the user data folder, "
-                   "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
+    s.add_argument("--model", metavar="DIR", help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
+                   "else the folder chosen in the window; `models status` shows which)")
     s.add_argument("--device", choices=DEVICES, default="auto", help="where to run (default auto)")
     s.add_argument("--precision", choices=PRECISIONS, default="auto",
                    help="number format of the decode step (default auto: int8 on a CPU; fp32 is exact and slower)")

@@ -30,8 +30,8 @@ def add_parser(sub) -> None:
     s.add_argument("text", nargs="?", help="the text to speak (or use --file)")
     s.add_argument("-o", "--output", required=True, metavar="OUT.wav", help="the WAV file to write")
     s.add_argument("--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)")
-    s.add_argument("--model", metavar="DIR", help="model folder (default: the user data folder, "
-                   "or the CHATTTS_STUDIO_MODEL_DIR environment variable)")
+    s.add_argument("--model", metavar="DIR", help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
+                   "else the folder chosen in the window; `models status` shows which)")
     s.add_argument("--seed", type=number("--seed", 0, SEED_MAX, integer=True), default=REQUEST.seed,
                    help=f"voice and sampling seed, 0 to {SEED_MAX} (default {REQUEST.seed})")
     s.add_argument("--speaker", metavar="STR", help="a speaker string; overrides the seed's voice")

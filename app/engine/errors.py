@@ -47,6 +47,15 @@ class OutputError(StudioError):
     """The result cannot be written where the user asked."""
 
 
+class DiskFullError(OutputError):
+    """The disk filled while writing; `folder` is where space must be freed. Work that writes on
+    stops at once instead of failing every next item with the same cause."""
+
+    def __init__(self, message: str, folder):
+        super().__init__(message)
+        self.folder = folder
+
+
 class SynthesisCancelled(StudioError):
     """The user stopped synthesis; not a failure, but it ends the request."""
 

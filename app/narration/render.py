@@ -20,13 +20,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from app.engine.errors import StudioError, SynthesisCancelled
+from app.engine.errors import DiskFullError, StudioError, SynthesisCancelled
+from app.engine.sqlite_file import is_disk_full
 from app.engine.request import SamplingParams, SynthesisRequest
 from app.engine.synthesis.scheduler import Priority
 from app.i18n import _
 from app.narration.progress import Meter, RenderProgress
 from app.narration.project import audio as takes_audio
 from app.narration.project import Project, ProjectError, Sentence, SentenceStatus
+from app.narration.project.errors import disk_full
 from app.narration.voicing import Voicing
 
 log = logging.getLogger("chattts_studio.narration")
@@ -40,6 +42,7 @@ class RenderOutcome:
     done: int = 0                # sentences rendered in this run
     failed: list[int] = field(default_factory=list)   # sentence ids that failed in this run
     remaining: int = 0           # sentences still pending or failed after it
+    first_error: str = ""        # why the first of `failed` failed (its row may not say: a full disk)
 
 
 @dataclass
@@ -241,8 +244,14 @@ class Renderer:
         try:
             self.project.add_take(sentence.id, audio, sentence.seed, worker=self.worker or f"render {result.decode}",
                                   chapter_reference=reference)
+        except DiskFullError:
+            raise                            # every next take would fail the same way: stop here
         except ProjectError as exc:
             return self._fail(sentence, str(exc), outcome)
+        except OSError as exc:
+            if not is_disk_full(exc):
+                raise
+            raise disk_full(self.project.path) from exc
         if reference is not None:
             chapter.reference = reference
         outcome.done += 1
@@ -251,6 +260,7 @@ class Renderer:
     def _fail(self, sentence: Sentence, message: str, outcome: RenderOutcome) -> None:
         log.warning("narration sentence %s failed: %s", sentence.id, message)
         outcome.failed.append(sentence.id)
+        outcome.first_error = outcome.first_error or message
         try:
             self.project.mark_failed(sentence.id, message)
         except ProjectError as exc:

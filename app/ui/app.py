@@ -8,9 +8,10 @@ import sys
 def run_window(log_path: str | None = None, overrides: dict | None = None, open_file: str | None = None) -> int:
     """`overrides`: settings keys for this session only (see Settings.overrides);
     `open_file`: a text file to put in the editor."""
+    from app.display_check import no_display
     from app.ui.xcb_check import problem
 
-    missing = problem()
+    missing = no_display() or problem()
     if missing:
         import logging
 

@@ -20,14 +20,42 @@ class ModelBanner(Retranslating, Banner):
     def __init__(self, model, parent=None):
         super().__init__("modelBanner", parent)
         self._model = model
-        self.button.clicked.connect(self.chooseRequested)
+        self._dismisses = False        # the button dismisses a device notice instead of choosing
+        self.button.clicked.connect(self._on_button)
         self.button2.clicked.connect(self.downloadRequested)
         model.stateChanged.connect(self.refresh)
+        model.deviceNoticeChanged.connect(self.refresh)
+
+    def _on_button(self) -> None:
+        if self._dismisses:
+            self._model.dismiss_device_notice()
+        else:
+            self.chooseRequested.emit()
+
+    def _device_name(self, device: str) -> str:
+        if device.startswith("cuda"):
+            return self.tr("the NVIDIA GPU")
+        if device.startswith("cpu"):
+            return self.tr("the CPU")
+        return device
+
+    def device_notice_text(self, notice) -> str:
+        """A device that cannot run: where the model runs instead, then the reason."""
+        if notice.at_start:
+            text = self.tr("The model runs on %1: your saved device, %2, cannot be used.")
+        else:
+            text = self.tr("The model stays on %1: %2 cannot be used, and it was not saved as your choice.")
+        running = self._device_name(notice.running) if notice.running else self.tr("the device that worked")
+        return text.replace("%1", running).replace("%2", self._device_name(notice.asked)) + " " + notice.reason
 
     def refresh(self, *_args) -> None:
         m = self._model
         choose, download = self.tr("Choose folder..."), self.tr("Download...")
-        if m.state is ModelState.MISSING:
+        self._dismisses = False
+        if m.state not in (ModelState.MISSING, ModelState.FAILED) and m.device_notice is not None:
+            self._dismisses = True
+            self.show_message(self.device_notice_text(m.device_notice), "warning", self.tr("Dismiss"))
+        elif m.state is ModelState.MISSING:
             self.show_message(self.tr(
                 "No ChatTTS model in %1. Download it, or choose a folder that already holds the "
                 "model's asset/ folder.").replace("%1", m.missing_folder or ""), "warning", choose, download)
@@ -120,6 +148,13 @@ class LibraryBanner(Retranslating, Banner):
         if notice.kind is NoticeKind.DAMAGED_NO_BACKUP and args:
             return self.tr("Your library was damaged and no backup could be used: it was set aside as %1 "
                            "and a new library was started.").replace("%1", args[0])
+        if notice.kind is NoticeKind.EMPTY_RESTORED and len(args) == 2:
+            return self.tr("Your library was empty although its backups hold your data: the empty file was "
+                           "set aside as %1 and the backup %2 was restored; results since that backup may "
+                           "be missing.").replace("%1", args[0]).replace("%2", args[1])
+        if notice.kind is NoticeKind.MISSING_RESTORED and len(args) == 2:
+            return self.tr("Your library %1 was missing: the backup %2 was restored; results since that "
+                           "backup may be missing.").replace("%1", args[0]).replace("%2", args[1])
         if notice.kind is NoticeKind.IMPORTED and len(args) == 2:
             return self.tr("Imported %1 into the library; the original is kept as %2.").replace(
                 "%1", args[0]).replace("%2", args[1])

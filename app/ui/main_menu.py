@@ -38,6 +38,15 @@ def _choices(prefix: str, labels: dict, current, pick) -> list[Entry]:
             for value, label in labels.items()]
 
 
+def _device_choices(model, settings) -> list[Entry]:
+    """A device that cannot run here is disabled, with the doctor's reason beside it."""
+    return [Entry(f"device.{value}", label, handler=lambda v=value: model.set_device(v),
+                  checked_when=lambda v=value: settings.device == v, group="device",
+                  enabled_when=lambda v=value: model.device_problem(v) is None,
+                  note_when=lambda v=value: model.device_problem(v))
+            for value, label in DEVICE_LABELS.items()]
+
+
 def main_menus(window, model, folders, speech, settings) -> list[Menu]:
     return [
         Menu("file", QT_TRANSLATE_NOOP("Menus", "&File"), [
@@ -66,7 +75,7 @@ def main_menus(window, model, folders, speech, settings) -> list[Menu]:
                   lambda: folders.import_folder()),
             Entry("model.choose", QT_TRANSLATE_NOOP("Menus", "Choose model &folder..."), lambda: folders.choose()),
             None,
-            *_choices("device", DEVICE_LABELS, lambda: settings.device, model.set_device),
+            *_device_choices(model, settings),
             None,
             *_choices("precision", PRECISION_LABELS, lambda: settings.precision, model.set_precision),
             None,

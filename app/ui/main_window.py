@@ -41,7 +41,7 @@ log = logging.getLogger("chattts_studio.ui")
 class MainWindow(Retranslating, QMainWindow):
     def __init__(self, settings: Settings, output: AudioOutput | None = None,
                  history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
-                 synthesizer_factory=None, doctor_probe_factory=None):
+                 synthesizer_factory=None, doctor_probe_factory=None, device_probe=None):
         super().__init__()
         self.setObjectName("mainWindow")
         self.settings = settings
@@ -52,7 +52,7 @@ class MainWindow(Retranslating, QMainWindow):
         self._load_after_doctor = False
 
         self._synthesis = WorkerThread(synthesizer_factory, parent=self)
-        self.model = ModelController(settings, self._synthesis, self)
+        self.model = ModelController(settings, self._synthesis, self, device_probe=device_probe)
         output = output if output is not None else SoundDeviceOutput(settings.output_device)
         self.speech = SpeechController(self._synthesis, self.model, output, self)
         self.history = HistoryController(history, voices, self)

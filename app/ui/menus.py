@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 CONTEXT = "Menus"
+NOTE_CHARS = 70   # a longer note is cut in the menu; its tip has it whole
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Entry:
     checked_when: Callable[[], bool] | None = None   # makes it checkable
     group: str | None = None                         # checkable entries of one group exclude each other
     translated: bool = True                          # language names are written in their own language
+    note_when: Callable[[], str | None] | None = None  # why it is disabled: shown after the label and as its tip
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class Menus(QObject):
                 menu.aboutToShow.connect(lambda m=menu, fill=menu_spec.fill: fill(m))
                 continue
             menu.aboutToShow.connect(self.refresh)
+            menu.setToolTipsVisible(True)
             for entry in menu_spec.entries:
                 if entry is None:
                     menu.addSeparator()
@@ -91,12 +94,25 @@ class Menus(QObject):
                 action.setEnabled(bool(entry.enabled_when()))
             if entry.checked_when is not None:
                 action.setChecked(bool(entry.checked_when()))
+            if entry.note_when is not None:
+                self._label(entry)
+
+    def _label(self, entry: Entry) -> None:
+        action = self.actions[entry.id]
+        text = translate(entry.label) if entry.translated else entry.label
+        note = entry.note_when() if entry.note_when is not None else None
+        if note:
+            short = note if len(note) <= NOTE_CHARS else note[:NOTE_CHARS - 1].rstrip() + "…"
+            text = f"{text}: {short}"
+        action.setText(text)
+        action.setToolTip(note or "")
+        action.setStatusTip(note or "")
 
     def retranslate(self) -> None:
         for menu_spec in self.spec:
             self.menus[menu_spec.id].setTitle(translate(menu_spec.title))
-        for entry_id, entry in self.entries.items():
-            self.actions[entry_id].setText(translate(entry.label) if entry.translated else entry.label)
+        for entry in self.entries.values():
+            self._label(entry)
 
 
 def build_menus(bar: QMenuBar, spec: list[Menu]) -> Menus:

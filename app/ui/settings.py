@@ -6,15 +6,19 @@ One place names every key and its default, so no widget invents a key of its own
 from __future__ import annotations
 
 import json
+import logging
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from app import paths
+from app import paths, user_settings
 from app.engine.device import CHOICES as DEVICES
 from app.engine.models.sources import DEFAULT_SOURCE
 from app.engine.request import DEFAULT_SEED
 
+log = logging.getLogger("chattts_studio.settings")
+
 LANGUAGES = ("system", "en", "zh_CN")
+MODEL_DIR_KEY = "model/dir"   # the override's key (app/cli/window.py); the INI's before the shared setting
 # The window offers automatic (fp32 on a CPU, bf16/fp16 on a GPU), the two faster,
 # experimental CPU formats, and fp32 (the way out when fp16 overflows on a GPU); fp16 by name
 # stays on the command line.
@@ -61,6 +65,7 @@ class Settings:
         # This session's values from the command line (`chattts-studio --model DIR`): read
         # before the saved ones, never saved; a choice made in the window replaces them.
         self.overrides: dict[str, object] = {}
+        self._adopt_saved_model_dir()
 
     def _get(self, key: str, default, kind=str):
         value = self.overrides.get(key, self.q.value(key, default))
@@ -86,8 +91,39 @@ class Settings:
     def geometry(self, value: QByteArray) -> None:
         self.q.setValue("window/geometry", value)
 
-    # model, device, voice, parameters, audio, language
-    model_dir = _Key("model/dir", "")
+    # The model folder is the one every part of the program reads (app/user_settings.py):
+    # `--model` for this session, else the environment, else the saved choice, else the default.
+    @property
+    def model_dir(self) -> str:
+        return str(user_settings.model_dir_choice(self.overrides.get(MODEL_DIR_KEY) or None).path)
+
+    @model_dir.setter
+    def model_dir(self, value: str) -> None:
+        """Saved for the command line, the doctor and the next start; this session uses it even
+        where CHATTTS_STUDIO_MODEL_DIR would win at the next start."""
+        self.overrides.pop(MODEL_DIR_KEY, None)
+        try:
+            saved = user_settings.save_model_dir(value or None)
+        except OSError as exc:   # a config folder that cannot be written: this session still uses it
+            log.warning("the model folder could not be saved in %s: %s", user_settings.settings_file(), exc)
+            saved = str(value) if value else None
+        if saved:
+            self.overrides[MODEL_DIR_KEY] = saved
+
+    def _adopt_saved_model_dir(self) -> None:
+        """A folder the window saved in its own INI file before the shared setting existed
+        moves there once (the INI key is removed, so it cannot disagree again)."""
+        legacy = self.q.value(MODEL_DIR_KEY)
+        if legacy is None:
+            return
+        if isinstance(legacy, str) and legacy and user_settings.load().model_dir is None:
+            try:
+                user_settings.save_model_dir(legacy)
+            except (OSError, ValueError):
+                return
+        self.q.remove(MODEL_DIR_KEY)
+
+    # device, voice, parameters, audio, language
     seed = _Key("voice/seed", DEFAULT_SEED, int)
     speaker = _Key("voice/speaker", "")
     output_device = _Key("audio/output_device", "")

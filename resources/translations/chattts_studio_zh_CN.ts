@@ -467,6 +467,16 @@
         <source>This result could not be saved to the history: %1</source>
         <translation>此结果未能保存到历史记录：%1</translation>
     </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>Your library was empty although its backups hold your data: the empty file was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
+        <translation>你的资料库是空的，而它的备份里还有你的数据：空文件已另存为 %1，并已恢复备份 %2；该备份之后的结果可能缺失。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>Your library %1 was missing: the backup %2 was restored; results since that backup may be missing.</source>
+        <translation>你的资料库 %1 不见了：已恢复备份 %2；该备份之后的结果可能缺失。</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -702,6 +712,36 @@
         <location filename="../../app/ui/banners.py" line="37" />
         <source>This is a random-weight test model: it makes noise, not speech. Choose the official ChatTTS model folder to hear real speech.</source>
         <translation>这是随机权重的测试模型：它只会产生噪声，不是语音。请选择官方 ChatTTS 模型文件夹以听到真实语音。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>the NVIDIA GPU</source>
+        <translation>NVIDIA GPU</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>the CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>the device that worked</source>
+        <translation>之前可用的设备</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>The model runs on %1: your saved device, %2, cannot be used.</source>
+        <translation>模型在 %1 上运行：你保存的设备 %2 无法使用。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>The model stays on %1: %2 cannot be used, and it was not saved as your choice.</source>
+        <translation>模型仍在 %1 上运行：%2 无法使用，也没有保存为你的选择。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/banners.py" line="1" />
+        <source>Dismiss</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

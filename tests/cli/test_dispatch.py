@@ -116,3 +116,46 @@ def test_synth_defaults_are_the_request_defaults(reached):
         sampling.temperature, sampling.top_p, sampling.top_k, sampling.max_new_tokens)
     assert (args.seed, args.speed, not args.no_refine, not args.no_voice_lock) == (
         request.seed, request.speed, request.refine_text, request.voice_lock)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["docter"], "error: unknown command 'docter' (did you mean doctor?)\n"),
+    (["synthesize", "hi"], "error: unknown command 'synthesize' (did you mean synth?)\n"),
+    (["--lang", "en", "modles", "status"], "error: unknown command 'modles' (did you mean models?)\n"),
+])
+def test_a_mistyped_command_is_an_error_with_the_closest_command(argv, said, capsys, reached, tmp_path,
+                                                                 monkeypatch):
+    """`docter` used to open the window, which said "The input file docter does not exist";
+    `synthesize hi` blamed "unrecognized arguments"."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == said
+    assert reached == []
+
+
+def test_an_unknown_word_with_no_close_command_lists_the_commands(capsys, reached, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        main(["xyzzy"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("error: unknown command 'xyzzy', and there is no file of that name")
+    assert "doctor" in err and "chattts-studio --help" in err
+
+
+def test_a_mistyped_command_is_said_in_the_language_asked(capsys, reached, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        main(["--lang", "zh_CN", "docter"])
+    err = capsys.readouterr().err
+    assert "docter" in err and "doctor" in err and "unknown command" not in err
+
+
+@pytest.mark.parametrize("name", ["docter", "notes"])
+def test_an_existing_file_of_that_name_still_opens_in_the_window(name, reached, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("Hello.")
+    assert main([name]) == 7
+    assert [m for m, _args in reached] == [window] and reached[0][1].file == name

@@ -174,3 +174,86 @@ def test_script_speakers_and_voice_get_the_saved_voices_of_their_names(tmp_path)
     assert (voices["Alice"].speaker, voices["Alice"].seed) == ("alice-speaker", 5)
     assert _narrator(Namespace(voice="Narrator", seed=None)) == (9, "narrator-speaker")
     assert _narrator(Namespace(voice=None, seed=4)) == (4, None)
+
+
+def _project_file_stops_growing(monkeypatch):
+    """SQLite's own "database or disk is full": every connection may not grow the file."""
+    import sqlite3
+
+    from app.engine import sqlite_file
+
+    real = sqlite_file.connect
+
+    def full(path):
+        con = real(path)
+        if str(path).endswith(".ctsproj"):
+            pages = con.execute("PRAGMA page_count").fetchone()[0]
+            con.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+        return con
+
+    monkeypatch.setattr(sqlite_file, "connect", full)
+    return sqlite3
+
+
+def _take_write_raises_enospc(monkeypatch):
+    import errno
+
+    from app.narration.project import Project
+
+    def no_space(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Project, "add_take", no_space)
+
+
+@pytest.mark.parametrize("fill", [_project_file_stops_growing, _take_write_raises_enospc],
+                         ids=["SQLITE_FULL", "ENOSPC"])
+def test_a_disk_that_fills_during_the_render_is_said_and_the_project_kept(fill, tiny_model, book, tmp_path, capsys,
+                                                                         monkeypatch):
+    """It used to end in "could not be rendered: 11 (the first: )": no reason, and the
+    suggested retry failed again."""
+    out = tmp_path / "book.wav"
+    project = tmp_path / "book.ctsproj"
+    args = [str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine"]
+    fill(monkeypatch)
+    code, _stdout, stderr = narrate(args, capsys)
+    assert code != 0
+    assert stderr.strip() == (f"error: The disk is full: free space on {tmp_path}, then run the same command "
+                              f"again; the project {project} keeps every finished sentence.")
+    assert not out.exists()
+    monkeypatch.undo()
+    code, _stdout, stderr = narrate(args, capsys)       # with space again, the same command completes
+    assert code == 0, stderr
+    assert takes(project) == 4 and out.exists()
+
+
+def test_a_failure_whose_reason_was_not_recorded_does_not_print_an_empty_one(tiny_model, book, tmp_path, capsys,
+                                                                           monkeypatch):
+    from app.narration.project import Project, ProjectError
+
+    def refuse(*_args, **_kwargs):
+        raise ProjectError("The narration project is read-only (test).")
+
+    monkeypatch.setattr(Project, "add_take", refuse)
+    monkeypatch.setattr(Project, "mark_failed", refuse)      # the row cannot say why either
+    code, _stdout, stderr = narrate([str(book), "-o", str(tmp_path / "b.wav"), "--model", str(tiny_model),
+                                     "--no-refine"], capsys)
+    assert code != 0
+    assert "(the first: The narration project is read-only (test).)" in stderr
+    assert "(the first: )" not in stderr
+
+
+def test_a_disk_that_fills_during_the_export_names_the_folder(tiny_model, book, tmp_path, capsys, monkeypatch):
+    import errno
+
+    def no_space(tmp, *args, **kwargs):
+        with open(tmp, "wb") as f:
+            f.write(b"RIFF half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("app.narration.export.exporter.write_sndfile", no_space)
+    code, _stdout, stderr = narrate([str(book), "-o", str(tmp_path / "b.wav"), "--model", str(tiny_model),
+                                     "--no-refine"], capsys)
+    assert code != 0
+    assert f"The disk is full: free space on {tmp_path}, then export again" in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.ctsproj", "book.txt", "studio-home"]

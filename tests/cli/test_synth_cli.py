@@ -70,6 +70,24 @@ def test_cli_in_process_writes_wav_and_prints_summary(tiny_model, tmp_path, caps
     assert_valid_wav(out, min_seconds=0.01)
 
 
+@pytest.mark.parametrize("existing", [True, False], ids=["link to a file", "dangling link"])
+def test_output_through_a_symbolic_link_writes_its_target_and_keeps_the_link(existing, tiny_model, tmp_path, capsys):
+    tmp_path = tmp_path / "out"
+    tmp_path.mkdir()
+    real = tmp_path / "real.wav"
+    if existing:
+        real.write_bytes(b"an earlier take")
+    link = tmp_path / "link.wav"
+    link.symlink_to(real)
+    code, stdout, stderr = synth(["Hello world.", "--model", str(tiny_model), "-o", str(link),
+                                  "--no-refine", "--max-tokens", "96"], capsys)
+    assert code == 0, stderr
+    assert stdout.startswith(f"Wrote {link}:")
+    assert link.is_symlink() and link.resolve() == real
+    assert_valid_wav(real, min_seconds=0.01)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.wav", "real.wav"]
+
+
 def test_same_arguments_give_identical_files(tiny_model, tmp_path, capsys):
     args = ["你好，世界。", "--model", str(tiny_model), "--seed", "7", "--device", "cpu",
             "--max-tokens", "128"]

@@ -59,3 +59,46 @@ def test_file_in_use_gets_a_sentence(tmp_path, monkeypatch):
     with pytest.raises(OutputError, match="open in another program"):
         write_wav(tmp_path / "x.wav", np.zeros(10, dtype=np.float32))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_link_to_a_file_is_written_through_and_stays_a_link(tmp_path):
+    """The result used to be renamed over the link's own name, replacing the link with a file."""
+    real = tmp_path / "takes" / "real.wav"
+    real.parent.mkdir()
+    real.write_bytes(b"old take")
+    link = tmp_path / "link.wav"
+    link.symlink_to(real)
+    assert write_wav(link, np.zeros(240, dtype=np.float32)) == link
+    assert link.is_symlink() and link.resolve() == real
+    assert sf.info(str(real)).frames == 240
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.wav"]     # no temporary file left
+
+
+def test_a_dangling_link_creates_its_target(tmp_path):
+    link = tmp_path / "link.wav"
+    link.symlink_to(tmp_path / "made.wav")
+    write_wav(link, np.zeros(240, dtype=np.float32))
+    assert link.is_symlink() and sf.info(str(tmp_path / "made.wav")).frames == 240
+
+
+def test_a_link_whose_folder_is_gone_or_that_loops_is_refused_in_a_sentence(tmp_path):
+    gone = tmp_path / "gone.wav"
+    gone.symlink_to(tmp_path / "no such folder" / "x.wav")
+    with pytest.raises(OutputError, match="is a symbolic link to .* whose folder does not exist"):
+        check_output_path(gone)
+    a, b = tmp_path / "a.wav", tmp_path / "b.wav"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    with pytest.raises(OutputError, match="leads around in a circle"):
+        write_wav(a, np.zeros(10, dtype=np.float32))
+    assert a.is_symlink() and b.is_symlink()
+
+
+def test_the_program_s_own_files_never_follow_a_planted_link(tmp_path):
+    outside = tmp_path / "precious.wav"
+    outside.write_bytes(b"not ours")
+    planted = tmp_path / "audio" / "7.wav"
+    planted.parent.mkdir()
+    planted.symlink_to(outside)
+    write_wav(planted, np.zeros(24, dtype=np.float32), follow_links=False)
+    assert outside.read_bytes() == b"not ours" and not planted.is_symlink()

@@ -48,6 +48,18 @@ def _damaged_database(data):
     return "library.sqlite3.damaged-"
 
 
+def _emptied_database(data):
+    _damaged_database(data)
+    (data / "library" / "library.sqlite3").write_bytes(b"")
+    return "library.sqlite3.damaged-"
+
+
+def _missing_database(data):
+    _damaged_database(data)
+    (data / "library" / "library.sqlite3").unlink()
+    return "library.sqlite3"
+
+
 # The window words each notice by its kind (and a whole file by WHOLE_FILE), in its own
 # Qt-translated sentence rather than the command line's.
 @pytest.mark.parametrize("damage, worded", [
@@ -55,6 +67,8 @@ def _damaged_database(data):
     (_legacy_truncated_index, "could not be read; it was kept as it is and the rest was loaded."),
     (_legacy_truncated_lexicon, "could not be read; it was kept as it is and the rest was loaded."),
     (_damaged_database, "and the backup"),
+    (_emptied_database, "Your library was empty although its backups hold your data"),
+    (_missing_database, "was missing: the backup"),
 ])
 def test_the_window_starts_over_a_damaged_file_and_says_so(make_window, damage, worded):
     data = paths.data_dir()

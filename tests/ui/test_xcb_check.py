@@ -3,6 +3,7 @@ instead of Qt aborting the process with a misleading message."""
 
 import pytest
 
+from app import display_check
 from app.ui import xcb_check
 
 
@@ -54,3 +55,36 @@ def test_self_test_fails_its_window_step_with_the_sentence(monkeypatch):
     monkeypatch.setattr(xcb_check, "problem", lambda: "The window cannot open: sudo apt install libxcb-icccm4")
     with pytest.raises(RuntimeError, match="sudo apt install libxcb-icccm4"):
         selftest.step_window()
+
+
+@pytest.mark.parametrize("environ, platform, says", [
+    ({}, "linux", True),
+    ({"QT_QPA_PLATFORM": "xcb"}, "linux", True),
+    ({"QT_QPA_PLATFORM": "wayland"}, "linux", True),
+    ({"DISPLAY": ":0"}, "linux", False),
+    ({"WAYLAND_DISPLAY": "wayland-0"}, "linux", False),
+    ({"QT_QPA_PLATFORM": "offscreen"}, "linux", False),
+    ({"QT_QPA_PLATFORM": "minimal"}, "linux", False),
+    ({}, "win32", False),
+    ({}, "darwin", False),
+])
+def test_no_display_is_found_before_qt_starts(environ, platform, says):
+    message = display_check.no_display(environ, platform)
+    assert (message is not None) is says
+    if says:
+        assert message.startswith("The window cannot open: there is no display")
+
+
+def test_the_window_without_a_display_says_so_in_one_sentence_instead_of_qt_s_abort(tmp_path):
+    """A real start in a process: DISPLAY and WAYLAND_DISPLAY unset, Qt's platform not chosen.
+    Qt used to abort with exit 134, claiming libxcb-cursor0 was missing."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(CHATTTS_STUDIO_HOME=str(tmp_path), PYTHONIOENCODING="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "app"], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: The window cannot open: there is no display")

@@ -15,7 +15,7 @@ def add_common(parser, top: bool) -> None:
     # Below the subcommand the defaults are suppressed, so a value given before it survives.
     default = None if top else argparse.SUPPRESS
     parser.add_argument("--model", metavar="DIR", default=default,
-                        help="the model folder (default: the configured one)")
+                        help="the model folder (default: CHATTTS_STUDIO_MODEL_DIR, else the one chosen in the window)")
     parser.add_argument("--json", action="store_true", default=False if top else argparse.SUPPRESS,
                         help="print the result as JSON")
 

@@ -6,24 +6,49 @@ import json
 import sys
 
 from app.i18n import N_, _
+from app.paths import MODEL_DIR_ENV
 
 DOWNLOAD = "chattts-studio models download"
 VERIFIED, MISMATCH, MISSING = N_("verified"), N_("checksum mismatch"), N_("missing")
 
 
-def report_dict(store, report) -> dict:
-    return {"model": str(store.root), "kind": report.kind, "ok": report.ok, "missing": report.missing,
-            "bad": report.bad,
-            "files": [{"path": f.relpath, "present": f.present, "size": f.size, "sha256_ok": f.sha256_ok}
-                      for f in report.files]}
+def report_dict(store, report, choice=None) -> dict:
+    found = {"model": str(store.root), "kind": report.kind, "ok": report.ok, "missing": report.missing,
+             "bad": report.bad,
+             "files": [{"path": f.relpath, "present": f.present, "size": f.size, "sha256_ok": f.sha256_ok}
+                       for f in report.files]}
+    if choice is not None:
+        from app.user_settings import settings_file
+
+        found["model_source"] = choice.source.value
+        found["settings_file"] = str(settings_file())
+    return found
 
 
-def print_report(store, report, as_json: bool) -> int:
-    """The folder's table (or JSON); the exit code: 0 when the model is complete and verified."""
+def chosen_by(choice) -> str:
+    """Where the model folder setting came from, in words (`models status`)."""
+    from app.user_settings import ModelDirSource, settings_file
+
+    if choice.source is ModelDirSource.OPTION:
+        return _("This folder was given with {option}.").format(option="--model")
+    if choice.source is ModelDirSource.ENVIRONMENT:
+        return _("This folder comes from the {variable} environment variable.").format(variable=MODEL_DIR_ENV)
+    if choice.source is ModelDirSource.SAVED:
+        return _("This folder was chosen in the window and is saved in {file}.").format(file=settings_file())
+    return _("This is the default folder; choose another in the window (Model > Choose model folder), "
+             "with {option} or with the {variable} environment variable.").format(option="--model",
+                                                                                   variable=MODEL_DIR_ENV)
+
+
+def print_report(store, report, as_json: bool, choice=None) -> int:
+    """The folder's table (or JSON); the exit code: 0 when the model is complete and verified.
+    `choice`: the model folder setting, to say where the folder came from."""
     if as_json:
-        print(json.dumps(report_dict(store, report), ensure_ascii=False))
+        print(json.dumps(report_dict(store, report, choice), ensure_ascii=False))
         return 0 if report.ok else 1
     print(_("Model folder: {folder} ({kind})").format(folder=store.root, kind=report.kind))
+    if choice is not None:
+        print("  " + chosen_by(choice))
     for f in report.files:
         mark = "[✓]" if f.sha256_ok else "[✗]" if f.present else "[ ]"
         state = _(VERIFIED if f.sha256_ok else MISMATCH if f.present else MISSING)

@@ -15,7 +15,10 @@ def add_parsers(actions) -> list:
 
 def run(args) -> int:
     from app.engine.models.store import ModelStore
+    from app.user_settings import model_dir_choice
 
-    store = ModelStore(args.model)
-    # Always the status, also before anything was downloaded: what is missing, how to get it.
-    return print_report(store, store.verify(use_cache=args.use_cache), args.json)
+    choice = model_dir_choice(args.model)
+    store = ModelStore(choice.path)
+    # Always the status, also before anything was downloaded: what is missing, how to get it,
+    # and which setting chose the folder (the window's choice, the environment, --model).
+    return print_report(store, store.verify(use_cache=args.use_cache), args.json, choice)

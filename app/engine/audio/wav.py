@@ -32,9 +32,33 @@ def explain_os_error(exc: OSError, target: Path) -> str:
         path=target, error=exc.strerror or exc)
 
 
-def check_output_path(path: os.PathLike | str) -> Path:
-    """Fail now, before minutes of synthesis, if the result could not be saved there."""
+def through_links(path: os.PathLike | str) -> Path:
+    """The file a symbolic link (or a chain of them) leads to; a path that is no link as it is.
+    Writing replaces that file and leaves the link a link: renamed over the link's own name, the
+    result used to replace the link with a file (tests/engine/test_audio_io.py)."""
     target = Path(path).expanduser()
+    if not target.is_symlink():
+        return target
+    real = Path(os.path.realpath(target))
+    if real.is_symlink():
+        raise OutputError(_("{path} is a symbolic link that leads around in a circle; remove it or choose "
+                            "another name.").format(path=target))
+    return real
+
+
+def check_output_path(path: os.PathLike | str) -> Path:
+    """Fail now, before minutes of synthesis, if the result could not be saved there. A symbolic
+    link is checked where it leads; the path is given back as the user wrote it."""
+    given = Path(path).expanduser()
+    target = through_links(given)
+    if target != given and not target.parent.is_dir():
+        raise OutputError(_("{path} is a symbolic link to {target}, whose folder does not exist; create it "
+                            "or choose another name.").format(path=given, target=target))
+    _check_target(target)
+    return given
+
+
+def _check_target(target: Path) -> None:
     if target.is_dir():
         raise OutputError(_("{path} is a folder; give a file name such as {example}.").format(
             path=target, example=target / "speech.wav"))
@@ -52,7 +76,6 @@ def check_output_path(path: os.PathLike | str) -> Path:
         ) from exc
     if target.exists() and not os.access(target, os.W_OK):
         raise OutputError(_("{path} is read-only; choose another name or make it writable.").format(path=target))
-    return target
 
 
 def to_pcm16(samples: np.ndarray) -> np.ndarray:
@@ -61,10 +84,16 @@ def to_pcm16(samples: np.ndarray) -> np.ndarray:
     return (np.clip(audio, -1.0, 1.0) * 32767.0).round().astype(np.int16)
 
 
-def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = SAMPLE_RATE) -> Path:
+def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = SAMPLE_RATE,
+              follow_links: bool = True) -> Path:
+    """`follow_links=False` for the program's own files (the history's audio): a link planted
+    there is replaced, never written through to wherever it points."""
     import soundfile as sf
 
-    target = check_output_path(path)
+    given = check_output_path(path) if follow_links else Path(path)
+    target = through_links(given) if follow_links else given
+    if not follow_links:
+        _check_target(target)
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     os.close(fd)
     tmp = Path(tmp_name)
@@ -82,4 +111,4 @@ def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = S
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    return target
+    return given

@@ -52,7 +52,9 @@ class Library(SqliteFile):
 
     def _open(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        if self.path.exists() and not recovery.is_healthy(self.path):
+        if recovery.is_blank(self.path):
+            self._restore_blank()
+        elif not recovery.is_healthy(self.path):
             aside = recovery.set_aside(self.path)
             used = recovery.restore_newest(self.path, self.backup_dir)
             self.notices.append(notices.restored(str(aside), str(used)) if used
@@ -61,6 +63,19 @@ class Library(SqliteFile):
             use_wal(con)
             migrate(con, self.path)
         recovery.make_backup(self.path, self.backup_dir)
+
+    def _restore_blank(self) -> None:
+        """A missing or empty library where a backup holds data is damage (SQLite finds a
+        zero-byte file healthy): the newest such backup comes back and the user is told.
+        With no such backup it is a first start (tests/engine/library/test_recovery.py)."""
+        backup = recovery.newest_with_data(self.backup_dir)
+        if backup is None:
+            return
+        existed = self.path.exists()
+        aside = recovery.set_aside(self.path)
+        self.notices.append(notices.empty_restored(str(aside), str(backup)) if existed
+                            else notices.missing_restored(str(self.path), str(backup)))
+        recovery.restore(backup, self.path)
 
     def _error(self, exc: sqlite3.Error) -> LibraryError:
         return LibraryError(_("The library {file} could not be read or changed ({reason}); close other "

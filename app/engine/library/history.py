@@ -92,7 +92,7 @@ class HistoryStore:
             row_id = con.execute(f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
                                  f"({', '.join('?' * len(_COLUMNS))})", values).lastrowid
             # Written inside the transaction: if the WAV fails, the row is rolled back.
-            write_wav(self.library.audio_path(row_id), result.audio, result.sample_rate)
+            write_wav(self.library.audio_path(row_id), result.audio, result.sample_rate, follow_links=False)
             pruned = [r[0] for r in con.execute("SELECT id FROM history ORDER BY id DESC LIMIT -1 OFFSET ?",
                                                 (MAX_ENTRIES,))]
             con.executemany("DELETE FROM history WHERE id = ?", [(i,) for i in pruned])

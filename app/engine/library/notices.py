@@ -21,6 +21,8 @@ class NoticeKind(StrEnum):
     RESTORED = "restored"                     # args: (aside, backup)
     DAMAGED_NO_BACKUP = "damaged_no_backup"   # args: (aside,)
     IMPORTED = "imported"                     # args: (source, renamed)
+    EMPTY_RESTORED = "empty_restored"         # args: (aside, backup)
+    MISSING_RESTORED = "missing_restored"     # args: (library, backup)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,19 @@ def damaged_no_backup(aside: str) -> Notice:
     return Notice(NoticeKind.DAMAGED_NO_BACKUP, _("Your library was damaged and no backup could be used: it was "
                                                   "set aside as {aside} and a new library was started.").format(
         aside=aside), (aside,))
+
+
+def empty_restored(aside: str, backup: str) -> Notice:
+    return Notice(NoticeKind.EMPTY_RESTORED, _("Your library was empty although its backups hold your data: "
+                                               "the empty file was set aside as {aside} and the backup {backup} "
+                                               "was restored; results since that backup may be missing.").format(
+        aside=aside, backup=backup), (aside, backup))
+
+
+def missing_restored(library: str, backup: str) -> Notice:
+    return Notice(NoticeKind.MISSING_RESTORED, _("Your library {library} was missing: the backup {backup} was "
+                                                 "restored; results since that backup may be missing.").format(
+        library=library, backup=backup), (library, backup))
 
 
 def imported(source: str, renamed: str) -> Notice:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.engine.errors import OutputError, StudioError
+from app.i18n import _
 
 
 class ExportError(OutputError):
@@ -18,7 +19,12 @@ class ExportCancelled(StudioError):
 
 
 def explain_os_error(exc: OSError, target: Path) -> str:
-    """The same sentences as the main window's WAV export (one translation each)."""
+    """The same sentences as the main window's WAV export (one translation each); a full disk
+    names the folder to free space on (an export fills it long after the check before it)."""
     from app.engine.audio.wav import explain_os_error as explain
+    from app.engine.sqlite_file import is_disk_full
 
+    if is_disk_full(exc):
+        return _("The disk is full: free space on {folder}, then export again; nothing was left half-written.").format(
+            folder=Path(target).parent)
     return explain(exc, target)

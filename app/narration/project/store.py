@@ -11,9 +11,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from app.engine.sqlite_file import SqliteFile
+from app.engine.sqlite_file import SqliteFile, is_disk_full
 from app.i18n import _
-from app.narration.project.errors import ProjectError
+from app.narration.project.errors import ProjectError, disk_full
 
 
 class Store(SqliteFile):
@@ -21,6 +21,8 @@ class Store(SqliteFile):
         self.path = Path(path)
 
     def error(self, exc: sqlite3.Error) -> ProjectError:
+        if is_disk_full(exc):
+            return disk_full(self.path)
         return ProjectError(_("The narration project {file} could not be read or changed ({reason}); "
                               "close other programs using it and check that the disk is not full.").format(
             file=self.path, reason=exc))

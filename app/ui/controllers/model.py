@@ -3,14 +3,19 @@ thread, and the state the window, the menus and the first-run wizard show."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.doctor.recommendation import Because
 from app.engine.device import DeviceOption
 from app.engine.models.store import ModelStore
 from app.workers.synthesis_worker import ModelStatus
+
+
+_NONE = object()
 
 
 class ModelState(Enum):
@@ -21,18 +26,39 @@ class ModelState(Enum):
     FAILED = "failed"        # `error` is the sentence the engine gave
 
 
+DEVICE_KEY = "model/device"   # the session's device override (app/ui/settings.py)
+
+
+@dataclass(frozen=True)
+class DeviceNotice:
+    """A device that could not be used and what runs instead (the window words it)."""
+    asked: str        # the DeviceOption value that failed or cannot run
+    reason: str       # the engine's or the doctor's sentence
+    running: str      # the device the model is back on ("cpu", "cuda:0") or the option used
+    at_start: bool = False   # the saved device, found unusable when the model loads
+
+
 class ModelController(QObject):
     stateChanged = Signal(object)      # ModelState
+    deviceNoticeChanged = Signal()
 
-    def __init__(self, settings, worker_thread, parent=None):
+    def __init__(self, settings, worker_thread, parent=None, device_probe=None):
+        """`device_probe(device) -> reason or None`: why a device cannot run (tests give a fake
+        one); by default the doctor's recommendation says it once its quick checks have run."""
         super().__init__(parent)
         self.settings = settings
         self._worker = worker_thread
+        self._device_probe = device_probe
         self.state = ModelState.UNKNOWN
         self.status: ModelStatus | None = None
         self.error: str | None = None
         self.missing_folder: str | None = None
         self.recommended_device: DeviceOption | None = None
+        self.recommendation = None
+        self.device_notice: DeviceNotice | None = None
+        # While a device chosen in the menu loads: (device, the override it replaced or _NONE,
+        # the device the model ran on). Saved only once it loads; a failure goes back.
+        self._trying: tuple[str, object, str] | None = None
         worker = worker_thread.worker
         worker.loadStarted.connect(self._on_load_started)
         worker.loaded.connect(self.on_loaded)
@@ -52,6 +78,35 @@ class ModelController(QObject):
             return self.settings.device
         return (self.recommended_device or DeviceOption.AUTO).value
 
+    def device_problem(self, device: str) -> str | None:
+        """Why `device` cannot run here (the doctor's sentence), or None when it can or nobody
+        knows yet. Only the GPU can be missing: the CPU and automatic always run."""
+        if device != DeviceOption.CUDA:
+            return None
+        if self._device_probe is not None:
+            return self._device_probe(device)
+        rec = self.recommendation
+        if rec is None or rec.device is DeviceOption.CUDA or rec.because is Because.NOT_WORKED_OUT:
+            return None
+        return rec.reason
+
+    def _device_to_load(self) -> str:
+        """The effective device, unless the doctor says it cannot run: then the CPU, and the
+        notice says why (a GPU saved before this check existed must not fail every start)."""
+        device = self.effective_device()
+        problem = self.device_problem(device)
+        if problem is None:
+            return device
+        self._set_notice(DeviceNotice(device, problem, DeviceOption.CPU.value, at_start=True))
+        return DeviceOption.CPU.value
+
+    def _set_notice(self, notice: DeviceNotice | None) -> None:
+        self.device_notice = notice
+        self.deviceNoticeChanged.emit()
+
+    def dismiss_device_notice(self) -> None:
+        self._set_notice(None)
+
     def check_presence(self) -> bool:
         """Cheap file checks on the GUI thread, so a missing model is said at once."""
         store = ModelStore(self.settings.model_dir or None)
@@ -63,7 +118,7 @@ class ModelController(QObject):
 
     def load(self) -> None:
         if self.check_presence():
-            self._worker.requestLoad.emit(str(self.model_dir()), self.effective_device(),
+            self._worker.requestLoad.emit(str(self.model_dir()), self._device_to_load(),
                                           self.settings.precision)
 
     def set_model_dir(self, path: str) -> None:
@@ -72,7 +127,20 @@ class ModelController(QObject):
         self.load()
 
     def set_device(self, device: str) -> None:
-        self.settings.device = device
+        """A device from the menu: refused at once with the doctor's reason when it cannot run;
+        else tried, and saved only once the model loads on it (tests/ui/test_device_switch.py)."""
+        problem = self.device_problem(device)
+        if problem is not None:
+            self._set_notice(DeviceNotice(device, problem, self.status.device if self.status else ""))
+            return
+        self._set_notice(None)
+        if self.state is not ModelState.READY:    # nothing works yet that a failure could return to
+            self.settings.device = device
+            self.load()
+            return
+        overrides = self.settings.overrides
+        self._trying = (device, overrides.get(DEVICE_KEY, _NONE), self.status.device)
+        overrides[DEVICE_KEY] = device
         self.load()
 
     def set_precision(self, precision: str) -> None:
@@ -80,6 +148,7 @@ class ModelController(QObject):
         self.load()
 
     def use_recommendation(self, report) -> None:
+        self.recommendation = report.recommendation
         self.recommended_device = report.recommendation.device
 
     def synthesizer(self):
@@ -106,8 +175,20 @@ class ModelController(QObject):
 
     @Slot(object)
     def on_loaded(self, status: ModelStatus) -> None:
+        if self._trying is not None:
+            device, self._trying = self._trying[0], None
+            self.settings.device = device          # it worked: now it is the user's choice
         self._set(ModelState.READY, status=status)
 
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
+        if self._trying is not None:
+            (device, before, worked), self._trying = self._trying, None
+            overrides = self.settings.overrides
+            overrides.pop(DEVICE_KEY, None)
+            if before is not _NONE:
+                overrides[DEVICE_KEY] = before
+            self._set_notice(DeviceNotice(device, message, worked))
+            self.load()                            # back on the device that worked
+            return
         self._set(ModelState.FAILED, error=message)

@@ -97,3 +97,56 @@ def test_a_library_another_program_keeps_locked_is_not_taken_for_damaged(tmp_pat
         holder.execute("ROLLBACK")
     assert not list(tmp_path.glob("*.damaged*"))
     assert Library(tmp_path).path.exists()
+
+
+def _library_with_a_backed_up_voice(tmp_path):
+    lib = Library(tmp_path)
+    VoiceLibrary(lib).save(Voice(name="kept", speaker="abc"))
+    Library(tmp_path)                        # a later start backs it up with "kept"
+    lib.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+    return lib
+
+
+def test_a_zero_byte_library_with_backups_is_damage_and_the_backup_restored(tmp_path):
+    """SQLite's quick_check says "ok" for an empty file: it was taken for a new library."""
+    lib = _library_with_a_backed_up_voice(tmp_path)
+    lib.path.write_bytes(b"")
+
+    reopened = Library(tmp_path)
+    assert [n.kind for n in reopened.notices] == ["empty_restored"]
+    aside = next(tmp_path.glob("library.sqlite3.damaged-*"))
+    assert aside.stat().st_size == 0
+    assert str(aside) in reopened.notices[0].message and "backups" in reopened.notices[0].message
+    assert [v.name for v in VoiceLibrary(reopened).list()] == ["kept"]
+
+
+def test_a_missing_library_with_backups_is_restored_and_said(tmp_path):
+    lib = _library_with_a_backed_up_voice(tmp_path)
+    for name in ("library.sqlite3", "library.sqlite3-wal", "library.sqlite3-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+
+    reopened = Library(tmp_path)
+    assert [n.kind for n in reopened.notices] == ["missing_restored"]
+    assert "was missing" in reopened.notices[0].message
+    assert [v.name for v in VoiceLibrary(reopened).list()] == ["kept"]
+    assert lib.path.exists()
+
+
+def test_a_missing_library_whose_backups_hold_nothing_is_a_quiet_new_start(tmp_path):
+    Library(tmp_path)
+    Library(tmp_path)
+    (tmp_path / "library.sqlite3").unlink()
+    assert Library(tmp_path).notices == []
+
+
+def test_rotation_never_pushes_out_the_last_backup_that_holds_data(tmp_path):
+    lib = _library_with_a_backed_up_voice(tmp_path)
+    with lib.transaction() as con:           # the user empties the library on purpose...
+        con.execute("DELETE FROM voices")
+    for _ in range(KEEP_BACKUPS + 2):        # ...and starts several times: each backs up an empty one
+        Library(tmp_path)
+    kept = backups(tmp_path / "backups")
+    assert len(kept) == KEEP_BACKUPS + 1
+    assert [recovery.holds_data(p) for p in kept] == [False] * KEEP_BACKUPS + [True]
+    lib.path.write_bytes(b"")                # and the data can still come back
+    assert [v.name for v in VoiceLibrary(Library(tmp_path)).list()] == ["kept"]

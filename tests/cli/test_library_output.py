@@ -1,0 +1,102 @@
+"""No library's own output reaches the user's terminal in a command; our sentences still do.
+
+PyTorch's C++ warning "torch.quantize_per_tensor ... deprecated" (written straight to file
+descriptor 2 when a cached int8 step runs) was the first line of every synth and narrate run.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from app.library_output import LIBRARY_LOG, library_output_to_log
+
+BOOK = "Chapter 1\n\nThe road was long. They walked until noon.\n"
+
+
+def run(args, home, timeout=600):
+    env = dict(os.environ, CHATTTS_STUDIO_HOME=str(home), PYTHONIOENCODING="utf-8")
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def ours_only(stderr: str) -> list[str]:
+    """The lines that are not one of our sentences ("Note: ...", "error: ...", progress)."""
+    return [line for line in stderr.splitlines()
+            if line.strip() and not line.startswith(("Note: ", "error: ", "Rendering", "Exporting", "\r",
+                                                     "Speech server at", "curl ", "Model loaded on",
+                                                     "The speech server stopped"))]
+
+
+def test_synth_and_narrate_print_only_our_sentences(tiny_model, tmp_path, isolated_user_dirs):
+    home = isolated_user_dirs
+    book = tmp_path / "book.txt"
+    book.write_text(BOOK, encoding="utf-8")
+    base = ["--model", str(tiny_model), "--no-refine"]
+    runs = [run(["synth", "Hello world.", "-o", str(tmp_path / f"{n}.wav"), "--max-tokens", "64", *base], home)
+            for n in ("first", "cached")]             # the second loads the cached int8 step
+    runs.append(run(["narrate", str(book), "-o", str(tmp_path / "book.wav"), *base], home))
+    for proc in runs:
+        assert proc.returncode == 0, proc.stderr
+        assert "random-weight test model" in proc.stderr        # our own notes still come
+        assert ours_only(proc.stderr) == [], proc.stderr
+        assert "deprecated" not in proc.stderr and "[W" not in proc.stderr
+    runs.append(serve_once(tiny_model, home))
+    assert "Speech server at" in runs[-1].stderr
+    assert ours_only(runs[-1].stderr) == [], runs[-1].stderr
+    # The library's warning was made, and kept for whoever reads the logs.
+    assert "quantize_per_tensor" in (home / "log" / LIBRARY_LOG).read_text(encoding="utf-8", errors="replace")
+
+
+def serve_once(tiny_model, home):
+    """`serve` until it has spoken one request, then Ctrl+C; its exit and what it printed."""
+    import signal
+
+    import httpx
+
+    from tests.server.conftest import free_port, wait_for
+
+    port = free_port()
+    env = dict(os.environ, CHATTTS_STUDIO_HOME=str(home), PYTHONIOENCODING="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--model", str(tiny_model), "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+
+    def health():
+        try:
+            return httpx.get(url + "/health").json()["status"]
+        except httpx.TransportError:
+            return None
+
+    try:
+        wait_for(lambda: health() == "ok" or proc.poll() is not None, "the model loaded", 300)
+        reply = httpx.post(url + "/v1/audio/speech", timeout=300, json={
+            "model": "tts-1", "voice": "alloy", "input": "Hi.", "response_format": "wav"})
+        assert reply.status_code == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def test_with_verbose_the_library_output_is_shown(tiny_model, tmp_path, isolated_user_dirs):
+    proc = run(["-v", "models", "status", "--model", str(tiny_model)], isolated_user_dirs)
+    assert proc.returncode == 0
+    assert not (isolated_user_dirs / "log" / LIBRARY_LOG).exists()
+
+
+def test_fd_2_goes_to_the_log_and_comes_back(tmp_path, capfd):
+    with library_output_to_log(tmp_path) as target:
+        os.write(2, b"[W Quantizer.cpp:111] Warning: from C++\n")
+        print("Note: ours", file=sys.stderr)
+    os.write(2, b"after\n")
+    err = capfd.readouterr().err
+    assert "from C++" not in err and "Note: ours" in err and "after" in err
+    assert Path(target).read_text() == "[W Quantizer.cpp:111] Warning: from C++\n"
+
+
+def test_an_unwritable_log_folder_changes_nothing(tmp_path, capfd):
+    (tmp_path / "file").write_text("x")
+    with library_output_to_log(tmp_path / "file" / "logs") as target:
+        os.write(2, b"still here\n")
+    assert target is None and "still here" in capfd.readouterr().err
