@@ -313,6 +313,25 @@ def test_webvtt_notes_styles_and_cue_names_are_not_cues(tmp_path):
     assert doc.notices == ()
 
 
+def test_a_blank_line_inside_a_cues_text_keeps_its_words_and_the_numbering(tmp_path):
+    path = tmp_path / "gap.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nHello\n\nworld.\n\n"
+                    "2\n00:00:03,000 --> 00:00:04,000\nBye.\n\n"
+                    "3\n00:00:06,000 --> 00:00:05,000\nBackwards.\n", encoding="utf-8")
+    doc = read_source(path)
+    assert [(s.text, s.start) for s in doc.chapters[0].sentences] == [("Hello world.", 1.0), ("Bye.", 3.0)]
+    assert len(doc.notices) == 1 and "Cue 3 " in doc.notices[0]
+
+
+def test_a_webvtt_cue_right_under_the_header_is_read(tmp_path):
+    path = tmp_path / "tight.vtt"
+    path.write_text("WEBVTT\nKind: captions\n00:00:01.000 --> 00:00:02.000\nFirst.\n\n"
+                    "00:00:03.000 --> 00:00:04.000\nSecond.\n", encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["First.", "Second."]
+    assert doc.notices == ()
+
+
 def test_subtitles_without_cues_are_a_sentence(tmp_path):
     path = tmp_path / "empty.srt"
     path.write_text("just some words, no times\n", encoding="utf-8")

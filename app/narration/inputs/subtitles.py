@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.i18n import _, join_sentences
 from app.narration.inputs.building import DocumentBuilder, split_sentences
@@ -23,6 +23,7 @@ _TAG = re.compile(r"<[^<>]{0,200}>|\{\\[^{}]{0,200}\}")
 MAX_CUE_SECONDS = 24 * 3600 * 7     # a week: later than any voice-over
 _TIME = r"(?:(\d{1,9}):)?(\d{1,2}):(\d{1,2})[,.](\d{1,3})"
 _TIMING = re.compile(rf"\s*{_TIME}\s*-->\s*{_TIME}(?:\s.*)?")
+_LOOKS_TIMED = re.compile(r"-->|\d:\d\d")
 _VTT_BLOCKS = ("NOTE", "STYLE", "REGION")      # WebVTT blocks that are not cues
 _QUOTED = 60                                    # characters of a bad time line a notice quotes
 
@@ -54,13 +55,31 @@ def _blocks(text: str):
         yield block
 
 
+def _cue_blocks(text: str):
+    """The blocks that hold cues: a WebVTT header's lines are not, but a first cue written with
+    no blank line after the header is (tests/narration/test_inputs_formats.py)."""
+    blocks = list(_blocks(text.lstrip("\ufeff")))
+    if not blocks or not blocks[0][0].startswith("WEBVTT"):
+        return blocks
+    header, *rest = blocks
+    timed = next((i for i, line in enumerate(header) if "-->" in line), None)
+    first = [header[max(1, timed - 1):]] if timed is not None else []
+    return first + [b for b in rest if b[0].split(" ", 1)[0] not in _VTT_BLOCKS]
+
+
+def _continues(block: list[str], cues: list[Cue]) -> bool:
+    """A block with no cue number and nothing like a time in its first lines goes on the text
+    of the cue before it: a blank line typed inside a cue's text does not end its words."""
+    return (bool(cues) and cues[-1].start is not None and not block[0].strip().isdigit()
+            and not any(_LOOKS_TIMED.search(line) for line in block[:2]))
+
+
 def read_cues(text: str) -> list[Cue]:
     """Every cue of an SRT or WebVTT text in file order, readable or not."""
     cues: list[Cue] = []
-    blocks = list(_blocks(text.lstrip("\ufeff")))
-    vtt = bool(blocks) and blocks[0][0].startswith("WEBVTT")
-    for block in blocks[1:] if vtt else blocks:
-        if vtt and block[0].split(" ", 1)[0] in _VTT_BLOCKS:
+    for block in _cue_blocks(text):
+        if _continues(block, cues):
+            cues[-1] = replace(cues[-1], text=cues[-1].text + "\n" + "\n".join(block))
             continue
         # The time line comes first, or after an SRT number / a WebVTT cue name.
         at = next((i for i, line in enumerate(block[:2]) if "-->" in line), None)
