@@ -149,6 +149,15 @@ def test_a_first_chapter_that_names_the_author_among_other_words_is_kept(tmp_pat
     assert len(doc.chapters) == 3 and doc.author == "Jane Doe"
 
 
+def test_a_book_in_one_file_that_opens_with_its_title_page_is_read_whole(tmp_path):
+    parts = b"".join(b"<section><h2>Part %d</h2><p>It rained all day in part %d.</p></section>" % (i, i)
+                     for i in range(1, 61))
+    page = PANDOC_TITLE_PAGE.replace(b"</section>", b"</section>" + parts)
+    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "text/title_page.xhtml", page))
+    words = [s.text for c in doc.chapters for s in c.sentences]
+    assert "It rained all day in part 1." in words and "It rained all day in part 60." in words
+
+
 def rewrite_zip(src, dst, change):
     with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
