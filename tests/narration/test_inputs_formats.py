@@ -341,6 +341,18 @@ def test_a_webvtt_cue_right_under_the_header_is_read(tmp_path):
     assert doc.notices == ()
 
 
+def test_a_file_of_broken_cues_gives_a_bounded_list_of_notices(tmp_path):
+    from app.narration.inputs.limits import MAX_NOTICES
+
+    path = tmp_path / "broken.srt"
+    path.write_text("".join(f"{n}\nsoon\nLine {n}.\n\n" for n in range(1, 5001))
+                    + srt(("00:00:01,000 --> 00:00:02,000", "Kept.")), encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
+    assert len(doc.notices) == MAX_NOTICES + 1 and "Cue 100 " in doc.notices[MAX_NOTICES - 1]
+    assert doc.notices[-1] == f"{5000 - MAX_NOTICES:,} more notices like these were left out."
+
+
 def test_subtitles_without_cues_are_a_sentence(tmp_path):
     path = tmp_path / "empty.srt"
     path.write_text("just some words, no times\n", encoding="utf-8")
