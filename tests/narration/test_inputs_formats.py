@@ -353,6 +353,28 @@ def test_a_file_of_broken_cues_gives_a_bounded_list_of_notices(tmp_path):
     assert doc.notices[-1] == f"{5000 - MAX_NOTICES:,} more notices like these were left out."
 
 
+def test_more_cues_than_sentences_allowed_is_refused_early(tmp_path, monkeypatch):
+    from app.narration.inputs import subtitles
+
+    monkeypatch.setattr(subtitles, "MAX_SENTENCES", 50)
+    path = tmp_path / "many.srt"
+    path.write_text("".join(f"{n}\nsoon\nx\n\n" for n in range(1, 52)), encoding="utf-8")
+    with pytest.raises(SourceFileError, match="more than 50 subtitle cues; split it"):
+        read_source(path)
+
+
+def test_a_cue_text_in_many_blank_line_pieces_is_joined_in_linear_time():
+    import time
+
+    from app.narration.inputs.subtitles import read_cues
+
+    text = "1\n00:00:01,000 --> 00:00:09,000\nStart\n\n" + "and more words here\n\n" * 100_000
+    began = time.perf_counter()
+    (cue,) = read_cues(text)
+    assert time.perf_counter() - began < 5          # joined once: ~0.3 s; cue by cue it was ~1 min
+    assert cue.text.count("\n") == 100_000 and cue.text.endswith("words here")
+
+
 def test_subtitles_without_cues_are_a_sentence(tmp_path):
     path = tmp_path / "empty.srt"
     path.write_text("just some words, no times\n", encoding="utf-8")
