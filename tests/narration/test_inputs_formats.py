@@ -351,6 +351,9 @@ def test_a_file_of_broken_cues_gives_a_bounded_list_of_notices(tmp_path):
     assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
     assert len(doc.notices) == MAX_NOTICES + 1 and "Cue 100 " in doc.notices[MAX_NOTICES - 1]
     assert doc.notices[-1] == f"{5000 - MAX_NOTICES:,} more notices like these were left out."
+    path.write_text("".join(f"{n}\nsoon\nx\n\n" for n in range(1, MAX_NOTICES + 2)) + srt(
+        ("00:00:01,000 --> 00:00:02,000", "Kept.")), encoding="utf-8")
+    assert read_source(path).notices[-1] == "1 more notice like these was left out."
 
 
 def test_more_cues_than_sentences_allowed_is_refused_early(tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ import re
 
 from app.engine.text.control_tokens import only_control_tokens
 from app.engine.text.prepare import MAX_TEXT_CHARS, split_text
-from app.i18n import _
+from app.i18n import _, ngettext
 from app.narration.inputs import limits
 from app.narration.inputs.cleaning import one_line, title_text
 from app.narration.source import SourceChapter, SourceDocument, SourceSentence
@@ -99,8 +99,9 @@ class DocumentBuilder:
     def _all_notices(self) -> tuple[str, ...]:
         if not self._left_out:
             return tuple(self.notices)
-        return (*self.notices, _("{count} more notices like these were left out.").format(
-            count=f"{self._left_out:,}"))
+        return (*self.notices, ngettext("{count} more notice like these was left out.",
+                                        "{count} more notices like these were left out.",
+                                        self._left_out).format(count=f"{self._left_out:,}"))
 
     def _close(self) -> None:
         if not self._sentences:
