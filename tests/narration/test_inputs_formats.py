@@ -101,10 +101,13 @@ PANDOC_TITLE_PAGE = b"""<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def make_book_with_front_page(path, name, page: bytes, authors=("Jane Doe",)):
+def make_book_with_front_page(path, name, page: bytes, authors=("Jane Doe",), guide=False):
+    """`guide`: an EPUB2 guide names the page the title page."""
     from ebooklib import epub
 
     book = epub.EpubBook()
+    if guide:
+        book.guide.append({"type": "title-page", "href": name, "title": "Title Page"})
     book.set_identifier("id-2")
     book.set_title("A Test Book")
     book.set_language("en")
@@ -156,6 +159,16 @@ def test_a_book_in_one_file_that_opens_with_its_title_page_is_read_whole(tmp_pat
     doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "text/title_page.xhtml", page))
     words = [s.text for c in doc.chapters for s in c.sentences]
     assert "It rained all day in part 1." in words and "It rained all day in part 60." in words
+
+
+@pytest.mark.parametrize("parts, kept", [(1, False), (80, True)], ids=["short", "a-whole-book"])
+def test_the_page_an_epub2_guide_calls_the_title_page_is_skipped_when_short(tmp_path, parts, kept):
+    page = b"<html><body><h1>Front</h1><p>Printed in 2024.</p>%s</body></html>" % b"".join(
+        b"<p>It rained all day in part %d.</p>" % i for i in range(1, parts + 1))
+    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "page_0.xhtml", page, guide=True))
+    words = [s.text for c in doc.chapters for s in c.sentences]
+    assert ("Printed in 2024." in words) is kept
+    assert [c.title for c in doc.chapters][-2:] == ["The Start", "第二章"]
 
 
 def rewrite_zip(src, dst, change):
