@@ -28,13 +28,26 @@ def _plain(result: CheckResult) -> CheckResult:
                        basis=basis)
 
 
+def fold_not_applicable(results) -> tuple[list, list]:
+    """(the checks that apply here, those for another system): the text report and the window's
+    panel show the second kind folded into one line after the rest, so a Windows setting is no
+    noise on Linux (tests/doctor/test_runner.py, tests/ui/test_doctor_ui.py)."""
+    return ([r for r in results if r.basis != Basis.NOT_APPLICABLE],
+            [r for r in results if r.basis == Basis.NOT_APPLICABLE])
+
+
+def not_applicable_title() -> str:
+    return _("Not applicable here")
+
+
+def not_applicable_summary(elsewhere) -> str:
+    """The folded line's text: the checks' names in a list."""
+    return _("{checks}.").format(checks=join_items(r.title for r in elsewhere))
+
+
 def render_text(report: Report, verbose: bool = False) -> str:
-    everything = [_plain(r) for r in report.results]
-    # Checks for another system (Windows settings on Linux) fold into one line after the rest;
-    # their reasons show with --details (tests/doctor/test_runner.py).
-    elsewhere = [r for r in everything if r.basis == Basis.NOT_APPLICABLE]
-    results = [r for r in everything if r.basis != Basis.NOT_APPLICABLE]
-    folded = _("Not applicable here")
+    results, elsewhere = fold_not_applicable([_plain(r) for r in report.results])
+    folded = not_applicable_title()
     titles = [r.title for r in results] + ([folded] if elsewhere else [])
     width = max(map(display_width, titles), default=0)
     lines = []
@@ -43,8 +56,7 @@ def render_text(report: Report, verbose: bool = False) -> str:
         if verbose and r.details:
             lines.append(f"    {r.details}")
     if elsewhere:
-        lines.append(f"{MARKS[SKIP]} {_pad(folded, width)}  " + _("{checks}.").format(
-            checks=join_items(r.title for r in elsewhere)))
+        lines.append(f"{MARKS[SKIP]} {_pad(folded, width)}  " + not_applicable_summary(elsewhere))
         if verbose:
             lines.extend("    " + _("{check}: {reason}").format(check=r.title, reason=r.summary) for r in elsewhere)
     fixes = [r for r in results if r.fix and r.status not in (OK, SKIP)]

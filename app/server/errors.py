@@ -13,10 +13,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.i18n import _, language_in_context
+from app.i18n import N_, _, language_in_context
 from app.server.language import client_language
 
 log = logging.getLogger("chattts_studio.server")
+# Python's json parser's complaints, said in the client's language like the sentence around
+# them (tests/server/test_server_language.py); one not listed is quoted as it is.
+_JSON_REASONS = {m: m for m in (N_("Expecting value"), N_("Expecting property name enclosed in double quotes"),
+                                 N_("Expecting ':' delimiter"), N_("Expecting ',' delimiter"),
+                                 N_("Invalid \\escape"), N_("Extra data"))}
+_JSON_REASONS.update({"Unterminated string starting at": N_("Unterminated string"),     # "at" the position
+                      "Invalid control character at": N_("Invalid control character")})
 
 
 class ApiError(Exception):
@@ -45,9 +52,10 @@ async def _validation_error(_request: Request, exc: RequestValidationError) -> J
     problems = exc.errors()
     first = problems[0] if problems else {}
     if first.get("type") == "json_invalid":
-        # Its location is ("body", byte offset): an offset, not a field (tests/server/test_server_errors.py).
+        # Its location is ("body", byte offset): an offset, not a field (tests/server/test_server_language.py).
         where = [part for part in first.get("loc", ()) if isinstance(part, int)]
         reason = str((first.get("ctx") or {}).get("error") or "").rstrip(".") or _("unreadable")
+        reason = _(_JSON_REASONS[reason]) if reason in _JSON_REASONS else reason
         message = (_("The request body is not valid JSON: {reason} at character {position}.").format(
             reason=reason, position=where[0]) if where else
             _("The request body is not valid JSON: {reason}.").format(reason=reason))

@@ -16,12 +16,13 @@ from PySide6.QtWidgets import (
 
 from app.ui.retranslate import Retranslating
 from app.atomic import write_text_atomic
-from app.doctor.report import render_text
+from app.doctor.report import fold_not_applicable, not_applicable_summary, not_applicable_title, render_text
 from app.doctor.result import MARKS
 from app.doctor.runner import rejudge
 from app.engine.device import DeviceOption
 from app.i18n import current_language
 
+FOLDED = "not_applicable"      # the data of the row the checks for another system fold into
 COLORS = {"ok": "#2e7d32", "warn": "#b26a00", "fail": "#c62828", "skip": "#757575", "error": "#6a1b9a"}
 
 
@@ -76,7 +77,8 @@ class DoctorPanel(Retranslating, QWidget):
     def set_report(self, report, _quick: bool = False) -> None:
         self.report = report
         self.tree.clear()
-        for r in report.results:
+        results, elsewhere = fold_not_applicable(report.results)
+        for r in results:
             item = QTreeWidgetItem([f"{MARKS[r.status]} {r.title}", r.summary])
             item.setData(0, Qt.ItemDataRole.UserRole, r.id)
             item.setForeground(0, QBrush(QColor(COLORS[r.status])))
@@ -88,18 +90,40 @@ class DoctorPanel(Retranslating, QWidget):
                     item.addChild(child)
             self.tree.addTopLevelItem(item)
             item.setExpanded(r.status in ("fail", "error"))
+        if elsewhere:
+            self.tree.addTopLevelItem(self._folded(elsewhere))
         self._show_summary()
         self._update_buttons()
+
+    @staticmethod
+    def _folded(elsewhere) -> QTreeWidgetItem:
+        """One collapsed row for the checks of another system; each check, with its reason, a
+        row under it."""
+        item = QTreeWidgetItem([f"{MARKS['skip']} {not_applicable_title()}", not_applicable_summary(elsewhere)])
+        item.setData(0, Qt.ItemDataRole.UserRole, FOLDED)
+        item.setForeground(0, QBrush(QColor(COLORS["skip"])))
+        for r in elsewhere:
+            child = QTreeWidgetItem([r.title, r.summary])
+            child.setData(0, Qt.ItemDataRole.UserRole, r.id)
+            child.setToolTip(1, r.summary)
+            item.addChild(child)
+        item.setExpanded(False)
+        return item
 
     def show_error(self, message: str) -> None:
         self.summary.setText(message)
         self._update_buttons()
 
     def item_for(self, check_id: str) -> QTreeWidgetItem | None:
+        """A check's row: at the top, or under the folded row of checks for another system."""
         for i in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(i)
             if item.data(0, Qt.ItemDataRole.UserRole) == check_id:
                 return item
+            if item.data(0, Qt.ItemDataRole.UserRole) == FOLDED:
+                for j in range(item.childCount()):
+                    if item.child(j).data(0, Qt.ItemDataRole.UserRole) == check_id:
+                        return item.child(j)
         return None
 
     def _show_summary(self) -> None:

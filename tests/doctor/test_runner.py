@@ -5,6 +5,8 @@ import threading
 import types
 from pathlib import Path
 
+import pytest
+
 from app.doctor import facts
 from app.doctor.checks import ALL
 from app.doctor.probes import SnapshotProbe
@@ -180,3 +182,14 @@ def test_an_unreachable_host_is_explained_in_a_sentence_not_a_cut_exception():
                            "or its DNS server does not answer.")
     text = render_text(report)
     assert "(The name huggingface.co could not be looked up" in text and "HTTPSConnectionPool" not in text
+
+
+@pytest.mark.parametrize("error, said", [("HTTP 503", " 503;"), ("HTTP ²", "a server error;"),
+                                         ("HTTP 5O3", "a server error;")])
+def test_an_old_snapshots_http_error_gives_its_status_or_none_never_a_crash(error, said):
+    snapshot = load_snapshot(SNAPSHOTS / "win_hub_unreachable_no_model.json")
+    snapshot["network"]["error"] = error              # a hostile or older snapshot: text only
+    snapshot["network"].pop("error_kind", None)
+    snapshot["network"].pop("http_status", None)
+    hub = run_doctor(SnapshotProbe(snapshot)).result("hub_reachable")
+    assert hub.status == "warn" and said in hub.details

@@ -101,10 +101,13 @@ PANDOC_TITLE_PAGE = b"""<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def make_book_with_front_page(path, name, page: bytes, authors=("Jane Doe",)):
+def make_book_with_front_page(path, name, page: bytes, authors=("Jane Doe",), guide=False):
+    """`guide`: an EPUB2 guide names the page the title page."""
     from ebooklib import epub
 
     book = epub.EpubBook()
+    if guide:
+        book.guide.append({"type": "title-page", "href": name, "title": "Title Page"})
     book.set_identifier("id-2")
     book.set_title("A Test Book")
     book.set_language("en")
@@ -147,6 +150,25 @@ def test_a_first_chapter_that_names_the_author_among_other_words_is_kept(tmp_pat
     doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "prologue.xhtml", page))
     assert texts(doc.chapters[0]) == ["Jane Doe", "It rained."]
     assert len(doc.chapters) == 3 and doc.author == "Jane Doe"
+
+
+def test_a_book_in_one_file_that_opens_with_its_title_page_is_read_whole(tmp_path):
+    parts = b"".join(b"<section><h2>Part %d</h2><p>It rained all day in part %d.</p></section>" % (i, i)
+                     for i in range(1, 61))
+    page = PANDOC_TITLE_PAGE.replace(b"</section>", b"</section>" + parts)
+    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "text/title_page.xhtml", page))
+    words = [s.text for c in doc.chapters for s in c.sentences]
+    assert "It rained all day in part 1." in words and "It rained all day in part 60." in words
+
+
+@pytest.mark.parametrize("parts, kept", [(1, False), (80, True)], ids=["short", "a-whole-book"])
+def test_the_page_an_epub2_guide_calls_the_title_page_is_skipped_when_short(tmp_path, parts, kept):
+    page = b"<html><body><h1>Front</h1><p>Printed in 2024.</p>%s</body></html>" % b"".join(
+        b"<p>It rained all day in part %d.</p>" % i for i in range(1, parts + 1))
+    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "page_0.xhtml", page, guide=True))
+    words = [s.text for c in doc.chapters for s in c.sentences]
+    assert ("Printed in 2024." in words) is kept
+    assert [c.title for c in doc.chapters][-2:] == ["The Start", "第二章"]
 
 
 def rewrite_zip(src, dst, change):
@@ -311,6 +333,62 @@ def test_webvtt_notes_styles_and_cue_names_are_not_cues(tmp_path):
     assert [(s.text, s.start, s.end) for s in doc.chapters[0].sentences] == [
         ("Hello & welcome.", 1.0, 2.5), ("Bye <now>.", 3.0, 4.0)]
     assert doc.notices == ()
+
+
+def test_a_blank_line_inside_a_cues_text_keeps_its_words_and_the_numbering(tmp_path):
+    path = tmp_path / "gap.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nHello\n\nworld.\n\n"
+                    "2\n00:00:03,000 --> 00:00:04,000\nBye.\n\n"
+                    "3\n00:00:06,000 --> 00:00:05,000\nBackwards.\n", encoding="utf-8")
+    doc = read_source(path)
+    assert [(s.text, s.start) for s in doc.chapters[0].sentences] == [("Hello world.", 1.0), ("Bye.", 3.0)]
+    assert len(doc.notices) == 1 and "Cue 3 " in doc.notices[0]
+
+
+def test_a_webvtt_cue_right_under_the_header_is_read(tmp_path):
+    path = tmp_path / "tight.vtt"
+    path.write_text("WEBVTT\nKind: captions\n00:00:01.000 --> 00:00:02.000\nFirst.\n\n"
+                    "00:00:03.000 --> 00:00:04.000\nSecond.\n", encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["First.", "Second."]
+    assert doc.notices == ()
+
+
+def test_a_file_of_broken_cues_gives_a_bounded_list_of_notices(tmp_path):
+    from app.narration.inputs.limits import MAX_NOTICES
+
+    path = tmp_path / "broken.srt"
+    path.write_text("".join(f"{n}\nsoon\nLine {n}.\n\n" for n in range(1, 5001))
+                    + srt(("00:00:01,000 --> 00:00:02,000", "Kept.")), encoding="utf-8")
+    doc = read_source(path)
+    assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
+    assert len(doc.notices) == MAX_NOTICES + 1 and "Cue 100 " in doc.notices[MAX_NOTICES - 1]
+    assert doc.notices[-1] == f"{5000 - MAX_NOTICES:,} more notices like these were left out."
+    path.write_text("".join(f"{n}\nsoon\nx\n\n" for n in range(1, MAX_NOTICES + 2)) + srt(
+        ("00:00:01,000 --> 00:00:02,000", "Kept.")), encoding="utf-8")
+    assert read_source(path).notices[-1] == "1 more notice like these was left out."
+
+
+def test_more_cues_than_sentences_allowed_is_refused_early(tmp_path, monkeypatch):
+    from app.narration.inputs import subtitles
+
+    monkeypatch.setattr(subtitles, "MAX_SENTENCES", 50)
+    path = tmp_path / "many.srt"
+    path.write_text("".join(f"{n}\nsoon\nx\n\n" for n in range(1, 52)), encoding="utf-8")
+    with pytest.raises(SourceFileError, match="more than 50 subtitle cues; split it"):
+        read_source(path)
+
+
+def test_a_cue_text_in_many_blank_line_pieces_is_joined_in_linear_time():
+    import time
+
+    from app.narration.inputs.subtitles import read_cues
+
+    text = "1\n00:00:01,000 --> 00:00:09,000\nStart\n\n" + "and more words here\n\n" * 100_000
+    began = time.perf_counter()
+    (cue,) = read_cues(text)
+    assert time.perf_counter() - began < 5          # joined once: ~0.3 s; cue by cue it was ~1 min
+    assert cue.text.count("\n") == 100_000 and cue.text.endswith("words here")
 
 
 def test_subtitles_without_cues_are_a_sentence(tmp_path):

@@ -108,3 +108,20 @@ def test_a_bug_is_said_in_the_clients_language_too(chinese_process, serve, engin
     response = httpx.post(server.url + SPEECH, json=BODY, headers=headers)
     assert response.status_code == 500
     assert bool(HAN.search(_message(response))) is chinese, _message(response)
+
+
+@pytest.mark.parametrize("broken, english, chinese", [
+    (b'{"model": "tts-1",,}', "Expecting property name enclosed in double quotes at character 18.",
+     "第 18 个字符处出错（此处应为用双引号括起来的属性名）。"),
+    (b'{"input": "hi', "Unterminated string at character 10.", "第 10 个字符处出错（字符串没有结束）。"),
+])
+def test_the_json_parsers_complaint_is_in_the_clients_language_too(serve, broken, english, chinese):
+    server = serve(None)
+    said = {}
+    for language in ("en", "zh-CN"):
+        response = httpx.post(server.url + SPEECH, content=broken, headers={
+            "Content-Type": "application/json", "Accept-Language": language})
+        assert response.status_code == 422
+        said[language] = _message(response)
+    assert said["en"] == "The request body is not valid JSON: " + english
+    assert said["zh-CN"] == "请求体不是有效的 JSON：" + chinese

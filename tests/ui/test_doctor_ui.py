@@ -65,6 +65,34 @@ def test_a_failed_check_shows_a_banner_that_opens_the_panel(qtbot, make_window):
     assert "Recommended device: CPU" in window.doctor_panel.summary.text()
 
 
+def test_on_linux_the_panel_folds_the_windows_checks_into_one_closed_row(make_window):
+    from tests.doctor.test_runner import WINDOWS_ONLY
+
+    window = make_window(doctor_probe_factory=snapshot_probe("linux_cpu_only"),
+                         synthesizer_factory=recording_synthesizer())
+    tree, report = window.doctor_panel.tree, window.last_report
+    titles = {r.id: r.title for r in report.results}
+    top = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    assert len(top) == len(report.results) - len(WINDOWS_ONLY) + 1
+    folded = top[-1]
+    assert folded.text(0) == "[-] Not applicable here" and not folded.isExpanded()
+    assert folded.text(1) == ", ".join(titles[i] for i in WINDOWS_ONLY) + "."
+    assert not any(item.text(0).endswith(" " + titles[i]) for item in top for i in WINDOWS_ONLY)
+    under = {folded.child(j).text(0): folded.child(j).text(1) for j in range(folded.childCount())}
+    assert list(under) == [titles[i] for i in WINDOWS_ONLY]
+    assert under[titles["tdr"]] == "TDR is a Windows display-driver setting."
+    assert window.doctor_panel.item_for("tdr").text(1) == "TDR is a Windows display-driver setting."
+    assert "GPU memory" in " ".join(item.text(0) for item in top)   # a skip that applies here stays
+
+
+def test_on_windows_the_panel_folds_nothing(make_window):
+    window = make_window(doctor_probe_factory=snapshot_probe("win_fine"),
+                         synthesizer_factory=recording_synthesizer())
+    tree = window.doctor_panel.tree
+    assert tree.topLevelItemCount() == len(window.last_report.results)
+    assert "Not applicable here" not in [tree.topLevelItem(i).text(0)[4:] for i in range(tree.topLevelItemCount())]
+
+
 def test_panel_rerun_copy_and_save(qtbot, make_window, tmp_path, monkeypatch):
     probe = snapshot_probe("win_tdr_default")
     window = make_window(doctor_probe_factory=probe, synthesizer_factory=recording_synthesizer())

@@ -1,5 +1,6 @@
 """hub_reachable: the model host (or the mirror in HF_ENDPOINT) answers, for downloads."""
 
+import re
 from urllib.parse import urlsplit
 
 from app.doctor.facts import HF_DEFAULT, HF_MIRROR
@@ -14,6 +15,7 @@ _TEXT_KINDS = (("proxy", ("ProxyError",)), ("tls", ("SSLError", "CERTIFICATE_VER
                         "nodename nor servname")),
                ("refused", ("Connection refused", "ConnectionRefused", "actively refused")),
                ("http", ("HTTP ",)))
+_HTTP_STATUS = re.compile(r"HTTP ([1-5][0-9]{2})\b", re.ASCII)     # as read_network wrote it
 
 
 def _kind(net: dict) -> str:
@@ -45,8 +47,8 @@ def why(net: dict, host: str) -> str:
     if kind == "http":
         status = net.get("http_status")
         if not isinstance(status, int):
-            digits = "".join(c for c in (net.get("error") or "") if c.isdigit())[:3]
-            status = int(digits) if digits else None
+            found = _HTTP_STATUS.search(net.get("error") or "")
+            status = int(found.group(1)) if found else None
         if status:
             return _("{name} answered with the server error {status}; try again later.").format(
                 name=name, status=status)

@@ -105,10 +105,10 @@ class HistoryStore:
         """The row id in `entry_id` (an int, or the string of its ASCII digits that an entry's id
         is), else None: a file is only ever named from this integer, never from the caller's text
         (tests/engine/library/test_stores.py holds decoys a path-like id would reach)."""
-        if isinstance(entry_id, int) and not isinstance(entry_id, bool):
-            return entry_id
         if isinstance(entry_id, str) and entry_id.isascii() and entry_id.isdigit() and len(entry_id) <= 18:
-            return int(entry_id)
+            entry_id = int(entry_id)
+        if isinstance(entry_id, int) and not isinstance(entry_id, bool) and 0 < entry_id < 2**63:
+            return entry_id                     # SQLite's integers: a larger one raises OverflowError
         return None
 
     def get(self, entry_id: str) -> HistoryEntry | None:

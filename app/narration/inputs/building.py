@@ -11,7 +11,7 @@ import re
 
 from app.engine.text.control_tokens import only_control_tokens
 from app.engine.text.prepare import MAX_TEXT_CHARS, split_text
-from app.i18n import _
+from app.i18n import _, ngettext
 from app.narration.inputs import limits
 from app.narration.inputs.cleaning import one_line, title_text
 from app.narration.source import SourceChapter, SourceDocument, SourceSentence
@@ -69,6 +69,7 @@ class DocumentBuilder:
         self._title: str | None = None
         self._sentences: list[SourceSentence] = []
         self._count = 0
+        self._left_out = 0
 
     def chapter(self, title: str | None) -> None:
         """Close the chapter being built and start one; None: a title is made up if needed."""
@@ -88,7 +89,19 @@ class DocumentBuilder:
             self._sentences.append(sentence)
 
     def notice(self, text: str) -> None:
-        self.notices.append(text)
+        """Kept up to MAX_NOTICES; the rest are counted, so a hostile file cannot fill the
+        screen or the memory with them (tests/narration/test_inputs_formats.py)."""
+        if len(self.notices) < limits.MAX_NOTICES:
+            self.notices.append(text)
+        else:
+            self._left_out += 1
+
+    def _all_notices(self) -> tuple[str, ...]:
+        if not self._left_out:
+            return tuple(self.notices)
+        return (*self.notices, ngettext("{count} more notice like these was left out.",
+                                        "{count} more notices like these were left out.",
+                                        self._left_out).format(count=f"{self._left_out:,}"))
 
     def _close(self) -> None:
         if not self._sentences:
@@ -109,4 +122,4 @@ class DocumentBuilder:
             raise limits.SourceFileError(
                 _("{source} holds no text to narrate.").format(source=self.source))
         title = title_text(self.title, limits.MAX_TITLE_CHARS) or self.chapters[0].title
-        return SourceDocument(title, self.kind, tuple(self.chapters), tuple(self.notices), self.author)
+        return SourceDocument(title, self.kind, tuple(self.chapters), self._all_notices(), self.author)

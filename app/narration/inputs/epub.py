@@ -32,6 +32,7 @@ _ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
 _TITLE_PAGE_TYPE = re.compile(rb"""epub:type\s*=\s*["'][^"']{0,200}\btitlepage\b""", re.IGNORECASE)
 _TITLE_PAGE_NAMES = ("title_page", "titlepage", "title-page")
 _MAX_AUTHORS = 20
+_MAX_TITLE_PAGE_CHARS = 2000     # a title page with a long abstract is still under it
 _BOMB_FLOOR = 1024 * 1024     # small entries may pack well (a page of spaces); large ones may not
 
 
@@ -153,7 +154,7 @@ def read_epub(path: Path, source: str, title: str) -> SourceDocument:
             doc.notice(_("The chapter {name} of {source} is damaged and was skipped.").format(
                 name=name, source=source))
             continue
-        if name in title_pages or _is_title_page(name, item.content, blocks, known):
+        if _is_title_page(name, item.content, blocks, known, name in title_pages):
             continue
         _add_chapter(doc, toc.get(name), blocks)
     return doc.build()
@@ -174,13 +175,16 @@ def _guide_title_pages(book) -> set[str]:
     return pages
 
 
-def _is_title_page(name: str, content, blocks, known: set[str]) -> bool:
+def _is_title_page(name: str, content, blocks, known: set[str], in_guide: bool) -> bool:
+    texts = [one_line(text).casefold() for _heading, text in blocks]
+    # A long page is a book in one file that starts with its title page: it is read.
+    if sum(map(len, texts)) > _MAX_TITLE_PAGE_CHARS:
+        return False
     stem = posixpath.splitext(posixpath.basename(name))[0].lower()
-    if stem in _TITLE_PAGE_NAMES:
+    if in_guide or stem in _TITLE_PAGE_NAMES:
         return True
     if isinstance(content, bytes) and _TITLE_PAGE_TYPE.search(content):
         return True
-    texts = [one_line(text).casefold() for _heading, text in blocks]
     return bool(known) and bool(texts) and all(t in known for t in texts)
 
 

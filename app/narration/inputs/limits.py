@@ -19,6 +19,7 @@ MAX_ZIP_RATIO = 200                        # unpacked / packed for an entry abov
 MAX_CHAPTERS = 5_000                       # web novels run to thousands of chapters
 MAX_SENTENCES = 300_000
 MAX_TITLE_CHARS = 200
+MAX_NOTICES = 100                          # a file of broken cues: the rest are counted
 
 
 class SourceFileError(StudioError):

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.i18n import _, join_sentences
 from app.narration.inputs.building import DocumentBuilder, split_sentences
-from app.narration.inputs.limits import SourceFileError
+from app.narration.inputs.limits import MAX_SENTENCES, SourceFileError
 from app.narration.source import SourceDocument, SourceSentence
 
 _TAG = re.compile(r"<[^<>]{0,200}>|\{\\[^{}]{0,200}\}")
 MAX_CUE_SECONDS = 24 * 3600 * 7     # a week: later than any voice-over
 _TIME = r"(?:(\d{1,9}):)?(\d{1,2}):(\d{1,2})[,.](\d{1,3})"
 _TIMING = re.compile(rf"\s*{_TIME}\s*-->\s*{_TIME}(?:\s.*)?")
+_LOOKS_TIMED = re.compile(r"-->|\d:\d\d")
 _VTT_BLOCKS = ("NOTE", "STYLE", "REGION")      # WebVTT blocks that are not cues
 _QUOTED = 60                                    # characters of a bad time line a notice quotes
 
@@ -54,14 +55,43 @@ def _blocks(text: str):
         yield block
 
 
-def read_cues(text: str) -> list[Cue]:
-    """Every cue of an SRT or WebVTT text in file order, readable or not."""
+def _cue_blocks(text: str):
+    """The blocks that hold cues, one by one: a WebVTT header's lines are not, but a first cue
+    written with no blank line after the header is (tests/narration/test_inputs_formats.py)."""
+    blocks = _blocks(text.lstrip("\ufeff"))
+    header = next(blocks, None)
+    if header is None:
+        return
+    if not header[0].startswith("WEBVTT"):
+        yield header
+        yield from blocks
+        return
+    timed = next((i for i, line in enumerate(header) if "-->" in line), None)
+    if timed is not None:
+        yield header[max(1, timed - 1):]
+    yield from (b for b in blocks if b[0].split(" ", 1)[0] not in _VTT_BLOCKS)
+
+
+def _continues(block: list[str], cues: list[Cue]) -> bool:
+    """A block with no cue number and nothing like a time in its first lines goes on the text
+    of the cue before it: a blank line typed inside a cue's text does not end its words."""
+    return (bool(cues) and cues[-1].start is not None and not block[0].strip().isdigit()
+            and not any(_LOOKS_TIMED.search(line) for line in block[:2]))
+
+
+def read_cues(text: str, source: str = "") -> list[Cue]:
+    """Every cue of an SRT or WebVTT text in file order, readable or not; more than
+    MAX_SENTENCES of them is a SourceFileError (each would be a sentence or a notice)."""
     cues: list[Cue] = []
-    blocks = list(_blocks(text.lstrip("\ufeff")))
-    vtt = bool(blocks) and blocks[0][0].startswith("WEBVTT")
-    for block in blocks[1:] if vtt else blocks:
-        if vtt and block[0].split(" ", 1)[0] in _VTT_BLOCKS:
+    texts: list[list[str]] = []            # each cue's lines, joined once at the end
+    for block in _cue_blocks(text):
+        if _continues(block, cues):
+            texts[-1].extend(block)
             continue
+        if len(cues) >= MAX_SENTENCES:
+            raise SourceFileError(_("{source} has more than {limit} subtitle cues; split it into several "
+                                    "files and narrate them one by one.").format(
+                source=source, limit=f"{MAX_SENTENCES:,}"))
         # The time line comes first, or after an SRT number / a WebVTT cue name.
         at = next((i for i, line in enumerate(block[:2]) if "-->" in line), None)
         if at is None:
@@ -73,8 +103,9 @@ def read_cues(text: str) -> list[Cue]:
             start, end = _seconds(*match.groups()[:4]), _seconds(*match.groups()[4:])
             if start is None or end is None:
                 start = end = None
-        cues.append(Cue(len(cues) + 1, start, end, "\n".join(block[at + 1:]), timing.strip()))
-    return cues
+        cues.append(Cue(len(cues) + 1, start, end, "", timing.strip()))
+        texts.append(block[at + 1:])
+    return [replace(cue, text="\n".join(lines)) for cue, lines in zip(cues, texts)]
 
 
 def _problem(cue: Cue, source: str) -> str | None:
@@ -94,7 +125,7 @@ def _problem(cue: Cue, source: str) -> str | None:
 
 def read_subtitles(text: str, source: str, title: str, format_: str | None = None) -> SourceDocument:
     """`format_`: "srt" or "vtt" (from the file's extension) or None; the cues decide either way."""
-    cues = read_cues(text)
+    cues = read_cues(text, source)
     if not any(cue.start is not None for cue in cues):
         raise SourceFileError(_("{source} holds no subtitle cues we can read (SRT or WebVTT).").format(
             source=source))

@@ -60,8 +60,9 @@ def test_deleting_history_touches_only_files_named_from_row_ids(tmp_path):
         con.execute("UPDATE history SET text = ?, speaker = ? WHERE id = ?",
                     ("../../precious.wav", str(decoys[-1]), int(entry.id)))
     for hostile in ("precious", "7 ", "../precious", "../../precious", str(decoys[-1].with_suffix("")),
-                    f"{entry.id}/../../precious", 7.5, None, True):
+                    f"{entry.id}/../../precious", 7.5, None, True, 2**70, -1):
         store.delete(hostile)
+        assert store.get(hostile) is None
     assert [decoy for decoy in decoys if not decoy.exists()] == []
     assert store.get(entry.id) is not None                 # nor the row (True is 1 to SQLite)
     store.delete(entry.id)
