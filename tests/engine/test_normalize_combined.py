@@ -15,7 +15,27 @@ ENGLISH = [
     ("In 1994 he moved.", "In nineteen ninety four he moved."),
     ("2012 was a good year.", "twenty twelve was a good year."),
     ("We met on June 30.", "We met on June thirtieth."),
-    ("Born 25 July 2012.", "Born the twenty fifth of july twenty twelve."),
+    ("Born 25 July 2012.", "Born the twenty fifth of July twenty twelve."),
+    # The day before its month is read "the ... of" (NeMo's date cases).
+    ("One should go on the 26th May in the evening", "One should go on the twenty sixth of May in the evening"),
+    ("Meet me 3rd March.", "Meet me the third of March."),
+    # A date with a two-digit year, and a dotted one: in the order written.
+    ("Filed 11/17/05.", "Filed November seventeenth, oh five."),
+    ("Opened 01.10.2010.", "Opened January tenth, twenty ten."),
+    ("Closed 15.01.2020.", "Closed the fifteenth of January twenty twenty."),
+    # 1000 is one thousand, not a year's "ten hundred"; 1000th stays an ordinal.
+    ("It ran 1000 times.", "It ran one thousand times."),
+    ("the 1000th visitor", "the one thousandth visitor"),
+    # An address number is said in pairs; a mixed fraction with its unit; cubic units.
+    ("Nancy lived on 1428 Elm St. It was odd.", "Nancy lived on fourteen twenty eight Elm Street. It was odd."),
+    ("They moved to 221 Baker Street.", "They moved to two twenty one Baker Street."),
+    ("It weighs 4 1/2 lbs.", "It weighs four and a half pounds."),
+    ("a volume of 41,459.00 km³", "a volume of forty one thousand four hundred fifty nine point zero zero cubic kilometers"),
+    ("wind at 5m/s", "wind at five meters per second"),
+    # An IP address digit by digit; a lower-case dotted time zone as its letters.
+    ("Ping 127.0.0.1 now.", "Ping one two seven dot zero dot zero dot one now."),
+    ("at 1:59 p.m. e.s.t", "at one fifty nine p m E S T"),
+    ("It cost $.506 each.", "It cost point five zero six dollars each."),
     # ...but a count stays a count.
     ("Page 12 of 2024 people.", "Page twelve of two thousand twenty four people."),
     # Units, plural abbreviations included.

@@ -29,7 +29,7 @@ _DIGIT_CONTEXT = (r"(?:验证码|校验码|邮编|邮政编码|密码|工号|学
                   r"\b(?:[Cc]ode|PIN|[Rr]oom|ZIP|[Zz]ip|[Pp]hone|[Cc]all|[Dd]ial|[Ee]xtension|[Ee]xt\.|[Nn]umber))"
                   r"(?:\s?(?:is|was|:|：|是|为)?\s?)")
 # A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
-_MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)\b)([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
+_MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
 
 # Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
 # read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
@@ -55,9 +55,13 @@ RULES = [
     ("context_digits", re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
     ("model", re.compile(_MODEL)),
     ("date", re.compile(r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)|年(\d{1,2})月(\d{1,2})[日号])")),
-    # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December.
-    ("mdy", re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")),
+    # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December;
+    # 11/17/05 and 01.10.2010 too (a dotted date has a four-digit year).
+    ("mdy", re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|\.\d)")),
     ("month_date", re.compile(r"\b(" + _MONTH_NAMES + r")\s(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s(" + _YEAR + r"))?(?!\d)")),
+    # 26th May, 3 March 2024: the day before its month.
+    ("day_month", re.compile(r"(?<![\d.,/])(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH_NAMES + r")(?![A-Za-z])"
+                             r"(?:,?\s(" + _YEAR + r")(?!\d))?")),
     ("time", re.compile(r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?![\d:])"
                         r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
                         r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm](?![A-Za-z])\.?")),
@@ -65,6 +69,8 @@ RULES = [
     ("phone", re.compile(r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
                          r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}"
                          r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)")),
+    # 127.0.0.1: an address, each part digit by digit.
+    ("ip", re.compile(r"(?<![A-Za-z\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)")),
     ("version", re.compile(r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])")),
     ("currency", re.compile(r"([$¥€£￥])\s?(" + _NUM + r"|\.\d+)" + _SCALE + r"|(" + _NUM + r")\s?(" + _CURRENCY_WORDS
                             + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY)\s?(" + _NUM + r")")),
@@ -92,8 +98,13 @@ RULES = [
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
     ("digits", re.compile(r"(?<![\d.,])(?:0\d+|\d{7,})(?![\d.,])"
                           r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} ))\d{5}(?:-\d{4})?(?![\d.,])")),
-    ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|" + _NUM)),
+    ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|(?<!\d)" + _NUM)),
 ]
+
+
+# An address number (1428 Elm St.) is said in pairs, as a year is: fourteen twenty eight.
+ADDRESS = re.compile(r"\s(?:[A-Z][a-z]+\s){1,2}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|"
+                     r"Way|Ct|Court|Pl|Place|Terrace|Sq|Square)\b")
 
 
 def language_of(text: str) -> str:
@@ -194,8 +205,25 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         y, mo, d = (g[0], g[1], g[2]) if g[1] else (g[0], g[3], g[4])
         return r.date(y, mo, d)
     if kind == "mdy":
-        mo, d = (g[1], g[0]) if int(g[0]) > 12 >= int(g[1]) else (g[0], g[1])
-        return r.date(g[2], mo, d)
+        day_first = int(g[0]) > 12 >= int(g[2])
+        mo, d = (g[2], g[0]) if day_first else (g[0], g[2])
+        if not (1 <= int(mo) <= 12 and 1 <= int(d) <= 31) or (g[1] == "." and len(g[3]) == 2):
+            return None                                 # 1/2/34 is not a date
+        if lang == "zh":
+            return zh.date(g[3], mo, d)
+        return en.date(g[3], mo, d, day_first=day_first)
+    if kind == "day_month":
+        month = en.month_number(g[1])
+        if not month or not 1 <= int(g[0]) <= 31:
+            return None
+        if lang == "zh":
+            return zh.date(g[2], str(month), g[0])
+        spoken = en.day_month(g[0], g[1], g[2])
+        return spoken[len("the "):] if re.search(r"\bthe\s$", text[:m.start()]) else spoken
+    if kind == "ip":
+        parts = m.group(0).split(".")
+        return (" dot ".join(en.digits(p) for p in parts) if lang == "en"
+                else "点".join(zh.digits(p) for p in parts))
     if kind == "month_date":
         if lang == "en":
             return en.month_date(g[0], g[1], g[2])
@@ -239,8 +267,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return None
         return en.decade(g[0] or g[1] or g[2])
     if kind == "unit":
-        if partial and (text[m.end():m.end() + 1] == "/" or re.search(r"\d-$", text[:m.start() + 1])):
-            return None                                 # 12kg/kg, 1234-123kg: the grammar reads these
+        if partial and (text[m.end():m.end() + 1] == "/" or re.search(r"\d-$", text[:m.start() + 1])
+                        or text[:m.start()].endswith("/")):
+            return None                                 # 12kg/kg, 1234-123kg, 4 1/2 lbs: the grammar reads these
+        if lang == "zh" and g[1] in zh.PER_UNITS and re.search(r"[时秒]速$", text[:m.start()]):
+            return zh.amount(g[0]) + zh.PER_UNITS[g[1]][1]     # 时速10km/h: 时速 says "per hour"
         return r.unit(g[0], g[1])
     if kind == "ordinal":
         return r.ordinal(g[0]) if lang == "en" else zh.ordinal(g[0])
@@ -256,6 +287,8 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     value = m.group(0)
     if partial and _in_expression(text, m.start(), m.end()):
         return None                                     # 3:2, 1/2, 2-3, 1+2: the grammar reads these
+    if lang == "en" and value.isdigit() and len(value) in (3, 4) and ADDRESS.match(text, m.end()):
+        return en.house_number(value)
     if lang == "en" and value.isdigit() and len(value) == 4 and 1100 <= int(value) <= 2099:
         # "in 1994", and a year that opens a sentence ("2012 was good"), not "2024 people".
         opens = not re.search(r"[A-Za-z0-9]", text[max(0, m.start() - 3):m.start()])
