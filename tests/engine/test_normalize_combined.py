@@ -34,6 +34,8 @@ ENGLISH = [
     ("wind at 5m/s", "wind at five meters per second"),
     # An IP address digit by digit; a lower-case dotted time zone as its letters.
     ("Ping 127.0.0.1 now.", "Ping one two seven dot zero dot zero dot one now."),
+    ("Update to 1.2.3.4 today.", "Update to one point two point three point four today."),
+    ("We met 5 May. Then we left.", "We met the fifth of May. Then we left."),
     ("at 1:59 p.m. e.s.t", "at one fifty nine p m E S T"),
     ("It cost $.506 each.", "It cost point five zero six dollars each."),
     # ...but a count stays a count.

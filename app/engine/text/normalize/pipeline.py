@@ -69,8 +69,8 @@ RULES = [
     ("phone", re.compile(r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
                          r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}"
                          r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)")),
-    # 127.0.0.1: an address, each part digit by digit.
-    ("ip", re.compile(r"(?<![A-Za-z\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)")),
+    # 127.0.0.1: an address, each part digit by digit (1.2.3.4, starting below 10, is a version).
+    ("ip", re.compile(r"(?<![A-Za-z\d.])(?=[1-9]\d)(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)")),
     ("version", re.compile(r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])")),
     ("currency", re.compile(r"([$¥€£￥])\s?(" + _NUM + r"|\.\d+)" + _SCALE + r"|(" + _NUM + r")\s?(" + _CURRENCY_WORDS
                             + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY)\s?(" + _NUM + r")")),
@@ -218,7 +218,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return None
         if lang == "zh":
             return zh.date(g[2], str(month), g[0])
-        spoken = en.day_month(g[0], g[1], g[2])
+        spoken = en.day_month(g[0], g[1], g[2]) + _keep_stop(m, text)
         return spoken[len("the "):] if re.search(r"\bthe\s$", text[:m.start()]) else spoken
     if kind == "ip":
         parts = m.group(0).split(".")
