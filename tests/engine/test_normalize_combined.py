@@ -37,6 +37,7 @@ ENGLISH = [
     ("Update to 1.2.3.4 today.", "Update to one point two point three point four today."),
     ("We met 5 May. Then we left.", "We met the fifth of May. Then we left."),
     ("at 1:59 p.m. e.s.t", "at one fifty nine p m E S T"),
+    ("Call at 2:30 p.m. EST today.", "Call at two thirty p m EST today."),   # the zone goes on the sentence
     ("It cost $.506 each.", "It cost point five zero six dollars each."),
     # ...but a count stays a count.
     ("Page 12 of 2024 people.", "Page twelve of two thousand twenty four people."),

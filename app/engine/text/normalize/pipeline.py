@@ -143,8 +143,14 @@ def _context_language(text: str, start: int, end: int, default: str) -> str:
     return default
 
 
+# A time zone after a time goes on the sentence ("2:30 p.m. EST"), as a capital word would not.
+_TIME_ZONE = re.compile(r"\s*(?:[A-Z]{2,3}T|UTC|GMT|(?:[A-Za-z]\.){2}[A-Za-z]\.?)(?![A-Za-z])")
+
+
 def _keep_stop(m: re.Match, text: str) -> str:
     """A dot the match swallowed ("3 p.m.") that also ended the sentence stays."""
+    if _TIME_ZONE.match(text, m.end()):
+        return ""
     return "." if m.group(0).endswith(".") and ab._starts_sentence(text[m.end():]) else ""
 
 
