@@ -19,6 +19,8 @@ ENGLISH = [
     # The day before its month is read "the ... of" (NeMo's date cases).
     ("One should go on the 26th May in the evening", "One should go on the twenty sixth of May in the evening"),
     ("Meet me 3rd March.", "Meet me the third of March."),
+    ("Open 5-7 May 2024.", "Open the fifth to the seventh of May twenty twenty four."),
+    ("on 5 and 6 May", "on the fifth and the sixth of May"),
     # A date with a two-digit year, and a dotted one: in the order written.
     ("Filed 11/17/05.", "Filed November seventeenth, oh five."),
     ("Opened 01.10.2010.", "Opened January tenth, twenty ten."),

@@ -59,8 +59,9 @@ RULES = [
     # 11/17/05 and 01.10.2010 too (a dotted date has a four-digit year).
     ("mdy", re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|\.\d)")),
     ("month_date", re.compile(r"\b(" + _MONTH_NAMES + r")\s(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s(" + _YEAR + r"))?(?!\d)")),
-    # 26th May, 3 March 2024: the day before its month.
-    ("day_month", re.compile(r"(?<![\d.,/])(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH_NAMES + r")(?![A-Za-z])"
+    # 26th May, 3 March 2024, 5-7 May: the day before its month.
+    ("day_month", re.compile(r"(?<![\d.,/-])(?:(\d{1,2})(?:st|nd|rd|th)?\s?(-|–|\sto\s|\sand\s)\s?)?"
+                             r"(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH_NAMES + r")(?![A-Za-z])"
                              r"(?:,?\s(" + _YEAR + r")(?!\d))?")),
     ("time", re.compile(r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?![\d:])"
                         r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
@@ -219,12 +220,17 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.date(g[3], mo, d)
         return en.date(g[3], mo, d, day_first=day_first)
     if kind == "day_month":
-        month = en.month_number(g[1])
-        if not month or not 1 <= int(g[0]) <= 31:
+        first, joint, day, name, y = g
+        month = en.month_number(name)
+        if not month or not all(1 <= int(d) <= 31 for d in (first, day) if d):
             return None
-        if lang == "zh":
-            return zh.date(g[2], str(month), g[0])
-        spoken = en.day_month(g[0], g[1], g[2]) + _keep_stop(m, text)
+        if lang == "zh":   # 5-7 May: 五月五日至七日
+            if first:
+                return zh.date(y, str(month), first) + ("和" if "and" in joint else "至") + zh.number(str(int(day))) + "日"
+            return zh.date(y, str(month), day)
+        spoken = en.day_month(day, name, y) + _keep_stop(m, text)
+        if first:   # 5-7 May: the fifth to the seventh of May
+            spoken = f"the {en.ordinal(str(int(first)))} {'and' if 'and' in joint else 'to'} {spoken}"
         return spoken[len("the "):] if re.search(r"\bthe\s$", text[:m.start()]) else spoken
     if kind == "ip":
         parts = m.group(0).split(".")
