@@ -34,6 +34,13 @@ ENGLISH = [
     ("It weighs 4 1/2 lbs.", "It weighs four and a half pounds."),
     ("a volume of 41,459.00 km³", "a volume of forty one thousand four hundred fifty nine point zero zero cubic kilometers"),
     ("wind at 5m/s", "wind at five meters per second"),
+    # Short time units (NeMo's measure cases), ranges of decades and years.
+    ("after 2 wks and 6 mos, not 5 yrs", "after two weeks and six months, not five years"),
+    ("wait 1 sec", "wait one second"),
+    ("music of the 1960s-80s", "music of the nineteen sixties to eighties"),
+    ("in the mid-1980s", "in the mid-nineteen eighties"),
+    ("during 1960-80", "during nineteen sixty to eighty"),
+    ("from 1980-1970 kg", "from one thousand nine hundred eighty to one thousand nine hundred seventy kilograms"),
     # An IP address digit by digit; a lower-case dotted time zone as its letters.
     ("Ping 127.0.0.1 now.", "Ping one two seven dot zero dot zero dot one now."),
     ("Update to 1.2.3.4 today.", "Update to one point two point three point four today."),

@@ -49,6 +49,8 @@ CASES = [
     ("3月5日", "三月五日"),
     ("2024/3/5", "二零二四年三月五日"),
     ("日期11/17/05", "日期零五年十一月十七日"),   # a two-digit year, month first
+    ("休息了2 wks", "休息了两周"),               # an English unit inside Chinese is said in Chinese
+    ("跑了5 mins", "跑了五分钟"),
     ("98年3月", "九八年三月"),                   # a two-digit year followed by its month
     ("过去10年", "过去十年"),                    # ten years, not the year '10
     ("90年代", "九十年代"),

@@ -17,7 +17,7 @@ from app.engine.text.normalize import pipeline
 # money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
 OURS = frozenset({"roman", "abbreviation", "context_digits", "model", "currency", "decade", "zh_code",
                   "unit_range", "unit", "zh_ordinal", "version", "phone", "percent", "temperature",
-                  "per_period", "money_range", "grouped", "month_date", "day_month", "ip", "digits", "zh_year",
+                  "per_period", "money_range", "decade_range", "grouped", "month_date", "day_month", "ip", "digits", "zh_year",
                   "year_range", "date", "mdy", "time", "time_range"})
 # An English ordinal inside Chinese (排名 3rd 的选手): the grammars leave "三rd"; ours say 第三.
 OURS_IN_CHINESE = frozenset({"ordinal"})

@@ -66,7 +66,9 @@ RULES = [
     ("time", re.compile(r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?![\d:])"
                         r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
                         r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm](?![A-Za-z])\.?")),
-    ("year_range", re.compile(r"(?<![\d-])(" + _YEAR + r")\s?[-–]\s?(" + _YEAR + r")(?![\d-])")),
+    # 1980-1986 and 1960-80 (a range of years); 1980-1970 kg is a range of a unit.
+    ("year_range", re.compile(r"(?<![\d-])(" + _YEAR + r")\s?[-–]\s?(" + _YEAR + r"|\d\d)(?![\d-])(?!\s?(?:"
+                              + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z]))")),
     ("phone", re.compile(r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
                          r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}"
                          r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)")),
@@ -81,7 +83,7 @@ RULES = [
     # 2-3 mins, 5~10公里: a range of a unit.
     ("unit_range", re.compile(r"(?<![\d.,-])(" + _NUM + r")\s?[-–~～]\s?(?=" + _NUM + r"\s?(?:"
                               + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z]))")),
-    ("unit", re.compile(r"(-?" + _NUM + r")\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z])")),
+    ("unit", re.compile(r"((?:(?<![A-Za-z0-9])-)?" + _NUM + r")\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z])")),
     ("ordinal", re.compile(r"(?<![A-Za-z0-9.])(\d+)(st|nd|rd|th)\b")),
     # Chinese codes read digit by digit: 302房间, 302路, G1234次, CA1234航班.
     ("zh_code", re.compile(r"(?<![\d.])\d{3,}(?=房间|房|室|路|次|号房|号楼|栋|航班)|(?<=[A-Z])\d{3,}(?![\d.])")),
@@ -94,6 +96,8 @@ RULES = [
     ("time_range", re.compile(r"(?<=[\dmM.])\s?[-–]\s?(?=(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?[AaPp]\.?[Mm])")),
     # $50.00-$100.00 is a range of prices.
     ("money_range", re.compile(r"(?<=\d)\s?[-–]\s?(?=[$¥€£￥]\d)")),
+    # 1960s-80s is a range of decades; mid-1980s is not minus anything.
+    ("decade_range", re.compile(r"(?<=\d0s)\s?[-–]\s?(?=['’]?\d0s|(?:1[1-9]|20)\d0s)")),
     # 1,250 is one quantity, whoever reads it (wetext drops its first word).
     ("grouped", re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)")),
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
@@ -250,6 +254,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.time(h, mi or "0", sec, half) + _keep_stop(m, text)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
     if kind == "year_range":
+        if len(g[1]) == 2:                              # 1960-80: the end is a later year of that century
+            if int(g[1]) <= int(g[0][2:]):
+                return None
+            return (f"{en.year(g[0])} to {en.number(g[1])}" if lang == "en"
+                    else f"{zh.year(g[0])}至{zh.year(g[1])}")
         return en.year_range(g[0], g[1]) if lang == "en" else f"{zh.year(g[0])}至{zh.year(g[1])}"
     if kind == "phone":
         return r.phone(m.group(0))
@@ -274,8 +283,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         return r.temperature(g[0], g[1])
     if kind == "percent":
         return r.percent(g[0])
+    if kind == "decade_range":
+        return " to " if lang == "en" else "至"
     if kind == "decade":
-        if lang != "en" or (g[2] and _word_before(text, m.start()) not in _DECADE_WORDS):
+        after_range = re.search(r"\d0s\s?[-–]\s?$", text[:m.start()])
+        if lang != "en" or (g[2] and not after_range and _word_before(text, m.start()) not in _DECADE_WORDS):
             return None
         return en.decade(g[0] or g[1] or g[2])
     if kind == "unit":
@@ -354,7 +366,7 @@ def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -
         if span_lang == "en" and before and before[-1].isalnum():
             spoken = " " + spoken
         nxt = text[end:end + 1]
-        if span_lang == "en" and nxt and (nxt.isalnum() or _CJK.match(nxt)):
+        if span_lang == "en" and nxt and (nxt.isalnum() or _CJK.match(nxt)) and not spoken.endswith(" "):
             spoken += " "
         if glue != " " and kind != "abbreviation":
             lead, trail = spoken[:len(spoken) - len(spoken.lstrip(" "))], spoken[len(spoken.rstrip(" ")):]
