@@ -31,6 +31,9 @@ ENGLISH = [
     # An address number is said in pairs; a mixed fraction with its unit; cubic units.
     ("Nancy lived on 1428 Elm St. It was odd.", "Nancy lived on fourteen twenty eight Elm Street. It was odd."),
     ("They moved to 221 Baker Street.", "They moved to two twenty one Baker Street."),
+    # The street's direction and type in full; a ZIP code after its state digit by digit.
+    ("Send it to 708 N 1st St, San City.", "Send it to seven oh eight North first Street, San City."),
+    ("2 San Tomas hwy, Santa, FL, 95051", "two San Tomas Highway, Santa, FL, nine five zero five one"),
     ("It weighs 4 1/2 lbs.", "It weighs four and a half pounds."),
     ("a volume of 41,459.00 km³", "a volume of forty one thousand four hundred fifty nine point zero zero cubic kilometers"),
     ("wind at 5m/s", "wind at five meters per second"),

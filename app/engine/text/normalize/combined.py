@@ -15,7 +15,7 @@ from app.engine.text.normalize import pipeline
 
 # Where our rules read better than wetext's grammars (bench/text_quality.py, docs/text.md):
 # money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
-OURS = frozenset({"roman", "abbreviation", "context_digits", "model", "currency", "decade", "zh_code",
+OURS = frozenset({"roman", "abbreviation", "address", "context_digits", "model", "currency", "decade", "zh_code",
                   "unit_range", "unit", "zh_ordinal", "version", "phone", "percent", "temperature",
                   "per_period", "money_range", "decade_range", "grouped", "month_date", "day_month", "ip", "digits", "zh_year",
                   "year_range", "date", "mdy", "time", "time_range"})
@@ -30,7 +30,7 @@ def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
     if kind == "number" and span_lang == "en":   # "2024 people" is a count, -7 is minus seven
         if re.match(r"[A-Za-z]", m.string[m.end():]):
             return False                           # 1000th: the grammar's ordinal
-        return bool(_YEARISH.match(m.group(0)) or pipeline.ADDRESS.match(m.string, m.end()))
+        return bool(_YEARISH.match(m.group(0)))
     if kind == "digits":   # 007, an account number; not 08 of 2008-08-08 or 01:00
         return not re.search(r"[-:/.：]$", m.string[:m.start()]) and not re.match(r"[-:/.：]\d", m.string[m.end():])
     if kind == "currency" and re.search(r"[A-Z]$", m.string[:m.start()]):

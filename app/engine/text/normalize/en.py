@@ -116,8 +116,12 @@ def day_month(d: str, month: str, y: str | None) -> str:
 
 def house_number(value: str) -> str:
     """An address number is said in pairs: 1428 -> fourteen twenty eight, 221 -> two twenty one."""
+    if len(value) <= 2:
+        return number(value)
     if len(value) == 4:
         return year(value)
+    if len(value) == 5:
+        return digits(value)
     head, tail = value[:-2], int(value[-2:])
     rest = "hundred" if tail == 0 else ("oh " + DIGIT_WORDS[tail]) if tail < 10 else number(str(tail))
     return f"{number(head)} {rest}"

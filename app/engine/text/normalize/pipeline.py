@@ -31,6 +31,18 @@ _DIGIT_CONTEXT = (r"(?:验证码|校验码|邮编|邮政编码|密码|工号|学
 # A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
 _MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
 
+# A street address (1428 Elm St., 708 N 1st St): the number in pairs, as a year is said
+# (fourteen twenty eight), the direction and the street type in full.
+STREET_TYPES = {"st": "Street", "ave": "Avenue", "rd": "Road", "blvd": "Boulevard", "ln": "Lane", "dr": "Drive",
+                "ct": "Court", "pl": "Place", "sq": "Square", "expy": "Expressway", "hwy": "Highway",
+                "pkwy": "Parkway", "street": "Street", "avenue": "Avenue", "road": "Road", "boulevard": "Boulevard",
+                "lane": "Lane", "drive": "Drive", "court": "Court", "place": "Place", "square": "Square",
+                "terrace": "Terrace", "way": "Way", "highway": "Highway"}
+_DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
+ADDRESS = re.compile(r"(?<![\d.,$])(\d{1,5})\s((?:[NSEW]\s)?(?:\d{1,3}(?:st|nd|rd|th)|[A-Z][a-z]+)(?:\s[A-Z][a-z]+)?)\s"
+                     r"(" + "|".join(k.capitalize() + "|" + k for k in STREET_TYPES) + r")(?![A-Za-z])(\.)?")
+
+
 # Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
 # read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
 _PARTS = r"Chapter|Part|Volume|Vol\.|Book|Act|Scene|World War|Phase|Section|Episode|Season|Article|Appendix|Round"
@@ -54,6 +66,7 @@ RULES = [
     ("abbreviation", ab.PATTERN),
     ("context_digits", re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
     ("model", re.compile(_MODEL)),
+    ("address", ADDRESS),
     ("date", re.compile(r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)|年(\d{1,2})月(\d{1,2})[日号])")),
     # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December;
     # 11/17/05 and 01.10.2010 too (a dotted date has a four-digit year).
@@ -102,14 +115,11 @@ RULES = [
     ("grouped", re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)")),
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
     ("digits", re.compile(r"(?<![\d.,])(?:0\d+|\d{7,})(?![\d.,])"
-                          r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} ))\d{5}(?:-\d{4})?(?![\d.,])")),
+                          r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} )|(?<=, [A-Z]{2}, ))\d{5}(?:-\d{4})?(?![\d.,])")),
     ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|(?<!\d)" + _NUM)),
 ]
 
 
-# An address number (1428 Elm St.) is said in pairs, as a year is: fourteen twenty eight.
-ADDRESS = re.compile(r"\s(?:[A-Z][a-z]+\s){1,2}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|"
-                     r"Way|Ct|Court|Pl|Place|Terrace|Sq|Square)\b")
 
 
 def language_of(text: str) -> str:
@@ -236,6 +246,13 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         if first:   # 5-7 May: the fifth to the seventh of May
             spoken = f"the {en.ordinal(str(int(first)))} {'and' if 'and' in joint else 'to'} {spoken}"
         return spoken[len("the "):] if re.search(r"\bthe\s$", text[:m.start()]) else spoken
+    if kind == "address":
+        if lang != "en":
+            return None
+        number, name, street, dot = g
+        words = [_DIRECTIONS.get(w, en.ordinal(w[:-2]) if w[:1].isdigit() else w) for w in name.split()]
+        end = ("." if ab._starts_sentence(text[m.end():]) else "") if dot else ""
+        return " ".join([en.house_number(number), *words, STREET_TYPES[street.lower()]]) + end
     if kind == "ip":
         parts = m.group(0).split(".")
         return (" dot ".join(en.digits(p) for p in parts) if lang == "en"
@@ -311,8 +328,6 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     value = m.group(0)
     if partial and _in_expression(text, m.start(), m.end()):
         return None                                     # 3:2, 1/2, 2-3, 1+2: the grammar reads these
-    if lang == "en" and value.isdigit() and len(value) in (3, 4) and ADDRESS.match(text, m.end()):
-        return en.house_number(value)
     if lang == "en" and value.isdigit() and len(value) == 4 and 1100 <= int(value) <= 2099:
         # "in 1994", and a year that opens a sentence ("2012 was good"), not "2024 people".
         opens = not re.search(r"[A-Za-z0-9]", text[max(0, m.start() - 3):m.start()])
