@@ -43,6 +43,8 @@ def reads_the_same(got: str, expected: str, lang: str) -> bool:
             return "".join(words).translate(_ZH_SAME).replace("点整", "点")
         text = _DAY_OF_MONTH.sub(r"\2 \1", " ".join(words))
         text = re.sub(r"\b([ap]) m\b", r"\1m", text)
+        # An initialism spelled out is the same words: "E S T" is "EST".
+        text = re.sub(r"\b[a-z](?: [a-z]\b)+", lambda m: m.group(0).replace(" ", ""), text)
         return " ".join(w for w in (_EN_SAME.get(w, w) for w in text.split()) if w)
     return canon(got) == canon(expected)
 

@@ -15,7 +15,42 @@ ENGLISH = [
     ("In 1994 he moved.", "In nineteen ninety four he moved."),
     ("2012 was a good year.", "twenty twelve was a good year."),
     ("We met on June 30.", "We met on June thirtieth."),
-    ("Born 25 July 2012.", "Born the twenty fifth of july twenty twelve."),
+    ("Born 25 July 2012.", "Born the twenty fifth of July twenty twelve."),
+    # The day before its month is read "the ... of" (NeMo's date cases).
+    ("One should go on the 26th May in the evening", "One should go on the twenty sixth of May in the evening"),
+    ("Meet me 3rd March.", "Meet me the third of March."),
+    ("Open 5-7 May 2024.", "Open the fifth to the seventh of May twenty twenty four."),
+    ("on 5 and 6 May", "on the fifth and the sixth of May"),
+    # A date with a two-digit year, and a dotted one: in the order written.
+    ("Filed 11/17/05.", "Filed November seventeenth, oh five."),
+    ("Opened 01.10.2010.", "Opened January tenth, twenty ten."),
+    ("Closed 15.01.2020.", "Closed the fifteenth of January twenty twenty."),
+    # 1000 is one thousand, not a year's "ten hundred"; 1000th stays an ordinal.
+    ("It ran 1000 times.", "It ran one thousand times."),
+    ("the 1000th visitor", "the one thousandth visitor"),
+    # An address number is said in pairs; a mixed fraction with its unit; cubic units.
+    ("Nancy lived on 1428 Elm St. It was odd.", "Nancy lived on fourteen twenty eight Elm Street. It was odd."),
+    ("They moved to 221 Baker Street.", "They moved to two twenty one Baker Street."),
+    # The street's direction and type in full; a ZIP code after its state digit by digit.
+    ("Send it to 708 N 1st St, San City.", "Send it to seven oh eight North first Street, San City."),
+    ("2 San Tomas hwy, Santa, FL, 95051", "two San Tomas Highway, Santa, FL, nine five zero five one"),
+    ("It weighs 4 1/2 lbs.", "It weighs four and a half pounds."),
+    ("a volume of 41,459.00 km³", "a volume of forty one thousand four hundred fifty nine point zero zero cubic kilometers"),
+    ("wind at 5m/s", "wind at five meters per second"),
+    # Short time units (NeMo's measure cases), ranges of decades and years.
+    ("after 2 wks and 6 mos, not 5 yrs", "after two weeks and six months, not five years"),
+    ("wait 1 sec", "wait one second"),
+    ("music of the 1960s-80s", "music of the nineteen sixties to eighties"),
+    ("in the mid-1980s", "in the mid-nineteen eighties"),
+    ("during 1960-80", "during nineteen sixty to eighty"),
+    ("from 1980-1970 kg", "from one thousand nine hundred eighty to one thousand nine hundred seventy kilograms"),
+    # An IP address digit by digit; a lower-case dotted time zone as its letters.
+    ("Ping 127.0.0.1 now.", "Ping one two seven dot zero dot zero dot one now."),
+    ("Update to 1.2.3.4 today.", "Update to one point two point three point four today."),
+    ("We met 5 May. Then we left.", "We met the fifth of May. Then we left."),
+    ("at 1:59 p.m. e.s.t", "at one fifty nine p m E S T"),
+    ("Call at 2:30 p.m. EST today.", "Call at two thirty p m EST today."),   # the zone goes on the sentence
+    ("It cost $.506 each.", "It cost point five zero six dollars each."),
     # ...but a count stays a count.
     ("Page 12 of 2024 people.", "Page twelve of two thousand twenty four people."),
     # Units, plural abbreviations included.

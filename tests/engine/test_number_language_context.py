@@ -77,6 +77,9 @@ def test_the_nearest_letter_decides_even_with_chinese_one_further_away(text, spo
     ("他在日记里写 May 5 到了", "他在日记里写 五月五日 到了"),
     ("会议定在 Sept. 10, 2024 举行", "会议定在 二零二四年九月十日 举行"),
     ("他说 Jan 31st 是截止日", "他说 一月三十一日 是截止日"),
+    # A day before its month too, a range of days as Chinese says one.
+    ("活动在 5-7 May 举行", "活动在 五月五日至七日 举行"),
+    ("他 26th May 那天到的", "他 五月二十六日 那天到的"),
     # In English text it stays English: the month, then the ordinal day.
     ("He wrote May 5 there", "He wrote May fifth there"),
 ])

@@ -18,7 +18,7 @@ CASES = [
     ("On 3/5/2024 we met", "On March fifth, twenty twenty four we met"),
     ("On 2024-03-05 we met", "On March fifth, twenty twenty four we met"),
     ("Due 12/25/2024", "Due December twenty fifth, twenty twenty four"),
-    ("Due 25/12/2024", "Due December twenty fifth, twenty twenty four"),   # 25 is no month
+    ("Due 25/12/2024", "Due the twenty fifth of December twenty twenty four"),   # 25 is no month
     ("Born March 5, 1990", "Born March fifth, nineteen ninety"),
     ("Open Jan. 3 only", "Open January third only"),
     ("Since Sept 11th", "Since September eleventh"),
@@ -67,7 +67,10 @@ CASES = [
     ("$2.5 billion", "two point five billion dollars"),
     ("£3.20", "three pounds and twenty pence"),
     ("€7.05", "seven euros and five cents"),
-    ("¥500", "five hundred yuan"),
+    ("¥500", "five hundred yen"),       # ¥ in English text is the yen (NeMo's money cases)
+    ("¥30 billion", "thirty billion yen"),
+    ("￥500", "five hundred yuan"),      # the full-width sign of a Chinese keyboard
+    ("RMB100", "one hundred yuan"),
     ("4.50 dollars", "four dollars and fifty cents"),
     ("50¢", "fifty cents"),
     ("1,000 USD", "one thousand dollars"),

@@ -34,6 +34,10 @@ CASES = [
     ("3万", "三万"),
     ("¥1.2万", "一点二万元"),
     ("支付USD 100", "支付一百美元"),
+    ("支付CNY1.25", "支付一点二五人民币"),     # a currency code is its name (WeTextProcessing's cases)
+    ("换了RMB100", "换了一百人民币"),           # RMB is a currency, not a model number
+    # An IP address: each part digit by digit.
+    ("地址127.0.0.1", "地址一二七点零点零点一"),
     ("人口14000000", "人口一千四百万"),         # round: a quantity, not a code
     ("共100010人", "共十万零一十人"),
     # Percentages.
@@ -44,6 +48,9 @@ CASES = [
     ("2024年3月5日", "二零二四年三月五日"),
     ("3月5日", "三月五日"),
     ("2024/3/5", "二零二四年三月五日"),
+    ("日期11/17/05", "日期零五年十一月十七日"),   # a two-digit year, month first
+    ("休息了2 wks", "休息了两周"),               # an English unit inside Chinese is said in Chinese
+    ("跑了5 mins", "跑了五分钟"),
     ("98年3月", "九八年三月"),                   # a two-digit year followed by its month
     ("过去10年", "过去十年"),                    # ten years, not the year '10
     ("90年代", "九十年代"),

@@ -36,7 +36,7 @@ def test_dates_only_with_a_real_month_and_day(ymd, spoken):
 
 
 @pytest.mark.parametrize("text, spoken", [
-    ("on 13/05/2024", "on May thirteenth, twenty twenty four"),      # 13 cannot be a month: day first
+    ("on 13/05/2024", "on the thirteenth of May twenty twenty four"),  # 13 cannot be a month: day first, as written
     ("on 12/05/2024", "on December fifth, twenty twenty four"),
 ])
 def test_a_slash_date_is_read_day_first_only_when_it_must_be(text, spoken):
@@ -77,7 +77,7 @@ def test_units_and_signs():
     assert en.unit("-1", "kg") == "minus one kilogram"
     assert en.unit("2", "furlong") == "two furlong"              # unknown unit kept as written
     assert en.number("+5") == "five"
-    assert en.number(".5") == "zero point five"
+    assert en.number(".5") == "point five"                      # as written (NeMo: $.506)
 
 
 def test_chinese_digits_currency_and_phone_separators():

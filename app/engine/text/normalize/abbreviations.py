@@ -17,7 +17,7 @@ MAY_END = {"etc": "et cetera", "inc": "Incorporated", "ltd": "Limited", "jr": "J
 DOTTED = {"e.g.": "for example", "i.e.": "that is", "a.m.": "a m", "p.m.": "p m"}
 
 PATTERN = re.compile(
-    r"(?<![A-Za-z.])(?:(?:[A-Za-z]\.){2,}|(?:" + "|".join(sorted(set(TITLES) | set(MAY_END) | {"st", "dr", "no"},
+    r"(?<![A-Za-z.])(?:(?:[A-Za-z]\.){2,}[A-Za-z](?![A-Za-z.])|(?:[A-Za-z]\.){2,}|(?:" + "|".join(sorted(set(TITLES) | set(MAY_END) | {"st", "dr", "no"},
                                                                key=len, reverse=True)) + r")\.)",
     re.IGNORECASE)
 
@@ -51,7 +51,7 @@ def expand(abbreviation: str, before: str, after: str) -> str | None:
         spoken, may_end = DOTTED[key], key in ("a.m.", "p.m.")
     elif "." in word:                                   # U.S. -> U S; "the U.S. Army" goes on
         spoken = " ".join(abbreviation.replace(".", "")).upper()
-        return spoken + ("." if not after.strip() else "")
+        return spoken + ("." if not after.strip() and abbreviation.endswith(".") else "")
     elif word in TITLES:
         spoken, may_end = TITLES[word], False
     elif word in MAY_END:

@@ -15,19 +15,22 @@ from app.engine.text.normalize import pipeline
 
 # Where our rules read better than wetext's grammars (bench/text_quality.py, docs/text.md):
 # money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
-OURS = frozenset({"roman", "abbreviation", "context_digits", "model", "currency", "decade", "zh_code",
+OURS = frozenset({"roman", "abbreviation", "address", "context_digits", "model", "currency", "decade", "zh_code",
                   "unit_range", "unit", "zh_ordinal", "version", "phone", "percent", "temperature",
-                  "per_period", "money_range", "grouped", "month_date", "digits", "zh_year",
+                  "per_period", "money_range", "decade_range", "grouped", "month_date", "day_month", "ip", "digits", "zh_year",
                   "year_range", "date", "mdy", "time", "time_range"})
 # An English ordinal inside Chinese (排名 3rd 的选手): the grammars leave "三rd"; ours say 第三.
 OURS_IN_CHINESE = frozenset({"ordinal"})
 _LETTER = re.compile(r"[A-Za-z]")
-_YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$")
+# Ours in English: a year, a minus sign, a round thousand (the grammar says 1000 "ten hundred").
+_YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$|[1-9]000$")
 
 
 def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
-    if kind == "number" and span_lang == "en":
-        return bool(_YEARISH.match(m.group(0)))  # "2024 people" is a count, -7 is minus seven
+    if kind == "number" and span_lang == "en":   # "2024 people" is a count, -7 is minus seven
+        if re.match(r"[A-Za-z]", m.string[m.end():]):
+            return False                           # 1000th: the grammar's ordinal
+        return bool(_YEARISH.match(m.group(0)))
     if kind == "digits":   # 007, an account number; not 08 of 2008-08-08 or 01:00
         return not re.search(r"[-:/.：]$", m.string[:m.start()]) and not re.match(r"[-:/.：]\d", m.string[m.end():])
     if kind == "currency" and re.search(r"[A-Z]$", m.string[:m.start()]):

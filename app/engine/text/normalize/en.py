@@ -21,9 +21,14 @@ UNITS = {
     "lb": ("pound", "pounds"), "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"),
     "ft": ("foot", "feet"), "mi": ("mile", "miles"),
     "mins": ("minute", "minutes"), "hr": ("hour", "hours"), "hrs": ("hour", "hours"),
-    "secs": ("second", "seconds"), "kgs": ("kilogram", "kilograms"), "kms": ("kilometer", "kilometers"),
+    "secs": ("second", "seconds"), "sec": ("second", "seconds"), "wk": ("week", "weeks"),
+    "wks": ("week", "weeks"), "mo": ("month", "months"), "mos": ("month", "months"),
+    "yr": ("year", "years"), "yrs": ("year", "years"), "kgs": ("kilogram", "kilograms"), "kms": ("kilometer", "kilometers"),
     "m²": ("square meter", "square meters"), "㎡": ("square meter", "square meters"),
     "km²": ("square kilometer", "square kilometers"), "m³": ("cubic meter", "cubic meters"),
+    "cm²": ("square centimeter", "square centimeters"), "mm²": ("square millimeter", "square millimeters"),
+    "km³": ("cubic kilometer", "cubic kilometers"), "cm³": ("cubic centimeter", "cubic centimeters"),
+    "m/s": ("meter per second", "meters per second"),
 }
 _DOLLAR = ("dollar", "dollars", "cent", "cents")
 _EURO = ("euro", "euros", "cent", "cents")
@@ -32,8 +37,9 @@ CURRENCY = {"$": _DOLLAR, "USD": _DOLLAR, "dollar": _DOLLAR, "dollars": _DOLLAR,
             "€": _EURO, "EUR": _EURO, "euro": _EURO, "euros": _EURO,
             "£": _POUND, "GBP": _POUND, "pound": _POUND, "pounds": _POUND,
             "JPY": ("yen", "yen", "sen", "sen"), "¢": ("cent", "cents", "", ""),
-            # This program's users mostly mean renminbi by ¥, in English text too.
-            "¥": ("yuan", "yuan", "fen", "fen"),
+            # ¥ in English is the yen (as style guides use it; the yuan is CN¥ or RMB); the
+            # full-width ￥ of a Chinese keyboard is the yuan (tests/engine/test_numbers_en.py).
+            "¥": ("yen", "yen", "sen", "sen"),
             "￥": ("yuan", "yuan", "fen", "fen"), "RMB": ("yuan", "yuan", "fen", "fen"),
             "CNY": ("yuan", "yuan", "fen", "fen")}
 
@@ -50,9 +56,11 @@ def number(text: str) -> str:
     negative = text.startswith("-")
     text = text.lstrip("-+")
     whole, _, frac = text.partition(".")
-    spoken = _words(int(whole or "0"))
+    # ".506" is read as written: "point five zero six".
+    spoken = _words(int(whole)) if whole or not frac else ""
     if frac:
         spoken += " point " + " ".join(DIGIT_WORDS[int(c)] for c in frac)
+        spoken = spoken.lstrip()
     return ("minus " if negative else "") + spoken
 
 
@@ -81,11 +89,42 @@ def ordinal(value: str) -> str:
     return num2words(int(value), to="ordinal").replace(" and ", " ").replace(",", "").replace("-", " ")
 
 
-def date(y: str, m: str, d: str) -> str:
+def _year_of_date(y: str) -> str:
+    """A date's year; two digits are said as written: 05 is "oh five", 98 "ninety eight"."""
+    if len(y) == 2:
+        return ("oh " + DIGIT_WORDS[int(y[1])]) if y[0] == "0" else number(y)
+    return year(y)
+
+
+def date(y: str, m: str, d: str, day_first: bool = False) -> str:
+    """In the order written: 12/25/2024 is December twenty fifth, 25/12/2024 the twenty
+    fifth of December."""
     month, day = int(m), int(d)
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return f"{number(y)} {number(m)} {number(d)}"
-    return f"{MONTHS[month - 1]} {ordinal(str(day))}, {year(y)}"
+    if day_first:
+        return f"the {ordinal(str(day))} of {MONTHS[month - 1]} {_year_of_date(y)}"
+    return f"{MONTHS[month - 1]} {ordinal(str(day))}, {_year_of_date(y)}"
+
+
+def day_month(d: str, month: str, y: str | None) -> str:
+    """"26th May" -> the twenty sixth of May (a day written before its month)."""
+    number_ = month_number(month)
+    full = MONTHS[number_ - 1] if number_ else month
+    return f"the {ordinal(str(int(d)))} of {full}" + (f" {year(y)}" if y else "")
+
+
+def house_number(value: str) -> str:
+    """An address number is said in pairs: 1428 -> fourteen twenty eight, 221 -> two twenty one."""
+    if len(value) <= 2:
+        return number(value)
+    if len(value) == 4:
+        return year(value)
+    if len(value) == 5:
+        return digits(value)
+    head, tail = value[:-2], int(value[-2:])
+    rest = "hundred" if tail == 0 else ("oh " + DIGIT_WORDS[tail]) if tail < 10 else number(str(tail))
+    return f"{number(head)} {rest}"
 
 
 def month_number(month: str) -> int | None:

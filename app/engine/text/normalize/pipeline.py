@@ -29,7 +29,19 @@ _DIGIT_CONTEXT = (r"(?:验证码|校验码|邮编|邮政编码|密码|工号|学
                   r"\b(?:[Cc]ode|PIN|[Rr]oom|ZIP|[Zz]ip|[Pp]hone|[Cc]all|[Dd]ial|[Ee]xtension|[Ee]xt\.|[Nn]umber))"
                   r"(?:\s?(?:is|was|:|：|是|为)?\s?)")
 # A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
-_MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)\b)([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
+_MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
+
+# A street address (1428 Elm St., 708 N 1st St): the number in pairs, as a year is said
+# (fourteen twenty eight), the direction and the street type in full.
+STREET_TYPES = {"st": "Street", "ave": "Avenue", "rd": "Road", "blvd": "Boulevard", "ln": "Lane", "dr": "Drive",
+                "ct": "Court", "pl": "Place", "sq": "Square", "expy": "Expressway", "hwy": "Highway",
+                "pkwy": "Parkway", "street": "Street", "avenue": "Avenue", "road": "Road", "boulevard": "Boulevard",
+                "lane": "Lane", "drive": "Drive", "court": "Court", "place": "Place", "square": "Square",
+                "terrace": "Terrace", "way": "Way", "highway": "Highway"}
+_DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
+ADDRESS = re.compile(r"(?<![\d.,$])(\d{1,5})\s((?:[NSEW]\s)?(?:\d{1,3}(?:st|nd|rd|th)|[A-Z][a-z]+)(?:\s[A-Z][a-z]+)?)\s"
+                     r"(" + "|".join(k.capitalize() + "|" + k for k in STREET_TYPES) + r")(?![A-Za-z])(\.)?")
+
 
 # Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
 # read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
@@ -54,17 +66,27 @@ RULES = [
     ("abbreviation", ab.PATTERN),
     ("context_digits", re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
     ("model", re.compile(_MODEL)),
+    ("address", ADDRESS),
     ("date", re.compile(r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)|年(\d{1,2})月(\d{1,2})[日号])")),
-    # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December.
-    ("mdy", re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")),
+    # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December;
+    # 11/17/05 and 01.10.2010 too (a dotted date has a four-digit year).
+    ("mdy", re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|\.\d)")),
     ("month_date", re.compile(r"\b(" + _MONTH_NAMES + r")\s(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s(" + _YEAR + r"))?(?!\d)")),
+    # 26th May, 3 March 2024, 5-7 May: the day before its month.
+    ("day_month", re.compile(r"(?<![\d.,/-])(?:(\d{1,2})(?:st|nd|rd|th)?\s?(-|–|\sto\s|\sand\s)\s?)?"
+                             r"(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH_NAMES + r")(?![A-Za-z])"
+                             r"(?:,?\s(" + _YEAR + r")(?!\d))?")),
     ("time", re.compile(r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?![\d:])"
                         r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
                         r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm](?![A-Za-z])\.?")),
-    ("year_range", re.compile(r"(?<![\d-])(" + _YEAR + r")\s?[-–]\s?(" + _YEAR + r")(?![\d-])")),
+    # 1980-1986 and 1960-80 (a range of years); 1980-1970 kg is a range of a unit.
+    ("year_range", re.compile(r"(?<![\d-])(" + _YEAR + r")\s?[-–]\s?(" + _YEAR + r"|\d\d)(?![\d-])(?!\s?(?:"
+                              + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z]))")),
     ("phone", re.compile(r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
                          r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}"
                          r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)")),
+    # 127.0.0.1: an address, each part digit by digit (1.2.3.4, starting below 10, is a version).
+    ("ip", re.compile(r"(?<![A-Za-z\d.])(?=[1-9]\d)(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)")),
     ("version", re.compile(r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])")),
     ("currency", re.compile(r"([$¥€£￥])\s?(" + _NUM + r"|\.\d+)" + _SCALE + r"|(" + _NUM + r")\s?(" + _CURRENCY_WORDS
                             + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY)\s?(" + _NUM + r")")),
@@ -74,7 +96,7 @@ RULES = [
     # 2-3 mins, 5~10公里: a range of a unit.
     ("unit_range", re.compile(r"(?<![\d.,-])(" + _NUM + r")\s?[-–~～]\s?(?=" + _NUM + r"\s?(?:"
                               + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z]))")),
-    ("unit", re.compile(r"(-?" + _NUM + r")\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z])")),
+    ("unit", re.compile(r"((?:(?<![A-Za-z0-9])-)?" + _NUM + r")\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z])")),
     ("ordinal", re.compile(r"(?<![A-Za-z0-9.])(\d+)(st|nd|rd|th)\b")),
     # Chinese codes read digit by digit: 302房间, 302路, G1234次, CA1234航班.
     ("zh_code", re.compile(r"(?<![\d.])\d{3,}(?=房间|房|室|路|次|号房|号楼|栋|航班)|(?<=[A-Z])\d{3,}(?![\d.])")),
@@ -87,13 +109,17 @@ RULES = [
     ("time_range", re.compile(r"(?<=[\dmM.])\s?[-–]\s?(?=(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?[AaPp]\.?[Mm])")),
     # $50.00-$100.00 is a range of prices.
     ("money_range", re.compile(r"(?<=\d)\s?[-–]\s?(?=[$¥€£￥]\d)")),
+    # 1960s-80s is a range of decades; mid-1980s is not minus anything.
+    ("decade_range", re.compile(r"(?<=\d0s)\s?[-–]\s?(?=['’]?\d0s|(?:1[1-9]|20)\d0s)")),
     # 1,250 is one quantity, whoever reads it (wetext drops its first word).
     ("grouped", re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)")),
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
     ("digits", re.compile(r"(?<![\d.,])(?:0\d+|\d{7,})(?![\d.,])"
-                          r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} ))\d{5}(?:-\d{4})?(?![\d.,])")),
-    ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|" + _NUM)),
+                          r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} )|(?<=, [A-Z]{2}, ))\d{5}(?:-\d{4})?(?![\d.,])")),
+    ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|(?<!\d)" + _NUM)),
 ]
+
+
 
 
 def language_of(text: str) -> str:
@@ -132,8 +158,14 @@ def _context_language(text: str, start: int, end: int, default: str) -> str:
     return default
 
 
+# A time zone after a time goes on the sentence ("2:30 p.m. EST"), as a capital word would not.
+_TIME_ZONE = re.compile(r"\s*(?:[A-Z]{2,3}T|UTC|GMT|(?:[A-Za-z]\.){2}[A-Za-z]\.?)(?![A-Za-z])")
+
+
 def _keep_stop(m: re.Match, text: str) -> str:
     """A dot the match swallowed ("3 p.m.") that also ended the sentence stays."""
+    if _TIME_ZONE.match(text, m.end()):
+        return ""
     return "." if m.group(0).endswith(".") and ab._starts_sentence(text[m.end():]) else ""
 
 
@@ -194,8 +226,37 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         y, mo, d = (g[0], g[1], g[2]) if g[1] else (g[0], g[3], g[4])
         return r.date(y, mo, d)
     if kind == "mdy":
-        mo, d = (g[1], g[0]) if int(g[0]) > 12 >= int(g[1]) else (g[0], g[1])
-        return r.date(g[2], mo, d)
+        day_first = int(g[0]) > 12 >= int(g[2])
+        mo, d = (g[2], g[0]) if day_first else (g[0], g[2])
+        if not (1 <= int(mo) <= 12 and 1 <= int(d) <= 31) or (g[1] == "." and len(g[3]) == 2):
+            return None                                 # 1/2/34 is not a date
+        if lang == "zh":
+            return zh.date(g[3], mo, d)
+        return en.date(g[3], mo, d, day_first=day_first)
+    if kind == "day_month":
+        first, joint, day, name, y = g
+        month = en.month_number(name)
+        if not month or not all(1 <= int(d) <= 31 for d in (first, day) if d):
+            return None
+        if lang == "zh":   # 5-7 May: 五月五日至七日
+            if first:
+                return zh.date(y, str(month), first) + ("和" if "and" in joint else "至") + zh.number(str(int(day))) + "日"
+            return zh.date(y, str(month), day)
+        spoken = en.day_month(day, name, y) + _keep_stop(m, text)
+        if first:   # 5-7 May: the fifth to the seventh of May
+            spoken = f"the {en.ordinal(str(int(first)))} {'and' if 'and' in joint else 'to'} {spoken}"
+        return spoken[len("the "):] if re.search(r"\bthe\s$", text[:m.start()]) else spoken
+    if kind == "address":
+        if lang != "en":
+            return None
+        number, name, street, dot = g
+        words = [_DIRECTIONS.get(w, en.ordinal(w[:-2]) if w[:1].isdigit() else w) for w in name.split()]
+        end = ("." if ab._starts_sentence(text[m.end():]) else "") if dot else ""
+        return " ".join([en.house_number(number), *words, STREET_TYPES[street.lower()]]) + end
+    if kind == "ip":
+        parts = m.group(0).split(".")
+        return (" dot ".join(en.digits(p) for p in parts) if lang == "en"
+                else "点".join(zh.digits(p) for p in parts))
     if kind == "month_date":
         if lang == "en":
             return en.month_date(g[0], g[1], g[2])
@@ -210,6 +271,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.time(h, mi or "0", sec, half) + _keep_stop(m, text)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
     if kind == "year_range":
+        if len(g[1]) == 2:                              # 1960-80: the end is a later year of that century
+            if int(g[1]) <= int(g[0][2:]):
+                return None
+            return (f"{en.year(g[0])} to {en.number(g[1])}" if lang == "en"
+                    else f"{zh.year(g[0])}至{zh.year(g[1])}")
         return en.year_range(g[0], g[1]) if lang == "en" else f"{zh.year(g[0])}至{zh.year(g[1])}"
     if kind == "phone":
         return r.phone(m.group(0))
@@ -234,13 +300,19 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         return r.temperature(g[0], g[1])
     if kind == "percent":
         return r.percent(g[0])
+    if kind == "decade_range":
+        return " to " if lang == "en" else "至"
     if kind == "decade":
-        if lang != "en" or (g[2] and _word_before(text, m.start()) not in _DECADE_WORDS):
+        after_range = re.search(r"\d0s\s?[-–]\s?$", text[:m.start()])
+        if lang != "en" or (g[2] and not after_range and _word_before(text, m.start()) not in _DECADE_WORDS):
             return None
         return en.decade(g[0] or g[1] or g[2])
     if kind == "unit":
-        if partial and (text[m.end():m.end() + 1] == "/" or re.search(r"\d-$", text[:m.start() + 1])):
-            return None                                 # 12kg/kg, 1234-123kg: the grammar reads these
+        if partial and (text[m.end():m.end() + 1] == "/" or re.search(r"\d-$", text[:m.start() + 1])
+                        or text[:m.start()].endswith("/")):
+            return None                                 # 12kg/kg, 1234-123kg, 4 1/2 lbs: the grammar reads these
+        if lang == "zh" and g[1] in zh.PER_UNITS and re.search(r"[时秒]速$", text[:m.start()]):
+            return zh.amount(g[0]) + zh.PER_UNITS[g[1]][1]     # 时速10km/h: 时速 says "per hour"
         return r.unit(g[0], g[1])
     if kind == "ordinal":
         return r.ordinal(g[0]) if lang == "en" else zh.ordinal(g[0])
@@ -309,7 +381,7 @@ def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -
         if span_lang == "en" and before and before[-1].isalnum():
             spoken = " " + spoken
         nxt = text[end:end + 1]
-        if span_lang == "en" and nxt and (nxt.isalnum() or _CJK.match(nxt)):
+        if span_lang == "en" and nxt and (nxt.isalnum() or _CJK.match(nxt)) and not spoken.endswith(" "):
             spoken += " "
         if glue != " " and kind != "abbreviation":
             lead, trail = spoken[:len(spoken) - len(spoken.lstrip(" "))], spoken[len(spoken.rstrip(" ")):]

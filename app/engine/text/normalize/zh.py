@@ -13,9 +13,12 @@ UNITS = {
     "GB": "GB", "MB": "MB", "KB": "KB", "TB": "TB", "kW": "千瓦", "W": "瓦", "V": "伏",
     "kWh": "千瓦时", "mAh": "毫安时", "lb": "磅", "lbs": "磅", "oz": "盎司", "ft": "英尺", "mi": "英里",
     "m²": "平方米", "㎡": "平方米", "km²": "平方公里", "m³": "立方米", "cm²": "平方厘米",
+    "mins": "分钟", "secs": "秒", "hr": "小时", "hrs": "小时", "kgs": "千克", "kms": "公里",
+    "sec": "秒", "wk": "周", "wks": "周", "mo": "个月", "mos": "个月", "yr": "年", "yrs": "年",
+    "mm²": "平方毫米", "km³": "立方千米", "cm³": "立方厘米", "m/s": "米每秒",
 }
 CURRENCY = {"¥": "元", "￥": "元", "$": "美元", "€": "欧元", "£": "英镑",
-            "USD": "美元", "RMB": "元", "CNY": "元", "EUR": "欧元", "GBP": "英镑", "JPY": "日元"}
+            "USD": "美元", "RMB": "人民币", "CNY": "人民币", "EUR": "欧元", "GBP": "英镑", "JPY": "日元"}
 
 
 # Before these a lone 2 is said 两 (两个, 两本, 两万), not 二; 第2个 stays 第二个.
@@ -115,7 +118,14 @@ def percent(value: str) -> str:
     return "百分之" + number(value)
 
 
+# A speed is said per time first: 10km/h is 每小时十公里 (tests/engine/test_numbers_zh.py).
+PER_UNITS = {"km/h": ("小时", "公里"), "m/s": ("秒", "米")}
+
+
 def unit(value: str, name: str) -> str:
+    if name in PER_UNITS:
+        per, base = PER_UNITS[name]
+        return "每" + per + amount(value) + base
     return amount(value) + UNITS.get(name, name)
 
 
