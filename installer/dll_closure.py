@@ -87,6 +87,18 @@ def read_wheels(folder: Path) -> dict[str, list[str]]:
     return modules
 
 
+def without_optional(modules: dict[str, list[str]], patterns: list[str]) -> dict[str, list[str]]:
+    """The modules whose imports must resolve: those matching no `optional` pattern (the path
+    after "!" for a wheel member, the relative path for a bundle file)."""
+    from fnmatch import fnmatchcase
+
+    def optional(module: str) -> bool:
+        path = module.split("!")[-1].replace("\\", "/")
+        return any(fnmatchcase(path, p) or fnmatchcase(path, "_internal/" + p) for p in patterns)
+
+    return {m: imports for m, imports in modules.items() if not optional(m)}
+
+
 def read_bundle(folder: Path) -> dict[str, list[str]]:
     """{relative path: imports} for every PE file under a built bundle folder."""
     modules = {}
@@ -96,13 +108,14 @@ def read_bundle(folder: Path) -> dict[str, list[str]]:
     return modules
 
 
-def missing_dlls(modules: dict[str, list[str]], extra: list[str],
-                 provided: Provided) -> dict[str, list[str]]:
+def missing_dlls(modules: dict[str, list[str]], extra: list[str], provided: Provided,
+                 optional: list[str] = ()) -> dict[str, list[str]]:
     """{missing DLL: [modules importing it]}: imports that are neither a file of the bundle
-    (any of `modules`, or `extra`: the interpreter's and build.spec's own DLLs) nor Windows'."""
+    (any of `modules`, or `extra`: the interpreter's and build.spec's own DLLs) nor Windows'.
+    Modules matching an `optional` pattern may import what is missing."""
     present = {Path(m.split("!")[-1]).name.lower() for m in modules} | {e.lower() for e in extra}
     missing: dict[str, list[str]] = {}
-    for module, imports in modules.items():
+    for module, imports in without_optional(modules, list(optional)).items():
         for dll in imports:
             if dll not in present and dll not in provided:
                 missing.setdefault(dll, []).append(module)
@@ -110,9 +123,12 @@ def missing_dlls(modules: dict[str, list[str]], extra: list[str],
 
 
 def interpreter_dlls() -> list[str]:
-    """The DLLs that python.org's CPython 3.11 puts into every bundle (the `[interpreter]`
-    section of the list: PyInstaller copies python311.dll and the DLLs the stdlib needs)."""
-    return _section("interpreter")
+    """The DLLs that python.org's CPython 3.11 puts into every bundle (bundled-dlls.toml)."""
+    return [n.lower() for n in _config()["interpreter"]["dlls"]]
+
+
+def optional_patterns() -> list[str]:
+    return list(_config()["optional"]["patterns"])
 
 
 def build_spec_dlls() -> list[str]:
@@ -125,9 +141,8 @@ def build_spec_dlls() -> list[str]:
     return list(VC_RUNTIME_DLLS)
 
 
-def _section(name: str) -> list[str]:
-    text = (HERE / "bundled-dlls.toml").read_text(encoding="utf-8")
-    return [n.lower() for n in tomllib.loads(text)[name]["dlls"]]
+def _config() -> dict:
+    return tomllib.loads((HERE / "bundled-dlls.toml").read_text(encoding="utf-8"))
 
 
 # The pinned versions: the project's runtime requirements, recursively, for Windows (markers
@@ -239,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     if not modules:
         print(f"dll_closure: no .dll, .pyd or .exe in {folder}", file=sys.stderr)
         return 2
-    missing = missing_dlls(modules, extra, load_provided())
+    missing = missing_dlls(modules, extra, load_provided(), optional_patterns())
     for dll, importers in sorted(missing.items()):
         print(f"dll_closure: {dll} is imported by {', '.join(importers[:3])}"
               f"{' and others' if len(importers) > 3 else ''} but is neither in the bundle "

