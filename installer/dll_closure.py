@@ -3,13 +3,13 @@ be in the bundle or be part of Windows 10 itself (installer/windows10-dlls.txt).
 
 Run by .ci/run on the Windows wheels of the pinned versions (no Wine, no Windows):
 
-    python installer/dll_closure.py requirements > reqs.txt     # name==version, for win_amd64
-    pip download --only-binary=:all: --platform win_amd64 --python-version 3.11 --no-deps \
-        -d WHEELS -r reqs.txt
+    python installer/dll_closure.py download WHEELS     # pip download of each, win_amd64; a cache
     python installer/dll_closure.py check --wheels WHEELS
 
 or on a built bundle (dist/ChatTTSStudio) with `check --bundle DIR`. Only load-time imports
 count (the import table); delay-loaded DLLs are loaded when first called and may be absent.
+A DLL counts as bundled when a file of that name is anywhere in the bundle: PyInstaller's
+run-time hooks put the package folders that hold DLLs on the DLL search path.
 Tests: tests/test_dll_closure.py.
 """
 
@@ -27,8 +27,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SYSTEM_LIST = HERE / "windows10-dlls.txt"
 PE_SUFFIXES = (".dll", ".pyd", ".exe")
-# A PE file is read only up to this size (torch_cpu.dll is ~250 MB; nothing bigger is expected).
-MAX_PE_BYTES = 1 << 30
+# A wheel member is read into memory: refused above this (torch_cpu.dll is ~250 MB).
+MAX_PE_BYTES = 2 << 30
 
 
 @dataclass(frozen=True)
@@ -58,11 +58,16 @@ def load_provided(path: Path = SYSTEM_LIST) -> Provided:
     return Provided(frozenset(names), tuple(prefixes))
 
 
-def pe_imports(data: bytes) -> list[str]:
-    """The DLL names in a PE file's import table (load-time imports), lower-case."""
+def pe_imports(data: bytes | None = None, path: Path | None = None) -> list[str]:
+    """The DLL names in a PE file's import table (load-time imports), lower-case; from bytes
+    or from a file (mapped, not read). SystemExit with one sentence for a file that is no PE."""
     import pefile
 
-    pe = pefile.PE(data=data, fast_load=True)
+    try:
+        pe = pefile.PE(data=data, fast_load=True) if data is not None else \
+            pefile.PE(name=str(path), fast_load=True)
+    except pefile.PEFormatError as exc:
+        raise SystemExit(f"dll_closure: {path or 'a wheel member'} is not a readable PE file: {exc}") from None
     try:
         pe.parse_data_directories(
             directories=[pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_IMPORT"]])
@@ -82,8 +87,15 @@ def read_wheels(folder: Path) -> dict[str, list[str]]:
     for wheel in sorted(folder.glob("*.whl")):
         with zipfile.ZipFile(wheel) as zf:
             for info in zf.infolist():
-                if _is_pe(info.filename) and 0 < info.file_size <= MAX_PE_BYTES:
-                    modules[f"{wheel.name}!{info.filename}"] = pe_imports(zf.read(info))
+                if not _is_pe(info.filename) or info.is_dir():
+                    continue
+                name = f"{wheel.name}!{info.filename}"
+                if info.file_size > MAX_PE_BYTES:
+                    raise SystemExit(f"dll_closure: {name} is larger than {MAX_PE_BYTES >> 30} GiB")
+                try:
+                    modules[name] = pe_imports(zf.read(info))
+                except SystemExit as exc:
+                    raise SystemExit(str(exc).replace("a wheel member", name)) from None
     return modules
 
 
@@ -103,8 +115,8 @@ def read_bundle(folder: Path) -> dict[str, list[str]]:
     """{relative path: imports} for every PE file under a built bundle folder."""
     modules = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and _is_pe(path.name) and path.stat().st_size <= MAX_PE_BYTES:
-            modules[str(path.relative_to(folder))] = pe_imports(path.read_bytes())
+        if path.is_file() and _is_pe(path.name):
+            modules[path.relative_to(folder).as_posix()] = pe_imports(path=path)
     return modules
 
 

@@ -138,3 +138,12 @@ def test_wine_builtins_are_never_bundled_and_a_missing_dll_stops_the_build(tmp_p
     (tmp_path / "msvcp140_atomic_wait.dll").write_bytes(pe_importing("KERNEL32.dll"))
     with pytest.raises(SystemExit, match=r"vcruntime140_threads\.dll not found in .*msvc-runtime"):
         vc_runtime.find_vc_runtime([tmp_path])
+
+
+def test_a_file_that_is_no_pe_stops_the_check_with_its_name(tmp_path):
+    (tmp_path / "broken.dll").write_bytes(b"MZ not really")
+    with pytest.raises(SystemExit, match=r"broken\.dll is not a readable PE file"):
+        dll_closure.main(["check", "--bundle", str(tmp_path)])
+    _wheel(tmp_path, "bad-1.0-py3-none-win_amd64.whl", {"bad/x.pyd": b"\0" * 64})
+    with pytest.raises(SystemExit, match=r"bad-1\.0-py3-none-win_amd64\.whl!bad/x\.pyd is not a readable PE"):
+        dll_closure.main(["check", "--wheels", str(tmp_path)])
