@@ -26,8 +26,7 @@ mkdir -p "$WORK/logs"
 STEPS="$WORK/steps.jsonl"
 : > "$STEPS"
 export WINEPREFIX="$WORK/prefix" WINEARCH=win64 WINEDEBUG=-all
-APP_DIR='C:\ChatTTSStudio'                # where the silent install puts the program
-APP_UNIX="$WINEPREFIX/drive_c/ChatTTSStudio"
+APP_UNIX="$WINEPREFIX/drive_c/Program Files/ChatTTS Studio"   # the all-users default folder
 APP_ID='{6F0C2B7E-4E0B-4C38-9C3A-6B2F0D6C7A11}_is1'
 
 # step NAME COMMAND...: runs it with its output in logs/NAME.log, records result and time.
@@ -191,9 +190,11 @@ wine_workarounds() {
 }
 # torch's OpenMP (libiomp5) fails to set thread affinity under Wine.
 export KMP_AFFINITY=disabled
+# Setup cannot expand {autopf} for a per-user install under Wine 8.0 (no user Program Files
+# folder): the silent install is for all users, where the workflow's is per user.
+INSTALL_MODE=/ALLUSERS
 # Also Wine-only: a console program writing to a plain file dies, so every console program's
-# output goes through a pipe (winpy, run_console); {autopf} does not expand, so the silent
-# install is per user (/CURRENTUSER, as the workflow's is).
+# output goes through a pipe (winpy, run_console).
 # <<< END OF WINE-ONLY WORKAROUNDS
 # ---------------------------------------------------------------------------------------------
 
@@ -225,14 +226,16 @@ compile_installer() {
 install_silently() {
   local setup
   setup=$(ls "$WORK"/src/dist/installer/*-setup.exe | head -n 1)
-  run_console "$setup" /VERYSILENT /SUPPRESSMSGBOXES /CURRENTUSER "/DIR=$APP_DIR" \
+  run_console "$setup" /VERYSILENT /SUPPRESSMSGBOXES "$INSTALL_MODE" \
     "/LOG=$(winepath -w "$WORK/logs/install-setup.log")" || return 1
   wineserver -w
   test -f "$APP_UNIX/chattts-studio.exe"
 }
 installed_doctor() {
-  run_console "$APP_UNIX/chattts-studio.exe" doctor --json > "$WORK/installed_doctor.json"
-  local rc=$?
+  # stdout alone is the JSON (Wine's own messages go to stderr).
+  wine "$APP_UNIX/chattts-studio.exe" doctor --json 2> "$WORK/logs/installed-doctor.stderr" \
+    | cat > "$WORK/installed_doctor.json"
+  local rc=${PIPESTATUS[0]}
   cat "$WORK/installed_doctor.json"
   # The doctor's exit code says whether this machine can speak; the JSON must be complete.
   "$HOST_PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$WORK/installed_doctor.json" || return 1
