@@ -232,8 +232,8 @@ install_silently() {
   test -f "$APP_UNIX/chattts-studio.exe"
 }
 installed_doctor() {
-  # stdout alone is the JSON (Wine's own messages go to stderr).
-  wine "$APP_UNIX/chattts-studio.exe" doctor --json 2> "$WORK/logs/installed-doctor.stderr" \
+  # stdout alone is the JSON (Wine's own messages go to stderr); both through pipes.
+  wine "$APP_UNIX/chattts-studio.exe" doctor --json 2> >(cat > "$WORK/logs/installed-doctor.stderr") \
     | cat > "$WORK/installed_doctor.json"
   local rc=${PIPESTATUS[0]}
   cat "$WORK/installed_doctor.json"
