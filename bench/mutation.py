@@ -126,7 +126,7 @@ def _copy_project(work: Path, source: str) -> None:
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    names = ("app", "tests", "resources", "pyproject.toml", "README.md")
+    names = ("app", "tests", "resources", "pyproject.toml", "setup.py", "README.md")
     if source == "worktree":
         skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "screenshots")
         for name in names[:3]:

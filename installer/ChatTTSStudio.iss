@@ -6,6 +6,14 @@
 ;   iscc /DSignTool=studiosign "/Sstudiosign=signtool.exe sign /fd SHA256 /tr URL /td SHA256 $f" ...
 ; (.github/workflows/windows.yml does this when a certificate secret exists).
 
+;
+; Pinned to Inno Setup 6.4.x: Languages\ChineseSimplified.isl is the 6.4 translation (6.5 added
+; messages; another version warns and shows some of them in English). The workflow and
+; installer/wine-rehearsal.sh use 6.4.1 (npm package innosetup@6.4.1).
+#if Ver < EncodeVer(6, 4, 0) || Ver >= EncodeVer(6, 5, 0)
+  #error This script and Languages\ChineseSimplified.isl are for Inno Setup 6.4.x
+#endif
+
 #ifndef AppVersion
   #define AppVersion "0.1.0"
 #endif
@@ -30,6 +38,8 @@ OutputDir=..\dist\installer
 OutputBaseFilename=ChatTTSStudio-{#AppVersion}-{#Flavour}-setup
 Compression=lzma2/normal
 SolidCompression=no
+; Windows 10 or later: Python 3.11 needs 8.1, Qt 6 needs 10.
+MinVersion=10.0
 ArchitecturesAllowed=x64compatible
 ArchitecturesInstallIn64BitMode=x64compatible
 ; Per-user by default (no administrator needed); the dialog offers "all users".

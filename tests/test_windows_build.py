@@ -6,8 +6,10 @@ import ast
 import json
 import re
 import shutil
+import struct
 import subprocess
 import sys
+import tomllib
 from pathlib import Path, PureWindowsPath
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +71,10 @@ def test_every_file_the_installer_script_uses_is_in_the_repository():
 
 
 def test_the_chinese_translation_keeps_its_credits_and_names_its_language():
-    text = (ROOT / "installer" / "Languages" / "ChineseSimplified.isl").read_text(encoding="utf-8")
+    raw = (ROOT / "installer" / "Languages" / "ChineseSimplified.isl").read_bytes()
+    # Inno Setup 6.4 reads a .isl as UTF-8 only after a byte-order mark (else as ANSI).
+    assert raw.startswith(b"\xef\xbb\xbf")
+    text = raw.decode("utf-8-sig")
     assert text.startswith("; *** Inno Setup version ")
     assert "Maintained by" in text
     assert "LanguageName=简体中文" in text and "LanguageID=$0804" in text
@@ -131,3 +136,64 @@ def test_workflow_uploads_every_slice_and_checks_installer_exit_codes():
     assert "Inno Setup 6\\ISCC.exe" not in text
     uses = re.findall(r"uses:\s*(\S+)", text)
     assert uses and all(re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", u) for u in uses)
+
+
+# --- issue 37: what the Wine rehearsal found ---------------------------------------------------
+
+INNO_SETUP = "6.4.1"    # the compiler the workflow and installer/wine-rehearsal.sh use
+
+
+def _encoded(version: str) -> int:
+    major, minor, patch = (int(p) for p in version.split("."))
+    return major << 24 | minor << 16 | patch << 8
+
+
+def test_the_installer_refuses_windows_before_10():
+    settings = dict(line.split("=", 1) for line in _iss_lines() if re.fullmatch(r"\w+=.*", line))
+    assert settings["MinVersion"] == "10.0"          # Python 3.11 needs 8.1, Qt 6 needs 10
+    assert settings["ArchitecturesAllowed"] == "x64compatible"
+
+
+def test_the_script_is_pinned_to_the_inno_setup_of_its_chinese_messages():
+    guard = re.search(r"#if Ver < EncodeVer\((\d+), (\d+), (\d+)\) \|\| Ver >= EncodeVer\((\d+), (\d+), (\d+)\)\s+"
+                      r"#error [^\n]+\s+#endif", ISS.read_text(encoding="utf-8"))
+    assert guard, "ChatTTSStudio.iss has no Inno Setup version guard"
+    low, high = (int(guard[1]) << 24 | int(guard[2]) << 16 | int(guard[3]) << 8,
+                 int(guard[4]) << 24 | int(guard[5]) << 16 | int(guard[6]) << 8)
+    assert low <= _encoded(INNO_SETUP) < high
+    isl = (ROOT / "installer" / "Languages" / "ChineseSimplified.isl").read_text(encoding="utf-8-sig")
+    made_for = re.match(r"; \*\*\* Inno Setup version (\d+)\.(\d+)\.(\d+)\+", isl)
+    assert made_for and low <= _encoded(".".join(made_for.groups())) < high
+    # Everything that compiles the script uses that version.
+    assert f"npm pack innosetup@{INNO_SETUP}" in WORKFLOW.read_text(encoding="utf-8")
+    assert "choco install innosetup" not in WORKFLOW.read_text(encoding="utf-8")
+    rehearsal = (ROOT / "installer" / "wine-rehearsal.sh").read_text(encoding="utf-8")
+    assert f'INNO_SETUP="innosetup@{INNO_SETUP}"' in rehearsal
+
+
+def test_the_icon_holds_every_size_windows_shows():
+    data = (ROOT / "resources" / "icons" / "app.ico").read_bytes()
+    reserved, kind, count = struct.unpack_from("<HHH", data)
+    assert (reserved, kind) == (0, 1)                 # an icon, not a cursor
+    sizes = set()
+    for i in range(count):
+        width, height = struct.unpack_from("<BB", data, 6 + 16 * i)
+        sizes.add((width or 256, height or 256))      # 0 means 256
+    assert {(n, n) for n in (16, 24, 32, 48, 256)} <= sizes
+
+
+def test_build_spec_names_no_test_only_dependency():
+    """Hidden imports and copied metadata: a test-only package is absent from the build
+    environment (`Hidden import 'cn2an' not found`). Leaving one out (excludes) is fine."""
+    tree = ast.parse((ROOT / "build.spec").read_text(encoding="utf-8"))
+    kept = [node for node in tree.body
+            if not (isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "excludes")]
+    named = {node.value.lower() for top in kept for node in ast.walk(top)
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert {"chattts", "num2words", "pybase16384"} <= named
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    runtime = {re.split(r"[<>=!~\[ ;]", r)[0].lower() for r in config["project"]["dependencies"]}
+    test_only = {re.split(r"[<>=!~\[ ;]", r)[0].lower()
+                 for r in config["project"]["optional-dependencies"]["test"]} - runtime
+    assert "cn2an" in test_only
+    assert not named & test_only, named & test_only

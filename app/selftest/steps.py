@@ -99,6 +99,7 @@ def step_window() -> str:
     app.processEvents()
     title = window.windowTitle()
     window.close()
+    window.shutdown()   # its threads, even where close() sent no closeEvent (tests/cli/test_self_test.py)
     return _("main window built ({title}, Qt platform {platform})").format(title=title, platform=app.platformName())
 
 
@@ -200,7 +201,12 @@ def main(json_path: str | None = None) -> int:
         print(f"{'[✓]' if s.ok else '[✗]'} {s.name:<10} {s.detail} ({s.seconds:.1f} s)")
     if ok:
         print(_("Self-test passed."))
-        return 0
-    failed = steps[-1]
-    print(_("Self-test failed at '{step}': {detail}").format(step=failed.name, detail=failed.detail), file=sys.stderr)
-    return 1
+    else:
+        failed = steps[-1]
+        print(_("Self-test failed at '{step}': {detail}").format(step=failed.name, detail=failed.detail),
+              file=sys.stderr)
+    # Flushed before the exit: a frozen program that dies while exiting loses buffered output.
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    return 0 if ok else 1

@@ -315,6 +315,15 @@ class MainWindow(Retranslating, QMainWindow):
         self.server_dialog.activateWindow()
 
     def closeEvent(self, event):
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Saves the settings and stops every worker thread, once. closeEvent calls it; so
+        does the self-test, because a window that was never really created gets no
+        closeEvent, and threads alive at exit abort the process (issue 37)."""
+        if self._closing:
+            return
         self._closing = True
         self.save_settings()
         self.speech.output.stop()
@@ -333,7 +342,6 @@ class MainWindow(Retranslating, QMainWindow):
         self.history.close()            # after the last result it could record
         if not self.doctor.shutdown():
             log.error("the doctor thread did not stop in time")
-        super().closeEvent(event)
 
 
 def show_when_ready(window: MainWindow) -> None:

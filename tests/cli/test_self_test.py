@@ -108,3 +108,26 @@ def test_the_synthesis_step_fails_when_the_second_start_needs_chattts_to_encode(
     monkeypatch.setattr("app.engine.light.chat.load_audio_encoder", unavailable)
     with pytest.raises(ValueError, match="the second start loaded ChatTTS to encode a recording"):
         selftest.step_synthesis(tmp_path)
+
+
+def test_the_window_step_stops_the_window_s_threads_itself(monkeypatch):
+    """Where the window is not really created (Wine, a broken platform plugin), close() sends
+    no closeEvent: threads left running then abort the frozen program at exit (issue 37)."""
+    from app.ui.main_window import MainWindow
+    from app.workers.threads import running_threads
+
+    monkeypatch.setattr(MainWindow, "close", lambda self: True)     # no closeEvent comes
+    assert "main window built" in selftest.step_window()
+    assert running_threads() == []
+
+
+def test_the_report_is_flushed_before_the_exit(monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(selftest, "run_self_test",
+                        lambda: (True, [selftest.Step("torch", True, 0.1, "2.14.1")]))
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="utf-8"))  # 8 KB buffer
+    assert selftest.main() == 0
+    assert b"Self-test passed." in raw.getvalue()     # on the stream, not in its buffer

@@ -39,7 +39,8 @@ WINDOWS_FINE = {
     "torch": {"version": "2.14.1+cu128", "cuda": "12.8", "cudnn": 91000, "cuda_available": True,
               "arch_list": ARCH_CU128, "kernel_ok": True, "import_error": None},
     "wsl": {"installed": False, "distros": [], "inside_wsl": False, "libcuda_paths": []},
-    "dlls": {"vcruntime140.dll": True, "vcruntime140_1.dll": True, "msvcp140.dll": True},
+    "dlls": {"vcruntime140.dll": True, "vcruntime140_1.dll": True, "msvcp140.dll": True,
+             "vcruntime140_threads.dll": True, "msvcp140_atomic_wait.dll": True},
     "paths": {"home": r"C:\Users\alice", "app": r"C:\Program Files\ChatTTS Studio", "models": MODELS,
               "temp": r"C:\Users\alice\AppData\Local\Temp"},
     "code_page": 936,
@@ -121,6 +122,12 @@ def no_vcruntime(s):
     s["dlls"]["vcruntime140_1.dll"] = False
 
 
+def vcruntime_before_14_38(s):
+    """A Visual C++ 2015-2022 redistributable older than 14.38: the base DLLs, no threads DLL
+    (torch_cpu.dll imports it: `import torch` fails with WinError 126)."""
+    s["dlls"]["vcruntime140_threads.dll"] = False
+
+
 def torch_winerror126(s):
     s["torch"] = {"version": "2.4.0", "cuda": "12.1", "cudnn": None, "cuda_available": None, "arch_list": None,
                   "kernel_ok": None, "import_error": 'OSError: [WinError 126] The specified module could not be found. '
@@ -178,6 +185,7 @@ SCENARIOS = {
     "win_driver_minor_mismatch": minor_mismatch, "win_rtx5090_cu126": rtx50_cu126, "win_tdr_default": tdr_default,
     "win_path_over_8191": long_path_env, "win_two_cuda_bins": two_cuda, "wsl_linux_driver_inside": wsl_linux_driver,
     "win_chinese_user_cp936": chinese_user, "win_missing_vcruntime": no_vcruntime,
+    "win_vcruntime_before_14_38": vcruntime_before_14_38,
     "win_torch_winerror126": torch_winerror126, "win_no_gpu": no_gpu, "win_low_vram": low_vram,
     "win_hub_unreachable_no_model": hub_unreachable, "linux_cpu_only": linux_cpu,
     "win_long_path_disabled": long_path_disabled, "win_gtx1080_cu128": gtx1080_cu128,

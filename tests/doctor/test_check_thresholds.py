@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from app.doctor import facts
-from app.doctor.checks import cuda_kernel, disk_space, driver_cuda, gpu_arch, model_files, torch_build, vram
+from app.doctor.checks import (cuda_kernel, disk_space, driver_cuda, gpu_arch, model_files, torch_build,
+                               vc_runtime, vram)
+from app.doctor.probes.windows import RUNTIME_DLLS
 from app.doctor.snapshot import Snapshot
 
 FINE = json.loads((Path(__file__).parent / "snapshots" / "win_fine.json").read_text(encoding="utf-8"))
@@ -254,3 +256,20 @@ def test_torch_build_says_which_build_and_which_gpu():
 
 def test_model_files_verified_or_only_present():
     assert "present and verified" in model_files.check(_snap()).summary
+
+
+# --- vc_runtime --------------------------------------------------------------------------------
+
+def test_the_runtime_check_probes_what_torch_cpu_imports():
+    # torch_cpu.dll imports both (redistributable 14.38+): issue 37's bundle lacked the first.
+    assert {"vcruntime140_threads.dll", "msvcp140_atomic_wait.dll"} <= set(RUNTIME_DLLS)
+    for name in ("vcruntime140_threads.dll", "msvcp140_atomic_wait.dll"):
+        result = vc_runtime.check(_snap(dlls=dict(FINE["dlls"], **{name: False})))
+        assert result.status == "fail" and name in result.summary
+
+
+def test_a_snapshot_that_did_not_probe_every_runtime_dll_is_not_called_fine():
+    older = {"vcruntime140.dll": True, "vcruntime140_1.dll": True, "msvcp140.dll": True}
+    result = vc_runtime.check(_snap(dlls=older))
+    assert result.status != "ok" and result.basis.name == "UNREADABLE"
+    assert vc_runtime.check(_snap(dlls=dict(older, **{"msvcp140.dll": False}))).status == "fail"

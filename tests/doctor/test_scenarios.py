@@ -30,6 +30,7 @@ EXPECTED = {
                                  "vc_runtime": "skip", "long_paths": "skip"}, "cpu"),
     "win_chinese_user_cp936": ({"non_ascii_path": "warn"}, "cuda"),
     "win_missing_vcruntime": ({"vc_runtime": "fail"}, "cpu"),
+    "win_vcruntime_before_14_38": ({"vc_runtime": "fail"}, "cpu"),
     "win_torch_winerror126": ({"torch_build": "fail", "driver_cuda": "skip", "gpu_arch": "skip",
                                "cuda_kernel": "skip"}, "cpu"),
     "win_no_gpu": ({"torch_build": "ok", "driver_cuda": "skip", "gpu_arch": "skip", "cuda_kernel": "skip",

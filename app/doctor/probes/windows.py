@@ -15,7 +15,10 @@ REGISTRY_VALUES = {
     r"HKLM\SYSTEM\CurrentControlSet\Control\FileSystem": ("LongPathsEnabled",),
 }
 LXSS_KEY = r"HKCU\Software\Microsoft\Windows\CurrentVersion\Lxss"
-RUNTIME_DLLS = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll")
+# The Visual C++ 2015-2022 runtime as PyTorch imports it: torch_cpu.dll needs
+# vcruntime140_threads.dll and msvcp140_atomic_wait.dll too (redistributable 14.38+; issue 37).
+RUNTIME_DLLS = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll",
+                "vcruntime140_threads.dll", "msvcp140_atomic_wait.dll")
 
 
 def _open(path: str):
