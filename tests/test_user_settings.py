@@ -48,6 +48,9 @@ def test_saving_is_atomic_keeps_unknown_keys_and_saves_an_absolute_folder(tmp_pa
     json.dumps({"model_dir": ""}).encode(),
     json.dumps({"model_dir": "a\x00b"}).encode(),
     json.dumps({"model_dir": "x" * 5000}).encode(),
+    json.dumps({"model_dir": "relative/models"}).encode(),
+    json.dumps({"model_dir": ["/a", "/b"]}).encode(),
+    "{\"model_dir\": \"/模型\"}".encode("gb18030"),
     b'{"model_dir": "/m", "pad": "' + b"x" * (user_settings.MAX_BYTES + 1) + b'"}',
     b"[" * 60_000,
 ])
