@@ -16,6 +16,9 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from app.engine.errors import StudioError
+from app.i18n import _
+
 LIBRARY_LOG = "library-output.log"
 MAX_LOG_BYTES = 2_000_000    # past this the next command moves it to LIBRARY_LOG + ".1"
 
@@ -29,6 +32,13 @@ def _open_log(target: Path) -> int:
         except OSError:
             return os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     return os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _terminal_writer(fd: int, previous) -> io.TextIOWrapper:
@@ -92,13 +102,26 @@ def library_output_to_log(log_dir: Path | str | None):
         # A crash (segmentation fault, abort, fatal Python error) still shows its traceback
         # on the terminal, not only in the log (test_a_crash_still_reaches_the_terminal).
         faulthandler.enable(file=sys.stderr)
+    start = _size(target)
+    crashed = False
     try:
         yield target
+    except BaseException as exc:
+        crashed = not isinstance(exc, (StudioError, KeyboardInterrupt, SystemExit))
+        raise
     finally:
         try:
             sys.stderr.flush()
         except (OSError, ValueError):
             pass
+        if crashed and _size(target) > start:
+            # A crash's traceback comes next; what a library said before it is evidence too
+            # (test_a_crash_points_at_what_the_libraries_printed).
+            try:
+                print(_("Note: what the libraries printed before this failure is in {file}.").format(
+                    file=target), file=sys.stderr)
+            except (OSError, ValueError):
+                pass
         if swap:
             sys.stderr = previous
             faulthandler.disable()

@@ -159,3 +159,16 @@ def test_a_windows_console_keeps_the_console_writer(monkeypatch):
     assert isinstance(writer.buffer.raw, FakeConsoleIO) and made == [(7, "w", False)]
     monkeypatch.setattr(library_output.os, "isatty", lambda fd: False)   # a pipe: plain bytes
     assert isinstance(library_output._terminal_writer(7, sys.__stderr__).buffer.raw, io.FileIO)
+
+
+def test_a_crash_points_at_what_the_libraries_printed(tmp_path):
+    """An unexpected failure's traceback reaches the terminal with where the library's own
+    words before it went; our own error (a StudioError) and a quiet log add nothing."""
+    crash = _inside("import os; os.write(2, b'CUDA error: an illegal memory access\\n'); "
+                    "raise RuntimeError('boom')", tmp_path)
+    assert "boom" in crash.stderr and "CUDA error" not in crash.stderr
+    assert f"Note: what the libraries printed before this failure is in {tmp_path / LIBRARY_LOG}." in crash.stderr
+    quiet = _inside("raise RuntimeError('boom')", tmp_path / "quiet")
+    ours = _inside("import os; os.write(2, b'x\\n'); from app.engine.errors import StudioError; "
+                   "raise StudioError('ours')", tmp_path)
+    assert "Note: what the libraries" not in quiet.stderr + ours.stderr
