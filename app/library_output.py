@@ -4,7 +4,8 @@ PyTorch's C++ code writes its warnings straight to the process's standard error 
 descriptor 2), past Python's `warnings` and logging: "torch.quantize_per_tensor ... deprecated"
 was the first line of every `synth`, `narrate` and `serve` run. While a command runs, fd 2 points
 at LIBRARY_LOG and `sys.stderr`, where our own sentences go, keeps the terminal
-(tests/cli/test_library_output.py).
+(tests/cli/test_library_output.py). A failure is never hidden: a traceback, a crash's
+(faulthandler) and Ctrl+C reach the terminal, with a note naming the log when it grew.
 """
 
 from __future__ import annotations
