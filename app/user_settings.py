@@ -117,6 +117,10 @@ def model_dir_choice(explicit: os.PathLike | str | None = None, environ=os.envir
     if env:
         return ModelDirChoice(Path(env).expanduser(), ModelDirSource.ENVIRONMENT)
     saved = load().model_dir
-    if saved:
+    # Only an absolute folder is used: the window saves one, and a hand-written relative one
+    # would name a different folder from every working folder (tests/test_user_settings.py).
+    if saved and Path(saved).expanduser().is_absolute():
         return ModelDirChoice(Path(saved).expanduser(), ModelDirSource.SAVED)
+    if saved:
+        log.warning("the model folder %r in %s is not absolute; it was ignored", saved, settings_file())
     return ModelDirChoice(paths.default_model_dir(), ModelDirSource.DEFAULT)

@@ -48,6 +48,9 @@ def test_saving_is_atomic_keeps_unknown_keys_and_saves_an_absolute_folder(tmp_pa
     json.dumps({"model_dir": ""}).encode(),
     json.dumps({"model_dir": "a\x00b"}).encode(),
     json.dumps({"model_dir": "x" * 5000}).encode(),
+    json.dumps({"model_dir": "relative/models"}).encode(),
+    json.dumps({"model_dir": ["/a", "/b"]}).encode(),
+    "{\"model_dir\": \"/模型\"}".encode("gb18030"),
     b'{"model_dir": "/m", "pad": "' + b"x" * (user_settings.MAX_BYTES + 1) + b'"}',
     b"[" * 60_000,
 ])
@@ -127,3 +130,18 @@ def test_a_choice_in_the_window_wins_over_this_session_s_option_and_is_saved(tmp
     s.model_dir = str(tmp_path / "picked")
     assert s.model_dir == str(tmp_path / "picked")
     assert Settings().model_dir == str(tmp_path / "picked")
+
+
+def test_readme_says_where_the_saved_folder_lives_and_how_to_see_it(monkeypatch):
+    """README's model section names the settings file the window saves the folder in."""
+    from pathlib import Path
+
+    from platformdirs.unix import Unix
+
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The model", 1)[1].split("\n## ", 1)[0]
+    linux = Path(Unix(paths.APP_NAME, paths.APP_AUTHOR, roaming=False).user_config_dir)
+    linux_folder = "~/" + linux.relative_to(Path.home()).as_posix()
+    assert f"`{linux_folder}`" in section and f"`{settings_file().name}`" in section
+    assert "`model_dir`" in section and "`chattts-studio models status`" in section

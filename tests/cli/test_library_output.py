@@ -100,3 +100,75 @@ def test_an_unwritable_log_folder_changes_nothing(tmp_path, capfd):
     with library_output_to_log(tmp_path / "file" / "logs") as target:
         os.write(2, b"still here\n")
     assert target is None and "still here" in capfd.readouterr().err
+
+
+def _inside(code: str, home) -> subprocess.CompletedProcess:
+    script = ("import sys\nfrom app.library_output import library_output_to_log\n"
+              f"with library_output_to_log({str(home)!r}):\n    " + code + "\n")
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+
+
+def test_a_crash_still_reaches_the_terminal(tmp_path):
+    """A segmentation fault or abort inside a command shows its traceback, not silence."""
+    proc = _inside("import faulthandler; faulthandler._sigsegv()", tmp_path)
+    assert proc.returncode != 0
+    assert "Segmentation fault" in proc.stderr and "<string>" in proc.stderr, proc.stderr
+
+
+def test_an_uncaught_exception_and_ctrl_c_reach_the_terminal(tmp_path):
+    crash = _inside("raise RuntimeError('boom from a library')", tmp_path)
+    assert "Traceback" in crash.stderr and "boom from a library" in crash.stderr
+    stop = _inside("raise KeyboardInterrupt", tmp_path)
+    assert "KeyboardInterrupt" in stop.stderr
+
+
+def test_a_full_log_is_kept_as_the_previous_one(tmp_path, capfd):
+    log = tmp_path / LIBRARY_LOG
+    log.write_bytes(b"old\n" * 600_000)
+    with library_output_to_log(tmp_path):
+        os.write(2, b"new\n")
+    assert log.read_bytes() == b"new\n"
+    assert (tmp_path / (LIBRARY_LOG + ".1")).read_bytes().startswith(b"old\n")
+    log.write_bytes(b"newer\n" * 400_000)
+    with library_output_to_log(tmp_path):
+        pass
+    assert (tmp_path / (LIBRARY_LOG + ".1")).read_bytes().startswith(b"newer\n")   # one kept, not more
+    assert sorted(p.name for p in tmp_path.iterdir()) == [LIBRARY_LOG, LIBRARY_LOG + ".1"]
+
+
+def test_a_windows_console_keeps_the_console_writer(monkeypatch):
+    """On a Windows console sys.stderr writes through the console API, as Python's own does."""
+    import io
+
+    from app import library_output
+
+    made = []
+
+    class FakeConsoleIO(io.RawIOBase):
+        def __init__(self, fd, mode, closefd):
+            made.append((fd, mode, closefd))
+
+        def writable(self):
+            return True
+
+    monkeypatch.setattr(library_output.sys, "platform", "win32")
+    monkeypatch.setattr(library_output.io, "_WindowsConsoleIO", FakeConsoleIO, raising=False)
+    monkeypatch.setattr(library_output.os, "isatty", lambda fd: True)
+    writer = library_output._terminal_writer(7, sys.__stderr__)
+    assert isinstance(writer.buffer.raw, FakeConsoleIO) and made == [(7, "w", False)]
+    monkeypatch.setattr(library_output.os, "isatty", lambda fd: False)   # a pipe: plain bytes
+    assert isinstance(library_output._terminal_writer(7, sys.__stderr__).buffer.raw, io.FileIO)
+
+
+def test_a_crash_points_at_what_the_libraries_printed(tmp_path):
+    """An unexpected failure's traceback reaches the terminal with where the library's own
+    words before it went; our own error (a StudioError) and a quiet log add nothing."""
+    crash = _inside("import os; os.write(2, b'CUDA error: an illegal memory access\\n'); "
+                    "raise RuntimeError('boom')", tmp_path)
+    assert "boom" in crash.stderr and "CUDA error" not in crash.stderr
+    assert f"Note: what the libraries printed before this failure is in {tmp_path / LIBRARY_LOG}." in crash.stderr
+    quiet = _inside("raise RuntimeError('boom')", tmp_path / "quiet")
+    ours = _inside("import os; os.write(2, b'x\\n'); from app.engine.errors import StudioError; "
+                   "raise StudioError('ours')", tmp_path)
+    assert "Note: what the libraries" not in quiet.stderr + ours.stderr
