@@ -1456,9 +1456,14 @@
         <translation>你好！这里是 ChatTTS Studio。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="121" />
-        <source>The model is not loaded yet.</source>
-        <translation>模型尚未加载。</translation>
+        <location filename="../../app/ui/first_run_wizard.py" line="126" />
+        <source>The model is still loading; the test sentence plays as soon as it is ready.</source>
+        <translation>模型仍在加载；加载完成后会立即播放测试句子。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="140" />
+        <source>The model could not be loaded, so the test sentence cannot be played; go back a page to choose the model folder.</source>
+        <translation>模型无法加载，因此无法播放测试句子；请返回上一页选择模型文件夹。</translation>
     </message>
     <message>
         <location filename="../../app/ui/first_run_wizard.py" line="124" />

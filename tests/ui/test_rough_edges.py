@@ -365,3 +365,18 @@ def test_a_silent_host_is_said_at_once(qtbot, make_window, settings, tmp_path):
     assert "0.0 MB" not in dialog.status.text() and "huggingface.co" in dialog.status.text()
     dialog._set_running(False)
     dialog.close()
+
+
+# -- 13 the wizard's Play pressed while the model loads plays once it is ready --------------------------
+def test_test_sentence_pressed_while_loading_plays_when_ready(qtbot, make_window):
+    from tests.ui.conftest import LOAD_TIMEOUT_MS
+
+    window = make_window(start=False)
+    window.open_wizard()
+    page = window.wizard.pages[3]
+    qtbot.mouseClick(page.play, Qt.MouseButton.LeftButton)
+    assert page.result.text().startswith("The model is still loading")
+    with qtbot.waitSignal(window.speech.finished, timeout=LOAD_TIMEOUT_MS + RUN_TIMEOUT_MS):
+        window.start()
+    qtbot.waitUntil(lambda: "noise" in page.result.text(), timeout=5_000)
+    window.wizard.close()
