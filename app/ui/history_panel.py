@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget,
 )
@@ -44,7 +44,9 @@ def entry_label(entry: HistoryEntry, metrics=None, width: int = 0) -> str:
     if metrics is not None:
         words = metrics.elidedText(words, Qt.TextElideMode.ElideRight, width)
     when = entry.created.replace("T", " ")[:16]
-    return f"{when}  ·  {entry.duration:.1f} s\n{words}"
+    # The unit in the interface's language (test_history_rows_say_seconds_in_chinese).
+    seconds = QCoreApplication.translate("HistoryPanel", "%1 s", "seconds").replace("%1", f"{entry.duration:.1f}")
+    return f"{when}  ·  {seconds}\n{words}"
 
 
 class HistoryPanel(Retranslating, QWidget):
@@ -86,8 +88,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.deleteRequested.connect(self.confirm_delete)
         history.changed.connect(self.refresh)
         history.added.connect(self.select)
-        self.retranslate()
-        self.refresh()
+        self.retranslate()          # fills the list too
 
     def refresh(self) -> None:
         self.set_entries(self.history.entries())
@@ -188,6 +189,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.selectionChanged.emit()
 
     def retranslate(self) -> None:
+        self.refresh()
         self.buttons["replay"].setText(self.tr("Replay"))
         self.buttons["export"].setText(self.tr("Export..."))
         self.buttons["regenerate"].setText(self.tr("Regenerate"))

@@ -351,6 +351,12 @@
 <context>
     <name>HistoryPanel</name>
     <message>
+        <location filename="../../app/ui/history_panel.py" line="48" />
+        <source>%1 s</source>
+        <comment>seconds</comment>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/history_panel.py" line="94" />
         <source>Export WAV</source>
         <translation>导出 WAV</translation>

@@ -380,3 +380,17 @@ def test_test_sentence_pressed_while_loading_plays_when_ready(qtbot, make_window
         window.start()
     qtbot.waitUntil(lambda: "noise" in page.result.text(), timeout=5_000)
     window.wizard.close()
+
+
+# -- 11, 17 the history rows' unit follows the language ---------------------------------------------
+def test_history_rows_say_seconds_in_chinese(qtbot, window):
+    run_to_end(qtbot, window, "秒。")
+    rows = window.history_panel.list
+    assert re.search(r"\d\.\d s$", rows.item(0).text().split("\n")[0])
+    try:
+        window.menus.actions["language.zh_CN"].trigger()
+        qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+        first_line = rows.item(0).text().split("\n")[0]
+        assert re.search(r"\d\.\d 秒$", first_line), first_line
+    finally:
+        window.menus.actions["language.en"].trigger()
