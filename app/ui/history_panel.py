@@ -7,7 +7,7 @@ of the window (`regenerateRequested`).
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -21,15 +21,20 @@ from app.i18n import again
 from app.ui.retranslate import Retranslating
 
 
-# Letters and digits of any script; punctuation, spaces and what Windows forbids in a name go.
-_WORDS = re.compile(r"[^\W_]+")
-# Names Windows reserves for devices, whatever the suffix.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))}
+# Names Windows reserves for devices, whatever the suffix (superscript digits included).
+_RESERVED = {"con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in "0123456789¹²³")}
+
+
+def _words(text: str) -> list[str]:
+    """Letters, digits and their combining marks (Devanagari's vowel signs, a decomposed é) of
+    any script; punctuation, spaces and what Windows forbids in a name part words."""
+    text = unicodedata.normalize("NFC", text)
+    return "".join(ch if ch.isalnum() or unicodedata.category(ch).startswith("M") else " " for ch in text).split()
 
 
 def default_export_name(text: str) -> str:
     """The first words of the text joined by "_" (test_default_export_name_is_clean)."""
-    stem = "_".join(_WORDS.findall(text)[:6])[:40].strip("_") or "speech"
+    stem = "_".join(_words(text)[:6])[:40].strip("_") or "speech"
     if stem.lower() in _RESERVED:
         stem += "_speech"
     return f"{stem}.wav"

@@ -178,6 +178,9 @@ def test_default_export_name_is_clean():
     assert default_export_name('a<b>c:d"e/f\\g|h?i*j') == "a_b_c_d_e_f.wav"          # six words at most
     assert default_export_name("con.") == "con_speech.wav"                  # a device name on Windows
     assert default_export_name("...") == "speech.wav"
+    assert default_export_name("COM¹") == "COM¹_speech.wav"                 # Windows reserves these too
+    assert default_export_name("नमस्ते दुनिया") == "नमस्ते_दुनिया.wav"          # vowel signs stay in their word
+    assert default_export_name("cafe\u0301 au lait") == "caf\u00e9_au_lait.wav"
     long = default_export_name("word " * 30)
     assert len(long) <= 44 and not long[:-4].endswith("_")
 
