@@ -440,12 +440,12 @@
     <message>
         <location filename="../../app/ui/banners.py" line="116" />
         <source>Your library was damaged: it was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
-        <translation>您的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
+        <translation>你的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
     </message>
     <message>
         <location filename="../../app/ui/banners.py" line="120" />
         <source>Your library was damaged and no backup could be used: it was set aside as %1 and a new library was started.</source>
-        <translation>您的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
+        <translation>你的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
     </message>
     <message>
         <location filename="../../app/ui/banners.py" line="123" />
@@ -539,7 +539,7 @@
     <message>
         <location filename="../../app/ui/main_menu.py" line="119" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
-        <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
+        <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在你自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
         <location filename="../../app/ui/main_menu.py" line="43" />
@@ -931,7 +931,7 @@
     <message>
         <location filename="../../app/ui/narration/window.py" line="319" />
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
-        <translation>尚未加载模型：您可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
+        <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
         <location filename="../../app/ui/narration/window.py" line="327" />
@@ -1506,7 +1506,7 @@
     </message>
     <message>
         <source>Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so you heard noise, not speech.</source>
-        <translation>已播放 %1 秒的噪声（在 %3 上用 %2 秒生成）：这是随机权重的测试模型，所以您听到的是噪声，不是语音。</translation>
+        <translation>已播放 %1 秒的噪声（在 %3 上用 %2 秒生成）：这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
     </message>
 </context>
 <context>
