@@ -105,7 +105,7 @@ class HistoryPanel(Retranslating, QWidget):
             return
         problem = self.speech.output_problem()
         if problem:
-            self.message.emit(self.tr("Nothing can be played: %1").replace("%1", again(problem)))
+            self.message.emit(again(problem))    # it says already that nothing can be played
         elif self.speech.busy:
             self.message.emit(self.tr("Stop the current speech first, then replay."))
         else:

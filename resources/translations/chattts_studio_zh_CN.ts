@@ -397,10 +397,6 @@
         <translation>删除</translation>
     </message>
     <message>
-        <source>Nothing can be played: %1</source>
-        <translation>无法播放：%1</translation>
-    </message>
-    <message>
         <source>Stop the current speech first, then replay.</source>
         <translation>请先停止当前的朗读，再重播。</translation>
     </message>
@@ -1022,10 +1018,6 @@
         <location filename="../../app/ui/narration/window.py" line="342" />
         <source>Select a rendered sentence to see its waveform</source>
         <translation>选择一个已生成的句子以查看其波形</translation>
-    </message>
-    <message>
-        <source>Nothing can be played: %1</source>
-        <translation>无法播放：%1</translation>
     </message>
 </context>
 <context>
