@@ -1807,8 +1807,8 @@
     </message>
     <message>
         <location filename="../../app/ui/window_layout.py" line="95" />
-        <source>Ready: %1 on %2, %3 (loaded in %4 s)</source>
-        <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）</translation>
+        <source>Ready: %1 on %2, %3 (loaded in %4 s).</source>
+        <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）。</translation>
     </message>
     <message>
         <location filename="../../app/ui/window_layout.py" line="98" />

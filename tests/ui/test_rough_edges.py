@@ -397,3 +397,19 @@ def test_history_rows_say_seconds_in_chinese(qtbot, window):
         assert re.search(r"\d\.\d 秒$", first_line), first_line
     finally:
         window.menus.actions["language.en"].trigger()
+
+
+# -- 11 the ready line: whole sentences, joined as the language joins them --------------------------------
+def test_the_ready_line_is_whole_sentences(qtbot, window):
+    from types import SimpleNamespace
+
+    status = SimpleNamespace(kind="tiny", device="cpu", decode="jit-int8", load_seconds=2.0,
+                             precision_asked="auto", precision="int8")
+    assert window.ui.ready_text(status).startswith("Ready: tiny on cpu, jit-int8 (loaded in 2.0 s). int8 is")
+    try:
+        window.menus.actions["language.zh_CN"].trigger()
+        qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+        text = window.ui.ready_text(status)
+        assert "秒）。int8" in text and " int8" not in text, text
+    finally:
+        window.menus.actions["language.en"].trigger()
