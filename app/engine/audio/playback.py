@@ -85,7 +85,7 @@ class SoundDeviceOutput(AudioOutput):
         try:
             import sounddevice as sd
         except OSError as exc:
-            log.warning("sounddevice could not be loaded: %s", exc)
+            log.info("sounddevice could not be loaded: %s", exc)
             if str(exc) == _NOT_FOUND:
                 return _(NO_PORTAUDIO_PLAIN)
             return _(NO_PORTAUDIO).format(detail=exc)
