@@ -473,6 +473,11 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <location filename="../../app/ui/main_window.py" line="245" />
+        <source>The text has changed; press Preview to see what will be spoken.</source>
+        <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/main_window.py" line="157" />
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>

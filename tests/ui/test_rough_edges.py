@@ -148,6 +148,19 @@ def test_the_preview_follows_the_text(qtbot, window):
     qtbot.waitUntil(lambda: "five dollars" in window.text_panel.preview.toPlainText(), timeout=3_000)
 
 
+def test_a_long_text_s_preview_says_it_is_stale(qtbot, window, monkeypatch):
+    window.text_panel.set_text("短。")
+    qtbot.mouseClick(window.text_panel.preview_button, Qt.MouseButton.LeftButton)
+    prepared = []
+    real = window.model.prepare
+    monkeypatch.setattr(window.model, "prepare", lambda text: (prepared.append(len(text)), real(text))[1])
+    window.text_panel.set_text("It costs $5. " * 1000)                 # 13,000 characters
+    qtbot.wait(600)
+    assert prepared == [] and "press Preview" in window.text_panel.preview.toPlainText()
+    qtbot.mouseClick(window.text_panel.preview_button, Qt.MouseButton.LeftButton)
+    assert prepared == [13_000] and "five dollars" in window.text_panel.preview.toPlainText()
+
+
 # -- 17 export dialog --------------------------------------------------------------------------
 def test_every_export_field_is_labelled_and_its_unit_translated(qtbot):
     from app.ui.i18n import apply_language
