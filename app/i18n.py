@@ -15,6 +15,7 @@ import contextlib
 import contextvars
 import gettext
 import locale
+import numbers
 import os
 import struct
 import sys
@@ -141,13 +142,24 @@ class Phrase(str):
         return phrase
 
     def format(self, *args, **kwargs) -> "Phrase":
-        # Kept as text: a field is shown, never called, and the phrase must pickle (farm workers).
-        keep = (lambda v: v if isinstance(v, (str, int, float)) else str(v))
         return Phrase(str.format(self, *args, **kwargs), self.source,
-                      ([keep(a) for a in args], {k: keep(v) for k, v in kwargs.items()}))
+                      ([_kept(a) for a in args], {k: _kept(v) for k, v in kwargs.items()}))
 
     def __reduce__(self):
         return Phrase, (str(self), self.source, self.fields)
+
+
+def _kept(value):
+    """A field as again() needs it: numbers stay numbers, so "{n:.1f}" formats them again (a NumPy
+    scalar too); anything else is kept as text: it is shown, never called, and the phrase must
+    pickle (farm workers) (test_again_keeps_number_formats)."""
+    if isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return str(value)
 
 
 def _(message: str) -> str:
@@ -162,7 +174,10 @@ def again(text):
     if text.fields is None:
         return phrase
     args, kwargs = text.fields
-    return phrase.format(*[again(a) for a in args], **{k: again(v) for k, v in kwargs.items()})
+    try:
+        return phrase.format(*[again(a) for a in args], **{k: again(v) for k, v in kwargs.items()})
+    except (ValueError, KeyError, IndexError):    # a field kept as text under a number's format
+        return text
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

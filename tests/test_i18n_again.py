@@ -3,6 +3,9 @@ banners and warnings on a language switch), and still travels like plain text.""
 
 import json
 import pickle
+from decimal import Decimal
+
+import numpy as np
 
 from app import i18n
 from app.engine.audio.playback import NO_DEVICE
@@ -34,3 +37,15 @@ def test_a_phrase_travels_as_plain_text():
     failure = i18n._("The sound device could not be opened ({error}); Export WAV still works.").format(
         error=OSError("busy"))
     assert pickle.loads(pickle.dumps(failure)) == failure   # a field that is an object is kept as text
+
+
+def test_again_keeps_number_formats():
+    try:
+        i18n.set_language("en")
+        size = i18n.Phrase("{n:.1f} MB of {total:,}", "{n:.1f} MB of {total:,}").format(
+            n=np.float32(2.5), total=np.int64(3000))
+        assert i18n.again(size) == "2.5 MB of 3,000"                # a NumPy number formats again
+        odd = i18n.Phrase("{n:,} left", "{n:,} left").format(n=Decimal(3000))
+        assert i18n.again(odd) == "3,000 left"                      # kept as it was, never raises
+    finally:
+        i18n.set_language("en")

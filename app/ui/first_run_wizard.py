@@ -96,9 +96,12 @@ class ModelPage(Retranslating, QWizardPage):
 
 
 class TestPage(Retranslating, QWizardPage):
-    def __init__(self, speech):
+    def __init__(self, speech, model=None):
         super().__init__()
         self.speech = speech
+        self._waiting = False      # Play was pressed while the model loaded: play once it is ready
+        if model is not None:
+            model.stateChanged.connect(self._on_model_state)
         self.play = QPushButton()
         self.play.setObjectName("wizardPlayTest")
         self.result = _label()
@@ -119,11 +122,25 @@ class TestPage(Retranslating, QWizardPage):
         try:
             started = self.speech.start(request)
         except NotReady:
-            self.result.setText(self.tr("The model is not loaded yet."))
+            # "Not loaded yet" and then nothing left the button silent once the model was ready
+            # (test_test_sentence_pressed_while_loading_plays_when_ready).
+            self._waiting = True
+            self.result.setText(self.tr("The model is still loading; the test sentence plays as soon as it is ready."))
             return
+        self._waiting = False
         if started:
             self.result.setText(self.tr("Making the test sentence; it cannot be heard without a sound device...")
                                 if self.speech.output_problem() else self.tr("Speaking..."))
+
+    def _on_model_state(self, state) -> None:
+        if not self._waiting:
+            return
+        if state is ModelState.READY:
+            self.speak()
+        elif state in (ModelState.FAILED, ModelState.MISSING):
+            self._waiting = False
+            self.result.setText(self.tr("The model could not be loaded, so the test sentence cannot be played; "
+                                        "go back a page to choose the model folder."))
 
     def _on_finished(self, _request, result, _audition):
         """One sentence that says what happened, true with or without a sound device and a real
@@ -164,7 +181,7 @@ class FirstRunWizard(Retranslating, QWizard):
         super().__init__(parent)
         self.setObjectName("firstRunWizard")
         self.settings = settings
-        self.pages = [WelcomePage(), DiagnosticsPage(doctor), ModelPage(model, folders), TestPage(speech), DonePage()]
+        self.pages = [WelcomePage(), DiagnosticsPage(doctor), ModelPage(model, folders), TestPage(speech, model), DonePage()]
         for page in self.pages:
             self.addPage(page)
         self.finished.connect(self._done)

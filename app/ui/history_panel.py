@@ -7,10 +7,10 @@ of the window (`regenerateRequested`).
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QListWidget, QListWidgetItem, QMessageBox, QPushButton, QVBoxLayout, QWidget,
 )
@@ -21,15 +21,20 @@ from app.i18n import again
 from app.ui.retranslate import Retranslating
 
 
-# Letters and digits of any script; punctuation, spaces and what Windows forbids in a name go.
-_WORDS = re.compile(r"[^\W_]+")
-# Names Windows reserves for devices, whatever the suffix.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{n}" for n in range(10)), *(f"lpt{n}" for n in range(10))}
+# Names Windows reserves for devices, whatever the suffix (superscript digits included).
+_RESERVED = {"con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in "0123456789¹²³")}
+
+
+def _words(text: str) -> list[str]:
+    """Letters, digits and their combining marks (Devanagari's vowel signs, a decomposed é) of
+    any script; punctuation, spaces and what Windows forbids in a name part words."""
+    text = unicodedata.normalize("NFC", text)
+    return "".join(ch if ch.isalnum() or unicodedata.category(ch).startswith("M") else " " for ch in text).split()
 
 
 def default_export_name(text: str) -> str:
     """The first words of the text joined by "_" (test_default_export_name_is_clean)."""
-    stem = "_".join(_WORDS.findall(text)[:6])[:40].strip("_") or "speech"
+    stem = "_".join(_words(text)[:6])[:40].strip("_") or "speech"
     if stem.lower() in _RESERVED:
         stem += "_speech"
     return f"{stem}.wav"
@@ -44,7 +49,9 @@ def entry_label(entry: HistoryEntry, metrics=None, width: int = 0) -> str:
     if metrics is not None:
         words = metrics.elidedText(words, Qt.TextElideMode.ElideRight, width)
     when = entry.created.replace("T", " ")[:16]
-    return f"{when}  ·  {entry.duration:.1f} s\n{words}"
+    # The unit in the interface's language (test_history_rows_say_seconds_in_chinese).
+    seconds = QCoreApplication.translate("HistoryPanel", "%1 s", "seconds").replace("%1", f"{entry.duration:.1f}")
+    return f"{when}  ·  {seconds}\n{words}"
 
 
 class HistoryPanel(Retranslating, QWidget):
@@ -86,8 +93,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.deleteRequested.connect(self.confirm_delete)
         history.changed.connect(self.refresh)
         history.added.connect(self.select)
-        self.retranslate()
-        self.refresh()
+        self.retranslate()          # fills the list too
 
     def refresh(self) -> None:
         self.set_entries(self.history.entries())
@@ -99,7 +105,7 @@ class HistoryPanel(Retranslating, QWidget):
             return
         problem = self.speech.output_problem()
         if problem:
-            self.message.emit(self.tr("Nothing can be played: %1").replace("%1", again(problem)))
+            self.message.emit(again(problem))    # it says already that nothing can be played
         elif self.speech.busy:
             self.message.emit(self.tr("Stop the current speech first, then replay."))
         else:
@@ -188,6 +194,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.selectionChanged.emit()
 
     def retranslate(self) -> None:
+        self.refresh()
         self.buttons["replay"].setText(self.tr("Replay"))
         self.buttons["export"].setText(self.tr("Export..."))
         self.buttons["regenerate"].setText(self.tr("Regenerate"))

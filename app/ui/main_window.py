@@ -230,9 +230,19 @@ class MainWindow(Retranslating, QMainWindow):
             return
         self.text_panel.show_preview(prepared.spoken + "".join(f"\n⚠ {w}" for w in prepared.warnings))
 
+    # Up to this many characters the preview is made again as the text changes (about 0.1 s of
+    # normalizing on the GUI thread); a longer text (a 45,000-character book: about 1 s) says it
+    # is stale instead, so typing never stalls (test_a_long_text_s_preview_says_it_is_stale).
+    PREVIEW_LIVE_CHARS = 5_000
+
     def _text_changed(self) -> None:
-        if self.text_panel.preview.isVisible():
+        if not self.text_panel.preview.isVisible():
+            return
+        if len(self.text_panel.editor.toPlainText()) <= self.PREVIEW_LIVE_CHARS:
             self._preview_timer.start()
+        else:
+            self._preview_timer.stop()
+            self.text_panel.show_preview(self.tr("The text has changed; press Preview to see what will be spoken."))
 
     def play(self) -> None:
         self.start_request(self.current_request())

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.errors import ParameterError
-from app.i18n import again
+from app.i18n import again, join_sentences
 from app.ui.banners import AudioBanner, DoctorBanner, LibraryBanner, ModelBanner
 from app.ui.controllers.model import ModelState
 from app.ui.doctor_panel import DoctorPanel
@@ -106,15 +106,17 @@ class WindowLayout(QObject):
             self.status.setText(self.tr("No model"))
 
     def ready_text(self, s) -> str:
-        text = self.tr("Ready: %1 on %2, %3 (loaded in %4 s)").replace("%1", s.kind).replace(
-            "%2", s.device).replace("%3", s.decode).replace("%4", f"{s.load_seconds:.1f}")
+        """Whole sentences, joined as the language joins them (Chinese with no space)
+        (test_the_ready_line_is_whole_sentences)."""
+        parts = [self.tr("Ready: %1 on %2, %3 (loaded in %4 s).").replace("%1", s.kind).replace(
+            "%2", s.device).replace("%3", s.decode).replace("%4", f"{s.load_seconds:.1f}")]
         if s.precision_asked not in ("", "auto", s.precision):
-            text += " " + self.tr("Precision %1 is not available on this device, so %2 runs.").replace(
-                "%1", s.precision_asked).replace("%2", s.precision)
+            parts.append(self.tr("Precision %1 is not available on this device, so %2 runs.").replace(
+                "%1", s.precision_asked).replace("%2", s.precision))
         if s.precision == "int8":
-            text += " " + self.tr("int8 is the fast choice on a CPU; for exact numbers choose "
-                                  "Model > Precision: fp32.")
-        return text
+            parts.append(self.tr("int8 is the fast choice on a CPU; for exact numbers choose "
+                                 "Model > Precision: fp32."))
+        return join_sentences(parts)
 
     def show_speaking(self) -> None:
         self.progress.setRange(0, 0)

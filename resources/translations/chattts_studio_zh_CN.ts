@@ -351,6 +351,12 @@
 <context>
     <name>HistoryPanel</name>
     <message>
+        <location filename="../../app/ui/history_panel.py" line="48" />
+        <source>%1 s</source>
+        <comment>seconds</comment>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/history_panel.py" line="94" />
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
@@ -389,10 +395,6 @@
         <location filename="../../app/ui/history_panel.py" line="147" />
         <source>Delete</source>
         <translation>删除</translation>
-    </message>
-    <message>
-        <source>Nothing can be played: %1</source>
-        <translation>无法播放：%1</translation>
     </message>
     <message>
         <source>Stop the current speech first, then replay.</source>
@@ -434,12 +436,12 @@
     <message>
         <location filename="../../app/ui/banners.py" line="116" />
         <source>Your library was damaged: it was set aside as %1 and the backup %2 was restored; results since that backup may be missing.</source>
-        <translation>您的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
+        <translation>你的资料库已损坏：已另存为 %1，并恢复了备份 %2；该备份之后的结果可能缺失。</translation>
     </message>
     <message>
         <location filename="../../app/ui/banners.py" line="120" />
         <source>Your library was damaged and no backup could be used: it was set aside as %1 and a new library was started.</source>
-        <translation>您的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
+        <translation>你的资料库已损坏且没有可用的备份：已另存为 %1，并新建了一个资料库。</translation>
     </message>
     <message>
         <location filename="../../app/ui/banners.py" line="123" />
@@ -480,6 +482,11 @@
 </context>
 <context>
     <name>MainWindow</name>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="245" />
+        <source>The text has changed; press Preview to see what will be spoken.</source>
+        <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
+    </message>
     <message>
         <location filename="../../app/ui/main_window.py" line="157" />
         <source>Checking this computer...</source>
@@ -543,7 +550,7 @@
     <message>
         <location filename="../../app/ui/main_menu.py" line="119" />
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
-        <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在您自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
+        <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在你自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
         <location filename="../../app/ui/main_menu.py" line="43" />
@@ -965,7 +972,7 @@
     <message>
         <location filename="../../app/ui/narration/window.py" line="319" />
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
-        <translation>尚未加载模型：您可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
+        <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
         <location filename="../../app/ui/narration/window.py" line="327" />
@@ -1056,10 +1063,6 @@
         <location filename="../../app/ui/narration/window.py" line="342" />
         <source>Select a rendered sentence to see its waveform</source>
         <translation>选择一个已生成的句子以查看其波形</translation>
-    </message>
-    <message>
-        <source>Nothing can be played: %1</source>
-        <translation>无法播放：%1</translation>
     </message>
 </context>
 <context>
@@ -1496,9 +1499,14 @@
         <translation>你好！这里是 ChatTTS Studio。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="121" />
-        <source>The model is not loaded yet.</source>
-        <translation>模型尚未加载。</translation>
+        <location filename="../../app/ui/first_run_wizard.py" line="126" />
+        <source>The model is still loading; the test sentence plays as soon as it is ready.</source>
+        <translation>模型仍在加载；加载完成后会立即播放测试句子。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/first_run_wizard.py" line="140" />
+        <source>The model could not be loaded, so the test sentence cannot be played; go back a page to choose the model folder.</source>
+        <translation>模型无法加载，因此无法播放测试句子；请返回上一页选择模型文件夹。</translation>
     </message>
     <message>
         <location filename="../../app/ui/first_run_wizard.py" line="124" />
@@ -1535,7 +1543,7 @@
     </message>
     <message>
         <source>Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so you heard noise, not speech.</source>
-        <translation>已播放 %1 秒的噪声（在 %3 上用 %2 秒生成）：这是随机权重的测试模型，所以您听到的是噪声，不是语音。</translation>
+        <translation>已播放 %1 秒的噪声（在 %3 上用 %2 秒生成）：这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
     </message>
 </context>
 <context>
@@ -1844,8 +1852,8 @@
     </message>
     <message>
         <location filename="../../app/ui/window_layout.py" line="95" />
-        <source>Ready: %1 on %2, %3 (loaded in %4 s)</source>
-        <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）</translation>
+        <source>Ready: %1 on %2, %3 (loaded in %4 s).</source>
+        <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）。</translation>
     </message>
     <message>
         <location filename="../../app/ui/window_layout.py" line="98" />

@@ -83,7 +83,7 @@ def test_replay_without_a_device_says_why(qtbot, make_window):
     window = _no_device_window(make_window)
     run_to_end(qtbot, window, "重播。")
     qtbot.mouseClick(window.history_panel.buttons["replay"], Qt.MouseButton.LeftButton)
-    assert window.status.text().startswith("Nothing can be played: No audio output device")
+    assert window.status.text() == NO_DEVICE             # once, not "Nothing can be played: ... nothing can be played"
 
 
 def test_paste_with_an_empty_or_a_bad_clipboard_says_why(qtbot, tmp_path):
@@ -148,6 +148,19 @@ def test_the_preview_follows_the_text(qtbot, window):
     qtbot.waitUntil(lambda: "five dollars" in window.text_panel.preview.toPlainText(), timeout=3_000)
 
 
+def test_a_long_text_s_preview_says_it_is_stale(qtbot, window, monkeypatch):
+    window.text_panel.set_text("短。")
+    qtbot.mouseClick(window.text_panel.preview_button, Qt.MouseButton.LeftButton)
+    prepared = []
+    real = window.model.prepare
+    monkeypatch.setattr(window.model, "prepare", lambda text: (prepared.append(len(text)), real(text))[1])
+    window.text_panel.set_text("It costs $5. " * 1000)                 # 13,000 characters
+    qtbot.wait(600)
+    assert prepared == [] and "press Preview" in window.text_panel.preview.toPlainText()
+    qtbot.mouseClick(window.text_panel.preview_button, Qt.MouseButton.LeftButton)
+    assert prepared == [13_000] and "five dollars" in window.text_panel.preview.toPlainText()
+
+
 # -- 17 export dialog --------------------------------------------------------------------------
 def test_every_export_field_is_labelled_and_its_unit_translated(qtbot):
     from app.ui.i18n import apply_language
@@ -178,6 +191,9 @@ def test_default_export_name_is_clean():
     assert default_export_name('a<b>c:d"e/f\\g|h?i*j') == "a_b_c_d_e_f.wav"          # six words at most
     assert default_export_name("con.") == "con_speech.wav"                  # a device name on Windows
     assert default_export_name("...") == "speech.wav"
+    assert default_export_name("COM¹") == "COM¹_speech.wav"                 # Windows reserves these too
+    assert default_export_name("नमस्ते दुनिया") == "नमस्ते_दुनिया.wav"          # vowel signs stay in their word
+    assert default_export_name("cafe\u0301 au lait") == "caf\u00e9_au_lait.wav"
     long = default_export_name("word " * 30)
     assert len(long) <= 44 and not long[:-4].endswith("_")
 
@@ -332,7 +348,7 @@ def test_switching_to_chinese_retranslates_the_narration_status(qtbot, tmp_path)
         view._reload_chapter()
         view.takes.list.setCurrentRow(0)
         qtbot.mouseClick(view.takes.play_button, Qt.MouseButton.LeftButton)
-        assert speech.played == [] and view.status.text().startswith("Nothing can be played: No audio output")
+        assert speech.played == [] and view.status.text() == NO_DEVICE
         apply_language("zh_CN")
         qtbot.waitUntil(lambda: HAN.search(view.status.text()) is not None, timeout=5_000)
         assert english_runs(view.status.text(), {}) == [] and "audio" not in view.status.text()
@@ -365,3 +381,48 @@ def test_a_silent_host_is_said_at_once(qtbot, make_window, settings, tmp_path):
     assert "0.0 MB" not in dialog.status.text() and "huggingface.co" in dialog.status.text()
     dialog._set_running(False)
     dialog.close()
+
+
+# -- 13 the wizard's Play pressed while the model loads plays once it is ready --------------------------
+def test_test_sentence_pressed_while_loading_plays_when_ready(qtbot, make_window):
+    from tests.ui.conftest import LOAD_TIMEOUT_MS
+
+    window = make_window(start=False)
+    window.open_wizard()
+    page = window.wizard.pages[3]
+    qtbot.mouseClick(page.play, Qt.MouseButton.LeftButton)
+    assert page.result.text().startswith("The model is still loading")
+    with qtbot.waitSignal(window.speech.finished, timeout=LOAD_TIMEOUT_MS + RUN_TIMEOUT_MS):
+        window.start()
+    qtbot.waitUntil(lambda: "noise" in page.result.text(), timeout=5_000)
+    window.wizard.close()
+
+
+# -- 11, 17 the history rows' unit follows the language ---------------------------------------------
+def test_history_rows_say_seconds_in_chinese(qtbot, window):
+    run_to_end(qtbot, window, "秒。")
+    rows = window.history_panel.list
+    assert re.search(r"\d\.\d s$", rows.item(0).text().split("\n")[0])
+    try:
+        window.menus.actions["language.zh_CN"].trigger()
+        qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+        first_line = rows.item(0).text().split("\n")[0]
+        assert re.search(r"\d\.\d 秒$", first_line), first_line
+    finally:
+        window.menus.actions["language.en"].trigger()
+
+
+# -- 11 the ready line: whole sentences, joined as the language joins them --------------------------------
+def test_the_ready_line_is_whole_sentences(qtbot, window):
+    from types import SimpleNamespace
+
+    status = SimpleNamespace(kind="tiny", device="cpu", decode="jit-int8", load_seconds=2.0,
+                             precision_asked="auto", precision="int8")
+    assert window.ui.ready_text(status).startswith("Ready: tiny on cpu, jit-int8 (loaded in 2.0 s). int8 is")
+    try:
+        window.menus.actions["language.zh_CN"].trigger()
+        qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+        text = window.ui.ready_text(status)
+        assert "秒）。int8" in text and " int8" not in text, text
+    finally:
+        window.menus.actions["language.en"].trigger()

@@ -22,6 +22,10 @@ log = logging.getLogger("chattts_studio.playback")
 
 NO_PORTAUDIO = N_("Sound playback is unavailable: the PortAudio library is missing ({detail}). "
                 "Export WAV still works.")
+NO_PORTAUDIO_PLAIN = N_("Sound playback is unavailable: the PortAudio library is missing. Export WAV still works.")
+# sounddevice's own words when it finds no library: they add nothing and left English in the
+# Chinese banner (test_a_missing_portaudio_is_said_in_the_language_alone).
+_NOT_FOUND = "PortAudio library not found"
 NO_DEVICE = N_("No audio output device was found, so nothing can be played; Export WAV still works.")
 
 
@@ -81,6 +85,9 @@ class SoundDeviceOutput(AudioOutput):
         try:
             import sounddevice as sd
         except OSError as exc:
+            log.info("sounddevice could not be loaded: %s", exc)
+            if str(exc) == _NOT_FOUND:
+                return _(NO_PORTAUDIO_PLAIN)
             return _(NO_PORTAUDIO).format(detail=exc)
         self._sd = sd
         names, _default = list_output_devices()

@@ -246,7 +246,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         speech = self.controller.speech
         problem = getattr(speech.output, "problem", None)
         if problem:
-            self.say(lambda: self.tr("Nothing can be played: %1").replace("%1", again(problem)))
+            self.say(lambda: again(problem))     # it says already that nothing can be played
             return False
         if speech.busy:
             self.say(lambda: self.tr("The main window is speaking; stop it first."))
