@@ -54,7 +54,7 @@ def serve_once(tiny_model, home):
 
     import httpx
 
-    from tests.server.conftest import free_port, wait_for
+    from tests.server.conftest import free_port, health_of, wait_for
 
     port = free_port()
     env = dict(os.environ, CHATTTS_STUDIO_HOME=str(home), PYTHONIOENCODING="utf-8")
@@ -63,10 +63,7 @@ def serve_once(tiny_model, home):
     url = f"http://127.0.0.1:{port}"
 
     def health():
-        try:
-            return httpx.get(url + "/health").json()["status"]
-        except httpx.TransportError:
-            return None
+        return health_of(url)
 
     try:
         wait_for(lambda: health() == "ok" or proc.poll() is not None, "the model loaded", 300)

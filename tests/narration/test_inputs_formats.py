@@ -49,13 +49,25 @@ def test_markdown_headings_become_chapters_and_markup_becomes_words(tmp_path):
     assert texts(doc.chapters[2]) == ["Raw HTML text."]
 
 
-def make_epub(path, chapters, title="A Test Book"):
+def make_epub(path, chapters, title="A Test Book", authors=(), front=None, guide=False):
+    """`front`: (file name, page bytes) put first in the spine; `guide`: an EPUB2 guide names
+    that page the title page."""
     from ebooklib import epub
 
     book = epub.EpubBook()
+    if guide:
+        book.guide.append({"type": "title-page", "href": front[0], "title": "Title Page"})
     book.set_identifier("id-1")
     book.set_title(title)
     book.set_language("en")
+    for author in authors:
+        book.add_author(author)
+    spine = []
+    if front is not None:
+        page = epub.EpubItem(uid="front", file_name=front[0], media_type="application/xhtml+xml",
+                             content=front[1])
+        book.add_item(page)
+        spine.append(page)
     items = []
     for i, (name, body) in enumerate(chapters, 1):
         item = epub.EpubHtml(title=name, file_name=f"chap_{i}.xhtml", lang="en")
@@ -65,7 +77,7 @@ def make_epub(path, chapters, title="A Test Book"):
     book.toc = [epub.Link(f"chap_{i}.xhtml", name, f"c{i}") for i, (name, _) in enumerate(chapters, 1)]
     book.add_item(epub.EpubNcx())
     book.add_item(epub.EpubNav())
-    book.spine = ["nav", *items]
+    book.spine = [*spine, "nav", *items]
     epub.write_epub(str(path), book)
     return path
 
@@ -103,30 +115,7 @@ PANDOC_TITLE_PAGE = b"""<?xml version="1.0" encoding="UTF-8"?>
 
 def make_book_with_front_page(path, name, page: bytes, authors=("Jane Doe",), guide=False):
     """`guide`: an EPUB2 guide names the page the title page."""
-    from ebooklib import epub
-
-    book = epub.EpubBook()
-    if guide:
-        book.guide.append({"type": "title-page", "href": name, "title": "Title Page"})
-    book.set_identifier("id-2")
-    book.set_title("A Test Book")
-    book.set_language("en")
-    for author in authors:
-        book.add_author(author)
-    front = epub.EpubItem(uid="front", file_name=name, media_type="application/xhtml+xml", content=page)
-    book.add_item(front)
-    items = []
-    for i, (title, body) in enumerate(CHAPTERS, 1):
-        item = epub.EpubHtml(title=title, file_name=f"chap_{i}.xhtml", lang="en")
-        item.content = body
-        book.add_item(item)
-        items.append(item)
-    book.toc = [epub.Link(f"chap_{i}.xhtml", title, f"c{i}") for i, (title, _) in enumerate(CHAPTERS, 1)]
-    book.add_item(epub.EpubNcx())
-    book.add_item(epub.EpubNav())
-    book.spine = [front, "nav", *items]
-    epub.write_epub(str(path), book)
-    return path
+    return make_epub(path, CHAPTERS, authors=authors, front=(name, page), guide=guide)
 
 
 UNMARKED = PANDOC_TITLE_PAGE.replace(b' epub:type="titlepage"', b"").replace(b' epub:type="frontmatter"', b"")

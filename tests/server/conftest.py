@@ -17,6 +17,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def health_of(url: str):
+    """The server's /health status, or None while nothing answers there."""
+    import httpx
+
+    try:
+        return httpx.get(url + "/health").json()["status"]
+    except httpx.TransportError:
+        return None
+
+
 class RunningServer:
     def __init__(self, state: ServerState, cors=None):
         import uvicorn

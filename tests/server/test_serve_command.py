@@ -15,7 +15,7 @@ import pytest
 from app.cli import main
 from app.cli.serve import check_exposure, is_loopback
 from app.engine.errors import StudioError
-from tests.server.conftest import free_port, wait_for
+from tests.server.conftest import free_port, health_of, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,10 +51,7 @@ def test_serve_answers_while_loading_then_speaks_and_stops_on_ctrl_c(tiny_model,
     url = f"http://127.0.0.1:{port}"
 
     def health():
-        try:
-            return httpx.get(url + "/health").json()["status"]
-        except httpx.TransportError:
-            return None
+        return health_of(url)
 
     try:
         wait_for(lambda: health() is not None or proc.poll() is not None, "the server listens", 120)
