@@ -117,7 +117,8 @@ def _load(state, root, args) -> None:
         # PyTorch, and two live ones slow decoding (engine.py).
         state.engine = Engine.loading(synth, max_batch=args.max_batch)
     except StudioError as exc:
-        state.load_error = str(exc)
+        # Kept as said (a Phrase): each API client hears it again in its own language.
+        state.load_error = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
         print(_("error: {message}").format(message=exc), file=sys.stderr)
         return
     except Exception:

@@ -25,7 +25,7 @@ from app.engine.errors import InputTextError, ParameterError, StudioError, Synth
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
 from app.engine.synthesis.scheduler import Priority
 from app.engine.text.prepare import check_speakable, check_text
-from app.i18n import _
+from app.i18n import _, again
 from app.server import DEFAULT_MAX_QUEUE
 from app.server.encoders import MEDIA_TYPES, encoder_for
 from app.server.errors import ApiError, BodyLimit, install_handlers
@@ -97,7 +97,7 @@ def create_app(state: ServerState, cors: Optional[list[str]] = None) -> FastAPI:
 
     def ready_engine():
         if state.engine is None:
-            message = state.load_error or _("The model is still loading; try again in a moment.")
+            message = _said_again(state.load_error) or _("The model is still loading; try again in a moment.")
             raise ApiError(503, message, code="model_not_ready", kind="server_error",
                            headers={"Retry-After": str(RETRY_AFTER_S)})
         return state.engine
@@ -157,12 +157,22 @@ def _synthesis_request(state: ServerState, engine, body: SpeechRequest) -> Synth
         raise ApiError(400, str(exc), code="invalid_input", param="input") from None
 
 
+def _said_again(sentence):
+    """A sentence made outside this request (on the engine's thread, or at load) in the process's
+    language, said again in the client's (tests/server/test_server_language.py)."""
+    return None if sentence is None else str(again(sentence))
+
+
+def _said(exc: BaseException) -> str:
+    return _said_again(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
+
+
 def _engine_error(exc: StudioError) -> ApiError:
     if isinstance(exc, _BAD_REQUEST):
-        return ApiError(400, str(exc), code="invalid_input")
+        return ApiError(400, _said(exc), code="invalid_input")
     if isinstance(exc, SynthesisCancelled):
-        return ApiError(503, str(exc), code="cancelled", kind="server_error")
-    return ApiError(500, str(exc), code="synthesis_failed", kind="server_error")
+        return ApiError(503, _said(exc), code="cancelled", kind="server_error")
+    return ApiError(500, _said(exc), code="synthesis_failed", kind="server_error")
 
 
 async def _next(events):
@@ -222,7 +232,7 @@ async def _respond(state: ServerState, job, body: SpeechRequest):
         except StudioError as exc:
             log.warning("speech request %s ended early: %s", job.id, exc)
             if sse:
-                yield b"data: " + json.dumps({"type": "error", "error": {"message": str(exc)}}).encode() + b"\n\n"
+                yield b"data: " + json.dumps({"type": "error", "error": {"message": _said(exc)}}).encode() + b"\n\n"
             else:
                 raise       # the connection closes without its last chunk: the client sees the failure
         finally:

@@ -125,3 +125,46 @@ def test_the_json_parsers_complaint_is_in_the_clients_language_too(serve, broken
         said[language] = _message(response)
     assert said["en"] == "The request body is not valid JSON: " + english
     assert said["zh-CN"] == "请求体不是有效的 JSON：" + chinese
+
+
+class _FailingJob:
+    """A job whose engine thread failed with `error` (said there, in the process's language)."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __iter__(self):
+        raise self.error
+        yield  # a generator, as a real job's events are
+
+    def cancel(self):
+        pass
+
+
+@pytest.mark.parametrize("accept_language, chinese", [(None, False), ("zh-CN", True)])
+def test_an_engine_threads_failure_is_said_in_the_clients_language(
+        chinese_process, serve, engine, accept_language, chinese):
+    """The engine's thread makes its sentence in the process's language; the client hears its own."""
+    from app.engine.errors import StudioError
+    from app.engine.synthesis.messages import out_of_memory_speaking
+
+    said_on_the_engine_thread = out_of_memory_speaking("cuda:0")
+    assert HAN.search(said_on_the_engine_thread)
+    server = serve(engine, wrap_submit=lambda *_: _FailingJob(StudioError(said_on_the_engine_thread)))
+    headers = {"Accept-Language": accept_language} if accept_language else {}
+    response = httpx.post(server.url + SPEECH, json=BODY, headers=headers)
+    assert response.status_code == 500
+    message = _message(response)
+    assert bool(HAN.search(message)) is chinese, message
+    assert "cuda:0" in message and "--device cpu" in message
+
+
+def test_why_the_model_did_not_load_is_said_in_the_clients_language(chinese_process, serve):
+    """`serve` keeps the load failure as it was said (in the process's language) for every client."""
+    from app.engine.synthesis.messages import out_of_memory_alone
+
+    server = serve(None, load_error=out_of_memory_alone("cuda:0"))
+    english = httpx.post(server.url + SPEECH, json=BODY)
+    chinese = httpx.post(server.url + SPEECH, json=BODY, headers={"Accept-Language": "zh"})
+    assert english.status_code == chinese.status_code == 503
+    assert not HAN.search(_message(english)) and HAN.search(_message(chinese))
