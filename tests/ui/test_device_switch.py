@@ -105,3 +105,39 @@ def test_a_refused_device_leaves_the_loaded_model_alone(make_window):
     window.model.set_device("cuda")            # a disabled entry, asked anyway (a shortcut, a script)
     assert synth.devices == loaded and window.model.state is ModelState.READY
     assert NO_GPU in window.model_banner.text()
+
+
+def test_a_device_chosen_while_a_load_runs_is_judged_by_its_own_load(qtbot, make_window, settings):
+    """The load already running ends well on the CPU; the GPU's own load then fails: the window
+    goes back to the CPU and the GPU is not saved (it was, when the choice came mid-load)."""
+    settings.device = "cpu"
+    synth = gpu_that_fails_to_load()
+    window = make_window(doctor_probe_factory=snapshot_probe("win_fine"), synthesizer_factory=synth)
+    window.model.load()                       # a load under way (as at start, or after a folder change)
+    window.model.set_device("cuda")           # chosen before it ends
+    qtbot.waitUntil(lambda: synth.devices[-3:] == ["cpu", "cuda", "cpu"] and window.model.state is ModelState.READY,
+                    timeout=LOAD_TIMEOUT_MS)
+    assert window.model.status.device == "cpu"
+    assert settings.device == "cpu" and Settings().device == "cpu"
+    assert "a CUDA kernel failed to run (test)" in window.model_banner.text()
+
+
+def test_a_device_chosen_when_nothing_has_loaded_is_not_saved_if_it_fails(qtbot, make_window, settings):
+    """No device has worked yet (the first load failed): a GPU chosen then that fails too is said
+    and not saved, so the next start does not try it again."""
+    settings.device = "cpu"
+    devices = []
+
+    def nothing_loads(root, device, precision="auto"):
+        devices.append(device)
+        raise DeviceError(f"The {device} load failed (test).")
+
+    window = make_window(doctor_probe_factory=snapshot_probe("win_fine"), synthesizer_factory=nothing_loads,
+                         wait_loaded=False)
+    qtbot.waitUntil(lambda: window.model.state is ModelState.FAILED, timeout=LOAD_TIMEOUT_MS)
+    window.model.set_device("cuda")
+    qtbot.waitUntil(lambda: window.model.device_notice is not None and window.model.state is ModelState.FAILED,
+                    timeout=LOAD_TIMEOUT_MS)
+    assert devices == ["cpu", "cuda"]
+    assert settings.device == "cpu" and Settings().device == "cpu"
+    assert window.model.device_notice is not None and window.model.device_notice.asked == "cuda"

@@ -3,6 +3,7 @@ thread, and the state the window, the menus and the first-run wizard show."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -56,9 +57,12 @@ class ModelController(QObject):
         self.recommended_device: DeviceOption | None = None
         self.recommendation = None
         self.device_notice: DeviceNotice | None = None
-        # While a device chosen in the menu loads: (device, the override it replaced or _NONE,
-        # the device the model ran on). Saved only once it loads; a failure goes back.
-        self._trying: tuple[str, object, str] | None = None
+        # One entry per load asked of the worker, oldest first (it loads them in turn): None, or
+        # for a device chosen in the menu (device, the override it replaced or _NONE). The device
+        # is saved only once its own load ends well; a failure goes back to what worked.
+        self._loads: deque[tuple[str, object] | None] = deque()
+        self._trial: tuple[str, object] | None = None
+        self._worked: str | None = None       # the device the last good load ran on
         worker = worker_thread.worker
         worker.loadStarted.connect(self._on_load_started)
         worker.loaded.connect(self.on_loaded)
@@ -117,7 +121,9 @@ class ModelController(QObject):
         return True
 
     def load(self) -> None:
+        trial, self._trial = self._trial, None
         if self.check_presence():
+            self._loads.append(trial)
             self._worker.requestLoad.emit(str(self.model_dir()), self._device_to_load(),
                                           self.settings.precision)
 
@@ -134,12 +140,8 @@ class ModelController(QObject):
             self._set_notice(DeviceNotice(device, problem, self.status.device if self.status else ""))
             return
         self._set_notice(None)
-        if self.state is not ModelState.READY:    # nothing works yet that a failure could return to
-            self.settings.device = device
-            self.load()
-            return
         overrides = self.settings.overrides
-        self._trying = (device, overrides.get(DEVICE_KEY, _NONE), self.status.device)
+        self._trial = (device, overrides.get(DEVICE_KEY, _NONE))
         overrides[DEVICE_KEY] = device
         self.load()
 
@@ -175,20 +177,25 @@ class ModelController(QObject):
 
     @Slot(object)
     def on_loaded(self, status: ModelStatus) -> None:
-        if self._trying is not None:
-            device, self._trying = self._trying[0], None
-            self.settings.device = device          # it worked: now it is the user's choice
+        trial = self._loads.popleft() if self._loads else None
+        if trial is not None:
+            self.settings.device = trial[0]        # it worked: now it is the user's choice
+        self._worked = status.device
         self._set(ModelState.READY, status=status)
 
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
-        if self._trying is not None:
-            (device, before, worked), self._trying = self._trying, None
+        trial = self._loads.popleft() if self._loads else None
+        if trial is not None:
+            device, before = trial
             overrides = self.settings.overrides
-            overrides.pop(DEVICE_KEY, None)
-            if before is not _NONE:
-                overrides[DEVICE_KEY] = before
-            self._set_notice(DeviceNotice(device, message, worked))
-            self.load()                            # back on the device that worked
-            return
+            if overrides.get(DEVICE_KEY) == device:    # no later choice replaced it
+                overrides.pop(DEVICE_KEY, None)
+                if before is not _NONE:
+                    overrides[DEVICE_KEY] = before
+            if self._worked is not None:           # a device worked before: back on it
+                self._set_notice(DeviceNotice(device, message, self._worked))
+                self.load()
+                return
+            self._set_notice(DeviceNotice(device, message, ""))
         self._set(ModelState.FAILED, error=message)
