@@ -87,6 +87,7 @@ def step_window() -> str:
     missing = problem()
     if missing:
         raise RuntimeError(missing)
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
     from app.selftest.fake_audio import FakeOutput
@@ -100,6 +101,9 @@ def step_window() -> str:
     title = window.windowTitle()
     window.close()
     window.shutdown()   # its threads, even where close() sent no closeEvent (tests/cli/test_self_test.py)
+    # Deleted, not only closed: a later language change would reach a window whose home is gone.
+    window.deleteLater()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return _("main window built ({title}, Qt platform {platform})").format(title=title, platform=app.platformName())
 
 

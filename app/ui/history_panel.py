@@ -93,6 +93,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.deleteRequested.connect(self.confirm_delete)
         history.changed.connect(self.refresh)
         history.added.connect(self.select)
+        self._entries: list[HistoryEntry] | None = None    # what the list shows
         self.retranslate()          # fills the list too
 
     def refresh(self) -> None:
@@ -161,6 +162,7 @@ class HistoryPanel(Retranslating, QWidget):
         return True
 
     def set_entries(self, entries: list[HistoryEntry]) -> None:
+        self._entries = list(entries)
         current = self.selected_id()
         self.list.clear()
         metrics = self.list.fontMetrics()
@@ -194,7 +196,12 @@ class HistoryPanel(Retranslating, QWidget):
         self.selectionChanged.emit()
 
     def retranslate(self) -> None:
-        self.refresh()
+        # The rows shown, said again: a language change reads nothing from disk (the library
+        # may be gone, as a finished self-test's is; test_self_test_leaves_no_window_behind).
+        if self._entries is None:
+            self.refresh()
+        else:
+            self.set_entries(self._entries)
         self.buttons["replay"].setText(self.tr("Replay"))
         self.buttons["export"].setText(self.tr("Export..."))
         self.buttons["regenerate"].setText(self.tr("Regenerate"))

@@ -131,3 +131,15 @@ def test_the_report_is_flushed_before_the_exit(monkeypatch):
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="utf-8"))  # 8 KB buffer
     assert selftest.main() == 0
     assert b"Self-test passed." in raw.getvalue()     # on the stream, not in its buffer
+
+
+def test_self_test_leaves_no_window_behind(isolated_user_dirs):
+    """A window only closed stays alive in a process that goes on (the test run, a host program);
+    a language change then reached it after the self-test's home was removed, and its history
+    panel read a library that was gone."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.main_window import MainWindow
+
+    assert "main window built" in selftest.step_window()
+    assert [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)] == []

@@ -412,6 +412,24 @@ def test_history_rows_say_seconds_in_chinese(qtbot, window):
         window.menus.actions["language.en"].trigger()
 
 
+def test_a_language_change_says_the_rows_again_without_reading_the_library(qtbot, window, monkeypatch):
+    """The rows shown are said again; the library is not read (it may be gone: a finished
+    self-test removes its home while its window could still hear the change)."""
+    run_to_end(qtbot, window, "秒。")
+    rows = window.history_panel.list
+
+    def gone():
+        raise AssertionError("the library was read on a language change")
+
+    monkeypatch.setattr(window.history, "entries", gone)
+    try:
+        window.menus.actions["language.zh_CN"].trigger()
+        qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+        assert rows.count() == 1 and re.search(r"\d\.\d 秒$", rows.item(0).text().split("\n")[0])
+    finally:
+        window.menus.actions["language.en"].trigger()
+
+
 # -- 11 the ready line: whole sentences, joined as the language joins them --------------------------------
 def test_the_ready_line_is_whole_sentences(qtbot, window):
     from types import SimpleNamespace
