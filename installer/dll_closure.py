@@ -165,6 +165,20 @@ WINDOWS_MARKERS = {"sys_platform": "win32", "platform_system": "Windows", "os_na
                    "python_full_version": "3.11.9", "extra": ""}
 
 
+def _pyinstaller_pin(project: dict) -> str:
+    """The installed PyInstaller's version; where the build extra is not installed (the tests'
+    environment), the range it allows (tests/test_dll_closure.py)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    try:
+        return "==" + metadata.version("pyinstaller")
+    except metadata.PackageNotFoundError:
+        wanted = [Requirement(r) for r in project.get("optional-dependencies", {}).get("build", [])]
+        return next((str(r.specifier) for r in wanted if r.name.lower() == "pyinstaller"), "") or ">=0"
+
+
 def windows_requirements(pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
     """The runtime packages, plus PyInstaller itself (its bootloader is the bundle's .exe)
     without its own dependencies (build tools, not bundled)."""
@@ -175,7 +189,7 @@ def windows_requirements(pyproject: Path = ROOT / "pyproject.toml") -> list[str]
 
     project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
     todo = list(project["dependencies"])
-    pins = {"pyinstaller": "==" + metadata.version("pyinstaller")}
+    pins = {"pyinstaller": _pyinstaller_pin(project)}
     while todo:
         req = Requirement(todo.pop())
         if req.marker and not req.marker.evaluate(WINDOWS_MARKERS):

@@ -4,6 +4,7 @@ real Windows wheels; these tests hold its logic on tiny PE files built in memory
 
 import ast
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -102,11 +103,30 @@ def test_windows_requirements_are_pinned_and_follow_windows_markers():
 
     reqs = dll_closure.windows_requirements()
     assert f"torch=={metadata.version('torch')}" in reqs
-    assert f"pyinstaller=={metadata.version('pyinstaller')}" in reqs
+    assert any(r.startswith("pyinstaller") for r in reqs)
     names = {r.split("=")[0].split(">")[0] for r in reqs}
     assert "colorama" in names                  # tqdm's, on Windows only
     assert not {n for n in names if n.startswith("nvidia-cu") or n == "triton"}  # Linux only
     assert "cn2an" not in names and "pytest" not in names
+
+
+def test_pyinstaller_is_pinned_to_the_installed_one_or_the_build_extras_range(monkeypatch):
+    """The tests' environment has no build extra: PyInstaller's range then comes from pyproject."""
+    from importlib import metadata
+
+    real = metadata.version
+    monkeypatch.setattr(metadata, "version", lambda name: "6.99.1" if name == "pyinstaller" else real(name))
+    assert "pyinstaller==6.99.1" in dll_closure.windows_requirements()
+
+    def not_installed(name):
+        if name == "pyinstaller":
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, "version", not_installed)
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["build"]
+    wanted = next(r for r in build if r.lower().startswith("pyinstaller"))
+    assert "pyinstaller" + wanted[len("pyinstaller"):].strip() in dll_closure.windows_requirements()
 
 
 # The DLLs themselves: build.spec bundles the copies found at build time.
