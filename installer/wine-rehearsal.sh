@@ -207,7 +207,11 @@ build_bundle() {
   test -f "$WORK/src/dist/ChatTTSStudio/chattts-studio.exe"
 }
 check_dlls() {
-  "$HOST_PY" "$ROOT/installer/dll_closure.py" check --bundle "$WORK/src/dist/ChatTTSStudio"
+  # pefile in an environment of the rehearsal's own: the machine's Python need not have it.
+  if [ ! -x "$WORK/hostenv/bin/python" ]; then
+    "$HOST_PY" -m venv "$WORK/hostenv" && "$WORK/hostenv/bin/python" -m pip install -q pefile packaging || return 1
+  fi
+  "$WORK/hostenv/bin/python" "$ROOT/installer/dll_closure.py" check --bundle "$WORK/src/dist/ChatTTSStudio"
 }
 self_test_built() {
   (cd "$WORK/src" && run_console dist/ChatTTSStudio/chattts-studio.exe self-test --json self-test-built.json)
