@@ -30,7 +30,10 @@ def test_built_executable_passes_its_self_test(tmp_path):
     assert data["ok"] is True
     assert data["frozen"] is True
     assert data["utf8_mode"] is True and data["stdout_encoding"] == "utf-8"   # build.spec's X utf8
-    assert [s["name"] for s in data["steps"]] == ["torch", "resources", "window", "synthesis"]
+    assert [s["name"] for s in data["steps"]] == ["torch", "resources", "text", "window", "synthesis"]
+    # The text libraries' data (wetext's FSTs, sentencex) came along: numbers read in both languages.
+    text = next(s["detail"] for s in data["steps"] if s["name"] == "text")
+    assert "四三九六" in text and "nine one one" in text
     assert all(s["ok"] for s in data["steps"])
     assert "24 kHz" in data["steps"][-1]["detail"]
     # TorchScript compiled inside the bundle, in the automatic precision (int8 on a CPU with its kernels)
