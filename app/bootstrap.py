@@ -66,7 +66,7 @@ def guard_stdio() -> None:
         stream = getattr(sys, name)
         if stream is None:
             _started_without_console = True
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)
         else:
             make_encodable(stream)
 

@@ -141,7 +141,7 @@ class Phrase(str):
         phrase.source, phrase.fields = source, fields
         return phrase
 
-    def format(self, *args, **kwargs) -> "Phrase":
+    def format(self, *args, **kwargs) -> Phrase:
         return Phrase(str.format(self, *args, **kwargs), self.source,
                       ([_kept(a) for a in args], {k: _kept(v) for k, v in kwargs.items()}))
 

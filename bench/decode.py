@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import child_json  # noqa: E402
+from bench.bench_model import child_json
 
 SENTENCE = "今天天气很好，我们一起去公园散步吧。"
 PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import bench_model, child_json  # noqa: E402
+from bench.bench_model import bench_model, child_json
 
 VARIANTS = ["loaded on the engine thread (shipped)", "loaded on a live thread beside it (before)",
             "upstream ChatTTS, on its loading thread"]

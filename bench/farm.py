@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.narrate import _document  # noqa: E402
+from bench.narrate import _document
 
 
 def _render(engine, folder: Path, name: str, sentences: int, tokens: int) -> dict:
@@ -75,8 +75,8 @@ def _in_process(model: Path, folder: Path, sentences: int, tokens: int, precisio
 
 
 def _upstream(model: Path, sentences: int, tokens: int) -> dict:
-    from bench.narrate import _render_upstream
     from app.engine.synthesis.synthesizer import Synthesizer
+    from bench.narrate import _render_upstream
 
     synth = Synthesizer(model, device="cpu", decode="upstream", stream=False)
     synth.load(verify=False)

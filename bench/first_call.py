@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import bench_model, child_json  # noqa: E402
+from bench.bench_model import bench_model, child_json
 
 SENTENCE = "今天天气很好。"
 VARIANTS = ["upstream", "int8", "int8-optimizing"]

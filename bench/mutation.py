@@ -200,7 +200,7 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
         env["TMPDIR"] = os.environ["MUTATION_TMP"]
     started = time.monotonic()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    log = open(work_root / f"run-{name}.log", "w")
+    log = open(work_root / f"run-{name}.log", "w")  # noqa: SIM115 (closed after the child ends)
     proc = subprocess.Popen([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=work,
                             env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:

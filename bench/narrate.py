@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import child_json  # noqa: E402
+from bench.bench_model import child_json
 
 SENTENCES = ["The morning was cold, and the river ran fast under the old bridge.",
              "今天天气很好，我们一起去公园散步吧。",

@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import child_json  # noqa: E402
+from bench.bench_model import child_json
 
 PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
              "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
@@ -44,7 +44,13 @@ CPU_MODES = ["jit-fp32", "jit-bf16", "jit-int8"]
 def run_mode(mode: str, model: str, tokens: int) -> dict:
     from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
     from app.engine.synthesis.synthesizer import Synthesizer
-    from tests.support.playback_sim import SAMPLE_RATE, Arrival, earliest_gapless_start, naive_gaps, play
+    from tests.support.playback_sim import (
+        SAMPLE_RATE,
+        Arrival,
+        earliest_gapless_start,
+        naive_gaps,
+        play,
+    )
 
     decode, _, precision = mode.partition("-")
     synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")

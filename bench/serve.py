@@ -156,12 +156,12 @@ def main(argv=None) -> int:
     p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
     args = p.parse_args(argv)
 
+    from bench_model import bench_model
+
     from app.engine.request import SamplingParams
     from app.engine.synthesis.engine import Engine
     from app.engine.synthesis.synthesizer import Synthesizer
     from app.server.app import ServerState
-
-    from bench_model import bench_model
 
     model, size = bench_model(args.model, args.quick)
     synth = Synthesizer(model, device=args.device, precision=args.precision)

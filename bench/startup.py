@@ -140,7 +140,7 @@ def _probe(t0: float, out_path: str) -> None:
 
     def first_sentence_in(play: int) -> bool:
         """Whether the first sentence of that Play has all arrived (or is not coming)."""
-        return (len(pieces) > play and any(seg == 0 and final for _, _, seg, final, _ in pieces[play])
+        return ((len(pieces) > play and any(seg == 0 and final for _, _, seg, final, _ in pieces[play]))
                 or time.time() - presses[play] > 60)
     shown = mw.show_when_ready
 
@@ -220,9 +220,8 @@ def arrival_summary(pieces: list, prefix: str, bound_key: str) -> dict:
 
 def _settings(home: Path, model: Path, precision: str) -> None:
     env = {**os.environ, "CHATTTS_STUDIO_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
-    code = ("from app.ui.settings import Settings; s = Settings(); s.model_dir = %r; "
-            "s.first_run_done = True; s.params = {'refine_text': False}; s.precision = %r; s.sync()"
-            % (str(model), precision))
+    code = (f"from app.ui.settings import Settings; s = Settings(); s.model_dir = {str(model)!r}; "
+            f"s.first_run_done = True; s.params = {{'refine_text': False}}; s.precision = {precision!r}; s.sync()")
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
 
 

@@ -38,9 +38,8 @@ def _snr_db(reference, streamed) -> float | None:
 def _ours(chat, hiddens, **kwargs):
     import numpy as np
 
-    from app.engine.decode.vocoder_stream import StreamingVocoder
-
     from app.engine.decode import vocoder_stream
+    from app.engine.decode.vocoder_stream import StreamingVocoder
 
     vocoder, pieces, first = StreamingVocoder(chat, **kwargs), [], None
     work = {"calls": 0, "tokens": 0}
@@ -109,22 +108,27 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     import numpy as np
+    from bench_model import bench_synthesizer
 
     from app.engine.decode.loop import PassParams
     from app.engine.decode.prompts import code_prompt
-    from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD,
-                                                  DEFAULT_MIN_PIECE, decode_whole, receptive_tokens)
-
-    from bench_model import bench_synthesizer
+    from app.engine.decode.vocoder_stream import (
+        DEFAULT_FIRST_LOOKAHEAD,
+        DEFAULT_FIRST_PIECE,
+        DEFAULT_LOOKAHEAD,
+        DEFAULT_MIN_PIECE,
+        decode_whole,
+        receptive_tokens,
+    )
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat, loop = synth.chat, synth.loop
     eos = int(chat.config.gpt.num_audio_tokens) - 1
     field = receptive_tokens(chat)
     variants = {
-        "shipped (first piece %d tokens looking %d ahead, then %d, context %d)" % (
-            DEFAULT_FIRST_PIECE, DEFAULT_FIRST_LOOKAHEAD, DEFAULT_LOOKAHEAD, field): {},
-        "pieces of %d tokens throughout (before they grew)" % DEFAULT_MIN_PIECE: dict(max_piece=DEFAULT_MIN_PIECE),
+        f"shipped (first piece {DEFAULT_FIRST_PIECE} tokens looking {DEFAULT_FIRST_LOOKAHEAD} ahead, "
+        f"then {DEFAULT_LOOKAHEAD}, context {field})": {},
+        f"pieces of {DEFAULT_MIN_PIECE} tokens throughout (before they grew)": dict(max_piece=DEFAULT_MIN_PIECE),
         "first piece 2, lookahead 6 throughout": dict(lookahead=6, first_lookahead=6),
         "first piece 2, lookahead 8 throughout": dict(lookahead=8, first_lookahead=8),
         "first piece 4, lookahead 8 throughout": dict(lookahead=8, first_lookahead=8, first_piece=4),
@@ -133,7 +137,7 @@ def main(argv=None) -> int:
         "context 12": dict(context=12),
         "first piece 4 looking 4 ahead": dict(first_piece=4, first_lookahead=4),
         "first piece 2 looking 2 ahead": dict(first_piece=2, first_lookahead=2),
-        "exact (lookahead and context %d, the receptive field)" % field: dict(lookahead=field, context=field,
+        f"exact (lookahead and context {field}, the receptive field)": dict(lookahead=field, context=field,
                                                                               first_lookahead=field),
     }
     results: dict[str, dict] = {}

@@ -167,10 +167,10 @@ def score_boundaries(show: str | None) -> dict:
 def timing() -> dict:
     """Milliseconds to normalize a 200-character sentence, the FSTs already loaded: cold (no
     clause read before) and again (the preview on the next keystroke)."""
+    import subprocess
+
     from app.engine.text.normalize import normalize
     from app.engine.text.normalize.library import library_normalize
-
-    import subprocess
 
     # The first number of a session loads the grammars: timed in a fresh interpreter.
     code = ("import time; from app.engine.text.normalize import normalize; t = time.perf_counter(); "

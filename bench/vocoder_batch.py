@@ -40,10 +40,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     import torch
+    from bench_model import bench_synthesizer
 
     from app.engine.decode.vocoder_stream import decode_batch, decode_whole
-
-    from bench_model import bench_synthesizer
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat = synth.chat
@@ -54,9 +53,10 @@ def main(argv=None) -> int:
         for batch in (int(b) for b in args.batches.split(",")):
             windows = [torch.randn(tokens, hidden, generator=g) for _ in range(batch)]
             with torch.inference_mode():
-                one_each = _ms(lambda: [decode_whole(chat, w) for w in windows], args.repeat)
-                together = _ms(lambda: decode_batch(chat, windows), args.repeat)
-                upstream = _ms(lambda: chat._decode_to_wavs([w.clone() for w in windows], True), args.repeat)
+                one_each = _ms(lambda ws=windows: [decode_whole(chat, w) for w in ws], args.repeat)
+                together = _ms(lambda ws=windows: decode_batch(chat, ws), args.repeat)
+                upstream = _ms(lambda ws=windows: chat._decode_to_wavs([w.clone() for w in ws], True),
+                               args.repeat)
             rows.append({"tokens": tokens, "batch": batch, "one_call_each_ms": one_each, "batched_ms": together,
                          "upstream_batched_ms": upstream, "speedup": round(one_each / together, 2)})
     print(json.dumps({"model": f"random weights, {size} size", "threads": torch.get_num_threads(),

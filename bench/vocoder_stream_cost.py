@@ -44,11 +44,10 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     import torch
-
-    from app.engine.decode.vocoder_stream import decode_whole
-
     from bench_model import bench_synthesizer
     from stream_joins import _upstream
+
+    from app.engine.decode.vocoder_stream import decode_whole
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat = synth.chat

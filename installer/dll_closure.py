@@ -18,10 +18,11 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tomllib
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+import tomllib
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

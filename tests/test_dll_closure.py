@@ -4,11 +4,11 @@ real Windows wheels; these tests hold its logic on tiny PE files built in memory
 
 import ast
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "installer"))

@@ -6,12 +6,12 @@ import pkgutil
 import shutil
 import subprocess
 import sys
-import tomllib
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
+import tomllib
 
 import app
 

@@ -9,8 +9,9 @@ import shutil
 import struct
 import subprocess
 import sys
-import tomllib
 from pathlib import Path, PureWindowsPath
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 ISS = ROOT / "installer" / "ChatTTSStudio.iss"

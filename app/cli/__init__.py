@@ -44,5 +44,5 @@ def main(argv: list[str] | None = None) -> int:
         print(_("Stopped."), file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like
-        sys.stdout = open(os.devnull, "w")
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the process is ending)
         return 0

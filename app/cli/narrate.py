@@ -17,7 +17,13 @@ from app.cli.arguments import number
 from app.cli.narrate_engine import add_arguments as add_engine_arguments
 from app.engine.decode.precision import CHOICES as PRECISIONS
 from app.engine.device import CHOICES as DEVICES
-from app.engine.errors import DiskFullError, InputTextError, OutputError, StudioError, SynthesisCancelled
+from app.engine.errors import (
+    DiskFullError,
+    InputTextError,
+    OutputError,
+    StudioError,
+    SynthesisCancelled,
+)
 from app.engine.request import SEED_MAX
 from app.i18n import _
 from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS

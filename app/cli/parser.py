@@ -7,7 +7,17 @@ import difflib
 from pathlib import Path
 
 from app import __version__
-from app.cli import doctor, models, narrate, normalize, random_model, self_test, serve, synth, window
+from app.cli import (
+    doctor,
+    models,
+    narrate,
+    normalize,
+    random_model,
+    self_test,
+    serve,
+    synth,
+    window,
+)
 from app.cli.arguments import Parser
 from app.i18n import LANGUAGES, _
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 
 from app.cli.arguments import number
-from app.engine.request import SEED_MAX
 from app.engine.errors import OutputError
+from app.engine.request import SEED_MAX
 from app.i18n import _
 
 SIZES = ("tiny", "full")

@@ -13,7 +13,8 @@ import sys
 import threading
 
 from app.cli.arguments import number
-from app.engine.decode.precision import CHOICES as PRECISIONS, running_note
+from app.engine.decode.precision import CHOICES as PRECISIONS
+from app.engine.decode.precision import running_note
 from app.engine.device import CHOICES as DEVICES
 from app.engine.errors import StudioError
 from app.i18n import _

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from app.cli.arguments import number, read_input_text
 from app.engine.decode import MODES
-from app.engine.decode.precision import CHOICES as PRECISIONS, running_note
+from app.engine.decode.precision import CHOICES as PRECISIONS
+from app.engine.decode.precision import running_note
 from app.engine.device import CHOICES as DEVICES
 from app.engine.errors import InputTextError, OutputError, SynthesisCancelled
 from app.engine.request import SEED_MAX, SamplingParams, SynthesisRequest

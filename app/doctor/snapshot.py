@@ -33,9 +33,7 @@ class Snapshot(dict):
         """Nested lookup: snap.at("torch", "cuda"); None (or default) where anything is missing."""
         node = self
         for key in keys:
-            if isinstance(node, dict) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node):
+            if (isinstance(node, dict) and key in node) or (isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node)):
                 node = node[key]
             else:
                 return default

@@ -21,13 +21,13 @@ import time
 from dataclasses import dataclass, field
 
 from app.engine.errors import DiskFullError, StudioError, SynthesisCancelled
-from app.engine.sqlite_file import is_disk_full
 from app.engine.request import SamplingParams, SynthesisRequest
+from app.engine.sqlite_file import is_disk_full
 from app.engine.synthesis.scheduler import Priority
 from app.i18n import _
 from app.narration.progress import Meter, RenderProgress
-from app.narration.project import audio as takes_audio
 from app.narration.project import Project, ProjectError, Sentence, SentenceStatus
+from app.narration.project import audio as takes_audio
 from app.narration.project.errors import disk_full
 from app.narration.voicing import Voicing
 

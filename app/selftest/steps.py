@@ -48,7 +48,7 @@ def step_resources() -> str:
     if not qm.is_file():
         raise FileNotFoundError(_("the Chinese translation is missing ({file})").format(file=qm))
     spec = importlib.util.find_spec("ChatTTS")
-    res = Path(list(spec.submodule_search_locations)[0]) / "res"
+    res = Path(next(iter(spec.submodule_search_locations))) / "res"
     for name in ("sha256_map.json", "homophones_map.json"):
         if not (res / name).is_file():
             raise FileNotFoundError(_("ChatTTS's {file} is missing ({folder})").format(file=name, folder=res))

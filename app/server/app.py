@@ -11,8 +11,8 @@ import base64
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable, Optional
 
 import anyio
 from fastapi import FastAPI
@@ -21,7 +21,13 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from app import __version__
-from app.engine.errors import InputTextError, ParameterError, StudioError, SynthesisCancelled, VoiceError
+from app.engine.errors import (
+    InputTextError,
+    ParameterError,
+    StudioError,
+    SynthesisCancelled,
+    VoiceError,
+)
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
 from app.engine.synthesis.scheduler import Priority
 from app.engine.text.prepare import check_speakable, check_text
@@ -43,16 +49,16 @@ _BAD_REQUEST = (InputTextError, ParameterError, VoiceError)
 
 @dataclass
 class ServerState:
-    engine: Optional[object] = None               # an Engine over a loaded Synthesizer; None: loading
-    api_key: Optional[str] = None
+    engine: object | None = None               # an Engine over a loaded Synthesizer; None: loading
+    api_key: str | None = None
     max_queue: int = DEFAULT_MAX_QUEUE
-    voices: Optional[object] = None               # a VoiceLibrary (default: the user's)
-    load_error: Optional[str] = None              # why the model could not be loaded
+    voices: object | None = None               # a VoiceLibrary (default: the user's)
+    load_error: str | None = None              # why the model could not be loaded
     priority: Priority = Priority.BACKGROUND
     # What OpenAI's fields do not say: sampling and refinement for every request.
     sampling: SamplingParams = field(default_factory=SamplingParams)
     refine_text: bool = True
-    wrap_submit: Optional[Callable] = None        # the benchmark's one-at-a-time lock
+    wrap_submit: Callable | None = None        # the benchmark's one-at-a-time lock
     _active: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -80,7 +86,7 @@ class ServerState:
         return self._active
 
 
-def create_app(state: ServerState, cors: Optional[list[str]] = None) -> FastAPI:
+def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
     app = FastAPI(title="ChatTTS Studio speech server", version=__version__,
                   description="OpenAI-compatible text to speech with ChatTTS.")
     app.state.server = state

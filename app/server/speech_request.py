@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,7 +33,7 @@ class SpeechRequest(BaseModel):
     response_format: Literal[FORMATS] = "mp3"  # type: ignore[valid-type]
     speed: float = Field(default=1.0, ge=0.25, le=4.0)
     stream_format: Literal["audio", "sse"] = "audio"
-    instructions: Optional[str] = Field(default=None, max_length=MAX_INPUT_CHARS)
+    instructions: str | None = Field(default=None, max_length=MAX_INPUT_CHARS)
 
 
 def chattts_speed(speed: float) -> int:

@@ -5,7 +5,6 @@ only a key in it: no request names a file."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from app.engine.errors import StudioError, VoiceError
 from app.engine.request import SEED_MAX
@@ -24,10 +23,10 @@ SEED_PREFIX = "seed:"
 
 @dataclass
 class ResolvedVoice:
-    seed: Optional[int] = None
-    speaker: Optional[str] = None
-    reference: Optional[str] = None
-    reference_text: Optional[str] = None
+    seed: int | None = None
+    speaker: str | None = None
+    reference: str | None = None
+    reference_text: str | None = None
 
 
 class UnknownVoice(StudioError):

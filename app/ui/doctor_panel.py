@@ -10,17 +10,30 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication
 from PySide6.QtWidgets import (
-    QDialog, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QTreeWidget,
-    QTreeWidgetItem, QVBoxLayout, QWidget,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
-from app.ui.retranslate import Retranslating
 from app.atomic import write_text_atomic
-from app.doctor.report import fold_not_applicable, not_applicable_summary, not_applicable_title, render_text
+from app.doctor.report import (
+    fold_not_applicable,
+    not_applicable_summary,
+    not_applicable_title,
+    render_text,
+)
 from app.doctor.result import MARKS
 from app.doctor.runner import rejudge
 from app.engine.device import DeviceOption
 from app.i18n import current_language
+from app.ui.retranslate import Retranslating
 
 FOLDED = "not_applicable"      # the data of the row the checks for another system fold into
 COLORS = {"ok": "#2e7d32", "warn": "#b26a00", "fail": "#c62828", "skip": "#757575", "error": "#6a1b9a"}

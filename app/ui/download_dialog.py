@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QTableWidget,
-    QTableWidgetItem, QVBoxLayout,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
 )
 
-from app.ui.retranslate import Retranslating
+from app.engine.errors import StudioError
 from app.engine.models.download import FileState
 from app.engine.models.files import MODEL_FILES, OFFICIAL_DOWNLOAD_GB
-from app.engine.errors import StudioError
 from app.engine.models.sources import HF_MIRROR, SourceName, make_source
+from app.ui.retranslate import Retranslating
 from app.workers.download_worker import DownloadThread
 
 SOURCES = tuple(SourceName)   # the order of the source list

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
-from app.i18n import again
-from app.ui.retranslate import Retranslating
 from app.engine.models.files import OFFICIAL_DOWNLOAD_GB
 from app.engine.request import SamplingParams, SynthesisRequest
+from app.i18n import again
 from app.ui.controllers import ModelState, NotReady
 from app.ui.doctor_panel import DoctorPanel
+from app.ui.retranslate import Retranslating
 
 
 def _label() -> QLabel:

@@ -21,15 +21,20 @@ from app.engine.errors import InputTextError, ParameterError, StudioError
 from app.engine.library import HistoryStore, VoiceLibrary
 from app.engine.request import SynthesisRequest
 from app.ui.controllers import (
-    DoctorController, HistoryController, ModelController, ModelState, NotReady, SpeechController,
+    DoctorController,
+    HistoryController,
+    ModelController,
+    ModelState,
+    NotReady,
+    SpeechController,
 )
+from app.ui.controllers.server import SpeechServerController
 from app.ui.doctor_panel import DoctorDialog
 from app.ui.i18n import apply_language
 from app.ui.main_menu import main_menus
 from app.ui.menus import build_menus
 from app.ui.model_folders import ModelFolders
 from app.ui.narration.launcher import NarrationLauncher
-from app.ui.controllers.server import SpeechServerController
 from app.ui.retranslate import Retranslating
 from app.ui.settings import Settings
 from app.ui.window_layout import WindowLayout

@@ -6,8 +6,8 @@ import math
 
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
 
-from app.ui.retranslate import Retranslating
 from app.engine.request import BREAK_RANGE, LAUGH_RANGE, ORAL_RANGE, SPEED_RANGE, SynthesisRequest
+from app.ui.retranslate import Retranslating
 
 OFF = -1  # spin boxes for the optional levels show "off" at -1
 

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QMessageBox, QPushButton, QTableWidget,
-    QTableWidgetItem, QVBoxLayout,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
 )
 
-from app.ui.retranslate import Retranslating
 from app.engine.library.lexicon import PronunciationDictionary
+from app.ui.retranslate import Retranslating
 
 
 class PronunciationDialog(Retranslating, QDialog):

@@ -4,18 +4,30 @@ address other programs use and a ready curl line to copy."""
 from __future__ import annotations
 
 import secrets
+import sys
 
 from PySide6.QtCore import Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
-    QSpinBox, QVBoxLayout,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
 )
 
-import sys
-
 from app.ui.controllers.server import (
-    ServerPhase, ServerProblem, ServerStatus, base_url, curl_line, powershell_line,
+    ServerPhase,
+    ServerProblem,
+    ServerStatus,
+    base_url,
+    curl_line,
+    powershell_line,
 )
 from app.ui.retranslate import Retranslating
 

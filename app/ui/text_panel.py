@@ -6,13 +6,20 @@ from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
-from app.ui.retranslate import Retranslating
-from app.engine.text.control_tokens import BUTTONS
 from app.engine.errors import InputTextError
+from app.engine.text.control_tokens import BUTTONS
 from app.engine.text.prepare import MAX_TEXT_CHARS, read_text_file
+from app.ui.retranslate import Retranslating
 
 
 def _dropped_text_file(mime) -> Path | None:

@@ -14,16 +14,28 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMessageBox,
-    QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
-from app.ui.retranslate import Retranslating
 from app.engine.errors import StudioError
-from app.engine.voices.importer import IMPORT_FILTER, export_voice, import_voice_file
-from app.engine.voices.speakers import decode_speaker
 from app.engine.library.voices import Voice, VoiceLibrary
 from app.engine.request import SEED_MAX
+from app.engine.voices.importer import IMPORT_FILTER, export_voice, import_voice_file
+from app.engine.voices.speakers import decode_speaker
+from app.ui.retranslate import Retranslating
 
 # A QSpinBox holds a signed 32-bit int, so the box offers the lower half of the engine's seeds.
 MAX_SEED = min(SEED_MAX, 2**31 - 1)

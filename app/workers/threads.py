@@ -6,7 +6,7 @@ import weakref
 
 from PySide6.QtCore import QObject, QThread
 
-_threads: "weakref.WeakSet[QThread]" = weakref.WeakSet()
+_threads: weakref.WeakSet[QThread] = weakref.WeakSet()
 
 
 def running_threads() -> list[QThread]:

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app.cli import window as cli_window
 from app.cli import main
+from app.cli import window as cli_window
 
 SNAPSHOT = str(Path(__file__).parents[1] / "doctor" / "snapshots" / "win_cpu_torch_rtx.json")
 HAN = re.compile(r"[\u4e00-\u9fff]")

@@ -2,7 +2,6 @@
 
 import json
 
-
 from app.cli import main
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from tests.support.fake_hub import FakeHub
@@ -43,7 +42,6 @@ def test_status_without_a_model_is_still_the_status(tmp_path, capsys):
 
 def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch):
     import app.engine.models.download as md
-
     from app.engine.models.store import ModelStore
 
     # The stand-in hub serves the tiny model, so "official" means its hashes in this test.

@@ -10,7 +10,6 @@ import soundfile as sf
 from app.cli import main
 from tests.cli.test_narrate import BOOK, narrate
 
-
 # Each worker loads its own model (seconds on a quiet machine, minutes on a busy one).
 pytestmark = pytest.mark.timeout(1800)
 

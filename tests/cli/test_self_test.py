@@ -2,8 +2,8 @@
 
 import json
 
-from app.selftest import steps as selftest
 from app.cli import main
+from app.selftest import steps as selftest
 
 
 def test_each_step_passes_here(tmp_path):

@@ -10,8 +10,16 @@ from pathlib import Path
 import pytest
 
 from app.doctor import facts
-from app.doctor.checks import (cuda_kernel, disk_space, driver_cuda, gpu_arch, model_files, torch_build,
-                               vc_runtime, vram)
+from app.doctor.checks import (
+    cuda_kernel,
+    disk_space,
+    driver_cuda,
+    gpu_arch,
+    model_files,
+    torch_build,
+    vc_runtime,
+    vram,
+)
 from app.doctor.probes.windows import RUNTIME_DLLS
 from app.doctor.snapshot import Snapshot
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from app import i18n
 from app.doctor.probes import SnapshotProbe
 from app.doctor.report import render_json, render_text
-from app.doctor.runner import run_doctor
 from app.doctor.result import STATUSES
+from app.doctor.runner import run_doctor
 from app.doctor.snapshot import Snapshot, load_snapshot
 from app.doctor.snapshot_schema import clean_snapshot
 from tests.doctor.test_hostile_snapshots import HOSTILE, _leaves, _set

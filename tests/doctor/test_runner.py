@@ -73,7 +73,7 @@ def test_text_report_has_one_marked_line_per_check_then_fixes():
     text = render_text(report)
     lines = text.splitlines()
     assert all(lines[i][:3] in ("[✓]", "[!]", "[✗]", "[-]", "[?]") for i in range(len(ALL)))
-    assert any(l.startswith("[✗] PyTorch build") for l in lines)
+    assert any(line.startswith("[✗] PyTorch build") for line in lines)
     assert "How to fix:" in text
     assert "download.pytorch.org/whl/cu128" in text
 

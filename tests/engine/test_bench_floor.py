@@ -9,7 +9,7 @@ import pytest
 from app.engine.decode.loop import DecodeLoop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench.decode import _matmul_floor, floor_layers  # noqa: E402
+from bench.decode import _matmul_floor, floor_layers
 
 
 @pytest.mark.parametrize("precision, per_layer", [("fp32", 7), ("int8", 4)])

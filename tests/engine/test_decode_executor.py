@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from app.engine.decode.loop import DecodeLoop, PassParams
-from app.engine.decode.unoptimized import Unoptimized
 from app.engine.decode.prompts import code_prompt
+from app.engine.decode.unoptimized import Unoptimized
 
 EOS_AUDIO = 625
 

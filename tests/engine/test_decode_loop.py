@@ -124,7 +124,7 @@ def test_each_sentence_stops_at_its_own_end_token(chat):
     for static in (False, True):
         loop = DecodeLoop(chat, "eager", "fp32")
         loop.static_steps = static
-        loop.on_logits = lambda step, logits, rows: (batch_sizes.append((static, len(rows))),
+        loop.on_logits = lambda step, logits, rows, static=static: (batch_sizes.append((static, len(rows))),
                                                      force_ends(step, logits, rows))
         emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
         results.append(list(loop.generate(emb, mask, True, PassParams(0.3, 0.7, 20, 1.05, 12),

@@ -12,7 +12,7 @@ from app.engine.models.download import ModelDownloader
 from app.engine.models.files import MODEL_FILES
 from app.engine.models.sources import Source
 
-EXPECTED = {rel: "0" * 64 for rel in MODEL_FILES}
+EXPECTED = dict.fromkeys(MODEL_FILES, "0" * 64)
 
 
 class Endless(BaseHTTPRequestHandler):

@@ -5,8 +5,8 @@ import pytest
 import requests
 
 from app.engine.errors import DownloadError
-from app.engine.models.files import MODEL_FILES
 from app.engine.models.download import ModelDownloader, choices_after, connection_problem
+from app.engine.models.files import MODEL_FILES
 from app.engine.models.sources import make_source
 
 OFFLINE = requests.ConnectionError(
@@ -29,7 +29,7 @@ class _Offline:
     ("modelscope", "hf-mirror.com", "ModelScope"),
 ])
 def test_an_offline_download_says_so_and_suggests_only_other_sources(tmp_path, source, suggested, not_suggested):
-    d = ModelDownloader(tmp_path / "m", make_source(source), expected={rel: "0" * 64 for rel in MODEL_FILES},
+    d = ModelDownloader(tmp_path / "m", make_source(source), expected=dict.fromkeys(MODEL_FILES, "0" * 64),
                         session=_Offline(), retries=1, backoff_s=0.0)
     with pytest.raises(DownloadError) as err:
         d.run()

@@ -14,7 +14,15 @@ from app.engine.models.download import FileState, ModelDownloader
 from app.engine.models.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR
 from app.engine.models.sources import Source
 from app.engine.models.store import ModelStore
-from tests.engine.test_download_protocol_edges import BODIES, EXPECTED, ONE, _Hub, _Response, _calls, _is_complete
+from tests.engine.test_download_protocol_edges import (
+    BODIES,
+    EXPECTED,
+    ONE,
+    _calls,
+    _Hub,
+    _is_complete,
+    _Response,
+)
 
 
 class _RecordingEvent(threading.Event):

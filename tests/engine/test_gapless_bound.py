@@ -5,7 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support.playback_sim import SAMPLE_RATE, Arrival, earliest_gapless_start, grid_arrivals, play
+from tests.support.playback_sim import (
+    SAMPLE_RATE,
+    Arrival,
+    earliest_gapless_start,
+    grid_arrivals,
+    play,
+)
 
 
 def _pieces(spec, segment=0):

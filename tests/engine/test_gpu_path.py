@@ -367,7 +367,7 @@ def test_an_inexact_retry_cuts_a_partly_played_sentence_with_a_warning(synthesiz
     finals = [c.index for c in chunks if c.final]
     assert finals == [0, 1, 2, 3]                                    # each sentence ends once, in order
     cut = [w for w in result.warnings if "cut short" in w]
-    assert cut and all(w.startswith("Sentence 2") or w.startswith("Sentence 3") or w.startswith("Sentence 4")
+    assert cut and all(w.startswith(("Sentence 2", "Sentence 3", "Sentence 4"))
                        for w in cut)
     played = {i: sum(c.samples.size for c in chunks if c.index == i) for i in range(4)}
     assert all(played[i] > 0 for i in range(4))

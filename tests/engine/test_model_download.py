@@ -10,7 +10,11 @@ import pytest
 from app.engine.errors import DownloadCancelled, DownloadError, SourceError
 from app.engine.models.download import FileState, ModelDownloader
 from app.engine.models.files import (
-    MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR, STUDIO_CONFIG_NAME,
+    MODEL_FILES,
+    PART_SUFFIX,
+    PARTIAL_DIR,
+    QUARANTINE_DIR,
+    STUDIO_CONFIG_NAME,
 )
 from app.engine.models.importer import find_model_root, import_model, remove_model
 from app.engine.models.sources import Source, make_source
@@ -115,7 +119,7 @@ def test_not_enough_disk_space_is_refused_before_starting(tmp_path, hub, hashes,
     monkeypatch.setattr(md.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9, 1000))
     with pytest.raises(DownloadError, match="Not enough disk space"):
         downloader(tmp_path / "m", hub, hashes).run()
-    assert not [l for l in hub.log if l[0] == "GET"]
+    assert not [entry for entry in hub.log if entry[0] == "GET"]
 
 
 def test_a_damaged_file_already_in_the_folder_is_found_by_hashing_and_fetched_again(hub, hashes, model_copy,
@@ -156,7 +160,7 @@ def test_a_server_that_ignores_range_restarts_the_file_cleanly(tmp_path, hub, ha
 
 def test_present_good_files_are_not_downloaded_again(hub, hashes, model_copy):
     downloader(model_copy, hub, hashes).run()
-    assert not [l for l in hub.log if l[0] in ("GET", "HEAD")]
+    assert not [entry for entry in hub.log if entry[0] in ("GET", "HEAD")]
 
 
 def test_hf_endpoint_and_sources(monkeypatch):

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.models import store as ms
 from app.engine.errors import ModelCorruptError, ModelMissingError
+from app.engine.models import store as ms
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, sha256_map_key
 from app.engine.models.store import ModelStore
 

@@ -62,9 +62,8 @@ def test_without_the_chattts_package_the_checksums_cannot_be_read_and_it_says_so
 
 
 def test_chatttss_own_table_lists_every_official_file():
-    from app.engine.models.store import chattts_sha256_map, sha256_map_key
-
     from app.engine.models.download import official_sha256
+    from app.engine.models.store import chattts_sha256_map, sha256_map_key
 
     table = chattts_sha256_map()
     assert all(len(table[sha256_map_key(rel)]) == 64 for rel in MODEL_FILES)

@@ -143,7 +143,7 @@ NUMBERS = st.one_of(
 )
 # "1,000,000,000": a number longer than the segment limit has to be cut (every segment is at
 # most `limit` characters), so the limits drawn start at the longest number drawn.
-LONGEST_NUMBER = len("{:,}".format(10**9))
+LONGEST_NUMBER = len(f"{10**9:,}")
 WORDS = st.sampled_from(["it", "costs", "Mr.", "the", "price", "and", "dollars", "kg", "。", "，",
                          "价格", "is", "e.g.", "etc.", "Dr."])
 

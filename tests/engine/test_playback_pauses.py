@@ -10,8 +10,15 @@ from hypothesis import strategies as st
 from app.engine.audio.buffering import BufferState, SegmentBuffer
 from app.engine.audio.pauses import FLOOR, INTO_PAUSE_S, MIN_PAUSE_S, PauseFinder
 from tests.support.playback_sim import BLOCK, SAMPLE_RATE, play
-from tests.support.speech_like import (ROOM_NOISE, inserted_silences, outside_pauses, quiet, sentence,
-                                       streamed, syllable)
+from tests.support.speech_like import (
+    ROOM_NOISE,
+    inserted_silences,
+    outside_pauses,
+    quiet,
+    sentence,
+    streamed,
+    syllable,
+)
 
 CLAUSES = [[6, 5, 7], [4], [8, 3], [5, 6, 4, 3]]
 # Hiss under the speech: below the absolute floor, and above it (-66 dBFS), where only

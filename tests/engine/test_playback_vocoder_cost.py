@@ -12,7 +12,12 @@ import pytest
 
 from app.engine.audio.buffering import SegmentBuffer
 from app.engine.decode.piece_grid import SAMPLES_PER_TOKEN
-from tests.support.playback_sim import SAMPLE_RATE, paced_grid_arrivals, play, wavering_grid_arrivals
+from tests.support.playback_sim import (
+    SAMPLE_RATE,
+    paced_grid_arrivals,
+    play,
+    wavering_grid_arrivals,
+)
 
 # The 2-core CPU's vocoder calls (full model, int8 decode): 41, 48.5, 55 and 63 ms for pieces of
 # 12, 24, 36 and 48 tokens.
@@ -59,7 +64,7 @@ def test_no_gap_with_the_measured_vocoder_calls_at_any_speed(tokens):
     gapped = []
     for i in range(51):
         speed = 1.0 + i / 50
-        played = play(paced_grid_arrivals(tokens, lambda n: speed, 0.1, **MEASURED))
+        played = play(paced_grid_arrivals(tokens, lambda n, speed=speed: speed, 0.1, **MEASURED))
         if played.gaps_inside_sentences() or played.buffer_gaps:
             gapped.append(speed)
     assert gapped == []

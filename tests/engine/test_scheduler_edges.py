@@ -256,7 +256,7 @@ def test_an_error_in_a_shared_batch_ends_its_requests_and_spares_the_rest(synthe
     e.start()
     for job in (first, second):
         with pytest.raises(RuntimeError, match="a broken kernel"):
-            _finish(lambda: _collect(job))
+            _finish(lambda job=job: _collect(job))
     _chunks, result = _finish(lambda: _collect(waiting))
     assert failed == [2]
     np.testing.assert_allclose(result.audio, alone.audio, atol=1e-5)

@@ -5,7 +5,12 @@ import pytest
 import torch
 
 from app.engine.decode import memory
-from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole, push_all, receptive_tokens
+from app.engine.decode.vocoder_stream import (
+    StreamingVocoder,
+    decode_whole,
+    push_all,
+    receptive_tokens,
+)
 from app.engine.errors import OutOfMemoryError
 from app.engine.request import SamplingParams, SynthesisRequest
 from tests.support.decode_hooks import record_audio_batches
@@ -120,7 +125,7 @@ def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
     rf = receptive_tokens(synthesizer.chat)
     monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
     request = SynthesisRequest("你好，世界。今天天气很好，我们一起去公园散步吧。", **FAST)
-    chunks = [c for c in synthesizer.synthesize(request)][:-1]
+    chunks = list(synthesizer.synthesize(request))[:-1]
     monkeypatch.setattr(synthesizer, "stream", False)
     whole = synthesizer.run(request)
     streamed = np.concatenate([c.samples for c in chunks])
@@ -154,7 +159,7 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
     batches = record_audio_batches(monkeypatch, synthesizer.loop)
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
-    chunks = [c for c in synthesizer.synthesize(request)][:-1]
+    chunks = list(synthesizer.synthesize(request))[:-1]
     monkeypatch.setattr(synthesizer, "stream", False)
     whole = synthesizer.run(request)
     assert batches == [1, 4, 1, 4]                       # streamed run, then the whole one

@@ -9,7 +9,14 @@ import io
 import pytest
 
 from app.engine.errors import InputTextError
-from app.engine.text.prepare import KEEP_TOGETHER, MAX_TEXT_BYTES, _inside_token, prepare_text, read_capped, split_text
+from app.engine.text.prepare import (
+    KEEP_TOGETHER,
+    MAX_TEXT_BYTES,
+    _inside_token,
+    prepare_text,
+    read_capped,
+    split_text,
+)
 
 
 @pytest.mark.parametrize("text, at, inside", [

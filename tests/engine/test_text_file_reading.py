@@ -6,7 +6,14 @@ import io
 import pytest
 
 from app.engine.errors import InputTextError
-from app.engine.text.prepare import MAX_TEXT_BYTES, MAX_TEXT_CHARS, check_text, decode_text, read_capped, read_text_file
+from app.engine.text.prepare import (
+    MAX_TEXT_BYTES,
+    MAX_TEXT_CHARS,
+    check_text,
+    decode_text,
+    read_capped,
+    read_text_file,
+)
 
 
 def test_utf8_with_or_without_bom_and_gbk_decode_to_the_same_text():

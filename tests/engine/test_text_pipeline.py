@@ -5,8 +5,8 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.engine.text.control_tokens import INLINE, clean_control_tokens
 from app.engine.library.lexicon import PronunciationDictionary
+from app.engine.text.control_tokens import INLINE, clean_control_tokens
 from app.engine.text.prepare import finish_segment, prepare_text, split_text
 from app.engine.text.sentences import wordy
 
@@ -25,7 +25,7 @@ def _squash(text: str) -> str:
 def test_split_never_exceeds_the_bound_and_loses_nothing(text, limit):
     segments = split_text(text, limit=limit)
     # Only punctuation may pass the limit: it stays with its words rather than stand alone.
-    assert all(0 < len(s) and not wordy(s[limit:]) for s in segments)
+    assert all(len(s) > 0 and not wordy(s[limit:]) for s in segments)
     # Nothing speakable is lost; a line of punctuation alone is not read at all.
     assert _squash("".join(segments)) == _squash("".join(line for line in text.splitlines() if wordy(line)))
     assert all(s == s.strip() for s in segments)

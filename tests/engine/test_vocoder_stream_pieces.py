@@ -10,9 +10,16 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.vocoder_stream import (DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD,
-                                             DEFAULT_MAX_PIECE, DEFAULT_MIN_PIECE, SAMPLES_PER_TOKEN, StreamingVocoder,
-                                             decode_whole)
+from app.engine.decode.vocoder_stream import (
+    DEFAULT_FIRST_LOOKAHEAD,
+    DEFAULT_FIRST_PIECE,
+    DEFAULT_LOOKAHEAD,
+    DEFAULT_MAX_PIECE,
+    DEFAULT_MIN_PIECE,
+    SAMPLES_PER_TOKEN,
+    StreamingVocoder,
+    decode_whole,
+)
 
 
 class _Decoder(torch.nn.Module):
@@ -55,7 +62,7 @@ def test_pieces_come_once_min_piece_tokens_are_heard_and_add_up_to_the_whole(loo
     np.testing.assert_allclose(streamed, decode_whole(CHAT, HIDDENS), atol=1e-6)
     # The first piece: as soon as min_piece tokens are beyond the lookahead, not before.
     assert pieces[0][0] == lookahead + min_piece
-    for (n, piece) in pieces:
+    for (_n, piece) in pieces:
         assert len(piece) % SAMPLES_PER_TOKEN == 0
         assert len(piece) >= min_piece * SAMPLES_PER_TOKEN
     emitted = sum(len(p) for _, p in pieces)

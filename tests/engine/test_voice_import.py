@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from app.engine.errors import VoiceError
-from app.engine.voices.importer import export_voice, import_voice_file, voice_from_string
 from app.engine.library.voices import Voice
+from app.engine.voices.importer import export_voice, import_voice_file, voice_from_string
 from app.engine.voices.speakers import encode_speaker
 
 EMB = np.random.default_rng(7).normal(size=768).astype(np.float32)

@@ -7,7 +7,12 @@ from hypothesis import strategies as st
 
 from app.engine.errors import VoiceError
 from app.engine.models.files import STUDIO_CONFIG_NAME
-from app.engine.voices.speakers import check_speaker, decode_speaker, encode_speaker, speaker_from_seed
+from app.engine.voices.speakers import (
+    check_speaker,
+    decode_speaker,
+    encode_speaker,
+    speaker_from_seed,
+)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from app.narration.export import ExportCancelled, ExportError, ExportSettings, export, format_for_path
+from app.narration.export import (
+    ExportCancelled,
+    ExportError,
+    ExportSettings,
+    export,
+    format_for_path,
+)
 from app.narration.export.paths import chapter_file, safe_name
 from app.narration.rendered import RenderedChapter, RenderedSentence
 

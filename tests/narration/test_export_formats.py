@@ -46,7 +46,8 @@ def runs(mask: np.ndarray) -> list[tuple[int, int]]:
 
 def stamps(text: str) -> list[tuple[float, float]]:
     found = re.findall(r"(\d\d):(\d\d):(\d\d)[,.](\d\d\d) --> (\d\d):(\d\d):(\d\d)[,.](\d\d\d)", text)
-    sec = lambda h, m, s, ms: int(h) * 3600 + int(m) * 60 + int(s) + int(ms) / 1000
+    def sec(h, m, s, ms):
+        return int(h) * 3600 + int(m) * 60 + int(s) + int(ms) / 1000
     return [(sec(*f[:4]), sec(*f[4:])) for f in found]
 
 

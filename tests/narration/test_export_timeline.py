@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from app.narration.export.timeline import assemble_chapter, join_chapters
 from app.narration.rendered import RenderedChapter, RenderedSentence

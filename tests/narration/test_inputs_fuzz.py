@@ -8,7 +8,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from app.engine.text.prepare import MAX_SEGMENT_CHARS
 from app.narration.inputs import SourceFileError, limits, read_source

@@ -8,7 +8,13 @@ import sqlite3
 import numpy as np
 import pytest
 
-from app.narration.project import ExportSettings, Project, ProjectError, SentenceStatus, sentence_seed
+from app.narration.project import (
+    ExportSettings,
+    Project,
+    ProjectError,
+    SentenceStatus,
+    sentence_seed,
+)
 from app.narration.project import audio as takes_audio
 from app.narration.project.schema import SCHEMA_VERSION
 from tests.support.narration_books import book, cues, noise, script

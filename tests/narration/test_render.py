@@ -109,8 +109,8 @@ def test_script_speakers_speak_with_their_voices(tmp_path, engine):
     b.set_voice("Bob", seed=2)
     for project in (a, b):
         Renderer(project, e, **FAST).render()
-    bob = [i for i, s in enumerate(a.sentences()) if s.speaker == "Bob"][0]
-    alice = [i for i, s in enumerate(a.sentences()) if s.speaker == "Alice"][0]
+    bob = next(i for i, s in enumerate(a.sentences()) if s.speaker == "Bob")
+    alice = next(i for i, s in enumerate(a.sentences()) if s.speaker == "Alice")
     audio_a, audio_b = list(_audio(a).values()), list(_audio(b).values())
     assert np.array_equal(audio_a[alice], audio_b[alice])
     assert not np.array_equal(audio_a[bob], audio_b[bob])

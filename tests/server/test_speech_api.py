@@ -21,7 +21,7 @@ TEXT = "Hello there. How are you today?"
 
 
 def _state(**fields):
-    return dict({"sampling": fast_sampling(), **FAST, **fields})
+    return {"sampling": fast_sampling(), **FAST, **fields}
 
 
 def _decode(fmt: str, data: bytes) -> tuple[np.ndarray, int]:

@@ -46,7 +46,7 @@ class Played:
                 j = i
                 while j < len(out) and out[j] == 0.0:
                     j += 1
-                if 0 < i and j < len(out) and out[i - 1] == out[j]:
+                if i > 0 and j < len(out) and out[i - 1] == out[j]:
                     gaps += 1
                 i = j
             else:

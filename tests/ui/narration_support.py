@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
@@ -82,7 +83,7 @@ class FakeRenderer:
     (a threading.Semaphore), when set on the class, lets one sentence through per release."""
 
     gate: threading.Semaphore | None = None
-    made: list = []
+    made: list = []  # noqa: RUF012 (shared on purpose: the tests read what every instance made)
 
     def __init__(self, project, engine, **options):
         self.project, self.engine, self.options = project, engine, options

@@ -12,7 +12,12 @@ from app.engine.errors import InputTextError, ParameterError
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
 from app.selftest.fake_audio import FakeOutput
 from app.ui.controllers import (
-    DoctorController, HistoryController, ModelController, ModelState, NotReady, SpeechController,
+    DoctorController,
+    HistoryController,
+    ModelController,
+    ModelState,
+    NotReady,
+    SpeechController,
 )
 from app.workers.synthesis_worker import WorkerThread
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS

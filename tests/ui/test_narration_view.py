@@ -131,7 +131,7 @@ def test_play_from_here_plays_the_rest_of_the_chapter(qtbot, view):
 
 def test_clicking_the_chapter_waveform_selects_that_sentence(qtbot, view):
     project = view.controller.project
-    for i, s in enumerate(project.sentences(project.chapters()[0].id)):
+    for _i, s in enumerate(project.sentences(project.chapters()[0].id)):
         project.add_take(s.id, tone(1.0, 0.2), seed=s.seed)
     view._reload_chapter()
     qtbot.waitUntil(lambda: len(view.chapter_wave.waveform.keys) == 3, timeout=RUN_MS)
@@ -175,9 +175,8 @@ def test_the_render_bar_words_the_time_left(qtbot):
 
 
 def test_export_writes_the_chosen_takes_through_the_export_api(qtbot, view, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QDialog, QFileDialog
-
     import soundfile as sf
+    from PySide6.QtWidgets import QDialog, QFileDialog
 
     from app.narration.export.settings import ExportSettings
     from app.ui.narration.export_dialog import ExportDialog

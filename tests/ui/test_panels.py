@@ -3,7 +3,6 @@
 import sys
 
 import numpy as np
-
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication

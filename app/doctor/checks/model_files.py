@@ -1,8 +1,8 @@
 """model_files: every model file is present and matches its checksum."""
 
 from app.doctor.facts import OFFICIAL_URL
-from app.engine.models.files import ModelKind
 from app.doctor.result import Verdict
+from app.engine.models.files import ModelKind
 from app.i18n import N_, _, join_sentences, ngettext
 
 ID, TITLE = "model_files", N_("Model files")

@@ -51,7 +51,7 @@ def collect(probe: Probe, sections=SECTIONS, timeout_s: float = SECTION_TIMEOUT_
             snap[section] = None
             errors[section] = f"{type(exc).__name__}: {exc}"
     pool.shutdown(wait=False, cancel_futures=True)
-    extras = getattr(probe, "extras", lambda: {})()
+    extras = getattr(probe, "extras", dict)()
     snap.update(extras)
     if errors:
         snap["probe_errors"] = errors

@@ -10,7 +10,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-
 ENV_NAMES = ("PATH", "CUDA_PATH", "HF_ENDPOINT", "HF_HOME", "TEMP", "WSL_DISTRO_NAME",
              "HF_HUB_OFFLINE", "LD_LIBRARY_PATH")
 

@@ -20,7 +20,6 @@ and one fbgemm call where there were three or two.
 from __future__ import annotations
 
 import warnings
-from typing import List, Tuple
 
 import torch
 import torch.nn as nn
@@ -52,7 +51,7 @@ class RowScaledLinear(nn.Module):
     output of the rows mapped onto [0, 1], each row's span and its minimum, so a caller can fold
     putting them back into its own addition (`add_to`)."""
 
-    def __init__(self, linears: List[nn.Linear]):
+    def __init__(self, linears: list[nn.Linear]):
         super().__init__()
         if any(lin.bias is not None for lin in linears):
             # ChatTTS's Llama has none; a bias would have to be added after the row scale.
@@ -66,13 +65,13 @@ class RowScaledLinear(nn.Module):
                 self.params.set_weight_bias(quantized, None)
             # W 1 of the int8 weights fbgemm multiplies with, for the rows' minimum.
             self.weight_sums = quantized.dequantize().sum(1)
-        self.sizes: List[int] = [lin.out_features for lin in linears]
+        self.sizes: list[int] = [lin.out_features for lin in linears]
         # As torch's quantized Linear names them: what a cached step's weights must fit.
         self.out_features, self.in_features = weight.shape
         # Attributes, as TorchScript reads no module-level numbers.
         self.scale, self.zero_point, self.tiny = ROW_SCALE, ROW_ZERO_POINT, TINY
 
-    def scaled(self, x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def scaled(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         low = x.amin(-1, keepdim=True)
         span = (x.amax(-1, keepdim=True) - low).clamp(min=self.tiny)
         y = torch.ops.quantized.linear_with_input_q_dq_qweight_dq_output_fp32(
@@ -101,7 +100,7 @@ class RowScaledLayer(LlamaLayer):
         self.gate_up = RowScaledLinear([layer.gate_proj, layer.up_proj])
         self.down = RowScaledLinear([layer.down_proj])
 
-    def attention_inputs(self, h: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def attention_inputs(self, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         q, k, v = self.qkv(h).split(self.qkv.sizes, -1)
         return q, k, v
 

@@ -10,8 +10,6 @@ the growing-length CPU loop (length = what has been written) and the fixed-shape
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -62,7 +60,7 @@ class LlamaLayer(nn.Module):
         return self.add_feed_forward(x, _rms_norm(x, self.ln_post, self.eps))
 
     # The projections, apart so that int8 (decode/int8_rows.py) can run them its own way.
-    def attention_inputs(self, h: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def attention_inputs(self, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return self.q_proj(h), self.k_proj(h), self.v_proj(h)
 
     def add_attention_output(self, x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
@@ -88,11 +86,11 @@ class LlamaStack(nn.Module):
         i = 0
         for layer in self.layers:
             x = layer(x, cos, sin, mask, k_cache[i], v_cache[i], positions, length)
-            i += 1
+            i += 1  # noqa: SIM113 (TorchScript compiles no enumerate over a ModuleList)
         return _rms_norm(x, self.norm, self.eps).to(torch.float32)
 
 
-def rotary_tables(llama: nn.Module, count: int, dtype: torch.dtype, device: torch.device) -> List[torch.Tensor]:
+def rotary_tables(llama: nn.Module, count: int, dtype: torch.dtype, device: torch.device) -> list[torch.Tensor]:
     """cos/sin for positions 0..count-1 from the model's own rotary module (same numbers)."""
     positions = torch.arange(count, device=device).unsqueeze(0)
     probe = torch.zeros(1, 1, device=device, dtype=torch.float32)

@@ -12,15 +12,16 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
-from typing import Callable, Iterator, Optional
+from collections.abc import Callable, Iterator
 
 import torch
 
 from app.engine.decode import precision as prec
 from app.engine.decode.compiled_cache import LOOK_UP, step_key
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
+
 # The loop's plain data lives in passes.py; importers keep using these names from here.
-from app.engine.decode.passes import Generated, PassParams, Progress  # noqa: F401
+from app.engine.decode.passes import Generated, PassParams, Progress
 from app.engine.decode.passes import nonfinite_error as _nonfinite_error
 from app.engine.decode.rows_state import Joining, LiveRows, RowTable, leave
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
@@ -89,10 +90,10 @@ class DecodeLoop(FixedShapeSteps):
                 LlamaStack(llama).eval(), self.precision, in_place=own_weights,
                 calibration=self._calibration, recipe=self.int8_recipe)
         self.mode = mode
-        self.jit_error: Optional[str] = None
+        self.jit_error: str | None = None
         self._filter, self._draw = filter_logits, draw
         self._stack = stack
-        self._run: Optional[Unoptimized] = None     # how the compiled int8 step is called
+        self._run: Unoptimized | None = None     # how the compiled int8 step is called
         on_gpu = self.device.type == "cuda"
         # On a GPU, "jit" means each token is one replay of a captured graph of the fixed-shape
         # step; TorchScript is not used there: its fuser compiles ~130 kernels for each new
@@ -113,7 +114,7 @@ class DecodeLoop(FixedShapeSteps):
         # cut: not on a GPU (other low bits), nor with int8 activation scales that span the batch.
         self.exact_across_batches = not on_gpu and (self.precision != "int8" or self._int8_rows())
         # Tests: (step, raw logits, the request rows they belong to) at every step.
-        self.on_logits: Optional[Callable[[int, torch.Tensor, torch.Tensor], None]] = None
+        self.on_logits: Callable[[int, torch.Tensor, torch.Tensor], None] | None = None
 
     @property
     def first_calls_cost(self) -> bool:
@@ -190,9 +191,9 @@ class DecodeLoop(FixedShapeSteps):
     # -- the loop -----------------------------------------------------------------------
     @torch.inference_mode()
     def generate(self, emb: torch.Tensor, attention_mask: torch.Tensor, audio: bool, params: PassParams,
-                 seeds: list[int], eos: int, cancel: Optional[threading.Event] = None,
-                 stream_every: int = 0, admit: Optional[Callable[[int], Optional[Joining]]] = None,
-                 gone: Optional[Callable[[], list[int]]] = None) -> Iterator[Progress | Generated]:
+                 seeds: list[int], eos: int, cancel: threading.Event | None = None,
+                 stream_every: int = 0, admit: Callable[[int], Joining | None] | None = None,
+                 gone: Callable[[], list[int]] | None = None) -> Iterator[Progress | Generated]:
         """Yield Progress every `stream_every` tokens (0: never), then the Generated result.
 
         `admit(live)`, asked before every step with the number of rows still decoding, may

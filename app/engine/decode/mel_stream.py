@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Callable, List, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
@@ -62,7 +63,7 @@ def streamable(decoder) -> bool:
             and reach(decoder.decoder.conv_out) == 0 and isinstance(getattr(decoder, "coef", None), torch.Tensor))
 
 
-def layers_of(decoder) -> List[_Layer]:
+def layers_of(decoder) -> list[_Layer]:
     """The decoder as convolutions, each with the frame-by-frame work after it."""
     net = decoder.decoder
     first, act, second = net.conv_in
@@ -91,8 +92,8 @@ class MelStream:
         # Each layer's provisional band: the reaches of the layers up to it.
         self._depth = list(itertools.accumulate(layer.reach for layer in self._layers))
         self._settled = [0] * len(self._layers)                 # output frames final, per layer
-        self._kept: List[Optional[torch.Tensor]] = [None] * len(self._layers)   # settled inputs kept
-        self._mel: Optional[torch.Tensor] = None                # settled mel frames kept ...
+        self._kept: list[torch.Tensor | None] = [None] * len(self._layers)   # settled inputs kept
+        self._mel: torch.Tensor | None = None                # settled mel frames kept ...
         self._mel_from = 0                                      # ... from this frame on
         self.end = 0                                            # frames read so far
 

@@ -6,8 +6,6 @@ start from the very same tensors and only the decoding differs.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import torch
 
 
@@ -21,8 +19,8 @@ def refine_prompt(chat, texts: list[str], prompt: str) -> tuple[torch.Tensor, to
 
 
 @torch.inference_mode()
-def code_prompt(chat, texts: list[str], prompt: str, spk_emb: Optional[str],
-                spk_smp: Optional[str], txt_smp: Optional[str]) -> tuple[torch.Tensor, torch.Tensor]:
+def code_prompt(chat, texts: list[str], prompt: str, spk_emb: str | None,
+                spk_smp: str | None, txt_smp: str | None) -> tuple[torch.Tensor, torch.Tensor]:
     input_ids, attention_mask, text_mask = chat.tokenizer.encode(
         chat.speaker.decorate_code_prompts(list(texts), prompt, txt_smp, spk_emb),
         chat.config.gpt.num_vq,
@@ -41,8 +39,8 @@ def refined_texts(chat, tokens: list[torch.Tensor]) -> list[str]:
     return chat.tokenizer.decode(kept)
 
 
-def code_prompts(chat, texts: list[str], prompt: str, speakers: list[Optional[str]],
-                 references: list[Optional[tuple[str, str]]]) -> tuple[torch.Tensor, torch.Tensor]:
+def code_prompts(chat, texts: list[str], prompt: str, speakers: list[str | None],
+                 references: list[tuple[str, str] | None]) -> tuple[torch.Tensor, torch.Tensor]:
     """`code_prompt` for rows that may each have their own voice (sentences of different
     requests in one batch): each voice's rows are encoded as ChatTTS would encode them alone,
     then left-padded to one length. Padding is masked, so a row's tokens do not change."""

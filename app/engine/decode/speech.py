@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional
 
 import numpy as np
 
@@ -44,8 +44,8 @@ class Joiner:
     """A sentence that joins a running batch (see `FastSpeech.speak`)."""
     text: str
     seed: int
-    speaker: Optional[str]
-    reference: Optional[tuple[str, str]]
+    speaker: str | None
+    reference: tuple[str, str] | None
     group: int
 
 
@@ -56,7 +56,7 @@ class BatchReport:
 
 
 class FastSpeech:
-    def __init__(self, chat, loop: DecodeLoop, lookahead: Optional[int] = None):
+    def __init__(self, chat, loop: DecodeLoop, lookahead: int | None = None):
         self.chat = chat
         self.loop = loop
         self.lookahead = lookahead
@@ -81,18 +81,18 @@ class FastSpeech:
         return parts
 
     def refine(self, texts: list[str], prompt: str, seeds: list[int],
-               cancel: Optional[threading.Event]) -> tuple[list[str], list[bool]]:
+               cancel: threading.Event | None) -> tuple[list[str], list[bool]]:
         emb, mask = refine_prompt(self.chat, texts, prompt)
         result = _last(self.loop.generate(emb, mask, False, PassParams(**REFINE), seeds,
                                           eos=self.chat.tokenizer.eos_token, cancel=cancel))
         return refined_texts(self.chat, result.tokens), result.hit_limit
 
     def speak(self, texts: list[str], prompt: str, params: PassParams, seeds: list[int],
-              speakers: list[Optional[str]], references: list[Optional[tuple[str, str]]],
-              cancel: Optional[threading.Event], stream: bool, report: BatchReport,
-              groups: Optional[list[int]] = None,
-              more: Optional[Callable[[int], list[Joiner]]] = None,
-              gone: Optional[Callable[[], set[int]]] = None) -> Iterator[Piece]:
+              speakers: list[str | None], references: list[tuple[str, str] | None],
+              cancel: threading.Event | None, stream: bool, report: BatchReport,
+              groups: list[int] | None = None,
+              more: Callable[[int], list[Joiner]] | None = None,
+              gone: Callable[[], set[int]] | None = None) -> Iterator[Piece]:
         """Pieces of each group's rows in reading order: all of its first row, then its next,
         ... (a group is one request; rows of different requests share a batch). The first row
         in line of each group streams while it is decoded; the group's later rows come once
@@ -108,7 +108,7 @@ class FastSpeech:
         vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
         lines = _lines(groups if groups is not None else [0] * len(texts))
 
-        def admit(live: int) -> Optional[Joining]:
+        def admit(live: int) -> Joining | None:
             joiners = more(live)
             if not joiners:
                 return None
@@ -171,6 +171,6 @@ def _lines(groups: list[int]) -> dict[int, list[int]]:
 
 def _last(events) -> Generated:
     result = None
-    for result in events:
+    for result in events:  # noqa: B007 (the last one is kept)
         pass
     return result

@@ -29,15 +29,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 import torch
 
 from app.engine.decode.mel_stream import MelStream, reach, streamable
-from app.engine.decode.piece_grid import (  # noqa: F401 (the grid's numbers, also for importers of this module)
-    DEFAULT_FIRST_LOOKAHEAD, DEFAULT_FIRST_PIECE, DEFAULT_LOOKAHEAD, DEFAULT_MAX_PIECE, DEFAULT_MIN_PIECE,
-    SAMPLES_PER_TOKEN, piece_size)
+from app.engine.decode.piece_grid import (
+    DEFAULT_FIRST_LOOKAHEAD,
+    DEFAULT_FIRST_PIECE,
+    DEFAULT_LOOKAHEAD,
+    DEFAULT_MAX_PIECE,
+    DEFAULT_MIN_PIECE,
+    SAMPLES_PER_TOKEN,
+    piece_size,
+)
 
 HALF_FRAME = 256
 CROSSFADE = 256              # samples
@@ -100,7 +105,7 @@ class StreamingVocoder:
         sent = self.emitted // SAMPLES_PER_TOKEN
         return sent + piece_size(sent, self.first_piece, self.min_piece, self.max_piece), self.lookahead
 
-    def plan(self, hiddens: torch.Tensor, final: bool = False) -> Optional["Window"]:
+    def plan(self, hiddens: torch.Tensor, final: bool = False) -> Window | None:
         """What `push` decodes next: the next grid piece once its window is all there, else
         (`final`) the rest of the sentence; None when no piece is ready."""
         n = hiddens.shape[0]
@@ -117,11 +122,11 @@ class StreamingVocoder:
             return None
         return Window(hiddens[start:n], start, target, True)
 
-    def layered(self, window: "Window") -> bool:
+    def layered(self, window: Window) -> bool:
         """Whether this window's mel comes from the layer-by-layer decoder (`mel`)."""
         return self._mel is not None and not window.whole
 
-    def mel(self, window: "Window") -> tuple[torch.Tensor, "Window"]:
+    def mel(self, window: Window) -> tuple[torch.Tensor, Window]:
         """The window's mel frames for Vocos, from where its context starts, and the window as
         Vocos decodes it (starting there)."""
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self._vocos_context)
@@ -130,7 +135,7 @@ class StreamingVocoder:
         mel = self._mel.advance(window.hiddens, window.start, 2 * end, window.final, 2 * start, 2 * later)
         return mel, Window(window.hiddens, start, window.target, window.final)
 
-    def finish(self, window: "Window", wav: np.ndarray) -> np.ndarray:
+    def finish(self, window: Window, wav: np.ndarray) -> np.ndarray:
         """The piece of a planned window, given that window's samples."""
         # Window sample i is global sample start * 512 + i: frames are centred on multiples of the hop.
         begin = self.emitted - window.start * SAMPLES_PER_TOKEN

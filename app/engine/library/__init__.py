@@ -11,5 +11,13 @@ from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.library.notices import Notice
 from app.engine.library.voices import Voice, VoiceLibrary
 
-__all__ = ["Library", "default_library", "HistoryEntry", "HistoryStore", "PronunciationDictionary",
-           "Notice", "Voice", "VoiceLibrary"]
+__all__ = [
+           "HistoryEntry",
+           "HistoryStore",
+           "Library",
+           "Notice",
+           "PronunciationDictionary",
+           "Voice",
+           "VoiceLibrary",
+           "default_library",
+]

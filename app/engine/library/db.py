@@ -15,10 +15,10 @@ from pathlib import Path
 
 from app import paths
 from app.engine.errors import LibraryError
-from app.engine.sqlite_file import SqliteFile, use_wal
 from app.engine.library import notices, recovery
 from app.engine.library.notices import Notice
 from app.engine.library.schema import migrate
+from app.engine.sqlite_file import SqliteFile, use_wal
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.library")

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from app.engine.audio.wav import write_wav
-from app.engine.library.db import Library, as_library
 from app.engine.errors import RecordError
+from app.engine.library.db import Library, as_library
 from app.engine.library.records import HistoryRecord, parse
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
 from app.i18n import _

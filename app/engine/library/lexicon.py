@@ -12,8 +12,8 @@ import logging
 import re
 from pathlib import Path
 
-from app.engine.library.db import Library, as_library
 from app.engine.errors import RecordError
+from app.engine.library.db import Library, as_library
 from app.engine.library.records import LexiconEntry, parse
 from app.i18n import _
 

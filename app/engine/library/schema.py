@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from app.engine import sqlite_file
 from app.engine.errors import SchemaError
 from app.i18n import _
-from app.engine import sqlite_file
 
 MIGRATIONS: dict[int, list[str]] = {
     1: [

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from app.engine.errors import VoiceError
+from app.engine.errors import RecordError, VoiceError
 from app.engine.library.db import Library, as_library
-from app.engine.errors import RecordError
 from app.engine.library.records import VoiceRecord, parse
 from app.i18n import _
 

@@ -15,17 +15,17 @@ import os
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Callable
 
 from app.engine.errors import DownloadCancelled, DownloadError
-from app.i18n import N_, _, join_sentences
 from app.engine.models.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR
 from app.engine.models.sources import Source, SourceName
 from app.engine.models.store import ModelStore, chattts_sha256_map, file_sha256, sha256_map_key
+from app.i18n import N_, _, join_sentences
 
 log = logging.getLogger("chattts_studio.download")
 

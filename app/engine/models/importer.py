@@ -13,7 +13,13 @@ import tempfile
 from pathlib import Path
 
 from app.engine.errors import ModelCorruptError, ModelMissingError, OutputError
-from app.engine.models.files import HF_CACHE_NAME, MODEL_FILES, PARTIAL_DIR, QUARANTINE_DIR, STUDIO_CONFIG_NAME
+from app.engine.models.files import (
+    HF_CACHE_NAME,
+    MODEL_FILES,
+    PARTIAL_DIR,
+    QUARANTINE_DIR,
+    STUDIO_CONFIG_NAME,
+)
 from app.engine.models.store import ModelStore
 from app.i18n import _
 

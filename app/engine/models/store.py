@@ -18,8 +18,8 @@ from pathlib import Path
 from app import paths
 from app.atomic import write_json_atomic
 from app.engine.errors import ModelCorruptError, ModelMissingError
-from app.engine.models.schemas import read_model_description, read_verified_cache
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, ModelKind, sha256_map_key
+from app.engine.models.schemas import read_model_description, read_verified_cache
 from app.engine.models.sources import OFFICIAL_URL
 from app.i18n import _
 
@@ -35,7 +35,7 @@ def chattts_sha256_map() -> dict[str, str]:
         raise ModelCorruptError(
             _("The ChatTTS package is not installed, so the model cannot be verified; reinstall ChatTTS Studio.")
         )
-    table = Path(list(spec.submodule_search_locations)[0]) / "res" / "sha256_map.json"
+    table = Path(next(iter(spec.submodule_search_locations))) / "res" / "sha256_map.json"
     return json.loads(table.read_text(encoding="utf-8"))
 
 

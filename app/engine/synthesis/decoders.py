@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import replace
-from typing import Callable, Hashable, Iterator, Optional
 
 import numpy as np
 
@@ -47,8 +47,8 @@ class Decoder(ABC):
 
     @abstractmethod
     def decode(self, rows: list[Row], stop: threading.Event, stream: bool,
-               more: Optional[Callable[[int], list[Row]]] = None,
-               gone: Optional[Callable[[], set[int]]] = None) -> Iterator[Piece | Cut]:
+               more: Callable[[int], list[Row]] | None = None,
+               gone: Callable[[], set[int]] | None = None) -> Iterator[Piece | Cut]:
         """Pieces of every row (each row's in order, ending with one final piece), and cut
         notices. Raises SynthesisCancelled within a step of `stop` being set. A decoder that
         `joins_running` asks `more(live)` between steps (live: rows still decoding) for rows
@@ -56,7 +56,7 @@ class Decoder(ABC):
         `gone()` names groups (requests) that went away: a decoder may stop their rows early,
         and owes them no more pieces."""
 
-    def release(self) -> None:
+    def release(self) -> None:  # noqa: B027 (optional: most decoders keep nothing)
         """Free what is kept between batches (after running out of memory)."""
 
     def joins_running(self, row: Row) -> bool:

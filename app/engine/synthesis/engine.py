@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from app.engine.errors import StudioError
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
@@ -35,7 +35,7 @@ log = logging.getLogger("chattts_studio.engine")
 class Job:
     """A client's handle on one request."""
 
-    def __init__(self, engine: "Engine", ticket: Ticket):
+    def __init__(self, engine: Engine, ticket: Ticket):
         self._engine = engine
         self.ticket = ticket
         self._events: queue.Queue = queue.Queue()
@@ -82,7 +82,7 @@ def _close_when_loaded(handoff: queue.Queue) -> None:
 
 
 class Engine:
-    def __init__(self, synthesizer, start: bool = True, max_batch: Optional[int] = None):
+    def __init__(self, synthesizer, start: bool = True, max_batch: int | None = None):
         """`start=False` holds the thread until `start()`: requests submitted meanwhile are
         all waiting when the first batch is formed. `max_batch` caps the sentences decoded at
         once (memory still may allow fewer)."""
@@ -100,7 +100,7 @@ class Engine:
             self.start()
 
     @classmethod
-    def loading(cls, synthesizer, max_batch: Optional[int] = None, **load_options) -> "Engine":
+    def loading(cls, synthesizer, max_batch: int | None = None, **load_options) -> Engine:
         """An engine whose thread first loads `synthesizer` (`load(**load_options)`) and then
         serves it: the model is loaded and used by one thread (see the module's docstring).
         Returns once it is loaded; raises what the load raised (the thread then ends).
@@ -150,7 +150,7 @@ class Engine:
             self._wake.notify()
         return job
 
-    def call(self, work, timeout: Optional[float] = None):
+    def call(self, work, timeout: float | None = None):
         """Run `work()` on the engine's thread between batches (the model is used by one
         thread at a time) and return what it returns, or raise what it raises."""
         done = threading.Event()
@@ -176,7 +176,7 @@ class Engine:
         with self._lock:
             self._wake.notify()
 
-    def close(self, timeout: Optional[float] = None) -> None:
+    def close(self, timeout: float | None = None) -> None:
         """Cancel everything, stop the thread and wait for it."""
         with self._lock:
             self._closed = True

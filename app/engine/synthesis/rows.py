@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
@@ -20,8 +19,8 @@ class Row:
     text: str
     index: int
     request: SynthesisRequest
-    speaker: Optional[str]
-    reference: Optional[tuple[str, str]]
+    speaker: str | None
+    reference: tuple[str, str] | None
     group: int
     retry: int = 0
 

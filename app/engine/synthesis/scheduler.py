@@ -14,7 +14,7 @@ import itertools
 import logging
 import threading
 import time
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -24,8 +24,9 @@ from app.engine.errors import OutOfMemoryError, SynthesisCancelled
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
 from app.engine.synthesis import messages
 from app.engine.synthesis.rows import Cut, CutKind, Row
+
 # The scheduler's records live in tickets.py; importers keep using Priority and Ticket from here.
-from app.engine.synthesis.tickets import Batch, Priority, Ticket  # noqa: F401
+from app.engine.synthesis.tickets import Batch, Priority, Ticket
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -39,15 +40,15 @@ LOCK_MIN_SAMPLES = 1024
 
 
 class Scheduler:
-    def __init__(self, synthesizer, max_batch: Optional[int] = None):
+    def __init__(self, synthesizer, max_batch: int | None = None):
         self.synth = synthesizer
         self.max_batch = max_batch           # a client's limit (serve --max-batch); None: memory decides
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._tickets: list[Ticket] = []
-        self._running: Optional[Batch] = None
+        self._running: Batch | None = None
         self._told_cancelled: set[int] = set()
-        self.cap: Optional[int] = None       # batch limit after running out of memory
+        self.cap: int | None = None       # batch limit after running out of memory
 
     # -- any thread ---------------------------------------------------------------------
     def add(self, request: SynthesisRequest, priority: Priority = Priority.INTERACTIVE) -> Ticket:
@@ -147,7 +148,7 @@ class Scheduler:
                 self.cap = None
         yield ticket, outcome
 
-    def _form(self) -> Optional[Batch]:
+    def _form(self) -> Batch | None:
         """The next batch: the first waiting request of the highest priority decides which
         rows fit with it (same decoder key, first sentences only with first sentences); the
         others of that priority join in turn, one sentence each, up to the batch size."""
@@ -316,7 +317,7 @@ class Scheduler:
         if skip < piece.samples.size or piece.final:
             yield from self._send(ticket, index, piece.samples[skip:], piece.final, batch, piece.vocoder_s)
 
-    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Optional[Batch] = None,
+    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Batch | None = None,
               vocoder_s: float = 0.0):
         with self._lock:
             # `_maybe_preempt` (another thread) may stop a batch on an inexact decoder only while

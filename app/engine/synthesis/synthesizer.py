@@ -13,7 +13,7 @@ import logging
 import os
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -28,8 +28,8 @@ from app.engine.synthesis import messages
 from app.engine.synthesis.chattts_model import StopFlag, load_chat
 from app.engine.synthesis.decoders import PROMPT_ALLOWANCE, Decoder, LoopDecoder, UpstreamDecoder
 from app.engine.synthesis.scheduler import Priority, Scheduler
-from app.engine.text.pronunciations import PronunciationDictionary
 from app.engine.text.prepare import PreparedText
+from app.engine.text.pronunciations import PronunciationDictionary
 from app.engine.text.spoken import spoken_segments
 from app.engine.voices.speakers import check_speaker, speaker_from_seed
 from app.i18n import _
@@ -142,7 +142,11 @@ class Synthesizer:
             return None
         import torch
 
-        from app.engine.decode.compiled_cache import CompiledCache, model_fingerprint, read_step_in_background
+        from app.engine.decode.compiled_cache import (
+            CompiledCache,
+            model_fingerprint,
+            read_step_in_background,
+        )
         from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))

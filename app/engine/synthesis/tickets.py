@@ -6,7 +6,6 @@ from __future__ import annotations
 import enum
 import threading
 from dataclasses import dataclass, field
-from typing import Optional
 
 import numpy as np
 
@@ -30,8 +29,8 @@ class Ticket:
     admitted: bool = False
     segments: list[str] = field(default_factory=list)
     spoken: str = ""
-    speaker: Optional[str] = None
-    reference: Optional[tuple[str, str]] = None
+    speaker: str | None = None
+    reference: tuple[str, str] | None = None
     queue: list[int] = field(default_factory=list)       # sentences waiting for a batch, in order
     emitted: list[int] = field(default_factory=list)     # samples already sent, per sentence
     finished: set[int] = field(default_factory=set)      # sentences whose final piece was sent

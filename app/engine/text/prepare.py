@@ -101,7 +101,7 @@ def _safe_cut(part: str, limit: int) -> int:
                 continue
             if a.isascii() and b.isascii() and a.isalnum() and b.isalnum():
                 continue
-            if (a.isdigit() or a in ".,:") and b.isdigit() or a.isdigit() and b in ".,:":
+            if ((a.isdigit() or a in ".,:") and b.isdigit()) or (a.isdigit() and b in ".,:"):
                 continue
             if keep_numbers and KEEP_TOGETHER in (a, b):
                 continue

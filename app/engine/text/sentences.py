@@ -75,7 +75,7 @@ def _continues(previous: str, piece: str, lang: str) -> bool:
             return True
     # “快跑！”他喊道。: an opening quotation and its attribution are one sentence.
     return (_whole_quotation(previous) and bool(head) and head[0] not in _OPENERS
-            and (head[0].islower() or not head[0].isascii() and head[0].isalpha()))
+            and (head[0].islower() or (not head[0].isascii() and head[0].isalpha())))
 
 
 def _move_closers(pieces: list[str]) -> list[str]:

@@ -32,7 +32,7 @@ _OTHER_FORMATS = {".pdf": "PDF", ".doc": "Word", ".docx": "Word", ".odt": "OpenD
                   ".mobi": "Mobipocket", ".azw": "Kindle", ".azw3": "Kindle", ".fb2": "FictionBook",
                   ".ass": "ASS", ".ssa": "SSA"}
 
-__all__ = ["KINDS", "SourceFileError", "read_source", "kind_of"]
+__all__ = ["KINDS", "SourceFileError", "kind_of", "read_source"]
 
 
 def kind_of(path: Path, head: bytes) -> str:

@@ -56,7 +56,7 @@ def check_zip(path: Path) -> None:
                 total += entry.file_size
                 ratio = entry.file_size / max(entry.compress_size, 1)
                 if (entry.file_size > limits.MAX_ZIP_ENTRY_BYTES or total > limits.MAX_ZIP_TOTAL_BYTES
-                        or entry.file_size > _BOMB_FLOOR and ratio > limits.MAX_ZIP_RATIO):
+                        or (entry.file_size > _BOMB_FLOOR and ratio > limits.MAX_ZIP_RATIO)):
                     raise SourceFileError(_("{path} unpacks to far more data than a book holds (a "
                                             "\"zip bomb\"); it was not opened.").format(path=path))
             for entry in entries:

@@ -7,5 +7,14 @@ from app.narration.project.project import Project
 from app.narration.project.records import Chapter, Sentence, SentenceStatus, Take, sentence_seed
 from app.narration.project.settings import ExportSettings
 
-__all__ = ["Project", "Chapter", "Sentence", "SentenceStatus", "Take", "Voice", "ExportSettings",
-           "ProjectError", "sentence_seed"]
+__all__ = [
+           "Chapter",
+           "ExportSettings",
+           "Project",
+           "ProjectError",
+           "Sentence",
+           "SentenceStatus",
+           "Take",
+           "Voice",
+           "sentence_seed",
+]

@@ -12,8 +12,15 @@ from app.engine.request import SEED_MAX, SPEED_RANGE
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project.errors import ProjectError
-from app.narration.project.records import (MAX_ERROR, MAX_NAME, MAX_SENTENCE, MAX_WORD, MAX_WORKER,
-                                           Take, sentence_seed)
+from app.narration.project.records import (
+    MAX_ERROR,
+    MAX_NAME,
+    MAX_SENTENCE,
+    MAX_WORD,
+    MAX_WORKER,
+    Take,
+    sentence_seed,
+)
 
 MAX_VOICES = 1_000
 MAX_LEXICON = 20_000

@@ -14,8 +14,14 @@ from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import schema
 from app.narration.project.errors import ProjectError
-from app.narration.project.records import (CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS,
-                                           bad_sentence_field, chapter_from_row, take_from_row)
+from app.narration.project.records import (
+    CHAPTER_COLUMNS,
+    SENTENCE_COLUMNS,
+    TAKE_COLUMNS,
+    bad_sentence_field,
+    chapter_from_row,
+    take_from_row,
+)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 MAX_ROWS = 500_000

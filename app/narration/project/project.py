@@ -25,9 +25,18 @@ from app.narration.project import opening
 from app.narration.project.creating import create_file
 from app.narration.project.edits import Edits
 from app.narration.project.errors import ProjectError
-from app.narration.project.records import (CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS, Chapter,
-                                           Sentence, SentenceStatus, Take, chapter_from_row,
-                                           sentence_from_row, take_from_row)
+from app.narration.project.records import (
+    CHAPTER_COLUMNS,
+    SENTENCE_COLUMNS,
+    TAKE_COLUMNS,
+    Chapter,
+    Sentence,
+    SentenceStatus,
+    Take,
+    chapter_from_row,
+    sentence_from_row,
+    take_from_row,
+)
 from app.narration.project.settings import ExportSettings, read_settings
 from app.narration.project.store import Store
 from app.narration.rendered import RenderedChapter, RenderedSentence
@@ -55,7 +64,7 @@ class Project(Edits):
     # -- opening -----------------------------------------------------------------------------
     @classmethod
     def create(cls, path, document: SourceDocument, *, seed: int = DEFAULT_SEED,
-               speaker: str | None = None) -> "Project":
+               speaker: str | None = None) -> Project:
         """A new project file at `path` (which must not exist) holding `document`'s sentences,
         all pending, each with its own seed derived from `seed` and its place."""
         target = Path(os.fspath(path))
@@ -63,7 +72,7 @@ class Project(Edits):
         return cls(target, [], set())
 
     @classmethod
-    def open(cls, path) -> "Project":
+    def open(cls, path) -> Project:
         opened, notices, bad_takes = opening.open_file(Path(os.fspath(path)))
         return cls(opened, notices, bad_takes)
 
@@ -74,7 +83,7 @@ class Project(Edits):
     def close(self) -> None:
         """Nothing stays open between operations; kept for `with` and for clients' symmetry."""
 
-    def __enter__(self) -> "Project":
+    def __enter__(self) -> Project:
         return self
 
     def __exit__(self, *exc) -> None:

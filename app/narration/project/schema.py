@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from app.engine import sqlite_file
 from app.i18n import _
 from app.narration.project.errors import ProjectError
-from app.engine import sqlite_file
 
 APPLICATION_ID = 0x43545350      # "CTSP"
 MIGRATIONS: dict[int, list[str]] = {

@@ -24,4 +24,4 @@ def read_settings(raw) -> tuple[ExportSettings, list[str]]:
     return parse_settings(data)
 
 
-__all__ = ["ExportSettings", "MAX_SETTINGS_JSON", "read_settings"]
+__all__ = ["MAX_SETTINGS_JSON", "ExportSettings", "read_settings"]

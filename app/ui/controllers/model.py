@@ -15,7 +15,6 @@ from app.engine.device import DeviceOption
 from app.engine.models.store import ModelStore
 from app.workers.synthesis_worker import ModelStatus
 
-
 _NONE = object()
 
 

@@ -67,10 +67,10 @@ class SentenceTableModel(QAbstractTableModel):
         return row >= 0 and self.update_row(replace(self._rows[row], sentence=sentence))
 
     # -- Qt's model interface ---------------------------------------------------------------
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 (Qt's own signature)
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008 (Qt's own signature)
         return 0 if parent.isValid() else 6
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):

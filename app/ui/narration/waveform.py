@@ -63,20 +63,20 @@ class Waveform:
         return self.points * self.samples_per_point / self.sample_rate
 
     @classmethod
-    def of_audio(cls, audio: np.ndarray, sample_rate: int = 24_000, key=None) -> "Waveform":
+    def of_audio(cls, audio: np.ndarray, sample_rate: int = 24_000, key=None) -> Waveform:
         mins, maxs = envelope(audio, 1)
         return cls(mins, maxs, 1, sample_rate, [0], [key])
 
     @classmethod
     def of_parts(cls, parts: list[tuple[object, np.ndarray]], sample_rate: int = 24_000,
-                 block: int = CHAPTER_BLOCK) -> "Waveform":
+                 block: int = CHAPTER_BLOCK) -> Waveform:
         """Parts (key, audio) one after another; each part is reduced on its own, so a
         boundary falls exactly on a point."""
         return cls.of_envelopes([(key, envelope(audio, block)) for key, audio in parts], sample_rate, block)
 
     @classmethod
     def of_envelopes(cls, parts: list[tuple[object, tuple[np.ndarray, np.ndarray]]],
-                     sample_rate: int = 24_000, block: int = CHAPTER_BLOCK) -> "Waveform":
+                     sample_rate: int = 24_000, block: int = CHAPTER_BLOCK) -> Waveform:
         """Parts (key, (mins, maxs)) already reduced with `block`; a part without points is left out."""
         parts = [(key, lo_hi) for key, lo_hi in parts if len(lo_hi[0])]
         if not parts:

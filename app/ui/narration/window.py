@@ -12,8 +12,17 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QListWidget, QListWidgetItem, QMainWindow, QSplitter,
-    QTableView, QToolBar, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QSplitter,
+    QTableView,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
 )
 
 from app.i18n import again

@@ -17,7 +17,7 @@ import numpy as np
 from app import paths
 from app.atomic import read_json, write_json_atomic
 from app.engine.audio.wav import write_wav
-from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult  # noqa: F401
+from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
 
 log = logging.getLogger("chattts_studio.history")
 
@@ -108,7 +108,6 @@ from dataclasses import asdict  # noqa: E402
 from datetime import timezone  # noqa: E402
 
 from app.engine.errors import VoiceError  # noqa: E402
-
 
 
 def _now() -> str:

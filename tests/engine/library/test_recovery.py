@@ -10,7 +10,7 @@ import pytest
 
 from app.engine import sqlite_file
 from app.engine.errors import LibraryError
-from app.engine.library import Library, VoiceLibrary, Voice, recovery
+from app.engine.library import Library, Voice, VoiceLibrary, recovery
 from app.engine.library.recovery import KEEP_BACKUPS, backups
 
 

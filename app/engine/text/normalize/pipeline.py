@@ -209,7 +209,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     if kind == "money_range":
         return " to " if lang == "en" else "至"
     if kind == "roman":
-        if not g[2] or g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|of\b)", text[m.end():]):
+        if not g[2] or (g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|of\b)", text[m.end():])):
             return None                                 # "Mary I love you": the pronoun
         value = roman_value(g[2])
         name = g[0] or g[1]
