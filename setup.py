@@ -8,5 +8,8 @@ from setuptools import find_namespace_packages, find_packages, setup
 
 RESOURCES = "chattts_studio_resources"
 
-setup(packages=find_packages(include=["app", "app.*"])
-      + [RESOURCES] + [f"{RESOURCES}.{name}" for name in find_namespace_packages("resources")])
+setup(
+    packages=find_packages(include=["app", "app.*"])
+    + [RESOURCES]
+    + [f"{RESOURCES}.{name}" for name in find_namespace_packages("resources")]
+)

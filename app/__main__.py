@@ -20,8 +20,9 @@ def _report_fatal(exc: BaseException) -> None:
         logging.getLogger("chattts_studio").critical("fatal error", exc_info=exc)
     except Exception:
         pass
-    message = (f"ChatTTS Studio could not start: {type(exc).__name__}: {exc}\n\n"
-               f"Details are in {log_path}.")
+    message = (
+        f"ChatTTS Studio could not start: {type(exc).__name__}: {exc}\n\nDetails are in {log_path}."
+    )
     from app.bootstrap import has_console
 
     # A console build (CI, a script, `doctor > report.txt`) must never wait on a click.

@@ -12,7 +12,7 @@ TEMP_SUFFIX = ".partial"
 
 
 def _umask() -> int:
-    try:   # Linux: read it without changing it (os.umask would, for every thread, for a moment)
+    try:  # Linux: read it without changing it (os.umask would, for every thread, for a moment)
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("Umask:"):
                 return int(line.split()[1], 8)

@@ -17,8 +17,19 @@ LOG_NAME = "chattts-studio.log"
 _started_without_console = False
 
 # Marks we print, and what a legacy code page (cp1252, cp936, cp437) can show instead.
-_FALLBACKS = {"✓": ("√", "v"), "✗": ("×", "x"), "⚠": ("!",), "→": ("->",), "…": ("...",),
-              "—": ("-",), "–": ("-",), "“": ('"',), "”": ('"',), "‘": ("'",), "’": ("'",)}
+_FALLBACKS = {
+    "✓": ("√", "v"),
+    "✗": ("×", "x"),
+    "⚠": ("!",),
+    "→": ("->",),
+    "…": ("...",),
+    "—": ("-",),
+    "–": ("-",),
+    "“": ('"',),
+    "”": ('"',),
+    "‘": ("'",),
+    "’": ("'",),
+}
 ENCODE_FALLBACK = "chattts-studio-fallback"
 
 
@@ -27,7 +38,7 @@ def _encode_fallback(err: UnicodeError) -> tuple[str, int]:
     if not isinstance(err, UnicodeEncodeError):
         raise err
     out = []
-    for ch in err.object[err.start:err.end]:
+    for ch in err.object[err.start : err.end]:
         for candidate in _FALLBACKS.get(ch, ()) + ("?",):
             try:
                 candidate.encode(err.encoding)
@@ -88,8 +99,9 @@ def setup_logging(verbose: bool = False) -> str | None:
         log_dir = paths.log_dir()
         log_dir.mkdir(parents=True, exist_ok=True)
         path = str(log_dir / LOG_NAME)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3,
-                                                       encoding="utf-8")
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=2_000_000, backupCount=3, encoding="utf-8"
+        )
         handler.setFormatter(fmt)
         root.addHandler(handler)
     except OSError:
@@ -111,7 +123,9 @@ def install_excepthook() -> None:
     previous = sys.excepthook
 
     def hook(exc_type, exc, tb):
-        logging.getLogger("chattts_studio").critical("unhandled exception", exc_info=(exc_type, exc, tb))
+        logging.getLogger("chattts_studio").critical(
+            "unhandled exception", exc_info=(exc_type, exc, tb)
+        )
         previous(exc_type, exc, tb)
 
     sys.excepthook = hook

@@ -13,7 +13,15 @@ import sys
 from app.i18n import _
 
 # Qt platform plugins that draw without a display server.
-DISPLAYLESS_PLATFORMS = ("offscreen", "minimal", "minimalegl", "eglfs", "linuxfb", "vnc", "vkkhrdisplay")
+DISPLAYLESS_PLATFORMS = (
+    "offscreen",
+    "minimal",
+    "minimalegl",
+    "eglfs",
+    "linuxfb",
+    "vnc",
+    "vkkhrdisplay",
+)
 
 
 def no_display(environ=os.environ, platform: str = sys.platform) -> str | None:
@@ -27,6 +35,7 @@ def no_display(environ=os.environ, platform: str = sys.platform) -> str | None:
         return None
     if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
         return None
-    return _("The window cannot open: there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set, as in "
-             "an SSH session). Start it from a desktop session, or use the command line: {help}").format(
-        help="chattts-studio --help")
+    return _(
+        "The window cannot open: there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set, as in "
+        "an SSH session). Start it from a desktop session, or use the command line: {help}"
+    ).format(help="chattts-studio --help")

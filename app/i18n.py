@@ -29,8 +29,9 @@ LANGUAGES = ("en", "zh_CN")
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE_LANGUAGE
 # A language for one context (a speech server request) over the process's: (language, catalog).
-_in_context: contextvars.ContextVar[tuple[str, gettext.NullTranslations] | None] = contextvars.ContextVar(
-    "chattts_studio_language", default=None)
+_in_context: contextvars.ContextVar[tuple[str, gettext.NullTranslations] | None] = (
+    contextvars.ContextVar("chattts_studio_language", default=None)
+)
 _catalogs: dict[str, tuple[str, gettext.NullTranslations]] = {}
 
 
@@ -104,7 +105,11 @@ def set_language(language: str | None) -> str:
     """Use `language` ("en", "zh_CN", or None/"system" for the system's) from now on, in every
     thread; returns the language in effect (English when its catalog is missing or damaged)."""
     global _translation, _language
-    wanted = system_language() if language in (None, "system") else normalize(language) or SOURCE_LANGUAGE
+    wanted = (
+        system_language()
+        if language in (None, "system")
+        else normalize(language) or SOURCE_LANGUAGE
+    )
     _language, _translation = _catalog(wanted)
     return _language
 
@@ -142,8 +147,11 @@ class Phrase(str):
         return phrase
 
     def format(self, *args, **kwargs) -> Phrase:
-        return Phrase(str.format(self, *args, **kwargs), self.source,
-                      ([_kept(a) for a in args], {k: _kept(v) for k, v in kwargs.items()}))
+        return Phrase(
+            str.format(self, *args, **kwargs),
+            self.source,
+            ([_kept(a) for a in args], {k: _kept(v) for k, v in kwargs.items()}),
+        )
 
     def __reduce__(self):
         return Phrase, (str(self), self.source, self.fields)
@@ -176,7 +184,7 @@ def again(text):
     args, kwargs = text.fields
     try:
         return phrase.format(*[again(a) for a in args], **{k: again(v) for k, v in kwargs.items()})
-    except (ValueError, KeyError, IndexError):    # a field kept as text under a number's format
+    except (ValueError, KeyError, IndexError):  # a field kept as text under a number's format
         return text
 
 

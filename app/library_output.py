@@ -21,7 +21,7 @@ from app.engine.errors import StudioError
 from app.i18n import _
 
 LIBRARY_LOG = "library-output.log"
-MAX_LOG_BYTES = 2_000_000    # past this the next command moves it to LIBRARY_LOG + ".1"
+MAX_LOG_BYTES = 2_000_000  # past this the next command moves it to LIBRARY_LOG + ".1"
 
 
 def _open_log(target: Path) -> int:
@@ -54,8 +54,13 @@ def _terminal_writer(fd: int, previous) -> io.TextIOWrapper:
             raw = None
     if raw is None:
         raw = io.FileIO(fd, "w", closefd=False)
-    return io.TextIOWrapper(io.BufferedWriter(raw), encoding=previous.encoding, errors=previous.errors,
-                            line_buffering=True, write_through=True)
+    return io.TextIOWrapper(
+        io.BufferedWriter(raw),
+        encoding=previous.encoding,
+        errors=previous.errors,
+        line_buffering=True,
+        write_through=True,
+    )
 
 
 def _real_stderr_fd() -> int | None:
@@ -89,7 +94,7 @@ def library_output_to_log(log_dir: Path | str | None):
         pass
     try:
         saved = os.dup(2)
-    except OSError:             # no fd 2 at all: nothing to keep off a terminal
+    except OSError:  # no fd 2 at all: nothing to keep off a terminal
         os.close(log_fd)
         yield None
         return
@@ -119,8 +124,12 @@ def library_output_to_log(log_dir: Path | str | None):
             # A crash's traceback comes next; what a library said before it is evidence too
             # (test_a_crash_points_at_what_the_libraries_printed).
             try:
-                print(_("Note: what the libraries printed before this failure is in {file}.").format(
-                    file=target), file=sys.stderr)
+                print(
+                    _("Note: what the libraries printed before this failure is in {file}.").format(
+                        file=target
+                    ),
+                    file=sys.stderr,
+                )
             except (OSError, ValueError):
                 pass
         if swap:

@@ -41,5 +41,8 @@ def loaded_resources() -> list[Path]:
     bundle must carry each (tests/test_packaging.py installs a built wheel and checks)."""
     from app.i18n import catalog_file
 
-    return ([translation_file(lang) for lang in TRANSLATED_LANGUAGES]
-            + [catalog_file(lang) for lang in TRANSLATED_LANGUAGES] + [app_icon()])
+    return (
+        [translation_file(lang) for lang in TRANSLATED_LANGUAGES]
+        + [catalog_file(lang) for lang in TRANSLATED_LANGUAGES]
+        + [app_icon()]
+    )

@@ -40,9 +40,9 @@ class SharedSettings(BaseModel):
 
 
 class ModelDirSource(StrEnum):
-    OPTION = "option"              # --model
-    ENVIRONMENT = "environment"    # CHATTTS_STUDIO_MODEL_DIR
-    SAVED = "saved"                # chosen in the window, saved in settings_file()
+    OPTION = "option"  # --model
+    ENVIRONMENT = "environment"  # CHATTTS_STUDIO_MODEL_DIR
+    SAVED = "saved"  # chosen in the window, saved in settings_file()
     DEFAULT = "default"
 
 
@@ -68,7 +68,9 @@ def _raw() -> dict:
         log.warning("the settings file %s cannot be read: %s", path, exc)
         return {}
     if len(data) > MAX_BYTES:
-        log.warning("the settings file %s is larger than %d bytes; it was not read", path, MAX_BYTES)
+        log.warning(
+            "the settings file %s is larger than %d bytes; it was not read", path, MAX_BYTES
+        )
         return {}
     try:
         value = json.loads(data.decode("utf-8-sig"))
@@ -109,7 +111,9 @@ def save_model_dir(folder: os.PathLike | str | None) -> str | None:
     return value
 
 
-def model_dir_choice(explicit: os.PathLike | str | None = None, environ=os.environ) -> ModelDirChoice:
+def model_dir_choice(
+    explicit: os.PathLike | str | None = None, environ=os.environ
+) -> ModelDirChoice:
     """The model folder and what chose it."""
     if explicit:
         return ModelDirChoice(Path(explicit).expanduser(), ModelDirSource.OPTION)
@@ -122,5 +126,7 @@ def model_dir_choice(explicit: os.PathLike | str | None = None, environ=os.envir
     if saved and Path(saved).expanduser().is_absolute():
         return ModelDirChoice(Path(saved).expanduser(), ModelDirSource.SAVED)
     if saved:
-        log.warning("the model folder %r in %s is not absolute; it was ignored", saved, settings_file())
+        log.warning(
+            "the model folder %r in %s is not absolute; it was ignored", saved, settings_file()
+        )
     return ModelDirChoice(paths.default_model_dir(), ModelDirSource.DEFAULT)

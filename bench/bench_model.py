@@ -35,8 +35,12 @@ def bench_synthesizer(folder: str | None, quick: bool):
 def child_json(script: str, *args: str) -> dict:
     """Run `script --child ...args` in a fresh process (offline) and return the JSON its last
     line printed, or {"error": its last line of stderr}."""
-    out = subprocess.run([sys.executable, script, "--child", *args], capture_output=True, text=True,
-                         env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    out = subprocess.run(
+        [sys.executable, script, "--child", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -26,9 +26,24 @@ HIGHER_IS_BETTER = {"tokens_per_s_b1", "tokens_per_s_b4"}
 
 
 def _measure(tree: Path, mode: str, model: str, tokens: int, device: str) -> dict:
-    out = subprocess.run([sys.executable, str(tree / "bench" / "decode.py"), "--child", mode, "--model", model,
-                          "--tokens", str(tokens), "--device", device],
-                         cwd=tree, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(tree / "bench" / "decode.py"),
+            "--child",
+            mode,
+            "--model",
+            model,
+            "--tokens",
+            str(tokens),
+            "--device",
+            device,
+        ],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -36,14 +51,22 @@ def _measure(tree: Path, mode: str, model: str, tokens: int, device: str) -> dic
 
 def _summary(runs: list[dict]) -> dict:
     good = [r for r in runs if "error" not in r]
-    return {m: statistics.median(r[m] for r in good) for m in METRICS if good and all(r.get(m) is not None for r in good)}
+    return {
+        m: statistics.median(r[m] for r in good)
+        for m in METRICS
+        if good and all(r.get(m) is not None for r in good)
+    }
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--base", required=True, help="git revision to compare against (e.g. the previous main)")
+    p.add_argument(
+        "--base", required=True, help="git revision to compare against (e.g. the previous main)"
+    )
     p.add_argument("--modes", default="jit-int8", help="comma-separated modes of bench/decode.py")
-    p.add_argument("--model", help="model folder (default: bench/decode.py's full-size random model)")
+    p.add_argument(
+        "--model", help="model folder (default: bench/decode.py's full-size random model)"
+    )
     p.add_argument("--tokens", type=int, default=64)
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--device", default="cpu")
@@ -56,28 +79,51 @@ def main(argv=None) -> int:
         build_random_model(Path(model), size="full", seed=0)
     with tempfile.TemporaryDirectory(prefix="chattts-base-") as scratch:
         base_tree = Path(scratch) / "tree"
-        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), args.base], cwd=ROOT, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(base_tree), args.base],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
         try:
-            report = {"base": args.base, "head": "working tree", "device": args.device, "tokens": args.tokens,
-                      "modes": {}}
+            report = {
+                "base": args.base,
+                "head": "working tree",
+                "device": args.device,
+                "tokens": args.tokens,
+                "modes": {},
+            }
             for mode in args.modes.split(","):
                 runs = {"base": [], "head": []}
                 for _round in range(args.rounds):
                     for side, tree in (("base", base_tree), ("head", ROOT)):
                         runs[side].append(_measure(tree, mode, model, args.tokens, args.device))
                         # each run as it ends, so a run cut short still leaves its numbers
-                        print(json.dumps({"mode": mode, "side": side, **runs[side][-1]}), file=sys.stderr, flush=True)
+                        print(
+                            json.dumps({"mode": mode, "side": side, **runs[side][-1]}),
+                            file=sys.stderr,
+                            flush=True,
+                        )
                 base, head = _summary(runs["base"]), _summary(runs["head"])
                 ratio = {}
                 for m in METRICS:
                     if base.get(m) and head.get(m):
                         # > 1 means the head is better (faster, less memory)
-                        ratio[m] = round(head[m] / base[m] if m in HIGHER_IS_BETTER else base[m] / head[m], 3)
-                report["modes"][mode] = {"runs": runs, "median_base": base, "median_head": head,
-                                         "head_vs_base": ratio}
+                        ratio[m] = round(
+                            head[m] / base[m] if m in HIGHER_IS_BETTER else base[m] / head[m], 3
+                        )
+                report["modes"][mode] = {
+                    "runs": runs,
+                    "median_base": base,
+                    "median_head": head,
+                    "head_vs_base": ratio,
+                }
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT, capture_output=True)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(base_tree)],
+                cwd=ROOT,
+                capture_output=True,
+            )
     print(json.dumps(report, indent=2))
     return 0
 

@@ -34,8 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.bench_model import child_json
 
 SENTENCE = "今天天气很好，我们一起去公园散步吧。"
-PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
-             "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
+PARAGRAPH = (
+    "今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
+    "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。"
+)
 ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8"]
 QUICK_MODES = ["jit-fp32", "jit-int8"]
 # On a GPU "jit" is our loop replaying CUDA graphs; "eager" the same loop without them.
@@ -43,18 +45,25 @@ CUDA_MODES = ["jit-fp32", "jit-bf16", "jit-fp16", "eager-fp16"]
 # What the step's matrices are, by precision: fp32/bf16 Linear, int8 RowScaledLinear
 # (decode/int8_rows.py), or PyTorch's dynamic int8 (the recipes bench/int8_speed.py compares).
 LINEARS = ("Linear", "RowScaledLinear", "DynamicQuantizedLinear")
-METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb", "peak_gpu_mb"]
+METRICS = [
+    "tokens_per_s_b1",
+    "tokens_per_s_b4",
+    "rtf_paragraph",
+    "first_chunk_s",
+    "peak_rss_mb",
+    "peak_gpu_mb",
+]
 
 
 def _peak_rss_mb() -> float:
     import psutil
 
     info = psutil.Process().memory_info()
-    peak = getattr(info, "peak_wset", None)      # Windows
+    peak = getattr(info, "peak_wset", None)  # Windows
     if peak is None:
         import resource
 
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024   # Linux: KiB
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
     return round(peak / 2**20, 1)
 
 
@@ -67,11 +76,17 @@ def _timed(fn) -> float:
 def _forced_upstream(synth, texts, tokens):
     import ChatTTS
 
-    params = ChatTTS.Chat.InferCodeParams(prompt="[speed_5]", spk_emb=synth.speaker_for_seed(1),
-                                          max_new_token=tokens, min_new_token=tokens, show_tqdm=False,
-                                          manual_seed=1)
-    return lambda: synth.chat.infer(list(texts), skip_refine_text=True, split_text=False,
-                                     params_infer_code=params)
+    params = ChatTTS.Chat.InferCodeParams(
+        prompt="[speed_5]",
+        spk_emb=synth.speaker_for_seed(1),
+        max_new_token=tokens,
+        min_new_token=tokens,
+        show_tqdm=False,
+        manual_seed=1,
+    )
+    return lambda: synth.chat.infer(
+        list(texts), skip_refine_text=True, split_text=False, params_infer_code=params
+    )
 
 
 def _forced_ours(synth, texts, tokens):
@@ -79,20 +94,35 @@ def _forced_ours(synth, texts, tokens):
     from app.engine.decode.speech import BatchReport
     from app.engine.request import SamplingParams
 
-    s = SamplingParams()              # ChatTTS's defaults, as a request would carry them
-    params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, tokens, min_new_tokens=tokens)
+    s = SamplingParams()  # ChatTTS's defaults, as a request would carry them
+    params = PassParams(
+        s.temperature, s.top_p, s.top_k, s.repetition_penalty, tokens, min_new_tokens=tokens
+    )
     speaker = synth.speaker_for_seed(1)
     seeds = list(range(len(texts)))
-    return lambda: list(synth.speech.speak(list(texts), "[speed_5]", params, seeds,
-                                            [speaker] * len(texts), [None] * len(texts), None, False,
-                                            BatchReport()))
+    return lambda: list(
+        synth.speech.speak(
+            list(texts),
+            "[speed_5]",
+            params,
+            seeds,
+            [speaker] * len(texts),
+            [None] * len(texts),
+            None,
+            False,
+            BatchReport(),
+        )
+    )
 
 
 def floor_layers(loop) -> list:
     """The step's matrices the floor multiplies with."""
-    linears = [m for _name, m in loop._stack.named_modules()
-               if getattr(m, "original_name", type(m).__name__) in LINEARS]
-    if not linears:       # a new kind of layer: a floor of nothing would read as 0 ms
+    linears = [
+        m
+        for _name, m in loop._stack.named_modules()
+        if getattr(m, "original_name", type(m).__name__) in LINEARS
+    ]
+    if not linears:  # a new kind of layer: a floor of nothing would read as 0 ms
         raise RuntimeError("no Linear layers found in the decode step")
     return linears
 
@@ -103,8 +133,16 @@ def _matmul_floor(loop, repeats: int = 20) -> float:
     import torch
 
     linears = floor_layers(loop)
-    inputs = [torch.randn(1, 1, m.in_features if hasattr(m, "in_features") else loop.hidden_size,
-                          dtype=loop.dtype, device=loop.device) for m in linears]
+    inputs = [
+        torch.randn(
+            1,
+            1,
+            m.in_features if hasattr(m, "in_features") else loop.hidden_size,
+            dtype=loop.dtype,
+            device=loop.device,
+        )
+        for m in linears
+    ]
     with torch.inference_mode():
         for _ in range(3):
             for m, x in zip(linears, inputs):
@@ -126,11 +164,16 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     synth = Synthesizer(model, device=device, decode=decode, precision=precision or "auto")
     synth.load(verify=False)
     forced = _forced_upstream if decode == "upstream" else _forced_ours
+
     # Forced lengths here too: with random weights a sentence ends at a random step, and
     # upstream pads every sentence of a batch to the longest (that padding is audible).
     def paragraph_request(n):
-        return SynthesisRequest(PARAGRAPH, refine_text=False, voice_lock=False,
-                                sampling=SamplingParams(max_new_tokens=n, min_new_tokens=n))
+        return SynthesisRequest(
+            PARAGRAPH,
+            refine_text=False,
+            voice_lock=False,
+            sampling=SamplingParams(max_new_tokens=n, min_new_tokens=n),
+        )
 
     # Warm-up, the same for every mode and of the very shapes timed below: first runs of a
     # shape are slower (TorchScript's profiling runs, graph captures, allocator growth); a user
@@ -150,8 +193,11 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     first_chunk = None
     if decode != "upstream":
         started = time.perf_counter()
-        for _chunk in synth.synthesize(SynthesisRequest(SENTENCE, refine_text=False,
-                                                        sampling=SamplingParams(max_new_tokens=2 * tokens))):
+        for _chunk in synth.synthesize(
+            SynthesisRequest(
+                SENTENCE, refine_text=False, sampling=SamplingParams(max_new_tokens=2 * tokens)
+            )
+        ):
             first_chunk = round(time.perf_counter() - started, 3)
             synth.cancel()
             break
@@ -162,8 +208,11 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     if synth.loop is not None:
         floor_ms = _matmul_floor(synth.loop)
         assert floor_ms > 0
-        floor = {"floor_ms_per_step": round(floor_ms, 2), "floor_tokens_per_s": round(1000 / floor_ms, 1),
-                 "floor_reached_pct": round(100 * tokens / b1 / (1000 / floor_ms), 1)}
+        floor = {
+            "floor_ms_per_step": round(floor_ms, 2),
+            "floor_tokens_per_s": round(1000 / floor_ms, 1),
+            "floor_reached_pct": round(100 * tokens / b1 / (1000 / floor_ms), 1),
+        }
     return {
         **floor,
         "peak_gpu_mb": peak_gpu_mb,
@@ -188,19 +237,29 @@ def _ratios(mode: dict, upstream: dict) -> dict:
         if mode.get(key) and upstream.get(key):
             ratios[key] = round(mode[key] / upstream[key], 2)
     if mode.get("rtf_paragraph") and upstream.get("rtf_paragraph"):
-        ratios["rtf_paragraph"] = round(upstream["rtf_paragraph"] / mode["rtf_paragraph"], 2)  # >1: faster
+        ratios["rtf_paragraph"] = round(
+            upstream["rtf_paragraph"] / mode["rtf_paragraph"], 2
+        )  # >1: faster
     return ratios
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
     p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 64; --quick 16)")
     p.add_argument("--modes", help="comma-separated, from " + ",".join(ALL_MODES))
-    p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens and modes (smoke test)")
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
-                   help="where to run (default: the GPU when PyTorch sees one); on cuda the default "
-                        "modes are fp32, bf16 and fp16")
+    p.add_argument(
+        "--quick", action="store_true", help="tiny model, fewer tokens and modes (smoke test)"
+    )
+    p.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        default="auto",
+        help="where to run (default: the GPU when PyTorch sees one); on cuda the default "
+        "modes are fp32, bf16 and fp16",
+    )
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     tokens = args.tokens or (16 if args.quick else 64)

@@ -27,8 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_model import bench_model, child_json
 
-VARIANTS = ["loaded on the engine thread (shipped)", "loaded on a live thread beside it (before)",
-            "upstream ChatTTS, on its loading thread"]
+VARIANTS = [
+    "loaded on the engine thread (shipped)",
+    "loaded on a live thread beside it (before)",
+    "upstream ChatTTS, on its loading thread",
+]
 SENTENCE = "今天天气很好，我们一起去公园散步吧。"
 
 
@@ -37,10 +40,18 @@ def run_variant(variant: str, model: str, tokens: int, rounds: int, precision: s
     from app.engine.synthesis.engine import Engine
     from app.engine.synthesis.synthesizer import Synthesizer
 
-    synth = Synthesizer(model, device="cpu", decode="upstream" if variant == VARIANTS[2] else "jit",
-                        precision=precision)
-    request = SynthesisRequest(SENTENCE, refine_text=False, voice_lock=False,
-                               sampling=SamplingParams(max_new_tokens=tokens, min_new_tokens=tokens))
+    synth = Synthesizer(
+        model,
+        device="cpu",
+        decode="upstream" if variant == VARIANTS[2] else "jit",
+        precision=precision,
+    )
+    request = SynthesisRequest(
+        SENTENCE,
+        refine_text=False,
+        voice_lock=False,
+        sampling=SamplingParams(max_new_tokens=tokens, min_new_tokens=tokens),
+    )
     engine = None
     if variant == VARIANTS[0]:
         engine = Engine.loading(synth, verify=False)
@@ -49,10 +60,10 @@ def run_variant(variant: str, model: str, tokens: int, rounds: int, precision: s
         if variant == VARIANTS[1]:
             engine = Engine(synth)
     if engine is None:
-        run = lambda: synth.run(request)                                  # noqa: E731
+        run = lambda: synth.run(request)  # noqa: E731
     else:
-        run = lambda: engine.submit(request).result()                    # noqa: E731
-    run()                                                                 # first calls
+        run = lambda: engine.submit(request).result()  # noqa: E731
+    run()  # first calls
     seconds = []
     for _ in range(rounds):
         started = time.perf_counter()
@@ -60,17 +71,33 @@ def run_variant(variant: str, model: str, tokens: int, rounds: int, precision: s
         seconds.append(round(time.perf_counter() - started, 3))
     if engine is not None:
         engine.close(60)
-    return {"decode": synth.decode_label, "seconds": seconds, "tokens_per_s": round(tokens / statistics.median(seconds), 1)}
+    return {
+        "decode": synth.decode_label,
+        "seconds": seconds,
+        "tokens_per_s": round(tokens / statistics.median(seconds), 1),
+    }
 
 
 def _child(variant: str, model: str, args) -> dict:
-    return child_json(__file__, str(VARIANTS.index(variant)), "--model", model, "--tokens", str(args.tokens),
-                      "--rounds", str(args.rounds), "--precision", args.precision)
+    return child_json(
+        __file__,
+        str(VARIANTS.index(variant)),
+        "--model",
+        model,
+        "--tokens",
+        str(args.tokens),
+        "--rounds",
+        str(args.rounds),
+        "--precision",
+        args.precision,
+    )
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
     p.add_argument("--tokens", type=int, default=96)
     p.add_argument("--rounds", type=int, default=3, help="sentences timed per process")
     p.add_argument("--repeats", type=int, default=2, help="processes per variant, interleaved")
@@ -84,16 +111,30 @@ def main(argv=None) -> int:
         from app.engine.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
-        print(json.dumps(run_variant(VARIANTS[int(args.child)], args.model, args.tokens, args.rounds,
-                                     args.precision)))
+        print(
+            json.dumps(
+                run_variant(
+                    VARIANTS[int(args.child)], args.model, args.tokens, args.rounds, args.precision
+                )
+            )
+        )
         return 0
     model, size = bench_model(args.model, args.quick)
     runs: dict[str, list[dict]] = {v: [] for v in VARIANTS}
     for _ in range(args.repeats):
         for variant in VARIANTS:
             runs[variant].append(_child(variant, str(model), args))
-    print(json.dumps({"model": f"random weights, {size} size", "cpu_count": os.cpu_count(),
-                      "tokens_per_sentence": args.tokens, "runs": runs}, indent=2))
+    print(
+        json.dumps(
+            {
+                "model": f"random weights, {size} size",
+                "cpu_count": os.cpu_count(),
+                "tokens_per_sentence": args.tokens,
+                "runs": runs,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

@@ -41,8 +41,12 @@ def _render(engine, folder: Path, name: str, sentences: int, tokens: int) -> dic
     wall = time.perf_counter() - started
     audio = sum(s.duration or 0 for s in project.sentences())
     assert outcome.state == "finished" and outcome.done == sentences, outcome
-    return {"wall_s": round(wall, 2), "audio_s": round(audio, 2), "audio_s_per_wall_s": round(audio / wall, 3),
-            "wall_s_per_sentence": round(wall / sentences, 3)}
+    return {
+        "wall_s": round(wall, 2),
+        "audio_s": round(audio, 2),
+        "audio_s_per_wall_s": round(audio / wall, 3),
+        "wall_s_per_sentence": round(wall / sentences, 3),
+    }
 
 
 def _farm_case(make, folder: Path, name: str, sentences: int, tokens: int) -> dict:
@@ -51,7 +55,7 @@ def _farm_case(make, folder: Path, name: str, sentences: int, tokens: int) -> di
     try:
         engine.farm.wait_ready()
         ready = time.perf_counter() - started
-        _render(engine, folder, f"{name}-warm", 2, tokens)           # every worker's first shapes
+        _render(engine, folder, f"{name}-warm", 2, tokens)  # every worker's first shapes
         row = _render(engine, folder, name, sentences, tokens)
     finally:
         engine.close()
@@ -64,7 +68,7 @@ def _in_process(model: Path, folder: Path, sentences: int, tokens: int, precisio
 
     started = time.perf_counter()
     synth = Synthesizer(model, device="cpu", precision=precision, stream=False)
-    engine = Engine.loading(synth, verify=False)   # as `narrate` loads it: on the engine's thread
+    engine = Engine.loading(synth, verify=False)  # as `narrate` loads it: on the engine's thread
     load = time.perf_counter() - started
     try:
         _render(engine, folder, "warm", 2, tokens)
@@ -82,12 +86,18 @@ def _upstream(model: Path, sentences: int, tokens: int) -> dict:
     synth.load(verify=False)
     _render_upstream(synth, 2, tokens)
     audio, wall = _render_upstream(synth, sentences, tokens)
-    return {"wall_s": round(wall, 2), "audio_s": round(audio, 2), "audio_s_per_wall_s": round(audio / wall, 3)}
+    return {
+        "wall_s": round(wall, 2),
+        "audio_s": round(audio, 2),
+        "audio_s_per_wall_s": round(audio / wall, 3),
+    }
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
     p.add_argument("--sentences", type=int, default=12)
     p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 48; --quick 16)")
     p.add_argument("--precision", default="fp32", choices=["fp32", "int8", "bf16"])
@@ -110,16 +120,29 @@ def main(argv=None) -> int:
     cores = os.cpu_count() or 1
 
     def specs(n, prefix):
-        return [WorkerSpec(f"{prefix}{i}", str(model), "cpu", args.precision, threads=max(1, cores // n))
-                for i in range(n)]
+        return [
+            WorkerSpec(
+                f"{prefix}{i}", str(model), "cpu", args.precision, threads=max(1, cores // n)
+            )
+            for i in range(n)
+        ]
 
-    report = {"model": f"random weights, {size} size", "cores": cores, "sentences": args.sentences,
-              "tokens_per_sentence": tokens, "precision": args.precision}
+    report = {
+        "model": f"random weights, {size} size",
+        "cores": cores,
+        "sentences": args.sentences,
+        "tokens_per_sentence": tokens,
+        "precision": args.precision,
+    }
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         report["in_process"] = _in_process(model, folder, args.sentences, tokens, args.precision)
-        report["local_1"] = _farm_case(lambda: local_farm(specs(1, "cpu")), folder, "local1", args.sentences, tokens)
-        report["local_2"] = _farm_case(lambda: local_farm(specs(2, "cpu")), folder, "local2", args.sentences, tokens)
+        report["local_1"] = _farm_case(
+            lambda: local_farm(specs(1, "cpu")), folder, "local1", args.sentences, tokens
+        )
+        report["local_2"] = _farm_case(
+            lambda: local_farm(specs(2, "cpu")), folder, "local2", args.sentences, tokens
+        )
         if not args.no_ray:
             try:
                 import ray
@@ -128,12 +151,19 @@ def main(argv=None) -> int:
 
                 ray.init(num_cpus=cores, include_dashboard=False, log_to_driver=False)
                 try:
-                    report["ray_2"] = _farm_case(lambda: ray_farm("local", specs(2, "ray")), folder, "ray2",
-                                                 args.sentences, tokens)
+                    report["ray_2"] = _farm_case(
+                        lambda: ray_farm("local", specs(2, "ray")),
+                        folder,
+                        "ray2",
+                        args.sentences,
+                        tokens,
+                    )
                 finally:
                     ray.shutdown()
             except ImportError:
-                report["ray_2"] = {"error": "Ray is not installed (pip install \"chattts-studio[farm]\")"}
+                report["ray_2"] = {
+                    "error": 'Ray is not installed (pip install "chattts-studio[farm]")'
+                }
         report["upstream_sentence_by_sentence"] = _upstream(model, args.sentences, tokens)
     one = report["local_1"]["audio_s_per_wall_s"]
     for key in ("local_2", "ray_2"):
@@ -142,7 +172,8 @@ def main(argv=None) -> int:
             row["scaling_efficiency"] = round(row["audio_s_per_wall_s"] / (row["workers"] * one), 3)
     if "wall_s_per_sentence" in report.get("ray_2", {}):
         report["ray_overhead_s_per_sentence"] = round(
-            report["ray_2"]["wall_s_per_sentence"] - report["local_2"]["wall_s_per_sentence"], 3)
+            report["ray_2"]["wall_s_per_sentence"] - report["local_2"]["wall_s_per_sentence"], 3
+        )
     if args.json:
         print(json.dumps(report, indent=2))
     else:

@@ -40,8 +40,12 @@ def run_variant(variant: str, model: str, short: int, tokens: int) -> dict:
 
     DecodeLoop.int8_unoptimized = variant != "int8-optimizing"
     upstream = variant == "upstream"
-    synth = Synthesizer(model, device="cpu", decode="upstream" if upstream else "jit",
-                        precision="fp32" if upstream else "int8")
+    synth = Synthesizer(
+        model,
+        device="cpu",
+        decode="upstream" if upstream else "jit",
+        precision="fp32" if upstream else "int8",
+    )
     synth.load(warm_up=False)
     forced = _forced_upstream if upstream else _forced_ours
 
@@ -54,13 +58,19 @@ def run_variant(variant: str, model: str, short: int, tokens: int) -> dict:
     second = timed(forced(synth, [SENTENCE], short))
     long = forced(synth, [SENTENCE], tokens)
     steady = timed(long) + timed(long)
-    return {"decode": "upstream" if upstream else f"jit-{synth.precision}",
-            "first_s": round(first, 3), "second_s": round(second, 3), "extra_s": round(first - second, 3),
-            "tokens_per_s": round(2 * tokens / steady, 1)}
+    return {
+        "decode": "upstream" if upstream else f"jit-{synth.precision}",
+        "first_s": round(first, 3),
+        "second_s": round(second, 3),
+        "extra_s": round(first - second, 3),
+        "tokens_per_s": round(2 * tokens / steady, 1),
+    }
 
 
 def _child(variant: str, model: str, short: int, tokens: int) -> dict:
-    return child_json(__file__, variant, "--model", model, "--short", str(short), "--tokens", str(tokens))
+    return child_json(
+        __file__, variant, "--model", model, "--short", str(short), "--tokens", str(tokens)
+    )
 
 
 def _median(values: list[float]) -> float | None:
@@ -73,9 +83,15 @@ def _median(values: list[float]) -> float | None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
     p.add_argument("--short", type=int, default=4, help="tokens of the first and second sentence")
-    p.add_argument("--tokens", type=int, help="tokens per sentence for the steady speed (default 128; --quick 16)")
+    p.add_argument(
+        "--tokens",
+        type=int,
+        help="tokens per sentence for the steady speed (default 128; --quick 16)",
+    )
     p.add_argument("--repeats", type=int, default=2)
     p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens (smoke test)")
     p.add_argument("--child", help=argparse.SUPPRESS)
@@ -93,11 +109,25 @@ def main(argv=None) -> int:
     for _ in range(args.repeats):
         for variant in VARIANTS:
             runs[variant].append(_child(variant, str(model), args.short, tokens))
-    summary = {v: {key: _median([r[key] for r in rs if key in r])
-                   for key in ("first_s", "second_s", "extra_s", "tokens_per_s")}
-               for v, rs in runs.items()}
-    print(json.dumps({"model": f"random weights, {size} size", "short_tokens": args.short,
-                      "tokens_per_sentence": tokens, "median": summary, "runs": runs}, indent=2))
+    summary = {
+        v: {
+            key: _median([r[key] for r in rs if key in r])
+            for key in ("first_s", "second_s", "extra_s", "tokens_per_s")
+        }
+        for v, rs in runs.items()
+    }
+    print(
+        json.dumps(
+            {
+                "model": f"random weights, {size} size",
+                "short_tokens": args.short,
+                "tokens_per_sentence": tokens,
+                "median": summary,
+                "runs": runs,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

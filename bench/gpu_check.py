@@ -25,7 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-TEXTS = ["你好，世界。", "Hello there, this one is a much longer sentence than the first。", "再见。"]
+TEXTS = [
+    "你好，世界。",
+    "Hello there, this one is a much longer sentence than the first。",
+    "再见。",
+]
 
 
 def _greedy(loop, chat, steps: int):
@@ -36,7 +40,7 @@ def _greedy(loop, chat, steps: int):
     eos = int(chat.config.gpt.num_audio_tokens) - 1
     seen = []
     loop.on_logits = lambda i, logits, rows: i == 0 and seen.append(logits.float().cpu())
-    params = PassParams(1.0, 1.0, 0, 1.0, steps, min_new_tokens=steps, greedy=True)   # forced length
+    params = PassParams(1.0, 1.0, 0, 1.0, steps, min_new_tokens=steps, greedy=True)  # forced length
     result = list(loop.generate(emb, mask, True, params, [1, 2, 3], eos=eos))[-1]
     loop.on_logits = None
     return [t.cpu() for t in result.tokens], seen[0]
@@ -65,6 +69,7 @@ def _count_syncs(loop, chat, steps: int) -> float:
             if self.is_cuda:
                 counted["n"] += 1
             return originals[name](self, *a, **k)
+
         return wrapper
 
     for name in originals:
@@ -80,8 +85,15 @@ def _count_syncs(loop, chat, steps: int) -> float:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", help="model folder (tiny random weights built there if empty)")
-    p.add_argument("--steps", type=int, default=300, help="greedy tokens per sentence (crosses a bucket at 256)")
-    p.add_argument("--device", default="cuda", help=argparse.SUPPRESS)   # cpu: a smoke run of this script
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=300,
+        help="greedy tokens per sentence (crosses a bucket at 256)",
+    )
+    p.add_argument(
+        "--device", default="cuda", help=argparse.SUPPRESS
+    )  # cpu: a smoke run of this script
     args = p.parse_args(argv)
     import torch
 
@@ -113,7 +125,7 @@ def main(argv=None) -> int:
         "agreement": {},
     }
     reference, reference_logits = _greedy(DecodeLoop(chat, "eager", "fp32"), chat, args.steps)
-    for precision in (("fp32", "fp16", "bf16") if gpu else ("fp32", "bf16")):
+    for precision in ("fp32", "fp16", "bf16") if gpu else ("fp32", "bf16"):
         graphed = DecodeLoop(chat, "jit", precision)
         tokens, logits = _greedy(graphed, chat, args.steps)
         entries = {f"{b}x{c}": sorted(e.graphs) for (b, c), e in graphed.static_caches.items()}
@@ -129,14 +141,17 @@ def main(argv=None) -> int:
             "sentence_lengths": [len(t) for t in tokens],
         }
         if precision != "fp32":
-            cosine = torch.nn.functional.cosine_similarity(logits.flatten(), reference_logits.flatten(), dim=0)
+            cosine = torch.nn.functional.cosine_similarity(
+                logits.flatten(), reference_logits.flatten(), dim=0
+            )
             report["agreement"][precision] = {
                 "first_step_logit_cosine": round(float(cosine), 5),
                 "greedy_tokens_agreeing_with_fp32": _agreeing(tokens, reference),
             }
     if gpu:
-        report["host_syncs"] = {"per_token_graph_fp16": _count_syncs(DecodeLoop(chat, "jit", "fp16"), chat,
-                                                                     args.steps)}
+        report["host_syncs"] = {
+            "per_token_graph_fp16": _count_syncs(DecodeLoop(chat, "jit", "fp16"), chat, args.steps)
+        }
         report["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
     print(json.dumps(report, indent=2))
     return 0

@@ -31,13 +31,17 @@ def _steps(loop, emb, steps: int) -> None:
     slots = torch.arange(prompt + steps)
     mask = torch.ones(prompt, prompt, dtype=torch.bool).tril_()[None, None]
     with torch.inference_mode():
-        hidden = loop.run_stack(emb, torch.arange(prompt)[None], mask, k, v, slots[:prompt], prompt)[:, -1]
+        hidden = loop.run_stack(
+            emb, torch.arange(prompt)[None], mask, k, v, slots[:prompt], prompt
+        )[:, -1]
         for i in range(steps):
             codes = loop.logits(hidden, audio=True).view(batch, loop.num_vq, -1).argmax(-1)
             at = prompt + i
             x = loop.embed_tokens(codes, audio=True)
             step_mask = torch.ones(1, 1, 1, at + 1, dtype=torch.bool)
-            hidden = loop.run_stack(x, torch.tensor([[at]]), step_mask, k, v, slots[at:at + 1], at + 1)[:, -1]
+            hidden = loop.run_stack(
+                x, torch.tensor([[at]]), step_mask, k, v, slots[at : at + 1], at + 1
+            )[:, -1]
 
 
 def main(argv=None) -> int:
@@ -74,30 +78,43 @@ def main(argv=None) -> int:
 
     batches = [int(b) for b in args.batches.split(",")]
     loops, build_s = {}, {}
-    for name, make in (("fp32", lambda: DecodeLoop(synth.chat, "jit", "fp32")),
-                       ("int8-per-tensor", lambda: PerTensor(synth.chat, "jit", "int8")),
-                       ("int8-per-batch", lambda: PerBatch(synth.chat, "jit", "int8")),
-                       ("int8", lambda: DecodeLoop(synth.chat, "jit", "int8"))):
+    for name, make in (
+        ("fp32", lambda: DecodeLoop(synth.chat, "jit", "fp32")),
+        ("int8-per-tensor", lambda: PerTensor(synth.chat, "jit", "int8")),
+        ("int8-per-batch", lambda: PerBatch(synth.chat, "jit", "int8")),
+        ("int8", lambda: DecodeLoop(synth.chat, "jit", "int8")),
+    ):
         started = time.perf_counter()
         loops[name] = make()
         assert loops[name].mode == "jit", loops[name].jit_error
         build_s[name] = round(time.perf_counter() - started, 2)
         for b in batches:
-            _steps(loops[name], emb.expand(b, -1, -1).contiguous(), 4)                 # TorchScript's first runs
+            _steps(loops[name], emb.expand(b, -1, -1).contiguous(), 4)  # TorchScript's first runs
     best = {f"{name} b{b}": float("inf") for name in loops for b in batches}
     for _round in range(args.rounds):
         for b in batches:
             for name, loop in loops.items():
                 started = time.perf_counter()
                 _steps(loop, emb.expand(b, -1, -1).contiguous(), args.steps)
-                best[f"{name} b{b}"] = min(best[f"{name} b{b}"], (time.perf_counter() - started) * 1000 / args.steps)
-    print(json.dumps({
-        "model": f"random weights, {args.size} size", "steps": args.steps, "rounds": args.rounds,
-        "cpu_threads": torch.get_num_threads(),
-        "ms_per_step": {k: round(v, 2) for k, v in best.items()},
-        "speedup_vs_fp32": {k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2) for k, v in best.items()},
-        "build_s": build_s,
-    }, indent=2))
+                best[f"{name} b{b}"] = min(
+                    best[f"{name} b{b}"], (time.perf_counter() - started) * 1000 / args.steps
+                )
+    print(
+        json.dumps(
+            {
+                "model": f"random weights, {args.size} size",
+                "steps": args.steps,
+                "rounds": args.rounds,
+                "cpu_threads": torch.get_num_threads(),
+                "ms_per_step": {k: round(v, 2) for k, v in best.items()},
+                "speedup_vs_fp32": {
+                    k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2) for k, v in best.items()
+                },
+                "build_s": build_s,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

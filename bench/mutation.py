@@ -28,19 +28,29 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Hypothesis property tests are left out of mutation runs: each draws hundreds of examples per
 # mutant (seconds each), and a verdict that rests on a random example is not reproducible.
-_PROPERTY_TESTS = " or ".join((
-    "never_exceeds_the_bound", "keeps_control_tokens_and_latin_words_whole", "as_cn2an_writes_them",
-    "never_cut_inside", "never_cuts_inside", "stays_with_its_unit", "without_a_digit_left"))
+_PROPERTY_TESTS = " or ".join(
+    (
+        "never_exceeds_the_bound",
+        "keeps_control_tokens_and_latin_words_whole",
+        "as_cn2an_writes_them",
+        "never_cut_inside",
+        "never_cuts_inside",
+        "stays_with_its_unit",
+        "without_a_digit_left",
+    )
+)
 
 # group -> (files to mutate, the tests that are theirs). Tests that need the tiny model are
 # chosen where a fast one would not exercise the code (the decode loop, the vocoder).
 GROUPS = {
     "decode.sampling": (
         ["app/engine/decode/sampling.py"],
-        ["tests/engine/test_sampling_vs_upstream.py::test_the_penalty_divides_positive_and_multiplies_negative_logits",
-         "tests/engine/test_decode_loop.py::test_repetition_penalty_and_filters_follow_chattts",
-         "tests/engine/test_decode_loop.py::test_draw_follows_the_distribution",
-         "tests/engine/test_sampling_edges.py"],
+        [
+            "tests/engine/test_sampling_vs_upstream.py::test_the_penalty_divides_positive_and_multiplies_negative_logits",
+            "tests/engine/test_decode_loop.py::test_repetition_penalty_and_filters_follow_chattts",
+            "tests/engine/test_decode_loop.py::test_draw_follows_the_distribution",
+            "tests/engine/test_sampling_edges.py",
+        ],
     ),
     # The loop's own tests in short decodes, TorchScript variants (the eager ones run the same
     # Python loop; only the compiled step, filter and draw differ, and those the TorchScript
@@ -49,58 +59,101 @@ GROUPS = {
     # (8-130 s each; they pin sampling.py, whose group runs its own tests).
     "decode.loop": (
         ["app/engine/decode/loop.py"],
-        ["tests/engine/test_decode_loop_rows.py", "tests/engine/test_decode_loop_memory_and_errors.py",
-         "tests/engine/test_decode_loop_step_cache.py",
-         "tests/engine/test_batch_joins.py::test_sentences_joining_a_running_batch_decode_as_if_alone",
-         "tests/engine/test_decode_loop.py::test_each_sentence_stops_at_its_own_end_token",
-         "tests/engine/test_decode_loop.py::test_audio_pass_matches_upstream_logits_tokens_and_hiddens[jit-batch]",
-         "tests/engine/test_decode_loop.py::test_refine_pass_matches_upstream[jit]",
-         "tests/engine/test_decode_loop.py::test_sampling_is_seeded_per_sentence[jit]",
-         "tests/engine/test_decode_loop.py::test_when_torchscript_fails_the_same_loop_runs_eagerly",
-         "tests/engine/test_sampling_vs_upstream.py::test_the_repetition_penalty_and_its_window_decide_the_tokens",
-         "tests/engine/test_gpu_path.py::test_a_sentences_random_numbers_drawn_at_once_equal_one_draw_per_step",
-         "tests/engine/test_gpu_path.py::test_checking_completion_every_few_steps_gives_the_same_sentences",
-         "tests/engine/test_gpu_path.py::test_kept_caches_are_bounded_and_freed",
-         "tests/engine/test_gpu_path.py::test_memory_held_by_kept_caches_counts_as_free_when_choosing_a_batch",
-         "tests/engine/test_gpu_path.py::test_a_new_cache_that_does_not_fit_frees_the_kept_ones_first",
-         "tests/engine/test_gpu_path.py::test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence",
-         "tests/engine/test_gpu_path.py::test_graphs_are_captured_per_bucket_once_in_thread_local_mode_and_shared_across_requests",
-         "tests/engine/test_gpu_path.py::test_out_of_memory_during_capture_reaches_the_batch_halving",
-         "tests/engine/test_gpu_path.py::test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use",
-         "-k", "not eager or eagerly"],
+        [
+            "tests/engine/test_decode_loop_rows.py",
+            "tests/engine/test_decode_loop_memory_and_errors.py",
+            "tests/engine/test_decode_loop_step_cache.py",
+            "tests/engine/test_batch_joins.py::test_sentences_joining_a_running_batch_decode_as_if_alone",
+            "tests/engine/test_decode_loop.py::test_each_sentence_stops_at_its_own_end_token",
+            "tests/engine/test_decode_loop.py::test_audio_pass_matches_upstream_logits_tokens_and_hiddens[jit-batch]",
+            "tests/engine/test_decode_loop.py::test_refine_pass_matches_upstream[jit]",
+            "tests/engine/test_decode_loop.py::test_sampling_is_seeded_per_sentence[jit]",
+            "tests/engine/test_decode_loop.py::test_when_torchscript_fails_the_same_loop_runs_eagerly",
+            "tests/engine/test_sampling_vs_upstream.py::test_the_repetition_penalty_and_its_window_decide_the_tokens",
+            "tests/engine/test_gpu_path.py::test_a_sentences_random_numbers_drawn_at_once_equal_one_draw_per_step",
+            "tests/engine/test_gpu_path.py::test_checking_completion_every_few_steps_gives_the_same_sentences",
+            "tests/engine/test_gpu_path.py::test_kept_caches_are_bounded_and_freed",
+            "tests/engine/test_gpu_path.py::test_memory_held_by_kept_caches_counts_as_free_when_choosing_a_batch",
+            "tests/engine/test_gpu_path.py::test_a_new_cache_that_does_not_fit_frees_the_kept_ones_first",
+            "tests/engine/test_gpu_path.py::test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence",
+            "tests/engine/test_gpu_path.py::test_graphs_are_captured_per_bucket_once_in_thread_local_mode_and_shared_across_requests",
+            "tests/engine/test_gpu_path.py::test_out_of_memory_during_capture_reaches_the_batch_halving",
+            "tests/engine/test_gpu_path.py::test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use",
+            "-k",
+            "not eager or eagerly",
+        ],
     ),
     "decode.vocoder_stream": (
         ["app/engine/decode/vocoder_stream.py"],
-        ["tests/engine/test_vocoder_stream_pieces.py", "tests/engine/test_streaming_and_memory.py",
-         "-k", "(stream or receptive or no_tokens) and not upstream"],
+        [
+            "tests/engine/test_vocoder_stream_pieces.py",
+            "tests/engine/test_streaming_and_memory.py",
+            "-k",
+            "(stream or receptive or no_tokens) and not upstream",
+        ],
     ),
     # tests/engine/test_download_cancel.py is left out: its threads wait up to 60 s for a
     # download that a crashing mutant never starts, so each such mutant ran into its time-out.
     "model.download_store": (
         ["app/engine/models/download.py", "app/engine/models/store.py"],
-        ["tests/engine/test_model_download.py", "tests/engine/test_model_store.py", "tests/engine/test_download_hostile.py",
-         "tests/engine/test_download_messages.py", "tests/engine/test_model_files_hostile.py",
-         "tests/engine/test_download_protocol_edges.py", "tests/engine/test_model_verify_cache.py",
-         "tests/engine/test_download_waits_and_reports.py",
-         "-k", "not any_description_or_cache"],
+        [
+            "tests/engine/test_model_download.py",
+            "tests/engine/test_model_store.py",
+            "tests/engine/test_download_hostile.py",
+            "tests/engine/test_download_messages.py",
+            "tests/engine/test_model_files_hostile.py",
+            "tests/engine/test_download_protocol_edges.py",
+            "tests/engine/test_model_verify_cache.py",
+            "tests/engine/test_download_waits_and_reports.py",
+            "-k",
+            "not any_description_or_cache",
+        ],
     ),
     "text.normalize_split": (
-        ["app/engine/text/normalize/zh.py", "app/engine/text/normalize/en.py", "app/engine/text/normalize/pipeline.py",
-         "app/engine/text/prepare.py"],
-        ["tests/engine/test_normalize.py", "tests/engine/test_text.py", "tests/engine/test_text_pipeline.py",
-         "tests/engine/test_numbers_zh.py", "tests/engine/test_numbers_en.py", "tests/engine/test_text_split_edges.py",
-         "tests/engine/test_text_file_reading.py", "tests/engine/test_number_language_context.py",
-         "tests/engine/test_spoken_forms_edges.py", "tests/engine/test_text_cut_positions.py",
-         "-k", f"not ({_PROPERTY_TESTS})"],
+        [
+            "app/engine/text/normalize/zh.py",
+            "app/engine/text/normalize/en.py",
+            "app/engine/text/normalize/pipeline.py",
+            "app/engine/text/prepare.py",
+        ],
+        [
+            "tests/engine/test_normalize.py",
+            "tests/engine/test_text.py",
+            "tests/engine/test_text_pipeline.py",
+            "tests/engine/test_numbers_zh.py",
+            "tests/engine/test_numbers_en.py",
+            "tests/engine/test_text_split_edges.py",
+            "tests/engine/test_text_file_reading.py",
+            "tests/engine/test_number_language_context.py",
+            "tests/engine/test_spoken_forms_edges.py",
+            "tests/engine/test_text_cut_positions.py",
+            "-k",
+            f"not ({_PROPERTY_TESTS})",
+        ],
     ),
     # The checks that decide whether and where ChatTTS runs (the device recommendation, a model
     # to load, room for it); the Windows-setting checks (PATH, TDR, long paths, WSL, VC runtime)
     # are one comparison each and are left to their scenario tests.
     "doctor.checks": (
-        [f"app/doctor/checks/{name}.py" for name in
-         ("driver_cuda", "gpu_arch", "cuda_kernel", "torch_build", "vram", "disk_space", "model_files")],
-        ["tests/doctor/test_scenarios.py", "tests/doctor/test_runner.py", "tests/doctor/test_check_thresholds.py",
-         "-k", "not hanging and not docs_show"],
+        [
+            f"app/doctor/checks/{name}.py"
+            for name in (
+                "driver_cuda",
+                "gpu_arch",
+                "cuda_kernel",
+                "torch_build",
+                "vram",
+                "disk_space",
+                "model_files",
+            )
+        ],
+        [
+            "tests/doctor/test_scenarios.py",
+            "tests/doctor/test_runner.py",
+            "tests/doctor/test_check_thresholds.py",
+            "-k",
+            "not hanging and not docs_show",
+        ],
     ),
 }
 
@@ -116,7 +169,9 @@ for arg in sys.argv[1:]:
     print(f"# {key}: {status}")
     print(get_diff_for_mutant(key, path=find_mutant(key).path))
 """
-MODULE = re.compile(r"^(.*?)\.x[_\u01c1]")      # app.engine.text.prepare.x_split_text__mutmut_3 -> app.engine.text.prepare
+MODULE = re.compile(
+    r"^(.*?)\.x[_\u01c1]"
+)  # app.engine.text.prepare.x_split_text__mutmut_3 -> app.engine.text.prepare
 
 
 def _copy_project(work: Path, source: str) -> None:
@@ -134,8 +189,11 @@ def _copy_project(work: Path, source: str) -> None:
         for name in names[3:]:
             shutil.copy(ROOT / name, work / name)
         return
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", source, *names],
-                             capture_output=True, check=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", source, *names],
+        capture_output=True,
+        check=True,
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(work, filter="data")
 
@@ -143,16 +201,20 @@ def _copy_project(work: Path, source: str) -> None:
 def _revision(source: str) -> str:
     if source == "worktree":
         return "worktree"
-    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", source], capture_output=True,
-                          text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", source], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 # Lines never mutated, in every group: user-visible wording (gettext calls and the message
 # constants marked N_), logging, and warning filters (which of PyTorch's warnings reach the log).
 # Wording is pinned by the catalog tests (tests/test_i18n.py), not by behaviour; a mutant of any
 # of them would only count as a survivor that proves nothing.
-SKIP_LINES = [r"\b(N_|_|ngettext)\(\s*[\"']", r"\b(log|logger|_log)\.(debug|info|warning|error|exception)\(",
-              r"\bwarnings\.(filterwarnings|simplefilter)\("]
+SKIP_LINES = [
+    r"\b(N_|_|ngettext)\(\s*[\"']",
+    r"\b(log|logger|_log)\.(debug|info|warning|error|exception)\(",
+    r"\bwarnings\.(filterwarnings|simplefilter)\(",
+]
 
 
 # Each mutant's `pytest.main` costs about 0.65 s of CPU before its first test; these bring it to
@@ -160,13 +222,37 @@ SKIP_LINES = [r"\b(N_|_|ngettext)\(\s*[\"']", r"\b(log|logger|_log)\.(debug|info
 # no unraisable-exception collection at exit, no scan of every installed package for assertion
 # rewriting, and none of the plugins the mutated modules' tests do not use (Qt, anyio,
 # schemathesis, hypothesis's reporting, pytest-timeout: mutmut bounds each mutant's CPU time).
-PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "-p", "mutation_plugin", "-p", "no:unraisableexception",
-               "--assert=plain", "-p", "no:pytest-qt", "-p", "no:anyio", "-p", "no:schemathesis",
-               "-p", "no:hypothesispytest", "-p", "no:timeout"]
+PYTEST_ARGS = [
+    "-q",
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "mutation_plugin",
+    "-p",
+    "no:unraisableexception",
+    "--assert=plain",
+    "-p",
+    "no:pytest-qt",
+    "-p",
+    "no:anyio",
+    "-p",
+    "no:schemathesis",
+    "-p",
+    "no:hypothesispytest",
+    "-p",
+    "no:timeout",
+]
 
 
 def _config(files: list[str], tests: list[str]) -> str:
-    lines = ["[mutmut]", "source_paths=app", "also_copy=", "    resources", "    README.md", "only_mutate="]
+    lines = [
+        "[mutmut]",
+        "source_paths=app",
+        "also_copy=",
+        "    resources",
+        "    README.md",
+        "only_mutate=",
+    ]
     lines += [f"    {f}" for f in files]
     lines += ["do_not_mutate_patterns="] + [f"    {p}" for p in SKIP_LINES]
     # A mutant that makes a test loop for ever is stopped after this many CPU seconds per
@@ -186,9 +272,17 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
     # fork (tests/conftest.py), not loaded again per mutant.
     # One thread per mutant process: GNU OpenMP's pool does not survive fork (each forked mutant
     # that touched torch hung until its time-out), and the workers already use every core.
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1",
-               CHATTTS_STUDIO_TEST_REUSE=str(work / "reused"), OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        HF_HUB_OFFLINE="1",
+        CHATTTS_STUDIO_TEST_REUSE=str(work / "reused"),
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        PYTHONPATH=os.pathsep.join(
+            filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])
+        ),
+    )
     (work / "reused").mkdir()
     # The tests' temporary folders (tmp_path) in memory where there is /dev/shm: the download and
     # store tests write, hash and fsync model files, and on this machine's shared disk each
@@ -201,8 +295,14 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
     started = time.monotonic()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     log = open(work_root / f"run-{name}.log", "w")  # noqa: SIM115 (closed after the child ends)
-    proc = subprocess.Popen([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)], cwd=work,
-                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)],
+        cwd=work,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         exit_code = proc.wait(timeout=limit_s)
     except subprocess.TimeoutExpired:
@@ -219,7 +319,9 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
     result = collect(name, work_root)
-    result.update(seconds=round(time.monotonic() - started), cpu_seconds=round(cpu), mutmut_exit=exit_code)
+    result.update(
+        seconds=round(time.monotonic() - started), cpu_seconds=round(cpu), mutmut_exit=exit_code
+    )
     return result
 
 
@@ -234,8 +336,9 @@ def collect(name: str, work_root: Path) -> dict:
     work = work_root / name
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     mutmut = [sys.executable, "-m", "mutmut"]
-    listed = subprocess.run(mutmut + ["results", "--all", "true"], cwd=work, env=env,
-                            capture_output=True, text=True).stdout
+    listed = subprocess.run(
+        mutmut + ["results", "--all", "true"], cwd=work, env=env, capture_output=True, text=True
+    ).stdout
     verdicts = {m.group(1): m.group(2) for m in map(STATUS.match, listed.splitlines()) if m}
     modules: dict[str, dict] = {}
     for key, status in verdicts.items():
@@ -250,8 +353,14 @@ def collect(name: str, work_root: Path) -> dict:
             out.write(f"{key}: {verdicts[key]}\n")
         out.flush()
         # Every diff from one process (a `mutmut show` per survivor costs a second each).
-        subprocess.run([sys.executable, "-c", _SHOW] + [f"{k}|{verdicts[k]}" for k in survivors],
-                       cwd=work, env=env, stdout=out, stderr=subprocess.DEVNULL, text=True)
+        subprocess.run(
+            [sys.executable, "-c", _SHOW] + [f"{k}|{verdicts[k]}" for k in survivors],
+            cwd=work,
+            env=env,
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
     totals: dict[str, int] = {}
     for status in verdicts.values():
         totals[status] = totals.get(status, 0) + 1
@@ -261,7 +370,7 @@ def collect(name: str, work_root: Path) -> dict:
 def main(argv: list[str]) -> int:
     work_root = Path(os.environ.get("MUTATION_WORK", "/tmp/chattts-studio-mutation"))
     work_root.mkdir(parents=True, exist_ok=True)
-    children = int(os.environ.get("MUTATION_CHILDREN", "0"))    # 0: CHILDREN's, else 2
+    children = int(os.environ.get("MUTATION_CHILDREN", "0"))  # 0: CHILDREN's, else 2
     # The whole run has 30 minutes (MUTATION_TOTAL_LIMIT_S); each group at most
     # MUTATION_GROUP_LIMIT_S of what is left. A group stopped by either shows the mutants it did
     # not reach as "not checked"; a group with no time left is reported as not run.
@@ -284,10 +393,21 @@ def main(argv: list[str]) -> int:
         elif left < 30:
             report[name] = {"not run": f"the run's {total_s:g} s were spent"}
         else:
-            report[name] = run_group(name, work_root, children or CHILDREN.get(name, 2), min(limit_s, left), revision)
+            report[name] = run_group(
+                name, work_root, children or CHILDREN.get(name, 2), min(limit_s, left), revision
+            )
         print(f"{name}: {json.dumps(report[name])}", file=sys.stderr, flush=True)
-    print(json.dumps({"work": str(work_root), "revision": revision, "seconds": round(time.monotonic() - started),
-                      "groups": report}, indent=2))
+    print(
+        json.dumps(
+            {
+                "work": str(work_root),
+                "revision": revision,
+                "seconds": round(time.monotonic() - started),
+                "groups": report,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

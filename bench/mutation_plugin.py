@@ -16,7 +16,7 @@ import gc
 import json
 from pathlib import Path
 
-_STATS = Path("mutmut-stats.json")     # pytest runs in mutants/, where mutmut keeps its stats
+_STATS = Path("mutmut-stats.json")  # pytest runs in mutants/, where mutmut keeps its stats
 
 
 def _durations() -> dict[str, float]:
@@ -34,4 +34,8 @@ def pytest_collection_modifyitems(session, config, items):
     durations = _durations()
     if durations:
         # Unknown tests last; a stable sort keeps a file's order among equals.
-        items.sort(key=lambda item: durations.get(item.nodeid, durations.get(f"mutants/{item.nodeid}", 1e9)))
+        items.sort(
+            key=lambda item: durations.get(
+                item.nodeid, durations.get(f"mutants/{item.nodeid}", 1e9)
+            )
+        )

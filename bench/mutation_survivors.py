@@ -18,7 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = re.compile(r"^# (\S+): (.+)$")
 HUNK = re.compile(r"^@@ -(\d+)")
-KEY = re.compile(r"^(?P<module>.*?)\.x(?:\u01c1(?P<cls>[^\u01c1]+)\u01c1|_)(?P<func>.+?)__mutmut_\d+$")
+KEY = re.compile(
+    r"^(?P<module>.*?)\.x(?:\u01c1(?P<cls>[^\u01c1]+)\u01c1|_)(?P<func>.+?)__mutmut_\d+$"
+)
 
 
 def _def_lines(path: Path) -> dict[str, int]:
@@ -51,7 +53,9 @@ def _entries(text: str):
         yield key, status, diff
 
 
-def _where(key: str, diff: list[str], cache: dict, base: Path = ROOT) -> tuple[str, int | None, str, str]:
+def _where(
+    key: str, diff: list[str], cache: dict, base: Path = ROOT
+) -> tuple[str, int | None, str, str]:
     found = KEY.match(key)
     module, func = found.group("module"), found.group("func")
     if found.group("cls"):
@@ -90,7 +94,11 @@ def reason(rel: str, line: int | None, new: str) -> str:
         if len(key) == 3 and key[1] == line and key[2] in new:
             return why
     for key, why in REASONS.items():
-        if key[0] == rel and len(key) == 2 and (key[1] == line or (isinstance(key[1], str) and key[1] in new)):
+        if (
+            key[0] == rel
+            and len(key) == 2
+            and (key[1] == line or (isinstance(key[1], str) and key[1] in new))
+        ):
             return why
     return "UNEXPLAINED"
 

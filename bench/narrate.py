@@ -32,23 +32,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_model import child_json
 
-SENTENCES = ["The morning was cold, and the river ran fast under the old bridge.",
-             "今天天气很好，我们一起去公园散步吧。",
-             "She opened the letter slowly and read it twice before she spoke.",
-             "公园里有很多人在跑步和打太极。",
-             "Nobody in the village remembered a winter quite as long as this one."]
+SENTENCES = [
+    "The morning was cold, and the river ran fast under the old bridge.",
+    "今天天气很好，我们一起去公园散步吧。",
+    "She opened the letter slowly and read it twice before she spoke.",
+    "公园里有很多人在跑步和打太极。",
+    "Nobody in the village remembered a winter quite as long as this one.",
+]
 
 
 def _document(chapters: int, per_chapter: int):
     from app.narration.source import SourceChapter, SourceDocument, SourceSentence
 
-    return SourceDocument("bench", "text", tuple(
-        SourceChapter(f"Chapter {c + 1}", tuple(SourceSentence(f"{SENTENCES[(c + i) % len(SENTENCES)]}")
-                                                for i in range(per_chapter)))
-        for c in range(chapters)))
+    return SourceDocument(
+        "bench",
+        "text",
+        tuple(
+            SourceChapter(
+                f"Chapter {c + 1}",
+                tuple(
+                    SourceSentence(f"{SENTENCES[(c + i) % len(SENTENCES)]}")
+                    for i in range(per_chapter)
+                ),
+            )
+            for c in range(chapters)
+        ),
+    )
 
 
-def _render_ours(engine, folder: Path, name: str, sentences: int, tokens: int) -> tuple[float, float]:
+def _render_ours(
+    engine, folder: Path, name: str, sentences: int, tokens: int
+) -> tuple[float, float]:
     from app.engine.request import SamplingParams
     from app.narration.project import Project
     from app.narration.render import Renderer
@@ -70,10 +84,17 @@ def _render_upstream(synth, sentences: int, tokens: int) -> tuple[float, float]:
     audio = 0.0
     started = time.perf_counter()
     for i, text in enumerate(texts):
-        params = ChatTTS.Chat.InferCodeParams(prompt="[speed_5]", spk_emb=synth.speaker_for_seed(1),
-                                              max_new_token=tokens, min_new_token=tokens, show_tqdm=False,
-                                              manual_seed=i + 1)
-        wavs = synth.chat.infer([text], skip_refine_text=True, split_text=False, params_infer_code=params)
+        params = ChatTTS.Chat.InferCodeParams(
+            prompt="[speed_5]",
+            spk_emb=synth.speaker_for_seed(1),
+            max_new_token=tokens,
+            min_new_token=tokens,
+            show_tqdm=False,
+            manual_seed=i + 1,
+        )
+        wavs = synth.chat.infer(
+            [text], skip_refine_text=True, split_text=False, params_infer_code=params
+        )
         audio += sum(len(w.reshape(-1)) for w in wavs) / 24_000
     return audio, time.perf_counter() - started
 
@@ -84,33 +105,60 @@ def run_child(kind: str, model: Path, sentences: int, tokens: int, device: str) 
     from app.engine.synthesis.synthesizer import Synthesizer
 
     # Our loop takes over ChatTTS's GPT layers, so upstream runs from its own load.
-    synth = Synthesizer(model, device=device, decode="upstream" if kind == "upstream" else "jit", stream=False)
+    synth = Synthesizer(
+        model, device=device, decode="upstream" if kind == "upstream" else "jit", stream=False
+    )
     if kind == "upstream":
         synth.load(verify=False)
         _render_upstream(synth, 2, tokens)
         audio, wall = _render_upstream(synth, sentences, tokens)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            engine = Engine.loading(synth, verify=False)   # as `narrate` loads it: on the engine's thread
+            engine = Engine.loading(
+                synth, verify=False
+            )  # as `narrate` loads it: on the engine's thread
             try:
                 _render_ours(engine, Path(tmp), "warm-up", min(sentences, 9), tokens)
                 audio, wall = _render_ours(engine, Path(tmp), "chapter", sentences, tokens)
             finally:
                 engine.close(timeout=60)
-    return {"audio_s": round(audio, 2), "wall_s": round(wall, 2), "audio_s_per_wall_s": round(audio / wall, 3),
-            "decode": synth.decode_label, "device": synth.device.device}
+    return {
+        "audio_s": round(audio, 2),
+        "wall_s": round(wall, 2),
+        "audio_s_per_wall_s": round(audio / wall, 3),
+        "decode": synth.decode_label,
+        "device": synth.device.device,
+    }
 
 
 def chapter_speed(model: Path, sentences: int, tokens: int, device: str) -> dict:
     def child(kind: str) -> dict:
-        return child_json(__file__, kind, "--model", str(model), "--sentences", str(sentences), "--tokens",
-                          str(tokens), "--device", device)
+        return child_json(
+            __file__,
+            kind,
+            "--model",
+            str(model),
+            "--sentences",
+            str(sentences),
+            "--tokens",
+            str(tokens),
+            "--device",
+            device,
+        )
 
     ours, upstream = child("ours"), child("upstream")
-    speedup = (round(ours["audio_s_per_wall_s"] / upstream["audio_s_per_wall_s"], 2)
-               if "error" not in ours and "error" not in upstream else None)
-    return {"sentences": sentences, "tokens_per_sentence": tokens, "ours": ours,
-            "upstream_sentence_by_sentence": upstream, "speedup": speedup}
+    speedup = (
+        round(ours["audio_s_per_wall_s"] / upstream["audio_s_per_wall_s"], 2)
+        if "error" not in ours and "error" not in upstream
+        else None
+    )
+    return {
+        "sentences": sentences,
+        "tokens_per_sentence": tokens,
+        "ours": ours,
+        "upstream_sentence_by_sentence": upstream,
+        "speedup": speedup,
+    }
 
 
 class _StandInJob:
@@ -162,13 +210,20 @@ def _half_done_project(path: Path, sentences: int):
     project = Project.create(path, _document(chapters, sentences // chapters), seed=1)
     rng = np.random.default_rng(0)
     t = np.arange(24_000) / 24_000
-    take = (0.3 * np.sin(2 * np.pi * 220 * t) + 0.01 * rng.standard_normal(24_000)).astype(np.float32)
+    take = (0.3 * np.sin(2 * np.pi * 220 * t) + 0.01 * rng.standard_normal(24_000)).astype(
+        np.float32
+    )
     done_chapters = set()
     for sentence in project.sentences()[: sentences // 2]:
         first = sentence.chapter_id not in done_chapters
         done_chapters.add(sentence.chapter_id)
-        project.add_take(sentence.id, take, sentence.seed, worker="bench",
-                         chapter_reference=("codes", sentence.text, None) if first else None)
+        project.add_take(
+            sentence.id,
+            take,
+            sentence.seed,
+            worker="bench",
+            chapter_reference=("codes", sentence.text, None) if first else None,
+        )
     return project
 
 
@@ -195,17 +250,28 @@ def resume_cost(sentences: int, repeats: int) -> dict:
             continues.append(engine.first_at - started)
         pending = len(project.pending())
         size = path.stat().st_size
-    return {"sentences": sentences, "rendered": sentences - pending, "project_mb": round(size / 2**20, 1),
-            "open_s": round(statistics.median(opens), 3),
-            "open_and_continue_s": round(statistics.median(continues), 3), "repeats": repeats}
+    return {
+        "sentences": sentences,
+        "rendered": sentences - pending,
+        "project_mb": round(size / 2**20, 1),
+        "open_s": round(statistics.median(opens), 3),
+        "open_and_continue_s": round(statistics.median(continues), 3),
+        "repeats": repeats,
+    }
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
-    p.add_argument("--sentences", type=int, default=20, help="sentences in the timed chapter (default 20)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
+    p.add_argument(
+        "--sentences", type=int, default=20, help="sentences in the timed chapter (default 20)"
+    )
     p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 48; --quick 16)")
-    p.add_argument("--resume-sentences", type=int, default=2000, help="sentences in the resumed project")
+    p.add_argument(
+        "--resume-sentences", type=int, default=2000, help="sentences in the resumed project"
+    )
     p.add_argument("--repeats", type=int, default=3, help="resume runs, the median is reported")
     p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens (smoke test)")
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
@@ -217,7 +283,9 @@ def main(argv=None) -> int:
     quiet_libraries()
     tokens = args.tokens or (16 if args.quick else 48)
     if args.child:
-        print(json.dumps(run_child(args.child, Path(args.model), args.sentences, tokens, args.device)))
+        print(
+            json.dumps(run_child(args.child, Path(args.model), args.sentences, tokens, args.device))
+        )
         return 0
     size = "tiny" if args.quick else "full"
     model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
@@ -227,17 +295,24 @@ def main(argv=None) -> int:
         build_random_model(model, size=size, seed=0)
     import torch
 
-    report = {"model": f"random weights, {size} size", "cpu_threads": torch.get_num_threads(),
-              "chapter": chapter_speed(model, args.sentences, tokens, args.device),
-              "resume": resume_cost(args.resume_sentences, args.repeats)}
+    report = {
+        "model": f"random weights, {size} size",
+        "cpu_threads": torch.get_num_threads(),
+        "chapter": chapter_speed(model, args.sentences, tokens, args.device),
+        "resume": resume_cost(args.resume_sentences, args.repeats),
+    }
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         c, r = report["chapter"], report["resume"]
-        print(f"chapter of {c['sentences']}: ours {c['ours']['audio_s_per_wall_s']} audio s per wall s, upstream "
-              f"{c['upstream_sentence_by_sentence']['audio_s_per_wall_s']} ({c['speedup']}x)")
-        print(f"resume {r['sentences']} sentences ({r['rendered']} rendered): open {r['open_s']} s, "
-              f"open and continue {r['open_and_continue_s']} s")
+        print(
+            f"chapter of {c['sentences']}: ours {c['ours']['audio_s_per_wall_s']} audio s per wall s, upstream "
+            f"{c['upstream_sentence_by_sentence']['audio_s_per_wall_s']} ({c['speedup']}x)"
+        )
+        print(
+            f"resume {r['sentences']} sentences ({r['rendered']} rendered): open {r['open_s']} s, "
+            f"open and continue {r['open_and_continue_s']} s"
+        )
     return 0
 
 

@@ -36,8 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_model import child_json
 
-PARAGRAPH = ("今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
-             "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。")
+PARAGRAPH = (
+    "今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
+    "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。"
+)
 CPU_MODES = ["jit-fp32", "jit-bf16", "jit-int8"]
 
 
@@ -57,16 +59,27 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
     synth.load(verify=False)
 
     def request(n):
-        return SynthesisRequest(PARAGRAPH, refine_text=False, voice_lock=False,
-                                sampling=SamplingParams(max_new_tokens=n, min_new_tokens=n))
+        return SynthesisRequest(
+            PARAGRAPH,
+            refine_text=False,
+            voice_lock=False,
+            sampling=SamplingParams(max_new_tokens=n, min_new_tokens=n),
+        )
 
-    synth.run(request(8))                      # warm-up: a user pays it once per start
+    synth.run(request(8))  # warm-up: a user pays it once per start
     arrivals, started = [], time.perf_counter()
     for item in synth.synthesize(request(tokens)):
         if isinstance(item, AudioChunk):
             n = len(item.samples) * SAMPLE_RATE // item.sample_rate
-            arrivals.append(Arrival(time.perf_counter() - started, n, item.index, item.final,
-                                    vocoder_s=item.vocoder_s))
+            arrivals.append(
+                Arrival(
+                    time.perf_counter() - started,
+                    n,
+                    item.index,
+                    item.final,
+                    vocoder_s=item.vocoder_s,
+                )
+            )
     made_s = arrivals[-1].at
     played = play(arrivals)
     audio_min = played.audio_seconds() / 60
@@ -81,7 +94,9 @@ def run_mode(mode: str, model: str, tokens: int) -> dict:
         "gaps_per_min_unbuffered": round(naive_gaps(arrivals) / audio_min, 2),
         "wait_s_total": round(len(played.output) / SAMPLE_RATE - played.audio_seconds(), 2),
         "speech_shaped": _speech_shaped(arrivals),
-        "arrivals": [[round(a.at, 4), a.samples, a.segment, a.final, round(a.vocoder_s, 4)] for a in arrivals],
+        "arrivals": [
+            [round(a.at, 4), a.samples, a.segment, a.final, round(a.vocoder_s, 4)] for a in arrivals
+        ],
     }
 
 
@@ -108,12 +123,19 @@ def _child(mode: str, model: str, tokens: int) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
-    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 96, about 2 s; --quick 24)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
+    p.add_argument(
+        "--tokens", type=int, help="audio tokens per sentence (default 96, about 2 s; --quick 24)"
+    )
     p.add_argument("--modes", help="comma-separated, from " + ",".join(CPU_MODES))
     p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
-    p.add_argument("--arrivals", action="store_true",
-                   help="also print every piece: [s after the request, samples, sentence, final]")
+    p.add_argument(
+        "--arrivals",
+        action="store_true",
+        help="also print every piece: [s after the request, samples, sentence, final]",
+    )
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     tokens = args.tokens or (24 if args.quick else 96)

@@ -26,15 +26,28 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 MODELS = ["random", "unit_gain", "outliers"]
-MODES = ["bf16", "int8", "int8-per-batch", "int8-per-tensor", "int8-per-channel", "int8-smooth-per-tensor"]
+MODES = [
+    "bf16",
+    "int8",
+    "int8-per-batch",
+    "int8-per-tensor",
+    "int8-per-channel",
+    "int8-smooth-per-tensor",
+]
 
 
 def _recipes():
     from app.engine.decode import int8
 
-    return {"int8": int8.RECIPE, "int8-per-batch": int8.PER_BATCH, "int8-per-tensor": int8.PER_TENSOR,
-            "int8-per-channel": int8.Recipe(alpha=None, per_channel=True, rows=False),
-            "int8-smooth-per-tensor": int8.Recipe(alpha=int8.RECIPE.alpha, per_channel=False, rows=False)}
+    return {
+        "int8": int8.RECIPE,
+        "int8-per-batch": int8.PER_BATCH,
+        "int8-per-tensor": int8.PER_TENSOR,
+        "int8-per-channel": int8.Recipe(alpha=None, per_channel=True, rows=False),
+        "int8-smooth-per-tensor": int8.Recipe(
+            alpha=int8.RECIPE.alpha, per_channel=False, rows=False
+        ),
+    }
 
 
 def _loop(view, mode: str):
@@ -52,7 +65,11 @@ def measure(chat, emb, steps: int, modes: list[str], models: list[str]) -> dict:
     from tests.support.outlier_model import plain, stress_view
     from tests.support.precision_compare import compare, reference_run
 
-    makers = {"random": plain, "unit_gain": lambda c: stress_view(c, outliers=False), "outliers": stress_view}
+    makers = {
+        "random": plain,
+        "unit_gain": lambda c: stress_view(c, outliers=False),
+        "outliers": stress_view,
+    }
     report = {}
     for name in models:
         view = makers[name](chat)
@@ -62,12 +79,18 @@ def measure(chat, emb, steps: int, modes: list[str], models: list[str]) -> dict:
             # The same fp32 function as unit_gain: its fp32 against unit_gain's fp32.
             report[name]["fp32_vs_unit_gain_fp32"] = compare(
                 reference_run(_loop(stress_view(chat, outliers=False), "fp32"), emb, steps),
-                _loop(view, "fp32"), emb, steps)
+                _loop(view, "fp32"),
+                emb,
+                steps,
+            )
         for mode in modes:
             started = time.perf_counter()
             loop = _loop(view, mode)
             built = time.perf_counter() - started
-            report[name][mode] = {**compare(reference, loop, emb, steps), "build_s": round(built, 2)}
+            report[name][mode] = {
+                **compare(reference, loop, emb, steps),
+                "build_s": round(built, 2),
+            }
             del loop
         del view, reference
     return report
@@ -75,12 +98,19 @@ def measure(chat, emb, steps: int, modes: list[str], models: list[str]) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", help="model folder (built with random weights of --size if empty or missing)")
+    p.add_argument(
+        "--model", help="model folder (built with random weights of --size if empty or missing)"
+    )
     p.add_argument("--size", choices=["full", "tiny"], default="full")
-    p.add_argument("--steps", type=int, default=300, help="greedy steps per comparison (default 300)")
+    p.add_argument(
+        "--steps", type=int, default=300, help="greedy steps per comparison (default 300)"
+    )
     p.add_argument("--modes", help="comma-separated, from " + ",".join(MODES))
-    p.add_argument("--models", default=",".join(MODELS),
-                   help="comma-separated, from " + ",".join(MODELS) + " (default all)")
+    p.add_argument(
+        "--models",
+        default=",".join(MODELS),
+        help="comma-separated, from " + ",".join(MODELS) + " (default all)",
+    )
     args = p.parse_args(argv)
     from app.engine.synthesis.chattts_model import quiet_libraries
     from app.engine.synthesis.synthesizer import Synthesizer
@@ -98,9 +128,12 @@ def main(argv=None) -> int:
     modes = args.modes.split(",") if args.modes else MODES
     import torch
 
-    report = {"model": f"random weights, {args.size} size", "steps": args.steps,
-              "cpu_threads": torch.get_num_threads(),
-              "results": measure(synth.chat, emb, args.steps, modes, args.models.split(","))}
+    report = {
+        "model": f"random weights, {args.size} size",
+        "steps": args.steps,
+        "cpu_threads": torch.get_num_threads(),
+        "results": measure(synth.chat, emb, args.steps, modes, args.models.split(",")),
+    }
     print(json.dumps(report, indent=2))
     return 0
 

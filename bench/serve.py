@@ -68,8 +68,11 @@ def _serve(state):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(state), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(state), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -105,7 +108,10 @@ class _Steps:
         self.rows += rows.numel()
 
     def take(self) -> dict:
-        seen = {"decode_steps": self.steps, "rows_per_step": round(self.rows / self.steps, 2) if self.steps else 0}
+        seen = {
+            "decode_steps": self.steps,
+            "rows_per_step": round(self.rows / self.steps, 2) if self.steps else 0,
+        }
         self.steps = self.rows = 0
         return seen
 
@@ -124,7 +130,7 @@ def _round(url: str, clients: int, requests: int, steps: _Steps) -> dict:
                 with lock:
                     firsts.append(first)
                     totals.append(total)
-            except Exception as exc:   # counted and reported, the round goes on
+            except Exception as exc:  # counted and reported, the round goes on
                 errors.append(repr(exc))
 
     threads = [threading.Thread(target=client) for _ in range(clients)]
@@ -135,10 +141,16 @@ def _round(url: str, clients: int, requests: int, steps: _Steps) -> dict:
         t.join()
     wall = time.perf_counter() - started
     return {
-        "clients": clients, "requests": len(totals), "errors": errors[:3],
+        "clients": clients,
+        "requests": len(totals),
+        "errors": errors[:3],
         "requests_per_s": round(len(totals) / wall, 3),
-        "first_byte_s": {"p50": _percentile(firsts, 0.5), "p95": _percentile(firsts, 0.95)} if firsts else None,
-        "total_s": {"p50": _percentile(totals, 0.5), "p95": _percentile(totals, 0.95)} if totals else None,
+        "first_byte_s": {"p50": _percentile(firsts, 0.5), "p95": _percentile(firsts, 0.95)}
+        if firsts
+        else None,
+        "total_s": {"p50": _percentile(totals, 0.5), "p95": _percentile(totals, 0.95)}
+        if totals
+        else None,
         "wall_s": round(wall, 2),
         **steps.take(),
     }
@@ -146,12 +158,18 @@ def _round(url: str, clients: int, requests: int, steps: _Steps) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
-    p.add_argument("--precision", default="int8", help="decode precision (default int8, the fastest on a CPU)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
+    p.add_argument(
+        "--precision", default="int8", help="decode precision (default int8, the fastest on a CPU)"
+    )
     p.add_argument("--device", default="cpu")
     p.add_argument("--tokens", type=int, default=32, help="audio tokens per sentence (default 32)")
     p.add_argument("--requests", type=int, default=2, help="requests per client (default 2)")
-    p.add_argument("--clients", default="1,4,8", help="concurrent clients per round (default 1,4,8)")
+    p.add_argument(
+        "--clients", default="1,4,8", help="concurrent clients per round (default 1,4,8)"
+    )
     p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
     p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
     args = p.parse_args(argv)
@@ -165,19 +183,30 @@ def main(argv=None) -> int:
 
     model, size = bench_model(args.model, args.quick)
     synth = Synthesizer(model, device=args.device, precision=args.precision)
-    engine = Engine.loading(synth, verify=False)   # as the server loads it: on the engine's thread
+    engine = Engine.loading(synth, verify=False)  # as the server loads it: on the engine's thread
     sampling = SamplingParams(max_new_tokens=args.tokens, min_new_tokens=args.tokens)
     counts = [int(c) for c in args.clients.split(",")]
-    report = {"model": f"random weights, {size} size", "decode": synth.decode_label, "device": synth.device.device,
-              "tokens_per_request": args.tokens, "requests_per_client": args.requests,
-              "note": "shared machine: other programs ran at the same time", "modes": {}}
+    report = {
+        "model": f"random weights, {size} size",
+        "decode": synth.decode_label,
+        "device": synth.device.device,
+        "tokens_per_request": args.tokens,
+        "requests_per_client": args.requests,
+        "note": "shared machine: other programs ran at the same time",
+        "modes": {},
+    }
     steps = _Steps(synth.loop)
     try:
         for mode, wrap in (("batched", None), ("one_at_a_time", _OneAtATime())):
-            state = ServerState(engine=engine, max_queue=max(counts) * 2, sampling=sampling, refine_text=False,
-                                wrap_submit=wrap)
+            state = ServerState(
+                engine=engine,
+                max_queue=max(counts) * 2,
+                sampling=sampling,
+                refine_text=False,
+                wrap_submit=wrap,
+            )
             server, thread, url = _serve(state)
-            _one_request(url)                       # warm-up: first shapes compile
+            _one_request(url)  # warm-up: first shapes compile
             report["modes"][mode] = [_round(url, c, args.requests, steps) for c in counts]
             server.should_exit = True
             thread.join(30)
@@ -185,8 +214,11 @@ def main(argv=None) -> int:
         engine.close(60)
     batched = {r["clients"]: r for r in report["modes"]["batched"]}
     serial = {r["clients"]: r for r in report["modes"]["one_at_a_time"]}
-    report["throughput_gain"] = {str(c): round(batched[c]["requests_per_s"] / serial[c]["requests_per_s"], 2)
-                                 for c in counts if serial[c]["requests_per_s"]}
+    report["throughput_gain"] = {
+        str(c): round(batched[c]["requests_per_s"] / serial[c]["requests_per_s"], 2)
+        for c in counts
+        if serial[c]["requests_per_s"]
+    }
     print(json.dumps(report, indent=2))
     return 0
 

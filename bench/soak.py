@@ -49,7 +49,9 @@ def run_mode(mode: str, model: str, count: int, every: int) -> dict:
     def once(i: int) -> None:
         # Refinement off: on random weights it always runs to its 384-token limit, which would
         # make a thousand runs take hours without exercising anything the audio pass does not.
-        synth.run(SynthesisRequest(TEXTS[i % len(TEXTS)], seed=i, refine_text=False, sampling=params))
+        synth.run(
+            SynthesisRequest(TEXTS[i % len(TEXTS)], seed=i, refine_text=False, sampling=params)
+        )
 
     for i in range(WARM_UP):
         once(i)
@@ -72,7 +74,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=1000)
     p.add_argument("--every", type=int, default=50)
-    p.add_argument("--model", help="model folder (default: a tiny random-weight model, built on first use)")
+    p.add_argument(
+        "--model", help="model folder (default: a tiny random-weight model, built on first use)"
+    )
     p.add_argument("--modes", default="jit-fp32,upstream")
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -89,11 +93,28 @@ def main(argv=None) -> int:
         build_random_model(model, size="tiny", seed=0)
     results = {}
     for mode in args.modes.split(","):
-        out = subprocess.run([sys.executable, __file__, "--child", mode, "--model", str(model),
-                              "--count", str(args.count), "--every", str(args.every)],
-                             capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-        results[mode] = (json.loads(out.stdout.strip().splitlines()[-1]) if out.returncode == 0
-                         else {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]})
+        out = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                mode,
+                "--model",
+                str(model),
+                "--count",
+                str(args.count),
+                "--every",
+                str(args.every),
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        )
+        results[mode] = (
+            json.loads(out.stdout.strip().splitlines()[-1])
+            if out.returncode == 0
+            else {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
+        )
     print(json.dumps({"device": "cpu", "model": str(model), "modes": results}, indent=2))
     return 0
 

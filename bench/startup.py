@@ -56,8 +56,8 @@ REPLAY_AFTER_S = 5.0
 def _probe(t0: float, out_path: str) -> None:
     """In the launched process: watch the window, press Play when possible, hear the first sound."""
     events: dict = {}
-    presses: list[float] = []       # when each Play was pressed (the second: the replay)
-    pieces: list[list] = []         # per Play: (s after it, audio s, sentence, final, vocoder s) as queued
+    presses: list[float] = []  # when each Play was pressed (the second: the replay)
+    pieces: list[list] = []  # per Play: (s after it, audio s, sentence, final, vocoder s) as queued
 
     def mark(name: str, **extra) -> None:
         if name not in events:
@@ -76,10 +76,12 @@ def _probe(t0: float, out_path: str) -> None:
             return
         seg = buffer._segments[0]
         rate = buffer.production_rate()
-        events.update(first_sentence_whole_at_start=seg.complete,
-                      first_started_to_a_pause=seg.hold is not None,
-                      first_sentence_received_s=round(seg.received / buffer.sample_rate, 2),
-                      rate_at_first_sound=None if rate is None else round(rate, 2))
+        events.update(
+            first_sentence_whole_at_start=seg.complete,
+            first_started_to_a_pause=seg.hold is not None,
+            first_sentence_received_s=round(seg.received / buffer.sample_rate, 2),
+            rate_at_first_sound=None if rate is None else round(rate, 2),
+        )
 
     class Card:
         """A sound card's stream: pulls 20 ms blocks on its own thread, in real time."""
@@ -127,8 +129,15 @@ def _probe(t0: float, out_path: str) -> None:
 
     def recorded_push(self, samples, segment, final, vocoder_s=0.0):
         if presses:
-            pieces[-1].append((time.time() - presses[-1], np.size(samples) / self.sample_rate, segment, final,
-                               round(vocoder_s, 4)))
+            pieces[-1].append(
+                (
+                    time.time() - presses[-1],
+                    np.size(samples) / self.sample_rate,
+                    segment,
+                    final,
+                    round(vocoder_s, 4),
+                )
+            )
         return queue_piece(self, samples, segment, final, vocoder_s)
 
     buffering.SegmentBuffer.push = recorded_push
@@ -140,8 +149,10 @@ def _probe(t0: float, out_path: str) -> None:
 
     def first_sentence_in(play: int) -> bool:
         """Whether the first sentence of that Play has all arrived (or is not coming)."""
-        return ((len(pieces) > play and any(seg == 0 and final for _, _, seg, final, _ in pieces[play]))
-                or time.time() - presses[play] > 60)
+        return (
+            len(pieces) > play and any(seg == 0 and final for _, _, seg, final, _ in pieces[play])
+        ) or time.time() - presses[play] > 60
+
     shown = mw.show_when_ready
 
     def show_and_watch(window):
@@ -158,8 +169,13 @@ def _probe(t0: float, out_path: str) -> None:
                 import resource
 
                 # Peak resident memory up to Play being possible: the load's high-water mark.
-                mark("ready_s", decode=window.model.status.decode,
-                     peak_rss_mb_at_ready=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+                mark(
+                    "ready_s",
+                    decode=window.model.status.decode,
+                    peak_rss_mb_at_ready=round(
+                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                    ),
+                )
                 window.text_panel.set_text(TEXT)
                 press_play(window)
             elif state is ModelState.FAILED:
@@ -172,7 +188,11 @@ def _probe(t0: float, out_path: str) -> None:
 
         def check():
             # Each Play runs until its sentence has all arrived, so its pieces give the bound.
-            if ("replay_sound_s" in events and first_sentence_in(1)) or "error" in events or time.time() - t0 > 1200:
+            if (
+                ("replay_sound_s" in events and first_sentence_in(1))
+                or "error" in events
+                or time.time() - t0 > 1200
+            ):
                 window.stop()
                 window.close()
                 QApplication.quit()
@@ -191,12 +211,14 @@ def _probe(t0: float, out_path: str) -> None:
     try:
         main([])
     finally:
-        for play, (prefix, bound) in enumerate([("", "first_sound_bound_s"), ("replay_", "replay_sound_bound_s")]):
+        for play, (prefix, bound) in enumerate(
+            [("", "first_sound_bound_s"), ("replay_", "replay_sound_bound_s")]
+        ):
             if play < len(pieces):
                 events.update(arrival_summary(pieces[play], prefix, bound))
         events["pieces"] = pieces
         Path(out_path).write_text(json.dumps(events), encoding="utf-8")
-        os._exit(0)    # threads of a stopped request need not be waited for here
+        os._exit(0)  # threads of a stopped request need not be waited for here
 
 
 def arrival_summary(pieces: list, prefix: str, bound_key: str) -> dict:
@@ -206,7 +228,11 @@ def arrival_summary(pieces: list, prefix: str, bound_key: str) -> dict:
     from which it would have played through, tests/support/playback_sim.py)."""
     from tests.support.playback_sim import SAMPLE_RATE, Arrival, earliest_gapless_start
 
-    first = [Arrival(at, round(audio * SAMPLE_RATE), seg, final) for at, audio, seg, final, _ in pieces if seg == 0]
+    first = [
+        Arrival(at, round(audio * SAMPLE_RATE), seg, final)
+        for at, audio, seg, final, _ in pieces
+        if seg == 0
+    ]
     out: dict = {prefix + "first_sentence_complete": any(a.final for a in first)}
     if first:
         out[prefix + "first_piece_s"] = round(first[0].at, 3)
@@ -214,25 +240,39 @@ def arrival_summary(pieces: list, prefix: str, bound_key: str) -> dict:
     if len(first) > 1:
         out[prefix + "second_piece_s"] = round(first[1].at, 3)
         span = first[1].at - first[0].at
-        out[prefix + "rate_at_second_piece"] = round(first[1].samples / SAMPLE_RATE / span, 2) if span > 0 else None
+        out[prefix + "rate_at_second_piece"] = (
+            round(first[1].samples / SAMPLE_RATE / span, 2) if span > 0 else None
+        )
     return out
 
 
 def _settings(home: Path, model: Path, precision: str) -> None:
     env = {**os.environ, "CHATTTS_STUDIO_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
-    code = (f"from app.ui.settings import Settings; s = Settings(); s.model_dir = {str(model)!r}; "
-            f"s.first_run_done = True; s.params = {{'refine_text': False}}; s.precision = {precision!r}; s.sync()")
+    code = (
+        f"from app.ui.settings import Settings; s = Settings(); s.model_dir = {str(model)!r}; "
+        f"s.first_run_done = True; s.params = {{'refine_text': False}}; s.precision = {precision!r}; s.sync()"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
 
 
 def launch(home: Path) -> dict:
     out = home / "startup-events.json"
     out.unlink(missing_ok=True)
-    env = {**os.environ, "CHATTTS_STUDIO_HOME": str(home), "QT_QPA_PLATFORM": "offscreen",
-           "HF_HUB_OFFLINE": "1"}
+    env = {
+        **os.environ,
+        "CHATTTS_STUDIO_HOME": str(home),
+        "QT_QPA_PLATFORM": "offscreen",
+        "HF_HUB_OFFLINE": "1",
+    }
     t0 = time.time()
-    subprocess.run([sys.executable, __file__, "--child", str(t0), str(out)], env=env, cwd=ROOT,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=1500)
+    subprocess.run(
+        [sys.executable, __file__, "--child", str(t0), str(out)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=1500,
+    )
     try:
         return json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -242,12 +282,17 @@ def launch(home: Path) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
-    p.add_argument("--model", help="model folder (built with random full-size weights if empty or missing)")
+    p.add_argument(
+        "--model", help="model folder (built with random full-size weights if empty or missing)"
+    )
     p.add_argument("--runs", type=int, default=1, help="cold+warm pairs")
     p.add_argument("--precision", default="auto")
-    p.add_argument("--pieces", action="store_true",
-                   help="also print each Play's pieces: (s after Play, audio s, sentence, final, the seconds "
-                        "its vocoder call took) as queued")
+    p.add_argument(
+        "--pieces",
+        action="store_true",
+        help="also print each Play's pieces: (s after Play, audio s, sentence, final, the seconds "
+        "its vocoder call took) as queued",
+    )
     p.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -273,8 +318,18 @@ def main(argv=None) -> int:
             runs.append(launches)
     finally:
         shutil.rmtree(home, ignore_errors=True)
-    print(json.dumps({"model": "random weights, full size", "precision": args.precision,
-                      "cpu_count": os.cpu_count(), "load_average": os.getloadavg(), "runs": runs}, indent=2))
+    print(
+        json.dumps(
+            {
+                "model": "random weights, full size",
+                "precision": args.precision,
+                "cpu_count": os.cpu_count(),
+                "load_average": os.getloadavg(),
+                "runs": runs,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

@@ -23,15 +23,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-STREAM_EVERY = 4            # app/engine/decode/speech.py: tokens between looks for a piece
-UPSTREAM_BATCH, UPSTREAM_SPEED, UPSTREAM_PASS = 24, 12000, 2      # ChatTTS InferCodeParams defaults
+STREAM_EVERY = 4  # app/engine/decode/speech.py: tokens between looks for a piece
+UPSTREAM_BATCH, UPSTREAM_SPEED, UPSTREAM_PASS = 24, 12000, 2  # ChatTTS InferCodeParams defaults
 
 
 def _snr_db(reference, streamed) -> float | None:
     import numpy as np
 
     error = float(np.sum((streamed - reference) ** 2))
-    signal = float(np.sum(reference ** 2))
+    signal = float(np.sum(reference**2))
     return None if error == 0 else round(10 * math.log10(signal / error), 1)
 
 
@@ -52,8 +52,8 @@ def _ours(chat, hiddens, **kwargs):
 
     vocos = vocoder_stream.vocos_batch
 
-    def counted_vocos(chat, mels):       # a streamed piece: its Vocos window (the mel decoder
-        work["calls"] += 1               # streams layer by layer, decode/mel_stream.py)
+    def counted_vocos(chat, mels):  # a streamed piece: its Vocos window (the mel decoder
+        work["calls"] += 1  # streams layer by layer, decode/mel_stream.py)
         work["tokens"] += sum(m.shape[2] for m in mels) // 2
         return vocos(chat, mels)
 
@@ -95,7 +95,11 @@ def _upstream(chat, hiddens):
     wav = decode_whole(chat, hiddens)
     pieces.append(wav[sent:])
     decoded += hiddens.shape[0]
-    return np.concatenate(pieces), first or hiddens.shape[0], {"calls": batches + 1, "tokens": decoded}
+    return (
+        np.concatenate(pieces),
+        first or hiddens.shape[0],
+        {"calls": batches + 1, "tokens": decoded},
+    )
 
 
 def main(argv=None) -> int:
@@ -128,25 +132,44 @@ def main(argv=None) -> int:
     variants = {
         f"shipped (first piece {DEFAULT_FIRST_PIECE} tokens looking {DEFAULT_FIRST_LOOKAHEAD} ahead, "
         f"then {DEFAULT_LOOKAHEAD}, context {field})": {},
-        f"pieces of {DEFAULT_MIN_PIECE} tokens throughout (before they grew)": dict(max_piece=DEFAULT_MIN_PIECE),
+        f"pieces of {DEFAULT_MIN_PIECE} tokens throughout (before they grew)": dict(
+            max_piece=DEFAULT_MIN_PIECE
+        ),
         "first piece 2, lookahead 6 throughout": dict(lookahead=6, first_lookahead=6),
         "first piece 2, lookahead 8 throughout": dict(lookahead=8, first_lookahead=8),
-        "first piece 4, lookahead 8 throughout": dict(lookahead=8, first_lookahead=8, first_piece=4),
-        "first piece 2 + 6, then lookahead 12 (before)": dict(lookahead=12, first_lookahead=6, first_piece=2),
+        "first piece 4, lookahead 8 throughout": dict(
+            lookahead=8, first_lookahead=8, first_piece=4
+        ),
+        "first piece 2 + 6, then lookahead 12 (before)": dict(
+            lookahead=12, first_lookahead=6, first_piece=2
+        ),
         "context 24": dict(context=24),
         "context 12": dict(context=12),
         "first piece 4 looking 4 ahead": dict(first_piece=4, first_lookahead=4),
         "first piece 2 looking 2 ahead": dict(first_piece=2, first_lookahead=2),
-        f"exact (lookahead and context {field}, the receptive field)": dict(lookahead=field, context=field,
-                                                                              first_lookahead=field),
+        f"exact (lookahead and context {field}, the receptive field)": dict(
+            lookahead=field, context=field, first_lookahead=field
+        ),
     }
     results: dict[str, dict] = {}
     half_second = 12000
     for seed in (int(s) for s in args.seeds.split(",")):
-        emb, mask = code_prompt(chat, ["The quick brown fox jumps over the lazy dog near the river bank."],
-                                "[speed_5]", None, None, None)
-        params = PassParams(temperature=0.3, top_p=0.7, top_k=20, repetition_penalty=1.05,
-                            max_new_tokens=args.tokens, min_new_tokens=args.tokens)
+        emb, mask = code_prompt(
+            chat,
+            ["The quick brown fox jumps over the lazy dog near the river bank."],
+            "[speed_5]",
+            None,
+            None,
+            None,
+        )
+        params = PassParams(
+            temperature=0.3,
+            top_p=0.7,
+            top_k=20,
+            repetition_penalty=1.05,
+            max_new_tokens=args.tokens,
+            min_new_tokens=args.tokens,
+        )
         generated = list(loop.generate(emb, mask, True, params, [seed], eos=eos))[-1]
         hiddens = generated.hiddens[0]
         whole = decode_whole(chat, hiddens)
@@ -156,16 +179,36 @@ def main(argv=None) -> int:
             assert streamed.shape == whole.shape, (name, streamed.shape, whole.shape)
             # Vocoder work: calls, and tokens decoded over all windows per token of the sentence
             # (streamed pieces: their Vocos windows).
-            entry = results.setdefault(name, {"first_audio_at_token": first, "vocoder_calls": work["calls"],
-                                              "vocoder_tokens_per_token": round(work["tokens"] / args.tokens, 2),
-                                              "max_abs_error": [], "snr_db": [], "snr_db_first_half_second": []})
+            entry = results.setdefault(
+                name,
+                {
+                    "first_audio_at_token": first,
+                    "vocoder_calls": work["calls"],
+                    "vocoder_tokens_per_token": round(work["tokens"] / args.tokens, 2),
+                    "max_abs_error": [],
+                    "snr_db": [],
+                    "snr_db_first_half_second": [],
+                },
+            )
             entry["max_abs_error"].append(float(np.max(np.abs(streamed - whole))))
             entry["snr_db"].append(_snr_db(whole, streamed))
-            entry["snr_db_first_half_second"].append(_snr_db(whole[:half_second], streamed[:half_second]))
+            entry["snr_db_first_half_second"].append(
+                _snr_db(whole[:half_second], streamed[:half_second])
+            )
     for entry in results.values():
         entry["max_abs_error"] = round(max(entry["max_abs_error"]), 6)
-    print(json.dumps({"model": size, "tokens": args.tokens, "receptive_field_tokens": field,
-                      "stream_every": STREAM_EVERY, "variants": results}, indent=2))
+    print(
+        json.dumps(
+            {
+                "model": size,
+                "tokens": args.tokens,
+                "receptive_field_tokens": field,
+                "stream_every": STREAM_EVERY,
+                "variants": results,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

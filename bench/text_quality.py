@@ -37,6 +37,7 @@ def _plain(text: str) -> str:
 def reads_the_same(got: str, expected: str, lang: str) -> bool:
     """Equal after lowercasing, dropping punctuation, symbols and hyphens, and taking the
     documented equivalent readings as one (docs/text.md)."""
+
     def canon(text: str) -> str:
         words = _plain(text).split()
         if lang == "zh":
@@ -46,12 +47,15 @@ def reads_the_same(got: str, expected: str, lang: str) -> bool:
         # An initialism spelled out is the same words: "E S T" is "EST".
         text = re.sub(r"\b[a-z](?: [a-z]\b)+", lambda m: m.group(0).replace(" ", ""), text)
         return " ".join(w for w in (_EN_SAME.get(w, w) for w in text.split()) if w)
+
     return canon(got) == canon(expected)
 
 
 def heldout(text: str, source: str = "") -> bool:
     """Files named heldout_* were written after the rules were tuned: held out whole."""
-    return source.startswith("heldout_") or int(hashlib.sha1(text.encode()).hexdigest(), 16) % 3 == 0
+    return (
+        source.startswith("heldout_") or int(hashlib.sha1(text.encode()).hexdigest(), 16) % 3 == 0
+    )
 
 
 def _pairs(path: Path, sep: str):
@@ -70,8 +74,11 @@ def yardsticks():
     for path in sorted((DATA / "wetext_zh").glob("*.txt")):
         yield f"wetext_zh/{path.stem}", "zh", "zh", list(_pairs(path, "=>"))
     for lang in ("en", "zh"):
-        cases = [(path.stem, case) for path in sorted(DATA.glob(f"*everyday_{lang}.txt"))
-                 for case in _pairs(path, "~")]
+        cases = [
+            (path.stem, case)
+            for path in sorted(DATA.glob(f"*everyday_{lang}.txt"))
+            for case in _pairs(path, "~")
+        ]
         yield f"everyday_{lang}", lang, None, cases
 
 
@@ -94,9 +101,9 @@ def _old_sentences(line: str) -> list[str]:
 
     out, start = [], 0
     for m in re.finditer(r"[。！？!?；;]|\.(?=\s)", line):
-        if m.group() == "." and not dot_ends_sentence(line[:m.start()], line[m.end():]):
+        if m.group() == "." and not dot_ends_sentence(line[: m.start()], line[m.end() :]):
             continue
-        out.append(line[start:m.end()])
+        out.append(line[start : m.end()])
         start = m.end()
     out.append(line[start:])
     return [s.strip() for s in out if s.strip()]
@@ -110,14 +117,19 @@ def segmenters():
 
     return {
         "ours": sentences,
-        "sentencex": lambda text: [s.strip() for s in sentencex.segment(language_of(text), text) if s.strip()],
+        "sentencex": lambda text: [
+            s.strip() for s in sentencex.segment(language_of(text), text) if s.strip()
+        ],
         "before_issue_38": _old_sentences,
     }
 
 
 def _score(results: list[bool]) -> dict:
-    return {"right": sum(results), "cases": len(results),
-            "percent": round(100 * sum(results) / len(results), 1) if results else None}
+    return {
+        "right": sum(results),
+        "cases": len(results),
+        "percent": round(100 * sum(results) / len(results), 1) if results else None,
+    }
 
 
 def score_normalization(show: str | None) -> dict:
@@ -143,8 +155,12 @@ def score_normalization(show: str | None) -> dict:
 
 def score_boundaries(show: str | None) -> dict:
     report = {}
-    cases = [{**json.loads(line), "file": path.name} for path in sorted(DATA.glob("*boundaries*.jsonl"))
-             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    cases = [
+        {**json.loads(line), "file": path.name}
+        for path in sorted(DATA.glob("*boundaries*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     for lang in ("en", "zh"):
         row = {}
         for system, run in segmenters().items():
@@ -173,16 +189,31 @@ def timing() -> dict:
     from app.engine.text.normalize.library import library_normalize
 
     # The first number of a session loads the grammars: timed in a fresh interpreter.
-    code = ("import time; from app.engine.text.normalize import normalize; t = time.perf_counter(); "
-            "normalize('比分3:2, score 1/4'); print(time.perf_counter() - t)")
-    load = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                cwd=Path(__file__).resolve().parents[1]).stdout)
+    code = (
+        "import time; from app.engine.text.normalize import normalize; t = time.perf_counter(); "
+        "normalize('比分3:2, score 1/4'); print(time.perf_counter() - t)"
+    )
+    load = float(
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parents[1],
+        ).stdout
+    )
     normalize("预热 warm up 1")
     texts = {
-        "zh": ("2024年3月15日下午3:30，他花了4.50元买了2斤苹果，验证码是4396，邮编100084，比分3:2，"
-               "温度25℃，面积80㎡，RTX 4090显卡降价15%，第2名奖金1,250元。") * 2,
-        "en": ("On June 30, 2012 at 3:30 pm he paid $4.50 for 2 coffees, walked 200 m in 5 mins, "
-               "scored 3-1 in the 1990s with an RTX 4090 and 15% off. Call 911 or 555-123-4567. ") * 2,
+        "zh": (
+            "2024年3月15日下午3:30，他花了4.50元买了2斤苹果，验证码是4396，邮编100084，比分3:2，"
+            "温度25℃，面积80㎡，RTX 4090显卡降价15%，第2名奖金1,250元。"
+        )
+        * 2,
+        "en": (
+            "On June 30, 2012 at 3:30 pm he paid $4.50 for 2 coffees, walked 200 m in 5 mins, "
+            "scored 3-1 in the 1990s with an RTX 4090 and 15% off. Call 911 or 555-123-4567. "
+        )
+        * 2,
     }
     out = {"first_number_ms": round(1000 * load, 1)}
     for lang, text in texts.items():
@@ -205,11 +236,15 @@ def timing() -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--failures", choices=["dev", "heldout"], help="print our misses of that split")
+    parser.add_argument(
+        "--failures", choices=["dev", "heldout"], help="print our misses of that split"
+    )
     parser.add_argument("--timing", action="store_true", help="also time the normalizer")
     args = parser.parse_args()
-    report = {"normalization": score_normalization(args.failures),
-              "boundaries": score_boundaries(args.failures)}
+    report = {
+        "normalization": score_normalization(args.failures),
+        "boundaries": score_boundaries(args.failures),
+    }
     if args.timing:
         report["timing"] = timing()
     print(json.dumps(report, indent=1, ensure_ascii=False))

@@ -21,8 +21,10 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-TEXT = ("今天天气很好，我们一起去公园散步吧。Hello, this is a short paragraph for the benchmark. "
-        "第三句话用来测试流式播放。The last sentence ends here.")
+TEXT = (
+    "今天天气很好，我们一起去公园散步吧。Hello, this is a short paragraph for the benchmark. "
+    "第三句话用来测试流式播放。The last sentence ends here."
+)
 TARGET_MS = 50.0
 
 
@@ -116,9 +118,14 @@ def main() -> int:
     meter.start()
     meter._tick()  # the timer cannot tick while infer() holds the GUI thread: mark the start
     started = time.perf_counter()
-    chat.infer([TEXT], skip_refine_text=True, split_text=True,
-               params_infer_code=ChatTTS.Chat.InferCodeParams(spk_emb=synth.speaker_for_seed(2222),
-                                                              show_tqdm=False, manual_seed=2222))
+    chat.infer(
+        [TEXT],
+        skip_refine_text=True,
+        split_text=True,
+        params_infer_code=ChatTTS.Chat.InferCodeParams(
+            spk_emb=synth.speaker_for_seed(2222), show_tqdm=False, manual_seed=2222
+        ),
+    )
     for _ in range(20):
         app.processEvents()
         time.sleep(0.006)
@@ -127,14 +134,19 @@ def main() -> int:
     window.close()
 
     worst = max(r["max_stall_ms"] for r in runs)
-    print(json.dumps({
-        "benchmark": "ui_responsiveness",
-        "model": "tiny random weights" if not args.model else args.model,
-        "target_max_stall_ms": TARGET_MS,
-        "window_worker_thread": {"runs": runs, "max_stall_ms": worst},
-        "upstream_infer_on_gui_thread": baseline,
-        "meets_target": worst < TARGET_MS,
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "benchmark": "ui_responsiveness",
+                "model": "tiny random weights" if not args.model else args.model,
+                "target_max_stall_ms": TARGET_MS,
+                "window_worker_thread": {"runs": runs, "max_stall_ms": worst},
+                "upstream_infer_on_gui_thread": baseline,
+                "meets_target": worst < TARGET_MS,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

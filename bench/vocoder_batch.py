@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def _ms(fn, repeat: int) -> float:
-    fn()                                          # first call: allocator and kernel selection
+    fn()  # first call: allocator and kernel selection
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
@@ -33,7 +33,11 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", help="model folder (built with random full-size weights if missing)")
     p.add_argument("--batches", default="1,2,4")
-    p.add_argument("--tokens", default="16,64", help="window lengths in tokens (16: a first piece; 64: context + piece)")
+    p.add_argument(
+        "--tokens",
+        default="16,64",
+        help="window lengths in tokens (16: a first piece; 64: context + piece)",
+    )
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
     p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
@@ -55,12 +59,31 @@ def main(argv=None) -> int:
             with torch.inference_mode():
                 one_each = _ms(lambda ws=windows: [decode_whole(chat, w) for w in ws], args.repeat)
                 together = _ms(lambda ws=windows: decode_batch(chat, ws), args.repeat)
-                upstream = _ms(lambda ws=windows: chat._decode_to_wavs([w.clone() for w in ws], True),
-                               args.repeat)
-            rows.append({"tokens": tokens, "batch": batch, "one_call_each_ms": one_each, "batched_ms": together,
-                         "upstream_batched_ms": upstream, "speedup": round(one_each / together, 2)})
-    print(json.dumps({"model": f"random weights, {size} size", "threads": torch.get_num_threads(),
-                      "repeat": args.repeat, "rows": rows}, indent=2))
+                upstream = _ms(
+                    lambda ws=windows: chat._decode_to_wavs([w.clone() for w in ws], True),
+                    args.repeat,
+                )
+            rows.append(
+                {
+                    "tokens": tokens,
+                    "batch": batch,
+                    "one_call_each_ms": one_each,
+                    "batched_ms": together,
+                    "upstream_batched_ms": upstream,
+                    "speedup": round(one_each / together, 2),
+                }
+            )
+    print(
+        json.dumps(
+            {
+                "model": f"random weights, {size} size",
+                "threads": torch.get_num_threads(),
+                "repeat": args.repeat,
+                "rows": rows,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

@@ -51,25 +51,39 @@ def main(argv=None) -> int:
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat = synth.chat
-    variants = {"layered (shipped)": lambda h: _streamed(chat, h, True),
-                "windowed (before)": lambda h: _streamed(chat, h, False),
-                "upstream ChatTTS stream (emulated)": lambda h: _upstream(chat, h),
-                "whole decode (no streaming)": lambda h: decode_whole(chat, h)}
+    variants = {
+        "layered (shipped)": lambda h: _streamed(chat, h, True),
+        "windowed (before)": lambda h: _streamed(chat, h, False),
+        "upstream ChatTTS stream (emulated)": lambda h: _upstream(chat, h),
+        "whole decode (no streaming)": lambda h: decode_whole(chat, h),
+    }
     out = {}
     for tokens in (int(t) for t in args.tokens.split(",")):
         torch.manual_seed(tokens)
         hiddens = torch.randn(tokens, chat.config.gpt.hidden_size)
         for run in variants.values():
-            run(hiddens)                      # first calls of these shapes
+            run(hiddens)  # first calls of these shapes
         seconds = {name: [] for name in variants}
         for _round in range(args.rounds):
             for name, run in variants.items():
                 started = time.perf_counter()
                 run(hiddens)
                 seconds[name].append(round(time.perf_counter() - started, 3))
-        out[f"{tokens} tokens"] = {name: {"seconds": s, "median": statistics.median(s)} for name, s in seconds.items()}
-    print(json.dumps({"model": f"random weights, {size} size", "decoder": type(chat.decoder).__name__,
-                      "cpu_threads": torch.get_num_threads(), "rounds": args.rounds, "results": out}, indent=2))
+        out[f"{tokens} tokens"] = {
+            name: {"seconds": s, "median": statistics.median(s)} for name, s in seconds.items()
+        }
+    print(
+        json.dumps(
+            {
+                "model": f"random weights, {size} size",
+                "decoder": type(chat.decoder).__name__,
+                "cpu_threads": torch.get_num_threads(),
+                "rounds": args.rounds,
+                "results": out,
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

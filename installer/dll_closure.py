@@ -35,6 +35,7 @@ MAX_PE_BYTES = 2 << 30
 @dataclass(frozen=True)
 class Provided:
     """What needs no file in the bundle: exact names and name prefixes (API sets)."""
+
     names: frozenset[str]
     prefixes: tuple[str, ...]
 
@@ -65,15 +66,23 @@ def pe_imports(data: bytes | None = None, path: Path | None = None) -> list[str]
     import pefile
 
     try:
-        pe = pefile.PE(data=data, fast_load=True) if data is not None else \
-            pefile.PE(name=str(path), fast_load=True)
+        pe = (
+            pefile.PE(data=data, fast_load=True)
+            if data is not None
+            else pefile.PE(name=str(path), fast_load=True)
+        )
     except pefile.PEFormatError as exc:
-        raise SystemExit(f"dll_closure: {path or 'a wheel member'} is not a readable PE file: {exc}") from None
+        raise SystemExit(
+            f"dll_closure: {path or 'a wheel member'} is not a readable PE file: {exc}"
+        ) from None
     try:
         pe.parse_data_directories(
-            directories=[pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_IMPORT"]])
-        return [entry.dll.decode("ascii", "replace").lower()
-                for entry in getattr(pe, "DIRECTORY_ENTRY_IMPORT", [])]
+            directories=[pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_IMPORT"]]
+        )
+        return [
+            entry.dll.decode("ascii", "replace").lower()
+            for entry in getattr(pe, "DIRECTORY_ENTRY_IMPORT", [])
+        ]
     finally:
         pe.close()
 
@@ -121,8 +130,9 @@ def read_bundle(folder: Path) -> dict[str, list[str]]:
     return modules
 
 
-def missing_dlls(modules: dict[str, list[str]], extra: list[str], provided: Provided,
-                 optional: list[str] = ()) -> dict[str, list[str]]:
+def missing_dlls(
+    modules: dict[str, list[str]], extra: list[str], provided: Provided, optional: list[str] = ()
+) -> dict[str, list[str]]:
     """{missing DLL: [modules importing it]}: imports that are neither a file of the bundle
     (any of `modules`, or `extra`: the interpreter's and build.spec's own DLLs) nor Windows'.
     Modules matching an `optional` pattern may import what is missing."""
@@ -160,10 +170,17 @@ def _config() -> dict:
 
 # The pinned versions: the project's runtime requirements, recursively, for Windows (markers
 # evaluated for win32), at the versions installed in this environment.
-WINDOWS_MARKERS = {"sys_platform": "win32", "platform_system": "Windows", "os_name": "nt",
-                   "platform_machine": "AMD64", "implementation_name": "cpython",
-                   "platform_python_implementation": "CPython", "python_version": "3.11",
-                   "python_full_version": "3.11.9", "extra": ""}
+WINDOWS_MARKERS = {
+    "sys_platform": "win32",
+    "platform_system": "Windows",
+    "os_name": "nt",
+    "platform_machine": "AMD64",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "python_version": "3.11",
+    "python_full_version": "3.11.9",
+    "extra": "",
+}
 
 
 def _pyinstaller_pin(project: dict) -> str:
@@ -177,7 +194,9 @@ def _pyinstaller_pin(project: dict) -> str:
         return "==" + metadata.version("pyinstaller")
     except metadata.PackageNotFoundError:
         wanted = [Requirement(r) for r in project.get("optional-dependencies", {}).get("build", [])]
-        return next((str(r.specifier) for r in wanted if r.name.lower() == "pyinstaller"), "") or ">=0"
+        return (
+            next((str(r.specifier) for r in wanted if r.name.lower() == "pyinstaller"), "") or ">=0"
+        )
 
 
 def windows_requirements(pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
@@ -236,15 +255,33 @@ def download(requirements: list[str], folder: Path) -> list[str]:
             without += [line] if key in no_wheel else []
             continue
         result = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:",
-             "--platform", "win_amd64", "--python-version", "3.11", "--no-deps",
-             "-d", str(folder), line], capture_output=True, text=True)
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--only-binary=:all:",
+                "--platform",
+                "win_amd64",
+                "--python-version",
+                "3.11",
+                "--no-deps",
+                "-d",
+                str(folder),
+                line,
+            ],
+            capture_output=True,
+            text=True,
+        )
         if result.returncode != 0:
             if "No matching distribution" not in result.stderr:
-                raise SystemExit(f"dll_closure: pip download {line} failed: "
-                                 f"{result.stderr.strip().splitlines()[-1:]}")
+                raise SystemExit(
+                    f"dll_closure: pip download {line} failed: "
+                    f"{result.stderr.strip().splitlines()[-1:]}"
+                )
             without.append(line)
-            if "==" in line:               # pinned: the answer cannot change
+            if "==" in line:  # pinned: the answer cannot change
                 no_wheel.add(key)
                 no_wheel_file.write_text("\n".join(sorted(no_wheel)) + "\n")
     return without
@@ -256,7 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("requirements", help="name==version of every Windows runtime package")
     fetch = sub.add_parser("download", help="their win_amd64 wheels into a (cache) folder")
     fetch.add_argument("folder", type=Path)
-    check = sub.add_parser("check", help="fail when an imported DLL is neither bundled nor Windows'")
+    check = sub.add_parser(
+        "check", help="fail when an imported DLL is neither bundled nor Windows'"
+    )
     where = check.add_mutually_exclusive_group(required=True)
     where.add_argument("--wheels", type=Path, help="folder of downloaded win_amd64 wheels")
     where.add_argument("--bundle", type=Path, help="a built bundle folder (dist/ChatTTSStudio)")
@@ -267,7 +306,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "download":
         without = download(windows_requirements(), args.folder)
-        print(f"dll_closure: no Windows wheel (pure Python, built from source): {' '.join(without)}")
+        print(
+            f"dll_closure: no Windows wheel (pure Python, built from source): {' '.join(without)}"
+        )
         return 0
     folder = args.wheels or args.bundle
     if not folder.is_dir():
@@ -283,9 +324,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     missing = missing_dlls(modules, extra, load_provided(), optional_patterns())
     for dll, importers in sorted(missing.items()):
-        print(f"dll_closure: {dll} is imported by {', '.join(importers[:3])}"
-              f"{' and others' if len(importers) > 3 else ''} but is neither in the bundle "
-              "nor part of Windows 10", file=sys.stderr)
+        print(
+            f"dll_closure: {dll} is imported by {', '.join(importers[:3])}"
+            f"{' and others' if len(importers) > 3 else ''} but is neither in the bundle "
+            "nor part of Windows 10",
+            file=sys.stderr,
+        )
     if missing:
         return 1
     print(f"dll_closure: {len(modules)} PE files, every imported DLL is in the bundle or Windows'")

@@ -51,7 +51,8 @@ def find_vc_runtime(dirs: list[Path]) -> list[tuple[str, str]]:
         raise SystemExit(
             f"build.spec: {', '.join(missing)} not found in {', '.join(str(d) for d in dirs)}: "
             "install the Visual C++ 2022 redistributable (14.38 or later) or "
-            "`pip install msvc-runtime` into the build environment.")
+            "`pip install msvc-runtime` into the build environment."
+        )
     return found
 
 
@@ -60,5 +61,6 @@ def bundle_binaries() -> list[tuple[str, str]]:
     if os.name != "nt":
         return []
     import sys
+
     prefixes = list(dict.fromkeys([sys.prefix, sys.base_prefix]))
     return find_vc_runtime(search_dirs(prefixes, os.environ.get("SystemRoot")))

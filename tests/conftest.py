@@ -34,7 +34,9 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             "tests/frozen NOT RUN: no bundle in this run. They run after a build: "
             "bash installer/build-and-test.sh (CI does), or "
-            "CHATTTS_STUDIO_BUNDLE=dist/ChatTTSStudio pytest tests/frozen.", yellow=True)
+            "CHATTTS_STUDIO_BUNDLE=dist/ChatTTSStudio pytest tests/frozen.",
+            yellow=True,
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -19,11 +19,17 @@ def named_paths(text: str) -> set[str]:
 def test_every_path_the_architecture_page_names_exists():
     text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
     names = named_paths(text)
-    assert len(names) > 20                                   # the page really names its parts
-    missing = sorted(n for n in names
-                     if not any((base / n).exists() for base in (ROOT, ROOT / "app", ROOT / "app" / "engine")))
+    assert len(names) > 20  # the page really names its parts
+    missing = sorted(
+        n
+        for n in names
+        if not any((base / n).exists() for base in (ROOT, ROOT / "app", ROOT / "app" / "engine"))
+    )
     assert missing == []
 
 
 def test_a_path_that_does_not_exist_is_caught():
-    assert named_paths("see `engine/nowhere.py` and (app/gone.py)") == {"engine/nowhere.py", "app/gone.py"}
+    assert named_paths("see `engine/nowhere.py` and (app/gone.py)") == {
+        "engine/nowhere.py",
+        "app/gone.py",
+    }

@@ -36,8 +36,9 @@ def test_every_message_has_a_chinese_translation_and_none_is_fuzzy():
     cat = catalog()
     found = messages(cat)
     assert len(found) > 150
-    untranslated = [m.id for m in found
-                    if not (all(m.string) if isinstance(m.string, tuple) else m.string)]
+    untranslated = [
+        m.id for m in found if not (all(m.string) if isinstance(m.string, tuple) else m.string)
+    ]
     fuzzy = [m.id for m in found if m.fuzzy]
     assert untranslated == [] and fuzzy == [] and not cat.fuzzy
     assert cat.locale_identifier.startswith("zh")
@@ -59,8 +60,13 @@ def test_every_marked_string_in_the_sources_is_in_the_catalog_and_none_is_stale(
     """Running Babel's extraction (babel.cfg) over app/ finds exactly the committed msgids."""
     pot = tmp_path / "fresh.pot"
     pybabel = Path(sys.executable).parent / "pybabel"
-    subprocess.run([str(pybabel), "extract", "-F", "babel.cfg", "-k", "N_", "-o", str(pot), "."],
-                   cwd=ROOT, check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [str(pybabel), "extract", "-F", "babel.cfg", "-k", "N_", "-o", str(pot), "."],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     with open(pot, "rb") as fp:
         fresh = {m.id for m in read_po(fp) if m.id}
     committed = {m.id for m in messages(catalog())}
@@ -89,8 +95,14 @@ def test_the_committed_mo_is_compiled_from_the_committed_po():
 def test_set_language_switches_every_thread_and_falls_back_to_english(tmp_path, monkeypatch):
     assert i18n.set_language("zh_CN") == "zh_CN" and i18n.current_language() == "zh_CN"
     assert i18n._("No NVIDIA GPU found.") == "未找到 NVIDIA GPU。"
-    assert i18n.ngettext("{count} output device; default: {device}.", "{count} output devices; default: {device}.",
-                         2) == "{count} 个输出设备；默认：{device}。"
+    assert (
+        i18n.ngettext(
+            "{count} output device; default: {device}.",
+            "{count} output devices; default: {device}.",
+            2,
+        )
+        == "{count} 个输出设备；默认：{device}。"
+    )
     assert i18n.set_language("en") == "en"
     assert i18n._("No NVIDIA GPU found.") == "No NVIDIA GPU found."
     # A missing or damaged catalog leaves the program in English rather than stopping it.
@@ -104,16 +116,19 @@ def test_set_language_switches_every_thread_and_falls_back_to_english(tmp_path, 
     assert i18n.set_language("zh_CN") == "en"
 
 
-@pytest.mark.parametrize("environ, expected", [
-    ({"LANG": "zh_CN.UTF-8"}, "zh_CN"),
-    ({"LANG": "en_US.UTF-8"}, "en"),
-    ({"LANG": "de_DE.UTF-8"}, "en"),                                   # no German catalog: English
-    ({"LANG": "zh_TW.UTF-8"}, "zh_CN"),                                # the nearest catalog
-    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh_CN"),  # LC_MESSAGES over LANG
-    ({"LC_MESSAGES": "zh_CN.UTF-8", "LC_ALL": "en_US.UTF-8"}, "en"),   # LC_ALL over both
-    ({"LANG": "en_US.UTF-8", "LANGUAGE": "zh_CN:en"}, "zh_CN"),        # GNU priority list
-    ({"LANG": "C", "LANGUAGE": "zh_CN"}, "en"),                        # ignored in the C locale, as gettext does
-])
+@pytest.mark.parametrize(
+    "environ, expected",
+    [
+        ({"LANG": "zh_CN.UTF-8"}, "zh_CN"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),  # no German catalog: English
+        ({"LANG": "zh_TW.UTF-8"}, "zh_CN"),  # the nearest catalog
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh_CN"),  # LC_MESSAGES over LANG
+        ({"LC_MESSAGES": "zh_CN.UTF-8", "LC_ALL": "en_US.UTF-8"}, "en"),  # LC_ALL over both
+        ({"LANG": "en_US.UTF-8", "LANGUAGE": "zh_CN:en"}, "zh_CN"),  # GNU priority list
+        ({"LANG": "C", "LANGUAGE": "zh_CN"}, "en"),  # ignored in the C locale, as gettext does
+    ],
+)
 def test_the_system_language_follows_the_posix_variables(environ, expected, monkeypatch):
     monkeypatch.setattr(i18n.locale, "getlocale", lambda category=None: (None, None))
     assert i18n.system_language(environ, platform="linux") == expected
@@ -130,5 +145,9 @@ def test_on_windows_the_display_language_decides(monkeypatch):
 
 def test_the_runtime_needs_only_the_stdlib_gettext():
     """Babel is for the maintainers: app/ never imports it."""
-    uses = [p for p in (ROOT / "app").rglob("*.py") if re.search(r"^\s*(from|import) babel", p.read_text(), re.M)]
+    uses = [
+        p
+        for p in (ROOT / "app").rglob("*.py")
+        if re.search(r"^\s*(from|import) babel", p.read_text(), re.M)
+    ]
     assert uses == []

@@ -4,8 +4,10 @@ screen said 你的电脑 and the next 您的资料库)."""
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CATALOGS = [ROOT / "resources" / "translations" / "chattts_studio_zh_CN.ts",
-            ROOT / "resources" / "locale" / "zh_CN" / "LC_MESSAGES" / "chattts_studio.po"]
+CATALOGS = [
+    ROOT / "resources" / "translations" / "chattts_studio_zh_CN.ts",
+    ROOT / "resources" / "locale" / "zh_CN" / "LC_MESSAGES" / "chattts_studio.po",
+]
 
 
 def test_chinese_catalogs_say_ni_never_nin():

@@ -24,28 +24,32 @@ def test_again_follows_the_language():
         assert "4" in chinese and "--max-tokens" in chinese and "Sentence" not in chinese
         assert i18n.again("not from the catalog") == "not from the catalog"
         i18n.set_language("en")
-        assert i18n.again(chinese) == warning          # and back, fields and all
+        assert i18n.again(chinese) == warning  # and back, fields and all
     finally:
         i18n.set_language("en")
 
 
 def test_a_phrase_travels_as_plain_text():
     warning = messages.token_cut_warning(2, 1, 8)
-    again = pickle.loads(pickle.dumps(warning))        # to and from a farm worker
+    again = pickle.loads(pickle.dumps(warning))  # to and from a farm worker
     assert again == warning and again.source == warning.source and again.fields == warning.fields
     assert json.loads(json.dumps([warning])) == [str(warning)]
-    failure = i18n._("The sound device could not be opened ({error}); Export WAV still works.").format(
-        error=OSError("busy"))
-    assert pickle.loads(pickle.dumps(failure)) == failure   # a field that is an object is kept as text
+    failure = i18n._(
+        "The sound device could not be opened ({error}); Export WAV still works."
+    ).format(error=OSError("busy"))
+    assert (
+        pickle.loads(pickle.dumps(failure)) == failure
+    )  # a field that is an object is kept as text
 
 
 def test_again_keeps_number_formats():
     try:
         i18n.set_language("en")
         size = i18n.Phrase("{n:.1f} MB of {total:,}", "{n:.1f} MB of {total:,}").format(
-            n=np.float32(2.5), total=np.int64(3000))
-        assert i18n.again(size) == "2.5 MB of 3,000"                # a NumPy number formats again
+            n=np.float32(2.5), total=np.int64(3000)
+        )
+        assert i18n.again(size) == "2.5 MB of 3,000"  # a NumPy number formats again
         odd = i18n.Phrase("{n:,} left", "{n:,} left").format(n=Decimal(3000))
-        assert i18n.again(odd) == "3,000 left"                      # kept as it was, never raises
+        assert i18n.again(odd) == "3,000 left"  # kept as it was, never raises
     finally:
         i18n.set_language("en")

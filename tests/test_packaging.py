@@ -39,10 +39,15 @@ def test_every_package_is_discovered_none_listed_by_hand(monkeypatch):
     found = {"app"} | {m.name for m in pkgutil.walk_packages(app.__path__, "app.") if m.ispkg}
     assert found <= discovered, found - discovered
     # resources/ and its data folders (setuptools warns about a data folder that is no package).
-    assert {"chattts_studio_resources", "chattts_studio_resources.icons",
-            "chattts_studio_resources.translations",
-            "chattts_studio_resources.locale.zh_CN.LC_MESSAGES"} <= discovered
-    assert not {p for p in discovered if p.split(".")[0] in ("tests", "bench", "installer", "resources")}
+    assert {
+        "chattts_studio_resources",
+        "chattts_studio_resources.icons",
+        "chattts_studio_resources.translations",
+        "chattts_studio_resources.locale.zh_CN.LC_MESSAGES",
+    } <= discovered
+    assert not {
+        p for p in discovered if p.split(".")[0] in ("tests", "bench", "installer", "resources")
+    }
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -76,7 +81,7 @@ def test_every_ui_language_has_a_translation_in_the_loaded_resources():
     from app.ui.settings import LANGUAGES
 
     assert set(LANGUAGES) - {"system", "en"} == set(TRANSLATED_LANGUAGES)
-    assert all(p.is_file() for p in loaded_resources())        # in the checkout
+    assert all(p.is_file() for p in loaded_resources())  # in the checkout
 
 
 # Run in the fresh environment: the program's own lookup (app/resources.py) of every file it
@@ -91,26 +96,47 @@ print(json.dumps({"app": app.__file__, "dir": str(r.resources_dir()),
 
 @pytest.mark.slow
 def test_the_built_wheel_installs_with_every_module_and_resource_the_program_loads(tmp_path):
-    src = tmp_path / "src"                 # build from a copy: nothing is written into the checkout
+    src = tmp_path / "src"  # build from a copy: nothing is written into the checkout
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "screenshots")
     shutil.copytree(ROOT / "app", src / "app", ignore=skip)
     shutil.copytree(ROOT / "resources", src / "resources", ignore=skip)
     for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, src / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run(pip + ["wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(tmp_path / "dist"),
-                          str(src)], check=True, capture_output=True, text=True, cwd=tmp_path)
+    subprocess.run(
+        pip
+        + [
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(tmp_path / "dist"),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     wheel = next((tmp_path / "dist").glob("chattts_studio-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "app").rglob("*.py")}
     assert sources <= names, sorted(sources - names)
 
     fresh = tmp_path / "fresh"
-    venv.create(fresh, with_pip=False)     # no site-packages: only what the wheel brings
+    venv.create(fresh, with_pip=False)  # no site-packages: only what the wheel brings
     python = fresh / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    subprocess.run(pip + ["--python", str(python), "install", "--no-deps", "--no-index", str(wheel)],
-                   check=True, capture_output=True, text=True, cwd=tmp_path)
-    probe = subprocess.run([str(python), "-I", "-c", PROBE], capture_output=True, text=True, cwd=tmp_path)
+    subprocess.run(
+        pip + ["--python", str(python), "install", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    probe = subprocess.run(
+        [str(python), "-I", "-c", PROBE], capture_output=True, text=True, cwd=tmp_path
+    )
     assert probe.returncode == 0, probe.stderr
     found = json.loads(probe.stdout)
     assert Path(found["app"]).is_relative_to(fresh) and Path(found["dir"]).is_relative_to(fresh)

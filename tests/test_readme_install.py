@@ -16,9 +16,11 @@ def set_up_section() -> str:
 
 def test_the_set_up_shows_the_cpu_build_install_line_with_the_index_the_program_names():
     cpu = TORCH_WHEEL_URL.format(tag="cpu")
-    lines = [line for line in set_up_section().splitlines() if "pip install ." in line and cpu in line]
+    lines = [
+        line for line in set_up_section().splitlines() if "pip install ." in line and cpu in line
+    ]
     assert lines, "README's Set up has no `pip install .` line with the CPU index"
-    assert all(f"--extra-index-url {cpu}" in line for line in lines)   # PyPI still gives the rest
+    assert all(f"--extra-index-url {cpu}" in line for line in lines)  # PyPI still gives the rest
 
 
 def test_the_set_up_says_what_to_do_with_an_nvidia_gpu_on_linux_too():

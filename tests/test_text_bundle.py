@@ -11,8 +11,13 @@ SPEC = ast.parse((ROOT / "build.spec").read_text(encoding="utf-8"))
 
 
 def _text_loop() -> ast.For:
-    loops = [node for node in ast.walk(SPEC) if isinstance(node, ast.For)
-             and isinstance(node.iter, ast.Tuple) and "wetext" in ast.literal_eval(node.iter)]
+    loops = [
+        node
+        for node in ast.walk(SPEC)
+        if isinstance(node, ast.For)
+        and isinstance(node.iter, ast.Tuple)
+        and "wetext" in ast.literal_eval(node.iter)
+    ]
     assert len(loops) == 1
     return loops[0]
 
@@ -28,11 +33,17 @@ def test_the_bundle_collects_all_data_of_wetext_and_what_it_imports():
     assert call.keywords == []
     # ...and the FSTs wetext loads are data files inside its package, where that collects them.
     package = Path(importlib.util.find_spec("wetext").origin).parent
-    assert list((package / "fsts" / "zh" / "tn").glob("*.fst")) and list((package / "fsts" / "en" / "tn").glob("*.fst"))
+    assert list((package / "fsts" / "zh" / "tn").glob("*.fst")) and list(
+        (package / "fsts" / "en" / "tn").glob("*.fst")
+    )
 
 
 def test_the_lazily_imported_text_modules_are_named_for_the_bundle():
-    named = {elt.value for node in ast.walk(SPEC) if isinstance(node, ast.AugAssign)
-             and getattr(node.target, "id", None) == "hiddenimports"
-             for elt in node.value.elts if isinstance(elt, ast.Constant)}
+    named = {
+        elt.value
+        for node in ast.walk(SPEC)
+        if isinstance(node, ast.AugAssign) and getattr(node.target, "id", None) == "hiddenimports"
+        for elt in node.value.elts
+        if isinstance(elt, ast.Constant)
+    }
     assert {"wetext", "kaldifst", "sentencex"} <= named

@@ -16,13 +16,18 @@ from app.user_settings import ModelDirSource, model_dir_choice, save_model_dir, 
 
 
 def test_the_order_is_option_then_environment_then_saved_then_default(tmp_path, monkeypatch):
-    assert model_dir_choice() == user_settings.ModelDirChoice(paths.default_model_dir(), ModelDirSource.DEFAULT)
+    assert model_dir_choice() == user_settings.ModelDirChoice(
+        paths.default_model_dir(), ModelDirSource.DEFAULT
+    )
     save_model_dir(tmp_path / "saved")
-    assert model_dir_choice() == user_settings.ModelDirChoice(tmp_path / "saved", ModelDirSource.SAVED)
+    assert model_dir_choice() == user_settings.ModelDirChoice(
+        tmp_path / "saved", ModelDirSource.SAVED
+    )
     monkeypatch.setenv(paths.MODEL_DIR_ENV, str(tmp_path / "env"))
     assert model_dir_choice().source is ModelDirSource.ENVIRONMENT
-    assert model_dir_choice(tmp_path / "given") == user_settings.ModelDirChoice(tmp_path / "given",
-                                                                                ModelDirSource.OPTION)
+    assert model_dir_choice(tmp_path / "given") == user_settings.ModelDirChoice(
+        tmp_path / "given", ModelDirSource.OPTION
+    )
     monkeypatch.delenv(paths.MODEL_DIR_ENV)
     # Every reader of the model folder goes through the same choice.
     assert ModelStore().root == tmp_path / "saved"
@@ -35,29 +40,37 @@ def test_saving_is_atomic_keeps_unknown_keys_and_saves_an_absolute_folder(tmp_pa
     monkeypatch.chdir(tmp_path)
     save_model_dir("relative/model")
     saved = json.loads(settings_file().read_text())
-    assert saved == {"from_a_newer_version": [1, 2], "model_dir": str(tmp_path / "relative" / "model")}
+    assert saved == {
+        "from_a_newer_version": [1, 2],
+        "model_dir": str(tmp_path / "relative" / "model"),
+    }
     assert [p.name for p in settings_file().parent.iterdir()] == [settings_file().name]
     save_model_dir(None)
     assert json.loads(settings_file().read_text()) == {"from_a_newer_version": [1, 2]}
 
 
-@pytest.mark.parametrize("content", [
-    b"\x00\xff not json",
-    b"[1, 2, 3]",
-    json.dumps({"model_dir": 42}).encode(),
-    json.dumps({"model_dir": ""}).encode(),
-    json.dumps({"model_dir": "a\x00b"}).encode(),
-    json.dumps({"model_dir": "x" * 5000}).encode(),
-    json.dumps({"model_dir": "relative/models"}).encode(),
-    json.dumps({"model_dir": ["/a", "/b"]}).encode(),
-    "{\"model_dir\": \"/模型\"}".encode("gb18030"),
-    b'{"model_dir": "/m", "pad": "' + b"x" * (user_settings.MAX_BYTES + 1) + b'"}',
-    b"[" * 60_000,
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x00\xff not json",
+        b"[1, 2, 3]",
+        json.dumps({"model_dir": 42}).encode(),
+        json.dumps({"model_dir": ""}).encode(),
+        json.dumps({"model_dir": "a\x00b"}).encode(),
+        json.dumps({"model_dir": "x" * 5000}).encode(),
+        json.dumps({"model_dir": "relative/models"}).encode(),
+        json.dumps({"model_dir": ["/a", "/b"]}).encode(),
+        '{"model_dir": "/模型"}'.encode("gb18030"),
+        b'{"model_dir": "/m", "pad": "' + b"x" * (user_settings.MAX_BYTES + 1) + b'"}',
+        b"[" * 60_000,
+    ],
+)
 def test_a_hostile_settings_file_reads_as_the_default(content):
     settings_file().parent.mkdir(parents=True)
     settings_file().write_bytes(content)
-    assert model_dir_choice() == user_settings.ModelDirChoice(paths.default_model_dir(), ModelDirSource.DEFAULT)
+    assert model_dir_choice() == user_settings.ModelDirChoice(
+        paths.default_model_dir(), ModelDirSource.DEFAULT
+    )
 
 
 def test_a_bad_field_is_ignored_alone():
@@ -75,7 +88,10 @@ def test_models_status_shows_the_folder_and_which_setting_chose_it(tiny_model, c
     assert main(["models", "status", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["model"], data["model_source"], data["settings_file"]) == (
-        str(tiny_model), "saved", str(settings_file()))
+        str(tiny_model),
+        "saved",
+        str(settings_file()),
+    )
     monkeypatch.setenv(paths.MODEL_DIR_ENV, str(tiny_model.parent / "elsewhere"))
     assert main(["models", "status"]) == 1
     assert f"the {paths.MODEL_DIR_ENV} environment variable" in capsys.readouterr().out
@@ -88,7 +104,9 @@ def test_the_default_says_how_to_choose_another(capsys):
     assert "This is the default folder" in capsys.readouterr().out
 
 
-def test_the_folder_chosen_in_the_window_is_the_command_line_s(tiny_model, tmp_path, isolated_user_dirs):
+def test_the_folder_chosen_in_the_window_is_the_command_line_s(
+    tiny_model, tmp_path, isolated_user_dirs
+):
     """The wizard's choice used to live in the window's INI only: `doctor` and `models status`,
     run as README shows them, said every model file was missing."""
     from app.ui.settings import Settings
@@ -96,12 +114,22 @@ def test_the_folder_chosen_in_the_window_is_the_command_line_s(tiny_model, tmp_p
     Settings().model_dir = str(tiny_model)
     env = {k: v for k, v in os.environ.items() if k != paths.MODEL_DIR_ENV}
     env.update(CHATTTS_STUDIO_HOME=str(isolated_user_dirs), PYTHONIOENCODING="utf-8")
-    status = subprocess.run([sys.executable, "-m", "app", "models", "status"], capture_output=True,
-                            text=True, timeout=300, env=env)
+    status = subprocess.run(
+        [sys.executable, "-m", "app", "models", "status"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert status.returncode == 0, status.stdout + status.stderr
     assert str(tiny_model) in status.stdout
-    doctor = subprocess.run([sys.executable, "-m", "app", "doctor", "--quick", "--json"], capture_output=True,
-                            text=True, timeout=300, env=env)
+    doctor = subprocess.run(
+        [sys.executable, "-m", "app", "doctor", "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     report = json.loads(doctor.stdout)
     model_check = next(c for c in report["checks"] if c["id"] == "model_files")
     assert model_check["status"] == "ok", model_check
@@ -117,7 +145,9 @@ def test_the_window_s_old_saved_folder_moves_to_the_shared_setting(tmp_path):
     old.setValue("model/dir", str(tmp_path / "chosen before"))
     old.sync()
     assert Settings().model_dir == str(tmp_path / "chosen before")
-    assert model_dir_choice() == user_settings.ModelDirChoice(tmp_path / "chosen before", ModelDirSource.SAVED)
+    assert model_dir_choice() == user_settings.ModelDirChoice(
+        tmp_path / "chosen before", ModelDirSource.SAVED
+    )
     assert QSettings(str(ini), QSettings.Format.IniFormat).value("model/dir") is None
 
 

@@ -18,13 +18,22 @@ ISS = ROOT / "installer" / "ChatTTSStudio.iss"
 WORKFLOW = ROOT / ".github" / "workflows" / "windows.yml"
 RELEASE_ASSET_LIMIT = 2 * 1024**3
 # Files given to ISCC by these [Setup] directives or [Languages]/[Files] parameters.
-FILE_DIRECTIVES = ("SetupIconFile", "LicenseFile", "InfoBeforeFile", "InfoAfterFile",
-                   "WizardImageFile", "WizardSmallImageFile")
+FILE_DIRECTIVES = (
+    "SetupIconFile",
+    "LicenseFile",
+    "InfoBeforeFile",
+    "InfoAfterFile",
+    "WizardImageFile",
+    "WizardSmallImageFile",
+)
 
 
 def _iss_lines() -> list[str]:
-    return [line.strip() for line in ISS.read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.strip().startswith(";")]
+    return [
+        line.strip()
+        for line in ISS.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.strip().startswith(";")
+    ]
 
 
 def _referenced_files() -> list[str]:
@@ -33,8 +42,9 @@ def _referenced_files() -> list[str]:
         directive = re.match(r"(\w+)=(.+)$", line)
         if directive and directive.group(1) in FILE_DIRECTIVES:
             refs.append(directive.group(2).strip().strip('"'))
-        for param in re.finditer(r'\b(MessagesFile|Source|LicenseFile|InfoBeforeFile|InfoAfterFile):\s*"([^"]+)"',
-                                 line):
+        for param in re.finditer(
+            r'\b(MessagesFile|Source|LicenseFile|InfoBeforeFile|InfoAfterFile):\s*"([^"]+)"', line
+        ):
             refs.extend(p.strip() for p in param.group(2).split(","))
         include = re.match(r'#include\s+"([^"]+)"', line)
         if include:
@@ -86,8 +96,10 @@ def test_the_chinese_translation_keeps_its_credits_and_names_its_language():
 def test_cuda_installer_slices_fit_a_release_asset():
     lines = _iss_lines()
     start = lines.index('#if Flavour == "cuda"')
-    block = lines[start:lines.index("#endif", start)]
-    settings = dict(line.split("=", 1) for line in block if "=" in line and not line.startswith("#"))
+    block = lines[start : lines.index("#endif", start)]
+    settings = dict(
+        line.split("=", 1) for line in block if "=" in line and not line.startswith("#")
+    )
     assert settings["DiskSpanning"] == "yes"
     # "max" means unlimited since Inno Setup 6.5: the size must be a number.
     assert settings["DiskSliceSize"].isdigit()
@@ -96,15 +108,23 @@ def test_cuda_installer_slices_fit_a_release_asset():
 
 def test_signing_is_prepared_but_optional():
     text = ISS.read_text(encoding="utf-8")
-    assert re.search(r"#ifdef SignTool\s+SignTool=\{#SignTool\}\s+SignedUninstaller=yes\s+#endif", text)
+    assert re.search(
+        r"#ifdef SignTool\s+SignTool=\{#SignTool\}\s+SignedUninstaller=yes\s+#endif", text
+    )
 
 
 def test_both_executables_run_in_utf8_mode():
     tree = ast.parse((ROOT / "build.spec").read_text(encoding="utf-8"))
-    constants = {node.targets[0].id: node.value for node in ast.walk(tree)
-                 if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
-    exes = [node for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "EXE"]
+    constants = {
+        node.targets[0].id: node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+    exes = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "EXE"
+    ]
     assert len(exes) == 2
     for exe in exes:
         options = exe.args[2]  # EXE(pyz, scripts, options, ...): PyInstaller's run-time options
@@ -115,17 +135,28 @@ def test_both_executables_run_in_utf8_mode():
 
 
 def test_workflow_matches_the_github_workflow_schema():
-    proc = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows",
-                           str(WORKFLOW)], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_zizmor_finds_nothing_of_medium_or_high_severity():
-    proc = subprocess.run([_tool("zizmor"), "--offline", "--format=json", str(WORKFLOW)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [_tool("zizmor"), "--offline", "--format=json", str(WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     findings = json.loads(proc.stdout)  # an audit that could not run prints no JSON list
-    serious = [(f["ident"], f["determinations"]["severity"]) for f in findings
-               if f["determinations"]["severity"] in ("Medium", "High")]
+    serious = [
+        (f["ident"], f["determinations"]["severity"])
+        for f in findings
+        if f["determinations"]["severity"] in ("Medium", "High")
+    ]
     assert serious == []
 
 
@@ -133,7 +164,11 @@ def test_workflow_uploads_every_slice_and_checks_installer_exit_codes():
     text = WORKFLOW.read_text(encoding="utf-8")
     assert "dist/installer/*.exe" in text and "dist/installer/*.bin" in text
     assert "compression-level: 0" in text
-    assert text.count("-Wait -PassThru") == 2 and "$install.ExitCode" in text and "$uninstall.ExitCode" in text
+    assert (
+        text.count("-Wait -PassThru") == 2
+        and "$install.ExitCode" in text
+        and "$uninstall.ExitCode" in text
+    )
     assert "Inno Setup 6\\ISCC.exe" not in text
     uses = re.findall(r"uses:\s*(\S+)", text)
     assert uses and all(re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", u) for u in uses)
@@ -141,7 +176,7 @@ def test_workflow_uploads_every_slice_and_checks_installer_exit_codes():
 
 # --- issue 37: what the Wine rehearsal found ---------------------------------------------------
 
-INNO_SETUP = "6.4.1"    # the compiler the workflow and installer/wine-rehearsal.sh use
+INNO_SETUP = "6.4.1"  # the compiler the workflow and installer/wine-rehearsal.sh use
 
 
 def _encoded(version: str) -> int:
@@ -151,18 +186,25 @@ def _encoded(version: str) -> int:
 
 def test_the_installer_refuses_windows_before_10():
     settings = dict(line.split("=", 1) for line in _iss_lines() if re.fullmatch(r"\w+=.*", line))
-    assert settings["MinVersion"] == "10.0"          # Python 3.11 needs 8.1, Qt 6 needs 10
+    assert settings["MinVersion"] == "10.0"  # Python 3.11 needs 8.1, Qt 6 needs 10
     assert settings["ArchitecturesAllowed"] == "x64compatible"
 
 
 def test_the_script_is_pinned_to_the_inno_setup_of_its_chinese_messages():
-    guard = re.search(r"#if Ver < EncodeVer\((\d+), (\d+), (\d+)\) \|\| Ver >= EncodeVer\((\d+), (\d+), (\d+)\)\s+"
-                      r"#error [^\n]+\s+#endif", ISS.read_text(encoding="utf-8"))
+    guard = re.search(
+        r"#if Ver < EncodeVer\((\d+), (\d+), (\d+)\) \|\| Ver >= EncodeVer\((\d+), (\d+), (\d+)\)\s+"
+        r"#error [^\n]+\s+#endif",
+        ISS.read_text(encoding="utf-8"),
+    )
     assert guard, "ChatTTSStudio.iss has no Inno Setup version guard"
-    low, high = (int(guard[1]) << 24 | int(guard[2]) << 16 | int(guard[3]) << 8,
-                 int(guard[4]) << 24 | int(guard[5]) << 16 | int(guard[6]) << 8)
+    low, high = (
+        int(guard[1]) << 24 | int(guard[2]) << 16 | int(guard[3]) << 8,
+        int(guard[4]) << 24 | int(guard[5]) << 16 | int(guard[6]) << 8,
+    )
     assert low <= _encoded(INNO_SETUP) < high
-    isl = (ROOT / "installer" / "Languages" / "ChineseSimplified.isl").read_text(encoding="utf-8-sig")
+    isl = (ROOT / "installer" / "Languages" / "ChineseSimplified.isl").read_text(
+        encoding="utf-8-sig"
+    )
     made_for = re.match(r"; \*\*\* Inno Setup version (\d+)\.(\d+)\.(\d+)\+", isl)
     assert made_for and low <= _encoded(".".join(made_for.groups())) < high
     # Everything that compiles the script uses that version.
@@ -175,11 +217,11 @@ def test_the_script_is_pinned_to_the_inno_setup_of_its_chinese_messages():
 def test_the_icon_holds_every_size_windows_shows():
     data = (ROOT / "resources" / "icons" / "app.ico").read_bytes()
     reserved, kind, count = struct.unpack_from("<HHH", data)
-    assert (reserved, kind) == (0, 1)                 # an icon, not a cursor
+    assert (reserved, kind) == (0, 1)  # an icon, not a cursor
     sizes = set()
     for i in range(count):
         width, height = struct.unpack_from("<BB", data, 6 + 16 * i)
-        sizes.add((width or 256, height or 256))      # 0 means 256
+        sizes.add((width or 256, height or 256))  # 0 means 256
     assert {(n, n) for n in (16, 24, 32, 48, 256)} <= sizes
 
 
@@ -187,14 +229,23 @@ def test_build_spec_names_no_test_only_dependency():
     """Hidden imports and copied metadata: a test-only package is absent from the build
     environment (`Hidden import 'cn2an' not found`). Leaving one out (excludes) is fine."""
     tree = ast.parse((ROOT / "build.spec").read_text(encoding="utf-8"))
-    kept = [node for node in tree.body
-            if not (isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "excludes")]
-    named = {node.value.lower() for top in kept for node in ast.walk(top)
-             if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    kept = [
+        node
+        for node in tree.body
+        if not (isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "excludes")
+    ]
+    named = {
+        node.value.lower()
+        for top in kept
+        for node in ast.walk(top)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
     assert {"chattts", "num2words", "pybase16384"} <= named
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     runtime = {re.split(r"[<>=!~\[ ;]", r)[0].lower() for r in config["project"]["dependencies"]}
-    test_only = {re.split(r"[<>=!~\[ ;]", r)[0].lower()
-                 for r in config["project"]["optional-dependencies"]["test"]} - runtime
+    test_only = {
+        re.split(r"[<>=!~\[ ;]", r)[0].lower()
+        for r in config["project"]["optional-dependencies"]["test"]
+    } - runtime
     assert "cn2an" in test_only
     assert not named & test_only, named & test_only

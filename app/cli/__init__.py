@@ -19,7 +19,7 @@ from app.i18n import _, set_language
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    set_language(language_asked(argv))   # before parsing: a bad option value is said in it too
+    set_language(language_asked(argv))  # before parsing: a bad option value is said in it too
     args = parse(argv)
     from app.bootstrap import bootstrap
 

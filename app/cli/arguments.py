@@ -22,18 +22,26 @@ def number(option: str, low, high=None, low_open: bool = False, integer: bool = 
         try:
             value = int(text, 10) if integer else float(text)
         except ValueError:
-            message = (_("{option} must be a whole number, not '{value}'.") if integer
-                       else _("{option} must be a number, not '{value}'."))
-            raise argparse.ArgumentTypeError(message.format(option=option, value=text[:40])) from None
+            message = (
+                _("{option} must be a whole number, not '{value}'.")
+                if integer
+                else _("{option} must be a number, not '{value}'.")
+            )
+            raise argparse.ArgumentTypeError(
+                message.format(option=option, value=text[:40])
+            ) from None
         if not integer and not math.isfinite(value):
-            raise argparse.ArgumentTypeError(_("{option} must be a finite number, not '{value}'.").format(
-                option=option, value=text[:40]))
+            raise argparse.ArgumentTypeError(
+                _("{option} must be a finite number, not '{value}'.").format(
+                    option=option, value=text[:40]
+                )
+            )
         try:
             return check_number(option, value, low, high, low_open=low_open, integer=integer)
         except ParameterError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
-    parse.__name__ = option   # argparse names the type in some messages
+    parse.__name__ = option  # argparse names the type in some messages
     return parse
 
 
@@ -45,9 +53,15 @@ class Parser(argparse.ArgumentParser):
         if head.startswith("argument ") and rest.startswith("--"):
             # Our range errors are complete sentences naming the option: just that sentence.
             self.exit(2, _("error: {message}").format(message=rest) + "\n")
-        self.exit(2, _("error: {message}").format(
-            message=_("{program}: {problem} (see {help})").format(
-                program=self.prog, problem=message, help=f"{self.prog} --help")) + "\n")
+        self.exit(
+            2,
+            _("error: {message}").format(
+                message=_("{program}: {problem} (see {help})").format(
+                    program=self.prog, problem=message, help=f"{self.prog} --help"
+                )
+            )
+            + "\n",
+        )
 
 
 def read_input_text(text: str | None, file: str | None) -> str:
@@ -56,8 +70,11 @@ def read_input_text(text: str | None, file: str | None) -> str:
         raise InputTextError(_("Give the text or {option}, not both.").format(option="--file"))
     if file is None:
         if text is None:
-            raise InputTextError(_("There is no text to speak; give it as an argument or with {option}.").format(
-                option="--file"))
+            raise InputTextError(
+                _("There is no text to speak; give it as an argument or with {option}.").format(
+                    option="--file"
+                )
+            )
         return text
     if file == "-":
         source = _("Standard input")

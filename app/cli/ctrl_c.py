@@ -17,7 +17,7 @@ import threading
 @contextlib.contextmanager
 def ctrl_c_cancels(synth):
     if threading.current_thread() is not threading.main_thread():
-        yield                         # signal handlers can only be set from the main thread
+        yield  # signal handlers can only be set from the main thread
         return
     previous = signal.getsignal(signal.SIGINT)
 

@@ -37,36 +37,78 @@ class RenderIncomplete(StudioError):
 
 
 def add_parser(sub) -> None:
-    s = sub.add_parser("narrate", help="narrate a book, script or subtitles into audio",
-                       description="Narrate INPUT (.txt, .md, .epub, .srt, .vtt) into OUT through a "
-                                   "resumable project file.")
-    s.add_argument("input", nargs="?", metavar="INPUT", help="the book, script or subtitle file "
-                   "(not needed to continue an existing --project)")
+    s = sub.add_parser(
+        "narrate",
+        help="narrate a book, script or subtitles into audio",
+        description="Narrate INPUT (.txt, .md, .epub, .srt, .vtt) into OUT through a "
+        "resumable project file.",
+    )
+    s.add_argument(
+        "input",
+        nargs="?",
+        metavar="INPUT",
+        help="the book, script or subtitle file (not needed to continue an existing --project)",
+    )
     s.add_argument("-o", "--output", required=True, metavar="OUT", help="the audio file to write")
-    s.add_argument("--project", metavar="FILE", help="the project file (default: OUT with .ctsproj); "
-                   "an existing one is continued")
-    s.add_argument("--format", choices=FORMATS, help="audio format (default: from OUT's suffix, else mp3)")
+    s.add_argument(
+        "--project",
+        metavar="FILE",
+        help="the project file (default: OUT with .ctsproj); an existing one is continued",
+    )
+    s.add_argument(
+        "--format", choices=FORMATS, help="audio format (default: from OUT's suffix, else mp3)"
+    )
     s.add_argument("--subtitles", choices=SUBTITLE_FORMATS, help="also write subtitles next to OUT")
     voice = s.add_mutually_exclusive_group()
     voice.add_argument("--voice", metavar="NAME", help="a saved voice for the narrator")
-    voice.add_argument("--seed", type=number("--seed", 0, SEED_MAX, integer=True),
-                       help=f"the narrator's voice seed, 0 to {SEED_MAX}")
-    s.add_argument("--chapters", choices=("auto", "none"), default="auto",
-                   help="auto: chapters from headings, the table of contents or the file; none: one chapter")
-    s.add_argument("--script", action="store_true", help="read a .txt as a dialogue script "
-                   "('Alice: ...' lines) even if it does not look like one")
-    s.add_argument("--loudness", type=number("--loudness", *LOUDNESS_RANGE), default=DEFAULT_LOUDNESS,
-                   metavar="LUFS", help=f"loudness target, {LOUDNESS_RANGE[0]:g} to {LOUDNESS_RANGE[1]:g} "
-                   f"(default {DEFAULT_LOUDNESS:g})")
-    s.add_argument("--overwrite", action="store_true", help="replace OUT (and its subtitles) if they exist")
-    s.add_argument("--no-refine", action="store_true", help="skip the text-refinement pass (faster)")
-    s.add_argument("--model", metavar="DIR", help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
-                   "else the folder chosen in the window; `models status` shows which)")
+    voice.add_argument(
+        "--seed",
+        type=number("--seed", 0, SEED_MAX, integer=True),
+        help=f"the narrator's voice seed, 0 to {SEED_MAX}",
+    )
+    s.add_argument(
+        "--chapters",
+        choices=("auto", "none"),
+        default="auto",
+        help="auto: chapters from headings, the table of contents or the file; none: one chapter",
+    )
+    s.add_argument(
+        "--script",
+        action="store_true",
+        help="read a .txt as a dialogue script "
+        "('Alice: ...' lines) even if it does not look like one",
+    )
+    s.add_argument(
+        "--loudness",
+        type=number("--loudness", *LOUDNESS_RANGE),
+        default=DEFAULT_LOUDNESS,
+        metavar="LUFS",
+        help=f"loudness target, {LOUDNESS_RANGE[0]:g} to {LOUDNESS_RANGE[1]:g} "
+        f"(default {DEFAULT_LOUDNESS:g})",
+    )
+    s.add_argument(
+        "--overwrite", action="store_true", help="replace OUT (and its subtitles) if they exist"
+    )
+    s.add_argument(
+        "--no-refine", action="store_true", help="skip the text-refinement pass (faster)"
+    )
+    s.add_argument(
+        "--model",
+        metavar="DIR",
+        help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
+        "else the folder chosen in the window; `models status` shows which)",
+    )
     s.add_argument("--device", choices=DEVICES, default="auto", help="where to run (default auto)")
-    s.add_argument("--precision", choices=PRECISIONS, default="auto",
-                   help="number format of the decode step (default auto: int8 on a CPU)")
+    s.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="auto",
+        help="number format of the decode step (default auto: int8 on a CPU)",
+    )
     add_engine_arguments(s)
-    s.add_argument("--json", action="store_true", help="progress and result as JSON lines on stdout")
+    s.add_argument(
+        "--json", action="store_true", help="progress and result as JSON lines on stdout"
+    )
     s.set_defaults(func=run)
 
 
@@ -76,7 +118,11 @@ def project_path(args) -> Path:
     from app.narration.export import format_for_path
 
     out = Path(args.output).expanduser()
-    return out.with_suffix(PROJECT_SUFFIX) if format_for_path(out) else out.with_name(out.name + PROJECT_SUFFIX)
+    return (
+        out.with_suffix(PROJECT_SUFFIX)
+        if format_for_path(out)
+        else out.with_name(out.name + PROJECT_SUFFIX)
+    )
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -90,20 +136,34 @@ def _check_paths(args, fmt: str, project: Path) -> Path:
 
     target = one_file_path(args.output, fmt)
     for other in ([Path(args.input)] if args.input else []) + [project]:
-        if _same_file(target, other) or (args.subtitles and _same_file(subtitle_path(target, args.subtitles), other)):
-            raise OutputError(_("The output {output} is also the file {other}; choose another output name.").format(
-                output=target, other=other))
+        if _same_file(target, other) or (
+            args.subtitles and _same_file(subtitle_path(target, args.subtitles), other)
+        ):
+            raise OutputError(
+                _(
+                    "The output {output} is also the file {other}; choose another output name."
+                ).format(output=target, other=other)
+            )
     if args.input and _same_file(project, Path(args.input)):
-        raise OutputError(_("The project file {project} is the input file; choose another project name.").format(
-            project=project))
+        raise OutputError(
+            _("The project file {project} is the input file; choose another project name.").format(
+                project=project
+            )
+        )
     if not args.overwrite:
         for path in [target] + ([subtitle_path(target, args.subtitles)] if args.subtitles else []):
             if path.exists():
-                raise OutputError(_("{path} already exists; choose another name or add {option} to "
-                                    "replace it.").format(path=path, option="--overwrite"))
+                raise OutputError(
+                    _(
+                        "{path} already exists; choose another name or add {option} to replace it."
+                    ).format(path=path, option="--overwrite")
+                )
     if not target.parent.is_dir():
-        raise OutputError(_("The folder {folder} does not exist; create it or choose another output.").format(
-            folder=target.parent))
+        raise OutputError(
+            _("The folder {folder} does not exist; create it or choose another output.").format(
+                folder=target.parent
+            )
+        )
     return target
 
 
@@ -115,8 +175,12 @@ def _narrator(args) -> tuple[int | None, str | None]:
 
     voice = VoiceLibrary().get(args.voice)
     if voice is None or not voice.speaker:
-        raise InputTextError(_("There is no saved voice named {name}; save it in the window first, or "
-                               "use {option}.").format(name=args.voice, option="--seed"))
+        raise InputTextError(
+            _(
+                "There is no saved voice named {name}; save it in the window first, or "
+                "use {option}."
+            ).format(name=args.voice, option="--seed")
+        )
     return voice.seed, voice.speaker
 
 
@@ -127,15 +191,23 @@ def _open_or_create(args, path: Path, reporter):
     if path.exists():
         project = Project.open(path)
         if args.input:
-            reporter.notice(_("{project} exists: it is continued and {input} is not read again.").format(
-                project=path, input=args.input))
+            reporter.notice(
+                _("{project} exists: it is continued and {input} is not read again.").format(
+                    project=path, input=args.input
+                )
+            )
         for message in project.notices:
             reporter.notice(message)
         return project, True
     if not args.input:
-        raise InputTextError(_("The project {project} does not exist; give the INPUT file to start it.").format(
-            project=path))
-    document = read_source(args.input, "script" if args.script else None, chapters=args.chapters == "auto")
+        raise InputTextError(
+            _("The project {project} does not exist; give the INPUT file to start it.").format(
+                project=path
+            )
+        )
+    document = read_source(
+        args.input, "script" if args.script else None, chapters=args.chapters == "auto"
+    )
     for message in document.notices:
         reporter.notice(message)
     seed, speaker = _narrator(args)
@@ -197,8 +269,10 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
     # A farm's takes record the worker that made each ("render jit-int8 on cpu1").
     label = "narrate" if engines.in_process else None
     renderer = Renderer(project, engines.engine, refine_text=not args.no_refine, worker=label)
-    stopped = _("Stopped; the project {project} keeps every finished sentence. Run the same command again "
-                "to continue.").format(project=project.path)
+    stopped = _(
+        "Stopped; the project {project} keeps every finished sentence. Run the same command again "
+        "to continue."
+    ).format(project=project.path)
     try:
         with ctrl_c_cancels(renderer):
             outcome = renderer.render(on_progress=reporter.progress)
@@ -206,12 +280,16 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
         renderer.cancel()
         raise SynthesisCancelled(stopped) from None
     except DiskFullError as exc:
-        raise DiskFullError(_("The disk is full: free space on {folder}, then run the same command again; the "
-                              "project {project} keeps every finished sentence.").format(
-            folder=exc.folder, project=project.path), exc.folder) from None
+        raise DiskFullError(
+            _(
+                "The disk is full: free space on {folder}, then run the same command again; the "
+                "project {project} keeps every finished sentence."
+            ).format(folder=exc.folder, project=project.path),
+            exc.folder,
+        ) from None
     finally:
         engines.close()
-        for notice in engines.notices():      # workers refused or retired on the way
+        for notice in engines.notices():  # workers refused or retired on the way
             reporter.notice(notice)
     if outcome.state != "finished":
         raise SynthesisCancelled(stopped)
@@ -219,13 +297,19 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
         failed = [s for s in project.sentences() if s.status == "failed"]
         first = failed[0].error if failed and failed[0].error else outcome.first_error
         if first:
-            raise RenderIncomplete(_("Sentences that could not be rendered: {count} (the first: {reason}). The "
-                                     "project {project} keeps them: run the same command again to retry, or "
-                                     "edit them in the window.").format(
-                count=outcome.remaining, reason=first, project=project.path))
-        raise RenderIncomplete(_("Sentences that could not be rendered: {count}. The project {project} keeps "
-                                 "them: run the same command again to retry, or edit them in the window.").format(
-            count=outcome.remaining, project=project.path))
+            raise RenderIncomplete(
+                _(
+                    "Sentences that could not be rendered: {count} (the first: {reason}). The "
+                    "project {project} keeps them: run the same command again to retry, or "
+                    "edit them in the window."
+                ).format(count=outcome.remaining, reason=first, project=project.path)
+            )
+        raise RenderIncomplete(
+            _(
+                "Sentences that could not be rendered: {count}. The project {project} keeps "
+                "them: run the same command again to retry, or edit them in the window."
+            ).format(count=outcome.remaining, project=project.path)
+        )
     return engines.test_model
 
 
@@ -233,8 +317,14 @@ def _export(args, project, fmt: str, target: Path):
     from app.narration.export import ExportSettings, export
 
     settings = ExportSettings(format=fmt, subtitles=args.subtitles, loudness=args.loudness)
-    return export(project.rendered_chapters(), settings, target, title=project.title or None,
-                  author=project.author or None, overwrite=args.overwrite)
+    return export(
+        project.rendered_chapters(),
+        settings,
+        target,
+        title=project.title or None,
+        author=project.author or None,
+        overwrite=args.overwrite,
+    )
 
 
 def _say(args, reporter, project, report, test_model: bool, model: Path) -> None:
@@ -242,15 +332,34 @@ def _say(args, reporter, project, report, test_model: bool, model: Path) -> None
         reporter.notice(warning)
     audio = report.audio()
     if test_model and not args.json:
-        print(_("Note: {model} is a random-weight test model; {file} holds noise, not speech.").format(
-            model=model, file=audio.path.name), file=sys.stderr)
+        print(
+            _(
+                "Note: {model} is a random-weight test model; {file} holds noise, not speech."
+            ).format(model=model, file=audio.path.name),
+            file=sys.stderr,
+        )
     if args.json:
-        print(json.dumps({"event": "done", "project": str(project.path), "test_model": test_model,
-                          **report.to_json()}, ensure_ascii=False), flush=True)
+        print(
+            json.dumps(
+                {
+                    "event": "done",
+                    "project": str(project.path),
+                    "test_model": test_model,
+                    **report.to_json(),
+                },
+                ensure_ascii=False,
+            ),
+            flush=True,
+        )
         return
-    print(_("Wrote {file}: {duration} s of audio, chapters: {chapters} (project {project}).").format(
-        file=audio.path, duration=f"{audio.duration or 0:.1f}", chapters=len(project.chapters()),
-        project=project.path))
+    print(
+        _("Wrote {file}: {duration} s of audio, chapters: {chapters} (project {project}).").format(
+            file=audio.path,
+            duration=f"{audio.duration or 0:.1f}",
+            chapters=len(project.chapters()),
+            project=project.path,
+        )
+    )
     for extra in report.files:
         if extra.kind == "subtitles":
             print(_("Wrote {file}.").format(file=extra.path))

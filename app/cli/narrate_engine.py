@@ -19,19 +19,31 @@ def workers_value(text: str):
     except ValueError:
         value = 0
     if not 1 <= value <= MAX_WORKERS:
-        raise argparse.ArgumentTypeError(_("--workers must be auto or a whole number from 1 to {most}, not "
-                                           "'{value}'.").format(most=MAX_WORKERS, value=text[:40]))
+        raise argparse.ArgumentTypeError(
+            _("--workers must be auto or a whole number from 1 to {most}, not '{value}'.").format(
+                most=MAX_WORKERS, value=text[:40]
+            )
+        )
     return value
 
 
 def add_arguments(s) -> None:
-    s.add_argument("--workers", type=workers_value, default="auto", metavar="N|auto",
-                   help="worker processes, each with its own copy of the model (default auto: one per GPU "
-                        "when there are several, CPU workers of four threads on eight or more cores, else "
-                        "this process alone)")
-    s.add_argument("--ray", metavar="ADDRESS", help="render on Ray actors instead: auto (the cluster this "
-                   "machine joined, else a local one), local, or ray://HOST:PORT; needs "
-                   "pip install \"chattts-studio[farm]\" and the model at the same path on every node")
+    s.add_argument(
+        "--workers",
+        type=workers_value,
+        default="auto",
+        metavar="N|auto",
+        help="worker processes, each with its own copy of the model (default auto: one per GPU "
+        "when there are several, CPU workers of four threads on eight or more cores, else "
+        "this process alone)",
+    )
+    s.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="render on Ray actors instead: auto (the cluster this "
+        "machine joined, else a local one), local, or ray://HOST:PORT; needs "
+        'pip install "chattts-studio[farm]" and the model at the same path on every node',
+    )
 
 
 class InProcess:

@@ -34,28 +34,48 @@ class Reporter:
             _json_line("start", project=str(project), done=done, total=total, resumed=resumed)
             return
         if resumed:
-            self._write(_("Continuing {project}: {done} of {total} sentences are already rendered.").format(
-                project=project, done=done, total=total))
+            self._write(
+                _("Continuing {project}: {done} of {total} sentences are already rendered.").format(
+                    project=project, done=done, total=total
+                )
+            )
         if self.interactive:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, initial=done, unit=_("sentence"), file=self.stream,
-                            dynamic_ncols=True, desc=_("Rendering"))
+            self.bar = tqdm(
+                total=total,
+                initial=done,
+                unit=_("sentence"),
+                file=self.stream,
+                dynamic_ncols=True,
+                desc=_("Rendering"),
+            )
 
     def progress(self, p) -> None:
         """A RenderProgress after each sentence."""
         if self.as_json:
-            _json_line("progress", done=p.done, total=p.total, failed=p.failed,
-                       chapter=p.chapter_index + 1, chapter_done=p.chapter_done, chapter_total=p.chapter_total,
-                       audio_s=round(p.audio_seconds, 3), wall_s=round(p.wall_seconds, 3),
-                       speed=None if p.speed is None else round(p.speed, 3),
-                       eta_s=None if p.eta_seconds is None else round(p.eta_seconds, 1))
+            _json_line(
+                "progress",
+                done=p.done,
+                total=p.total,
+                failed=p.failed,
+                chapter=p.chapter_index + 1,
+                chapter_done=p.chapter_done,
+                chapter_total=p.chapter_total,
+                audio_s=round(p.audio_seconds, 3),
+                wall_s=round(p.wall_seconds, 3),
+                speed=None if p.speed is None else round(p.speed, 3),
+                eta_s=None if p.eta_seconds is None else round(p.eta_seconds, 1),
+            )
         elif self.bar is not None:
             self.bar.n = p.done
             postfix = _("chapter {number}: {done}/{total}").format(
-                number=p.chapter_index + 1, done=p.chapter_done, total=p.chapter_total)
+                number=p.chapter_index + 1, done=p.chapter_done, total=p.chapter_total
+            )
             if p.eta_seconds is not None:
-                postfix += " · " + _("{minutes} min left").format(minutes=f"{p.eta_seconds / 60:.1f}")
+                postfix += " · " + _("{minutes} min left").format(
+                    minutes=f"{p.eta_seconds / 60:.1f}"
+                )
             self.bar.set_postfix_str(postfix, refresh=False)
             self.bar.refresh()
 

@@ -14,11 +14,16 @@ from app.i18n import _
 
 
 def add_parser(sub) -> None:
-    n = sub.add_parser("normalize", help="show exactly what will be spoken",
-                       description="Print the text as ChatTTS will get it: your pronunciation "
-                                   "dictionary, numbers/dates/units in words, one segment per line.")
+    n = sub.add_parser(
+        "normalize",
+        help="show exactly what will be spoken",
+        description="Print the text as ChatTTS will get it: your pronunciation "
+        "dictionary, numbers/dates/units in words, one segment per line.",
+    )
     n.add_argument("text", nargs="?", help="the text (or use --file)")
-    n.add_argument("--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)")
+    n.add_argument(
+        "--file", metavar="IN.txt", help="read the text from this file ('-' for standard input)"
+    )
     n.add_argument("--json", action="store_true", help="print segments and warnings as JSON")
     n.set_defaults(func=run)
 
@@ -30,7 +35,11 @@ def run(args) -> int:
     text = read_input_text(args.text, args.file)
     prepared = spoken_segments(text, PronunciationDictionary(), ChatTTSTextFilter())
     if args.json:
-        print(json.dumps({"segments": prepared.segments, "warnings": prepared.warnings}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {"segments": prepared.segments, "warnings": prepared.warnings}, ensure_ascii=False
+            )
+        )
     else:
         print(prepared.spoken)
         for warning in prepared.warnings:

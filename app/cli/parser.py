@@ -33,9 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"ChatTTS Studio {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the log to the console")
-    p.add_argument("--lang", choices=LANGUAGES,
-                   help="language of the messages (default: the system's, from LANG/LC_ALL/LC_MESSAGES "
-                        "or the Windows display language)")
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="language of the messages (default: the system's, from LANG/LC_ALL/LC_MESSAGES "
+        "or the Windows display language)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(sub)
@@ -59,19 +62,30 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def refuse_unknown_command(parser: argparse.ArgumentParser, word: str | None, names: set[str]) -> None:
+def refuse_unknown_command(
+    parser: argparse.ArgumentParser, word: str | None, names: set[str]
+) -> None:
     """A word in the window's FILE place that names no file and looks like a command (no folder,
     no extension) is a mistyped command: `docter` used to open the window, which then said the
     input file docter does not exist (tests/cli/test_dispatch.py)."""
-    if not word or word.startswith("-") or Path(word).exists() or Path(word).suffix or any(
-            sep in word for sep in ("/", "\\")):
+    if (
+        not word
+        or word.startswith("-")
+        or Path(word).exists()
+        or Path(word).suffix
+        or any(sep in word for sep in ("/", "\\"))
+    ):
         return
     close = difflib.get_close_matches(word, sorted(names), n=1)
     if close:
-        problem = _("unknown command '{word}' (did you mean {command}?)").format(word=word, command=close[0])
+        problem = _("unknown command '{word}' (did you mean {command}?)").format(
+            word=word, command=close[0]
+        )
     else:
-        problem = _("unknown command '{word}', and there is no file of that name (the commands: {commands}; see "
-                    "{help})").format(word=word, commands=", ".join(sorted(names)), help=f"{parser.prog} --help")
+        problem = _(
+            "unknown command '{word}', and there is no file of that name (the commands: {commands}; see "
+            "{help})"
+        ).format(word=word, commands=", ".join(sorted(names)), help=f"{parser.prog} --help")
     parser.exit(2, _("error: {message}").format(message=problem) + "\n")
 
 

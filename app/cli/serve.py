@@ -27,29 +27,63 @@ DEFAULT_PORT = 8000
 def add_parser(sub) -> None:
     from app.server import DEFAULT_MAX_QUEUE
 
-    s = sub.add_parser("serve", help="serve OpenAI's speech API (/v1/audio/speech) on this machine",
-                       description="An OpenAI-compatible speech server: tools that speak OpenAI's "
-                                   "/v1/audio/speech use ChatTTS through it. Concurrent requests share "
-                                   "decode batches.")
-    s.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1, this machine only); any other needs --api-key")
-    s.add_argument("--port", type=number("--port", 1, 65535, integer=True), default=DEFAULT_PORT,
-                   help=f"port (default {DEFAULT_PORT})")
-    s.add_argument("--api-key", metavar="KEY", default=os.environ.get(KEY_ENV) or None,
-                   help=f"key clients must send as 'Authorization: Bearer KEY' (default: the {KEY_ENV} "
-                        "environment variable, which other users cannot read from the process list)")
-    s.add_argument("--model", metavar="DIR", help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
-                   "else the folder chosen in the window; `models status` shows which)")
+    s = sub.add_parser(
+        "serve",
+        help="serve OpenAI's speech API (/v1/audio/speech) on this machine",
+        description="An OpenAI-compatible speech server: tools that speak OpenAI's "
+        "/v1/audio/speech use ChatTTS through it. Concurrent requests share "
+        "decode batches.",
+    )
+    s.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1, this machine only); any other needs --api-key",
+    )
+    s.add_argument(
+        "--port",
+        type=number("--port", 1, 65535, integer=True),
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT})",
+    )
+    s.add_argument(
+        "--api-key",
+        metavar="KEY",
+        default=os.environ.get(KEY_ENV) or None,
+        help=f"key clients must send as 'Authorization: Bearer KEY' (default: the {KEY_ENV} "
+        "environment variable, which other users cannot read from the process list)",
+    )
+    s.add_argument(
+        "--model",
+        metavar="DIR",
+        help="model folder (default: CHATTTS_STUDIO_MODEL_DIR, "
+        "else the folder chosen in the window; `models status` shows which)",
+    )
     s.add_argument("--device", choices=DEVICES, default="auto", help="where to run (default auto)")
-    s.add_argument("--precision", choices=PRECISIONS, default="auto",
-                   help="number format of the decode step (default auto: int8 on a CPU; fp32 is exact and slower)")
-    s.add_argument("--max-queue", type=number("--max-queue", 1, 10_000, integer=True), default=DEFAULT_MAX_QUEUE,
-                   help=f"requests in hand at once; more get 429 with Retry-After (default {DEFAULT_MAX_QUEUE})")
-    s.add_argument("--max-batch", type=number("--max-batch", 1, 64, integer=True), default=None,
-                   help="sentences decoded together at most (default: as many as memory allows); "
-                        "lower it to share the machine with other work")
-    s.add_argument("--cors", action="append", metavar="ORIGIN",
-                   help="let web pages from ORIGIN call the server (repeatable; default: none)")
+    s.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="auto",
+        help="number format of the decode step (default auto: int8 on a CPU; fp32 is exact and slower)",
+    )
+    s.add_argument(
+        "--max-queue",
+        type=number("--max-queue", 1, 10_000, integer=True),
+        default=DEFAULT_MAX_QUEUE,
+        help=f"requests in hand at once; more get 429 with Retry-After (default {DEFAULT_MAX_QUEUE})",
+    )
+    s.add_argument(
+        "--max-batch",
+        type=number("--max-batch", 1, 64, integer=True),
+        default=None,
+        help="sentences decoded together at most (default: as many as memory allows); "
+        "lower it to share the machine with other work",
+    )
+    s.add_argument(
+        "--cors",
+        action="append",
+        metavar="ORIGIN",
+        help="let web pages from ORIGIN call the server (repeatable; default: none)",
+    )
     s.set_defaults(func=run)
 
 
@@ -64,8 +98,12 @@ def is_loopback(host: str) -> bool:
 
 def check_exposure(host: str, api_key: str | None) -> None:
     if not is_loopback(host) and not api_key:
-        raise StudioError(_("Listening on {host} lets other machines use the server; give --api-key KEY "
-                            "(or set {env}) first, or keep the default 127.0.0.1.").format(host=host, env=KEY_ENV))
+        raise StudioError(
+            _(
+                "Listening on {host} lets other machines use the server; give --api-key KEY "
+                "(or set {env}) first, or keep the default 127.0.0.1."
+            ).format(host=host, env=KEY_ENV)
+        )
 
 
 def run(args) -> int:
@@ -81,16 +119,27 @@ def run(args) -> int:
 
     state = ServerState(api_key=args.api_key, max_queue=args.max_queue)
     app = create_app(state, cors=args.cors)
-    loader = threading.Thread(target=_load, args=(state, store.root, args), name="model-load", daemon=True)
+    loader = threading.Thread(
+        target=_load, args=(state, store.root, args), name="model-load", daemon=True
+    )
     loader.start()
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(_("Speech server at http://{host}:{port}/v1 (the model loads meanwhile; Ctrl+C stops it).").format(
-        host=shown, port=args.port), file=sys.stderr)
+    print(
+        _(
+            "Speech server at http://{host}:{port}/v1 (the model loads meanwhile; Ctrl+C stops it)."
+        ).format(host=shown, port=args.port),
+        file=sys.stderr,
+    )
     auth = " -H 'Authorization: Bearer $" + KEY_ENV + "'" if args.api_key else ""
-    print(f"curl http://{shown}:{args.port}/v1/audio/speech{auth} -H 'Content-Type: application/json' "
-          "-d '{\"model\":\"tts-1\",\"voice\":\"alloy\",\"input\":\"Hello\",\"response_format\":\"wav\"}' "
-          "-o hello.wav", file=sys.stderr)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
+    print(
+        f"curl http://{shown}:{args.port}/v1/audio/speech{auth} -H 'Content-Type: application/json' "
+        '-d \'{"model":"tts-1","voice":"alloy","input":"Hello","response_format":"wav"}\' '
+        "-o hello.wav",
+        file=sys.stderr,
+    )
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="warning", lifespan="off"
+    )
     server = uvicorn.Server(config)
     try:
         server.run()
@@ -103,8 +152,12 @@ def run(args) -> int:
         if state.engine is not None:
             state.engine.close(30)
     if not server.started:
-        raise StudioError(_("The server could not listen on {host}:{port}; is another program using the port? "
-                            "Choose another with --port.").format(host=args.host, port=args.port))
+        raise StudioError(
+            _(
+                "The server could not listen on {host}:{port}; is another program using the port? "
+                "Choose another with --port."
+            ).format(host=args.host, port=args.port)
+        )
     return 0
 
 
@@ -119,7 +172,9 @@ def _load(state, root, args) -> None:
         state.engine = Engine.loading(synth, max_batch=args.max_batch)
     except StudioError as exc:
         # Kept as said (a Phrase): each API client hears it again in its own language.
-        state.load_error = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
+        state.load_error = (
+            exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
+        )
         print(_("error: {message}").format(message=exc), file=sys.stderr)
         return
     except Exception:
@@ -130,8 +185,11 @@ def _load(state, root, args) -> None:
     for note in synth.notes + [running_note(synth.precision)]:
         if note:
             print(_("Note: {message}").format(message=note), file=sys.stderr)
-    print(_("Model loaded on {device}; the server is ready.").format(device=synth.device.device), file=sys.stderr)
+    print(
+        _("Model loaded on {device}; the server is ready.").format(device=synth.device.device),
+        file=sys.stderr,
+    )
     try:
-        synth.finish_loading()       # requests are served meanwhile; a voice lock waits for it
+        synth.finish_loading()  # requests are served meanwhile; a voice lock waits for it
     except Exception as exc:
         log.info("ChatTTS not preloaded: %s", exc)

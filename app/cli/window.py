@@ -16,8 +16,10 @@ from app.i18n import LANGUAGES
 
 # Offered by the window's Precision menu (app/ui/settings.py WINDOW_PRECISIONS, which imports Qt).
 WINDOW_PRECISIONS = ("auto", "int8", "bf16", "fp32")
-USAGE = ("chattts-studio [--model DIR] [--device auto|cpu|cuda] [--precision auto|int8|bf16|fp32] "
-         "[--lang en|zh_CN] [FILE.txt]")
+USAGE = (
+    "chattts-studio [--model DIR] [--device auto|cpu|cuda] [--precision auto|int8|bf16|fp32] "
+    "[--lang en|zh_CN] [FILE.txt]"
+)
 
 
 def is_window_call(argv: list[str], commands: set[str]) -> bool:
@@ -26,12 +28,19 @@ def is_window_call(argv: list[str], commands: set[str]) -> bool:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = Parser(prog="chattts-studio", usage=USAGE,
-               description="Open the window (what chattts-studio does without a command).")
+    p = Parser(
+        prog="chattts-studio",
+        usage=USAGE,
+        description="Open the window (what chattts-studio does without a command).",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="also print the log to the console")
     p.add_argument("--model", metavar="DIR", help="model folder for this session")
     p.add_argument("--device", choices=DEVICES, help="where to run, for this session")
-    p.add_argument("--precision", choices=WINDOW_PRECISIONS, help="the decode step's number format, for this session")
+    p.add_argument(
+        "--precision",
+        choices=WINDOW_PRECISIONS,
+        help="the decode step's number format, for this session",
+    )
     p.add_argument("--lang", choices=LANGUAGES, help="the window's language, for this session")
     p.add_argument("file", nargs="?", metavar="FILE.txt", help="a text file to open in the editor")
     p.set_defaults(func=run)
@@ -40,9 +49,12 @@ def parser() -> argparse.ArgumentParser:
 
 def overrides(args) -> dict:
     """Settings keys (app/ui/settings.py) for what was given."""
-    given = {"model/dir": str(Path(args.model).expanduser().resolve()) if args.model else None,
-             "model/device": args.device, "model/precision": args.precision,
-             "ui/language": getattr(args, "lang", None)}
+    given = {
+        "model/dir": str(Path(args.model).expanduser().resolve()) if args.model else None,
+        "model/device": args.device,
+        "model/precision": args.precision,
+        "ui/language": getattr(args, "lang", None),
+    }
     return {key: value for key, value in given.items() if value is not None}
 
 

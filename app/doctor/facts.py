@@ -44,10 +44,10 @@ VC_REDIST_URL = "https://aka.ms/vs/17/release/vc_redist.x64.exe"
 # Limits (characters unless noted).
 ENV_VAR_MAX = 32_767
 CMD_LINE_MAX = 8_191
-LEGACY_PATH_DIALOG_MAX = 2_047          # unverified: our own threshold for a warning
+LEGACY_PATH_DIALOG_MAX = 2_047  # unverified: our own threshold for a warning
 ENV_BLOCK_MAX_BYTES = 65_535
 MAX_PATH = 260
-LONG_PATH_MARGIN = 80                    # room for asset/gpt/model.safetensors and temp names
+LONG_PATH_MARGIN = 80  # room for asset/gpt/model.safetensors and temp names
 
 TDR_DEFAULT_DELAY = 2
 TDR_DEFAULT_DDI_DELAY = 5

@@ -27,19 +27,21 @@ TORCH_FIXABLE = frozenset({"torch_build", "driver_cuda", "gpu_arch"})
 
 class Because(StrEnum):
     NO_GPU = "no_gpu"
-    CHECK_FAILED = "check_failed"          # `check` names the failed check
+    CHECK_FAILED = "check_failed"  # `check` names the failed check
     TORCH_UNREADABLE = "torch_unreadable"
     TORCH_WITHOUT_CUDA = "torch_without_cuda"
-    LOW_GPU_MEMORY = "low_gpu_memory"      # ChatTTS itself would fall back to the CPU
+    LOW_GPU_MEMORY = "low_gpu_memory"  # ChatTTS itself would fall back to the CPU
     GPU_WORKS = "gpu_works"
-    NOT_WORKED_OUT = "not_worked_out"      # the recommendation crashed on what was read; `error` says how
+    NOT_WORKED_OUT = (
+        "not_worked_out"  # the recommendation crashed on what was read; `error` says how
+    )
 
 
 @dataclass(frozen=True)
 class Recommendation:
     """Read it by attribute; `to_dict()` is what the JSON report holds."""
 
-    device: DeviceOption                       # CPU or CUDA: what the window passes to the engine
+    device: DeviceOption  # CPU or CUDA: what the window passes to the engine
     because: Because
     reason: str
     torch_install: str = ""
@@ -47,8 +49,12 @@ class Recommendation:
     error: str = ""
 
     def to_dict(self) -> dict:
-        data = {"device": self.device.value, "because": self.because.value, "reason": self.reason,
-                "torch_install": self.torch_install}
+        data = {
+            "device": self.device.value,
+            "because": self.because.value,
+            "reason": self.reason,
+            "torch_install": self.torch_install,
+        }
         if self.check:
             data["check"] = self.check
         if self.error:
@@ -65,19 +71,33 @@ def recommend(snapshot: Snapshot, results: list[CheckResult]) -> Recommendation:
     for check_id in BLOCKING_CHECKS:
         r = by_id.get(check_id)
         if r is not None and r.status in (FAIL, ERROR):
-            return Recommendation(DeviceOption.CPU, Because.CHECK_FAILED, r.summary,
-                                  command if check_id in TORCH_FIXABLE else "", check=check_id)
+            return Recommendation(
+                DeviceOption.CPU,
+                Because.CHECK_FAILED,
+                r.summary,
+                command if check_id in TORCH_FIXABLE else "",
+                check=check_id,
+            )
     t = snapshot.get("torch")
     if t is None:
-        return Recommendation(DeviceOption.CPU, Because.TORCH_UNREADABLE, _("PyTorch could not be checked."))
+        return Recommendation(
+            DeviceOption.CPU, Because.TORCH_UNREADABLE, _("PyTorch could not be checked.")
+        )
     if not t.get("cuda_available"):
-        return Recommendation(DeviceOption.CPU, Because.TORCH_WITHOUT_CUDA, _("PyTorch cannot use the GPU."), command)
+        return Recommendation(
+            DeviceOption.CPU, Because.TORCH_WITHOUT_CUDA, _("PyTorch cannot use the GPU."), command
+        )
     vram = by_id.get(vram_check.ID)
     if vram is not None and vram.status == WARN and vram_check.falls_back_to_cpu(snapshot):
-        return Recommendation(DeviceOption.CPU, Because.LOW_GPU_MEMORY, vram.summary, check=vram_check.ID)
+        return Recommendation(
+            DeviceOption.CPU, Because.LOW_GPU_MEMORY, vram.summary, check=vram_check.ID
+        )
     gpu = snapshot.gpus[0].get("name")
-    reason = (_("{gpu} works with this PyTorch.").format(gpu=gpu) if gpu
-              else _("The NVIDIA GPU works with this PyTorch."))
+    reason = (
+        _("{gpu} works with this PyTorch.").format(gpu=gpu)
+        if gpu
+        else _("The NVIDIA GPU works with this PyTorch.")
+    )
     return Recommendation(DeviceOption.CUDA, Because.GPU_WORKS, reason)
 
 
@@ -91,7 +111,11 @@ def safe_recommend(snapshot: Snapshot, results: list[CheckResult]) -> Recommenda
     except Exception as exc:
         log.exception("the recommendation crashed")
         return Recommendation(
-            DeviceOption.CPU, Because.NOT_WORKED_OUT,
-            _("The recommendation could not be worked out from what was read; the CPU always works. Report "
-              "this with a saved snapshot ({command}).").format(command=SAVE_SNAPSHOT_COMMAND),
-            error=f"{type(exc).__name__}: {exc}")
+            DeviceOption.CPU,
+            Because.NOT_WORKED_OUT,
+            _(
+                "The recommendation could not be worked out from what was read; the CPU always works. Report "
+                "this with a saved snapshot ({command})."
+            ).format(command=SAVE_SNAPSHOT_COMMAND),
+            error=f"{type(exc).__name__}: {exc}",
+        )

@@ -23,17 +23,22 @@ def _plain(result: CheckResult) -> CheckResult:
     """The result with every field as text, so rendering cannot fail on what a check put there."""
     status = result.status if result.status in MARKS else ERROR
     basis = result.basis if result.basis in tuple(Basis) else Basis.JUDGED
-    return CheckResult(*(str(v) if v is not None else "" for v in (result.id, result.title)), status,
-                       *(str(v) if v is not None else "" for v in (result.summary, result.details, result.fix)),
-                       basis=basis)
+    return CheckResult(
+        *(str(v) if v is not None else "" for v in (result.id, result.title)),
+        status,
+        *(str(v) if v is not None else "" for v in (result.summary, result.details, result.fix)),
+        basis=basis,
+    )
 
 
 def fold_not_applicable(results) -> tuple[list, list]:
     """(the checks that apply here, those for another system): the text report and the window's
     panel show the second kind folded into one line after the rest, so a Windows setting is no
     noise on Linux (tests/doctor/test_runner.py, tests/ui/test_doctor_ui.py)."""
-    return ([r for r in results if r.basis != Basis.NOT_APPLICABLE],
-            [r for r in results if r.basis == Basis.NOT_APPLICABLE])
+    return (
+        [r for r in results if r.basis != Basis.NOT_APPLICABLE],
+        [r for r in results if r.basis == Basis.NOT_APPLICABLE],
+    )
 
 
 def not_applicable_title() -> str:
@@ -58,7 +63,10 @@ def render_text(report: Report, verbose: bool = False) -> str:
     if elsewhere:
         lines.append(f"{MARKS[SKIP]} {_pad(folded, width)}  " + not_applicable_summary(elsewhere))
         if verbose:
-            lines.extend("    " + _("{check}: {reason}").format(check=r.title, reason=r.summary) for r in elsewhere)
+            lines.extend(
+                "    " + _("{check}: {reason}").format(check=r.title, reason=r.summary)
+                for r in elsewhere
+            )
     fixes = [r for r in results if r.fix and r.status not in (OK, SKIP)]
     if fixes:
         lines.append("")
@@ -70,7 +78,11 @@ def render_text(report: Report, verbose: bool = False) -> str:
     rec = report.recommendation
     if rec is not None:
         lines.append("")
-        lines.append(_("Recommended device: {device} ({reason})").format(device=rec.device.value, reason=rec.reason))
+        lines.append(
+            _("Recommended device: {device} ({reason})").format(
+                device=rec.device.value, reason=rec.reason
+            )
+        )
         if rec.torch_install:
             lines.append(_("To use the GPU: {command}").format(command=rec.torch_install))
     return "\n".join(lines)
@@ -78,6 +90,12 @@ def render_text(report: Report, verbose: bool = False) -> str:
 
 def render_json(report: Report) -> str:
     # default=str: a value a probe returned that JSON has no type for is shown, not a crash.
-    return json.dumps({"checks": [_plain(r).to_dict() for r in report.results],
-                       "recommendation": report.recommendation.to_dict() if report.recommendation else {}},
-                      ensure_ascii=False, indent=2, default=str)
+    return json.dumps(
+        {
+            "checks": [_plain(r).to_dict() for r in report.results],
+            "recommendation": report.recommendation.to_dict() if report.recommendation else {},
+        },
+        ensure_ascii=False,
+        indent=2,
+        default=str,
+    )

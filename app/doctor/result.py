@@ -13,7 +13,7 @@ class Status(StrEnum):
     WARN = "warn"
     FAIL = "fail"
     SKIP = "skip"
-    ERROR = "error"       # the check itself did not complete
+    ERROR = "error"  # the check itself did not complete
 
 
 OK, WARN, FAIL, SKIP, ERROR = Status
@@ -24,10 +24,10 @@ MARKS = {OK: "[✓]", WARN: "[!]", FAIL: "[✗]", SKIP: "[-]", ERROR: "[?]"}
 class Basis(StrEnum):
     """What a result rests on, for code to act on (its sentence is for people)."""
 
-    JUDGED = "judged"             # the check judged what the probes read
-    UNREADABLE = "unreadable"     # what it needs could not be read, so it was not judged (a warn)
-    TIMED_OUT = "timed_out"       # the check did not finish in time (an error)
-    CRASHED = "crashed"           # the check raised (an error; details hold the exception)
+    JUDGED = "judged"  # the check judged what the probes read
+    UNREADABLE = "unreadable"  # what it needs could not be read, so it was not judged (a warn)
+    TIMED_OUT = "timed_out"  # the check did not finish in time (an error)
+    CRASHED = "crashed"  # the check raised (an error; details hold the exception)
     # Not for this system (a Windows setting on Linux): a skip the text report folds into one line.
     NOT_APPLICABLE = "not_applicable"
 
@@ -74,5 +74,8 @@ class Verdict:
 
     def unreadable(self, what: str):
         """`what`: an already translated phrase such as _("the registry")."""
-        return self._make(WARN, _("Could not read {what}, so this was not checked.").format(what=what),
-                          basis=Basis.UNREADABLE)
+        return self._make(
+            WARN,
+            _("Could not read {what}, so this was not checked.").format(what=what),
+            basis=Basis.UNREADABLE,
+        )

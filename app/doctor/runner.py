@@ -34,7 +34,10 @@ class Report:
         return next((r for r in self.results if r.id == check_id), None)
 
     def to_dict(self) -> dict:
-        return {"checks": [r.to_dict() for r in self.results], "recommendation": self.recommendation.to_dict()}
+        return {
+            "checks": [r.to_dict() for r in self.results],
+            "recommendation": self.recommendation.to_dict(),
+        }
 
 
 def run_checks(snapshot: Snapshot, modules=check_modules.ALL, timeout_s: float = CHECK_TIMEOUT_S):
@@ -45,17 +48,33 @@ def run_checks(snapshot: Snapshot, modules=check_modules.ALL, timeout_s: float =
         try:
             results.append(future.result(timeout=timeout_s))
         except concurrent.futures.TimeoutError:
-            results.append(CheckResult(module.ID, _(module.TITLE), ERROR,
-                                       _("The check did not finish within {seconds} s.").format(
-                                           seconds=f"{timeout_s:.0f}"),
-                                       fix=_("Run the doctor again; if it repeats, report it with a saved "
-                                             "snapshot."), basis=Basis.TIMED_OUT))
+            results.append(
+                CheckResult(
+                    module.ID,
+                    _(module.TITLE),
+                    ERROR,
+                    _("The check did not finish within {seconds} s.").format(
+                        seconds=f"{timeout_s:.0f}"
+                    ),
+                    fix=_("Run the doctor again; if it repeats, report it with a saved snapshot."),
+                    basis=Basis.TIMED_OUT,
+                )
+            )
         except Exception as exc:
             log.exception("check %s crashed", module.ID)
-            results.append(CheckResult(module.ID, _(module.TITLE), ERROR, _("The check did not complete."),
-                                       details=f"{type(exc).__name__}: {exc}",
-                                       fix=_("Report this with a saved snapshot ({command}).").format(
-                                           command=SAVE_SNAPSHOT_COMMAND), basis=Basis.CRASHED))
+            results.append(
+                CheckResult(
+                    module.ID,
+                    _(module.TITLE),
+                    ERROR,
+                    _("The check did not complete."),
+                    details=f"{type(exc).__name__}: {exc}",
+                    fix=_("Report this with a saved snapshot ({command}).").format(
+                        command=SAVE_SNAPSHOT_COMMAND
+                    ),
+                    basis=Basis.CRASHED,
+                )
+            )
     pool.shutdown(wait=False, cancel_futures=True)
     return results
 

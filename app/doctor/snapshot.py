@@ -19,9 +19,23 @@ from app.i18n import _
 SNAPSHOT_VERSION = 1
 # How a user saves a snapshot to attach to a report (the sentences that ask for one name it).
 SAVE_SNAPSHOT_COMMAND = "doctor --save-snapshot FILE"
-MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024   # a real snapshot is a few KB; PATH and registry dominate
-SECTIONS = ("os", "python", "env", "registry", "nvidia", "torch", "wsl", "dlls", "paths",
-            "code_page", "disk_free_bytes", "model", "network", "audio")
+MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024  # a real snapshot is a few KB; PATH and registry dominate
+SECTIONS = (
+    "os",
+    "python",
+    "env",
+    "registry",
+    "nvidia",
+    "torch",
+    "wsl",
+    "dlls",
+    "paths",
+    "code_page",
+    "disk_free_bytes",
+    "model",
+    "network",
+    "audio",
+)
 
 
 class SnapshotError(StudioError):
@@ -33,7 +47,9 @@ class Snapshot(dict):
         """Nested lookup: snap.at("torch", "cuda"); None (or default) where anything is missing."""
         node = self
         for key in keys:
-            if (isinstance(node, dict) and key in node) or (isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node)):
+            if (isinstance(node, dict) and key in node) or (
+                isinstance(node, list) and isinstance(key, int) and -len(node) <= key < len(node)
+            ):
                 node = node[key]
             else:
                 return default
@@ -58,9 +74,12 @@ def load_snapshot(path: os.PathLike | str) -> Snapshot:
     except UnreadableFileError as exc:
         raise SnapshotError(str(exc)) from None
     if not isinstance(data, dict) or data.get("snapshot_version") != SNAPSHOT_VERSION:
-        raise SnapshotError(_("{file} is not a doctor snapshot of version {version}; save a new one "
-                              "with {command}.").format(file=target, version=SNAPSHOT_VERSION,
-                                                        command=SAVE_SNAPSHOT_COMMAND))
+        raise SnapshotError(
+            _(
+                "{file} is not a doctor snapshot of version {version}; save a new one "
+                "with {command}."
+            ).format(file=target, version=SNAPSHOT_VERSION, command=SAVE_SNAPSHOT_COMMAND)
+        )
     return Snapshot(clean_snapshot(data, str(target)))
 
 

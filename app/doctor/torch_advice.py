@@ -16,7 +16,11 @@ def best_wheel_index(snap: Snapshot) -> str | None:
     driver_cuda = facts.cuda_from_driver_code(snap.at("nvidia", "cuda_driver_version"))
     fitting = []
     for tag, (cuda, lowest, highest) in facts.WHEEL_INDEXES.items():
-        if cap and not (lowest <= cap[:2] <= highest) and not (cap[:1] == highest[:1] and cap >= highest):
+        if (
+            cap
+            and not (lowest <= cap[:2] <= highest)
+            and not (cap[:1] == highest[:1] and cap >= highest)
+        ):
             continue
         if driver_cuda is not None and driver_cuda < cuda:
             continue
@@ -43,5 +47,6 @@ def advice(snap: Snapshot) -> tuple[str, str]:
     cap = tuple(snap.gpus[0].get("compute_capability") or ())
     wanted = "cu128" if cap and cap >= (7, 0) else "cu126"
     need = driver_needed_for(wanted, snap.is_windows)
-    return install_command(wanted), _("Update the NVIDIA driver to {version} or newer first ({url}).").format(
-        version=need, url=facts.DRIVER_URL)
+    return install_command(wanted), _(
+        "Update the NVIDIA driver to {version} or newer first ({url})."
+    ).format(version=need, url=facts.DRIVER_URL)

@@ -17,7 +17,7 @@ class DeviceOption(StrEnum):
     CUDA = "cuda"
 
 
-CHOICES = tuple(option.value for option in DeviceOption)   # plain text, for argparse and settings
+CHOICES = tuple(option.value for option in DeviceOption)  # plain text, for argparse and settings
 
 # ChatTTS itself falls back to the CPU below 2 GB of free GPU memory (the doctor's vram check
 # and its recommendation use this same value).
@@ -33,8 +33,10 @@ DOCTOR = "chattts-studio doctor"
 
 def torch_install_command(tag: str = DEFAULT_CUDA_WHEEL) -> str:
     """The pip command that replaces PyTorch with the pinned version's build from wheel index `tag`."""
-    return (f"pip install --force-reinstall --no-deps torch=={TORCH_VERSION} "
-            f"--index-url {TORCH_WHEEL_URL.format(tag=tag)}")
+    return (
+        f"pip install --force-reinstall --no-deps torch=={TORCH_VERSION} "
+        f"--index-url {TORCH_WHEEL_URL.format(tag=tag)}"
+    )
 
 
 CUDA_WHEEL_HINT = torch_install_command()
@@ -42,7 +44,7 @@ CUDA_WHEEL_HINT = torch_install_command()
 
 @dataclass
 class DeviceChoice:
-    device: str   # "cpu" or "cuda:N"
+    device: str  # "cpu" or "cuda:N"
     reason: str
 
 
@@ -51,31 +53,41 @@ def _cuda_problem() -> str | None:
     import torch
 
     if torch.version.cuda is None:
-        return _("this PyTorch is a CPU-only build. For an NVIDIA GPU install the CUDA build: {command}").format(
-            command=CUDA_WHEEL_HINT)
+        return _(
+            "this PyTorch is a CPU-only build. For an NVIDIA GPU install the CUDA build: {command}"
+        ).format(command=CUDA_WHEEL_HINT)
     if not torch.cuda.is_available():
-        return _("PyTorch finds no usable NVIDIA GPU (no GPU, or the driver is missing or too old for CUDA "
-                 "{cuda}); run `{command}` for details.").format(cuda=torch.version.cuda, command=DOCTOR)
+        return _(
+            "PyTorch finds no usable NVIDIA GPU (no GPU, or the driver is missing or too old for CUDA "
+            "{cuda}); run `{command}` for details."
+        ).format(cuda=torch.version.cuda, command=DOCTOR)
     try:
         x = torch.ones(8, 8, device="cuda")
         (x @ x).sum().item()
     except Exception as exc:  # a driver/arch mismatch shows up only when a kernel runs
         return _("a CUDA kernel failed to run ({error}); run `{command}` for details.").format(
-            error=exc, command=DOCTOR)
+            error=exc, command=DOCTOR
+        )
     return None
 
 
 def choose_device(choice: str = DeviceOption.AUTO) -> DeviceChoice:
     if choice not in CHOICES:
-        raise DeviceError(_("Unknown device {device}; use one of: {choices}.").format(
-            device=repr(choice), choices=", ".join(CHOICES)))
+        raise DeviceError(
+            _("Unknown device {device}; use one of: {choices}.").format(
+                device=repr(choice), choices=", ".join(CHOICES)
+            )
+        )
     if choice == DeviceOption.CPU:
         return DeviceChoice("cpu", _("chosen by the user"))
     problem = _cuda_problem()
     if choice == DeviceOption.CUDA:
         if problem:
-            raise DeviceError(_("The GPU cannot be used: {problem} Or run on the CPU with {option}.").format(
-                problem=problem, option="--device cpu"))
+            raise DeviceError(
+                _("The GPU cannot be used: {problem} Or run on the CPU with {option}.").format(
+                    problem=problem, option="--device cpu"
+                )
+            )
         return DeviceChoice("cuda:0", _("chosen by the user"))
     if problem:
         return DeviceChoice("cpu", _("no GPU: {problem}").format(problem=problem))
@@ -84,6 +96,10 @@ def choose_device(choice: str = DeviceOption.AUTO) -> DeviceChoice:
     free, _total = torch.cuda.mem_get_info(0)
     free_mb = free // (1024 * 1024)
     if free_mb < MIN_FREE_GPU_MB:
-        return DeviceChoice("cpu", _("the GPU has only {free} MB free (ChatTTS needs {need} MB)").format(
-            free=free_mb, need=MIN_FREE_GPU_MB))
+        return DeviceChoice(
+            "cpu",
+            _("the GPU has only {free} MB free (ChatTTS needs {need} MB)").format(
+                free=free_mb, need=MIN_FREE_GPU_MB
+            ),
+        )
     return DeviceChoice("cuda:0", _("NVIDIA GPU with {free} MB free").format(free=free_mb))

@@ -78,7 +78,9 @@ class ParameterError(StudioError):
         if low_open and high is None:
             text = _("{option} must be greater than {low}; give a value in that range.")
         elif low_open:
-            text = _("{option} must be greater than {low} and at most {high}; give a value in that range.")
+            text = _(
+                "{option} must be greater than {low} and at most {high}; give a value in that range."
+            )
         elif high is None:
             text = _("{option} must be at least {low}; give a value in that range.")
         else:

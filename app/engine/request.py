@@ -25,7 +25,9 @@ BREAK_RANGE = (0, 7)
 
 def check_number(option: str, value, low, high=None, low_open: bool = False, integer: bool = False):
     """`value` if it is a number within its range, else ParameterError naming `option`."""
-    ok = isinstance(value, numbers.Integral if integer else numbers.Real) and not isinstance(value, bool)
+    ok = isinstance(value, numbers.Integral if integer else numbers.Real) and not isinstance(
+        value, bool
+    )
     ok = ok and (integer or math.isfinite(value))
     ok = ok and (value > low if low_open else value >= low) and (high is None or value <= high)
     if not ok:
@@ -42,7 +44,7 @@ class SamplingParams:
     top_k: int = 20
     repetition_penalty: float = 1.05
     max_new_tokens: int = 2048
-    min_new_tokens: int = 0           # the end token is barred before this many (benchmarks)
+    min_new_tokens: int = 0  # the end token is barred before this many (benchmarks)
 
     def __post_init__(self):
         self.validate()
@@ -60,17 +62,17 @@ class SamplingParams:
 @dataclass
 class SynthesisRequest:
     text: str
-    seed: int = DEFAULT_SEED          # picks the voice (unless `speaker` is given) and seeds sampling
-    speaker: str | None = None        # base16384 speaker string; overrides the seed's voice
+    seed: int = DEFAULT_SEED  # picks the voice (unless `speaker` is given) and seeds sampling
+    speaker: str | None = None  # base16384 speaker string; overrides the seed's voice
     sampling: SamplingParams = field(default_factory=SamplingParams)
-    refine_text: bool = True          # let the model add pauses and fillers first
-    speed: int = 5                    # [speed_N], SPEED_RANGE
-    oral: int | None = None           # [oral_N] for refinement, ORAL_RANGE
-    laugh: int | None = None          # [laugh_N] for refinement, LAUGH_RANGE
-    break_level: int | None = None    # [break_N] for refinement, BREAK_RANGE
-    voice_lock: bool = True           # later sentences copy the first one's voice
-    reference: str | None = None      # audio codes of a reference recording (overrides the lock)
-    reference_text: str | None = None # the transcript of that recording
+    refine_text: bool = True  # let the model add pauses and fillers first
+    speed: int = 5  # [speed_N], SPEED_RANGE
+    oral: int | None = None  # [oral_N] for refinement, ORAL_RANGE
+    laugh: int | None = None  # [laugh_N] for refinement, LAUGH_RANGE
+    break_level: int | None = None  # [break_N] for refinement, BREAK_RANGE
+    voice_lock: bool = True  # later sentences copy the first one's voice
+    reference: str | None = None  # audio codes of a reference recording (overrides the lock)
+    reference_text: str | None = None  # the transcript of that recording
 
     def __post_init__(self):
         self.validate()
@@ -80,14 +82,19 @@ class SynthesisRequest:
         for name in ("text", "speaker", "reference", "reference_text"):
             value = getattr(self, name)
             if not (isinstance(value, str) or (value is None and name != "text")):
-                raise InputTextError(_("The request's {name} is not text; type it again.").format(name=name))
+                raise InputTextError(
+                    _("The request's {name} is not text; type it again.").format(name=name)
+                )
         if not isinstance(self.sampling, SamplingParams):
             raise ParameterError("sampling", 0, None)
         self.sampling.validate()
         check_number("seed", self.seed, 0, SEED_MAX, integer=True)
         check_number("speed", self.speed, *SPEED_RANGE, integer=True)
-        for option, value, (low, high) in (("oral", self.oral, ORAL_RANGE), ("laugh", self.laugh, LAUGH_RANGE),
-                                           ("break", self.break_level, BREAK_RANGE)):
+        for option, value, (low, high) in (
+            ("oral", self.oral, ORAL_RANGE),
+            ("laugh", self.laugh, LAUGH_RANGE),
+            ("break", self.break_level, BREAK_RANGE),
+        ):
             if value is not None:
                 check_number(option, value, low, high, integer=True)
 
@@ -115,25 +122,26 @@ class AudioChunk:
 
     index: int
     total: int
-    samples: np.ndarray       # float32, mono
+    samples: np.ndarray  # float32, mono
     sample_rate: int
-    final: bool = True        # the segment's last piece
-    vocoder_s: float = 0.0    # seconds the vocoder took to make it (0: not known), for the player
+    final: bool = True  # the segment's last piece
+    vocoder_s: float = 0.0  # seconds the vocoder took to make it (0: not known), for the player
 
 
 @dataclass
 class SynthesisResult:
-    audio: np.ndarray         # float32, mono, all segments joined
+    audio: np.ndarray  # float32, mono, all segments joined
     sample_rate: int
     device: str
     speaker: str
     seed: int
     segments: int
     synth_seconds: float
-    test_model: bool          # random weights: the audio is noise, not speech
+    test_model: bool  # random weights: the audio is noise, not speech
     warnings: list[str] = field(default_factory=list)
-    spoken_text: str = ""     # what the model was given, after normalization
-    decode: str = ""          # what decoded it: "upstream" or our loop, e.g. "jit-fp32"
+    spoken_text: str = ""  # what the model was given, after normalization
+    decode: str = ""  # what decoded it: "upstream" or our loop, e.g. "jit-fp32"
+
     @property
     def duration(self) -> float:
         return len(self.audio) / float(self.sample_rate)

@@ -28,24 +28,42 @@ def read_bytes_capped(path: os.PathLike | str, cap: int, what: str | None = None
         with open(target, "rb") as f:
             data = f.read(cap + 1)
     except FileNotFoundError:
-        raise UnreadableFileError(_("The {what} {file} cannot be read (it does not exist).").format(
-            what=what, file=target)) from None
+        raise UnreadableFileError(
+            _("The {what} {file} cannot be read (it does not exist).").format(
+                what=what, file=target
+            )
+        ) from None
     except IsADirectoryError:
-        raise UnreadableFileError(_("{file} is a folder; give a {what}.").format(file=target, what=what)) from None
+        raise UnreadableFileError(
+            _("{file} is a folder; give a {what}.").format(file=target, what=what)
+        ) from None
     except OSError as exc:
-        raise UnreadableFileError(_("The {what} {file} cannot be read ({reason}).").format(
-            what=what, file=target, reason=exc.strerror or exc)) from None
+        raise UnreadableFileError(
+            _("The {what} {file} cannot be read ({reason}).").format(
+                what=what, file=target, reason=exc.strerror or exc
+            )
+        ) from None
     if len(data) > cap:
-        raise UnreadableFileError(_("The {what} {file} is larger than {cap} bytes; it is not one this program "
-                                    "wrote, so it was not read.").format(what=what, file=target, cap=f"{cap:,}"))
+        raise UnreadableFileError(
+            _(
+                "The {what} {file} is larger than {cap} bytes; it is not one this program "
+                "wrote, so it was not read."
+            ).format(what=what, file=target, cap=f"{cap:,}")
+        )
     return data
 
 
-def read_json_capped(path: os.PathLike | str, cap: int = MAX_JSON_BYTES, what: str | None = None) -> Any:
+def read_json_capped(
+    path: os.PathLike | str, cap: int = MAX_JSON_BYTES, what: str | None = None
+) -> Any:
     data = read_bytes_capped(path, cap, what)
     try:
         return json.loads(data.decode("utf-8-sig"))
     except (ValueError, RecursionError):
         what = _("file") if what is None else what
-        raise UnreadableFileError(_("The {what} {file} is not valid JSON (it is damaged); it was left as it is "
-                                    "and not used.").format(what=what, file=path)) from None
+        raise UnreadableFileError(
+            _(
+                "The {what} {file} is not valid JSON (it is damaged); it was left as it is "
+                "and not used."
+            ).format(what=what, file=path)
+        ) from None

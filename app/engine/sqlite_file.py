@@ -23,13 +23,17 @@ def connect(path: Path | str) -> sqlite3.Connection:
 
 def is_busy(exc: sqlite3.Error) -> bool:
     """Whether the error is another connection holding the file, not something wrong with it."""
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+    return isinstance(exc, sqlite3.OperationalError) and (
+        "locked" in str(exc) or "busy" in str(exc)
+    )
 
 
 def is_disk_full(exc: BaseException) -> bool:
     """SQLite's "database or disk is full" (SQLITE_FULL), or an OSError of a full disk or quota."""
     if isinstance(exc, sqlite3.Error):
-        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+        return getattr(
+            exc, "sqlite_errorcode", None
+        ) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 

@@ -10,20 +10,24 @@ from dataclasses import dataclass
 class RenderProgress:
     chapter_id: int
     chapter_index: int
-    chapter_done: int            # sentences of the chapter with a chosen take
+    chapter_done: int  # sentences of the chapter with a chosen take
     chapter_total: int
-    done: int                    # the same over the chapters being rendered
+    done: int  # the same over the chapters being rendered
     total: int
-    failed: int                  # sentences that failed in this run
-    sentence_id: int | None      # the sentence that just ended (None: the render starts)
-    audio_seconds: float         # audio made in this run
-    wall_seconds: float          # time this run has spent rendering
-    eta_seconds: float | None    # None until something was measured
+    failed: int  # sentences that failed in this run
+    sentence_id: int | None  # the sentence that just ended (None: the render starts)
+    audio_seconds: float  # audio made in this run
+    wall_seconds: float  # time this run has spent rendering
+    eta_seconds: float | None  # None until something was measured
 
     @property
     def speed(self) -> float | None:
         """Audio seconds made per wall second in this run."""
-        return self.audio_seconds / self.wall_seconds if self.wall_seconds > 0 and self.audio_seconds > 0 else None
+        return (
+            self.audio_seconds / self.wall_seconds
+            if self.wall_seconds > 0 and self.audio_seconds > 0
+            else None
+        )
 
 
 class Meter:

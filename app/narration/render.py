@@ -33,16 +33,16 @@ from app.narration.voicing import Voicing
 
 log = logging.getLogger("chattts_studio.narration")
 
-IN_FLIGHT = 8          # requests kept at the engine: enough for the scheduler to fill a batch
+IN_FLIGHT = 8  # requests kept at the engine: enough for the scheduler to fill a batch
 
 
 @dataclass
 class RenderOutcome:
-    state: str                   # "finished", "stopped" or "cancelled"
-    done: int = 0                # sentences rendered in this run
-    failed: list[int] = field(default_factory=list)   # sentence ids that failed in this run
-    remaining: int = 0           # sentences still pending or failed after it
-    first_error: str = ""        # why the first of `failed` failed (its row may not say: a full disk)
+    state: str  # "finished", "stopped" or "cancelled"
+    done: int = 0  # sentences rendered in this run
+    failed: list[int] = field(default_factory=list)  # sentence ids that failed in this run
+    remaining: int = 0  # sentences still pending or failed after it
+    first_error: str = ""  # why the first of `failed` failed (its row may not say: a full disk)
 
 
 @dataclass
@@ -50,14 +50,23 @@ class _Chapter:
     id: int
     index: int
     queue: list[Sentence]
-    reference: tuple[str, str, str | None] | None = None    # codes, text, voice
-    lead: int | None = None                                 # the sentence making the reference
+    reference: tuple[str, str, str | None] | None = None  # codes, text, voice
+    lead: int | None = None  # the sentence making the reference
 
 
 class Renderer:
-    def __init__(self, project: Project, engine, *, in_flight: int = IN_FLIGHT, refine_text: bool = True,
-                 sampling: SamplingParams | None = None, retry_failed: bool = True, worker: str | None = None,
-                 clock=time.monotonic):
+    def __init__(
+        self,
+        project: Project,
+        engine,
+        *,
+        in_flight: int = IN_FLIGHT,
+        refine_text: bool = True,
+        sampling: SamplingParams | None = None,
+        retry_failed: bool = True,
+        worker: str | None = None,
+        clock=time.monotonic,
+    ):
         self.project = project
         self.engine = engine
         self.in_flight = max(1, int(in_flight))
@@ -101,21 +110,37 @@ class Renderer:
         """Render the pending (and failed) sentences, or those of `sentence_ids` that are;
         blocks until they are done, or stop()/cancel()."""
         project = self.project
-        with self._state:      # run again after stop() or cancel(); a pause asked before stays
+        with self._state:  # run again after stop() or cancel(); a pause asked before stays
             self._stopping = self._cancelled = False
         wanted = None if sentence_ids is None else set(sentence_ids)
         chapters = {c.id: c for c in project.chapters()}
         all_sentences = [s for s in project.sentences() if s.chapter_id in chapters]
-        todo = [s for s in all_sentences
-                if (s.status == SentenceStatus.PENDING or (self.retry_failed and s.status == SentenceStatus.FAILED))
-                and (wanted is None or s.id in wanted)]
+        todo = [
+            s
+            for s in all_sentences
+            if (
+                s.status == SentenceStatus.PENDING
+                or (self.retry_failed and s.status == SentenceStatus.FAILED)
+            )
+            and (wanted is None or s.id in wanted)
+        ]
         scope = {s.chapter_id for s in todo} if wanted is not None else set(chapters)
-        done_ids = {s.id for s in all_sentences if s.take_id is not None and s.status == SentenceStatus.DONE
-                    and s.chapter_id in scope}
+        done_ids = {
+            s.id
+            for s in all_sentences
+            if s.take_id is not None and s.status == SentenceStatus.DONE and s.chapter_id in scope
+        }
         per_chapter = {cid: [s for s in all_sentences if s.chapter_id == cid] for cid in scope}
-        plan = [_Chapter(c.id, c.index, [s for s in todo if s.chapter_id == c.id],
-                         (c.reference, c.reference_text or "", c.reference_voice) if c.reference else None)
-                for c in sorted(chapters.values(), key=lambda c: (c.index, c.id)) if c.id in scope]
+        plan = [
+            _Chapter(
+                c.id,
+                c.index,
+                [s for s in todo if s.chapter_id == c.id],
+                (c.reference, c.reference_text or "", c.reference_voice) if c.reference else None,
+            )
+            for c in sorted(chapters.values(), key=lambda c: (c.index, c.id))
+            if c.id in scope
+        ]
         voicing = Voicing(project, self.engine)
         outcome = RenderOutcome("finished")
         meter = Meter()
@@ -128,11 +153,21 @@ class Renderer:
                 return
             meter.wall_seconds = self._clock() - started
             members = per_chapter.get(chapter.id, [])
-            on_progress(RenderProgress(
-                chapter.id, chapter.index, sum(1 for s in members if s.id in done_ids), len(members),
-                len(done_ids), sum(len(v) for v in per_chapter.values()), len(outcome.failed),
-                None if sentence is None else sentence.id, meter.audio_seconds, meter.wall_seconds,
-                meter.eta(pending_chars)))
+            on_progress(
+                RenderProgress(
+                    chapter.id,
+                    chapter.index,
+                    sum(1 for s in members if s.id in done_ids),
+                    len(members),
+                    len(done_ids),
+                    sum(len(v) for v in per_chapter.values()),
+                    len(outcome.failed),
+                    None if sentence is None else sentence.id,
+                    meter.audio_seconds,
+                    meter.wall_seconds,
+                    meter.eta(pending_chars),
+                )
+            )
 
         for chapter in plan:
             if chapter.reference is None and chapter.queue:
@@ -143,7 +178,9 @@ class Renderer:
         try:
             while True:
                 with self._state:
-                    while self._paused and not (self._cancelled or self._stopping) and not self._jobs:
+                    while (
+                        self._paused and not (self._cancelled or self._stopping) and not self._jobs
+                    ):
                         self._state.wait(0.5)
                     halted = self._cancelled or self._stopping or self._paused
                 while not halted and len(self._jobs) < self.in_flight:
@@ -167,9 +204,15 @@ class Renderer:
                     pending_chars -= len(sentence.text)
                 report(sentence, chapter)
         except BaseException:
-            self.cancel()        # a crash or an engine shut down: nothing stays running for us
+            self.cancel()  # a crash or an engine shut down: nothing stays running for us
             raise
-        outcome.state = "cancelled" if self._cancelled else "stopped" if (self._stopping or self._paused) else "finished"
+        outcome.state = (
+            "cancelled"
+            if self._cancelled
+            else "stopped"
+            if (self._stopping or self._paused)
+            else "finished"
+        )
         outcome.remaining = len(project.pending(include_failed=True))
         return outcome
 
@@ -190,19 +233,26 @@ class Renderer:
                 return chapter.queue.pop(0)
         return None
 
-    def _submit(self, sentence: Sentence, chapter: _Chapter, voicing: Voicing, results: queue.Queue) -> None:
+    def _submit(
+        self, sentence: Sentence, chapter: _Chapter, voicing: Voicing, results: queue.Queue
+    ) -> None:
         reference = chapter.reference
         use_reference = reference is not None and reference[2] == sentence.speaker
         options = {"refine_text": self.refine_text}
         if self.sampling is not None:
             options["sampling"] = self.sampling
-        speaker = voicing.speaker(sentence.speaker)     # the engine's own errors end the render
+        speaker = voicing.speaker(sentence.speaker)  # the engine's own errors end the render
         try:
             request = SynthesisRequest(
-                voicing.text(sentence.text), seed=sentence.seed, speaker=speaker,
-                speed=sentence.speed, reference=reference[0] if use_reference else None,
-                reference_text=reference[1] if use_reference else None, **options)
-        except StudioError as exc:             # this sentence's values: it fails, the rest go on
+                voicing.text(sentence.text),
+                seed=sentence.seed,
+                speaker=speaker,
+                speed=sentence.speed,
+                reference=reference[0] if use_reference else None,
+                reference_text=reference[1] if use_reference else None,
+                **options,
+            )
+        except StudioError as exc:  # this sentence's values: it fails, the rest go on
             results.put((sentence, exc))
             with self._state:
                 self._jobs[sentence.id] = _Done()
@@ -217,35 +267,56 @@ class Renderer:
         def wait() -> None:
             try:
                 results.put((sentence, job.result()))
-            except BaseException as exc:      # the job's end, whatever it is, goes to render()
+            except BaseException as exc:  # the job's end, whatever it is, goes to render()
                 results.put((sentence, exc))
 
         threading.Thread(target=wait, name=f"narration-wait-{sentence.id}", daemon=True).start()
 
-    def _finish(self, sentence: Sentence, chapter: _Chapter, result, voicing: Voicing,
-                outcome: RenderOutcome) -> float | None:
+    def _finish(
+        self,
+        sentence: Sentence,
+        chapter: _Chapter,
+        result,
+        voicing: Voicing,
+        outcome: RenderOutcome,
+    ) -> float | None:
         """Write the sentence's take (or its failure); the take's seconds, or None."""
         is_lead = chapter.lead == sentence.id
         if is_lead:
-            chapter.lead = None              # another sentence leads if this one gives no voice
+            chapter.lead = None  # another sentence leads if this one gives no voice
         if isinstance(result, SynthesisCancelled) and self._cancelled:
             return None
         if isinstance(result, BaseException):
-            message = str(result) if isinstance(result, StudioError) else _(
-                "The sentence could not be rendered ({error}).").format(error=f"{type(result).__name__}: {result}")
+            message = (
+                str(result)
+                if isinstance(result, StudioError)
+                else _("The sentence could not be rendered ({error}).").format(
+                    error=f"{type(result).__name__}: {result}"
+                )
+            )
             return self._fail(sentence, message, outcome)
         audio = result.audio
         if audio.size == 0:
-            return self._fail(sentence, _("The model made no audio for this sentence; regenerate it or "
-                                          "change its text."), outcome)
+            return self._fail(
+                sentence,
+                _("The model made no audio for this sentence; regenerate it or change its text."),
+                outcome,
+            )
         reference = None
         if is_lead and chapter.reference is None:
-            reference = voicing.reference_from_audio(takes_audio.canonical(audio), sentence.text, sentence.speaker)
+            reference = voicing.reference_from_audio(
+                takes_audio.canonical(audio), sentence.text, sentence.speaker
+            )
         try:
-            self.project.add_take(sentence.id, audio, sentence.seed, worker=self.worker or f"render {result.decode}",
-                                  chapter_reference=reference)
+            self.project.add_take(
+                sentence.id,
+                audio,
+                sentence.seed,
+                worker=self.worker or f"render {result.decode}",
+                chapter_reference=reference,
+            )
         except DiskFullError:
-            raise                            # every next take would fail the same way: stop here
+            raise  # every next take would fail the same way: stop here
         except ProjectError as exc:
             return self._fail(sentence, str(exc), outcome)
         except OSError as exc:

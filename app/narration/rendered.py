@@ -14,9 +14,9 @@ import numpy as np
 @dataclass(frozen=True)
 class RenderedSentence:
     text: str
-    audio: np.ndarray                 # float32, mono, at the chapter's sample rate
-    start: float | None = None        # timed voice-over: where the cue starts, seconds
-    end: float | None = None          # and where its slot ends
+    audio: np.ndarray  # float32, mono, at the chapter's sample rate
+    start: float | None = None  # timed voice-over: where the cue starts, seconds
+    end: float | None = None  # and where its slot ends
 
 
 @dataclass(frozen=True)

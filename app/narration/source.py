@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class SourceSentence:
     text: str
-    speaker: str | None = None        # a dialogue script's speaker name, as written
-    start: float | None = None        # subtitles (timed voice-over): the cue's start, seconds
-    end: float | None = None          # and its end; a cue's text may be one or more sentences
+    speaker: str | None = None  # a dialogue script's speaker name, as written
+    start: float | None = None  # subtitles (timed voice-over): the cue's start, seconds
+    end: float | None = None  # and its end; a cue's text may be one or more sentences
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,10 @@ class SourceChapter:
 @dataclass(frozen=True)
 class SourceDocument:
     title: str
-    kind: str                         # "text", "markdown", "epub", "subtitles" or "script"
+    kind: str  # "text", "markdown", "epub", "subtitles" or "script"
     chapters: tuple[SourceChapter, ...]
-    notices: tuple[str, ...] = field(default=())   # sentences about what was skipped and why
-    author: str = ""                  # an EPUB's creators ("A, B"): the artist tag of an export
+    notices: tuple[str, ...] = field(default=())  # sentences about what was skipped and why
+    author: str = ""  # an EPUB's creators ("A, B"): the artist tag of an export
 
     @property
     def timed(self) -> bool:

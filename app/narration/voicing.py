@@ -46,7 +46,7 @@ class Voicing:
         synth = self.engine.synthesizer
         try:
             codes, transcript = self.engine.call(lambda: synth.reference_from_audio(audio, text))
-        except Exception as exc:        # out of memory on a GPU: the next sentence tries again
+        except Exception as exc:  # out of memory on a GPU: the next sentence tries again
             log.warning("no chapter voice from this take: %s", exc)
             return None
         return (codes, transcript, voice) if isinstance(codes, str) and codes else None
@@ -66,4 +66,3 @@ class Voicing:
                 self.project.set_reference(chapter_id, *reference)
             return reference
         return None
-

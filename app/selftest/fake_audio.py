@@ -16,8 +16,8 @@ class FakeOutput(AudioOutput):
         self.problem = problem
         self.sample_rate: int | None = None
         self.chunks: list[np.ndarray] = []
-        self.segments: list[tuple[int, bool]] = []   # (segment, final) of each chunk
-        self.vocoder_seconds: list[float] = []       # what the producer reported for each
+        self.segments: list[tuple[int, bool]] = []  # (segment, final) of each chunk
+        self.vocoder_seconds: list[float] = []  # what the producer reported for each
         self.starts = 0
         self.stops = 0
         self.ended = False
@@ -34,7 +34,9 @@ class FakeOutput(AudioOutput):
         self.ended = False
         self.active = True
 
-    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0) -> None:
+    def enqueue(
+        self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0
+    ) -> None:
         if self.active:
             self.chunks.append(np.asarray(samples, dtype=np.float32).copy())
             self.segments.append((segment, final))

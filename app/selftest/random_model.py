@@ -59,30 +59,40 @@ def _write_modules(root: Path, dims: dict, seed: int) -> dict:
 
     torch.manual_seed(seed)
     g = cfg.gpt
-    llama = LlamaModel(LlamaConfig(
-        hidden_size=g.hidden_size,
-        intermediate_size=g.intermediate_size,
-        num_attention_heads=g.num_attention_heads,
-        num_key_value_heads=g.num_attention_heads,
-        num_hidden_layers=g.num_hidden_layers,
-        max_position_embeddings=g.max_position_embeddings,
-        vocab_size=dims["gpt"]["vocab_size"],
-    ))
+    llama = LlamaModel(
+        LlamaConfig(
+            hidden_size=g.hidden_size,
+            intermediate_size=g.intermediate_size,
+            num_attention_heads=g.num_attention_heads,
+            num_key_value_heads=g.num_attention_heads,
+            num_hidden_layers=g.num_hidden_layers,
+            max_position_embeddings=g.max_position_embeddings,
+            vocab_size=dims["gpt"]["vocab_size"],
+        )
+    )
     llama.save_pretrained(str(asset / "gpt"), safe_serialization=True)
     for extra in (asset / "gpt").iterdir():
         if extra.name not in ("config.json", "model.safetensors"):
             extra.unlink()
 
     e = cfg.embed
-    _save_state(Embed(e.hidden_size, e.num_audio_tokens, e.num_text_tokens, e.num_vq),
-                asset / "Embed.safetensors")
-    _save_state(DVAE(decoder_config=asdict(cfg.decoder), dim=cfg.decoder.idim),
-                asset / "Decoder.safetensors")
-    _save_state(DVAE(decoder_config=asdict(cfg.dvae.decoder),
-                     encoder_config=asdict(cfg.dvae.encoder),
-                     vq_config=asdict(cfg.dvae.vq),
-                     dim=cfg.dvae.decoder.idim),
-                asset / "DVAE.safetensors")
+    _save_state(
+        Embed(e.hidden_size, e.num_audio_tokens, e.num_text_tokens, e.num_vq),
+        asset / "Embed.safetensors",
+    )
+    _save_state(
+        DVAE(decoder_config=asdict(cfg.decoder), dim=cfg.decoder.idim),
+        asset / "Decoder.safetensors",
+    )
+    _save_state(
+        DVAE(
+            decoder_config=asdict(cfg.dvae.decoder),
+            encoder_config=asdict(cfg.dvae.encoder),
+            vq_config=asdict(cfg.dvae.vq),
+            dim=cfg.dvae.decoder.idim,
+        ),
+        asset / "DVAE.safetensors",
+    )
     vocos = Vocos(
         feature_extractor=instantiate_class(args=(), init=asdict(cfg.vocos.feature_extractor)),
         backbone=instantiate_class(args=(), init=asdict(cfg.vocos.backbone)),
@@ -114,12 +124,14 @@ def build_random_model(out_dir: os.PathLike | str, size: str = "tiny", seed: int
             "size": size,
             "seed": seed,
             "note": "Random weights with the ChatTTS architecture, for tests and benchmarks. "
-                    "Output is noise, not speech.",
+            "Output is noise, not speech.",
             "dimensions": dims,
             "spk_stat": extra["spk_stat"],
             "sha256": {rel: file_sha256(staging / rel) for rel in MODEL_FILES},
         }
-        (staging / STUDIO_CONFIG_NAME).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        (staging / STUDIO_CONFIG_NAME).write_text(
+            json.dumps(config, indent=2) + "\n", encoding="utf-8"
+        )
         if out.exists():
             out.rmdir()
         os.replace(staging, out)

@@ -16,16 +16,23 @@ from pathlib import Path
 
 BASE_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 # Tokens a refined text can keep: below [break_0].
-INLINE_CONTROLS = ["[uv_break]", "[v_break]", "[lbreak]", "[llbreak]", "[undefine]",
-                   "[laugh]", "[music]", "[pure]"]
+INLINE_CONTROLS = [
+    "[uv_break]",
+    "[v_break]",
+    "[lbreak]",
+    "[llbreak]",
+    "[undefine]",
+    "[laugh]",
+    "[music]",
+    "[pure]",
+]
 # Tokens that only ever appear in prompts: from [break_0] on.
 PROMPT_CONTROLS = (
     [f"[break_{i}]" for i in range(8)]
     + [f"[laugh_{i}]" for i in range(3)]
     + [f"[oral_{i}]" for i in range(10)]
     + [f"[speed_{i}]" for i in range(10)]
-    + ["[Sbreak]", "[Pbreak]", "[Ebreak]", "[Stts]", "[Ptts]", "[Etts]",
-       "[spk_emb]", "[empty_spk]"]
+    + ["[Sbreak]", "[Pbreak]", "[Ebreak]", "[Stts]", "[Ptts]", "[Etts]", "[spk_emb]", "[empty_spk]"]
 )
 CJK_PUNCTUATION = "，。、！？：；“”‘’（）《》【】「」『』…—～·￥％"
 
@@ -55,9 +62,13 @@ def build_tokenizer(out_dir: Path) -> int:
     core.decoder = decoders.WordPiece(prefix="##")
     tokenizer = BertTokenizerFast(
         tokenizer_object=core,
-        unk_token="[UNK]", sep_token="[SEP]", pad_token="[PAD]",
-        cls_token="[CLS]", mask_token="[MASK]",
-        do_lower_case=True, tokenize_chinese_chars=True,
+        unk_token="[UNK]",
+        sep_token="[SEP]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        mask_token="[MASK]",
+        do_lower_case=True,
+        tokenize_chinese_chars=True,
     )
     # Added in this order, the inline controls get ids before [break_0] and the rest after.
     tokenizer.add_special_tokens({"additional_special_tokens": controls})
@@ -67,8 +78,11 @@ def build_tokenizer(out_dir: Path) -> int:
         (out_dir / extra).unlink(missing_ok=True)
     # transformers 5 no longer writes this file, but the official layout has it.
     special = {
-        "unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]",
-        "cls_token": "[CLS]", "mask_token": "[MASK]",
+        "unk_token": "[UNK]",
+        "sep_token": "[SEP]",
+        "pad_token": "[PAD]",
+        "cls_token": "[CLS]",
+        "mask_token": "[MASK]",
         "additional_special_tokens": controls,
     }
     (out_dir / "special_tokens_map.json").write_text(

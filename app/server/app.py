@@ -49,16 +49,16 @@ _BAD_REQUEST = (InputTextError, ParameterError, VoiceError)
 
 @dataclass
 class ServerState:
-    engine: object | None = None               # an Engine over a loaded Synthesizer; None: loading
+    engine: object | None = None  # an Engine over a loaded Synthesizer; None: loading
     api_key: str | None = None
     max_queue: int = DEFAULT_MAX_QUEUE
-    voices: object | None = None               # a VoiceLibrary (default: the user's)
-    load_error: str | None = None              # why the model could not be loaded
+    voices: object | None = None  # a VoiceLibrary (default: the user's)
+    load_error: str | None = None  # why the model could not be loaded
     priority: Priority = Priority.BACKGROUND
     # What OpenAI's fields do not say: sampling and refinement for every request.
     sampling: SamplingParams = field(default_factory=SamplingParams)
     refine_text: bool = True
-    wrap_submit: Callable | None = None        # the benchmark's one-at-a-time lock
+    wrap_submit: Callable | None = None  # the benchmark's one-at-a-time lock
     _active: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -72,9 +72,16 @@ class ServerState:
     def admit(self) -> None:
         with self._lock:
             if self._active >= self.max_queue:
-                raise ApiError(429, _("The server has {count} requests in hand, its limit; try again in a few "
-                                      "seconds.").format(count=self.max_queue), code="queue_full",
-                               kind="rate_limit_error", headers={"Retry-After": str(RETRY_AFTER_S)})
+                raise ApiError(
+                    429,
+                    _(
+                        "The server has {count} requests in hand, its limit; try again in a few "
+                        "seconds."
+                    ).format(count=self.max_queue),
+                    code="queue_full",
+                    kind="rate_limit_error",
+                    headers={"Retry-After": str(RETRY_AFTER_S)},
+                )
             self._active += 1
 
     def release(self) -> None:
@@ -87,8 +94,11 @@ class ServerState:
 
 
 def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
-    app = FastAPI(title="ChatTTS Studio speech server", version=__version__,
-                  description="OpenAI-compatible text to speech with ChatTTS.")
+    app = FastAPI(
+        title="ChatTTS Studio speech server",
+        version=__version__,
+        description="OpenAI-compatible text to speech with ChatTTS.",
+    )
     app.state.server = state
     install_handlers(app)
     # The last added runs first: the client's language, then CORS (its preflight needs no key,
@@ -97,21 +107,37 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(ApiKeyCheck, key=lambda: state.api_key)
     if cors:
-        app.add_middleware(CORSMiddleware, allow_origins=cors, allow_methods=["GET", "POST"],
-                           allow_headers=["Authorization", "Content-Type", "Accept-Language"])
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=cors,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Accept-Language"],
+        )
     app.add_middleware(ClientLanguage)
 
     def ready_engine():
         if state.engine is None:
-            message = _said_again(state.load_error) or _("The model is still loading; try again in a moment.")
-            raise ApiError(503, message, code="model_not_ready", kind="server_error",
-                           headers={"Retry-After": str(RETRY_AFTER_S)})
+            message = _said_again(state.load_error) or _(
+                "The model is still loading; try again in a moment."
+            )
+            raise ApiError(
+                503,
+                message,
+                code="model_not_ready",
+                kind="server_error",
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            )
         return state.engine
 
     @app.get("/health")
     def health():
         status = "ok" if state.engine is not None else ("error" if state.load_error else "loading")
-        body = {"status": status, "version": __version__, "active": state.active, "max_queue": state.max_queue}
+        body = {
+            "status": status,
+            "version": __version__,
+            "active": state.active,
+            "max_queue": state.max_queue,
+        }
         if state.engine is not None:
             body["device"] = str(getattr(state.engine.synthesizer.device, "device", ""))
             body["test_model"] = bool(state.engine.synthesizer.test_model)
@@ -119,26 +145,41 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
 
     @app.get("/v1/models")
     def models():
-        return {"object": "list",
-                "data": [{"id": name, "object": "model", "created": 0, "owned_by": "chattts-studio"}
-                         for name in MODELS]}
+        return {
+            "object": "list",
+            "data": [
+                {"id": name, "object": "model", "created": 0, "owned_by": "chattts-studio"}
+                for name in MODELS
+            ],
+        }
 
     @app.get("/v1/voices")
     def voices():
         return {"object": "list", "data": voice_names(state.library().list())}
 
-    @app.post("/v1/audio/speech",
-              responses={200: {"content": {m: {} for m in sorted(set(MEDIA_TYPES.values()))}}})
+    @app.post(
+        "/v1/audio/speech",
+        responses={200: {"content": {m: {} for m in sorted(set(MEDIA_TYPES.values()))}}},
+    )
     async def speech(body: SpeechRequest):
         engine = ready_engine()
         if body.model not in MODELS:
-            raise ApiError(400, _("The model {model} is not served here; use one of: {choices}.").format(
-                model=repr(body.model[:80]), choices=", ".join(MODELS)), code="model_not_found", param="model")
+            raise ApiError(
+                400,
+                _("The model {model} is not served here; use one of: {choices}.").format(
+                    model=repr(body.model[:80]), choices=", ".join(MODELS)
+                ),
+                code="model_not_found",
+                param="model",
+            )
         synth_request = await run_in_threadpool(_synthesis_request, state, engine, body)
         state.admit()
         try:
-            job = engine.submit(synth_request, state.priority) if state.wrap_submit is None else \
-                state.wrap_submit(engine, synth_request, state.priority)
+            job = (
+                engine.submit(synth_request, state.priority)
+                if state.wrap_submit is None
+                else state.wrap_submit(engine, synth_request, state.priority)
+            )
         except BaseException:
             state.release()
             raise
@@ -153,8 +194,13 @@ def _synthesis_request(state: ServerState, engine, body: SpeechRequest) -> Synth
         hidden = engine.synthesizer.chat.config.gpt.hidden_size
         voice = resolve_voice(body.voice, state.library().get, hidden)
         fields = {k: v for k, v in vars(voice).items() if v is not None}
-        return SynthesisRequest(text=text, speed=chattts_speed(body.speed), sampling=replace(state.sampling),
-                                refine_text=state.refine_text, **fields)
+        return SynthesisRequest(
+            text=text,
+            speed=chattts_speed(body.speed),
+            sampling=replace(state.sampling),
+            refine_text=state.refine_text,
+            **fields,
+        )
     except UnknownVoice as exc:
         raise ApiError(400, str(exc), code="voice_not_found", param="voice") from None
     except VoiceError as exc:
@@ -170,7 +216,11 @@ def _said_again(sentence):
 
 
 def _said(exc: BaseException) -> str:
-    return _said_again(exc.args[0]) if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc)
+    return (
+        _said_again(exc.args[0])
+        if len(exc.args) == 1 and isinstance(exc.args[0], str)
+        else str(exc)
+    )
 
 
 def _engine_error(exc: StudioError) -> ApiError:
@@ -208,14 +258,19 @@ async def _respond(state: ServerState, job, body: SpeechRequest):
             return
         outcome["closed"] = True
         if not outcome["finished"]:
-            job.cancel()          # the client left, or the job failed: free its batch rows
+            job.cancel()  # the client left, or the job failed: free its batch rows
         state.release()
 
     def frame(data: bytes) -> bytes:
         if not sse:
             return data
-        return b"data: " + json.dumps({"type": "speech.audio.delta",
-                                       "audio": base64.b64encode(data).decode()}).encode() + b"\n\n"
+        return (
+            b"data: "
+            + json.dumps(
+                {"type": "speech.audio.delta", "audio": base64.b64encode(data).decode()}
+            ).encode()
+            + b"\n\n"
+        )
 
     async def stream():
         item = first
@@ -233,14 +288,26 @@ async def _respond(state: ServerState, job, body: SpeechRequest):
             if tail:
                 yield frame(tail)
             if sse:
-                yield b"data: " + json.dumps({"type": "speech.audio.done", "usage": {
-                    "input_tokens": 0, "output_tokens": 0, "total_tokens": 0}}).encode() + b"\n\n"
+                yield (
+                    b"data: "
+                    + json.dumps(
+                        {
+                            "type": "speech.audio.done",
+                            "usage": {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0},
+                        }
+                    ).encode()
+                    + b"\n\n"
+                )
         except StudioError as exc:
             log.warning("speech request %s ended early: %s", job.id, exc)
             if sse:
-                yield b"data: " + json.dumps({"type": "error", "error": {"message": _said(exc)}}).encode() + b"\n\n"
+                yield (
+                    b"data: "
+                    + json.dumps({"type": "error", "error": {"message": _said(exc)}}).encode()
+                    + b"\n\n"
+                )
             else:
-                raise       # the connection closes without its last chunk: the client sees the failure
+                raise  # the connection closes without its last chunk: the client sees the failure
         finally:
             close()
 

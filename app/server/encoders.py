@@ -16,13 +16,20 @@ from app.engine.audio.wav import SAMPLE_RATE
 
 FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
 MEDIA_TYPES = {
-    "mp3": "audio/mpeg", "opus": "audio/ogg", "aac": "audio/aac", "flac": "audio/flac",
-    "wav": "audio/wav", "pcm": "audio/pcm",
+    "mp3": "audio/mpeg",
+    "opus": "audio/ogg",
+    "aac": "audio/aac",
+    "flac": "audio/flac",
+    "wav": "audio/wav",
+    "pcm": "audio/pcm",
 }
 # PyAV container and codec per streamed compressed format.
-_AV = {"mp3": ("mp3", "libmp3lame", {}), "aac": ("adts", "aac", {}),
-       # Ogg pages are flushed every 20 ms of audio, not once a second, so bytes leave early.
-       "opus": ("ogg", "libopus", {"page_duration": "20000"})}
+_AV = {
+    "mp3": ("mp3", "libmp3lame", {}),
+    "aac": ("adts", "aac", {}),
+    # Ogg pages are flushed every 20 ms of audio, not once a second, so bytes leave early.
+    "opus": ("ogg", "libopus", {"page_duration": "20000"}),
+}
 
 
 def to_s16le(samples: np.ndarray) -> bytes:
@@ -65,9 +72,14 @@ class WavEncoder(PcmEncoder):
 
 def wav_header(data_bytes: int) -> bytes:
     riff = 0xFFFFFFFF if data_bytes == 0xFFFFFFFF else 36 + data_bytes
-    return (b"RIFF" + struct.pack("<I", riff) + b"WAVEfmt "
-            + struct.pack("<IHHIIHH", 16, 1, 1, SAMPLE_RATE, SAMPLE_RATE * 2, 2, 16)
-            + b"data" + struct.pack("<I", data_bytes))
+    return (
+        b"RIFF"
+        + struct.pack("<I", riff)
+        + b"WAVEfmt "
+        + struct.pack("<IHHIIHH", 16, 1, 1, SAMPLE_RATE, SAMPLE_RATE * 2, 2, 16)
+        + b"data"
+        + struct.pack("<I", data_bytes)
+    )
 
 
 class _Sink:

@@ -19,29 +19,61 @@ from app.server.language import client_language
 log = logging.getLogger("chattts_studio.server")
 # Python's json parser's complaints, said in the client's language like the sentence around
 # them (tests/server/test_server_language.py); one not listed is quoted as it is.
-_JSON_REASONS = {m: m for m in (N_("Expecting value"), N_("Expecting property name enclosed in double quotes"),
-                                 N_("Expecting ':' delimiter"), N_("Expecting ',' delimiter"),
-                                 N_("Invalid \\escape"), N_("Extra data"))}
-_JSON_REASONS.update({"Unterminated string starting at": N_("Unterminated string"),     # "at" the position
-                      "Invalid control character at": N_("Invalid control character")})
+_JSON_REASONS = {
+    m: m
+    for m in (
+        N_("Expecting value"),
+        N_("Expecting property name enclosed in double quotes"),
+        N_("Expecting ':' delimiter"),
+        N_("Expecting ',' delimiter"),
+        N_("Invalid \\escape"),
+        N_("Extra data"),
+    )
+}
+_JSON_REASONS.update(
+    {
+        "Unterminated string starting at": N_("Unterminated string"),  # "at" the position
+        "Invalid control character at": N_("Invalid control character"),
+    }
+)
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str, code: str | None = None, param: str | None = None,
-                 kind: str = "invalid_request_error", headers: dict | None = None):
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        code: str | None = None,
+        param: str | None = None,
+        kind: str = "invalid_request_error",
+        headers: dict | None = None,
+    ):
         super().__init__(message)
-        self.status, self.message, self.code, self.param, self.kind = status, message, code, param, kind
+        self.status, self.message, self.code, self.param, self.kind = (
+            status,
+            message,
+            code,
+            param,
+            kind,
+        )
         self.headers = headers or {}
 
 
-def error_body(message: str, kind: str = "invalid_request_error", code: str | None = None,
-               param: str | None = None) -> dict:
+def error_body(
+    message: str,
+    kind: str = "invalid_request_error",
+    code: str | None = None,
+    param: str | None = None,
+) -> dict:
     return {"error": {"message": message, "type": kind, "param": param, "code": code}}
 
 
 def error_response(error: ApiError) -> JSONResponse:
-    return JSONResponse(error_body(error.message, error.kind, error.code, error.param),
-                        status_code=error.status, headers=error.headers)
+    return JSONResponse(
+        error_body(error.message, error.kind, error.code, error.param),
+        status_code=error.status,
+        headers=error.headers,
+    )
 
 
 async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -56,27 +88,37 @@ async def _validation_error(_request: Request, exc: RequestValidationError) -> J
         where = [part for part in first.get("loc", ()) if isinstance(part, int)]
         reason = str((first.get("ctx") or {}).get("error") or "").rstrip(".") or _("unreadable")
         reason = _(_JSON_REASONS[reason]) if reason in _JSON_REASONS else reason
-        message = (_("The request body is not valid JSON: {reason} at character {position}.").format(
-            reason=reason, position=where[0]) if where else
-            _("The request body is not valid JSON: {reason}.").format(reason=reason))
+        message = (
+            _("The request body is not valid JSON: {reason} at character {position}.").format(
+                reason=reason, position=where[0]
+            )
+            if where
+            else _("The request body is not valid JSON: {reason}.").format(reason=reason)
+        )
         return JSONResponse(error_body(message, code="invalid_json", param=None), status_code=422)
     location = [str(part) for part in first.get("loc", ()) if part != "body"]
     param = ".".join(location) or None
     message = _("The request's {field} is not valid: {problem}.").format(
-        field=param or _("body"), problem=str(first.get("msg", "")).rstrip(".") or _("unreadable"))
+        field=param or _("body"), problem=str(first.get("msg", "")).rstrip(".") or _("unreadable")
+    )
     return JSONResponse(error_body(message, code="invalid_value", param=param), status_code=422)
 
 
 async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
     if exc.status_code == 404:
-        message = _("There is nothing at this address; the speech server offers /v1/audio/speech, "
-                    "/v1/models, /v1/voices and /health.")
+        message = _(
+            "There is nothing at this address; the speech server offers /v1/audio/speech, "
+            "/v1/models, /v1/voices and /health."
+        )
     elif exc.status_code == 405:
         message = _("This address does not take that method.")
     else:
         message = str(exc.detail)
-    return JSONResponse(error_body(message, code=str(exc.status_code)), status_code=exc.status_code,
-                        headers=getattr(exc, "headers", None))
+    return JSONResponse(
+        error_body(message, code=str(exc.status_code)),
+        status_code=exc.status_code,
+        headers=getattr(exc, "headers", None),
+    )
 
 
 async def _bug(request: Request, exc: Exception) -> JSONResponse:
@@ -133,9 +175,23 @@ class BodyLimit:
         return await self.app(scope, replay, send)
 
     async def _refuse(self, send):
-        payload = json.dumps(error_body(_("The request body is larger than {limit} bytes; send less text.").format(
-            limit=f"{self.limit:,}"), code="request_too_large")).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
-                                (b"connection", b"close")]})
+        payload = json.dumps(
+            error_body(
+                _("The request body is larger than {limit} bytes; send less text.").format(
+                    limit=f"{self.limit:,}"
+                ),
+                code="request_too_large",
+            )
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": payload})

@@ -28,6 +28,11 @@ class ApiKeyCheck:
         scheme, _sep, token = header(scope, b"authorization").partition(" ")
         if scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), key.encode()):
             return await self.app(scope, receive, send)
-        response = JSONResponse(error_body(_("The API key is missing or wrong; send it as Authorization: Bearer KEY."),
-                                           code="invalid_api_key"), status_code=401)
+        response = JSONResponse(
+            error_body(
+                _("The API key is missing or wrong; send it as Authorization: Bearer KEY."),
+                code="invalid_api_key",
+            ),
+            status_code=401,
+        )
         return await response(scope, receive, send)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 
 
-def run_window(log_path: str | None = None, overrides: dict | None = None, open_file: str | None = None) -> int:
+def run_window(
+    log_path: str | None = None, overrides: dict | None = None, open_file: str | None = None
+) -> int:
     """`overrides`: settings keys for this session only (see Settings.overrides);
     `open_file`: a text file to put in the editor."""
     from app.display_check import no_display

@@ -30,8 +30,13 @@ class Banner(QFrame):
         layout.addWidget(self.button)
         self.hide()
 
-    def show_message(self, text: str, level: str = "warning", button: str | None = None,
-                     button2: str | None = None) -> None:
+    def show_message(
+        self,
+        text: str,
+        level: str = "warning",
+        button: str | None = None,
+        button2: str | None = None,
+    ) -> None:
         self.setStyleSheet(f"#{self.objectName()} {{{STYLES[level]}}}")
         self.label.setText(text)
         for widget, label in ((self.button, button), (self.button2, button2)):

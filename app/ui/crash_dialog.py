@@ -12,8 +12,10 @@ log = logging.getLogger("chattts_studio")
 
 def crash_message(exc: BaseException, log_path: str | None) -> str:
     where = log_path or "the log folder (Help > Open the log folder)"
-    return (f"Something went wrong: {type(exc).__name__}: {exc}\n\n"
-            f"The details were written to {where}. Please attach that file to a bug report.")
+    return (
+        f"Something went wrong: {type(exc).__name__}: {exc}\n\n"
+        f"The details were written to {where}. Please attach that file to a bug report."
+    )
 
 
 def install_gui_excepthook(log_path: str | None) -> None:

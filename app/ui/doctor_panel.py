@@ -35,8 +35,14 @@ from app.engine.device import DeviceOption
 from app.i18n import current_language
 from app.ui.retranslate import Retranslating
 
-FOLDED = "not_applicable"      # the data of the row the checks for another system fold into
-COLORS = {"ok": "#2e7d32", "warn": "#b26a00", "fail": "#c62828", "skip": "#757575", "error": "#6a1b9a"}
+FOLDED = "not_applicable"  # the data of the row the checks for another system fold into
+COLORS = {
+    "ok": "#2e7d32",
+    "warn": "#b26a00",
+    "fail": "#c62828",
+    "skip": "#757575",
+    "error": "#6a1b9a",
+}
 
 
 class DoctorPanel(Retranslating, QWidget):
@@ -112,7 +118,9 @@ class DoctorPanel(Retranslating, QWidget):
     def _folded(elsewhere) -> QTreeWidgetItem:
         """One collapsed row for the checks of another system; each check, with its reason, a
         row under it."""
-        item = QTreeWidgetItem([f"{MARKS['skip']} {not_applicable_title()}", not_applicable_summary(elsewhere)])
+        item = QTreeWidgetItem(
+            [f"{MARKS['skip']} {not_applicable_title()}", not_applicable_summary(elsewhere)]
+        )
         item.setData(0, Qt.ItemDataRole.UserRole, FOLDED)
         item.setForeground(0, QBrush(QColor(COLORS["skip"])))
         for r in elsewhere:
@@ -143,13 +151,17 @@ class DoctorPanel(Retranslating, QWidget):
         if self.report is None:
             self.summary.setText(self.tr("Not checked yet."))
             return
-        counts = {s: sum(r.status == s for r in self.report.results) for s in ("fail", "warn", "error")}
+        counts = {
+            s: sum(r.status == s for r in self.report.results) for s in ("fail", "warn", "error")
+        }
         rec = self.report.recommendation
         device = (rec.device if rec else DeviceOption.CPU).value.upper()
         self.summary.setText(
             self.tr("%1 problem(s), %2 warning(s). Recommended device: %3.")
-            .replace("%1", str(counts["fail"] + counts["error"])).replace("%2", str(counts["warn"]))
-            .replace("%3", device))
+            .replace("%1", str(counts["fail"] + counts["error"]))
+            .replace("%2", str(counts["warn"]))
+            .replace("%3", device)
+        )
 
     def _update_buttons(self) -> None:
         self.rerun_button.setEnabled(True)
@@ -164,8 +176,9 @@ class DoctorPanel(Retranslating, QWidget):
         QGuiApplication.clipboard().setText(self.report_text())
 
     def save_report(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save report"), "chattts-studio-doctor.txt",
-                                              self.tr("Text files (*.txt)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save report"), "chattts-studio-doctor.txt", self.tr("Text files (*.txt)")
+        )
         if path:
             self.save_report_to(path)
 
@@ -174,8 +187,13 @@ class DoctorPanel(Retranslating, QWidget):
             write_text_atomic(path, self.report_text() + "\n")
             return True
         except OSError as exc:
-            QMessageBox.critical(self, self.tr("Save report"), self.tr("The report could not be saved: %1")
-                                 .replace("%1", exc.strerror or str(exc)))
+            QMessageBox.critical(
+                self,
+                self.tr("Save report"),
+                self.tr("The report could not be saved: %1").replace(
+                    "%1", exc.strerror or str(exc)
+                ),
+            )
             return False
 
     def retranslate(self) -> None:
@@ -184,10 +202,11 @@ class DoctorPanel(Retranslating, QWidget):
         self.copy_button.setText(self.tr("Copy report"))
         self.save_button.setText(self.tr("Save report..."))
         if self.report is not None:
-            self.set_report(self.report if self.report.language == current_language() else rejudge(self.report))
+            self.set_report(
+                self.report if self.report.language == current_language() else rejudge(self.report)
+            )
         else:
             self._show_summary()
-
 
 
 class DoctorDialog(Retranslating, QDialog):

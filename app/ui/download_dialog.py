@@ -23,7 +23,7 @@ from app.engine.models.sources import HF_MIRROR, SourceName, make_source
 from app.ui.retranslate import Retranslating
 from app.workers.download_worker import DownloadThread
 
-SOURCES = tuple(SourceName)   # the order of the source list
+SOURCES = tuple(SourceName)  # the order of the source list
 
 
 def _mb(n) -> str:
@@ -31,7 +31,7 @@ def _mb(n) -> str:
 
 
 class DownloadDialog(Retranslating, QDialog):
-    modelReady = Signal(str)      # the folder, once every file is verified
+    modelReady = Signal(str)  # the folder, once every file is verified
 
     def __init__(self, target: str, parent=None, settings=None, unreachable_host=None):
         """`unreachable_host`: gives the download host the doctor found silent, or None."""
@@ -40,10 +40,10 @@ class DownloadDialog(Retranslating, QDialog):
         self.target = target
         self.settings = settings
         self._unreachable_host = unreachable_host or (lambda: None)
-        self._contacting = ""        # the status line's text until the first bytes arrive
-        self._silent_note = ""       # what the status line says about a silent host, if anything
+        self._contacting = ""  # the status line's text until the first bytes arrive
+        self._silent_note = ""  # what the status line says about a silent host, if anything
         self.running = False
-        self._unfinished: list[int] = []      # rows the last progress showed as not done
+        self._unfinished: list[int] = []  # rows the last progress showed as not done
         self.downloads = DownloadThread(self)
         w = self.downloads.worker
         w.progress.connect(self.on_progress)
@@ -107,8 +107,14 @@ class DownloadDialog(Retranslating, QDialog):
             self.url.setText(HF_MIRROR)
         if not self.running:
             silent = self.silent_host()
-            note = self.tr("%1 did not answer when this computer was checked: choose ModelScope or a mirror, "
-                           "or Download to try it again.").replace("%1", silent) if silent else ""
+            note = (
+                self.tr(
+                    "%1 did not answer when this computer was checked: choose ModelScope or a mirror, "
+                    "or Download to try it again."
+                ).replace("%1", silent)
+                if silent
+                else ""
+            )
             if note or self.status.text() == self._silent_note:
                 self.status.setText(note)
             self._silent_note = note
@@ -119,7 +125,9 @@ class DownloadDialog(Retranslating, QDialog):
         if not host:
             return None
         try:
-            source = make_source(SOURCES[self.source.currentIndex()].value, self.url.text().strip() or None)
+            source = make_source(
+                SOURCES[self.source.currentIndex()].value, self.url.text().strip() or None
+            )
         except StudioError:
             return None
         return host if source.host == host else None
@@ -131,14 +139,18 @@ class DownloadDialog(Retranslating, QDialog):
 
     def start(self) -> None:
         name = SOURCES[self.source.currentIndex()]
-        if self.settings is not None:   # the mirror or address chosen last time is offered again
+        if self.settings is not None:  # the mirror or address chosen last time is offered again
             self.settings.download_source = name.value
             self.settings.download_url = self.url.text().strip()
         silent = self.silent_host()
-        self._contacting = self.tr(
-            "Trying %1 again; it did not answer when this computer was checked, so this may fail after "
-            "a while. ModelScope or a mirror may work instead.").replace("%1", silent) if silent else self.tr(
-            "Contacting the download host...")
+        self._contacting = (
+            self.tr(
+                "Trying %1 again; it did not answer when this computer was checked, so this may fail after "
+                "a while. ModelScope or a mirror may work instead."
+            ).replace("%1", silent)
+            if silent
+            else self.tr("Contacting the download host...")
+        )
         self.status.setText(self._contacting)
         self._set_running(True)
         self.downloads.requestDownload.emit(self.target, name.value, self.url.text().strip())
@@ -161,9 +173,14 @@ class DownloadDialog(Retranslating, QDialog):
 
     @Slot(object)
     def on_progress(self, progress) -> None:
-        states = {FileState.WAITING: self.tr("waiting"), FileState.PRESENT: self.tr("already here, verified"),
-                  FileState.DOWNLOADING: self.tr("downloading"), FileState.VERIFYING: self.tr("checking sha256"),
-                  FileState.OK: self.tr("verified"), FileState.FAILED: self.tr("checksum mismatch")}
+        states = {
+            FileState.WAITING: self.tr("waiting"),
+            FileState.PRESENT: self.tr("already here, verified"),
+            FileState.DOWNLOADING: self.tr("downloading"),
+            FileState.VERIFYING: self.tr("checking sha256"),
+            FileState.OK: self.tr("verified"),
+            FileState.FAILED: self.tr("checksum mismatch"),
+        }
         self._unfinished = [row for row, f in enumerate(progress.files) if not f.state.finished]
         for row, f in enumerate(progress.files):
             self.table.item(row, 1).setText(f"{_mb(f.done)} / {_mb(f.total)}" if f.total else "")
@@ -172,28 +189,44 @@ class DownloadDialog(Retranslating, QDialog):
         self.total.setRange(0, 1000)
         self.total.setValue(int(1000 * progress.done_bytes / total))
         eta = progress.eta_s
-        if not progress.done_bytes and not progress.speed_bps:    # nothing yet: not "0.0 MB of 0.0 MB"
+        if (
+            not progress.done_bytes and not progress.speed_bps
+        ):  # nothing yet: not "0.0 MB of 0.0 MB"
             self.status.setText(self._contacting)
             return
-        self.status.setText(self.tr("%1 of %2 at %3/s%4").replace("%1", _mb(progress.done_bytes))
-                            .replace("%2", _mb(progress.total_bytes)).replace("%3", _mb(progress.speed_bps))
-                            .replace("%4", self.tr(", about %1 s left").replace("%1", f"{eta:.0f}") if eta else ""))
+        self.status.setText(
+            self.tr("%1 of %2 at %3/s%4")
+            .replace("%1", _mb(progress.done_bytes))
+            .replace("%2", _mb(progress.total_bytes))
+            .replace("%3", _mb(progress.speed_bps))
+            .replace("%4", self.tr(", about %1 s left").replace("%1", f"{eta:.0f}") if eta else "")
+        )
 
     @Slot(object)
     def on_finished(self, report) -> None:
         self._set_running(False)
         for row, check in enumerate(report.files):
             self.table.item(row, 1).setText(_mb(check.size))
-            self.table.item(row, 2).setText(self.tr("verified") if check.sha256_ok else self.tr("checksum mismatch")
-                                            if check.present else self.tr("missing"))
+            self.table.item(row, 2).setText(
+                self.tr("verified")
+                if check.sha256_ok
+                else self.tr("checksum mismatch")
+                if check.present
+                else self.tr("missing")
+            )
         if report.ok:
             self.total.setRange(0, 1)
             self.total.setValue(1)
-            self.status.setText(self.tr("All %1 files are present and match their sha256 checksums.")
-                                .replace("%1", str(len(report.files))))
+            self.status.setText(
+                self.tr("All %1 files are present and match their sha256 checksums.").replace(
+                    "%1", str(len(report.files))
+                )
+            )
             self.modelReady.emit(self.target)
         else:
-            self.status.setText(self.tr("Some files are missing or damaged; start again to fetch them."))
+            self.status.setText(
+                self.tr("Some files are missing or damaged; start again to fetch them.")
+            )
 
     def _mark_unfinished(self, text: str) -> None:
         """Rows not finished when the download ended say that it did."""
@@ -224,16 +257,22 @@ class DownloadDialog(Retranslating, QDialog):
         current = self.source.currentIndex()
         self.source.blockSignals(True)
         self.source.clear()
-        labels = {SourceName.HUGGINGFACE: self.tr("Hugging Face"), SourceName.MIRROR: self.tr("Hugging Face mirror"),
-                  SourceName.MODELSCOPE: self.tr("ModelScope (mainland China)"),
-                  SourceName.CUSTOM: self.tr("Custom address")}
+        labels = {
+            SourceName.HUGGINGFACE: self.tr("Hugging Face"),
+            SourceName.MIRROR: self.tr("Hugging Face mirror"),
+            SourceName.MODELSCOPE: self.tr("ModelScope (mainland China)"),
+            SourceName.CUSTOM: self.tr("Custom address"),
+        }
         self.source.addItems([labels[name] for name in SOURCES])
         self.source.setCurrentIndex(max(0, current))
         self.source.blockSignals(False)
         self._source_changed()
         self.url.setPlaceholderText(self.tr("https://..."))
-        self.where.setText(self.tr("Into %1 (about %2 GB). Interrupted downloads resume where they stopped.")
-                           .replace("%1", self.target).replace("%2", f"{OFFICIAL_DOWNLOAD_GB:.1f}"))
+        self.where.setText(
+            self.tr("Into %1 (about %2 GB). Interrupted downloads resume where they stopped.")
+            .replace("%1", self.target)
+            .replace("%2", f"{OFFICIAL_DOWNLOAD_GB:.1f}")
+        )
         self.table.setHorizontalHeaderLabels([self.tr("File"), self.tr("Size"), self.tr("State")])
         self.start_button.setText(self.tr("Download"))
         self.cancel_button.setText(self.tr("Cancel"))

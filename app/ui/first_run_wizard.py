@@ -30,9 +30,12 @@ class WelcomePage(Retranslating, QWizardPage):
 
     def retranslate(self):
         self.setTitle(self.tr("Welcome to ChatTTS Studio"))
-        self.text.setText(self.tr(
-            "ChatTTS Studio turns text into natural speech on this computer. In the next steps it "
-            "checks your computer, finds the model and speaks a test sentence."))
+        self.text.setText(
+            self.tr(
+                "ChatTTS Studio turns text into natural speech on this computer. In the next steps it "
+                "checks your computer, finds the model and speaks a test sentence."
+            )
+        )
 
 
 class DiagnosticsPage(Retranslating, QWizardPage):
@@ -76,20 +79,29 @@ class ModelPage(Retranslating, QWizardPage):
     def refresh(self, *_args):
         m = self.model
         if m.state is ModelState.READY:
-            text = self.tr("Model ready: %1 in %2.").replace("%1", m.status.kind).replace("%2", m.status.root)
+            text = (
+                self.tr("Model ready: %1 in %2.")
+                .replace("%1", m.status.kind)
+                .replace("%2", m.status.root)
+            )
         elif m.state is ModelState.FAILED:
             text = self.tr("The model could not be loaded: %1").replace("%1", m.error or "")
         elif m.state is ModelState.MISSING:
-            text = self.tr("No ChatTTS model in %1. Download it, or choose a folder that already holds the "
-                           "model's asset/ folder.").replace("%1", m.missing_folder or "")
+            text = self.tr(
+                "No ChatTTS model in %1. Download it, or choose a folder that already holds the "
+                "model's asset/ folder."
+            ).replace("%1", m.missing_folder or "")
         else:
             text = self.tr("Loading the model from %1...").replace("%1", str(m.model_dir()))
         self.status.setText(text)
 
     def retranslate(self):
         self.setTitle(self.tr("The model"))
-        self.setSubTitle(self.tr("ChatTTS needs its model files (about %1 GB) in one folder.").replace(
-            "%1", f"{OFFICIAL_DOWNLOAD_GB:.1f}"))
+        self.setSubTitle(
+            self.tr("ChatTTS needs its model files (about %1 GB) in one folder.").replace(
+                "%1", f"{OFFICIAL_DOWNLOAD_GB:.1f}"
+            )
+        )
         self.choose.setText(self.tr("Choose folder..."))
         self.download.setText(self.tr("Download..."))
         self.refresh()
@@ -99,7 +111,7 @@ class TestPage(Retranslating, QWizardPage):
     def __init__(self, speech, model=None):
         super().__init__()
         self.speech = speech
-        self._waiting = False      # Play was pressed while the model loaded: play once it is ready
+        self._waiting = False  # Play was pressed while the model loaded: play once it is ready
         if model is not None:
             model.stateChanged.connect(self._on_model_state)
         self.play = QPushButton()
@@ -118,19 +130,28 @@ class TestPage(Retranslating, QWizardPage):
         return self.tr("Hello! This is ChatTTS Studio speaking.")
 
     def speak(self):
-        request = SynthesisRequest(self.sentence(), refine_text=False, sampling=SamplingParams(max_new_tokens=512))
+        request = SynthesisRequest(
+            self.sentence(), refine_text=False, sampling=SamplingParams(max_new_tokens=512)
+        )
         try:
             started = self.speech.start(request)
         except NotReady:
             # "Not loaded yet" and then nothing left the button silent once the model was ready
             # (test_test_sentence_pressed_while_loading_plays_when_ready).
             self._waiting = True
-            self.result.setText(self.tr("The model is still loading; the test sentence plays as soon as it is ready."))
+            self.result.setText(
+                self.tr(
+                    "The model is still loading; the test sentence plays as soon as it is ready."
+                )
+            )
             return
         self._waiting = False
         if started:
-            self.result.setText(self.tr("Making the test sentence; it cannot be heard without a sound device...")
-                                if self.speech.output_problem() else self.tr("Speaking..."))
+            self.result.setText(
+                self.tr("Making the test sentence; it cannot be heard without a sound device...")
+                if self.speech.output_problem()
+                else self.tr("Speaking...")
+            )
 
     def _on_model_state(self, state) -> None:
         if not self._waiting:
@@ -139,25 +160,37 @@ class TestPage(Retranslating, QWizardPage):
             self.speak()
         elif state in (ModelState.FAILED, ModelState.MISSING):
             self._waiting = False
-            self.result.setText(self.tr("The model could not be loaded, so the test sentence cannot be played; "
-                                        "go back a page to choose the model folder."))
+            self.result.setText(
+                self.tr(
+                    "The model could not be loaded, so the test sentence cannot be played; "
+                    "go back a page to choose the model folder."
+                )
+            )
 
     def _on_finished(self, _request, result, _audition):
         """One sentence that says what happened, true with or without a sound device and a real
         model (test_wizard_downloads_the_model_through_its_own_dialog_then_speaks_without_a_sound_device)."""
         problem = self.speech.output_problem()
         if problem and result.test_model:
-            text = self.tr("Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not "
-                           "played: %4")
+            text = self.tr(
+                "Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not "
+                "played: %4"
+            )
         elif problem:
             text = self.tr("Made %1 s of audio in %2 s on %3, but it could not be played: %4")
         elif result.test_model:
-            text = self.tr("Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so "
-                           "you heard noise, not speech.")
+            text = self.tr(
+                "Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so "
+                "you heard noise, not speech."
+            )
         else:
             text = self.tr("Played %1 s of audio, made in %2 s on %3.")
-        self.result.setText(text.replace("%1", f"{result.duration:.1f}").replace(
-            "%2", f"{result.synth_seconds:.1f}").replace("%3", result.device).replace("%4", again(problem or "")))
+        self.result.setText(
+            text.replace("%1", f"{result.duration:.1f}")
+            .replace("%2", f"{result.synth_seconds:.1f}")
+            .replace("%3", result.device)
+            .replace("%4", again(problem or ""))
+        )
 
     def retranslate(self):
         self.setTitle(self.tr("A test sentence"))
@@ -172,8 +205,12 @@ class DonePage(Retranslating, QWizardPage):
 
     def retranslate(self):
         self.setTitle(self.tr("All set"))
-        self.text.setText(self.tr("You can open this guide again from Help > First-run wizard, and "
-                                  "the diagnostics from Help > Diagnostics."))
+        self.text.setText(
+            self.tr(
+                "You can open this guide again from Help > First-run wizard, and "
+                "the diagnostics from Help > Diagnostics."
+            )
+        )
 
 
 class FirstRunWizard(Retranslating, QWizard):
@@ -181,7 +218,13 @@ class FirstRunWizard(Retranslating, QWizard):
         super().__init__(parent)
         self.setObjectName("firstRunWizard")
         self.settings = settings
-        self.pages = [WelcomePage(), DiagnosticsPage(doctor), ModelPage(model, folders), TestPage(speech, model), DonePage()]
+        self.pages = [
+            WelcomePage(),
+            DiagnosticsPage(doctor),
+            ModelPage(model, folders),
+            TestPage(speech, model),
+            DonePage(),
+        ]
         for page in self.pages:
             self.addPage(page)
         self.finished.connect(self._done)

@@ -28,14 +28,22 @@ from app.i18n import again
 from app.ui.retranslate import Retranslating
 
 # Names Windows reserves for devices, whatever the suffix (superscript digits included).
-_RESERVED = {"con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in "0123456789¹²³")}
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"{port}{n}" for port in ("com", "lpt") for n in "0123456789¹²³"),
+}
 
 
 def _words(text: str) -> list[str]:
     """Letters, digits and their combining marks (Devanagari's vowel signs, a decomposed é) of
     any script; punctuation, spaces and what Windows forbids in a name part words."""
     text = unicodedata.normalize("NFC", text)
-    return "".join(ch if ch.isalnum() or unicodedata.category(ch).startswith("M") else " " for ch in text).split()
+    return "".join(
+        ch if ch.isalnum() or unicodedata.category(ch).startswith("M") else " " for ch in text
+    ).split()
 
 
 def default_export_name(text: str) -> str:
@@ -56,18 +64,20 @@ def entry_label(entry: HistoryEntry, metrics=None, width: int = 0) -> str:
         words = metrics.elidedText(words, Qt.TextElideMode.ElideRight, width)
     when = entry.created.replace("T", " ")[:16]
     # The unit in the interface's language (test_history_rows_say_seconds_in_chinese).
-    seconds = QCoreApplication.translate("HistoryPanel", "%1 s", "seconds").replace("%1", f"{entry.duration:.1f}")
+    seconds = QCoreApplication.translate("HistoryPanel", "%1 s", "seconds").replace(
+        "%1", f"{entry.duration:.1f}"
+    )
     return f"{when}  ·  {seconds}\n{words}"
 
 
 class HistoryPanel(Retranslating, QWidget):
-    WORDS_WIDTH = 240         # pixels of a row's words; the list is made wide enough for them
+    WORDS_WIDTH = 240  # pixels of a row's words; the list is made wide enough for them
 
     replayRequested = Signal(str)
     exportRequested = Signal(str)
     deleteRequested = Signal(str)
     regenerateRequested = Signal(str)
-    message = Signal(str)         # for the status line
+    message = Signal(str)  # for the status line
     selectionChanged = Signal()
 
     def __init__(self, history, speech, settings, parent=None):
@@ -77,12 +87,20 @@ class HistoryPanel(Retranslating, QWidget):
         self.settings = settings
         self.list = QListWidget()
         self.list.setObjectName("historyList")
-        self.list.setMinimumWidth(self.WORDS_WIDTH + 2 * self.list.frameWidth()
-                                  + self.list.verticalScrollBar().sizeHint().width() + 16)
+        self.list.setMinimumWidth(
+            self.WORDS_WIDTH
+            + 2 * self.list.frameWidth()
+            + self.list.verticalScrollBar().sizeHint().width()
+            + 16
+        )
         self.buttons = {}
         row = QHBoxLayout()
-        for key, signal in (("replay", self.replayRequested), ("export", self.exportRequested),
-                            ("regenerate", self.regenerateRequested), ("delete", self.deleteRequested)):
+        for key, signal in (
+            ("replay", self.replayRequested),
+            ("export", self.exportRequested),
+            ("regenerate", self.regenerateRequested),
+            ("delete", self.deleteRequested),
+        ):
             button = QPushButton()
             button.setObjectName(f"history{key.capitalize()}Button")
             button.clicked.connect(lambda _=False, s=signal: self._emit(s))
@@ -99,8 +117,8 @@ class HistoryPanel(Retranslating, QWidget):
         self.deleteRequested.connect(self.confirm_delete)
         history.changed.connect(self.refresh)
         history.added.connect(self.select)
-        self._entries: list[HistoryEntry] | None = None    # what the list shows
-        self.retranslate()          # fills the list too
+        self._entries: list[HistoryEntry] | None = None  # what the list shows
+        self.retranslate()  # fills the list too
 
     def refresh(self) -> None:
         self.set_entries(self.history.entries())
@@ -112,17 +130,23 @@ class HistoryPanel(Retranslating, QWidget):
             return
         problem = self.speech.output_problem()
         if problem:
-            self.message.emit(again(problem))    # it says already that nothing can be played
+            self.message.emit(again(problem))  # it says already that nothing can be played
         elif self.speech.busy:
             self.message.emit(self.tr("Stop the current speech first, then replay."))
         else:
             try:
                 audio = self.history.audio(entry)
-            except (OSError, RuntimeError) as exc:     # a missing or damaged file (soundfile's error)
-                self.message.emit(self.tr("The audio of this result could not be read: %1").replace("%1", str(exc)))
+            except (OSError, RuntimeError) as exc:  # a missing or damaged file (soundfile's error)
+                self.message.emit(
+                    self.tr("The audio of this result could not be read: %1").replace(
+                        "%1", str(exc)
+                    )
+                )
                 return
             self.speech.play_audio(*audio)
-            self.message.emit(self.tr("Replaying: %1").replace("%1", entry_label(entry).replace("\n", "  ·  ")))
+            self.message.emit(
+                self.tr("Replaying: %1").replace("%1", entry_label(entry).replace("\n", "  ·  "))
+            )
 
     def confirm_delete(self, entry_id: str) -> bool:
         """Deleting removes the audio for good, so it is asked first (test_history_delete_asks_first)."""
@@ -130,10 +154,14 @@ class HistoryPanel(Retranslating, QWidget):
         if entry is None:
             return False
         answer = QMessageBox.question(
-            self, self.tr("Delete result"),
+            self,
+            self.tr("Delete result"),
             self.tr("Delete this result and its audio? This cannot be undone.\n\n%1").replace(
-                "%1", entry_label(entry).replace("\n", "  ·  ")),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                "%1", entry_label(entry).replace("\n", "  ·  ")
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         self.history.delete(entry_id)
@@ -150,8 +178,11 @@ class HistoryPanel(Retranslating, QWidget):
             return
         start_dir = self.settings.last_export_dir or str(Path.home())
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export WAV"), str(Path(start_dir) / default_export_name(entry.text)),
-            self.tr("WAV audio (*.wav)"))
+            self,
+            self.tr("Export WAV"),
+            str(Path(start_dir) / default_export_name(entry.text)),
+            self.tr("WAV audio (*.wav)"),
+        )
         if path:
             if not path.lower().endswith(".wav"):
                 path += ".wav"

@@ -49,7 +49,10 @@ def apply_language(setting: str) -> str:
             app.installTranslator(qt_own)
             _installed.append(qt_own)
         else:
-            log.warning("Qt's own %s catalog is not in %s; its standard buttons stay English",
-                        language, qt_translation_dir())
+            log.warning(
+                "Qt's own %s catalog is not in %s; its standard buttons stay English",
+                language,
+                qt_translation_dir(),
+            )
     plain_i18n.set_language(language)
     return language

@@ -44,9 +44,16 @@ log = logging.getLogger("chattts_studio.ui")
 
 
 class MainWindow(Retranslating, QMainWindow):
-    def __init__(self, settings: Settings, output: AudioOutput | None = None,
-                 history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
-                 synthesizer_factory=None, doctor_probe_factory=None, device_probe=None):
+    def __init__(
+        self,
+        settings: Settings,
+        output: AudioOutput | None = None,
+        history: HistoryStore | None = None,
+        voices: VoiceLibrary | None = None,
+        synthesizer_factory=None,
+        doctor_probe_factory=None,
+        device_probe=None,
+    ):
         super().__init__()
         self.setObjectName("mainWindow")
         self.settings = settings
@@ -68,14 +75,36 @@ class MainWindow(Retranslating, QMainWindow):
         self.server_dialog = None
 
         self.ui = WindowLayout(self, self.model, self.speech, self.history, self.doctor, settings)
-        for name in ("model_banner", "doctor_banner", "audio_banner", "library_banner", "doctor_panel",
-                     "text_panel", "voice_panel", "params_panel", "history_panel", "play_button",
-                     "stop_button", "export_button", "progress", "status", "result_warnings", "tabs"):
-            setattr(self, name, getattr(self.ui, name))   # the window's own widgets, by name
+        for name in (
+            "model_banner",
+            "doctor_banner",
+            "audio_banner",
+            "library_banner",
+            "doctor_panel",
+            "text_panel",
+            "voice_panel",
+            "params_panel",
+            "history_panel",
+            "play_button",
+            "stop_button",
+            "export_button",
+            "progress",
+            "status",
+            "result_warnings",
+            "tabs",
+        ):
+            setattr(self, name, getattr(self.ui, name))  # the window's own widgets, by name
         self.doctor_dialog = DoctorDialog(self.doctor_panel, self)
-        self.narration = NarrationLauncher(self, self.model, self.speech, lambda: (
-            self.voice_panel.seed_value(), self.voice_panel.explicit_speaker()), self)
-        self.menus = build_menus(self.menuBar(), main_menus(self, self.model, self.folders, self.speech, settings))
+        self.narration = NarrationLauncher(
+            self,
+            self.model,
+            self.speech,
+            lambda: (self.voice_panel.seed_value(), self.voice_panel.explicit_speaker()),
+            self,
+        )
+        self.menus = build_menus(
+            self.menuBar(), main_menus(self, self.model, self.folders, self.speech, settings)
+        )
         self._wire()
         self._restore()
         self.retranslate()
@@ -158,8 +187,9 @@ class MainWindow(Retranslating, QMainWindow):
         return self.speech.busy
 
     def can_export(self) -> bool:
-        return not self.speech.busy and (self._last_result is not None
-                                         or self.history_panel.selected_id() is not None)
+        return not self.speech.busy and (
+            self._last_result is not None or self.history_panel.selected_id() is not None
+        )
 
     # -- start-up: the quick doctor checks, then the model on the device they recommend ----
     def start(self) -> None:
@@ -194,7 +224,9 @@ class MainWindow(Retranslating, QMainWindow):
         from app.ui.first_run_wizard import FirstRunWizard
 
         if self.wizard is None:
-            self.wizard = FirstRunWizard(self.settings, self.model, self.doctor, self.speech, self.folders, self)
+            self.wizard = FirstRunWizard(
+                self.settings, self.model, self.doctor, self.speech, self.folders, self
+            )
         self.wizard.restart()
         self.wizard.open()
 
@@ -221,9 +253,13 @@ class MainWindow(Retranslating, QMainWindow):
     # -- text, voices, speaking ---------------------------------------------------------------
     def current_request(self) -> SynthesisRequest:
         reference, reference_text = self.voice_panel.reference() or (None, None)
-        request = SynthesisRequest(text=self.text_panel.text(), seed=self.voice_panel.seed_value(),
-                                   speaker=self.voice_panel.explicit_speaker(),
-                                   reference=reference, reference_text=reference_text)
+        request = SynthesisRequest(
+            text=self.text_panel.text(),
+            seed=self.voice_panel.seed_value(),
+            speaker=self.voice_panel.explicit_speaker(),
+            reference=reference,
+            reference_text=reference_text,
+        )
         return self.params_panel.apply_to(request)
 
     def preview(self) -> None:
@@ -233,7 +269,9 @@ class MainWindow(Retranslating, QMainWindow):
         except StudioError as exc:
             self.text_panel.show_preview(str(exc))
             return
-        self.text_panel.show_preview(prepared.spoken + "".join(f"\n⚠ {w}" for w in prepared.warnings))
+        self.text_panel.show_preview(
+            prepared.spoken + "".join(f"\n⚠ {w}" for w in prepared.warnings)
+        )
 
     # Up to this many characters the preview is made again as the text changes (about 0.1 s of
     # normalizing on the GUI thread); a longer text (a 45,000-character book: about 1 s) says it
@@ -247,17 +285,26 @@ class MainWindow(Retranslating, QMainWindow):
             self._preview_timer.start()
         else:
             self._preview_timer.stop()
-            self.text_panel.show_preview(self.tr("The text has changed; press Preview to see what will be spoken."))
+            self.text_panel.show_preview(
+                self.tr("The text has changed; press Preview to see what will be spoken.")
+            )
 
     def play(self) -> None:
         self.start_request(self.current_request())
 
     def audition(self, voice) -> None:
         """The selected voice says a fixed sentence (not kept in history)."""
-        self.start_request(SynthesisRequest(
-            text=self.tr("Hello! This is how I sound."), seed=voice.seed or 0, speaker=voice.speaker or None,
-            reference=voice.reference or None, reference_text=voice.reference_text if voice.reference else None,
-            refine_text=False), audition=True)
+        self.start_request(
+            SynthesisRequest(
+                text=self.tr("Hello! This is how I sound."),
+                seed=voice.seed or 0,
+                speaker=voice.speaker or None,
+                reference=voice.reference or None,
+                reference_text=voice.reference_text if voice.reference else None,
+                refine_text=False,
+            ),
+            audition=True,
+        )
 
     def regenerate(self, entry_id: str) -> None:
         entry = self.history.get(entry_id)
@@ -297,8 +344,13 @@ class MainWindow(Retranslating, QMainWindow):
         if result.warnings:
             note += "  ⚠ " + self.tr("%n warning(s), below", "", len(result.warnings))
         self.ui.show_result_warnings(result.warnings)
-        self.status.setText(self.tr("%1 s of audio in %2 s on %3").replace("%1", f"{result.duration:.1f}")
-                            .replace("%2", f"{result.synth_seconds:.1f}").replace("%3", result.device) + note)
+        self.status.setText(
+            self.tr("%1 s of audio in %2 s on %3")
+            .replace("%1", f"{result.duration:.1f}")
+            .replace("%2", f"{result.synth_seconds:.1f}")
+            .replace("%3", result.device)
+            + note
+        )
         self._update_buttons()
 
     def _on_failed(self, message: str) -> None:
@@ -307,7 +359,9 @@ class MainWindow(Retranslating, QMainWindow):
             QMessageBox.warning(self, self.tr("Synthesis failed"), message)
 
     def _update_buttons(self, *_args) -> None:
-        self.ui.update_buttons(self.model.state is ModelState.READY, self.speech.busy, self.can_export())
+        self.ui.update_buttons(
+            self.model.state is ModelState.READY, self.speech.busy, self.can_export()
+        )
 
     # -- language, closing ------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -346,15 +400,15 @@ class MainWindow(Retranslating, QMainWindow):
             self.wizard.close()
         self.folders.close()
         self.doctor_dialog.close()
-        if not self.narration.close():     # before the engine it renders with goes
+        if not self.narration.close():  # before the engine it renders with goes
             log.error("the narration thread did not stop in time")
         if self.server_dialog is not None:
             self.server_dialog.close()
-        if not self.speech_server.shutdown():    # before the engine it speaks with goes
+        if not self.speech_server.shutdown():  # before the engine it speaks with goes
             log.error("the speech server did not stop in time")
         if not self._synthesis.shutdown():
             log.error("the synthesis thread did not stop in time")
-        self.history.close()            # after the last result it could record
+        self.history.close()  # after the last result it could record
         if not self.doctor.shutdown():
             log.error("the doctor thread did not stop in time")
 

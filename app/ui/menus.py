@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 CONTEXT = "Menus"
-NOTE_CHARS = 70   # a longer note is cut in the menu; its tip has it whole
+NOTE_CHARS = 70  # a longer note is cut in the menu; its tip has it whole
 
 
 @dataclass(frozen=True)
@@ -26,18 +26,20 @@ class Entry:
     handler: Callable[[], object] | None = None
     shortcut: QKeySequence.StandardKey | str | None = None
     enabled_when: Callable[[], bool] | None = None
-    checked_when: Callable[[], bool] | None = None   # makes it checkable
-    group: str | None = None                         # checkable entries of one group exclude each other
-    translated: bool = True                          # language names are written in their own language
-    note_when: Callable[[], str | None] | None = None  # why it is disabled: shown after the label and as its tip
+    checked_when: Callable[[], bool] | None = None  # makes it checkable
+    group: str | None = None  # checkable entries of one group exclude each other
+    translated: bool = True  # language names are written in their own language
+    note_when: Callable[[], str | None] | None = (
+        None  # why it is disabled: shown after the label and as its tip
+    )
 
 
 @dataclass(frozen=True)
 class Menu:
     id: str
     title: str
-    entries: list = field(default_factory=list)      # Entry, or None for a separator
-    fill: Callable[[QMenu], None] | None = None       # rebuilt each time it opens (sound devices)
+    entries: list = field(default_factory=list)  # Entry, or None for a separator
+    fill: Callable[[QMenu], None] | None = None  # rebuilt each time it opens (sound devices)
 
 
 def translate(text: str) -> str:
@@ -102,7 +104,7 @@ class Menus(QObject):
         text = translate(entry.label) if entry.translated else entry.label
         note = entry.note_when() if entry.note_when is not None else None
         if note:
-            short = note if len(note) <= NOTE_CHARS else note[:NOTE_CHARS - 1].rstrip() + "…"
+            short = note if len(note) <= NOTE_CHARS else note[: NOTE_CHARS - 1].rstrip() + "…"
             text = f"{text}: {short}"
         action.setText(text)
         action.setToolTip(note or "")

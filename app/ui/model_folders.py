@@ -21,14 +21,18 @@ class ModelFolders(QObject):
         self.unreachable_host = lambda: None
 
     def choose(self, parent=None) -> None:
-        path = QFileDialog.getExistingDirectory(parent or self._window, self.tr("Choose the ChatTTS model folder"),
-                                                str(self._model.model_dir()))
+        path = QFileDialog.getExistingDirectory(
+            parent or self._window,
+            self.tr("Choose the ChatTTS model folder"),
+            str(self._model.model_dir()),
+        )
         if path:
             self._model.set_model_dir(path)
 
     def import_folder(self, parent=None) -> None:
-        folder = QFileDialog.getExistingDirectory(parent or self._window, self.tr("Import a ChatTTS model folder"),
-                                                  str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(
+            parent or self._window, self.tr("Import a ChatTTS model folder"), str(Path.home())
+        )
         if folder:
             self.open_download(import_from=folder, parent=parent)
 
@@ -46,8 +50,9 @@ class ModelFolders(QObject):
                 dialog.show()
                 return dialog
             dialog.close()
-        dialog = self.download_dialog = DownloadDialog(str(self._model.model_dir()), owner, self._settings,
-                                                       self.unreachable_host)
+        dialog = self.download_dialog = DownloadDialog(
+            str(self._model.model_dir()), owner, self._settings, self.unreachable_host
+        )
         dialog.modelReady.connect(self._model.set_model_dir)
         dialog.show()
         if import_from:

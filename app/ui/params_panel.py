@@ -37,7 +37,7 @@ def _ranged(label: str, levels: tuple[int, int]) -> str:
 class ParamsPanel(Retranslating, QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
-        r = SynthesisRequest("")          # the engine's defaults
+        r = SynthesisRequest("")  # the engine's defaults
         d = r.sampling
         self.speed = _spin(*SPEED_RANGE, r.speed, "speedInput")
         self.temperature = _dspin(0.01, 1.0, 0.05, d.temperature, "temperatureInput")
@@ -67,10 +67,15 @@ class ParamsPanel(Retranslating, QWidget):
             return None if box.value() == OFF else box.value()
 
         return {
-            "speed": self.speed.value(), "temperature": round(self.temperature.value(), 2),
-            "top_p": round(self.top_p.value(), 2), "top_k": self.top_k.value(),
-            "oral": level(self.oral), "laugh": level(self.laugh), "break_level": level(self.break_level),
-            "refine_text": self.refine.isChecked(), "voice_lock": self.voice_lock.isChecked(),
+            "speed": self.speed.value(),
+            "temperature": round(self.temperature.value(), 2),
+            "top_p": round(self.top_p.value(), 2),
+            "top_k": self.top_k.value(),
+            "oral": level(self.oral),
+            "laugh": level(self.laugh),
+            "break_level": level(self.break_level),
+            "refine_text": self.refine.isChecked(),
+            "voice_lock": self.voice_lock.isChecked(),
         }
 
     def set_values(self, values: dict) -> None:
@@ -103,18 +108,28 @@ class ParamsPanel(Retranslating, QWidget):
         return request
 
     def load_request(self, request: SynthesisRequest) -> None:
-        self.set_values({
-            "speed": request.speed, "temperature": request.sampling.temperature,
-            "top_p": request.sampling.top_p, "top_k": request.sampling.top_k,
-            "oral": request.oral, "laugh": request.laugh, "break_level": request.break_level,
-            "refine_text": request.refine_text, "voice_lock": request.voice_lock,
-        })
+        self.set_values(
+            {
+                "speed": request.speed,
+                "temperature": request.sampling.temperature,
+                "top_p": request.sampling.top_p,
+                "top_k": request.sampling.top_k,
+                "oral": request.oral,
+                "laugh": request.laugh,
+                "break_level": request.break_level,
+                "refine_text": request.refine_text,
+                "voice_lock": request.voice_lock,
+            }
+        )
 
     def retranslate(self) -> None:
         names = {
-            "speed": _ranged(self.tr("Speed (%1-%2)"), SPEED_RANGE), "temperature": self.tr("Temperature"),
-            "top_p": self.tr("Top-P"), "top_k": self.tr("Top-K"),
-            "oral": _ranged(self.tr("Oral (%1-%2)"), ORAL_RANGE), "laugh": _ranged(self.tr("Laugh (%1-%2)"), LAUGH_RANGE),
+            "speed": _ranged(self.tr("Speed (%1-%2)"), SPEED_RANGE),
+            "temperature": self.tr("Temperature"),
+            "top_p": self.tr("Top-P"),
+            "top_k": self.tr("Top-K"),
+            "oral": _ranged(self.tr("Oral (%1-%2)"), ORAL_RANGE),
+            "laugh": _ranged(self.tr("Laugh (%1-%2)"), LAUGH_RANGE),
             "break_level": _ranged(self.tr("Breaks (%1-%2)"), BREAK_RANGE),
         }
         for key, text in names.items():

@@ -32,7 +32,9 @@ class PronunciationDialog(Retranslating, QDialog):
         self.add_button.setObjectName("addPronunciationButton")
         self.remove_button = QPushButton()
         self.remove_button.setObjectName("removePronunciationButton")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         row = QHBoxLayout()
         row.addWidget(self.add_button)
         row.addWidget(self.remove_button)
@@ -81,8 +83,12 @@ class PronunciationDialog(Retranslating, QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Pronunciations"))
-        self.help.setText(self.tr("Each word on the left is spoken as written on the right, before "
-                                  "anything else happens to the text (e.g. SQL -> sequel, 重庆 -> 虫庆)."))
+        self.help.setText(
+            self.tr(
+                "Each word on the left is spoken as written on the right, before "
+                "anything else happens to the text (e.g. SQL -> sequel, 重庆 -> 虫庆)."
+            )
+        )
         self.table.setHorizontalHeaderLabels([self.tr("Word"), self.tr("Say it as")])
         self.add_button.setText(self.tr("Add"))
         self.remove_button.setText(self.tr("Remove"))

@@ -102,9 +102,15 @@ class SpeechServerDialog(Retranslating, QDialog):
 
         self.new_key.clicked.connect(self.generate_key)
         self.toggle.clicked.connect(self.start_or_stop)
-        self.copy_address.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.address.text()))
-        self.copy_curl.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.curl.text()))
-        self.copy_powershell.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.powershell.text()))
+        self.copy_address.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(self.address.text())
+        )
+        self.copy_curl.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(self.curl.text())
+        )
+        self.copy_powershell.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(self.powershell.text())
+        )
         self.buttons.rejected.connect(self.close)
         for edited in (self.port.valueChanged, self.network.toggled, self.key.textChanged):
             edited.connect(self._show_lines)
@@ -133,7 +139,9 @@ class SpeechServerDialog(Retranslating, QDialog):
     def _show_lines(self, *_args) -> None:
         status = self.server.status
         live = status.phase is not ServerPhase.STOPPED
-        port, network = (status.port, status.network) if live else (self.port.value(), self.network.isChecked())
+        port, network = (
+            (status.port, status.network) if live else (self.port.value(), self.network.isChecked())
+        )
         self.address.setText(base_url(port, network))
         self.curl.setText(curl_line(port, network, self.key_text() or None))
         self.powershell.setText(powershell_line(port, network, self.key_text() or None))
@@ -150,38 +158,61 @@ class SpeechServerDialog(Retranslating, QDialog):
 
     def describe(self, status: ServerStatus) -> str:
         problem = {
-            ServerProblem.PORT_BUSY: self.tr("Port %1 is in use by another program; choose another port.")
-            .replace("%1", str(status.port)),
-            ServerProblem.NO_PERMISSION: self.tr("The system does not allow listening on port %1 (it may be "
-                                                 "reserved); choose another port.").replace("%1", str(status.port)),
-            ServerProblem.NEEDS_KEY: self.tr("Other computers may use the server only with a key: type one "
-                                             "or press New key."),
-            ServerProblem.FAILED: self.tr("The server stopped unexpectedly; the log (Help > Open the log "
-                                          "folder) has the details."),
+            ServerProblem.PORT_BUSY: self.tr(
+                "Port %1 is in use by another program; choose another port."
+            ).replace("%1", str(status.port)),
+            ServerProblem.NO_PERMISSION: self.tr(
+                "The system does not allow listening on port %1 (it may be "
+                "reserved); choose another port."
+            ).replace("%1", str(status.port)),
+            ServerProblem.NEEDS_KEY: self.tr(
+                "Other computers may use the server only with a key: type one or press New key."
+            ),
+            ServerProblem.FAILED: self.tr(
+                "The server stopped unexpectedly; the log (Help > Open the log "
+                "folder) has the details."
+            ),
         }
         if status.problem is not None:
             return problem[status.problem]
         if status.phase is ServerPhase.STOPPED:
             return self.tr("The server is stopped.")
         if status.phase in (ServerPhase.STARTING, ServerPhase.STOPPING):
-            return self.tr("Starting…") if status.phase is ServerPhase.STARTING else self.tr("Stopping…")
+            return (
+                self.tr("Starting…")
+                if status.phase is ServerPhase.STARTING
+                else self.tr("Stopping…")
+            )
         if not status.model_ready:
-            return self.tr("Listening. Requests get 'model not ready' (503) until the model is loaded.")
+            return self.tr(
+                "Listening. Requests get 'model not ready' (503) until the model is loaded."
+            )
         if status.test_model:
-            return self.tr("Listening, with a test model of random weights: it answers with noise, not speech.")
+            return self.tr(
+                "Listening, with a test model of random weights: it answers with noise, not speech."
+            )
         if status.network:
             return self.tr("Listening for this computer and others on your network (with the key).")
         return self.tr("Listening for programs on this computer.")
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Speech server"))
-        self.intro.setText(self.tr(
-            "Programs that speak OpenAI's speech API (/v1/audio/speech) can use ChatTTS through this "
-            "server, with the model loaded here. Playing text in this window goes first; their "
-            "requests wait meanwhile."))
+        self.intro.setText(
+            self.tr(
+                "Programs that speak OpenAI's speech API (/v1/audio/speech) can use ChatTTS through this "
+                "server, with the model loaded here. Playing text in this window goes first; their "
+                "requests wait meanwhile."
+            )
+        )
         try_it = self.tr("Command Prompt") if sys.platform == "win32" else self.tr("Try it")
-        labels = (self.tr("Port"), self.tr("Network"), self.tr("API key"), self.tr("Address"), try_it,
-                  self.tr("PowerShell"))
+        labels = (
+            self.tr("Port"),
+            self.tr("Network"),
+            self.tr("API key"),
+            self.tr("Address"),
+            try_it,
+            self.tr("PowerShell"),
+        )
         for label, text in zip(self.labels, labels):
             label.setText(text)
         self.network.setText(self.tr("Let other computers on my network use it (needs a key)"))

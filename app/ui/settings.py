@@ -18,7 +18,9 @@ from app.engine.request import DEFAULT_SEED
 log = logging.getLogger("chattts_studio.settings")
 
 LANGUAGES = ("system", "en", "zh_CN")
-MODEL_DIR_KEY = "model/dir"   # the override's key (app/cli/window.py); the INI's before the shared setting
+MODEL_DIR_KEY = (
+    "model/dir"  # the override's key (app/cli/window.py); the INI's before the shared setting
+)
 # The window offers automatic (fp32 on a CPU, bf16/fp16 on a GPU), the two faster,
 # experimental CPU formats, and fp32 (the way out when fp16 overflows on a GPU); fp16 by name
 # stays on the command line.
@@ -73,7 +75,9 @@ class Settings:
             return default
         try:
             if kind is bool:
-                return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+                return (
+                    value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+                )
             return kind(value)
         except (TypeError, ValueError):
             return default
@@ -104,8 +108,10 @@ class Settings:
         self.overrides.pop(MODEL_DIR_KEY, None)
         try:
             saved = user_settings.save_model_dir(value or None)
-        except OSError as exc:   # a config folder that cannot be written: this session still uses it
-            log.warning("the model folder could not be saved in %s: %s", user_settings.settings_file(), exc)
+        except OSError as exc:  # a config folder that cannot be written: this session still uses it
+            log.warning(
+                "the model folder could not be saved in %s: %s", user_settings.settings_file(), exc
+            )
             saved = str(value) if value else None
         if saved:
             self.overrides[MODEL_DIR_KEY] = saved

@@ -119,23 +119,35 @@ class TextPanel(Retranslating, QWidget):
             return False
 
     def choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open text"), "", self.tr("Text files (*.txt)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open text"), "", self.tr("Text files (*.txt)")
+        )
         if path:
             self.load_file(path)
 
     def _update_count(self) -> None:
         n = len(self.editor.toPlainText())
-        self.count.setText(self.tr("%n character(s)", "", n) + (
-            self.tr(" (over the %1 limit)").replace("%1", f"{MAX_TEXT_CHARS:,}") if n > MAX_TEXT_CHARS else ""))
+        self.count.setText(
+            self.tr("%n character(s)", "", n)
+            + (
+                self.tr(" (over the %1 limit)").replace("%1", f"{MAX_TEXT_CHARS:,}")
+                if n > MAX_TEXT_CHARS
+                else ""
+            )
+        )
 
     def retranslate(self) -> None:
-        self.editor.setPlaceholderText(self.tr(
-            "Type or paste Chinese or English text here, or drop a .txt file."))
+        self.editor.setPlaceholderText(
+            self.tr("Type or paste Chinese or English text here, or drop a .txt file.")
+        )
         self.open_button.setText(self.tr("Open .txt..."))
         self.preview_button.setText(self.tr("Preview"))
         self.preview_button.setToolTip(self.tr("Show exactly what will be spoken"))
-        tips = {"[uv_break]": self.tr("Insert a short pause"), "[laugh]": self.tr("Insert a laugh"),
-                "[lbreak]": self.tr("Insert a long pause")}
+        tips = {
+            "[uv_break]": self.tr("Insert a short pause"),
+            "[laugh]": self.tr("Insert a laugh"),
+            "[lbreak]": self.tr("Insert a long pause"),
+        }
         for token, button in self.token_buttons.items():
             button.setToolTip(tips[token])
         self._update_count()

@@ -43,17 +43,17 @@ MAX_SEED = min(SEED_MAX, 2**31 - 1)
 
 class VoicePanel(Retranslating, QWidget):
     voiceChanged = Signal()
-    auditionRequested = Signal(object)            # Voice
-    recordingVoiceRequested = Signal(str, str)    # audio file, transcript
-    message = Signal(str)                         # for the status line
+    auditionRequested = Signal(object)  # Voice
+    recordingVoiceRequested = Signal(str, str)  # audio file, transcript
+    message = Signal(str)  # for the status line
 
     def __init__(self, library: VoiceLibrary, speech=None, parent=None):
         """`speech`: the SpeechController that makes voices from recordings."""
         super().__init__(parent)
         self.library = library
         self._speaker_from_seed = True
-        self._speaker = ""                         # the speaker string, once known
-        self._voice_name: str | None = None        # the saved voice in use, if one is
+        self._speaker = ""  # the speaker string, once known
+        self._voice_name: str | None = None  # the saved voice in use, if one is
         self._reference: tuple[str, str] | None = None
 
         self.seed = QSpinBox()
@@ -61,7 +61,7 @@ class VoicePanel(Retranslating, QWidget):
         self.seed.setRange(0, MAX_SEED)
         self.dice = QPushButton()
         self.dice.setObjectName("randomVoiceButton")
-        self.speaker = QLineEdit()                 # what the voice is, in words
+        self.speaker = QLineEdit()  # what the voice is, in words
         self.speaker.setObjectName("speakerString")
         self.speaker.setReadOnly(True)
         self.copy_button = QPushButton()
@@ -148,8 +148,13 @@ class VoicePanel(Retranslating, QWidget):
         """(audio codes, transcript) of a voice made from a recording, if one is chosen."""
         return self._reference
 
-    def set_voice(self, seed: int, speaker: str | None, reference: tuple[str, str] | None = None,
-                  name: str | None = None) -> None:
+    def set_voice(
+        self,
+        seed: int,
+        speaker: str | None,
+        reference: tuple[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
         self.seed.blockSignals(True)
         self.seed.setValue(max(0, min(MAX_SEED, int(seed))))
         self.seed.blockSignals(False)
@@ -165,8 +170,15 @@ class VoicePanel(Retranslating, QWidget):
         if not speaker and not reference:
             return None
         codes = reference[0] if reference else None
-        return next((v.name for v in self.library.list()
-                     if (codes and v.reference == codes) or (not codes and speaker and v.speaker == speaker)), None)
+        return next(
+            (
+                v.name
+                for v in self.library.list()
+                if (codes and v.reference == codes)
+                or (not codes and speaker and v.speaker == speaker)
+            ),
+            None,
+        )
 
     def show_seed_speaker(self, speaker: str) -> None:
         """After a run, keep the seed's speaker string (to copy or save) without taking it over."""
@@ -189,10 +201,18 @@ class VoicePanel(Retranslating, QWidget):
         self.speaker.setCursorPosition(0)
         known = bool(self._speaker or self._reference)
         self.save_button.setEnabled(known)
-        self.save_button.setToolTip(self.tr("Save this voice under a name") if known else self.tr(
-            "Play something with this voice first; then it can be saved"))
-        self.copy_button.setToolTip(self.tr("Copy this voice's speaker string") if self._speaker else self.tr(
-            "Play something with this voice first; then its speaker string can be copied"))
+        self.save_button.setToolTip(
+            self.tr("Save this voice under a name")
+            if known
+            else self.tr("Play something with this voice first; then it can be saved")
+        )
+        self.copy_button.setToolTip(
+            self.tr("Copy this voice's speaker string")
+            if self._speaker
+            else self.tr(
+                "Play something with this voice first; then its speaker string can be copied"
+            )
+        )
 
     def _voice_shown(self) -> None:
         self._show_voice()
@@ -210,11 +230,17 @@ class VoicePanel(Retranslating, QWidget):
 
     def copy_speaker(self) -> None:
         if not self._speaker:
-            self.message.emit(self.tr("This voice's speaker string is not known yet: play something "
-                                      "with it first, then copy."))
+            self.message.emit(
+                self.tr(
+                    "This voice's speaker string is not known yet: play something "
+                    "with it first, then copy."
+                )
+            )
             return
         QGuiApplication.clipboard().setText(self._speaker)
-        self.message.emit(self.tr("Copied the speaker string of %1.").replace("%1", self.voice_text()))
+        self.message.emit(
+            self.tr("Copied the speaker string of %1.").replace("%1", self.voice_text())
+        )
 
     def paste_speaker(self) -> None:
         """A pasted speaker string is checked before it is used; nothing pasted says why."""
@@ -245,12 +271,20 @@ class VoicePanel(Retranslating, QWidget):
     def save_current_voice(self, name: str) -> Voice | None:
         speaker = self._speaker
         if not speaker and not self._reference:
-            QMessageBox.information(self, self.tr("Save voice"), self.tr(
-                "Play something with this voice first, so its speaker string is known."))
+            QMessageBox.information(
+                self,
+                self.tr("Save voice"),
+                self.tr("Play something with this voice first, so its speaker string is known."),
+            )
             return None
         reference, reference_text = self._reference or (None, None)
-        voice = Voice(name=name, speaker=speaker, seed=self.seed.value() if self._speaker_from_seed else None,
-                      reference=reference, reference_text=reference_text)
+        voice = Voice(
+            name=name,
+            speaker=speaker,
+            seed=self.seed.value() if self._speaker_from_seed else None,
+            reference=reference,
+            reference_text=reference_text,
+        )
         try:
             self.library.save(voice)
         except (StudioError, OSError) as exc:
@@ -259,7 +293,7 @@ class VoicePanel(Retranslating, QWidget):
         self.refresh()
         self._voice_name = voice.name
         self._show_voice()
-        self.message.emit(self.tr("Saved the voice \"%1\".").replace("%1", voice.name))
+        self.message.emit(self.tr('Saved the voice "%1".').replace("%1", voice.name))
         return voice
 
     def _ask_and_save(self) -> None:
@@ -269,8 +303,9 @@ class VoicePanel(Retranslating, QWidget):
             self._show_voice()
             self.message.emit(self.save_button.toolTip())
             return
-        name, ok = QInputDialog.getText(self, self.tr("Save voice"), self.tr("Name of this voice:"),
-                                        text=self._voice_name or "")
+        name, ok = QInputDialog.getText(
+            self, self.tr("Save voice"), self.tr("Name of this voice:"), text=self._voice_name or ""
+        )
         if ok and name.strip():
             self.save_current_voice(name.strip())
 
@@ -302,8 +337,12 @@ class VoicePanel(Retranslating, QWidget):
             self.set_voice(voice.seed, None, name=voice.name)
             self.show_seed_speaker(voice.speaker)
         else:
-            self.set_voice(voice.seed if voice.seed is not None else self.seed.value(),
-                           voice.speaker or None, reference, name=voice.name)
+            self.set_voice(
+                voice.seed if voice.seed is not None else self.seed.value(),
+                voice.speaker or None,
+                reference,
+                name=voice.name,
+            )
 
     def import_file(self, path: str) -> Voice | None:
         try:
@@ -318,8 +357,12 @@ class VoicePanel(Retranslating, QWidget):
         return voice
 
     def _ask_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import voice"), "",
-                                              self.tr("Voice files (%1)").replace("%1", IMPORT_FILTER))
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            self.tr("Import voice"),
+            "",
+            self.tr("Voice files (%1)").replace("%1", IMPORT_FILTER),
+        )
         if path:
             self.import_file(path)
 
@@ -328,8 +371,9 @@ class VoicePanel(Retranslating, QWidget):
         if voice is None:
             self._none_selected()
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export voice"), f"{voice.name}.json",
-                                              self.tr("Voice files (*.json)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export voice"), f"{voice.name}.json", self.tr("Voice files (*.json)")
+        )
         if path:
             try:
                 export_voice(voice, path)
@@ -344,22 +388,33 @@ class VoicePanel(Retranslating, QWidget):
             self.auditionRequested.emit(voice)
 
     def _ask_recording(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Voice from a recording"), "",
-                                              self.tr("Audio (*.wav *.flac *.ogg)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Voice from a recording"), "", self.tr("Audio (*.wav *.flac *.ogg)")
+        )
         if not path:
             return
-        transcript, ok = QInputDialog.getText(self, self.tr("Voice from a recording"),
-                                              self.tr("Exactly what is said in the recording:"))
+        transcript, ok = QInputDialog.getText(
+            self,
+            self.tr("Voice from a recording"),
+            self.tr("Exactly what is said in the recording:"),
+        )
         if ok and transcript.strip():
             self.recordingVoiceRequested.emit(path, transcript.strip())
 
     def _save_recorded_voice(self, codes: str, transcript: str, source: str) -> None:
-        voice = Voice(name=Path(source).stem, speaker="", reference=codes, reference_text=transcript,
-                      notes=self.tr("Made from %1").replace("%1", Path(source).name))
+        voice = Voice(
+            name=Path(source).stem,
+            speaker="",
+            reference=codes,
+            reference_text=transcript,
+            notes=self.tr("Made from %1").replace("%1", Path(source).name),
+        )
         self.library.save(voice)
         self.refresh()
         self.apply_voice(voice)
-        self.message.emit(self.tr("Saved the voice \"%1\" made from the recording.").replace("%1", voice.name))
+        self.message.emit(
+            self.tr('Saved the voice "%1" made from the recording.').replace("%1", voice.name)
+        )
 
     def _recording_failed(self, message: str) -> None:
         self.message.emit(message)
@@ -378,11 +433,17 @@ class VoicePanel(Retranslating, QWidget):
         self.save_button.setText(self.tr("Save voice..."))
         self.delete_button.setText(self.tr("Delete"))
         self.import_button.setText(self.tr("Import..."))
-        self.import_button.setToolTip(self.tr("A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, "
-                                              "a voice file or a speaker string in a .txt"))
+        self.import_button.setToolTip(
+            self.tr(
+                "A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, "
+                "a voice file or a speaker string in a .txt"
+            )
+        )
         self.export_button.setText(self.tr("Export..."))
         self.audition_button.setText(self.tr("Audition"))
         self.audition_button.setToolTip(self.tr("Hear the selected voice say a test sentence"))
         self.recording_button.setText(self.tr("From recording..."))
-        self.recording_button.setToolTip(self.tr("Make a voice from a recording and its transcript"))
+        self.recording_button.setToolTip(
+            self.tr("Make a voice from a recording and its transcript")
+        )
         self._show_voice()

@@ -69,9 +69,10 @@ class WindowLayout(QObject):
         self.result_warnings.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.result_warnings.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.result_warnings.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.copy_warnings = QAction(self.result_warnings)       # the rows cannot be selected
-        self.copy_warnings.triggered.connect(lambda: QGuiApplication.clipboard().setText(
-            "\n".join(again(w) for w in self._warnings)))
+        self.copy_warnings = QAction(self.result_warnings)  # the rows cannot be selected
+        self.copy_warnings.triggered.connect(
+            lambda: QGuiApplication.clipboard().setText("\n".join(again(w) for w in self._warnings))
+        )
         self.result_warnings.addAction(self.copy_warnings)
         self.result_warnings.hide()
         self._warnings: list[str] = []
@@ -82,7 +83,12 @@ class WindowLayout(QObject):
         controls.addWidget(self.progress, 1)
         left = QWidget()
         left_layout = QVBoxLayout(left)
-        for banner in (self.model_banner, self.doctor_banner, self.audio_banner, self.library_banner):
+        for banner in (
+            self.model_banner,
+            self.doctor_banner,
+            self.audio_banner,
+            self.library_banner,
+        ):
             left_layout.addWidget(banner)
         left_layout.addWidget(self.text_panel, 1)
         left_layout.addLayout(controls)
@@ -117,14 +123,26 @@ class WindowLayout(QObject):
     def ready_text(self, s) -> str:
         """Whole sentences, joined as the language joins them (Chinese with no space)
         (test_the_ready_line_is_whole_sentences)."""
-        parts = [self.tr("Ready: %1 on %2, %3 (loaded in %4 s).").replace("%1", s.kind).replace(
-            "%2", s.device).replace("%3", s.decode).replace("%4", f"{s.load_seconds:.1f}")]
+        parts = [
+            self.tr("Ready: %1 on %2, %3 (loaded in %4 s).")
+            .replace("%1", s.kind)
+            .replace("%2", s.device)
+            .replace("%3", s.decode)
+            .replace("%4", f"{s.load_seconds:.1f}")
+        ]
         if s.precision_asked not in ("", "auto", s.precision):
-            parts.append(self.tr("Precision %1 is not available on this device, so %2 runs.").replace(
-                "%1", s.precision_asked).replace("%2", s.precision))
+            parts.append(
+                self.tr("Precision %1 is not available on this device, so %2 runs.")
+                .replace("%1", s.precision_asked)
+                .replace("%2", s.precision)
+            )
         if s.precision == "int8":
-            parts.append(self.tr("int8 is the fast choice on a CPU; for exact numbers choose "
-                                 "Model > Precision: fp32."))
+            parts.append(
+                self.tr(
+                    "int8 is the fast choice on a CPU; for exact numbers choose "
+                    "Model > Precision: fp32."
+                )
+            )
         return join_sentences(parts)
 
     def show_speaking(self) -> None:
@@ -134,7 +152,9 @@ class WindowLayout(QObject):
     def speaking_text(self) -> str:
         """Not "Speaking..." when nothing can be heard (test_no_device_status_does_not_say_speaking)."""
         if self._speech.output_problem():
-            return self.tr("Making the audio (no sound device, so it is not played; Export WAV works)...")
+            return self.tr(
+                "Making the audio (no sound device, so it is not played; Export WAV works)..."
+            )
         return self.tr("Speaking...")
 
     PROGRESS_STEPS = 1000
@@ -194,12 +214,16 @@ class WindowLayout(QObject):
         if exc.low_open and exc.high is None:
             text = self.tr("%1 must be greater than %2; change it in the Parameters tab.")
         elif exc.low_open:
-            text = self.tr("%1 must be greater than %2 and at most %3; change it in the Parameters tab.")
+            text = self.tr(
+                "%1 must be greater than %2 and at most %3; change it in the Parameters tab."
+            )
         elif exc.high is None:
             text = self.tr("%1 must be at least %2; change it in the Parameters tab.")
         else:
             text = self.tr("%1 must be between %2 and %3; change it in the Parameters tab.")
-        return text.replace("%1", exc.option).replace("%2", str(exc.low)).replace("%3", str(exc.high))
+        return (
+            text.replace("%1", exc.option).replace("%2", str(exc.low)).replace("%3", str(exc.high))
+        )
 
     def retranslate(self) -> None:
         self.show_result_warnings(self._warnings)

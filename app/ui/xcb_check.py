@@ -58,5 +58,7 @@ def problem(environ=os.environ, platform: str = sys.platform, load=ctypes.CDLL) 
     missing = missing_packages(load)
     if not missing:
         return None
-    return ("The window cannot open: Qt needs these system libraries, which are not installed: "
-            f"{', '.join(missing)}. Install them with: sudo apt install {' '.join(missing)}")
+    return (
+        "The window cannot open: Qt needs these system libraries, which are not installed: "
+        f"{', '.join(missing)}. Install them with: sudo apt install {' '.join(missing)}"
+    )

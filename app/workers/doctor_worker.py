@@ -13,7 +13,7 @@ log = logging.getLogger("chattts_studio.worker")
 
 
 class DoctorWorker(QObject):
-    finished = Signal(object, bool)   # Report, quick
+    finished = Signal(object, bool)  # Report, quick
     failed = Signal(str)
 
     def __init__(self, probe_factory=None):
@@ -35,13 +35,17 @@ class DoctorWorker(QObject):
             report = run_doctor(self._probe(model_dir, quick))
         except Exception as exc:  # the doctor must never take the window down
             log.exception("doctor crashed")
-            self.failed.emit(_("The diagnostics could not run: {error}").format(error=f"{type(exc).__name__}: {exc}"))
+            self.failed.emit(
+                _("The diagnostics could not run: {error}").format(
+                    error=f"{type(exc).__name__}: {exc}"
+                )
+            )
             return
         self.finished.emit(report, quick)
 
 
 class DoctorThread(OwnedThread):
-    request = Signal(str, bool)   # model dir, quick
+    request = Signal(str, bool)  # model dir, quick
 
     def __init__(self, probe_factory=None, parent=None):
         super().__init__(DoctorWorker(probe_factory), "doctor-worker", parent)

@@ -16,8 +16,8 @@ log = logging.getLogger("chattts_studio.worker")
 
 
 class DownloadWorker(QObject):
-    progress = Signal(object)      # Progress (a copy: the worker keeps changing its own)
-    finished = Signal(object)      # VerifyReport of the installed model
+    progress = Signal(object)  # Progress (a copy: the worker keeps changing its own)
+    finished = Signal(object)  # VerifyReport of the installed model
     failed = Signal(str)
     cancelled = Signal(str)
 
@@ -39,19 +39,24 @@ class DownloadWorker(QObject):
 
         try:
             source = make_source(source_name, url or None)
-            downloader = ModelDownloader(target, source, on_progress=lambda p: self.progress.emit(copy.deepcopy(p)))
+            downloader = ModelDownloader(
+                target, source, on_progress=lambda p: self.progress.emit(copy.deepcopy(p))
+            )
             with self._lock:
                 self._downloader = downloader
             downloader.run()
-            self.finished.emit(ModelStore(target).verify())   # files hashed once, by the downloader
+            self.finished.emit(ModelStore(target).verify())  # files hashed once, by the downloader
         except DownloadCancelled as exc:
             self.cancelled.emit(str(exc))
         except StudioError as exc:
             self.failed.emit(str(exc))
         except Exception as exc:
             log.exception("download crashed")
-            self.failed.emit(_("The download failed unexpectedly ({error}).").format(
-                error=f"{type(exc).__name__}: {exc}"))
+            self.failed.emit(
+                _("The download failed unexpectedly ({error}).").format(
+                    error=f"{type(exc).__name__}: {exc}"
+                )
+            )
         finally:
             with self._lock:
                 self._downloader = None
@@ -65,7 +70,9 @@ class DownloadWorker(QObject):
         except StudioError as exc:
             self.failed.emit(str(exc))
         except OSError as exc:
-            self.failed.emit(_("The model could not be copied ({reason}).").format(reason=exc.strerror or exc))
+            self.failed.emit(
+                _("The model could not be copied ({reason}).").format(reason=exc.strerror or exc)
+            )
 
 
 class DownloadThread(OwnedThread):

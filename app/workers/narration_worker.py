@@ -23,11 +23,11 @@ log = logging.getLogger("chattts_studio.worker")
 
 class NarrationWorker(QObject):
     started = Signal()
-    progress = Signal(object)          # app.narration.progress.RenderProgress (counts, ETA)
-    sentenceDone = Signal(object)      # sentence id: a take was added (or it failed)
-    ended = Signal(str, int)           # "finished", "stopped" or "cancelled"; sentences that failed
+    progress = Signal(object)  # app.narration.progress.RenderProgress (counts, ETA)
+    sentenceDone = Signal(object)  # sentence id: a take was added (or it failed)
+    ended = Signal(str, int)  # "finished", "stopped" or "cancelled"; sentences that failed
     exported = Signal(object, object)  # the files written (list of str), warnings (list of str)
-    failed = Signal(str)               # the sentence to show
+    failed = Signal(str)  # the sentence to show
 
     def __init__(self, renderer_factory=None):
         super().__init__()
@@ -68,7 +68,7 @@ class NarrationWorker(QObject):
             renderer = factory(project, engine, **(options or {}))
             with self._lock:
                 self._renderer = renderer
-                paused, cancelled = self._paused, self._cancelled   # asked while it was queued
+                paused, cancelled = self._paused, self._cancelled  # asked while it was queued
             if cancelled:
                 renderer.cancel()
             elif paused:
@@ -86,16 +86,18 @@ class NarrationWorker(QObject):
             self.failed.emit(str(exc))
         except Exception as exc:
             log.error("narration render crashed:\n%s", traceback.format_exc())
-            self.failed.emit(_("The render stopped unexpectedly ({error}); the details are in the "
-                               "log file.").format(error=f"{type(exc).__name__}: {exc}"))
+            self.failed.emit(
+                _(
+                    "The render stopped unexpectedly ({error}); the details are in the log file."
+                ).format(error=f"{type(exc).__name__}: {exc}")
+            )
         finally:
             with self._lock:
                 self._renderer, self._paused, self._cancelled = None, False, False
             if farm is not None:
                 farm.close()
-                if farm.notices:                  # workers refused or retired on the way
+                if farm.notices:  # workers refused or retired on the way
                     self.failed.emit(" ".join(farm.notices))
-
 
     @Slot(object, object, str, bool)
     def export(self, project, settings, out: str, overwrite: bool) -> None:
@@ -103,18 +105,29 @@ class NarrationWorker(QObject):
         from app.narration.export import export
 
         try:
-            report = export(project.rendered_chapters(), settings, out, title=project.title or None,
-                            author=project.author or None, overwrite=overwrite)
+            report = export(
+                project.rendered_chapters(),
+                settings,
+                out,
+                title=project.title or None,
+                author=project.author or None,
+                overwrite=overwrite,
+            )
         except StudioError as exc:
             self.failed.emit(str(exc))
             return
         except OSError as exc:
-            self.failed.emit(_("The export could not be written: {error}").format(error=exc.strerror or exc))
+            self.failed.emit(
+                _("The export could not be written: {error}").format(error=exc.strerror or exc)
+            )
             return
         except Exception as exc:
             log.error("narration export crashed:\n%s", traceback.format_exc())
-            self.failed.emit(_("The export stopped unexpectedly ({error}); the details are in the "
-                               "log file.").format(error=f"{type(exc).__name__}: {exc}"))
+            self.failed.emit(
+                _(
+                    "The export stopped unexpectedly ({error}); the details are in the log file."
+                ).format(error=f"{type(exc).__name__}: {exc}")
+            )
             return
         self.exported.emit([str(f.path) for f in report.files], list(report.warnings))
 
@@ -122,7 +135,9 @@ class NarrationWorker(QObject):
 class NarrationThread(OwnedThread):
     """The narration worker on its thread; `shutdown()` cancels the render, stops and waits."""
 
-    requestRender = Signal(object, object, object, object)   # project, engine, sentence ids or None, options
+    requestRender = Signal(
+        object, object, object, object
+    )  # project, engine, sentence ids or None, options
     requestExport = Signal(object, object, str, bool)  # project, ExportSettings, where, overwrite
 
     def __init__(self, renderer_factory=None, parent=None):

@@ -36,9 +36,9 @@ class ModelStatus:
     kind: str
     test_model: bool
     load_seconds: float
-    decode: str = ""          # e.g. "jit-int8"
-    notes: tuple[str, ...] = ()   # how the model runs, when it is not what was asked for
-    precision: str = ""           # what the decode step computes in ("" for ChatTTS's own path)
+    decode: str = ""  # e.g. "jit-int8"
+    notes: tuple[str, ...] = ()  # how the model runs, when it is not what was asked for
+    precision: str = ""  # what the decode step computes in ("" for ChatTTS's own path)
     precision_asked: str = ""
 
 
@@ -58,28 +58,28 @@ def _warm_up(engine: Engine, synth) -> None:
     for the part that is running (its first sentence is decoded before the next part)."""
     try:
         synth.warm_up(run=engine.call)
-    except Exception as exc:   # the model was unloaded meanwhile, or the warm-up failed: the
-        log.info("warm-up skipped: %s", exc)   # first request then pays the first runs itself
+    except Exception as exc:  # the model was unloaded meanwhile, or the warm-up failed: the
+        log.info("warm-up skipped: %s", exc)  # first request then pays the first runs itself
         return
-    if engine.closed:          # another model is loading: this one's encoder would only delay it
+    if engine.closed:  # another model is loading: this one's encoder would only delay it
         return
     try:
         synth.finish_loading()
-    except Exception as exc:   # the request that needs the audio encoder tries again and says why
+    except Exception as exc:  # the request that needs the audio encoder tries again and says why
         log.info("audio encoder not preloaded: %s", exc)
 
 
 class SynthesisWorker(QObject):
     loadStarted = Signal(str)
-    loaded = Signal(object)            # ModelStatus
-    loadFailed = Signal(str)           # the user-facing sentence
-    started = Signal(int)              # job id
-    chunkReady = Signal(int, object)   # job id, AudioChunk
-    progress = Signal(int, int, int)   # job id, segments done, segments total
-    finished = Signal(int, object)     # job id, SynthesisResult
-    failed = Signal(int, str)          # job id, sentence
-    cancelled = Signal(int)            # job id
-    referenceReady = Signal(str, str, str)   # audio codes, transcript, source file
+    loaded = Signal(object)  # ModelStatus
+    loadFailed = Signal(str)  # the user-facing sentence
+    started = Signal(int)  # job id
+    chunkReady = Signal(int, object)  # job id, AudioChunk
+    progress = Signal(int, int, int)  # job id, segments done, segments total
+    finished = Signal(int, object)  # job id, SynthesisResult
+    failed = Signal(int, str)  # job id, sentence
+    cancelled = Signal(int)  # job id
+    referenceReady = Signal(str, str, str)  # audio codes, transcript, source file
     referenceFailed = Signal(str)
 
     def __init__(self, synthesizer_factory=None):
@@ -91,7 +91,7 @@ class SynthesisWorker(QObject):
         self._engine: Engine | None = None
         self._lock = threading.Lock()
         self._cancelled_upto = 0
-        self._running: dict[int, object] = {}       # window job id -> engine job
+        self._running: dict[int, object] = {}  # window job id -> engine job
 
     # -- called from the GUI thread -------------------------------------------------
     def cancel(self, job_id: int) -> None:
@@ -132,14 +132,16 @@ class SynthesisWorker(QObject):
             return
         except Exception as exc:
             log.exception("reference voice failed")
-            self.referenceFailed.emit(_unexpected(_("The recording could not be used: {error}"), exc))
+            self.referenceFailed.emit(
+                _unexpected(_("The recording could not be used: {error}"), exc)
+            )
             return
         self.referenceReady.emit(codes, text, path)
 
     @Slot(str, str, str)
     def loadModel(self, model_dir: str, device: str, precision: str = "auto") -> None:
         self.loadStarted.emit(model_dir)
-        self.shutdown()                       # one model in memory at a time
+        self.shutdown()  # one model in memory at a time
         try:
             synth = self._factory(model_dir, device=device, precision=precision)
             # Loaded on the thread that will decode with it: this worker's thread stays alive,
@@ -155,12 +157,20 @@ class SynthesisWorker(QObject):
             return
         with self._lock:
             self._synth, self._engine = synth, engine
-        self.loaded.emit(ModelStatus(
-            root=str(synth.store.root), device=synth.device.device, device_reason=synth.device.reason,
-            kind=synth.store.kind, test_model=synth.test_model, load_seconds=synth.load_seconds or 0.0,
-            decode=synth.decode_label, notes=tuple(synth.notes), precision=synth.precision,
-            precision_asked=precision,
-        ))
+        self.loaded.emit(
+            ModelStatus(
+                root=str(synth.store.root),
+                device=synth.device.device,
+                device_reason=synth.device.reason,
+                kind=synth.store.kind,
+                test_model=synth.test_model,
+                load_seconds=synth.load_seconds or 0.0,
+                decode=synth.decode_label,
+                notes=tuple(synth.notes),
+                precision=synth.precision,
+                precision_asked=precision,
+            )
+        )
         threading.Thread(target=_warm_up, args=(engine, synth), name="warm-up", daemon=True).start()
 
     @Slot(object)
@@ -183,7 +193,7 @@ class SynthesisWorker(QObject):
             handle = engine.submit(job.request, Priority.INTERACTIVE)
             with self._lock:
                 self._running[job.id] = handle
-                late = job.id <= self._cancelled_upto     # Stop came while it was submitted
+                late = job.id <= self._cancelled_upto  # Stop came while it was submitted
             if late:
                 handle.cancel()
             for item in handle:
@@ -198,8 +208,13 @@ class SynthesisWorker(QObject):
             self.failed.emit(job.id, str(exc))
         except Exception as exc:
             log.error("synthesis crashed:\n%s", traceback.format_exc())
-            self.failed.emit(job.id, _unexpected(
-                _("Synthesis failed unexpectedly ({error}); the details are in the log file."), exc))
+            self.failed.emit(
+                job.id,
+                _unexpected(
+                    _("Synthesis failed unexpectedly ({error}); the details are in the log file."),
+                    exc,
+                ),
+            )
         finally:
             with self._lock:
                 self._running.pop(job.id, None)
@@ -208,8 +223,10 @@ class SynthesisWorker(QObject):
 class WorkerThread(OwnedThread):
     """The synthesis worker on its thread; `shutdown()` cancels, stops and waits."""
 
-    submit = Signal(object)         # Job -> worker.run (queued)
-    requestLoad = Signal(str, str, str)  # model folder, device, precision -> worker.loadModel (queued)
+    submit = Signal(object)  # Job -> worker.run (queued)
+    requestLoad = Signal(
+        str, str, str
+    )  # model folder, device, precision -> worker.loadModel (queued)
     requestReference = Signal(str, str)  # -> worker.makeReference (queued)
 
     def __init__(self, synthesizer_factory=None, parent=None):

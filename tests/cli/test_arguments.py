@@ -19,24 +19,32 @@ def run(args, capsys):
     return code, out.err
 
 
-@pytest.mark.parametrize("option,value,says", [
-    ("--seed", str(10**30), "--seed must be between 0 and 4294967295"),
-    ("--seed", "-1", "--seed must be between 0"),
-    ("--seed", "1.5", "--seed must be a whole number"),
-    ("--max-tokens", "-5", "--max-tokens must be at least 1"),
-    ("--temperature", "-1", "--temperature must be greater than 0"),
-    ("--temperature", "inf", "--temperature must be a finite number"),
-    ("--top-k", "0", "--top-k must be at least 1"),
-    ("--top-p", "5", "--top-p must be greater than 0 and at most 1"),
-    ("--top-p", "0", "--top-p must be greater than 0"),
-    ("--speed", "10", "--speed must be between 0 and 9"),
-])
+@pytest.mark.parametrize(
+    "option,value,says",
+    [
+        ("--seed", str(10**30), "--seed must be between 0 and 4294967295"),
+        ("--seed", "-1", "--seed must be between 0"),
+        ("--seed", "1.5", "--seed must be a whole number"),
+        ("--max-tokens", "-5", "--max-tokens must be at least 1"),
+        ("--temperature", "-1", "--temperature must be greater than 0"),
+        ("--temperature", "inf", "--temperature must be a finite number"),
+        ("--top-k", "0", "--top-k must be at least 1"),
+        ("--top-p", "5", "--top-p must be greater than 0 and at most 1"),
+        ("--top-p", "0", "--top-p must be greater than 0"),
+        ("--speed", "10", "--speed must be between 0 and 9"),
+    ],
+)
 def test_out_of_range_numbers_are_one_sentence_and_exit_2(option, value, says, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["synth", "hello", "-o", str(tmp_path / "x.wav"), f"{option}={value}"])
     err = capsys.readouterr().err
     assert exit_.value.code == 2
-    assert err.startswith("error: ") and says in err and err.count("\n") == 1 and err.rstrip().endswith(".")
+    assert (
+        err.startswith("error: ")
+        and says in err
+        and err.count("\n") == 1
+        and err.rstrip().endswith(".")
+    )
     assert not (tmp_path / "x.wav").exists()
 
 
@@ -69,15 +77,34 @@ def test_an_unbalanced_bracket_is_reported_and_the_text_after_it_kept():
     assert len(prepared.warnings) == 2 and "[nonsense]" in prepared.warnings[0]
 
 
-@pytest.mark.parametrize("kwargs", [dict(seed=SEED_MAX + 1), dict(seed=-1), dict(speed=10), dict(oral=10),
-                                    dict(laugh=3), dict(break_level=-1), dict(seed=True)])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(seed=SEED_MAX + 1),
+        dict(seed=-1),
+        dict(speed=10),
+        dict(oral=10),
+        dict(laugh=3),
+        dict(break_level=-1),
+        dict(seed=True),
+    ],
+)
 def test_the_window_request_refuses_the_same_values(kwargs):
     with pytest.raises(ParameterError):
         SynthesisRequest("hi", **kwargs)
 
 
-@pytest.mark.parametrize("kwargs", [dict(temperature=0), dict(temperature=float("nan")), dict(top_p=1.01),
-                                    dict(top_k=0), dict(max_new_tokens=0), dict(top_k=2.5)])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(temperature=0),
+        dict(temperature=float("nan")),
+        dict(top_p=1.01),
+        dict(top_k=0),
+        dict(max_new_tokens=0),
+        dict(top_k=2.5),
+    ],
+)
 def test_sampling_params_refuse_out_of_range(kwargs):
     with pytest.raises(ParameterError):
         SamplingParams(**kwargs)

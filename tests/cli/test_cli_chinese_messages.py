@@ -12,7 +12,7 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 def _run(argv, capsys):
     try:
         code = main(["--lang", "zh_CN", *argv])
-    except SystemExit as stopped:             # argparse's own exit
+    except SystemExit as stopped:  # argparse's own exit
         code = stopped.code
     finally:
         i18n.set_language("en")
@@ -21,7 +21,9 @@ def _run(argv, capsys):
 
 
 def test_a_missing_model_is_said_in_chinese_with_the_command_untranslated(tmp_path, capsys):
-    code, _, err = _run(["synth", "你好", "-o", str(tmp_path / "x.wav"), "--model", str(tmp_path / "none")], capsys)
+    code, _, err = _run(
+        ["synth", "你好", "-o", str(tmp_path / "x.wav"), "--model", str(tmp_path / "none")], capsys
+    )
     assert code == 2 and err.startswith("错误：") and "没有模型文件夹" in err
     assert "chattts-studio models download" in err
 

@@ -14,10 +14,20 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def run(args, tmp_path, **env):
-    environ = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")}
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")
+    }
     environ.update(env, PYTHONIOENCODING="utf-8", CHATTTS_STUDIO_HOME=str(tmp_path / "home"))
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=environ, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=environ,
+        timeout=300,
+    )
 
 
 def test_lang_zh_cn_prints_the_doctor_in_chinese(tmp_path):
@@ -63,5 +73,8 @@ def test_the_window_command_takes_lang_for_this_session():
 
 def test_saving_a_snapshot_is_said_in_chinese(tmp_path, capsys):
     saved = tmp_path / "me.json"
-    assert main(["--lang", "zh_CN", "doctor", "--snapshot", SNAPSHOT, "--save-snapshot", str(saved)]) == 1
+    assert (
+        main(["--lang", "zh_CN", "doctor", "--snapshot", SNAPSHOT, "--save-snapshot", str(saved)])
+        == 1
+    )
     assert f"快照已保存到 {saved}" in capsys.readouterr().out and saved.is_file()

@@ -5,7 +5,9 @@ from app.engine.request import SamplingParams, SynthesisRequest
 
 
 def test_a_missing_model_points_to_the_download_command(tmp_path, capsys):
-    code = main(["synth", "你好。", "-o", str(tmp_path / "x.wav"), "--model", str(tmp_path / "none")])
+    code = main(
+        ["synth", "你好。", "-o", str(tmp_path / "x.wav"), "--model", str(tmp_path / "none")]
+    )
     err = capsys.readouterr().err
     assert code == 2 and "chattts-studio models download" in err
     assert not (tmp_path / "x.wav").exists()
@@ -20,6 +22,8 @@ def test_an_incomplete_model_points_to_the_download_command(model_copy, tmp_path
 
 def test_the_refinement_warning_names_the_switch_in_the_window_and_on_the_command_line(synthesizer):
     # The tiny model's refinement always runs to its length limit.
-    result = synthesizer.run(SynthesisRequest("你好。", voice_lock=False, sampling=SamplingParams(max_new_tokens=8)))
+    result = synthesizer.run(
+        SynthesisRequest("你好。", voice_lock=False, sampling=SamplingParams(max_new_tokens=8))
+    )
     refine = [w for w in result.warnings if "refinement reached its length limit" in w]
     assert refine and "--no-refine" in refine[0] and "Refine text first" in refine[0]

@@ -29,7 +29,9 @@ def reached(monkeypatch):
     """Every command's `run` replaced by one that records which module it belongs to."""
     seen = []
     for module in {module for _argv, module in ROUTES}:
-        monkeypatch.setattr(module, "run", lambda args, module=module: seen.append((module, args)) or 7)
+        monkeypatch.setattr(
+            module, "run", lambda args, module=module: seen.append((module, args)) or 7
+        )
     return seen
 
 
@@ -50,9 +52,14 @@ def test_models_subcommands_keep_their_options(reached):
     assert (download_args.source, download_args.url) == ("custom", "http://mirror")
 
 
-@pytest.mark.parametrize("argv", [["models", "--model", "D", "--json", "status"],
-                                  ["models", "status", "--model", "D", "--json"],
-                                  ["models", "--json", "status", "--model", "D"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["models", "--model", "D", "--json", "status"],
+        ["models", "status", "--model", "D", "--json"],
+        ["models", "--json", "status", "--model", "D"],
+    ],
+)
 def test_model_and_json_count_before_or_after_the_subcommand(argv, reached):
     main(argv)
     args = reached[0][1]
@@ -65,13 +72,16 @@ def test_models_without_model_option_uses_the_configured_folder(reached):
     assert args.model is None and args.json is False and args.yes is False
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["models", "frob"], "invalid choice: 'frob'"),
-    (["models"], "ACTION"),
-    (["models", "status", "--yes"], "--yes"),
-    (["synth", "hi", "-o", "x.wav", "--no-such-option"], "--no-such-option"),
-    (["doctor", "extra"], "extra"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["models", "frob"], "invalid choice: 'frob'"),
+        (["models"], "ACTION"),
+        (["models", "status", "--yes"], "--yes"),
+        (["synth", "hi", "-o", "x.wav", "--no-such-option"], "--no-such-option"),
+        (["doctor", "extra"], "extra"),
+    ],
+)
 def test_a_usage_error_is_one_error_line_and_exit_2(argv, says, capsys, reached):
     with pytest.raises(SystemExit) as stopped:
         main(argv)
@@ -88,7 +98,16 @@ def test_help_lists_every_command(capsys):
     out = capsys.readouterr().out
     assert stopped.value.code == 0
     names = command_names(build_parser())
-    assert names == {"synth", "normalize", "models", "self-test", "doctor", "test-model", "serve", "narrate"}
+    assert names == {
+        "synth",
+        "normalize",
+        "models",
+        "self-test",
+        "doctor",
+        "test-model",
+        "serve",
+        "narrate",
+    }
     assert all(f"    {name} " in out for name in names), out
     assert "The window: chattts-studio [--model DIR]" in out
 
@@ -97,7 +116,9 @@ def test_models_help_lists_its_subcommands(capsys):
     with pytest.raises(SystemExit):
         main(["models", "--help"])
     out = capsys.readouterr().out
-    assert all(f"    {name} " in out for name in ("status", "verify", "download", "import", "remove")), out
+    assert all(
+        f"    {name} " in out for name in ("status", "verify", "download", "import", "remove")
+    ), out
 
 
 def test_each_subcommand_has_its_own_help(capsys):
@@ -113,18 +134,33 @@ def test_synth_defaults_are_the_request_defaults(reached):
     args = reached[0][1]
     sampling, request = SamplingParams(), SynthesisRequest("hi")
     assert (args.temperature, args.top_p, args.top_k, args.max_tokens) == (
-        sampling.temperature, sampling.top_p, sampling.top_k, sampling.max_new_tokens)
+        sampling.temperature,
+        sampling.top_p,
+        sampling.top_k,
+        sampling.max_new_tokens,
+    )
     assert (args.seed, args.speed, not args.no_refine, not args.no_voice_lock) == (
-        request.seed, request.speed, request.refine_text, request.voice_lock)
+        request.seed,
+        request.speed,
+        request.refine_text,
+        request.voice_lock,
+    )
 
 
-@pytest.mark.parametrize("argv, said", [
-    (["docter"], "error: unknown command 'docter' (did you mean doctor?)\n"),
-    (["synthesize", "hi"], "error: unknown command 'synthesize' (did you mean synth?)\n"),
-    (["--lang", "en", "modles", "status"], "error: unknown command 'modles' (did you mean models?)\n"),
-])
-def test_a_mistyped_command_is_an_error_with_the_closest_command(argv, said, capsys, reached, tmp_path,
-                                                                 monkeypatch):
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["docter"], "error: unknown command 'docter' (did you mean doctor?)\n"),
+        (["synthesize", "hi"], "error: unknown command 'synthesize' (did you mean synth?)\n"),
+        (
+            ["--lang", "en", "modles", "status"],
+            "error: unknown command 'modles' (did you mean models?)\n",
+        ),
+    ],
+)
+def test_a_mistyped_command_is_an_error_with_the_closest_command(
+    argv, said, capsys, reached, tmp_path, monkeypatch
+):
     """`docter` used to open the window, which said "The input file docter does not exist";
     `synthesize hi` blamed "unrecognized arguments"."""
     monkeypatch.chdir(tmp_path)
@@ -135,7 +171,9 @@ def test_a_mistyped_command_is_an_error_with_the_closest_command(argv, said, cap
     assert reached == []
 
 
-def test_an_unknown_word_with_no_close_command_lists_the_commands(capsys, reached, tmp_path, monkeypatch):
+def test_an_unknown_word_with_no_close_command_lists_the_commands(
+    capsys, reached, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as stopped:
         main(["xyzzy"])
@@ -154,7 +192,9 @@ def test_a_mistyped_command_is_said_in_the_language_asked(capsys, reached, tmp_p
 
 
 @pytest.mark.parametrize("name", ["docter", "notes"])
-def test_an_existing_file_of_that_name_still_opens_in_the_window(name, reached, tmp_path, monkeypatch):
+def test_an_existing_file_of_that_name_still_opens_in_the_window(
+    name, reached, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     (tmp_path / name).write_text("Hello.")
     assert main([name]) == 7

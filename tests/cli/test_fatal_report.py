@@ -27,7 +27,7 @@ def frozen_windows(monkeypatch):
 
 def test_console_build_prints_and_exits_non_zero(frozen_windows, capsys):
     assert entry.main(["self-test"]) == 3
-    assert frozen_windows == []                      # nobody would click it
+    assert frozen_windows == []  # nobody would click it
     err = capsys.readouterr().err
     assert "ChatTTS Studio could not start: RuntimeError: torch DLL failed to load" in err
     assert "chattts-studio.log" in err

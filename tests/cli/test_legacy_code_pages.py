@@ -15,12 +15,20 @@ from app.bootstrap import make_encodable
 
 SNAPSHOT = Path(__file__).parents[1] / "doctor" / "snapshots" / "win_chinese_user_cp936.json"
 # What each code page shows for [✓], [✗] and the Chinese user name in the snapshot's paths.
-EXPECTED = {"cp1252": ("[v]", "[×]", "C:\\Users\\??\\"), "cp936": ("[√]", "[×]", "C:\\Users\\张伟\\")}
+EXPECTED = {
+    "cp1252": ("[v]", "[×]", "C:\\Users\\??\\"),
+    "cp936": ("[√]", "[×]", "C:\\Users\\张伟\\"),
+}
 
 
 def _env(tmp_path, codec):
-    return dict(os.environ, PYTHONIOENCODING=codec, QT_QPA_PLATFORM="offscreen",
-                CHATTTS_STUDIO_HOME=str(tmp_path / "home"), HF_HUB_OFFLINE="1")
+    return dict(
+        os.environ,
+        PYTHONIOENCODING=codec,
+        QT_QPA_PLATFORM="offscreen",
+        CHATTTS_STUDIO_HOME=str(tmp_path / "home"),
+        HF_HUB_OFFLINE="1",
+    )
 
 
 @pytest.mark.parametrize("codec", ["cp1252", "cp936"])
@@ -52,11 +60,16 @@ def test_doctor_report_redirected_to_a_legacy_code_page_file(tmp_path, codec):
     """`chattts-studio doctor > report.txt` on an English or a Chinese Windows."""
     report = tmp_path / "report.txt"
     with report.open("wb") as out:
-        proc = subprocess.run([sys.executable, "-m", "app", "doctor", "--snapshot", str(SNAPSHOT)],
-                              stdout=out, stderr=subprocess.PIPE, env=_env(tmp_path, codec), timeout=300)
+        proc = subprocess.run(
+            [sys.executable, "-m", "app", "doctor", "--snapshot", str(SNAPSHOT)],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            env=_env(tmp_path, codec),
+            timeout=300,
+        )
     assert proc.returncode == 0, proc.stderr.decode(codec, "replace")
     assert b"Traceback" not in proc.stderr
-    text = report.read_bytes().decode(codec)          # strict: every byte is valid in the codec
+    text = report.read_bytes().decode(codec)  # strict: every byte is valid in the codec
     ok, _fail, user_dir = EXPECTED[codec]
     assert f"{ok} Python" in text
     assert "[!] Non-ASCII folder names" in text and user_dir in text
@@ -67,8 +80,12 @@ def test_doctor_report_redirected_to_a_legacy_code_page_file(tmp_path, codec):
 def test_self_test_through_a_legacy_code_page_pipe(tmp_path, codec):
     """What the Windows workflow runs: `self-test --json` with stdout piped."""
     report = tmp_path / "self-test.json"
-    proc = subprocess.run([sys.executable, "-m", "app", "self-test", "--json", str(report)],
-                          capture_output=True, env=_env(tmp_path, codec), timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "self-test", "--json", str(report)],
+        capture_output=True,
+        env=_env(tmp_path, codec),
+        timeout=600,
+    )
     out = proc.stdout.decode(codec)
     assert proc.returncode == 0, out + proc.stderr.decode(codec, "replace")
     ok, _fail, _ = EXPECTED[codec]

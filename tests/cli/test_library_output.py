@@ -16,16 +16,35 @@ BOOK = "Chapter 1\n\nThe road was long. They walked until noon.\n"
 
 def run(args, home, timeout=600):
     env = dict(os.environ, CHATTTS_STUDIO_HOME=str(home), PYTHONIOENCODING="utf-8")
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def ours_only(stderr: str) -> list[str]:
     """The lines that are not one of our sentences ("Note: ...", "error: ...", progress)."""
-    return [line for line in stderr.splitlines()
-            if line.strip() and not line.startswith(("Note: ", "error: ", "Rendering", "Exporting", "\r",
-                                                     "Speech server at", "curl ", "Model loaded on",
-                                                     "The speech server stopped"))]
+    return [
+        line
+        for line in stderr.splitlines()
+        if line.strip()
+        and not line.startswith(
+            (
+                "Note: ",
+                "error: ",
+                "Rendering",
+                "Exporting",
+                "\r",
+                "Speech server at",
+                "curl ",
+                "Model loaded on",
+                "The speech server stopped",
+            )
+        )
+    ]
 
 
 def test_synth_and_narrate_print_only_our_sentences(tiny_model, tmp_path, isolated_user_dirs):
@@ -33,19 +52,34 @@ def test_synth_and_narrate_print_only_our_sentences(tiny_model, tmp_path, isolat
     book = tmp_path / "book.txt"
     book.write_text(BOOK, encoding="utf-8")
     base = ["--model", str(tiny_model), "--no-refine"]
-    runs = [run(["synth", "Hello world.", "-o", str(tmp_path / f"{n}.wav"), "--max-tokens", "64", *base], home)
-            for n in ("first", "cached")]             # the second loads the cached int8 step
+    runs = [
+        run(
+            [
+                "synth",
+                "Hello world.",
+                "-o",
+                str(tmp_path / f"{n}.wav"),
+                "--max-tokens",
+                "64",
+                *base,
+            ],
+            home,
+        )
+        for n in ("first", "cached")
+    ]  # the second loads the cached int8 step
     runs.append(run(["narrate", str(book), "-o", str(tmp_path / "book.wav"), *base], home))
     for proc in runs:
         assert proc.returncode == 0, proc.stderr
-        assert "random-weight test model" in proc.stderr        # our own notes still come
+        assert "random-weight test model" in proc.stderr  # our own notes still come
         assert ours_only(proc.stderr) == [], proc.stderr
         assert "deprecated" not in proc.stderr and "[W" not in proc.stderr
     runs.append(serve_once(tiny_model, home))
     assert "Speech server at" in runs[-1].stderr
     assert ours_only(runs[-1].stderr) == [], runs[-1].stderr
     # The library's warning was made, and kept for whoever reads the logs.
-    assert "quantize_per_tensor" in (home / "log" / LIBRARY_LOG).read_text(encoding="utf-8", errors="replace")
+    assert "quantize_per_tensor" in (home / "log" / LIBRARY_LOG).read_text(
+        encoding="utf-8", errors="replace"
+    )
 
 
 def serve_once(tiny_model, home):
@@ -58,8 +92,13 @@ def serve_once(tiny_model, home):
 
     port = free_port()
     env = dict(os.environ, CHATTTS_STUDIO_HOME=str(home), PYTHONIOENCODING="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--model", str(tiny_model), "--port", str(port)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--model", str(tiny_model), "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
 
     def health():
@@ -67,8 +106,11 @@ def serve_once(tiny_model, home):
 
     try:
         wait_for(lambda: health() == "ok" or proc.poll() is not None, "the model loaded", 300)
-        reply = httpx.post(url + "/v1/audio/speech", timeout=300, json={
-            "model": "tts-1", "voice": "alloy", "input": "Hi.", "response_format": "wav"})
+        reply = httpx.post(
+            url + "/v1/audio/speech",
+            timeout=300,
+            json={"model": "tts-1", "voice": "alloy", "input": "Hi.", "response_format": "wav"},
+        )
         assert reply.status_code == 200
     finally:
         proc.send_signal(signal.SIGINT)
@@ -100,10 +142,17 @@ def test_an_unwritable_log_folder_changes_nothing(tmp_path, capfd):
 
 
 def _inside(code: str, home) -> subprocess.CompletedProcess:
-    script = ("import sys\nfrom app.library_output import library_output_to_log\n"
-              f"with library_output_to_log({str(home)!r}):\n    " + code + "\n")
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    script = (
+        "import sys\nfrom app.library_output import library_output_to_log\n"
+        f"with library_output_to_log({str(home)!r}):\n    " + code + "\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+    )
 
 
 def test_a_crash_still_reaches_the_terminal(tmp_path):
@@ -130,7 +179,9 @@ def test_a_full_log_is_kept_as_the_previous_one(tmp_path, capfd):
     log.write_bytes(b"newer\n" * 400_000)
     with library_output_to_log(tmp_path):
         pass
-    assert (tmp_path / (LIBRARY_LOG + ".1")).read_bytes().startswith(b"newer\n")   # one kept, not more
+    assert (
+        (tmp_path / (LIBRARY_LOG + ".1")).read_bytes().startswith(b"newer\n")
+    )  # one kept, not more
     assert sorted(p.name for p in tmp_path.iterdir()) == [LIBRARY_LOG, LIBRARY_LOG + ".1"]
 
 
@@ -154,18 +205,27 @@ def test_a_windows_console_keeps_the_console_writer(monkeypatch):
     monkeypatch.setattr(library_output.os, "isatty", lambda fd: True)
     writer = library_output._terminal_writer(7, sys.__stderr__)
     assert isinstance(writer.buffer.raw, FakeConsoleIO) and made == [(7, "w", False)]
-    monkeypatch.setattr(library_output.os, "isatty", lambda fd: False)   # a pipe: plain bytes
+    monkeypatch.setattr(library_output.os, "isatty", lambda fd: False)  # a pipe: plain bytes
     assert isinstance(library_output._terminal_writer(7, sys.__stderr__).buffer.raw, io.FileIO)
 
 
 def test_a_crash_points_at_what_the_libraries_printed(tmp_path):
     """An unexpected failure's traceback reaches the terminal with where the library's own
     words before it went; our own error (a StudioError) and a quiet log add nothing."""
-    crash = _inside("import os; os.write(2, b'CUDA error: an illegal memory access\\n'); "
-                    "raise RuntimeError('boom')", tmp_path)
+    crash = _inside(
+        "import os; os.write(2, b'CUDA error: an illegal memory access\\n'); "
+        "raise RuntimeError('boom')",
+        tmp_path,
+    )
     assert "boom" in crash.stderr and "CUDA error" not in crash.stderr
-    assert f"Note: what the libraries printed before this failure is in {tmp_path / LIBRARY_LOG}." in crash.stderr
+    assert (
+        f"Note: what the libraries printed before this failure is in {tmp_path / LIBRARY_LOG}."
+        in crash.stderr
+    )
     quiet = _inside("raise RuntimeError('boom')", tmp_path / "quiet")
-    ours = _inside("import os; os.write(2, b'x\\n'); from app.engine.errors import StudioError; "
-                   "raise StudioError('ours')", tmp_path)
+    ours = _inside(
+        "import os; os.write(2, b'x\\n'); from app.engine.errors import StudioError; "
+        "raise StudioError('ours')",
+        tmp_path,
+    )
     assert "Note: what the libraries" not in quiet.stderr + ours.stderr

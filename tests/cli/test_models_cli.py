@@ -37,7 +37,7 @@ def test_status_without_a_model_is_still_the_status(tmp_path, capsys):
     code, out, _ = models(["status", "--model", str(tmp_path / "none"), "--json"], capsys)
     data = json.loads(out)
     assert code == 1 and data["ok"] is False and sorted(data["missing"]) == sorted(MODEL_FILES)
-    assert not (tmp_path / "none").exists()                      # looking creates nothing
+    assert not (tmp_path / "none").exists()  # looking creates nothing
 
 
 def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch):
@@ -49,20 +49,44 @@ def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch
     monkeypatch.setattr(md, "official_sha256", lambda: hashes)
     monkeypatch.setattr(ModelStore, "expected_sha256", lambda self: hashes)
     with FakeHub(tiny_model) as hub:
-        code, out, _ = models(["download", "--model", str(tmp_path / "m"), "--source", "custom",
-                               "--url", hub.endpoint, "--json"], capsys)
+        code, out, _ = models(
+            [
+                "download",
+                "--model",
+                str(tmp_path / "m"),
+                "--source",
+                "custom",
+                "--url",
+                hub.endpoint,
+                "--json",
+            ],
+            capsys,
+        )
     assert code == 0
     data = json.loads(out)
     assert data["missing"] == [] and data["bad"] == []
-    assert all((tmp_path / "m" / rel).read_bytes() == (tiny_model / rel).read_bytes() for rel in MODEL_FILES)
+    assert all(
+        (tmp_path / "m" / rel).read_bytes() == (tiny_model / rel).read_bytes()
+        for rel in MODEL_FILES
+    )
 
 
 def test_download_from_an_unreachable_host_is_a_sentence(tmp_path, capsys, monkeypatch):
     import app.engine.models.download as md
 
-    monkeypatch.setattr(md, "BACKOFF_S", 0.0)   # retries with back-off, minus the waiting
-    code, _, err = models(["download", "--model", str(tmp_path / "m"), "--source", "custom",
-                           "--url", "http://127.0.0.1:9"], capsys)
+    monkeypatch.setattr(md, "BACKOFF_S", 0.0)  # retries with back-off, minus the waiting
+    code, _, err = models(
+        [
+            "download",
+            "--model",
+            str(tmp_path / "m"),
+            "--source",
+            "custom",
+            "--url",
+            "http://127.0.0.1:9",
+        ],
+        capsys,
+    )
     assert code == 2
     assert "127.0.0.1:9" in err and "Traceback" not in err
 

@@ -13,8 +13,10 @@ import soundfile as sf
 
 from app.cli import main
 
-BOOK = ("Chapter 1\n\nThe road was long. They walked until noon.\n\n"
-        "Chapter 2\n\nAt the bridge they rested. Then the rain came.\n")
+BOOK = (
+    "Chapter 1\n\nThe road was long. They walked until noon.\n\n"
+    "Chapter 2\n\nAt the bridge they rested. Then the rain came.\n"
+)
 
 
 def narrate(args, capsys):
@@ -43,12 +45,31 @@ def book(tmp_path):
 
 def test_a_book_becomes_audio_subtitles_and_a_project(tiny_model, book, tmp_path, capsys):
     out = tmp_path / "book.wav"
-    code, stdout, stderr = narrate([str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine",
-                                    "--subtitles", "srt", "--seed", "3", "--json"], capsys)
+    code, stdout, stderr = narrate(
+        [
+            str(book),
+            "-o",
+            str(out),
+            "--model",
+            str(tiny_model),
+            "--no-refine",
+            "--subtitles",
+            "srt",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        capsys,
+    )
     assert code == 0, stderr
     lines = events(stdout)
-    assert lines[0] == {"event": "start", "project": str(tmp_path / "book.ctsproj"), "done": 0, "total": 4,
-                        "resumed": False}
+    assert lines[0] == {
+        "event": "start",
+        "project": str(tmp_path / "book.ctsproj"),
+        "done": 0,
+        "total": 4,
+        "resumed": False,
+    }
     progress = [e for e in lines if e["event"] == "progress"]
     assert [e["done"] for e in progress][-1] == 4 and all(e["total"] == 4 for e in progress)
     assert [e["done"] for e in progress] == sorted(e["done"] for e in progress)
@@ -64,16 +85,31 @@ def test_a_book_becomes_audio_subtitles_and_a_project(tiny_model, book, tmp_path
     assert takes(tmp_path / "book.ctsproj") == 4
 
 
-def test_an_epub_from_pandoc_reads_no_title_page_and_its_author_is_the_m4b_artist(tiny_model, tmp_path, capsys):
+def test_an_epub_from_pandoc_reads_no_title_page_and_its_author_is_the_m4b_artist(
+    tiny_model, tmp_path, capsys
+):
     import av
 
     from tests.narration.test_inputs_formats import PANDOC_TITLE_PAGE, make_book_with_front_page
 
-    book = make_book_with_front_page(tmp_path / "book.epub", "text/title_page.xhtml", PANDOC_TITLE_PAGE,
-                                     ("Jane Doe", "李雷"))
+    book = make_book_with_front_page(
+        tmp_path / "book.epub", "text/title_page.xhtml", PANDOC_TITLE_PAGE, ("Jane Doe", "李雷")
+    )
     out = tmp_path / "book.m4b"
-    code, stdout, stderr = narrate([str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine",
-                                    "--seed", "3", "--json"], capsys)
+    code, stdout, stderr = narrate(
+        [
+            str(book),
+            "-o",
+            str(out),
+            "--model",
+            str(tiny_model),
+            "--no-refine",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        capsys,
+    )
     assert code == 0, stderr
     with av.open(str(out)) as container:
         assert container.metadata["artist"] == "Jane Doe, 李雷"
@@ -81,13 +117,17 @@ def test_an_epub_from_pandoc_reads_no_title_page_and_its_author_is_the_m4b_artis
         assert [c["metadata"]["title"] for c in container.chapters()] == ["The Start", "第二章"]
 
 
-def test_the_same_command_again_continues_the_project_and_renders_nothing(tiny_model, book, tmp_path, capsys):
+def test_the_same_command_again_continues_the_project_and_renders_nothing(
+    tiny_model, book, tmp_path, capsys
+):
     out = tmp_path / "book.wav"
     args = [str(book), "-o", str(out), "--model", str(tiny_model), "--no-refine", "--json"]
     assert narrate(args, capsys)[0] == 0
     first = out.read_bytes()
     code, stdout, stderr = narrate(args, capsys)
-    assert code == 2 and "already exists" in stderr and "--overwrite" in stderr      # never replaced silently
+    assert (
+        code == 2 and "already exists" in stderr and "--overwrite" in stderr
+    )  # never replaced silently
     code, stdout, stderr = narrate([*args, "--overwrite"], capsys)
     assert code == 0, stderr
     lines = events(stdout)
@@ -99,7 +139,8 @@ def test_the_same_command_again_continues_the_project_and_renders_nothing(tiny_m
 
 
 def test_ctrl_c_keeps_the_finished_sentences_exits_130_and_the_next_run_completes(
-        tiny_model, book, tmp_path, capsys, monkeypatch):
+    tiny_model, book, tmp_path, capsys, monkeypatch
+):
     from app.cli import narrate_progress
 
     original = narrate_progress.Reporter.progress
@@ -127,30 +168,57 @@ def test_chapters_none_and_a_script_input(tiny_model, tmp_path, capsys):
     script = tmp_path / "scene.txt"
     script.write_text("Alice: Where were you?\nBob: At the station.\n", encoding="utf-8")
     out = tmp_path / "scene.wav"
-    code, stdout, _ = narrate([str(script), "-o", str(out), "--model", str(tiny_model), "--no-refine",
-                               "--chapters", "none", "--json"], capsys)
+    code, stdout, _ = narrate(
+        [
+            str(script),
+            "-o",
+            str(out),
+            "--model",
+            str(tiny_model),
+            "--no-refine",
+            "--chapters",
+            "none",
+            "--json",
+        ],
+        capsys,
+    )
     assert code == 0
     from app.narration.project import Project
 
-    assert [s.speaker for s in Project.open(tmp_path / "scene.ctsproj").sentences()] == ["Alice", "Bob"]
-    assert len(next(f for f in events(stdout)[-1]["files"] if f["kind"] == "audio")["chapter_starts"]) == 1
+    assert [s.speaker for s in Project.open(tmp_path / "scene.ctsproj").sentences()] == [
+        "Alice",
+        "Bob",
+    ]
+    assert (
+        len(next(f for f in events(stdout)[-1]["files"] if f["kind"] == "audio")["chapter_starts"])
+        == 1
+    )
 
 
-@pytest.mark.parametrize("make, args, message", [
-    (None, ["missing.txt"], "does not exist"),
-    ("book.pdf", ["book.pdf"], "PDF file"),
-    ("book.txt", ["book.txt", "--voice", "Nobody"], "no saved voice named Nobody"),
-    (None, ["--project", "none.ctsproj"], "give the INPUT file"),
-    ("book.txt", ["book.txt", "--format", "flac"], "suffix of wav"),
-    ("out.wav", ["out.wav"], "is also the file"),
-])
-def test_mistakes_are_one_sentence_and_leave_no_project(make, args, message, tiny_model, tmp_path, capsys,
-                                                        monkeypatch):
+@pytest.mark.parametrize(
+    "make, args, message",
+    [
+        (None, ["missing.txt"], "does not exist"),
+        ("book.pdf", ["book.pdf"], "PDF file"),
+        ("book.txt", ["book.txt", "--voice", "Nobody"], "no saved voice named Nobody"),
+        (None, ["--project", "none.ctsproj"], "give the INPUT file"),
+        ("book.txt", ["book.txt", "--format", "flac"], "suffix of wav"),
+        ("out.wav", ["out.wav"], "is also the file"),
+    ],
+)
+def test_mistakes_are_one_sentence_and_leave_no_project(
+    make, args, message, tiny_model, tmp_path, capsys, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     if make:
         (tmp_path / make).write_bytes(BOOK.encode() if make.endswith(".txt") else b"%PDF-1.7")
     code, _stdout, stderr = narrate([*args, "-o", "out.wav", "--model", str(tiny_model)], capsys)
-    assert code == 2 and message in stderr and stderr.startswith("error: ") and "Traceback" not in stderr
+    assert (
+        code == 2
+        and message in stderr
+        and stderr.startswith("error: ")
+        and "Traceback" not in stderr
+    )
     assert not list(tmp_path.glob("*.ctsproj"))
 
 
@@ -170,7 +238,7 @@ def test_script_speakers_and_voice_get_the_saved_voices_of_their_names(tmp_path)
     project = Project.create(tmp_path / "scene.ctsproj", document)
     _map_speakers(project, document)
     voices = project.voices()
-    assert set(voices) == {"Alice"}                     # Bob has no saved voice: the narrator reads him
+    assert set(voices) == {"Alice"}  # Bob has no saved voice: the narrator reads him
     assert (voices["Alice"].speaker, voices["Alice"].seed) == ("alice-speaker", 5)
     assert _narrator(Namespace(voice="Narrator", seed=None)) == (9, "narrator-speaker")
     assert _narrator(Namespace(voice=None, seed=4)) == (4, None)
@@ -206,10 +274,12 @@ def _take_write_raises_enospc(monkeypatch):
     monkeypatch.setattr(Project, "add_take", no_space)
 
 
-@pytest.mark.parametrize("fill", [_project_file_stops_growing, _take_write_raises_enospc],
-                         ids=["SQLITE_FULL", "ENOSPC"])
-def test_a_disk_that_fills_during_the_render_is_said_and_the_project_kept(fill, tiny_model, book, tmp_path, capsys,
-                                                                         monkeypatch):
+@pytest.mark.parametrize(
+    "fill", [_project_file_stops_growing, _take_write_raises_enospc], ids=["SQLITE_FULL", "ENOSPC"]
+)
+def test_a_disk_that_fills_during_the_render_is_said_and_the_project_kept(
+    fill, tiny_model, book, tmp_path, capsys, monkeypatch
+):
     """It used to end in "could not be rendered: 11 (the first: )": no reason, and the
     suggested retry failed again."""
     out = tmp_path / "book.wav"
@@ -218,32 +288,39 @@ def test_a_disk_that_fills_during_the_render_is_said_and_the_project_kept(fill, 
     fill(monkeypatch)
     code, _stdout, stderr = narrate(args, capsys)
     assert code != 0
-    assert stderr.strip() == (f"error: The disk is full: free space on {tmp_path}, then run the same command "
-                              f"again; the project {project} keeps every finished sentence.")
+    assert stderr.strip() == (
+        f"error: The disk is full: free space on {tmp_path}, then run the same command "
+        f"again; the project {project} keeps every finished sentence."
+    )
     assert not out.exists()
     monkeypatch.undo()
-    code, _stdout, stderr = narrate(args, capsys)       # with space again, the same command completes
+    code, _stdout, stderr = narrate(args, capsys)  # with space again, the same command completes
     assert code == 0, stderr
     assert takes(project) == 4 and out.exists()
 
 
-def test_a_failure_whose_reason_was_not_recorded_does_not_print_an_empty_one(tiny_model, book, tmp_path, capsys,
-                                                                           monkeypatch):
+def test_a_failure_whose_reason_was_not_recorded_does_not_print_an_empty_one(
+    tiny_model, book, tmp_path, capsys, monkeypatch
+):
     from app.narration.project import Project, ProjectError
 
     def refuse(*_args, **_kwargs):
         raise ProjectError("The narration project is read-only (test).")
 
     monkeypatch.setattr(Project, "add_take", refuse)
-    monkeypatch.setattr(Project, "mark_failed", refuse)      # the row cannot say why either
-    code, _stdout, stderr = narrate([str(book), "-o", str(tmp_path / "b.wav"), "--model", str(tiny_model),
-                                     "--no-refine"], capsys)
+    monkeypatch.setattr(Project, "mark_failed", refuse)  # the row cannot say why either
+    code, _stdout, stderr = narrate(
+        [str(book), "-o", str(tmp_path / "b.wav"), "--model", str(tiny_model), "--no-refine"],
+        capsys,
+    )
     assert code != 0
     assert "(the first: The narration project is read-only (test).)" in stderr
     assert "(the first: )" not in stderr
 
 
-def test_a_disk_that_fills_during_the_export_names_the_folder(tiny_model, book, tmp_path, capsys, monkeypatch):
+def test_a_disk_that_fills_during_the_export_names_the_folder(
+    tiny_model, book, tmp_path, capsys, monkeypatch
+):
     import errno
 
     def no_space(tmp, *args, **kwargs):
@@ -252,8 +329,10 @@ def test_a_disk_that_fills_during_the_export_names_the_folder(tiny_model, book, 
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr("app.narration.export.exporter.write_sndfile", no_space)
-    code, _stdout, stderr = narrate([str(book), "-o", str(tmp_path / "b.wav"), "--model", str(tiny_model),
-                                     "--no-refine"], capsys)
+    code, _stdout, stderr = narrate(
+        [str(book), "-o", str(tmp_path / "b.wav"), "--model", str(tiny_model), "--no-refine"],
+        capsys,
+    )
     assert code != 0
     assert f"The disk is full: free space on {tmp_path}, then export again" in stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.ctsproj", "book.txt", "studio-home"]

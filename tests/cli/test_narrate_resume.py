@@ -15,8 +15,12 @@ import soundfile as sf
 
 from app.cli import main
 
-BOOK = "".join(f"Chapter {c}\n\n" + " ".join(f"Sentence {s} of chapter {c} is here." for s in range(1, 5)) + "\n\n"
-               for c in range(1, 4))                           # 3 chapters, 12 sentences
+BOOK = "".join(
+    f"Chapter {c}\n\n"
+    + " ".join(f"Sentence {s} of chapter {c} is here." for s in range(1, 5))
+    + "\n\n"
+    for c in range(1, 4)
+)  # 3 chapters, 12 sentences
 
 
 def project_takes(path) -> dict[tuple[int, int], np.ndarray]:
@@ -24,28 +28,45 @@ def project_takes(path) -> dict[tuple[int, int], np.ndarray]:
 
     project = Project.open(path)
     chapters = {c.id: c.index for c in project.chapters()}
-    return {(chapters[s.chapter_id], s.index): project.take_audio(s.take_id)
-            for s in project.sentences() if s.take_id is not None}
+    return {
+        (chapters[s.chapter_id], s.index): project.take_audio(s.take_id)
+        for s in project.sentences()
+        if s.take_id is not None
+    }
 
 
 @pytest.mark.slow
 def test_a_sigkilled_narration_resumes_to_the_same_audio(tiny_model, tmp_path, capsys):
     book = tmp_path / "book.txt"
     book.write_text(BOOK, encoding="utf-8")
-    common = ["--model", str(tiny_model), "--no-refine", "--seed", "11", "--device", "cpu", "--json"]
+    common = [
+        "--model",
+        str(tiny_model),
+        "--no-refine",
+        "--seed",
+        "11",
+        "--device",
+        "cpu",
+        "--json",
+    ]
 
     whole = tmp_path / "whole.wav"
     assert main(["narrate", str(book), "-o", str(whole), *common]) == 0, capsys.readouterr().err
 
     killed = tmp_path / "killed.wav"
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    child = subprocess.Popen([sys.executable, "-m", "app", "narrate", str(book), "-o", str(killed), *common],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "app", "narrate", str(book), "-o", str(killed), *common],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
     try:
         for line in child.stdout:
             event = json.loads(line)
             if event["event"] == "progress" and event["done"] >= 1:
-                os.kill(child.pid, signal.SIGKILL)     # no handler runs, no file is closed cleanly
+                os.kill(child.pid, signal.SIGKILL)  # no handler runs, no file is closed cleanly
                 break
     finally:
         child.kill()
@@ -53,10 +74,12 @@ def test_a_sigkilled_narration_resumes_to_the_same_audio(tiny_model, tmp_path, c
     assert child.returncode == -signal.SIGKILL
     project = tmp_path / "killed.ctsproj"
     survived = project_takes(project)
-    assert 1 <= len(survived) < 12 and not killed.exists()        # killed midway, nothing exported
+    assert 1 <= len(survived) < 12 and not killed.exists()  # killed midway, nothing exported
 
     capsys.readouterr()
-    assert main(["narrate", "-o", str(killed), "--project", str(project), *common]) == 0, capsys.readouterr().err
+    assert main(["narrate", "-o", str(killed), "--project", str(project), *common]) == 0, (
+        capsys.readouterr().err
+    )
     start = next(json.loads(x) for x in capsys.readouterr().out.splitlines() if '"start"' in x)
     assert start["resumed"] and start["done"] == len(survived)
 

@@ -13,10 +13,27 @@ from tests.cli.test_narrate import BOOK, narrate
 # Each worker loads its own model (seconds on a quiet machine, minutes on a busy one).
 pytestmark = pytest.mark.timeout(1800)
 
+
 def _run(tiny_model, book, out, workers, capsys):
-    code, _out, err = narrate([str(book), "-o", str(out), "--model", str(tiny_model), "--device", "cpu",
-                               "--precision", "fp32", "--no-refine", "--seed", "3", "--workers", str(workers)],
-                              capsys)
+    code, _out, err = narrate(
+        [
+            str(book),
+            "-o",
+            str(out),
+            "--model",
+            str(tiny_model),
+            "--device",
+            "cpu",
+            "--precision",
+            "fp32",
+            "--no-refine",
+            "--seed",
+            "3",
+            "--workers",
+            str(workers),
+        ],
+        capsys,
+    )
     assert code == 0, err
     return err
 
@@ -29,9 +46,11 @@ def test_two_local_workers_narrate_the_book_like_one(tiny_model, tmp_path, capsy
     err = _run(tiny_model, book, tmp_path / "two.wav", 2, capsys)
     assert "Traceback" not in err
     project = Project.open(tmp_path / "two.ctsproj")
-    makers = {t.worker.rsplit(" on ", 1)[-1] for s in project.sentences() for t in project.takes(s.id)}
+    makers = {
+        t.worker.rsplit(" on ", 1)[-1] for s in project.sentences() for t in project.takes(s.id)
+    }
     assert makers <= {"cpu0", "cpu1"} and makers
-    _run(tiny_model, book, tmp_path / "one.wav", 1, capsys)       # this process alone
+    _run(tiny_model, book, tmp_path / "one.wav", 1, capsys)  # this process alone
     two, rate = sf.read(str(tmp_path / "two.wav"), dtype="float32")
     one, _rate = sf.read(str(tmp_path / "one.wav"), dtype="float32")
     # Two workers of one thread each vs this process's threads: the same tokens, floats rounded
@@ -43,6 +62,8 @@ def test_two_local_workers_narrate_the_book_like_one(tiny_model, tmp_path, capsy
 @pytest.mark.parametrize("value", ["0", "65", "many"])
 def test_a_bad_workers_value_is_one_sentence(value, tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
-        main(["narrate", str(tmp_path / "b.txt"), "-o", str(tmp_path / "b.wav"), "--workers", value])
+        main(
+            ["narrate", str(tmp_path / "b.txt"), "-o", str(tmp_path / "b.wav"), "--workers", value]
+        )
     assert stop.value.code == 2
     assert "--workers must be auto or a whole number from 1 to 64" in capsys.readouterr().err

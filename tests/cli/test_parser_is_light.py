@@ -14,6 +14,8 @@ print(sorted(m for m in ('fastapi', 'pydantic', 'av', 'soundfile', 'torch', 'Cha
 
 
 def test_building_the_parser_imports_nothing_heavy():
-    proc = subprocess.run([sys.executable, "-c", BUILD], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", BUILD], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "[]"

@@ -9,7 +9,10 @@ from app.selftest import steps as selftest
 def test_each_step_passes_here(tmp_path):
     assert "torch" in selftest.step_torch()
     assert "ChatTTS data" in selftest.step_resources()
-    assert "比分三比二。" in selftest.step_text() and "four dollars and fifty cents" in selftest.step_text()
+    assert (
+        "比分三比二。" in selftest.step_text()
+        and "four dollars and fifty cents" in selftest.step_text()
+    )
     assert "main window built" in selftest.step_window()
     detail = selftest.step_synthesis(tmp_path)
     assert "24 kHz" in detail and "noise, not speech" in detail
@@ -20,7 +23,9 @@ def test_the_text_step_fails_when_numbers_are_not_read(monkeypatch):
     # A bundle without wetext's FSTs or sentencex fails here, not on the user's first sentence.
     import pytest
 
-    monkeypatch.setattr("app.engine.text.normalize.normalize", lambda text, lang=None, glue=" ": text)
+    monkeypatch.setattr(
+        "app.engine.text.normalize.normalize", lambda text, lang=None, glue=" ": text
+    )
     with pytest.raises(ValueError, match="was read as"):
         selftest.step_text()
 
@@ -34,7 +39,9 @@ def test_the_synthesis_step_fails_when_the_second_start_is_not_light(tmp_path, m
         raise RuntimeError("a part missing from the bundle")
 
     monkeypatch.setattr("app.engine.light.chat.light_chat", unavailable)
-    with pytest.raises(ValueError, match=r"the second start \(ChatTTS\) did not give the first start's audio"):
+    with pytest.raises(
+        ValueError, match=r"the second start \(ChatTTS\) did not give the first start's audio"
+    ):
         selftest.step_synthesis(tmp_path)
 
 
@@ -44,9 +51,13 @@ def test_a_failing_step_stops_the_run_and_is_named(tmp_path):
     def broken():
         raise FileNotFoundError("the Chinese translation is missing")
 
-    ok, steps = selftest.run_self_test([("first", lambda: calls.append(1) or "fine"),
-                                        ("resources", broken),
-                                        ("never", lambda: calls.append(2) or "")])
+    ok, steps = selftest.run_self_test(
+        [
+            ("first", lambda: calls.append(1) or "fine"),
+            ("resources", broken),
+            ("never", lambda: calls.append(2) or ""),
+        ]
+    )
     assert not ok
     assert [s.name for s in steps] == ["first", "resources"]
     assert calls == [1]
@@ -54,7 +65,9 @@ def test_a_failing_step_stops_the_run_and_is_named(tmp_path):
 
 
 def test_cli_writes_json_and_exits_1_with_a_sentence(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(selftest, "step_resources", lambda: (_ for _ in ()).throw(OSError("disk gone")))
+    monkeypatch.setattr(
+        selftest, "step_resources", lambda: (_ for _ in ()).throw(OSError("disk gone"))
+    )
     monkeypatch.setattr(selftest, "step_window", lambda: "window")
     monkeypatch.setattr(selftest, "step_synthesis", lambda work: "audio")
     report = tmp_path / "r.json"
@@ -70,7 +83,13 @@ def test_cli_passes_end_to_end(tmp_path, capsys):
     report = tmp_path / "r.json"
     assert main(["self-test", "--json", str(report)]) == 0
     data = json.loads(report.read_text())
-    assert data["ok"] and [s["name"] for s in data["steps"]] == ["torch", "resources", "text", "window", "synthesis"]
+    assert data["ok"] and [s["name"] for s in data["steps"]] == [
+        "torch",
+        "resources",
+        "text",
+        "window",
+        "synthesis",
+    ]
 
 
 def test_the_run_leaves_nothing_behind(monkeypatch):
@@ -97,7 +116,9 @@ def test_the_run_leaves_nothing_behind(monkeypatch):
         assert __import__("os").environ["CHATTTS_STUDIO_HOME"] == "/the/users/home"
 
 
-def test_the_synthesis_step_fails_when_the_second_start_needs_chattts_to_encode(tmp_path, monkeypatch):
+def test_the_synthesis_step_fails_when_the_second_start_needs_chattts_to_encode(
+    tmp_path, monkeypatch
+):
     """Its two sentences are voice-locked: the second start must encode the first one's
     recording with the encoder built without ChatTTS (engine/light/encoder.py)."""
     import pytest
@@ -116,7 +137,7 @@ def test_the_window_step_stops_the_window_s_threads_itself(monkeypatch):
     from app.ui.main_window import MainWindow
     from app.workers.threads import running_threads
 
-    monkeypatch.setattr(MainWindow, "close", lambda self: True)     # no closeEvent comes
+    monkeypatch.setattr(MainWindow, "close", lambda self: True)  # no closeEvent comes
     assert "main window built" in selftest.step_window()
     assert running_threads() == []
 
@@ -125,12 +146,13 @@ def test_the_report_is_flushed_before_the_exit(monkeypatch):
     import io
     import sys
 
-    monkeypatch.setattr(selftest, "run_self_test",
-                        lambda: (True, [selftest.Step("torch", True, 0.1, "2.14.1")]))
+    monkeypatch.setattr(
+        selftest, "run_self_test", lambda: (True, [selftest.Step("torch", True, 0.1, "2.14.1")])
+    )
     raw = io.BytesIO()
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="utf-8"))  # 8 KB buffer
     assert selftest.main() == 0
-    assert b"Self-test passed." in raw.getvalue()     # on the stream, not in its buffer
+    assert b"Self-test passed." in raw.getvalue()  # on the stream, not in its buffer
 
 
 def test_self_test_leaves_no_window_behind(isolated_user_dirs):

@@ -16,7 +16,9 @@ CREATE_NO_WINDOW = 0x08000000
 
 SMI_CSV = "572.61, NVIDIA GeForce RTX 3060, 12288, 11000, 8.6\n"
 SMI_HEADER = "| NVIDIA-SMI 572.61   Driver Version: 572.61   CUDA Version: 12.8 |"
-WSL_LIST = "  NAME      STATE           VERSION\n* Ubuntu    Running         2\n".encode("utf-16-le")
+WSL_LIST = "  NAME      STATE           VERSION\n* Ubuntu    Running         2\n".encode(
+    "utf-16-le"
+)
 
 
 @pytest.fixture
@@ -60,24 +62,30 @@ def test_on_windows_every_doctor_subprocess_gets_create_no_window(recorded_runs,
 def test_elsewhere_no_creationflags(recorded_runs, monkeypatch):
     monkeypatch.setattr(sys, "platform", "linux")
     hidden_process.run_hidden(["ldconfig", "-p"], capture_output=True, text=True)
-    (_args, kwargs), = recorded_runs
-    assert "creationflags" not in kwargs                 # POSIX's subprocess rejects it
-    assert kwargs["errors"] == "replace"                # a stray byte must not crash a check
+    ((_args, kwargs),) = recorded_runs
+    assert "creationflags" not in kwargs  # POSIX's subprocess rejects it
+    assert kwargs["errors"] == "replace"  # a stray byte must not crash a check
 
 
 def test_existing_flags_are_kept(recorded_runs, monkeypatch):
     monkeypatch.setattr(sys, "platform", "win32")
-    hidden_process.run_hidden(["x.exe"], creationflags=0x00000200)   # CREATE_NEW_PROCESS_GROUP
+    hidden_process.run_hidden(["x.exe"], creationflags=0x00000200)  # CREATE_NEW_PROCESS_GROUP
     assert recorded_runs[0][1]["creationflags"] == 0x00000200 | CREATE_NO_WINDOW
 
 
 def test_nothing_in_app_starts_a_process_another_way():
     """A new subprocess call that bypasses run_hidden would flash a window again."""
-    pattern = re.compile(r"subprocess\.(run|Popen|call|check_call|check_output)\(|os\.(system|popen|spawn\w*)\("
-                         r"|QProcess\b")
-    offenders = [f"{path.relative_to(APP)}:{n}" for path in APP.rglob("*.py") if path.name != "hidden_process.py"
-                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-                 if pattern.search(line)]
+    pattern = re.compile(
+        r"subprocess\.(run|Popen|call|check_call|check_output)\(|os\.(system|popen|spawn\w*)\("
+        r"|QProcess\b"
+    )
+    offenders = [
+        f"{path.relative_to(APP)}:{n}"
+        for path in APP.rglob("*.py")
+        if path.name != "hidden_process.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
     assert offenders == []
 
 

@@ -16,8 +16,27 @@ from app.doctor.runner import run_doctor
 from app.doctor.snapshot import MAX_SNAPSHOT_BYTES, Snapshot, SnapshotError, load_snapshot
 
 SNAPSHOTS = sorted((Path(__file__).parent / "snapshots").glob("*.json"))
-HOSTILE = st.sampled_from(["abc", "12.x", "", "９", -1, 0, 10**30, 1.5, math.nan, True, None, [], {},
-                           [1, "a"], {"a": 1}, "\u0000", "../../etc"])
+HOSTILE = st.sampled_from(
+    [
+        "abc",
+        "12.x",
+        "",
+        "９",
+        -1,
+        0,
+        10**30,
+        1.5,
+        math.nan,
+        True,
+        None,
+        [],
+        {},
+        [1, "a"],
+        {"a": 1},
+        "\u0000",
+        "../../etc",
+    ]
+)
 
 
 def _leaves(node, path=()):
@@ -59,7 +78,7 @@ def test_mutated_scenario_snapshots_never_crash_the_doctor(data, index):
             # paths would let a later mutation make the snapshot contain itself.
             _set(snapshot, path, copy.deepcopy(data.draw(HOSTILE)))
         except (KeyError, IndexError, TypeError):
-            pass   # an earlier mutation replaced a parent of this path
+            pass  # an earlier mutation replaced a parent of this path
     snapshot["snapshot_version"] = 1
     _check_report(load_snapshot_from(snapshot))
     # What a live probe returns is not loaded from a file: the guards alone must hold.
@@ -77,7 +96,9 @@ def load_snapshot_from(data, tmp=Path("/tmp")):
         Path(f.name).unlink()
 
 
-@pytest.mark.parametrize("section", ["nvidia", "torch", "os", "env", "paths", "model", "disk_free_bytes"])
+@pytest.mark.parametrize(
+    "section", ["nvidia", "torch", "os", "env", "paths", "model", "disk_free_bytes"]
+)
 def test_a_section_of_the_wrong_kind_is_dropped_with_a_note(tmp_path, section):
     data = json.loads((Path(__file__).parent / "snapshots" / "win_fine.json").read_text())
     data[section] = ["not", "an", "object"] if section != "disk_free_bytes" else "lots"
@@ -103,13 +124,17 @@ def test_an_oversized_or_damaged_snapshot_is_one_sentence(tmp_path):
 
 def test_a_recommendation_that_cannot_be_made_falls_back_to_the_cpu_and_says_so():
     data = json.loads((Path(__file__).parent / "snapshots" / "win_fine.json").read_text())
-    data["nvidia"]["gpus"][0]["compute_capability"] = ["8", "x"]   # as a live probe might return it
+    data["nvidia"]["gpus"][0]["compute_capability"] = ["8", "x"]  # as a live probe might return it
     report = _check_report(Snapshot(data))
     assert report.recommendation.device == "cpu" and report.recommendation.error
     assert "could not be worked out" in render_text(report)
 
 
-@given(value=st.one_of(HOSTILE, st.text(max_size=12), st.integers(), st.tuples(st.integers(), st.text())))
+@given(
+    value=st.one_of(
+        HOSTILE, st.text(max_size=12), st.integers(), st.tuples(st.integers(), st.text())
+    )
+)
 def test_fact_lookups_never_raise(value):
     from app.doctor import facts
 

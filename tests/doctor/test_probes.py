@@ -15,8 +15,10 @@ from app.doctor.snapshot import SECTIONS, Snapshot, load_snapshot, save_snapshot
 def test_wsl_list_in_utf16_is_parsed():
     raw = "  NAME            STATE           VERSION\r\n* Ubuntu-22.04    Running         2\r\n  Debian          Stopped         1\r\n"
     text = raw.encode("utf-16-le").decode("utf-16-le")
-    assert parse_wsl_list(text) == [{"name": "Ubuntu-22.04", "state": "Running", "version": 2},
-                                    {"name": "Debian", "state": "Stopped", "version": 1}]
+    assert parse_wsl_list(text) == [
+        {"name": "Ubuntu-22.04", "state": "Running", "version": 2},
+        {"name": "Debian", "state": "Stopped", "version": 1},
+    ]
 
 
 def test_nvidia_smi_csv_and_header_are_parsed():
@@ -24,8 +26,13 @@ def test_nvidia_smi_csv_and_header_are_parsed():
     header = "| NVIDIA-SMI 572.61    Driver Version: 572.61     CUDA Version: 12.8     |"
     info = parse_nvidia_smi(csv, header)
     assert info["driver_version"] == "572.61" and info["cuda_driver_version"] == 12080
-    assert info["gpus"][0] == {"name": "NVIDIA GeForce RTX 3060", "memory_total_mb": 12288,
-                               "memory_free_mb": 11000, "compute_capability": [8, 6], "driver_model": None}
+    assert info["gpus"][0] == {
+        "name": "NVIDIA GeForce RTX 3060",
+        "memory_total_mb": 12288,
+        "memory_free_mb": 11000,
+        "compute_capability": [8, 6],
+        "driver_model": None,
+    }
 
 
 def test_torch_probe_reads_this_installation():
@@ -44,10 +51,10 @@ def test_live_probe_fills_every_section(tiny_model, monkeypatch):
     snap = report.snapshot
     assert snap["snapshot_version"] == 1
     assert set(SECTIONS) <= set(snap)
-    assert snap["registry"] is None and snap["dlls"] is None      # not Windows
+    assert snap["registry"] is None and snap["dlls"] is None  # not Windows
     assert snap["model"]["dir"] == str(tiny_model)
     assert all(f["sha256_ok"] for f in snap["model"]["files"].values())
-    assert snap["network"]["hub_reachable"] is None                # offline: nothing contacted
+    assert snap["network"]["hub_reachable"] is None  # offline: nothing contacted
     statuses = {r.id: r.status for r in report.results}
     assert statuses["tdr"] == statuses["vc_runtime"] == "skip"
     assert statuses["model_files"] == "ok"
@@ -58,7 +65,7 @@ def test_saved_snapshot_replays_to_the_same_verdicts(tiny_model, tmp_path, monke
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     live = run_doctor(LiveProbe(tiny_model))
     path = save_snapshot(live.snapshot, tmp_path / "machine.json")
-    json.loads(path.read_text())   # valid JSON on disk
+    json.loads(path.read_text())  # valid JSON on disk
     replay = run_doctor(SnapshotProbe(load_snapshot(path)))
     assert [r.to_dict() for r in replay.results] == [r.to_dict() for r in live.results]
     assert replay.recommendation == live.recommendation
@@ -72,17 +79,19 @@ def _hub_report(monkeypatch, endpoint):
 
 
 def test_a_refused_connection_is_classified_and_said_in_one_sentence(monkeypatch):
-    with socket.socket() as s:             # bound but not listening: this port refuses
+    with socket.socket() as s:  # bound but not listening: this port refuses
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
         net, hub = _hub_report(monkeypatch, f"http://127.0.0.1:{port}")
     assert (net["hub_reachable"], net["error_kind"]) == (False, "refused")
-    assert hub.details == "127.0.0.1 refused the connection: nothing answers at that address and port."
+    assert (
+        hub.details == "127.0.0.1 refused the connection: nothing answers at that address and port."
+    )
 
 
 def test_a_host_that_never_answers_is_a_timeout(monkeypatch):
     monkeypatch.setattr(system, "HUB_TIMEOUT_S", 0.2)
-    with socket.socket() as s:             # listening, never answering
+    with socket.socket() as s:  # listening, never answering
         s.bind(("127.0.0.1", 0))
         s.listen()
         net, hub = _hub_report(monkeypatch, f"http://127.0.0.1:{s.getsockname()[1]}")
@@ -90,7 +99,9 @@ def test_a_host_that_never_answers_is_a_timeout(monkeypatch):
     assert hub.details.startswith("127.0.0.1 did not answer in time")
 
 
-def test_a_name_that_does_not_resolve_is_a_dns_failure_and_the_raw_error_keeps_whole_words(monkeypatch):
+def test_a_name_that_does_not_resolve_is_a_dns_failure_and_the_raw_error_keeps_whole_words(
+    monkeypatch,
+):
     def no_dns(*_args, **_kwargs):
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 

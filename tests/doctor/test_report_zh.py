@@ -25,9 +25,13 @@ WORD = r"[A-Za-z][A-Za-z'+]*"
 ENGLISH_RUN = re.compile(rf"{WORD}(?:[ \t]+{WORD}){{2,}}")
 # Spans that are not prose: `code`, URLs, and single tokens that are paths, registry keys,
 # options, assignments or file names (a slash, a backslash, a leading dash, "=", a dot inside).
-NOT_PROSE = [re.compile(r"`[^`]*`"), re.compile(r"https?://\S+"),
-             re.compile(r"[^\s，。；：（）“”]*[\\/=][^\s，。；：（）“”]*"),
-             re.compile(r"(?<!\S)--?[A-Za-z][\w-]*"), re.compile(r"\b\w+(?:\.\w+)+\b")]
+NOT_PROSE = [
+    re.compile(r"`[^`]*`"),
+    re.compile(r"https?://\S+"),
+    re.compile(r"[^\s，。；：（）“”]*[\\/=][^\s，。；：（）“”]*"),
+    re.compile(r"(?<!\S)--?[A-Za-z][\w-]*"),
+    re.compile(r"\b\w+(?:\.\w+)+\b"),
+]
 
 
 def machine_values(node) -> list[str]:
@@ -80,7 +84,7 @@ def test_every_scenario_renders_in_chinese_without_english_sentences(name):
     text = render_text(report, verbose=True)
     assert english_runs(text, snapshot) == []
     assert english_runs(render_text(report, verbose=False), snapshot) == []
-    for r in report.results:                     # every sentence of ours is Chinese
+    for r in report.results:  # every sentence of ours is Chinese
         assert HAN.search(r.summary), (r.id, r.summary)
         assert not r.fix or HAN.search(r.fix), (r.id, r.fix)
     assert HAN.search(report.recommendation.reason)
@@ -99,8 +103,10 @@ def test_the_report_columns_line_up_with_chinese_titles():
 
     i18n.set_language("zh_CN")
     report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_fine.json")))
-    lines = render_text(report).splitlines()[:len(report.results)]
-    starts = {display_width(line[:line.index(r.summary)]) for line, r in zip(lines, report.results)}
+    lines = render_text(report).splitlines()[: len(report.results)]
+    starts = {
+        display_width(line[: line.index(r.summary)]) for line, r in zip(lines, report.results)
+    }
     assert len(starts) == 1
 
 
@@ -130,12 +136,15 @@ def test_hostile_snapshots_render_in_chinese_without_a_crash(data, index):
     paths = list(_leaves(base))
     for path in data.draw(st.lists(st.sampled_from(paths), min_size=1, max_size=6)):
         try:
-            _set(snapshot, path, copy.deepcopy(data.draw(HOSTILE)))   # never one {} at two paths
+            _set(snapshot, path, copy.deepcopy(data.draw(HOSTILE)))  # never one {} at two paths
         except (KeyError, IndexError, TypeError):
             pass
     i18n.set_language("zh_CN")
     # As loaded from a file (typed fields cleaned), and as a live probe returns it (guards only).
-    for snap in (Snapshot(clean_snapshot(copy.deepcopy(snapshot), "hostile.json")), Snapshot(snapshot)):
+    for snap in (
+        Snapshot(clean_snapshot(copy.deepcopy(snapshot), "hostile.json")),
+        Snapshot(snapshot),
+    ):
         report = run_doctor(SnapshotProbe(snap))
         assert all(r.status in STATUSES for r in report.results)
         assert "推荐设备" in render_text(report, verbose=True)

@@ -45,7 +45,9 @@ def test_a_hanging_check_times_out_without_stopping_the_report():
     release = threading.Event()
     modules = (_fake_check("slow", lambda s: release.wait(60)),) + ALL[:2]
     try:
-        results = run_checks(Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json")), modules, timeout_s=2.0)
+        results = run_checks(
+            Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json")), modules, timeout_s=2.0
+        )
     finally:
         release.set()
     assert (results[0].status, results[0].basis) == (ERROR, Basis.TIMED_OUT)
@@ -84,8 +86,12 @@ def test_json_report_shape():
     assert [c["id"] for c in data["checks"]] == [m.ID for m in ALL]
     assert set(data["checks"][0]) == {"id", "title", "status", "summary", "details", "fix", "basis"}
     assert {c["basis"] for c in data["checks"]} == {"judged"}
-    assert data["recommendation"] == {"device": "cuda", "because": "gpu_works", "torch_install": "",
-                                      "reason": report.recommendation.reason}
+    assert data["recommendation"] == {
+        "device": "cuda",
+        "because": "gpu_works",
+        "torch_install": "",
+        "reason": report.recommendation.reason,
+    }
 
 
 def _recommendation(name):
@@ -95,16 +101,26 @@ def _recommendation(name):
 def test_the_recommendation_says_why_in_values_not_only_in_words():
     """Code and tests act on device/because/check; the sentence is for people (and translated)."""
     low = _recommendation("win_low_vram")
-    assert (low.device, low.because, low.check) == (DeviceOption.CPU, Because.LOW_GPU_MEMORY, "vram")
+    assert (low.device, low.because, low.check) == (
+        DeviceOption.CPU,
+        Because.LOW_GPU_MEMORY,
+        "vram",
+    )
     torch = _recommendation("win_cpu_torch_rtx")
-    assert (torch.device, torch.because, torch.check) == (DeviceOption.CPU, Because.CHECK_FAILED, "torch_build")
+    assert (torch.device, torch.because, torch.check) == (
+        DeviceOption.CPU,
+        Because.CHECK_FAILED,
+        "torch_build",
+    )
     assert "whl/cu128" in torch.torch_install
     vc = _recommendation("win_missing_vcruntime")
-    assert (vc.check, vc.torch_install) == ("vc_runtime", "")       # another PyTorch would not help
+    assert (vc.check, vc.torch_install) == ("vc_runtime", "")  # another PyTorch would not help
     assert _recommendation("win_no_gpu").because is Because.NO_GPU
     fine = _recommendation("win_fine")
     assert (fine.device, fine.because, fine.check) == (DeviceOption.CUDA, Because.GPU_WORKS, None)
-    assert fine.to_dict()["device"] == "cuda" and "error" not in fine.to_dict()   # as the JSON report holds it
+    assert (
+        fine.to_dict()["device"] == "cuda" and "error" not in fine.to_dict()
+    )  # as the JSON report holds it
 
 
 def test_the_torch_the_advice_installs_is_the_one_pyproject_pins_and_the_docs_show():
@@ -124,7 +140,7 @@ def test_the_torch_the_advice_installs_is_the_one_pyproject_pins_and_the_docs_sh
 def test_facts_helpers():
     assert facts.cuda_from_driver_code(12080) == (12, 8)
     assert facts.min_driver((12, 8), windows=True) == "570.65"
-    assert facts.min_driver((12, 7), windows=False) == "560.28.03"   # nearest listed at or below
+    assert facts.min_driver((12, 7), windows=False) == "560.28.03"  # nearest listed at or below
     assert facts.wmi_driver_to_nvidia("31.0.15.7652") == "576.52"
 
 
@@ -138,8 +154,10 @@ def test_the_model_kind_is_read_as_a_value_and_the_check_acts_on_it(tiny_model):
     snap = Snapshot(load_snapshot(SNAPSHOTS / "win_fine.json"))
     official = model_files.check(snap).summary
     snap["model"] = dict(snap["model"], kind=model["kind"])
-    assert model_files.check(snap).summary != official and "noise" in model_files.check(snap).summary
-    snap["model"]["kind"] = ["not", "a", "kind"]          # what a hostile snapshot may hold
+    assert (
+        model_files.check(snap).summary != official and "noise" in model_files.check(snap).summary
+    )
+    snap["model"]["kind"] = ["not", "a", "kind"]  # what a hostile snapshot may hold
     assert model_files.check(snap).summary == official
 
 
@@ -151,15 +169,22 @@ def test_on_linux_the_windows_checks_are_one_not_applicable_line_and_complete_in
     titles = {r.id: r.title for r in report.results}
     lines = render_text(report).splitlines()
     folded = [line for line in lines if line.startswith("[-] Not applicable here")]
-    assert folded == [folded[0]] and folded[0].endswith(", ".join(titles[i] for i in WINDOWS_ONLY) + ".")
+    assert folded == [folded[0]] and folded[0].endswith(
+        ", ".join(titles[i] for i in WINDOWS_ONLY) + "."
+    )
     assert not any(line.startswith(f"[-] {titles[i]} ") for line in lines for i in WINDOWS_ONLY)
-    assert len([line for line in lines if line[:3] in ("[✓]", "[!]", "[✗]", "[-]", "[?]")]) == len(ALL) - 5
+    assert (
+        len([line for line in lines if line[:3] in ("[✓]", "[!]", "[✗]", "[-]", "[?]")])
+        == len(ALL) - 5
+    )
     detailed = render_text(report, verbose=True)
     assert "    GPU timeout (TDR): TDR is a Windows display-driver setting." in detailed
     checks = json.loads(render_json(report))["checks"]
     assert [c["id"] for c in checks] == [m.ID for m in ALL]
     assert [c["id"] for c in checks if c["basis"] == "not_applicable"] == WINDOWS_ONLY
-    assert all(c["status"] == "skip" and c["summary"] for c in checks if c["basis"] == "not_applicable")
+    assert all(
+        c["status"] == "skip" and c["summary"] for c in checks if c["basis"] == "not_applicable"
+    )
     # A GPU check without a GPU is skipped on Linux too, but it applies here: it keeps its line.
     assert any(line.startswith("[-] GPU memory") for line in lines)
 
@@ -175,20 +200,28 @@ def test_an_unreachable_host_is_explained_in_a_sentence_not_a_cut_exception():
     snapshot["network"]["error"] = (
         "ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with "
         "url: / (Caused by NameResolutionError(\"HTTPSConnection(host='huggingface.co', port=443): Failed "
-        "to resolve 'huggingface.")
+        "to resolve 'huggingface."
+    )
     report = run_doctor(SnapshotProbe(snapshot))
     hub = report.result("hub_reachable")
-    assert hub.details == ("The name huggingface.co could not be looked up: this computer may be offline, "
-                           "or its DNS server does not answer.")
+    assert hub.details == (
+        "The name huggingface.co could not be looked up: this computer may be offline, "
+        "or its DNS server does not answer."
+    )
     text = render_text(report)
-    assert "(The name huggingface.co could not be looked up" in text and "HTTPSConnectionPool" not in text
+    assert (
+        "(The name huggingface.co could not be looked up" in text
+        and "HTTPSConnectionPool" not in text
+    )
 
 
-@pytest.mark.parametrize("error, said", [("HTTP 503", " 503;"), ("HTTP ²", "a server error;"),
-                                         ("HTTP 5O3", "a server error;")])
+@pytest.mark.parametrize(
+    "error, said",
+    [("HTTP 503", " 503;"), ("HTTP ²", "a server error;"), ("HTTP 5O3", "a server error;")],
+)
 def test_an_old_snapshots_http_error_gives_its_status_or_none_never_a_crash(error, said):
     snapshot = load_snapshot(SNAPSHOTS / "win_hub_unreachable_no_model.json")
-    snapshot["network"]["error"] = error              # a hostile or older snapshot: text only
+    snapshot["network"]["error"] = error  # a hostile or older snapshot: text only
     snapshot["network"].pop("error_kind", None)
     snapshot["network"].pop("http_status", None)
     hub = run_doctor(SnapshotProbe(snapshot)).result("hub_reachable")

@@ -13,37 +13,93 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 # scenario -> {check id: expected status}; plus the recommended device.
 EXPECTED = {
-    "win_fine": ({"python_runtime": "ok", "torch_build": "ok", "driver_cuda": "ok", "gpu_arch": "ok",
-                  "cuda_kernel": "ok", "vram": "ok", "vc_runtime": "ok", "path_length": "ok",
-                  "path_entries": "ok", "long_paths": "ok", "non_ascii_path": "ok", "tdr": "ok",
-                  "wsl": "ok", "disk_space": "ok", "model_files": "ok", "hub_reachable": "ok",
-                  "audio_output": "ok"}, "cuda"),
-    "win_cpu_torch_rtx": ({"torch_build": "fail", "driver_cuda": "skip", "gpu_arch": "skip",
-                           "cuda_kernel": "skip"}, "cpu"),
-    "win_driver_too_old_major": ({"driver_cuda": "fail", "cuda_kernel": "fail", "torch_build": "ok"}, "cpu"),
+    "win_fine": (
+        {
+            "python_runtime": "ok",
+            "torch_build": "ok",
+            "driver_cuda": "ok",
+            "gpu_arch": "ok",
+            "cuda_kernel": "ok",
+            "vram": "ok",
+            "vc_runtime": "ok",
+            "path_length": "ok",
+            "path_entries": "ok",
+            "long_paths": "ok",
+            "non_ascii_path": "ok",
+            "tdr": "ok",
+            "wsl": "ok",
+            "disk_space": "ok",
+            "model_files": "ok",
+            "hub_reachable": "ok",
+            "audio_output": "ok",
+        },
+        "cuda",
+    ),
+    "win_cpu_torch_rtx": (
+        {"torch_build": "fail", "driver_cuda": "skip", "gpu_arch": "skip", "cuda_kernel": "skip"},
+        "cpu",
+    ),
+    "win_driver_too_old_major": (
+        {"driver_cuda": "fail", "cuda_kernel": "fail", "torch_build": "ok"},
+        "cpu",
+    ),
     "win_driver_minor_mismatch": ({"driver_cuda": "warn", "cuda_kernel": "ok"}, "cuda"),
     "win_rtx5090_cu126": ({"gpu_arch": "fail", "cuda_kernel": "fail", "driver_cuda": "ok"}, "cpu"),
     "win_tdr_default": ({"tdr": "warn"}, "cuda"),
     "win_path_over_8191": ({"path_length": "fail"}, "cuda"),
     "win_two_cuda_bins": ({"path_entries": "warn", "path_length": "ok"}, "cuda"),
-    "wsl_linux_driver_inside": ({"wsl": "fail", "tdr": "skip", "path_length": "skip",
-                                 "vc_runtime": "skip", "long_paths": "skip"}, "cpu"),
+    "wsl_linux_driver_inside": (
+        {
+            "wsl": "fail",
+            "tdr": "skip",
+            "path_length": "skip",
+            "vc_runtime": "skip",
+            "long_paths": "skip",
+        },
+        "cpu",
+    ),
     "win_chinese_user_cp936": ({"non_ascii_path": "warn"}, "cuda"),
     "win_missing_vcruntime": ({"vc_runtime": "fail"}, "cpu"),
     "win_vcruntime_before_14_38": ({"vc_runtime": "fail"}, "cpu"),
-    "win_torch_winerror126": ({"torch_build": "fail", "driver_cuda": "skip", "gpu_arch": "skip",
-                               "cuda_kernel": "skip"}, "cpu"),
-    "win_no_gpu": ({"torch_build": "ok", "driver_cuda": "skip", "gpu_arch": "skip", "cuda_kernel": "skip",
-                    "vram": "skip", "tdr": "skip"}, "cpu"),
+    "win_torch_winerror126": (
+        {"torch_build": "fail", "driver_cuda": "skip", "gpu_arch": "skip", "cuda_kernel": "skip"},
+        "cpu",
+    ),
+    "win_no_gpu": (
+        {
+            "torch_build": "ok",
+            "driver_cuda": "skip",
+            "gpu_arch": "skip",
+            "cuda_kernel": "skip",
+            "vram": "skip",
+            "tdr": "skip",
+        },
+        "cpu",
+    ),
     "win_low_vram": ({"vram": "warn", "gpu_arch": "ok"}, "cpu"),
-    "win_hub_unreachable_no_model": ({"hub_reachable": "warn", "model_files": "fail", "disk_space": "ok"}, "cuda"),
-    "linux_cpu_only": ({"torch_build": "ok", "path_length": "skip", "long_paths": "skip", "tdr": "skip",
-                        "vc_runtime": "skip", "non_ascii_path": "skip", "wsl": "skip"}, "cpu"),
+    "win_hub_unreachable_no_model": (
+        {"hub_reachable": "warn", "model_files": "fail", "disk_space": "ok"},
+        "cuda",
+    ),
+    "linux_cpu_only": (
+        {
+            "torch_build": "ok",
+            "path_length": "skip",
+            "long_paths": "skip",
+            "tdr": "skip",
+            "vc_runtime": "skip",
+            "non_ascii_path": "skip",
+            "wsl": "skip",
+        },
+        "cpu",
+    ),
     "win_long_path_disabled": ({"long_paths": "warn"}, "cuda"),
     "win_gtx1080_cu128": ({"gpu_arch": "fail"}, "cpu"),
     "win_corrupt_model": ({"model_files": "fail"}, "cuda"),
-    "win_probes_unreadable": ({"torch_build": "warn", "tdr": "warn", "path_length": "warn",
-                               "python_runtime": "ok"}, "cpu"),
+    "win_probes_unreadable": (
+        {"torch_build": "warn", "tdr": "warn", "path_length": "warn", "python_runtime": "ok"},
+        "cpu",
+    ),
 }
 
 
@@ -70,17 +126,17 @@ def test_fixes_name_the_right_pytorch_wheel_index():
     def rec(name):
         return run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / f"{name}.json"))).recommendation
 
-    assert "whl/cu128" in rec("win_cpu_torch_rtx").torch_install      # RTX 3060, driver 572
-    assert "whl/cu128" in rec("win_rtx5090_cu126").torch_install      # sm_120 needs cu128
-    assert "whl/cu126" in rec("win_gtx1080_cu128").torch_install      # sm_61 needs cu126
-    assert rec("win_missing_vcruntime").torch_install == ""           # another PyTorch won't help
+    assert "whl/cu128" in rec("win_cpu_torch_rtx").torch_install  # RTX 3060, driver 572
+    assert "whl/cu128" in rec("win_rtx5090_cu126").torch_install  # sm_120 needs cu128
+    assert "whl/cu126" in rec("win_gtx1080_cu128").torch_install  # sm_61 needs cu126
+    assert rec("win_missing_vcruntime").torch_install == ""  # another PyTorch won't help
     assert rec("win_no_gpu").torch_install == ""
 
 
 def test_old_driver_fix_names_the_minimum_driver():
     report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / "win_driver_too_old_major.json")))
     fix = report.result("driver_cuda").fix
-    assert "570.65" in fix     # Windows minimum for CUDA 12.8 (doctor-facts table)
+    assert "570.65" in fix  # Windows minimum for CUDA 12.8 (doctor-facts table)
 
 
 def test_winerror_126_on_fbgemm_gets_the_known_fix():

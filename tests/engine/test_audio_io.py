@@ -13,7 +13,12 @@ def test_wav_is_pcm16_mono_24k(tmp_path):
     samples = np.sin(np.linspace(0, 100, 24_000)).astype(np.float32) * 0.5
     out = write_wav(tmp_path / "a.wav", samples)
     info = sf.info(str(out))
-    assert (info.samplerate, info.channels, info.subtype, info.format) == (24_000, 1, "PCM_16", "WAV")
+    assert (info.samplerate, info.channels, info.subtype, info.format) == (
+        24_000,
+        1,
+        "PCM_16",
+        "WAV",
+    )
     assert info.frames == 24_000
     back, _ = sf.read(str(out), dtype="float32")
     assert np.allclose(back, samples, atol=1 / 16000)
@@ -71,7 +76,7 @@ def test_a_link_to_a_file_is_written_through_and_stays_a_link(tmp_path):
     assert write_wav(link, np.zeros(240, dtype=np.float32)) == link
     assert link.is_symlink() and link.resolve() == real
     assert sf.info(str(real)).frames == 240
-    assert sorted(p.name for p in real.parent.iterdir()) == ["real.wav"]     # no temporary file left
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.wav"]  # no temporary file left
 
 
 def test_a_dangling_link_creates_its_target(tmp_path):

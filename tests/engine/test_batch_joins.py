@@ -16,8 +16,12 @@ from tests.support.decode_hooks import record_batch_rows
 EOS_AUDIO = 625
 STEPS = 40
 # Short prompt, then a longer one (the running rows move right to make room), then short again.
-TEXTS = ["你好，世界。", "Hello there, this one is a much longer sentence than the first。", "再见。"]
-JOIN_AT = {3: 1, 9: 2}          # batch step -> the sentence that joins there
+TEXTS = [
+    "你好，世界。",
+    "Hello there, this one is a much longer sentence than the first。",
+    "再见。",
+]
+JOIN_AT = {3: 1, 9: 2}  # batch step -> the sentence that joins there
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 
 
@@ -51,7 +55,9 @@ def test_sentences_joining_a_running_batch_decode_as_if_alone(synthesizer, greed
     loop.on_logits = lambda step, logits, rows: steps.append(rows.tolist())
     try:
         emb, mask = _prompt(chat, TEXTS[0])
-        together = list(loop.generate(emb, mask, True, _params(greedy), [11], eos=EOS_AUDIO, admit=admit))[-1]
+        together = list(
+            loop.generate(emb, mask, True, _params(greedy), [11], eos=EOS_AUDIO, admit=admit)
+        )[-1]
     finally:
         loop.on_logits = None
     assert isinstance(together, Generated) and len(together.tokens) == 3
@@ -63,7 +69,9 @@ def test_sentences_joining_a_running_batch_decode_as_if_alone(synthesizer, greed
         assert len(steps) == 9 + STEPS
         assert steps[0] == [0] and steps[3] == [0, 1] and steps[9] == [0, 1, 2]
         assert steps[STEPS] == [1, 2] and steps[3 + STEPS] == [2]
-        assert asked[:5] == [1, 1, 1, 1, 2] and asked[10] == 3    # live rows, asked before a step's joiners
+        assert (
+            asked[:5] == [1, 1, 1, 1, 2] and asked[10] == 3
+        )  # live rows, asked before a step's joiners
     for row, text in enumerate(TEXTS):
         alone = _alone(loop, chat, text, 11 + row, greedy)
         assert torch.equal(together.tokens[row], alone.tokens[0])
@@ -85,19 +93,23 @@ def _join_during(engine, synthesizer, monkeypatch, first, second, priority=Prior
     return result, jobs["second"].result()
 
 
-def test_a_request_arriving_during_a_batch_joins_it_and_sounds_as_alone(synthesizer, engine, monkeypatch):
+def test_a_request_arriving_during_a_batch_joins_it_and_sounds_as_alone(
+    synthesizer, engine, monkeypatch
+):
     a = SynthesisRequest("第一句话。", seed=11, **FAST)
     b = SynthesisRequest("今天天气很好。", seed=22, **FAST)
     alone_a, alone_b = synthesizer.run(a), synthesizer.run(b)
     passes = record_batch_rows(monkeypatch, synthesizer.loop)
     result_a, result_b = _join_during(engine(), synthesizer, monkeypatch, a, b)
-    assert passes == [[1, 1]]                 # one audio pass: b joined a's batch
+    assert passes == [[1, 1]]  # one audio pass: b joined a's batch
     np.testing.assert_allclose(result_a.audio, alone_a.audio, atol=1e-5)
     np.testing.assert_allclose(result_b.audio, alone_b.audio, atol=1e-5)
     assert result_b.audio.size > 0
 
 
-def test_the_rest_of_a_request_joins_once_its_first_sentence_ended(synthesizer, engine, monkeypatch):
+def test_the_rest_of_a_request_joins_once_its_first_sentence_ended(
+    synthesizer, engine, monkeypatch
+):
     """b's first sentence joins a's running batch; as each first sentence ends (the other still
     decoding), that request's second sentence joins the same batch too."""
     a = SynthesisRequest("第一句话。第二句话。", seed=11, voice_lock=False, **FAST)
@@ -118,11 +130,11 @@ def test_joins_respect_the_batch_cap_and_priority(synthesizer, monkeypatch):
         _join_during(capped, synthesizer, monkeypatch, a, b)
     finally:
         capped.close(timeout=60)
-    assert passes == [[1], [1]]               # no room: b waited for a's batch to end
+    assert passes == [[1], [1]]  # no room: b waited for a's batch to end
     passes.clear()
     other = Engine(synthesizer, start=False)
     try:
         _join_during(other, synthesizer, monkeypatch, a, b, Priority.BACKGROUND)
     finally:
         other.close(timeout=60)
-    assert passes == [[1], [1]]               # a background request does not join an interactive batch
+    assert passes == [[1], [1]]  # a background request does not join an interactive batch

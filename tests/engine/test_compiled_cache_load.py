@@ -20,9 +20,13 @@ def _load(model, precision="int8"):
 def _tokens(synth):
     """Audio codes of one sentence, sampled (not greedy: more of the numbers must agree)."""
     chat = synth.chat
-    emb, mask = code_prompt(chat, ["今天天气很好。"], "[speed_5]", synth.speaker_for_seed(7), None, None)
+    emb, mask = code_prompt(
+        chat, ["今天天气很好。"], "[speed_5]", synth.speaker_for_seed(7), None, None
+    )
     eos = int(chat.config.gpt.num_audio_tokens) - 1
-    *_, last = synth.loop.generate(emb, mask, True, PassParams(0.3, 0.7, 20, 1.05, 24), [3], eos=eos)
+    *_, last = synth.loop.generate(
+        emb, mask, True, PassParams(0.3, 0.7, 20, 1.05, 24), [3], eos=eos
+    )
     return [t.tolist() for t in last.tokens]
 
 
@@ -83,14 +87,14 @@ def test_without_a_cache_entry_the_gpt_weights_are_read(model_copy, tmp_path, mo
 def test_a_damaged_entry_is_rebuilt_on_load(int8_runs, tiny_model, shared_home, monkeypatch):
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", shared_home)
     folder = int8_runs[0].compiled_cache.folder
-    step, = folder.glob("step-*.pt")
+    (step,) = folder.glob("step-*.pt")
     data = step.read_bytes()
     step.write_bytes(data[: len(data) // 2])
     again = _load(tiny_model)
     assert again.compiled_cache.hits == 0 and again.compiled_cache.misses == 1
     assert _tokens(again) == _tokens(int8_runs[0])
     assert again.compiled_cache.folder == folder
-    assert step.stat().st_size == len(data)                     # written whole again
+    assert step.stat().st_size == len(data)  # written whole again
 
 
 def test_a_changed_model_file_is_another_entry(model_copy):
@@ -108,19 +112,20 @@ def test_fp32_is_not_cached(model_copy):
     assert not list(synth.compiled_cache.folder.glob("step-*"))
 
 
-def test_an_entry_that_looks_whole_but_fails_its_checksum_is_replaced_by_reading_the_gpt(model_copy, tmp_path,
-                                                                                         monkeypatch):
+def test_an_entry_that_looks_whole_but_fails_its_checksum_is_replaced_by_reading_the_gpt(
+    model_copy, tmp_path, monkeypatch
+):
     """The step is read on another thread while ChatTTS loads without its GPT weights, because
     the entry looks whole (sizes as its manifest says). When its checksum then fails, the GPT's
     weights are read after all: the same tokens, and the entry is written again."""
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
     expected = _tokens(_load(model_copy))
-    weights, = (tmp_path / "home").rglob("step-*.weights")
+    (weights,) = (tmp_path / "home").rglob("step-*.weights")
     data = bytearray(weights.read_bytes())
     data[len(data) // 2] ^= 0xFF
     weights.write_bytes(bytes(data))
     again = _load(model_copy)
     assert again.compiled_cache.hits == 0 and again.compiled_cache.misses == 1
     assert _tokens(again) == expected
-    assert weights.read_bytes() != bytes(data)                  # written whole again
+    assert weights.read_bytes() != bytes(data)  # written whole again
     assert _load(model_copy).compiled_cache.hits == 1

@@ -21,13 +21,17 @@ def _spy(fn, seen: list):
     def call(*args):
         seen.append(_optimizing())
         return fn(*args)
+
     return call
 
 
 def _generate(loop, chat, tokens=6):
     emb, mask = code_prompt(chat, ["你好。"], "[speed_5]", None, None, None)
-    return list(loop.generate(emb, mask, True, PassParams(0.7, 0.7, 20, 1.05, tokens, tokens), [1],
-                              eos=EOS_AUDIO))[-1]
+    return list(
+        loop.generate(
+            emb, mask, True, PassParams(0.7, 0.7, 20, 1.05, tokens, tokens), [1], eos=EOS_AUDIO
+        )
+    )[-1]
 
 
 def test_int8_steps_run_unoptimized_and_the_threads_switch_is_put_back(synthesizer):
@@ -40,7 +44,7 @@ def test_int8_steps_run_unoptimized_and_the_threads_switch_is_put_back(synthesiz
     loop._draw.fn = _spy(loop._draw.fn, seen["draw"])
     result = _generate(loop, chat)
     assert result.tokens[0].shape[0] == 6
-    assert len(seen["step"]) == 6                    # the prompt's pass and five steps
+    assert len(seen["step"]) == 6  # the prompt's pass and five steps
     assert seen["filter"] and seen["draw"]
     assert not any(seen["step"] + seen["filter"] + seen["draw"])
     assert _optimizing()

@@ -7,7 +7,11 @@ import torch
 from app.engine.decode.loop import DecodeLoop, Generated, PassParams
 from app.engine.decode.prompts import code_prompt, refine_prompt
 
-TEXTS = ["你好，世界。", "Hello there, this one is a much longer sentence than the first。", "再见。"]
+TEXTS = [
+    "你好，世界。",
+    "Hello there, this one is a much longer sentence than the first。",
+    "再见。",
+]
 EOS_AUDIO = 625
 
 
@@ -31,14 +35,27 @@ def _upstream(chat, texts, audio, steps, speaker=None):
     else:
         decorated = chat.speaker.decorate_text_prompts(list(texts), "")
     ids, mask, _ = chat.tokenizer.encode(decorated, 4, device="cpu")
-    emb = (code_prompt(chat, texts, "[speed_5]", speaker, None, None) if audio
-           else refine_prompt(chat, texts, ""))[0]
-    out = next(chat.gpt.generate(
-        emb, ids, temperature=torch.tensor([1.0] * (4 if audio else 1)),
-        eos_token=EOS_AUDIO if audio else chat.tokenizer.eos_token, attention_mask=mask,
-        max_new_token=steps, logits_processors=(recorder,), infer_text=not audio, return_hidden=audio,
-        show_tqdm=False, stream=False, ensure_non_empty=False,
-    ))
+    emb = (
+        code_prompt(chat, texts, "[speed_5]", speaker, None, None)
+        if audio
+        else refine_prompt(chat, texts, "")
+    )[0]
+    out = next(
+        chat.gpt.generate(
+            emb,
+            ids,
+            temperature=torch.tensor([1.0] * (4 if audio else 1)),
+            eos_token=EOS_AUDIO if audio else chat.tokenizer.eos_token,
+            attention_mask=mask,
+            max_new_token=steps,
+            logits_processors=(recorder,),
+            infer_text=not audio,
+            return_hidden=audio,
+            show_tqdm=False,
+            stream=False,
+            ensure_non_empty=False,
+        )
+    )
     return out, recorder.seen
 
 
@@ -60,8 +77,16 @@ def _ours(loop, chat, texts, audio, steps, speaker=None, greedy=True, seeds=None
         else:
             emb, mask = refine_prompt(chat, texts, "")
         params = PassParams(1.0, 1.0, 0, 1.0, steps, greedy=greedy)
-        events = list(loop.generate(emb, mask, audio, params, seeds or list(range(len(texts))),
-                                    eos=EOS_AUDIO if audio else chat.tokenizer.eos_token))
+        events = list(
+            loop.generate(
+                emb,
+                mask,
+                audio,
+                params,
+                seeds or list(range(len(texts))),
+                eos=EOS_AUDIO if audio else chat.tokenizer.eos_token,
+            )
+        )
     finally:
         loop.on_logits = None
     assert isinstance(events[-1], Generated)
@@ -71,7 +96,7 @@ def _ours(loop, chat, texts, audio, steps, speaker=None, greedy=True, seeds=None
 @pytest.fixture(scope="module", params=["jit", "eager"])
 def loop(request, chat):
     made = DecodeLoop(chat, request.param, "fp32")
-    assert made.mode == request.param, made.jit_error     # TorchScript must really compile here
+    assert made.mode == request.param, made.jit_error  # TorchScript must really compile here
     return made
 
 
@@ -84,7 +109,9 @@ def test_audio_pass_matches_upstream_logits_tokens_and_hiddens(loop, chat, synth
     assert steps >= 2
     for step in range(steps):
         live = ~our_logits[step].isnan().any(1)
-        torch.testing.assert_close(our_logits[step][live], their_logits[step][live], rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(
+            our_logits[step][live], their_logits[step][live], rtol=1e-4, atol=1e-4
+        )
     for row in range(len(texts)):
         assert torch.equal(ours.tokens[row], theirs.ids[row])
         torch.testing.assert_close(ours.hiddens[row], theirs.hiddens[row], rtol=1e-4, atol=1e-4)
@@ -95,7 +122,9 @@ def test_refine_pass_matches_upstream(loop, chat):
     ours, our_logits = _ours(loop, chat, TEXTS, False, 16)
     for step in range(min(len(their_logits), len(our_logits))):
         live = ~our_logits[step].isnan().any(1)
-        torch.testing.assert_close(our_logits[step][live], their_logits[step][live], rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(
+            our_logits[step][live], their_logits[step][live], rtol=1e-4, atol=1e-4
+        )
     for row in range(len(TEXTS)):
         assert torch.equal(ours.tokens[row].cpu(), theirs.ids[row].cpu())
 
@@ -112,30 +141,37 @@ def test_a_batch_decodes_each_sentence_as_if_alone(loop, chat, greedy):
 def test_each_sentence_stops_at_its_own_end_token(chat):
     """Rows that end early keep their length and leave the batch; the others go on exactly as
     in the fixed-shape step, where every row stays to the end."""
-    ends = {0: 3, 2: 7}            # row -> step at which we make it emit the end token
+    ends = {0: 3, 2: 7}  # row -> step at which we make it emit the end token
 
     def force_ends(step, logits, rows):
         for place, row in enumerate(rows.tolist()):
             if ends.get(row) == step:
-                logits[place * 4:(place + 1) * 4] = float("-inf")
-                logits[place * 4:(place + 1) * 4, EOS_AUDIO] = 0.0
+                logits[place * 4 : (place + 1) * 4] = float("-inf")
+                logits[place * 4 : (place + 1) * 4, EOS_AUDIO] = 0.0
 
     results, batch_sizes = [], []
     for static in (False, True):
         loop = DecodeLoop(chat, "eager", "fp32")
         loop.static_steps = static
-        loop.on_logits = lambda step, logits, rows, static=static: (batch_sizes.append((static, len(rows))),
-                                                     force_ends(step, logits, rows))
+        loop.on_logits = lambda step, logits, rows, static=static: (
+            batch_sizes.append((static, len(rows))),
+            force_ends(step, logits, rows),
+        )
         emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
-        results.append(list(loop.generate(emb, mask, True, PassParams(0.3, 0.7, 20, 1.05, 12),
-                                          [0, 1, 2], eos=EOS_AUDIO))[-1])
+        results.append(
+            list(
+                loop.generate(
+                    emb, mask, True, PassParams(0.3, 0.7, 20, 1.05, 12), [0, 1, 2], eos=EOS_AUDIO
+                )
+            )[-1]
+        )
     growing, fixed = results
     lengths = [t.shape[0] for t in growing.tokens]
     assert lengths[0] == 3 and lengths[2] == 7
     assert growing.hit_limit[1] == (lengths[1] == 12)
     assert growing.hit_limit[0] is False and growing.hit_limit[2] is False
     assert all(t.shape[1] == 4 and not (t == EOS_AUDIO).any() for t in growing.tokens)
-    assert min(n for s, n in batch_sizes if not s) < 3      # ended rows really left the batch
+    assert min(n for s, n in batch_sizes if not s) < 3  # ended rows really left the batch
     assert min(n for s, n in batch_sizes if s) == 3
     for row in range(3):
         assert torch.equal(growing.tokens[row], fixed.tokens[row])
@@ -161,7 +197,7 @@ def test_reduced_precisions_stay_close_to_fp32(chat, precision):
     a, b = exact_logits[0].flatten(), reduced_logits[0].flatten()
     assert not a.isnan().any()
     assert torch.nn.functional.cosine_similarity(a, b, dim=0) > 0.98
-    assert not torch.equal(a, b)     # it really ran in another precision
+    assert not torch.equal(a, b)  # it really ran in another precision
 
 
 def test_repetition_penalty_and_filters_follow_chattts():
@@ -173,7 +209,7 @@ def test_repetition_penalty_and_filters_follow_chattts():
     torch.manual_seed(0)
     logits = torch.randn(8, 626) * 3
     history = torch.randint(0, 626, (8, 16))
-    history[:, :6] = 3                   # a token repeated: the penalty must bite
+    history[:, :6] = 3  # a token repeated: the penalty must bite
     warpers, processors = gen_logits(num_code=625, top_P=0.7, top_K=20, repetition_penalty=1.05)
     expected = logits / 0.3
     for f in (*processors, *warpers):
@@ -215,7 +251,10 @@ def test_when_torchscript_fails_the_same_loop_runs_eagerly(chat, monkeypatch, ca
     compiled = DecodeLoop(chat, "jit", "fp32")
     monkeypatch.setattr(torch.jit, "script", refuse)
     fallback = DecodeLoop(chat, "jit", "fp32")
-    assert fallback.mode == "eager" and fallback.jit_error == "RuntimeError: this TorchScript cannot compile that"
+    assert (
+        fallback.mode == "eager"
+        and fallback.jit_error == "RuntimeError: this TorchScript cannot compile that"
+    )
     assert "running it eagerly" in caplog.text
     a, _ = _ours(compiled, chat, TEXTS, True, 20, greedy=False, seeds=[4, 5, 6])
     b, _ = _ours(fallback, chat, TEXTS, True, 20, greedy=False, seeds=[4, 5, 6])

@@ -20,8 +20,10 @@ def bf16_loop(synthesizer):
 
 def test_by_default_the_loop_compiles_at_fp32_and_leaves_chattts_weights_alone(synthesizer):
     made = DecodeLoop(synthesizer.chat)
-    assert (made.mode, made.precision) == ("jit", "fp32") and isinstance(made._stack, torch.jit.ScriptModule)
-    DecodeLoop(synthesizer.chat, "eager", "bf16")               # converts a copy unless told otherwise
+    assert (made.mode, made.precision) == ("jit", "fp32") and isinstance(
+        made._stack, torch.jit.ScriptModule
+    )
+    DecodeLoop(synthesizer.chat, "eager", "bf16")  # converts a copy unless told otherwise
     assert next(synthesizer.chat.gpt.gpt.parameters()).dtype == torch.float32
     with pytest.raises(ValueError, match="jit or eager, not 'graph'"):
         DecodeLoop(synthesizer.chat, "graph")
@@ -43,12 +45,14 @@ def test_the_fixed_shape_cache_starts_as_zeros(loop):
     assert not k.any() and not v.any() and k.shape == v.shape == loop.allocate_cache(2, 8)[0].shape
 
 
-@pytest.mark.parametrize("precision, words", [("fp16", "fp32"), ("bf16", "fp32"), ("fp32", "verify")])
+@pytest.mark.parametrize(
+    "precision, words", [("fp16", "fp32"), ("bf16", "fp32"), ("fp32", "verify")]
+)
 def test_invalid_numbers_name_the_sentence_and_what_to_do(precision, words):
     message = str(_nonfinite_error(precision, torch.tensor([False, False, True, True])))
     assert "sentence 3" in message and words in message
     if precision != "fp32":
         assert precision in message
-        assert "(--precision fp32, or Model > Precision: fp32)" in message     # the switch, both ways
+        assert "(--precision fp32, or Model > Precision: fp32)" in message  # the switch, both ways
     else:
         assert f"({VERIFY_COMMAND})" in message

@@ -14,14 +14,14 @@ from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
 
 TEXTS = ["你好，世界。", "Hello there, a longer sentence than the first。", "再见。"]
 EOS = 625
-CHATTTS = dict(temperature=0.3, top_p=0.7, top_k=20, repetition_penalty=1.05)   # its audio defaults
+CHATTTS = dict(temperature=0.3, top_p=0.7, top_k=20, repetition_penalty=1.05)  # its audio defaults
 
 
 @pytest.fixture(scope="module", params=["jit", "eager"])
 def loop(request, chat):
     made = DecodeLoop(chat, request.param, "fp32")
     assert made.mode == request.param and made.jit_error is None
-    if request.param == "jit":      # the compiled step, filter and draw really run
+    if request.param == "jit":  # the compiled step, filter and draw really run
         assert all(isinstance(f, torch.jit.ScriptFunction) for f in (made._filter, made._draw))
         assert isinstance(made._stack, torch.jit.ScriptModule)
     return made
@@ -30,25 +30,43 @@ def loop(request, chat):
 def _ends(at: dict[int, int], per_row: int, eos: int):
     """Hook: request row r emits the end token at step at[r] and never before; rows not in
     `at` never end (they run to the token limit)."""
+
     def hook(step, logits, rows):
         for place, row in enumerate(rows.tolist()):
-            block = logits[place * per_row:(place + 1) * per_row]
+            block = logits[place * per_row : (place + 1) * per_row]
             if at.get(row) == step:
                 block.fill_(float("-inf"))
                 block[:, eos] = 0.0
             else:
                 block[:, eos] = float("-inf")
+
     return hook
 
 
-def _run(loop, chat, texts, steps, seeds, ends=None, audio=True, stream_every=0, cancel=None, **params):
-    emb, mask = (code_prompt(chat, texts, "[speed_5]", None, None, None) if audio else refine_prompt(chat, texts, ""))
+def _run(
+    loop, chat, texts, steps, seeds, ends=None, audio=True, stream_every=0, cancel=None, **params
+):
+    emb, mask = (
+        code_prompt(chat, texts, "[speed_5]", None, None, None)
+        if audio
+        else refine_prompt(chat, texts, "")
+    )
     eos = EOS if audio else chat.tokenizer.eos_token
     loop.on_logits = _ends(ends or {}, 4 if audio else 1, eos)
     try:
         settings = {**CHATTTS, **params}
-        return list(loop.generate(emb, mask, audio, PassParams(max_new_tokens=steps, **settings), seeds, eos=eos,
-                                  cancel=cancel, stream_every=stream_every))
+        return list(
+            loop.generate(
+                emb,
+                mask,
+                audio,
+                PassParams(max_new_tokens=steps, **settings),
+                seeds,
+                eos=eos,
+                cancel=cancel,
+                stream_every=stream_every,
+            )
+        )
     finally:
         loop.on_logits = None
 
@@ -82,12 +100,24 @@ def test_a_row_that_ends_at_the_first_step_leaves_the_others_intact(loop, chat):
 
 def test_the_text_pass_keeps_each_rows_own_tokens_as_rows_leave(loop, chat):
     ends, seeds = {0: 2}, [5, 6]
-    together = _run(loop, chat, TEXTS[:2], 5, seeds, ends, audio=False, temperature=0.7, top_p=0.7, top_k=20)[-1]
+    together = _run(
+        loop, chat, TEXTS[:2], 5, seeds, ends, audio=False, temperature=0.7, top_p=0.7, top_k=20
+    )[-1]
     assert [tuple(t.shape) for t in together.tokens] == [(2,), (5,)]
     assert together.hiddens == []
     for row, text in enumerate(TEXTS[:2]):
-        alone = _run(loop, chat, [text], 5, [seeds[row]], {0: ends[row]} if row in ends else {}, audio=False,
-                     temperature=0.7, top_p=0.7, top_k=20)[-1]
+        alone = _run(
+            loop,
+            chat,
+            [text],
+            5,
+            [seeds[row]],
+            {0: ends[row]} if row in ends else {},
+            audio=False,
+            temperature=0.7,
+            top_p=0.7,
+            top_k=20,
+        )[-1]
         _same_rows(together, row, alone)
 
 
@@ -96,7 +126,11 @@ def test_streamed_progress_counts_each_rows_final_tokens_and_ends(loop, chat):
     progress, result = events[:-1], events[-1]
     assert all(isinstance(e, Progress) for e in progress) and isinstance(result, Generated)
     assert [e.lengths for e in progress] == [[1, 2, 2], [1, 4, 4], [1, 6, 4]]
-    assert [e.finished for e in progress] == [[True, False, False], [True, False, False], [True, False, True]]
+    assert [e.finished for e in progress] == [
+        [True, False, False],
+        [True, False, False],
+        [True, False, True],
+    ]
     assert [e.hiddens.shape[:2] for e in progress] == [(3, 2), (3, 4), (3, 6)]
     # What was streamed is what the whole decode returns.
     last = progress[-1]
@@ -115,7 +149,11 @@ def test_a_batch_whose_rows_all_ended_stops_stepping(loop, chat):
     emb, mask = code_prompt(chat, TEXTS[:2], "[speed_5]", None, None, None)
     loop.on_logits = lambda i, logits, rows: (steps.append((i, len(rows))), hook(i, logits, rows))
     try:
-        result = list(loop.generate(emb, mask, True, PassParams(max_new_tokens=50, **CHATTTS), [1, 2], eos=EOS))[-1]
+        result = list(
+            loop.generate(
+                emb, mask, True, PassParams(max_new_tokens=50, **CHATTTS), [1, 2], eos=EOS
+            )
+        )[-1]
     finally:
         loop.on_logits = None
     assert steps == [(0, 2), (1, 2), (2, 1), (3, 1)]
@@ -135,7 +173,17 @@ def test_stop_ends_the_decode_before_another_step(loop, chat):
     loop.on_logits = hook
     try:
         with pytest.raises(SynthesisCancelled):
-            list(loop.generate(emb, mask, True, PassParams(max_new_tokens=30, **CHATTTS), [1], eos=EOS, cancel=cancel))
+            list(
+                loop.generate(
+                    emb,
+                    mask,
+                    True,
+                    PassParams(max_new_tokens=30, **CHATTTS),
+                    [1],
+                    eos=EOS,
+                    cancel=cancel,
+                )
+            )
     finally:
         loop.on_logits = None
     assert steps == [0, 1, 2, 3]
@@ -146,12 +194,20 @@ def test_no_end_before_the_minimum_token_count(loop, chat, least):
     emb, mask = code_prompt(chat, TEXTS[:1], "[speed_5]", None, None, None)
 
     def eager_to_end(_i, logits, _rows):
-        logits[:, EOS] = logits.max() + 50.0          # the end token wins whenever it is allowed
+        logits[:, EOS] = logits.max() + 50.0  # the end token wins whenever it is allowed
 
     loop.on_logits = eager_to_end
     try:
-        result = list(loop.generate(emb, mask, True, PassParams(max_new_tokens=10, min_new_tokens=least, **CHATTTS),
-                                    [1], eos=EOS))[-1]
+        result = list(
+            loop.generate(
+                emb,
+                mask,
+                True,
+                PassParams(max_new_tokens=10, min_new_tokens=least, **CHATTTS),
+                [1],
+                eos=EOS,
+            )
+        )[-1]
     finally:
         loop.on_logits = None
     assert result.tokens[0].shape[0] == least and result.hit_limit == [False]
@@ -162,15 +218,26 @@ def test_the_longest_decode_the_positions_allow_runs_and_one_more_token_is_refus
     room = loop._max_positions - emb.shape[1]
     loop.on_logits = _ends({0: 1}, 4, EOS)
     try:
-        result = list(loop.generate(emb, mask, True, PassParams(max_new_tokens=room, **CHATTTS), [1], eos=EOS))[-1]
+        result = list(
+            loop.generate(emb, mask, True, PassParams(max_new_tokens=room, **CHATTTS), [1], eos=EOS)
+        )[-1]
     finally:
         loop.on_logits = None
     assert result.tokens[0].shape[0] == 1
     with pytest.raises(InputTextError) as refused:
-        list(loop.generate(emb, mask, True, PassParams(max_new_tokens=room + 1, **CHATTTS), [1], eos=EOS))
+        list(
+            loop.generate(
+                emb, mask, True, PassParams(max_new_tokens=room + 1, **CHATTTS), [1], eos=EOS
+            )
+        )
     message = str(refused.value)
-    assert f"{emb.shape[1]} prompt tokens" in message and f"up to {room + 1} audio tokens" in message
-    assert f"{loop._max_positions} positions" in message and f"--max-tokens) to {room} or less" in message
+    assert (
+        f"{emb.shape[1]} prompt tokens" in message and f"up to {room + 1} audio tokens" in message
+    )
+    assert (
+        f"{loop._max_positions} positions" in message
+        and f"--max-tokens) to {room} or less" in message
+    )
 
 
 def test_fits_is_true_up_to_the_last_position_and_false_past_it(loop):
@@ -191,9 +258,17 @@ def test_the_first_token_is_in_the_penalty_history_from_the_second_step(loop, ch
 
     loop.on_logits = two_choices
     try:
-        params = PassParams(temperature=1.0, top_p=1.0, top_k=0, repetition_penalty=1000.0, max_new_tokens=3,
-                            greedy=True)
-        result = list(loop.generate(emb, mask, False, params, [1], eos=chat.tokenizer.eos_token))[-1]
+        params = PassParams(
+            temperature=1.0,
+            top_p=1.0,
+            top_k=0,
+            repetition_penalty=1000.0,
+            max_new_tokens=3,
+            greedy=True,
+        )
+        result = list(loop.generate(emb, mask, False, params, [1], eos=chat.tokenizer.eos_token))[
+            -1
+        ]
     finally:
         loop.on_logits = None
     # Third step: both seen once, 10/1000 > 9/1000.
@@ -205,11 +280,17 @@ def test_rows_that_end_on_their_end_token_are_streamed_as_ended_not_cut(loop, ch
     # tests/engine/test_batch_joins.py; here all rows start together.)
     events = _run(loop, chat, TEXTS, 7, [1, 2, 3], {0: 1, 2: 4}, stream_every=2)
     progress = [e for e in events if isinstance(e, Progress)]
-    assert [e.finished for e in progress] == [[True, False, False], [True, False, False], [True, False, True]]
+    assert [e.finished for e in progress] == [
+        [True, False, False],
+        [True, False, False],
+        [True, False, True],
+    ]
     assert all(e.cut == [False, False, False] for e in progress)
     text = _run(loop, chat, TEXTS[:2], 4, [1, 2], {0: 1}, audio=False, stream_every=2)
     streamed, whole = text[-2], text[-1]
-    assert isinstance(streamed, Progress) and streamed.hiddens.dtype == torch.long   # the text pass streams tokens
+    assert (
+        isinstance(streamed, Progress) and streamed.hiddens.dtype == torch.long
+    )  # the text pass streams tokens
     assert streamed.hiddens[1, :2].tolist() == whole.tokens[1][:2].tolist()
 
 
@@ -220,7 +301,7 @@ def test_invalid_numbers_in_one_row_stop_the_decode_naming_that_sentence(chat, m
     def poisoned(x, *args):
         out = real(x, *args)
         calls.append(1)
-        if len(calls) == 3:          # the prefill, then two steps
+        if len(calls) == 3:  # the prefill, then two steps
             out = out.clone()
             out[2] = float("nan")
         return out
@@ -230,12 +311,14 @@ def test_invalid_numbers_in_one_row_stop_the_decode_naming_that_sentence(chat, m
     loop.on_logits = lambda i, *_: steps.append(i)
     with pytest.raises(NumericalError, match="sentence 3 of the batch"):
         _generate_plain(loop, chat)
-    assert steps == [0, 1, 2]       # found at the step its hidden state is read, not later
+    assert steps == [0, 1, 2]  # found at the step its hidden state is read, not later
 
 
 def _generate_plain(loop, chat):
     emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
-    return list(loop.generate(emb, mask, True, PassParams(max_new_tokens=8, **CHATTTS), [1, 2, 3], eos=EOS))
+    return list(
+        loop.generate(emb, mask, True, PassParams(max_new_tokens=8, **CHATTTS), [1, 2, 3], eos=EOS)
+    )
 
 
 def test_a_replayed_graph_step_gets_this_steps_inputs(chat, monkeypatch):
@@ -252,7 +335,9 @@ def test_a_replayed_graph_step_gets_this_steps_inputs(chat, monkeypatch):
         def replay(self):
             replays.append(self.size)
             i = self.inputs
-            return self.stack(i.x, i.cos, i.sin, i.mask[..., : self.size], self.k, self.v, i.at, self.size)
+            return self.stack(
+                i.x, i.cos, i.sin, i.mask[..., : self.size], self.k, self.v, i.at, self.size
+            )
 
     monkeypatch.setattr(cuda_graph, "capture", Replaying)
     monkeypatch.setattr(torch.cuda, "graph_pool_handle", lambda: None)

@@ -33,9 +33,15 @@ class RecordingCache:
         self.saves.append((key, module))
 
 
-@pytest.mark.parametrize("cache, mode, precision, device", [
-    (None, "jit", "int8", CPU), (RecordingCache(), "eager", "int8", CPU),
-    (RecordingCache(), "jit", "fp32", CPU), (RecordingCache(), "jit", "bf16", GPU)])
+@pytest.mark.parametrize(
+    "cache, mode, precision, device",
+    [
+        (None, "jit", "int8", CPU),
+        (RecordingCache(), "eager", "int8", CPU),
+        (RecordingCache(), "jit", "fp32", CPU),
+        (RecordingCache(), "jit", "bf16", GPU),
+    ],
+)
 def test_only_a_compiled_reduced_precision_step_on_a_cpu_has_a_key(cache, mode, precision, device):
     assert step_key(cache, mode, precision, device, DecodeLoop.int8_recipe) is None
     assert cache is None or cache.keys == []
@@ -70,7 +76,9 @@ def test_fp32_reads_no_entry():
 
 def _tokens(loop, chat):
     emb, mask = code_prompt(chat, ["今天天气很好。"], "[speed_5]", None, None, None)
-    *_, last = loop.generate(emb, mask, True, PassParams(1.0, 1.0, 0, 1.0, 12, greedy=True), [3], eos=625)
+    *_, last = loop.generate(
+        emb, mask, True, PassParams(1.0, 1.0, 0, 1.0, 12, greedy=True), [3], eos=625
+    )
     return last.tokens[0].tolist()
 
 
@@ -78,7 +86,9 @@ def test_a_miss_converts_and_saves_the_step_a_hit_is_used_as_it_is(chat, monkeyp
     missing = RecordingCache()
     fresh = DecodeLoop(chat, "jit", "bf16", cache=missing)
     assert missing.loads == [("key-bf16-cpu", "cpu")]
-    assert [key for key, _ in missing.saves] == ["key-bf16-cpu"] and missing.saves[0][1] is fresh._stack
+    assert [key for key, _ in missing.saves] == ["key-bf16-cpu"] and missing.saves[0][
+        1
+    ] is fresh._stack
     expected = _tokens(fresh, chat)
 
     def no_conversion(*args, **kwargs):
@@ -129,10 +139,12 @@ def test_int8_is_calibrated_on_the_models_own_embeddings_and_quantized(chat, mon
     loop = DecodeLoop(chat, "eager", "int8")
     assert loop.precision == "int8" and seen["calibration"] is not None
     x, cos, sin = seen["calibration"]
-    torch.testing.assert_close(x, int8.calibration_prompt(loop.emb_text, loop.emb_code), rtol=0, atol=0)
+    torch.testing.assert_close(
+        x, int8.calibration_prompt(loop.emb_text, loop.emb_code), rtol=0, atol=0
+    )
     assert cos is loop._cos and sin is loop._sin
     linears = [m for m in loop._stack.modules() if "Linear" in type(m).__name__]
-    assert linears and all(type(m) is not torch.nn.Linear for m in linears)    # every one quantized
+    assert linears and all(type(m) is not torch.nn.Linear for m in linears)  # every one quantized
 
 
 def test_an_int8_sentence_decodes_the_same_alone_and_in_a_batch(chat):
@@ -147,7 +159,9 @@ def test_an_int8_sentence_decodes_the_same_alone_and_in_a_batch(chat):
 
     def first_sentence(loop, count):
         emb, mask = code_prompt(chat, texts[:count], "[speed_5]", None, None, None)
-        return list(loop.generate(emb, mask, True, params, [5, 6, 7][:count], eos=625))[-1].tokens[0]
+        return list(loop.generate(emb, mask, True, params, [5, 6, 7][:count], eos=625))[-1].tokens[
+            0
+        ]
 
     class PerBatch(DecodeLoop):
         int8_recipe = int8.PER_BATCH

@@ -59,8 +59,14 @@ def _run_and_cancel_after_a_failure(tmp_path, session, monkeypatch):
         raise AssertionError(f"time.sleep({seconds}) in a download cannot be cancelled")
 
     monkeypatch.setattr(time, "sleep", no_sleep)
-    downloader = ModelDownloader(tmp_path / "m", Source("custom", "http://hub.invalid"), expected=EXPECTED,
-                                 session=session, retries=4, backoff_s=HOUR)
+    downloader = ModelDownloader(
+        tmp_path / "m",
+        Source("custom", "http://hub.invalid"),
+        expected=EXPECTED,
+        session=session,
+        retries=4,
+        backoff_s=HOUR,
+    )
     outcome = []
 
     def run():
@@ -78,7 +84,7 @@ def _run_and_cancel_after_a_failure(tmp_path, session, monkeypatch):
     worker.join(60)
     assert not worker.is_alive(), "cancel did not end the back-off"
     assert len(outcome) == 1 and isinstance(outcome[0], DownloadCancelled), outcome
-    assert len(session.calls) == asked      # no retry after the cancel
+    assert len(session.calls) == asked  # no retry after the cancel
     return downloader
 
 
@@ -91,13 +97,15 @@ def test_cancel_ends_the_back_off_after_a_failed_request(tmp_path, monkeypatch):
     assert session.calls == ["HEAD"]
 
 
-def test_cancel_ends_the_back_off_after_a_broken_transfer_and_keeps_what_came(tmp_path, monkeypatch):
+def test_cancel_ends_the_back_off_after_a_broken_transfer_and_keeps_what_came(
+    tmp_path, monkeypatch
+):
     first = MODEL_FILES[0]
 
     def answer(method, n):
         if method == "HEAD":
             return _Response(headers={"Content-Length": "10"})
-        if n == len(MODEL_FILES) + 1:    # the first GET: four bytes, then the connection breaks
+        if n == len(MODEL_FILES) + 1:  # the first GET: four bytes, then the connection breaks
             return _Response(body=[b"abcd"], breaks=session.failed)
         raise AssertionError("asked again after the transfer broke")
 
@@ -107,7 +115,7 @@ def test_cancel_ends_the_back_off_after_a_broken_transfer_and_keeps_what_came(tm
     item = downloader.progress.files[0]
     assert item.relpath == first and item.state is FileState.DOWNLOADING and item.done == 4
     part = tmp_path / "m" / PARTIAL_DIR / (first + PART_SUFFIX)
-    assert part.read_bytes() == b"abcd"     # resumes from here next time
+    assert part.read_bytes() == b"abcd"  # resumes from here next time
 
 
 class _Stop(Exception):
@@ -121,16 +129,25 @@ def test_each_retry_waits_its_back_off_on_the_cancel_event(tmp_path, monkeypatch
     class CountingEvent(threading.Event):
         def wait(self, timeout=None):
             waits.append(timeout)
-            return super().wait(0)      # the fake clock: the back-off passes at once
+            return super().wait(0)  # the fake clock: the back-off passes at once
 
     def answer(method, n):
         if n <= 3:
             raise requests.ConnectionError("connection refused")
-        raise _Stop      # the fourth try got through: enough to see the waits before it
+        raise _Stop  # the fourth try got through: enough to see the waits before it
 
-    monkeypatch.setattr(time, "sleep", lambda s: pytest.fail(f"time.sleep({s}) cannot be cancelled"))
-    downloader = ModelDownloader(tmp_path / "m", Source("custom", "http://hub.invalid"), expected=EXPECTED,
-                                 session=_Session(answer), retries=4, backoff_s=1.5, cancel_event=CountingEvent())
+    monkeypatch.setattr(
+        time, "sleep", lambda s: pytest.fail(f"time.sleep({s}) cannot be cancelled")
+    )
+    downloader = ModelDownloader(
+        tmp_path / "m",
+        Source("custom", "http://hub.invalid"),
+        expected=EXPECTED,
+        session=_Session(answer),
+        retries=4,
+        backoff_s=1.5,
+        cancel_event=CountingEvent(),
+    )
     with pytest.raises(_Stop):
         downloader.run()
     assert waits == [1.5, 3.0, 6.0]

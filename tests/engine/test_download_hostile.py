@@ -33,7 +33,7 @@ class Endless(BaseHTTPRequestHandler):
         self.end_headers()
         block = b"x" * 65536
         try:
-            for _ in range(2000):           # up to 128 MB if nobody stops reading
+            for _ in range(2000):  # up to 128 MB if nobody stops reading
                 self.wfile.write(block)
                 type(self).sent += len(block)
         except OSError:
@@ -70,7 +70,9 @@ def _disk_bytes(folder):
 
 def test_an_endless_body_stops_at_the_announced_size(tmp_path, serve):
     url = serve(Endless)
-    job = ModelDownloader(tmp_path / "m", Source("custom", url), expected=EXPECTED, backoff_s=0.01, timeout_s=5)
+    job = ModelDownloader(
+        tmp_path / "m", Source("custom", url), expected=EXPECTED, backoff_s=0.01, timeout_s=5
+    )
     with pytest.raises(DownloadError, match="sent more than the 1,000 bytes"):
         job.run()
     assert _disk_bytes(tmp_path / "m") <= 1000
@@ -81,7 +83,9 @@ def test_without_any_size_the_largest_model_file_bounds_the_file(tmp_path, serve
 
     monkeypatch.setattr(download, "MAX_UNKNOWN_FILE_BYTES", 5000)
     url = serve(NoLength)
-    job = ModelDownloader(tmp_path / "m", Source("custom", url), expected=EXPECTED, backoff_s=0.01, timeout_s=5)
+    job = ModelDownloader(
+        tmp_path / "m", Source("custom", url), expected=EXPECTED, backoff_s=0.01, timeout_s=5
+    )
     with pytest.raises(DownloadError, match="5,000 bytes"):
         job.run()
     assert _disk_bytes(tmp_path / "m") <= 5000
@@ -90,11 +94,17 @@ def test_without_any_size_the_largest_model_file_bounds_the_file(tmp_path, serve
 def test_a_silent_server_ends_the_try_with_a_sentence(tmp_path):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
-    listener.listen(8)           # accepts connections, never answers
+    listener.listen(8)  # accepts connections, never answers
     try:
         url = f"http://127.0.0.1:{listener.getsockname()[1]}"
-        job = ModelDownloader(tmp_path / "m", Source("custom", url), expected=EXPECTED, retries=4,
-                              backoff_s=0.01, timeout_s=0.5)
+        job = ModelDownloader(
+            tmp_path / "m",
+            Source("custom", url),
+            expected=EXPECTED,
+            retries=4,
+            backoff_s=0.01,
+            timeout_s=0.5,
+        )
         with pytest.raises(DownloadError, match=r"sent nothing for 0\.5 s") as err:
             job.run()
         assert "127.0.0.1" in str(err.value) and "\n" not in str(err.value)
@@ -105,7 +115,9 @@ def test_a_silent_server_ends_the_try_with_a_sentence(tmp_path):
 def test_a_model_folder_on_a_file_or_read_only_is_a_sentence(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    job = ModelDownloader(blocker / "m", Source("custom", "http://127.0.0.1:9"), expected=EXPECTED, retries=0)
+    job = ModelDownloader(
+        blocker / "m", Source("custom", "http://127.0.0.1:9"), expected=EXPECTED, retries=0
+    )
     with pytest.raises(DownloadError, match="cannot be written"):
         job.run()
     assert blocker.read_text() == "not a folder"

@@ -26,8 +26,8 @@ class _Response:
         self.closed = False
 
     def iter_content(self, chunk):
-        for i in range(0, len(self._body), 7):          # small blocks: a limit is hit mid-file
-            yield self._body[i:i + 7]
+        for i in range(0, len(self._body), 7):  # small blocks: a limit is hit mid-file
+            yield self._body[i : i + 7]
 
     def close(self):
         self.closed = True
@@ -56,15 +56,24 @@ class _Hub:
         if method == "HEAD":
             return _Response(200, self.head(body))
         start = int(headers["Range"][6:-1]) if "Range" in headers and self.ranges else 0
-        return _Response(206 if start else 200, {"Content-Length": str(len(body) - start)}, body[start:])
+        return _Response(
+            206 if start else 200, {"Content-Length": str(len(body) - start)}, body[start:]
+        )
 
     def close(self):
         pass
 
 
 def _downloader(tmp_path, hub, **kw):
-    return ModelDownloader(tmp_path / "m", Source("custom", "http://hub.invalid"), expected=EXPECTED,
-                           session=hub, retries=kw.pop("retries", 2), backoff_s=0, **kw)
+    return ModelDownloader(
+        tmp_path / "m",
+        Source("custom", "http://hub.invalid"),
+        expected=EXPECTED,
+        session=hub,
+        retries=kw.pop("retries", 2),
+        backoff_s=0,
+        **kw,
+    )
 
 
 def _calls(hub, method, rel=ONE):
@@ -79,7 +88,9 @@ def test_the_linked_size_wins_over_the_redirects_content_length(tmp_path):
     hub = _Hub(head=lambda body: {"X-Linked-Size": str(len(body)), "Content-Length": "12"})
     progress = _downloader(tmp_path, hub).run()
     assert _is_complete(tmp_path / "m")
-    assert {f.relpath: f.total for f in progress.files} == {rel: len(b) for rel, b in BODIES.items()}
+    assert {f.relpath: f.total for f in progress.files} == {
+        rel: len(b) for rel, b in BODIES.items()
+    }
     assert all(f.state == FileState.OK and f.sha256_ok for f in progress.files)
     assert not (tmp_path / "m" / PARTIAL_DIR).exists()
 
@@ -101,7 +112,7 @@ def test_a_partial_file_resumes_with_a_range_and_a_206_length_counts_from_there(
     part = tmp_path / "m" / PARTIAL_DIR / (ONE + PART_SUFFIX)
     part.parent.mkdir(parents=True)
     part.write_bytes(body[:100])
-    hub = _Hub(head=lambda b: {})           # no size known: the 206's length plus what we have
+    hub = _Hub(head=lambda b: {})  # no size known: the 206's length plus what we have
     _downloader(tmp_path, hub).run()
     assert _is_complete(tmp_path / "m")
     assert _calls(hub, "GET") == [("GET", ONE, "bytes=100-")]
@@ -151,7 +162,10 @@ def test_a_busy_or_failing_server_is_asked_again(tmp_path, status):
 
 def test_a_dropped_connection_is_retried_but_a_silent_server_is_not(tmp_path):
     hub = _Hub()
-    hub.script[("HEAD", ONE)] = [requests.ConnectionError("reset"), requests.ConnectionError("reset")]
+    hub.script[("HEAD", ONE)] = [
+        requests.ConnectionError("reset"),
+        requests.ConnectionError("reset"),
+    ]
     _downloader(tmp_path, hub, retries=2).run()
     assert len(_calls(hub, "HEAD")) == 3
     hub = _Hub()
@@ -177,6 +191,7 @@ def test_a_broken_transfer_resumes_where_it_broke(tmp_path):
                 if i == 5:
                     raise requests.ConnectionError("reset")
                 yield block
+
         response.iter_content = some_then_drop
         return response
 
@@ -189,7 +204,7 @@ def test_a_broken_transfer_resumes_where_it_broke(tmp_path):
 def test_a_transfer_that_keeps_breaking_is_tried_retries_plus_one_times(tmp_path):
     def dropped(headers, body):
         response = _Response(200, {"Content-Length": str(len(body))}, body)
-        response.iter_content = lambda chunk: iter(())      # closed before the first byte
+        response.iter_content = lambda chunk: iter(())  # closed before the first byte
         return response
 
     hub = _Hub()
@@ -200,11 +215,14 @@ def test_a_transfer_that_keeps_breaking_is_tried_retries_plus_one_times(tmp_path
 
 
 def test_a_checksum_mismatch_is_fetched_once_more_then_refused(tmp_path):
-    bad = lambda h, body: _Response(200, {}, body[::-1])            # noqa: E731
+    bad = lambda h, body: _Response(200, {}, body[::-1])  # noqa: E731
     hub = _Hub()
     hub.script[("GET", ONE)] = [bad]
     progress = _downloader(tmp_path, hub).run()
-    assert _is_complete(tmp_path / "m") and len(list((tmp_path / "m" / QUARANTINE_DIR).rglob("*.*.*"))) == 1
+    assert (
+        _is_complete(tmp_path / "m")
+        and len(list((tmp_path / "m" / QUARANTINE_DIR).rglob("*.*.*"))) == 1
+    )
     assert next(f for f in progress.files if f.relpath == ONE).state == FileState.OK
     hub = _Hub()
     hub.script[("GET", ONE)] = [bad, bad]
@@ -224,7 +242,9 @@ def test_disk_space_counts_what_is_still_to_come_plus_a_margin(tmp_path, monkeyp
     need = total - 100 + download.DISK_MARGIN
 
     def free(bytes_free):
-        monkeypatch.setattr(download.shutil, "disk_usage", lambda p: type("U", (), {"free": bytes_free})())
+        monkeypatch.setattr(
+            download.shutil, "disk_usage", lambda p: type("U", (), {"free": bytes_free})()
+        )
 
     free(need - 1)
     with pytest.raises(DownloadError, match="Not enough disk space"):
@@ -239,22 +259,46 @@ def test_files_already_good_are_present_and_not_fetched(tmp_path):
     hub = _Hub()
     progress = _downloader(tmp_path, hub).run()
     assert hub.calls == []
-    assert all(f.state == FileState.PRESENT and f.total == f.done == len(BODIES[f.relpath]) for f in progress.files)
+    assert all(
+        f.state == FileState.PRESENT and f.total == f.done == len(BODIES[f.relpath])
+        for f in progress.files
+    )
 
 
-@pytest.mark.parametrize("exc, words", [
-    (requests.ConnectionError("NameResolutionError: cannot resolve"), "Could not find hub.example"),
-    (requests.ConnectionError("Failed to resolve 'hub.example'"), "Could not find hub.example"),
-    (requests.ConnectionError("[Errno -2] Name or service not known"), "Could not find hub.example"),
-    (requests.ConnectionError("[Errno 11001] getaddrinfo failed"), "Could not find hub.example"),
-    (requests.ConnectionError("[Errno -3] Temporary failure in name resolution"), "Could not find hub.example"),
-    (requests.ConnectionError("[Errno 8] nodename nor servname provided"), "Could not find hub.example"),
-    (requests.exceptions.SSLError("handshake failure"), "secure connection"),       # said by its type
-    (requests.ConnectionError("certificate verify failed"), "secure connection"),
-    (requests.ConnectionError("[Errno 111] Connection refused"), "Could not connect"),
-    (requests.ConnectionError("NewConnectionError('...')"), "Could not connect"),
-    (requests.ConnectionError("ConnectTimeoutError(...)"), "Could not connect"),
-])
+@pytest.mark.parametrize(
+    "exc, words",
+    [
+        (
+            requests.ConnectionError("NameResolutionError: cannot resolve"),
+            "Could not find hub.example",
+        ),
+        (requests.ConnectionError("Failed to resolve 'hub.example'"), "Could not find hub.example"),
+        (
+            requests.ConnectionError("[Errno -2] Name or service not known"),
+            "Could not find hub.example",
+        ),
+        (
+            requests.ConnectionError("[Errno 11001] getaddrinfo failed"),
+            "Could not find hub.example",
+        ),
+        (
+            requests.ConnectionError("[Errno -3] Temporary failure in name resolution"),
+            "Could not find hub.example",
+        ),
+        (
+            requests.ConnectionError("[Errno 8] nodename nor servname provided"),
+            "Could not find hub.example",
+        ),
+        (
+            requests.exceptions.SSLError("handshake failure"),
+            "secure connection",
+        ),  # said by its type
+        (requests.ConnectionError("certificate verify failed"), "secure connection"),
+        (requests.ConnectionError("[Errno 111] Connection refused"), "Could not connect"),
+        (requests.ConnectionError("NewConnectionError('...')"), "Could not connect"),
+        (requests.ConnectionError("ConnectTimeoutError(...)"), "Could not connect"),
+    ],
+)
 def test_each_sign_of_a_failed_connection_is_said_in_words(exc, words):
     from app.engine.models.download import connection_problem
 

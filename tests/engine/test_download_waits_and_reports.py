@@ -49,8 +49,9 @@ class _Clock:
 def _downloader(tmp_path, hub, **kw):
     kw.setdefault("retries", 2)
     kw.setdefault("backoff_s", 0.5)
-    return ModelDownloader(tmp_path / "m", Source("custom", "http://hub.invalid"), expected=EXPECTED,
-                           session=hub, **kw)
+    return ModelDownloader(
+        tmp_path / "m", Source("custom", "http://hub.invalid"), expected=EXPECTED, session=hub, **kw
+    )
 
 
 def test_the_waits_between_tries_double_and_none_follows_the_last_try(tmp_path):
@@ -59,7 +60,7 @@ def test_the_waits_between_tries_double_and_none_follows_the_last_try(tmp_path):
     hub.script[("HEAD", ONE)] = [503] * 4
     with pytest.raises(DownloadError, match="kept failing"):
         _downloader(tmp_path, hub, retries=3, cancel_event=event).run()
-    assert event.waits == [0.5, 1.0, 2.0]        # three waits between four tries, none after the last
+    assert event.waits == [0.5, 1.0, 2.0]  # three waits between four tries, none after the last
     event = _RecordingEvent()
     hub = _Hub()
     hub.script[("HEAD", ONE)] = [503, 503, 503]
@@ -88,9 +89,16 @@ def test_a_clean_download_never_waits_and_a_broken_transfer_waits_once(tmp_path)
 
 def test_the_default_wait_is_one_second_and_a_given_cancel_event_is_the_one_used(tmp_path):
     event = threading.Event()
-    downloader = ModelDownloader(tmp_path, Source("custom", "http://hub.invalid"), expected=EXPECTED,
-                                 session=_Hub(), cancel_event=event)
-    assert downloader.backoff_s == download.BACKOFF_S == 1.0 and downloader.retries == download.RETRIES
+    downloader = ModelDownloader(
+        tmp_path,
+        Source("custom", "http://hub.invalid"),
+        expected=EXPECTED,
+        session=_Hub(),
+        cancel_event=event,
+    )
+    assert (
+        downloader.backoff_s == download.BACKOFF_S == 1.0 and downloader.retries == download.RETRIES
+    )
     event.set()
     with pytest.raises(download.DownloadCancelled):
         downloader.run()
@@ -100,7 +108,8 @@ def _reports(monkeypatch, clock, downloader):
     monkeypatch.setattr(download.time, "monotonic", clock)
     seen = []
     downloader.on_progress = lambda p: seen.append(
-        (p.message, p.done_bytes, p.speed_bps, {f.relpath: f.state for f in p.files}))
+        (p.message, p.done_bytes, p.speed_bps, {f.relpath: f.state for f in p.files})
+    )
     return seen
 
 
@@ -110,10 +119,10 @@ def test_progress_reports_are_at_most_ten_a_second_unless_forced(tmp_path, monke
     downloader = _downloader(tmp_path, _Hub())
     seen = _reports(monkeypatch, clock, downloader)
     downloader._report()
-    assert len(seen) == 1                    # the first report, exactly 0.1 s after "the last" at 0
+    assert len(seen) == 1  # the first report, exactly 0.1 s after "the last" at 0
     clock.now = 0.15
     downloader._report()
-    assert len(seen) == 1                    # 0.05 s later: dropped
+    assert len(seen) == 1  # 0.05 s later: dropped
     downloader._report(force=True)
     assert len(seen) == 2
     clock.now = 0.2
@@ -121,7 +130,7 @@ def test_progress_reports_are_at_most_ten_a_second_unless_forced(tmp_path, monke
     assert len(seen) == 2
     clock.now = 0.3
     downloader._report()
-    assert len(seen) == 3                    # 0.15 s after the last one
+    assert len(seen) == 3  # 0.15 s after the last one
 
 
 def test_the_speed_is_the_bytes_of_the_last_three_seconds_over_their_time(tmp_path, monkeypatch):
@@ -130,14 +139,14 @@ def test_the_speed_is_the_bytes_of_the_last_three_seconds_over_their_time(tmp_pa
     seen = _reports(monkeypatch, clock, downloader)
     item = downloader.progress.files[0]
     downloader._report()
-    assert seen[-1][2] == 0.0                # one point: no speed yet
+    assert seen[-1][2] == 0.0  # one point: no speed yet
     for now, done in ((11.0, 1000), (12.0, 3000), (13.0, 6000)):
         clock.now, item.done = now, done
         downloader._report()
     # At 13.0 the point at 10.0 is exactly 3 s old and leaves the window: (6000 - 1000) / 2.
     assert seen[-1][2] == pytest.approx(2500.0)
     clock.now, item.done = 15.5, 8000
-    downloader._report()                     # the window is 13.0 .. 15.5 (12.0 is 3.5 s old)
+    downloader._report()  # the window is 13.0 .. 15.5 (12.0 is 3.5 s old)
     assert seen[-1][2] == pytest.approx((8000 - 6000) / 2.5)
 
 
@@ -173,7 +182,9 @@ def test_after_a_checksum_mismatch_the_files_progress_starts_again_from_zero(tmp
     assert item.done == 0 and item.sha256_ok is False
 
 
-@pytest.mark.parametrize("status, words", [(400, "refused DVAE"), (405, "refused"), (410, "refused")])
+@pytest.mark.parametrize(
+    "status, words", [(400, "refused DVAE"), (405, "refused"), (410, "refused")]
+)
 def test_other_client_errors_are_a_refusal_not_a_missing_file(tmp_path, status, words):
     hub = _Hub()
     hub.script[("HEAD", ONE)] = [status]
@@ -186,7 +197,9 @@ def test_other_client_errors_are_a_refusal_not_a_missing_file(tmp_path, status, 
 
 def test_one_byte_past_the_announced_size_is_refused_at_once(tmp_path):
     hub = _Hub()
-    hub.script[("GET", ONE)] = [lambda h, body: _Response(200, {"Content-Length": str(len(body))}, body + b"!")]
+    hub.script[("GET", ONE)] = [
+        lambda h, body: _Response(200, {"Content-Length": str(len(body))}, body + b"!")
+    ]
     with pytest.raises(DownloadError, match="sent more than the"):
         _downloader(tmp_path, hub).run()
     assert not (tmp_path / "m" / PARTIAL_DIR / (ONE + PART_SUFFIX)).exists()
@@ -199,8 +212,10 @@ def test_a_server_that_stalls_mid_file_is_named_with_the_file(tmp_path):
 
         def then_stall(chunk):
             yield next(blocks(chunk))
-            raise requests.exceptions.ConnectionError(requests.packages.urllib3.exceptions.ReadTimeoutError(
-                None, "/", "read timed out"))
+            raise requests.exceptions.ConnectionError(
+                requests.packages.urllib3.exceptions.ReadTimeoutError(None, "/", "read timed out")
+            )
+
         response.iter_content = then_stall
         return response
 
@@ -211,7 +226,9 @@ def test_a_server_that_stalls_mid_file_is_named_with_the_file(tmp_path):
     assert "sent nothing for 30 s while sending asset/DVAE.safetensors" in str(err.value)
 
 
-def test_exactly_enough_space_is_enough_when_sizes_are_unknown_or_a_file_is_complete(tmp_path, monkeypatch):
+def test_exactly_enough_space_is_enough_when_sizes_are_unknown_or_a_file_is_complete(
+    tmp_path, monkeypatch
+):
     # No size in any HEAD: unknown sizes count as nothing still to come; a complete partial file
     # of a known size counts as nothing either. So the margin alone must be free.
     hub = _Hub(head=lambda body: {})
@@ -219,8 +236,11 @@ def test_exactly_enough_space_is_enough_when_sizes_are_unknown_or_a_file_is_comp
     part.parent.mkdir(parents=True)
     part.write_bytes(BODIES[ONE])
     asked = []
-    monkeypatch.setattr(download.shutil, "disk_usage",
-                        lambda p: asked.append(p) or type("U", (), {"free": download.DISK_MARGIN})())
+    monkeypatch.setattr(
+        download.shutil,
+        "disk_usage",
+        lambda p: asked.append(p) or type("U", (), {"free": download.DISK_MARGIN})(),
+    )
     _downloader(tmp_path, hub).run()
     assert _is_complete(tmp_path / "m") and asked == [tmp_path / "m"]
 
@@ -234,8 +254,13 @@ def test_a_folder_downloaded_once_is_not_hashed_again_on_the_next_run(model_copy
     monkeypatch.setattr(download, "file_sha256", lambda p: hashed.append(p.name) or real(p))
 
     def run():
-        return ModelDownloader(model_copy, Source("custom", "http://hub.invalid"), expected=expected,
-                               session=_Hub(), backoff_s=0).run()
+        return ModelDownloader(
+            model_copy,
+            Source("custom", "http://hub.invalid"),
+            expected=expected,
+            session=_Hub(),
+            backoff_s=0,
+        ).run()
 
     assert all(f.state == FileState.PRESENT for f in run().files)
     assert len(hashed) == len(MODEL_FILES)
@@ -248,19 +273,19 @@ def test_only_the_checksum_a_file_was_verified_against_vouches_for_it(model_copy
     store = ModelStore(model_copy)
     expected = store.expected_sha256()
     rel = "asset/Embed.safetensors"
-    store.remember_verified(rel, "0" * 64)                   # not this model's checksum: ignored
+    store.remember_verified(rel, "0" * 64)  # not this model's checksum: ignored
     assert not store.is_known_good(rel, "0" * 64)
     store.remember_verified(rel, expected[rel])
     assert store.is_known_good(rel, expected[rel])
     assert not store.is_known_good(rel, "0" * 64)
     assert not ModelStore(model_copy.parent / "elsewhere").is_known_good(rel, expected[rel])
     (model_copy / rel).unlink()
-    store.remember_verified(rel, expected[rel])              # a missing file is not recorded
+    store.remember_verified(rel, expected[rel])  # a missing file is not recorded
     assert not store.is_known_good(rel, expected[rel])
 
 
 def test_a_connection_error_that_escapes_a_step_is_said_in_words(tmp_path):
-    class _Headers(dict):                    # truthy, so _Response keeps it
+    class _Headers(dict):  # truthy, so _Response keeps it
         def get(self, *a):
             raise requests.ConnectionError("Connection refused")
 

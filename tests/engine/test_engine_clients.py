@@ -45,7 +45,7 @@ def test_two_clients_at_once_hear_what_each_hears_alone(synthesizer, engine, mon
         assert [c.index for c in chunks if c.final] == [0, 1, 2]
         assert result.audio.shape == alone.audio.shape
         np.testing.assert_allclose(result.audio, alone.audio, atol=1e-5)
-    assert result_a.speaker != result_b.speaker         # two voices really shared the batches
+    assert result_a.speaker != result_b.speaker  # two voices really shared the batches
 
 
 def test_cancelling_one_client_leaves_the_other_as_it_would_be_alone(synthesizer, engine):
@@ -57,7 +57,7 @@ def test_cancelling_one_client_leaves_the_other_as_it_would_be_alone(synthesizer
     with pytest.raises(SynthesisCancelled):
         for item in job_a:
             seen.append(item)
-            job_a.cancel()                               # after its first piece
+            job_a.cancel()  # after its first piece
     assert len(seen) == 1 and isinstance(seen[0], AudioChunk)
     chunks_b, result_b = _collect(job_b)
     np.testing.assert_allclose(result_b.audio, alone_b.audio, atol=1e-5)
@@ -80,15 +80,15 @@ def test_a_cancelled_clients_rows_leave_the_running_batch_at_once(synthesizer, e
         with pytest.raises(SynthesisCancelled):
             for item in job_a:
                 assert isinstance(item, AudioChunk)
-                job_a.cancel()                           # after its first piece, mid-sentence
+                job_a.cancel()  # after its first piece, mid-sentence
                 cancelled_at = len(steps)
         chunks_b, result_b = _collect(job_b)
     finally:
         synthesizer.loop.on_logits = None
-    assert steps[0] == [0, 1]                            # one batch: a's row 0, b's row 1
+    assert steps[0] == [0, 1]  # one batch: a's row 0, b's row 1
     # The step running while cancel() returned may still hold row 0; none after it does, and b
     # went on (each sentence is at least 40 tokens, its first piece came at about 16).
-    after = steps[cancelled_at + 1:]
+    after = steps[cancelled_at + 1 :]
     assert len(after) > 10 and all(rows == [1] for rows in after), steps
     np.testing.assert_allclose(result_b.audio, alone_b.audio, atol=1e-5)
 
@@ -108,12 +108,15 @@ def test_an_interactive_request_is_served_before_waiting_background_work(synthes
     assert order.index((play.id, "result")) < order.index((background.id, "chunk"))
 
 
-def test_an_interactive_request_stops_a_running_background_batch_which_then_continues(synthesizer, engine,
-                                                                                        monkeypatch):
+def test_an_interactive_request_stops_a_running_background_batch_which_then_continues(
+    synthesizer, engine, monkeypatch
+):
     """The Play arrives at the 5th step of the background request's second batch: that batch
     stops, the Play is decoded, and the background sentences go on where they stopped, so
     the background audio is still what it would be alone."""
-    long_text = SynthesisRequest("第一句话。第二句话。第三句话。第四句话。", seed=7, voice_lock=False, **FAST)
+    long_text = SynthesisRequest(
+        "第一句话。第二句话。第三句话。第四句话。", seed=7, voice_lock=False, **FAST
+    )
     alone = synthesizer.run(long_text)
     e = engine()
     play_request = SynthesisRequest("你好。", seed=3, **FAST)
@@ -157,13 +160,17 @@ def test_a_job_ends_with_its_result(synthesizer, engine):
     assert isinstance(result, SynthesisResult) and result.segments == 1 and result.audio.size > 0
 
 
-def test_the_out_of_memory_cap_ends_when_the_engine_has_nothing_left_to_do(synthesizer, engine, monkeypatch):
+def test_the_out_of_memory_cap_ends_when_the_engine_has_nothing_left_to_do(
+    synthesizer, engine, monkeypatch
+):
     import torch
 
     from app.engine.decode import memory
 
-    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)        # room for a batch of 4
-    request = SynthesisRequest("第一句话。第二句话。第三句话。第四句话。第五句话。", voice_lock=False, **FAST)
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)  # room for a batch of 4
+    request = SynthesisRequest(
+        "第一句话。第二句话。第三句话。第四句话。第五句话。", voice_lock=False, **FAST
+    )
     failed = []
     real = synthesizer.loop.run_stack
 
@@ -177,8 +184,8 @@ def test_the_out_of_memory_cap_ends_when_the_engine_has_nothing_left_to_do(synth
     sizes = record_audio_batches(monkeypatch, synthesizer.loop)
     e = engine(start=True)
     first = e.submit(request).result()
-    assert failed == [4] and sizes == [1, 4, 2, 2]                # halved after running out
+    assert failed == [4] and sizes == [1, 4, 2, 2]  # halved after running out
     sizes.clear()
     second = e.submit(request).result()
-    assert sizes == [1, 4]                                        # full batches again
+    assert sizes == [1, 4]  # full batches again
     np.testing.assert_allclose(second.audio, first.audio, atol=1e-5)

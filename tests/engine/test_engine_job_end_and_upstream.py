@@ -46,7 +46,9 @@ def upstream(tiny_model):
     return synth
 
 
-def test_upstream_decoder_serves_two_clients_each_as_alone_and_never_mixes_them(upstream, monkeypatch):
+def test_upstream_decoder_serves_two_clients_each_as_alone_and_never_mixes_them(
+    upstream, monkeypatch
+):
     a = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
     b = SynthesisRequest("今天天气很好。我们去公园。", seed=22, **FAST)
     alone_a, alone_b = upstream.run(a), upstream.run(b)
@@ -62,18 +64,26 @@ def test_upstream_decoder_serves_two_clients_each_as_alone_and_never_mixes_them(
     try:
         job_a, job_b = e.submit(a), e.submit(b)
         e.start()
-        (_ca, got_a), (_cb, got_b) = _finish(lambda: _collect(job_a)), _finish(lambda: _collect(job_b))
+        (_ca, got_a), (_cb, got_b) = (
+            _finish(lambda: _collect(job_a)),
+            _finish(lambda: _collect(job_b)),
+        )
     finally:
         e.close(timeout=60)
-    sentences_a, sentences_b = set(upstream.prepare(a.text).segments), set(upstream.prepare(b.text).segments)
-    assert len(texts) == 4                              # each request: its first sentence, then its rest
+    sentences_a, sentences_b = (
+        set(upstream.prepare(a.text).segments),
+        set(upstream.prepare(b.text).segments),
+    )
+    assert len(texts) == 4  # each request: its first sentence, then its rest
     assert all(set(t) <= sentences_a or set(t) <= sentences_b for t in texts)
     assert got_a.decode == "upstream"
     np.testing.assert_allclose(got_a.audio, alone_a.audio, atol=1e-5)
     np.testing.assert_allclose(got_b.audio, alone_b.audio, atol=1e-5)
 
 
-def test_upstream_tries_a_sentence_the_model_ends_at_once_a_bounded_number_of_times(upstream, monkeypatch):
+def test_upstream_tries_a_sentence_the_model_ends_at_once_a_bounded_number_of_times(
+    upstream, monkeypatch
+):
     from app.engine.synthesis.decoders import EMPTY_RETRIES
 
     seeds = []
@@ -84,5 +94,7 @@ def test_upstream_tries_a_sentence_the_model_ends_at_once_a_bounded_number_of_ti
 
     monkeypatch.setattr(upstream.chat, "infer", silent)
     result = upstream.run(SynthesisRequest("你好。", seed=40, **FAST))
-    assert seeds == [40 + n for n in range(EMPTY_RETRIES + 1)]   # once, then each retry with other draws
+    assert seeds == [
+        40 + n for n in range(EMPTY_RETRIES + 1)
+    ]  # once, then each retry with other draws
     assert result.segments == 1 and result.audio.size == 0

@@ -16,17 +16,25 @@ FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=16, min_ne
 def test_the_engine_loads_on_the_thread_that_then_decodes_every_request(synthesizer, monkeypatch):
     seen = {}
     # The session's synthesizer is loaded already: its load only says where it ran.
-    monkeypatch.setattr(synthesizer, "load", lambda **options: seen.update(load=threading.current_thread(),
-                                                                            options=options))
+    monkeypatch.setattr(
+        synthesizer,
+        "load",
+        lambda **options: seen.update(load=threading.current_thread(), options=options),
+    )
     decoded_on = []
     logits = synthesizer.loop.logits
-    monkeypatch.setattr(synthesizer.loop, "logits",
-                        lambda *a, **k: decoded_on.append(threading.current_thread()) or logits(*a, **k))
+    monkeypatch.setattr(
+        synthesizer.loop,
+        "logits",
+        lambda *a, **k: decoded_on.append(threading.current_thread()) or logits(*a, **k),
+    )
     engine = Engine.loading(synthesizer, max_batch=3, warm_up=False)
     try:
         assert engine.synthesizer is synthesizer and engine.scheduler.max_batch == 3
         assert seen["options"] == {"warm_up": False}
-        assert seen["load"] is not threading.current_thread() and seen["load"].name == "chattts-engine"
+        assert (
+            seen["load"] is not threading.current_thread() and seen["load"].name == "chattts-engine"
+        )
         engine.submit(SynthesisRequest("今天天气很好。", **FAST)).result()
         assert decoded_on and set(decoded_on) == {seen["load"]}
         assert engine.call(threading.current_thread) is seen["load"]
@@ -67,22 +75,31 @@ def test_the_commands_load_their_model_on_the_engines_thread(tiny_model, monkeyp
 
     loaded_on = []
     load = Synthesizer.load
-    monkeypatch.setattr(Synthesizer, "load",
-                        lambda self, *a, **k: loaded_on.append(threading.current_thread()) or load(self, *a, **k))
+    monkeypatch.setattr(
+        Synthesizer,
+        "load",
+        lambda self, *a, **k: loaded_on.append(threading.current_thread()) or load(self, *a, **k),
+    )
     if client == "serve":
         from app.cli.parser import build_parser
         from app.cli.serve import _load
         from app.server.app import ServerState
 
         state = ServerState()
-        _load(state, tiny_model, build_parser().parse_args(["serve", "--model", str(tiny_model), "--device", "cpu"]))
+        _load(
+            state,
+            tiny_model,
+            build_parser().parse_args(["serve", "--model", str(tiny_model), "--device", "cpu"]),
+        )
         engine = state.engine
     else:
         from app.cli.narrate_engine import InProcess
 
         engine = InProcess(tiny_model, "cpu", "auto").engine
     try:
-        assert loaded_on == [engine._thread] and engine.call(threading.current_thread) is loaded_on[0]
+        assert (
+            loaded_on == [engine._thread] and engine.call(threading.current_thread) is loaded_on[0]
+        )
     finally:
         engine.close(60)
 
@@ -143,4 +160,4 @@ def test_ray_actors_load_and_render_on_one_thread_of_their_own(monkeypatch):
     model = {thread for what, thread in seen if what in ("load", "render")}
     assert [what for what, _ in seen].count("render") == 3 and len(model) == 1
     assert model.isdisjoint({threading.main_thread(), *callers})
-    assert seen[-1] == ("cancel", threading.main_thread())     # a cancel does not wait its turn
+    assert seen[-1] == ("cancel", threading.main_thread())  # a cancel does not wait its turn

@@ -31,8 +31,10 @@ def test_new_files_follow_the_umask(tmp_path, umask_027):
 
 
 def test_a_replaced_file_keeps_its_mode(tmp_path, umask_027):
-    for name, write in (("b.wav", lambda p: write_wav(p, np.zeros(10, dtype=np.float32))),
-                        ("b.json", lambda p: write_json_atomic(p, [1]))):
+    for name, write in (
+        ("b.wav", lambda p: write_wav(p, np.zeros(10, dtype=np.float32))),
+        ("b.json", lambda p: write_json_atomic(p, [1])),
+    ):
         target = tmp_path / name
         target.write_bytes(b"old")
         target.chmod(0o664)

@@ -16,8 +16,10 @@ from tests.support.playback_sim import (
 
 def _pieces(spec, segment=0):
     """(arrival s, audio s) pairs -> arrivals of one segment, the last one final."""
-    return [Arrival(at, round(seconds * SAMPLE_RATE), segment, i == len(spec) - 1)
-            for i, (at, seconds) in enumerate(spec)]
+    return [
+        Arrival(at, round(seconds * SAMPLE_RATE), segment, i == len(spec) - 1)
+        for i, (at, seconds) in enumerate(spec)
+    ]
 
 
 def test_the_latest_piece_relative_to_what_plays_before_it_sets_the_start():

@@ -14,7 +14,11 @@ from app.engine.decode.prompts import code_prompt
 from app.engine.errors import NumericalError
 from app.engine.request import SamplingParams, SynthesisRequest
 
-TEXTS = ["你好，世界。", "Hello there, this one is a much longer sentence than the first。", "再见。"]
+TEXTS = [
+    "你好，世界。",
+    "Hello there, this one is a much longer sentence than the first。",
+    "再见。",
+]
 EOS_AUDIO = 625
 PARAMS = PassParams(0.3, 0.7, 20, 1.05, 40)
 
@@ -34,13 +38,15 @@ def _same(a, b):
 
 def _fixed_shape(chat):
     loop = DecodeLoop(chat, "eager", "fp32")
-    loop.static_steps = True          # what runs on a GPU, without the graph
+    loop.static_steps = True  # what runs on a GPU, without the graph
     return loop
 
 
 # -- precision --------------------------------------------------------------------------
-@pytest.mark.parametrize("capability, expected", [((6, 1), "fp16"), ((7, 5), "fp16"), ((8, 0), "bf16"),
-                                                  ((8, 9), "bf16"), ((12, 0), "bf16")])
+@pytest.mark.parametrize(
+    "capability, expected",
+    [((6, 1), "fp16"), ((7, 5), "fp16"), ((8, 0), "bf16"), ((8, 9), "bf16"), ((12, 0), "bf16")],
+)
 def test_automatic_gpu_precision_needs_native_bf16(capability, expected, monkeypatch):
     # PyTorch 2.14 says yes for emulated bf16 on GTX 10xx-RTX 20xx: it must not be asked.
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: True)
@@ -50,7 +56,7 @@ def test_automatic_gpu_precision_needs_native_bf16(capability, expected, monkeyp
 @pytest.mark.parametrize("asked, device", [("int8", "cuda"), ("fp16", "cpu")])
 def test_a_choice_for_the_other_device_falls_back_to_automatic_with_a_note(asked, device):
     chosen, note = precision.choose(asked, device, (7, 5))
-    runs = precision.choose("auto", device, (7, 5))[0]       # fp16 on that card; int8 (or fp32) on a CPU
+    runs = precision.choose("auto", device, (7, 5))[0]  # fp16 on that card; int8 (or fp32) on a CPU
     assert chosen == runs and runs != asked
     assert asked in note and runs in note and "automatic" in note
 
@@ -65,7 +71,7 @@ def test_synthesizer_with_a_precision_this_device_lacks_loads_and_says_so(tiny_m
 
     synth = Synthesizer(tiny_model, device="cpu", precision="fp16")
     synth.load()
-    automatic = precision.choose("auto", "cpu")[0]            # int8 where x86 int8 kernels exist
+    automatic = precision.choose("auto", "cpu")[0]  # int8 where x86 int8 kernels exist
     assert synth.precision == automatic and synth.decode_label == f"jit-{automatic}"
     assert len(synth.notes) == 1 and "fp16 is not available on the CPU" in synth.notes[0]
 
@@ -87,8 +93,8 @@ def test_checking_completion_every_few_steps_gives_the_same_sentences(chat):
     def force_ends(step, logits, rows):
         for place, row in enumerate(rows.tolist()):
             if ends.get(row) is not None and step >= ends[row]:
-                logits[place * 4:(place + 1) * 4] = float("-inf")
-                logits[place * 4:(place + 1) * 4, EOS_AUDIO] = 0.0
+                logits[place * 4 : (place + 1) * 4] = float("-inf")
+                logits[place * 4 : (place + 1) * 4, EOS_AUDIO] = 0.0
         steps.append(step)
 
     results = []
@@ -97,13 +103,25 @@ def test_checking_completion_every_few_steps_gives_the_same_sentences(chat):
         loop.sync_every = every
         steps = []
         loop.on_logits = force_ends
-        results.append((_generate(loop, chat, PassParams(0.3, 0.7, 20, 1.05, 40), texts=[TEXTS[0], TEXTS[2]],
-                                  seeds=[1, 3]), len(steps)))
+        results.append(
+            (
+                _generate(
+                    loop,
+                    chat,
+                    PassParams(0.3, 0.7, 20, 1.05, 40),
+                    texts=[TEXTS[0], TEXTS[2]],
+                    seeds=[1, 3],
+                ),
+                len(steps),
+            )
+        )
     (exact, exact_steps), (lazy, lazy_steps) = results
     assert [t.shape[0] for t in exact.tokens] == [3, 13]
     _same(exact, lazy)
     assert exact.hit_limit == lazy.hit_limit == [False, False]
-    assert exact_steps == 14 and exact_steps <= lazy_steps < exact_steps + 8    # ran on at most a few steps
+    assert (
+        exact_steps == 14 and exact_steps <= lazy_steps < exact_steps + 8
+    )  # ran on at most a few steps
 
 
 # -- length buckets and kept caches -----------------------------------------------------
@@ -115,7 +133,9 @@ def test_buckets_double_up_to_the_capacity(monkeypatch):
     assert static_steps.bucket_for(256, [256, 512, 2304]) == 256
 
 
-def test_fixed_shape_steps_attend_to_the_smallest_bucket_and_match_the_growing_step(chat, monkeypatch):
+def test_fixed_shape_steps_attend_to_the_smallest_bucket_and_match_the_growing_step(
+    chat, monkeypatch
+):
     monkeypatch.setattr(static_steps, "SLOT_ROUND", 16)
     growing = DecodeLoop(chat, "eager", "fp32")
     fixed = _fixed_shape(chat)
@@ -129,8 +149,10 @@ def test_fixed_shape_steps_attend_to_the_smallest_bucket_and_match_the_growing_s
 
     monkeypatch.setattr(fixed, "run_stack", spy)
     _same(_generate(growing, chat), _generate(fixed, chat))
-    sizes = static_steps.buckets(fixed.static_entry(3, lengths[0][0] - 1 + PARAMS.max_new_tokens).capacity)
-    assert len({length for _, length, _ in lengths}) >= 2          # it switched buckets on the way
+    sizes = static_steps.buckets(
+        fixed.static_entry(3, lengths[0][0] - 1 + PARAMS.max_new_tokens).capacity
+    )
+    assert len({length for _, length, _ in lengths}) >= 2  # it switched buckets on the way
     for written, length, mask_len in lengths:
         assert length == mask_len == static_steps.bucket_for(written, sizes)
 
@@ -140,7 +162,7 @@ def test_caches_are_kept_across_requests_and_stale_values_change_nothing(chat):
     first = _generate(loop, chat, seeds=(1, 2, 3))
     entry = loop.static_caches.get(*loop.static_caches.keys()[0])
     address = entry.k.data_ptr()
-    _generate(loop, chat, seeds=(7, 8, 9))                          # leaves other values in the cache
+    _generate(loop, chat, seeds=(7, 8, 9))  # leaves other values in the cache
     again = _generate(loop, chat, seeds=(1, 2, 3))
     assert loop.static_caches.get(*loop.static_caches.keys()[-1]).k.data_ptr() == address
     _same(first, again)
@@ -160,11 +182,11 @@ def test_memory_held_by_kept_caches_counts_as_free_when_choosing_a_batch(chat, m
     loop = _fixed_shape(chat)
     monkeypatch.setattr(memory, "EXTRA_PER_ROW", 0)
     per_row = loop.cache_bytes_per_row(2304)
-    monkeypatch.setattr(memory, "free_bytes", lambda _device: per_row)      # room for half a row
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: per_row)  # room for half a row
     assert memory.choose_batch(loop, 2304, 4) == 1
     loop.static_entry(4, 2304)
     assert loop.kept_cache_bytes() == 4 * loop.cache_bytes_per_row(2304)
-    assert memory.choose_batch(loop, 2304, 4) == 2                          # (4 + 1) / 2 rows
+    assert memory.choose_batch(loop, 2304, 4) == 2  # (4 + 1) / 2 rows
 
 
 def test_a_new_cache_that_does_not_fit_frees_the_kept_ones_first(chat, monkeypatch):
@@ -185,8 +207,12 @@ def test_a_new_cache_that_does_not_fit_frees_the_kept_ones_first(chat, monkeypat
 
 
 # -- overflow ---------------------------------------------------------------------------
-@pytest.mark.parametrize("prec, advice", [("fp16", "choose fp32 precision"), ("fp32", "models verify")])
-def test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence(chat, monkeypatch, prec, advice):
+@pytest.mark.parametrize(
+    "prec, advice", [("fp16", "choose fp32 precision"), ("fp32", "models verify")]
+)
+def test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence(
+    chat, monkeypatch, prec, advice
+):
     loop = _fixed_shape(chat)
     loop.sync_every = 8
     loop.precision = prec
@@ -205,7 +231,7 @@ def test_numbers_that_overflow_stop_with_a_sentence_instead_of_silence(chat, mon
     with pytest.raises(NumericalError, match=advice) as caught:
         _generate(loop, chat)
     assert "sentence 2 of the batch" in str(caught.value)
-    assert loop.static_caches.keys() == []                                 # no poisoned cache is kept
+    assert loop.static_caches.keys() == []  # no poisoned cache is kept
 
 
 # -- graph capture ----------------------------------------------------------------------
@@ -259,28 +285,34 @@ def _graph_loop(chat):
     return loop
 
 
-def test_graphs_are_captured_per_bucket_once_in_thread_local_mode_and_shared_across_requests(chat, monkeypatch):
+def test_graphs_are_captured_per_bucket_once_in_thread_local_mode_and_shared_across_requests(
+    chat, monkeypatch
+):
     fake = _FakeCuda(monkeypatch)
     loop = _graph_loop(chat)
     loop.prepare_graphs(2, 600)
     entry = loop.static_entry(2, 600)
     assert sorted(entry.graphs) == static_steps.buckets(entry.capacity) == [256, 512, 768]
     assert len(fake.graph_kwargs) == 3
-    assert all(k == {"pool": "pool", "capture_error_mode": "thread_local"} for k in fake.graph_kwargs)
+    assert all(
+        k == {"pool": "pool", "capture_error_mode": "thread_local"} for k in fake.graph_kwargs
+    )
     loop.prepare_graphs(2, 600)
-    assert len(fake.graph_kwargs) == 3                               # kept, not captured again
+    assert len(fake.graph_kwargs) == 3  # kept, not captured again
 
 
 def test_a_failed_capture_restores_the_stream_and_is_not_retried(chat, monkeypatch, caplog):
-    fake = _FakeCuda(monkeypatch, fail=RuntimeError("operation not permitted when stream is capturing"))
+    fake = _FakeCuda(
+        monkeypatch, fail=RuntimeError("operation not permitted when stream is capturing")
+    )
     loop = _graph_loop(chat)
     result = _generate(loop, chat)
-    assert fake.streams_set == [fake.current]                        # back on the stream it was on
+    assert fake.streams_set == [fake.current]  # back on the stream it was on
     assert loop.cuda_graphs is False and loop.mode == "eager"
     assert "CUDA graph capture failed" in caplog.text
     _generate(loop, chat)
-    assert len(fake.graph_kwargs) == 1                               # never tried again
-    _same(result, _generate(_fixed_shape(chat), chat))               # and the request still completed
+    assert len(fake.graph_kwargs) == 1  # never tried again
+    _same(result, _generate(_fixed_shape(chat), chat))  # and the request still completed
 
 
 def test_out_of_memory_during_capture_reaches_the_batch_halving(chat, monkeypatch):
@@ -289,7 +321,7 @@ def test_out_of_memory_during_capture_reaches_the_batch_halving(chat, monkeypatc
     with pytest.raises(torch.OutOfMemoryError):
         _generate(loop, chat)
     assert fake.streams_set == [fake.current]
-    assert loop.cuda_graphs is True                                  # OOM is not "graphs do not work here"
+    assert loop.cuda_graphs is True  # OOM is not "graphs do not work here"
 
 
 def test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use(synthesizer, monkeypatch):
@@ -298,15 +330,18 @@ def test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use(synthesizer
     for part in synthesizer.speech.warm_up_parts([(1, 2304), (4, 2304)]):
         part()
     assert (1, 2304) in prepared and (4, 2304) in prepared
-    assert {b for b, t in prepared if t < 1024} == {1, 4}            # the refine pass too
+    assert {b for b, t in prepared if t < 1024} == {1, 4}  # the refine pass too
 
 
 # -- memory -----------------------------------------------------------------------------
-@pytest.mark.parametrize("message", [
-    "CUDA out of memory. Tried to allocate 2.00 GiB",
-    "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
-    "cuDNN error: CUDNN_STATUS_ALLOC_FAILED",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "CUDA out of memory. Tried to allocate 2.00 GiB",
+        "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+        "cuDNN error: CUDNN_STATUS_ALLOC_FAILED",
+    ],
+)
 def test_allocation_failures_count_as_out_of_memory(message):
     assert memory.is_out_of_memory(RuntimeError(message))
     assert not memory.is_out_of_memory(RuntimeError("CUBLAS_STATUS_EXECUTION_FAILED"))
@@ -337,10 +372,17 @@ def test_later_batches_use_the_devices_batch_limit(synthesizer, monkeypatch):
     monkeypatch.setattr(module, "max_batch", lambda _device: 6)
     monkeypatch.setattr(memory, "MAX_BATCH", {"cpu": 6, "cuda": 16})
     sizes = []
-    monkeypatch.setattr(synthesizer.loop, "on_logits", lambda step, logits, rows: step == 0 and sizes.append(len(rows)))
+    monkeypatch.setattr(
+        synthesizer.loop,
+        "on_logits",
+        lambda step, logits, rows: step == 0 and sizes.append(len(rows)),
+    )
     text = "".join(f"第{n}句。" for n in range(1, 8))
-    synthesizer.run(SynthesisRequest(text, refine_text=False, voice_lock=False,
-                                     sampling=SamplingParams(max_new_tokens=8)))
+    synthesizer.run(
+        SynthesisRequest(
+            text, refine_text=False, voice_lock=False, sampling=SamplingParams(max_new_tokens=8)
+        )
+    )
     assert sizes == [1, 6]
 
 
@@ -360,15 +402,18 @@ def test_an_inexact_retry_cuts_a_partly_played_sentence_with_a_warning(synthesiz
         return real(x, *args)
 
     monkeypatch.setattr(loop, "run_stack", failing)
-    request = SynthesisRequest("第一句话。第二句话。第三句话。第四句话。", voice_lock=False, refine_text=False,
-                               sampling=SamplingParams(max_new_tokens=96))
+    request = SynthesisRequest(
+        "第一句话。第二句话。第三句话。第四句话。",
+        voice_lock=False,
+        refine_text=False,
+        sampling=SamplingParams(max_new_tokens=96),
+    )
     chunks = []
     result = synthesizer.run(request, on_chunk=chunks.append)
     finals = [c.index for c in chunks if c.final]
-    assert finals == [0, 1, 2, 3]                                    # each sentence ends once, in order
+    assert finals == [0, 1, 2, 3]  # each sentence ends once, in order
     cut = [w for w in result.warnings if "cut short" in w]
-    assert cut and all(w.startswith(("Sentence 2", "Sentence 3", "Sentence 4"))
-                       for w in cut)
+    assert cut and all(w.startswith(("Sentence 2", "Sentence 3", "Sentence 4")) for w in cut)
     played = {i: sum(c.samples.size for c in chunks if c.index == i) for i in range(4)}
     assert all(played[i] > 0 for i in range(4))
     assert result.audio.size == sum(played.values())

@@ -27,7 +27,10 @@ def _holds(numbers: dict) -> bool:
 def _int8_loop(view, recipe):
     """A loop whose step is the stack made int8 by `recipe` (eager: the step itself is compared)."""
     loop = DecodeLoop(view, "eager", "fp32")
-    calibration = lambda: (int8.calibration_prompt(loop.emb_text, loop.emb_code), loop._cos, loop._sin)  # noqa: E731
+
+    def calibration():
+        return int8.calibration_prompt(loop.emb_text, loop.emb_code), loop._cos, loop._sin
+
     loop._stack = int8.quantize(loop._stack, calibration, recipe=recipe)
     return loop
 
@@ -57,8 +60,10 @@ def test_the_stress_model_has_outliers_and_the_same_fp32_function(chat, emb, ref
     numbers = compare(DecodeLoop(without, "jit", "fp32"), reference, emb, 16)
     assert numbers["top1_agreement"] == 1.0 and numbers["min_cosine"] > 0.9999
     # Every Linear's input has channels far above its typical channel, only with outliers.
-    for maxima, lowest, highest in ((_linear_input_maxima(stress_view(chat), emb), 15, None),
-                                    (_linear_input_maxima(without, emb), None, 10)):
+    for maxima, lowest, highest in (
+        (_linear_input_maxima(stress_view(chat), emb), 15, None),
+        (_linear_input_maxima(without, emb), None, 10),
+    ):
         ratios = [float(m.max() / m.median()) for m in maxima.values()]
         assert len(ratios) == 7 * len(chat.gpt.gpt.layers)
         if lowest is not None:
@@ -85,8 +90,11 @@ def test_smoothing_keeps_the_fp32_function(stress, emb):
     loop = DecodeLoop(stress, "eager", "fp32")
     x, cos, sin = int8.calibration_prompt(loop.emb_text, loop.emb_code), loop._cos, loop._sin
     t = x.shape[1]
-    args = (cos[:t][None, None], sin[:t][None, None],
-            torch.ones(t, t, dtype=torch.bool).tril_()[None, None])
+    args = (
+        cos[:t][None, None],
+        sin[:t][None, None],
+        torch.ones(t, t, dtype=torch.bool).tril_()[None, None],
+    )
 
     def run(stack):
         cache = torch.zeros(loop.layers, 1, loop.heads, t, loop.head_dim)

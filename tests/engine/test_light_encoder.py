@@ -33,12 +33,21 @@ def test_the_official_numbers_are_chattts_defaults():
     official, ours = Config().dvae, light_config().dvae
     assert ours.net.__dict__ == official.encoder.__dict__
     assert (ours.vq_dim, ours.levels, ours.groups, ours.residuals) == (
-        official.vq.dim, tuple(official.vq.levels), official.vq.G, official.vq.R)
+        official.vq.dim,
+        tuple(official.vq.levels),
+        official.vq.G,
+        official.vq.R,
+    )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(samples=st.integers(min_value=513, max_value=60_000), loudness=st.sampled_from([1e-4, 0.05, 0.7, 3.0]),
-       seed=st.integers(min_value=0, max_value=2**32 - 1))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    samples=st.integers(min_value=513, max_value=60_000),
+    loudness=st.sampled_from([1e-4, 0.05, 0.7, 3.0]),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+)
 def test_a_recording_gives_chattts_codes_to_the_bit(synthesizer, encoder, samples, loudness, seed):
     wav = (np.random.default_rng(seed).standard_normal(samples) * loudness).astype(np.float32)
     expected = synthesizer.chat.dvae.sample_audio(wav.copy())
@@ -48,17 +57,27 @@ def test_a_recording_gives_chattts_codes_to_the_bit(synthesizer, encoder, sample
 
 def test_silence_and_a_pure_tone_give_chattts_codes(synthesizer, encoder):
     t = np.arange(48_000, dtype=np.float32) / 24_000
-    for wav in (np.zeros(30_000, dtype=np.float32), (0.3 * np.sin(2 * np.pi * 220 * t)).astype(np.float32)):
-        assert torch.equal(encoder(torch.from_numpy(wav)), synthesizer.chat.dvae.sample_audio(wav.copy()))
+    for wav in (
+        np.zeros(30_000, dtype=np.float32),
+        (0.3 * np.sin(2 * np.pi * 220 * t)).astype(np.float32),
+    ):
+        assert torch.equal(
+            encoder(torch.from_numpy(wav)), synthesizer.chat.dvae.sample_audio(wav.copy())
+        )
 
 
 @settings(max_examples=40, deadline=None)
-@given(vq=st.integers(min_value=1, max_value=8), frames=st.integers(min_value=0, max_value=300),
-       seed=st.integers(min_value=0, max_value=2**32 - 1))
+@given(
+    vq=st.integers(min_value=1, max_value=8),
+    frames=st.integers(min_value=0, max_value=300),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+)
 def test_the_text_form_is_chattts_and_reads_back(vq, frames, seed):
     from ChatTTS.model.speaker import Speaker
 
-    codes = torch.from_numpy(np.random.default_rng(seed).integers(0, 625, (vq, frames)).astype(np.int32))
+    codes = torch.from_numpy(
+        np.random.default_rng(seed).integers(0, 625, (vq, frames)).astype(np.int32)
+    )
     text = LightSpeaker.encode_prompt(codes)
     assert text == Speaker.encode_prompt(codes)
     assert torch.equal(LightSpeaker.decode_prompt(text), codes)

@@ -26,10 +26,21 @@ def light(tiny_model):
 
 
 def _numbers(cfg):
-    return ({k: getattr(cfg.gpt, k) for k in ("hidden_size", "num_vq", "num_audio_tokens", "num_text_tokens")},
-            asdict(cfg.decoder), {k: getattr(cfg.vocos.backbone.init_args, k) for k in
-                                  ("dim", "intermediate_dim", "num_layers")} if hasattr(cfg.vocos, "backbone")
-            else asdict(cfg.vocos), asdict(cfg.path) if hasattr(cfg, "path") else cfg.paths, cfg.spk_stat)
+    return (
+        {
+            k: getattr(cfg.gpt, k)
+            for k in ("hidden_size", "num_vq", "num_audio_tokens", "num_text_tokens")
+        },
+        asdict(cfg.decoder),
+        {
+            k: getattr(cfg.vocos.backbone.init_args, k)
+            for k in ("dim", "intermediate_dim", "num_layers")
+        }
+        if hasattr(cfg.vocos, "backbone")
+        else asdict(cfg.vocos),
+        asdict(cfg.path) if hasattr(cfg, "path") else cfg.paths,
+        cfg.spk_stat,
+    )
 
 
 def test_the_official_numbers_are_chattts_defaults():
@@ -43,31 +54,55 @@ def test_a_test_models_numbers_are_read_as_chattts_config_reads_them(tiny_model,
 
 def test_the_vocoders_fixed_arguments_are_chattts_defaults():
     v = asdict(chattts_config().vocos)
-    assert v["feature_extractor"]["init_args"] == {"sample_rate": 24000, "n_fft": 1024, "hop_length": 256,
-                                                   "n_mels": 100, "padding": "center"}
-    assert v["head"]["init_args"] | {"dim": 0} == {"dim": 0, "n_fft": 1024, "hop_length": 256, "padding": "center"}
+    assert v["feature_extractor"]["init_args"] == {
+        "sample_rate": 24000,
+        "n_fft": 1024,
+        "hop_length": 256,
+        "n_mels": 100,
+        "padding": "center",
+    }
+    assert v["head"]["init_args"] | {"dim": 0} == {
+        "dim": 0,
+        "n_fft": 1024,
+        "hop_length": 256,
+        "padding": "center",
+    }
     assert v["backbone"]["init_args"]["input_channels"] == 100
 
 
 def test_llama_numbers_match_the_models_own_config(tiny_model, chat):
     numbers = llama_numbers(tiny_model / "asset" / "gpt")
     cfg = chat.gpt.gpt.config
-    assert (numbers.num_hidden_layers, numbers.num_attention_heads, numbers.hidden_size,
-            numbers.max_position_embeddings) == (cfg.num_hidden_layers, cfg.num_attention_heads, cfg.hidden_size,
-                                                 cfg.max_position_embeddings)
+    assert (
+        numbers.num_hidden_layers,
+        numbers.num_attention_heads,
+        numbers.hidden_size,
+        numbers.max_position_embeddings,
+    ) == (
+        cfg.num_hidden_layers,
+        cfg.num_attention_heads,
+        cfg.hidden_size,
+        cfg.max_position_embeddings,
+    )
 
 
-@pytest.mark.parametrize("change", [
-    {"rope_parameters": {"rope_theta": 10000.0, "rope_type": "linear", "factor": 2.0}},
-    {"head_dim": 8}, {"num_key_value_heads": 2},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"rope_parameters": {"rope_theta": 10000.0, "rope_type": "linear", "factor": 2.0}},
+        {"head_dim": 8},
+        {"num_key_value_heads": 2},
+    ],
+)
 def test_a_llama_the_light_path_does_not_cover_is_left_to_chattts(tiny_model, tmp_path, change):
     data = json.loads((tiny_model / "asset" / "gpt" / "config.json").read_text())
     (tmp_path / "config.json").write_text(json.dumps(data | change))
     assert llama_numbers(tmp_path) is None
 
 
-@pytest.mark.parametrize("text", ['{"hidden_size": "64"}', "[1, 2]", "{" + " " * 70000 + "}", "not json"])
+@pytest.mark.parametrize(
+    "text", ['{"hidden_size": "64"}', "[1, 2]", "{" + " " * 70000 + "}", "not json"]
+)
 def test_a_hostile_llama_config_raises(tmp_path, text):
     (tmp_path / "config.json").write_text(text)
     with pytest.raises(ValueError):
@@ -90,28 +125,72 @@ def tokenizers(tiny_model, chat):
 
 def test_the_tokenizers_special_ids_are_the_same(tokenizers):
     ours, theirs = tokenizers
-    assert (ours.len, ours.spk_emb_ids, ours.break_0_ids, ours.eos_token) == \
-        (theirs.len, theirs.spk_emb_ids, theirs.break_0_ids, theirs.eos_token)
+    assert (ours.len, ours.spk_emb_ids, ours.break_0_ids, ours.eos_token) == (
+        theirs.len,
+        theirs.spk_emb_ids,
+        theirs.break_0_ids,
+        theirs.eos_token,
+    )
 
 
-_PIECES = st.sampled_from(["你好", "世界", "，", "。", "Hello", "WORLD", "café", "naïve", "Ünïcödé", " ", "  ", "\t",
-                           "\n", "\x00", "\u200b", "[uv_break]", "[laugh]", "[Stts]", "[spk_emb]", "[Ptts]",
-                           "[speed_5]", "[oral_2]", "[break_0]", "[", "]", "##", "123", "x" * 120, "ＡＢＣ", "!",
-                           "'s", " n't", "."])
+_PIECES = st.sampled_from(
+    [
+        "你好",
+        "世界",
+        "，",
+        "。",
+        "Hello",
+        "WORLD",
+        "café",
+        "naïve",
+        "Ünïcödé",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\x00",
+        "\u200b",
+        "[uv_break]",
+        "[laugh]",
+        "[Stts]",
+        "[spk_emb]",
+        "[Ptts]",
+        "[speed_5]",
+        "[oral_2]",
+        "[break_0]",
+        "[",
+        "]",
+        "##",
+        "123",
+        "x" * 120,
+        "ＡＢＣ",
+        "!",
+        "'s",
+        " n't",
+        ".",
+    ]
+)
 _TEXTS = st.lists(st.lists(_PIECES, min_size=1, max_size=12).map("".join), min_size=1, max_size=3)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(texts=_TEXTS, with_prompt=st.booleans())
 def test_encoding_is_the_same(tokenizers, texts, with_prompt):
     ours, theirs = tokenizers
     prompt = torch.randint(0, 600, (4, 5), dtype=torch.int32) if with_prompt else None
-    got, expected = ours.encode(list(texts), 4, prompt=prompt), theirs.encode(list(texts), 4, prompt=prompt)
+    got, expected = (
+        ours.encode(list(texts), 4, prompt=prompt),
+        theirs.encode(list(texts), 4, prompt=prompt),
+    )
     for a, b in zip(got, expected):
         assert a.dtype == b.dtype and torch.equal(a, b)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(ids=st.lists(st.lists(st.integers(0, 21200), max_size=20), min_size=1, max_size=3))
 def test_decoding_is_the_same(tokenizers, ids):
     ours, theirs = tokenizers
@@ -123,9 +202,12 @@ def test_decoding_is_the_same(tokenizers, ids):
 def test_prompt_decoration_is_the_same(chat):
     texts = ["[Stts][spk_emb] 你好 [empty_spk]", "Hello."]
     for txt_smp, spk in ((None, None), ("参考", "x"), (None, "x")):
-        assert LightSpeaker.decorate_code_prompts(list(texts), "[speed_5]", txt_smp, spk) == \
-            chat.speaker.decorate_code_prompts(list(texts), "[speed_5]", txt_smp, spk)
-    assert LightSpeaker.decorate_text_prompts(texts, "[oral_2]") == chat.speaker.decorate_text_prompts(texts, "[oral_2]")
+        assert LightSpeaker.decorate_code_prompts(
+            list(texts), "[speed_5]", txt_smp, spk
+        ) == chat.speaker.decorate_code_prompts(list(texts), "[speed_5]", txt_smp, spk)
+    assert LightSpeaker.decorate_text_prompts(
+        texts, "[oral_2]"
+    ) == chat.speaker.decorate_text_prompts(texts, "[oral_2]")
 
 
 def test_reference_codes_unpack_the_same(chat):
@@ -138,11 +220,14 @@ def test_reference_codes_unpack_the_same(chat):
 def test_the_speaker_embedding_is_placed_the_same(chat, synthesizer, tokenizers):
     ours_tok, _ = tokenizers
     speaker = synthesizer.speaker_for_seed(11)
-    ids, _, _ = ours_tok.encode(LightSpeaker.decorate_code_prompts(["你好。"], "", None, speaker),
-                                        chat.config.gpt.num_vq)
+    ids, _, _ = ours_tok.encode(
+        LightSpeaker.decorate_code_prompts(["你好。"], "", None, speaker), chat.config.gpt.num_vq
+    )
     emb = torch.randn(ids.shape[0], ids.shape[1], chat.config.gpt.hidden_size)
     got = LightSpeaker().apply(emb.clone(), speaker, ids, ours_tok.spk_emb_ids, torch.device("cpu"))
-    expected = chat.speaker.apply(emb.clone(), speaker, ids, ours_tok.spk_emb_ids, torch.device("cpu"))
+    expected = chat.speaker.apply(
+        emb.clone(), speaker, ids, ours_tok.spk_emb_ids, torch.device("cpu")
+    )
     assert torch.equal(got, expected) and not torch.equal(got, emb)
 
 
@@ -150,7 +235,9 @@ def test_the_speaker_embedding_is_placed_the_same(chat, synthesizer, tokenizers)
 def test_embeddings_and_heads_are_the_same(tiny_model, chat, light, tokenizers):
     embed = load_embed(light.gpt, tiny_model / light.paths["embed_path"], "cpu")
     assert torch.equal(embed.head_text.weight, chat.embed.head_text.weight)
-    assert all(torch.equal(a.weight, b.weight) for a, b in zip(embed.head_code, chat.embed.head_code))
+    assert all(
+        torch.equal(a.weight, b.weight) for a, b in zip(embed.head_code, chat.embed.head_code)
+    )
     ours_tok, _ = tokenizers
     ids, _, mask = ours_tok.encode(["你好 hello", "世界"], 4, prompt=torch.randint(0, 600, (4, 6)))
     assert torch.equal(embed(ids, mask), chat.embed(ids, mask))
@@ -160,7 +247,9 @@ def test_the_mel_decoder_is_the_same(tiny_model, chat, light):
     decoder = load_mel_decoder(light.decoder, tiny_model / light.paths["decoder_ckpt_path"], "cpu")
     hiddens = torch.randn(2, light.gpt.hidden_size, 23)
     with torch.inference_mode():
-        torch.testing.assert_close(decoder(hiddens.clone()), chat.decoder(hiddens.clone()), rtol=0, atol=1e-6)
+        torch.testing.assert_close(
+            decoder(hiddens.clone()), chat.decoder(hiddens.clone()), rtol=0, atol=1e-6
+        )
 
 
 def test_the_vocoder_is_the_same(tiny_model, chat, light):

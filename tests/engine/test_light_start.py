@@ -48,19 +48,25 @@ def test_the_second_start_is_light_and_sounds_the_same(starts):
     assert expected.size > 0 and np.array_equal(got, expected)
 
 
-def test_finish_loading_builds_the_audio_encoder_and_only_for_a_light_start(tiny_model, tmp_path, monkeypatch):
+def test_finish_loading_builds_the_audio_encoder_and_only_for_a_light_start(
+    tiny_model, tmp_path, monkeypatch
+):
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
     full = _load(tiny_model)
-    full.finish_loading()                    # nothing left out: nothing happens
+    full.finish_loading()  # nothing left out: nothing happens
     light = _load(tiny_model)
     assert light.chat._encoder is None
     light.finish_loading()
     encoder = light.chat.audio_encoder()
     light.finish_loading()
-    assert encoder is not None and light.chat.audio_encoder() is encoder and not light.chat.full_loaded
+    assert (
+        encoder is not None and light.chat.audio_encoder() is encoder and not light.chat.full_loaded
+    )
 
 
-def test_where_the_encoder_cannot_be_built_chattts_loads_once_for_it(tiny_model, tmp_path, monkeypatch, caplog):
+def test_where_the_encoder_cannot_be_built_chattts_loads_once_for_it(
+    tiny_model, tmp_path, monkeypatch, caplog
+):
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
     _load(tiny_model)
     light = _load(tiny_model)
@@ -73,7 +79,7 @@ def test_where_the_encoder_cannot_be_built_chattts_loads_once_for_it(tiny_model,
     first = light.chat.full()
     light.finish_loading()
     assert light.chat.audio_encoder() is None and light.chat.full() is first
-    assert first.vocos is None and first.gpt is None and first.dvae is not None   # no second copies
+    assert first.vocos is None and first.gpt is None and first.dvae is not None  # no second copies
     assert "project_in.weight" in caplog.text
     wav = np.random.default_rng(1).standard_normal(24000).astype(np.float32)
     assert light.chat.sample_audio_speaker(wav) == first.sample_audio_speaker(wav)
@@ -89,7 +95,7 @@ def test_when_the_light_parts_fail_chattts_loads_them(tiny_model, tmp_path, monk
     monkeypatch.setattr("app.engine.light.chat.light_chat", broken)
     again = _load(tiny_model)
     assert not isinstance(again.chat, LightChat)
-    assert again.compiled_cache.hits == 1                    # the cached step is still used
+    assert again.compiled_cache.hits == 1  # the cached step is still used
     assert "a damaged table" in caplog.text
     assert np.array_equal(again.run(SynthesisRequest(text="你好。", seed=3)).audio, expected)
 
@@ -99,7 +105,7 @@ def test_an_uncached_start_goes_through_chattts(tiny_model, tmp_path, monkeypatc
     assert not isinstance(_load(tiny_model).chat, LightChat)
     fp32 = Synthesizer(tiny_model, device="cpu", precision="fp32")
     fp32.load(verify=False, warm_up=False)
-    assert not isinstance(fp32.chat, LightChat)                # fp32 is never cached
+    assert not isinstance(fp32.chat, LightChat)  # fp32 is never cached
 
 
 _CHILD = textwrap.dedent("""
@@ -121,8 +127,14 @@ def test_a_warm_start_imports_neither_chattts_nor_transformers(tiny_model, tmp_p
     env = dict(os.environ, CHATTTS_STUDIO_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
 
     def child():
-        done = subprocess.run([sys.executable, "-c", _CHILD, str(tiny_model)], env=env, cwd=ROOT,
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(tiny_model)],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -153,8 +165,12 @@ def test_a_load_that_reads_the_gpt_waits_for_one_that_does_not(tiny_model, monke
         return real_load(self, *args, **kwargs)
 
     monkeypatch.setattr(ChatTTS.Chat, "_load", slow_load)
-    weightless = threading.Thread(name="weightless", target=lambda: load_chat(
-        store, "cpu", cfg, StopFlag(), gpt_weights=False, normalizer=False))
+    weightless = threading.Thread(
+        name="weightless",
+        target=lambda: load_chat(
+            store, "cpu", cfg, StopFlag(), gpt_weights=False, normalizer=False
+        ),
+    )
     weightless.start()
     assert patched_inside.wait(10)
     threading.Timer(0.5, may_go_on.set).start()

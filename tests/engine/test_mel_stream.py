@@ -16,17 +16,25 @@ def hiddens(chat):
 
 
 def _stream(vocoder, hiddens, counts):
-    return np.concatenate([vocoder.push(hiddens[:n]) for n in counts] + [vocoder.push(hiddens, final=True)])
+    return np.concatenate(
+        [vocoder.push(hiddens[:n]) for n in counts] + [vocoder.push(hiddens, final=True)]
+    )
 
 
 def _windowed(chat, **kwargs):
     vocoder = StreamingVocoder(chat, **kwargs)
-    vocoder._mel = None               # every piece decodes its whole window, as before
+    vocoder._mel = None  # every piece decodes its whole window, as before
     return vocoder
 
 
-@pytest.mark.parametrize("kwargs", [{}, dict(lookahead=3, first_lookahead=2, min_piece=5, max_piece=9),
-                                    dict(first_piece=1, min_piece=2, max_piece=2)])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        dict(lookahead=3, first_lookahead=2, min_piece=5, max_piece=9),
+        dict(first_piece=1, min_piece=2, max_piece=2),
+    ],
+)
 def test_layered_pieces_equal_the_windowed_pieces(chat, hiddens, kwargs):
     counts = list(range(3, 130, 3))
     layered = StreamingVocoder(chat, **kwargs)
@@ -39,7 +47,9 @@ def test_layered_pieces_equal_the_windowed_pieces(chat, hiddens, kwargs):
 
 def test_with_a_full_lookahead_the_layered_stream_equals_the_whole_decode(chat, hiddens):
     rf = receptive_tokens(chat)
-    got = _stream(StreamingVocoder(chat, lookahead=rf, first_lookahead=rf), hiddens, range(4, 130, 4))
+    got = _stream(
+        StreamingVocoder(chat, lookahead=rf, first_lookahead=rf), hiddens, range(4, 130, 4)
+    )
     np.testing.assert_allclose(got, decode_whole(chat, hiddens), atol=1e-5)
 
 
@@ -53,6 +63,7 @@ def test_each_layer_decodes_only_the_new_frames_and_its_provisional_band(chat, h
             y = layer.run(x, left)
             computed[-1].append(y.shape[2])
             return y
+
         return _Layer(layer.reach, run)
 
     stream._layers = [counting(layer) for layer in stream._layers]
@@ -90,7 +101,7 @@ def _light_decoder():
     decoder = MelDecoder(DecoderDims(idim=8, odim=8, hidden=16, n_layer=3, bn_dim=8), mel_bins=5)
     with torch.no_grad():
         for p in decoder.parameters():
-            p.normal_(0, 0.5)           # layer scales of 1: the blocks' convolutions matter
+            p.normal_(0, 0.5)  # layer scales of 1: the blocks' convolutions matter
         decoder.coef.normal_()
     return decoder
 

@@ -34,8 +34,9 @@ def hub(tiny_model):
 
 
 def downloader(target, hub, hashes, **kw):
-    return ModelDownloader(target, Source("custom", hub.endpoint), expected=hashes,
-                           backoff_s=0.01, timeout_s=10, **kw)
+    return ModelDownloader(
+        target, Source("custom", hub.endpoint), expected=hashes, backoff_s=0.01, timeout_s=10, **kw
+    )
 
 
 def same_files(a: Path, b: Path) -> bool:
@@ -44,8 +45,12 @@ def same_files(a: Path, b: Path) -> bool:
 
 def test_full_download_with_progress(tmp_path, hub, hashes, tiny_model):
     seen = []
-    progress = downloader(tmp_path / "m", hub, hashes, on_progress=lambda p: seen.append(
-        (p.done_bytes, p.total_bytes))).run()
+    progress = downloader(
+        tmp_path / "m",
+        hub,
+        hashes,
+        on_progress=lambda p: seen.append((p.done_bytes, p.total_bytes)),
+    ).run()
     assert same_files(tmp_path / "m", tiny_model)
     assert all(f.state is FileState.OK and f.sha256_ok for f in progress.files)
     total = sum((tiny_model / rel).stat().st_size for rel in MODEL_FILES)
@@ -84,15 +89,24 @@ def test_corrupted_file_is_quarantined_and_fetched_again(tmp_path, hub, hashes, 
     assert same_files(tmp_path / "m", tiny_model)
     quarantined = list((tmp_path / "m" / QUARANTINE_DIR).rglob("*"))
     assert any(p.name.startswith("Vocos.safetensors.") for p in quarantined)
-    assert next(f for f in progress.files if f.relpath == "asset/Vocos.safetensors").state is FileState.OK
+    assert (
+        next(f for f in progress.files if f.relpath == "asset/Vocos.safetensors").state
+        is FileState.OK
+    )
 
 
 def test_server_down_names_the_host_and_the_choices(tmp_path, hashes):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]          # closed again: nothing listens there
-    d = ModelDownloader(tmp_path / "m", Source("custom", f"http://127.0.0.1:{port}"), expected=hashes,
-                        retries=1, backoff_s=0.01, timeout_s=2)
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    d = ModelDownloader(
+        tmp_path / "m",
+        Source("custom", f"http://127.0.0.1:{port}"),
+        expected=hashes,
+        retries=1,
+        backoff_s=0.01,
+        timeout_s=2,
+    )
     with pytest.raises(DownloadError) as err:
         d.run()
     message = str(err.value)
@@ -103,38 +117,47 @@ def test_server_down_names_the_host_and_the_choices(tmp_path, hashes):
 def test_cancel_leaves_the_old_model_intact(tmp_path, hub, hashes, tiny_model, model_copy):
     # An older good model is in place except one file that needs fetching.
     (model_copy / "asset/Embed.safetensors").unlink()
-    before = {rel: (model_copy / rel).read_bytes() for rel in MODEL_FILES if (model_copy / rel).exists()}
+    before = {
+        rel: (model_copy / rel).read_bytes() for rel in MODEL_FILES if (model_copy / rel).exists()
+    }
     d = downloader(model_copy, hub, hashes)
     d.on_progress = lambda p: d.cancel() if p.done_bytes > 0 else None
     with pytest.raises(DownloadCancelled):
         d.run()
-    after = {rel: (model_copy / rel).read_bytes() for rel in MODEL_FILES if (model_copy / rel).exists()}
-    assert after == before                       # nothing replaced, nothing half-written in place
+    after = {
+        rel: (model_copy / rel).read_bytes() for rel in MODEL_FILES if (model_copy / rel).exists()
+    }
+    assert after == before  # nothing replaced, nothing half-written in place
     assert not (model_copy / "asset/Embed.safetensors").exists()
 
 
 def test_not_enough_disk_space_is_refused_before_starting(tmp_path, hub, hashes, monkeypatch):
     import app.engine.models.download as md
 
-    monkeypatch.setattr(md.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9, 1000))
+    monkeypatch.setattr(
+        md.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9, 1000)
+    )
     with pytest.raises(DownloadError, match="Not enough disk space"):
         downloader(tmp_path / "m", hub, hashes).run()
     assert not [entry for entry in hub.log if entry[0] == "GET"]
 
 
-def test_a_damaged_file_already_in_the_folder_is_found_by_hashing_and_fetched_again(hub, hashes, model_copy,
-                                                                                    tiny_model):
+def test_a_damaged_file_already_in_the_folder_is_found_by_hashing_and_fetched_again(
+    hub, hashes, model_copy, tiny_model
+):
     """Same size, one byte changed: only its hash can tell. It is fetched again; the rest stays."""
     from app.engine.models.store import ModelStore
 
     damaged = model_copy / "asset/Decoder.safetensors"
-    ModelStore(model_copy).verify()                      # remembered as good ...
+    ModelStore(model_copy).verify()  # remembered as good ...
     data = bytearray(damaged.read_bytes())
     data[len(data) // 2] ^= 0x01
-    damaged.write_bytes(bytes(data))                     # ... then damaged on disk
+    damaged.write_bytes(bytes(data))  # ... then damaged on disk
     progress = downloader(model_copy, hub, hashes).run()
     assert damaged.read_bytes() == (tiny_model / "asset/Decoder.safetensors").read_bytes()
-    assert [rel for (method, rel, _r) in hub.log if method == "GET"] == ["asset/Decoder.safetensors"]
+    assert [rel for (method, rel, _r) in hub.log if method == "GET"] == [
+        "asset/Decoder.safetensors"
+    ]
     states = {f.relpath: f.state for f in progress.files}
     assert states.pop("asset/Decoder.safetensors") is FileState.OK
     assert set(states.values()) == {FileState.PRESENT}
@@ -149,13 +172,17 @@ def test_a_server_that_ignores_range_restarts_the_file_cleanly(tmp_path, hub, ha
     part.write_bytes((tiny_model / big).read_bytes()[:1000])
     hub.ignore_range = True
     seen = []
-    d = downloader(tmp_path / "m", hub, hashes, on_progress=lambda p: seen.append(
-        next(f.done for f in p.files if f.relpath == big)))
+    d = downloader(
+        tmp_path / "m",
+        hub,
+        hashes,
+        on_progress=lambda p: seen.append(next(f.done for f in p.files if f.relpath == big)),
+    )
     d.run()
     assert same_files(tmp_path / "m", tiny_model)
     assert [r for (method, rel, r) in hub.log if method == "GET" and rel == big] == ["bytes=1000-"]
-    assert not (tmp_path / "m" / QUARANTINE_DIR).exists()       # right the first time
-    assert max(seen) == (tiny_model / big).stat().st_size       # progress did not count 1000 twice
+    assert not (tmp_path / "m" / QUARANTINE_DIR).exists()  # right the first time
+    assert max(seen) == (tiny_model / big).stat().st_size  # progress did not count 1000 twice
 
 
 def test_present_good_files_are_not_downloaded_again(hub, hashes, model_copy):
@@ -166,10 +193,14 @@ def test_present_good_files_are_not_downloaded_again(hub, hashes, model_copy):
 def test_hf_endpoint_and_sources(monkeypatch):
     monkeypatch.setenv("HF_ENDPOINT", "https://hf.example.com/")
     src = make_source("huggingface")
-    assert src.file_url("asset/gpt/config.json") == \
-        "https://hf.example.com/2Noise/ChatTTS/resolve/main/asset/gpt/config.json"
+    assert (
+        src.file_url("asset/gpt/config.json")
+        == "https://hf.example.com/2Noise/ChatTTS/resolve/main/asset/gpt/config.json"
+    )
     assert make_source("mirror").host == "hf-mirror.com"
-    assert "FilePath=asset/gpt/config.json" in make_source("modelscope").file_url("asset/gpt/config.json")
+    assert "FilePath=asset/gpt/config.json" in make_source("modelscope").file_url(
+        "asset/gpt/config.json"
+    )
 
     with pytest.raises(SourceError):
         make_source("custom", "ftp://nope")

@@ -12,20 +12,27 @@ from app.engine.models.files import STUDIO_CONFIG_NAME
 from app.engine.models.schemas import read_model_description, read_verified_cache
 from app.engine.models.store import ModelStore
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                    max_leaves=15)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=15,
+)
 
 
-@pytest.mark.parametrize("path,value,field", [
-    (("dimensions", "gpt", "hidden_size"), "64", "dimensions.gpt.hidden_size"),
-    (("dimensions", "gpt", "num_vq"), -1, "dimensions.gpt.num_vq"),
-    (("dimensions", "dvae", "vq", "levels"), [], "dimensions.dvae.vq.levels"),
-    # A level of 1 divides by zero in the quantizer: every recording's codes would be garbage.
-    (("dimensions", "dvae", "vq", "levels"), [5, 1, 5, 5], "dimensions.dvae.vq.levels.1"),
-    (("sha256", "asset/DVAE.safetensors"), "../../etc", "sha256.asset/DVAE.safetensors"),
-    (("spk_stat",), 5, "spk_stat"),
-])
+@pytest.mark.parametrize(
+    "path,value,field",
+    [
+        (("dimensions", "gpt", "hidden_size"), "64", "dimensions.gpt.hidden_size"),
+        (("dimensions", "gpt", "num_vq"), -1, "dimensions.gpt.num_vq"),
+        (("dimensions", "dvae", "vq", "levels"), [], "dimensions.dvae.vq.levels"),
+        # A level of 1 divides by zero in the quantizer: every recording's codes would be garbage.
+        (("dimensions", "dvae", "vq", "levels"), [5, 1, 5, 5], "dimensions.dvae.vq.levels.1"),
+        (("sha256", "asset/DVAE.safetensors"), "../../etc", "sha256.asset/DVAE.safetensors"),
+        (("spk_stat",), 5, "spk_stat"),
+    ],
+)
 def test_a_description_with_a_bad_field_names_it(model_copy, path, value, field):
     cfg_path = model_copy / STUDIO_CONFIG_NAME
     cfg = json.loads(cfg_path.read_text())
@@ -50,10 +57,12 @@ def test_a_damaged_verified_cache_is_ignored_and_the_files_hashed_again(model_co
     cache.write_text(json.dumps({str(model_copy.resolve()): {"asset/DVAE.safetensors": "yes"}}))
     report = ModelStore(model_copy).verify()
     assert report.ok
-    assert read_verified_cache(cache)[str(model_copy.resolve())]   # rewritten in the right shape
+    assert read_verified_cache(cache)[str(model_copy.resolve())]  # rewritten in the right shape
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=JSON)
 def test_any_description_or_cache_parses_or_is_refused(tmp_path, data):
     path = tmp_path / "f.json"

@@ -10,7 +10,9 @@ from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, sha256_map_
 from app.engine.models.store import ModelStore
 
 
-def test_default_folder_is_in_user_data_and_env_overrides(tmp_path, monkeypatch, isolated_user_dirs):
+def test_default_folder_is_in_user_data_and_env_overrides(
+    tmp_path, monkeypatch, isolated_user_dirs
+):
     assert ModelStore().root == isolated_user_dirs / "data" / "models" / "ChatTTS"
     monkeypatch.setenv("CHATTTS_STUDIO_MODEL_DIR", str(tmp_path / "env-model"))
     assert ModelStore().root == tmp_path / "env-model"

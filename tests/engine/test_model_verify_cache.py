@@ -33,10 +33,10 @@ def test_each_file_is_reported_with_its_size_and_a_missing_one_does_not_stop_the
 
 def test_the_cache_trusts_an_unchanged_stamp_and_use_cache_false_hashes_again(model_copy):
     store = ModelStore(model_copy)
-    assert store.verify().ok                            # hashes and remembers every file
+    assert store.verify().ok  # hashes and remembers every file
     victim = model_copy / MODEL_FILES[0]
     _damage_keeping_size_and_time(victim)
-    assert store.verify().ok                            # same size and time: trusted, not hashed
+    assert store.verify().ok  # same size and time: trusted, not hashed
     store.require_verified()
     assert store.verify(use_cache=False).bad == [MODEL_FILES[0]]
     with pytest.raises(ModelCorruptError):
@@ -48,7 +48,7 @@ def test_verify_without_the_cache_neither_reads_nor_writes_it(model_copy):
     store.verify(use_cache=False)
     victim = model_copy / MODEL_FILES[0]
     _damage_keeping_size_and_time(victim)
-    assert store.verify().bad == [MODEL_FILES[0]]       # nothing was remembered: it is hashed
+    assert store.verify().bad == [MODEL_FILES[0]]  # nothing was remembered: it is hashed
 
 
 def test_without_the_chattts_package_the_checksums_cannot_be_read_and_it_says_so(monkeypatch):

@@ -34,19 +34,23 @@ print('ok', len([m for m in sys.modules if m.startswith('app.engine.')]),
 
 
 def test_engine_imports_without_qt():
-    proc = subprocess.run([sys.executable, "-c", BLOCK_QT], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", BLOCK_QT], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("ok ")
-    assert int(proc.stdout.split()[1]) >= 8     # engine modules
-    assert int(proc.stdout.split()[2]) >= 20    # doctor modules, every check included
-    assert int(proc.stdout.split()[3]) >= 5     # server modules
-    assert int(proc.stdout.split()[4]) >= 15    # narration modules: project, render, inputs, export
+    assert int(proc.stdout.split()[1]) >= 8  # engine modules
+    assert int(proc.stdout.split()[2]) >= 20  # doctor modules, every check included
+    assert int(proc.stdout.split()[3]) >= 5  # server modules
+    assert int(proc.stdout.split()[4]) >= 15  # narration modules: project, render, inputs, export
 
 
 def test_engine_import_is_light():
     """Importing the engine must not import ChatTTS/torch: the window has to appear first."""
-    code = ("import sys, app.engine.synthesis.synthesizer, app.engine.synthesis.engine, app.engine.models.store, app.cli; "
-            "print(sorted(m for m in ('ChatTTS', 'torch', 'transformers') if m in sys.modules))")
+    code = (
+        "import sys, app.engine.synthesis.synthesizer, app.engine.synthesis.engine, app.engine.models.store, app.cli; "
+        "print(sorted(m for m in ('ChatTTS', 'torch', 'transformers') if m in sys.modules))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"

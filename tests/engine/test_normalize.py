@@ -21,8 +21,8 @@ ZH = [
     ("10:00整点", "十点整整点"),
     ("电话13812345678", "电话幺三八幺二三四五六七八"),
     ("买了3kg苹果", "买了三千克苹果"),
-    ("时速10km/h", "时速十公里"),              # 时速 already says "per hour"
-    ("限速10km/h", "限速每小时十公里"),        # a speed: per hour first (WeTextProcessing's reading)
+    ("时速10km/h", "时速十公里"),  # 时速 already says "per hour"
+    ("限速10km/h", "限速每小时十公里"),  # a speed: per hour first (WeTextProcessing's reading)
     ("风速5m/s", "风速每秒五米"),
     ("内存16GB", "内存十六GB"),
     ("版本v2.1.3", "版本V二点一点三"),
@@ -50,7 +50,7 @@ ZH = [
     ("2.5个", "二点五个"),
     ("2000人", "两千人"),
     ("20000元", "两万元"),
-    ("200人", "两百人"),          # 两百, as it is said (WeTextProcessing reads it so)
+    ("200人", "两百人"),  # 两百, as it is said (WeTextProcessing reads it so)
     # Fahrenheit is named; a unit Chinese has no word for is kept as written.
     ("气温98.6°F", "气温九十八点六华氏度"),
     ("低温-40℉", "低温零下四十华氏度"),
@@ -66,7 +66,7 @@ EN = [
     ("pi is 3.14", "pi is three point one four"),
     ("It is -7 outside", "It is minus seven outside"),
     ("1,234 people", "one thousand two hundred thirty four people"),
-    ("room 101", "room one zero one"),   # a room number is read digit by digit (issue 38)
+    ("room 101", "room one zero one"),  # a room number is read digit by digit (issue 38)
     ("at 9:05 today", "at nine oh five today"),
     ("at 10:00 sharp", "at ten o'clock sharp"),
     ("on 2024-05-01 we", "on May first, twenty twenty four we"),
@@ -86,7 +86,10 @@ EN = [
 
 MIXED = [
     ("我有2个苹果 and 3 apples", "我有两个苹果 and three apples"),
-    ("ChatTTS 在2024年发布 version 0.2.5", "ChatTTS 在二零二四年发布 version zero point two point five"),
+    (
+        "ChatTTS 在2024年发布 version 0.2.5",
+        "ChatTTS 在二零二四年发布 version zero point two point five",
+    ),
     ("下载 8GB 的 model", "下载 八GB 的 model"),
 ]
 
@@ -129,23 +132,26 @@ def test_language_detection():
 NBSP = "\u00a0"
 
 
-@pytest.mark.parametrize("text, glue, spoken", [
-    # An English number written against a word is spoken apart from it, on either side.
-    ("page12 of it", " ", "page twelve of it"),
-    ("it is 12abc", " ", "it is twelve abc"),
-    ("it is 3x faster", " ", "it is three times faster"),
-    # With a glue (prepare_text passes a non-breaking space, where the splitter never cuts), the
-    # words of one number and the word right after it are joined by it...
-    ("we need 25 apples", NBSP, f"we need twenty{NBSP}five{NBSP}apples"),
-    ("costs $5 today", NBSP, f"costs five{NBSP}dollars{NBSP}today"),
-    ("we bought 3 Apples", NBSP, f"we bought three{NBSP}Apples"),
-    # ...but a space the rule had to add before the number stays a plain one (a cut may fall
-    # before a number, never inside it), and an expanded abbreviation is not glued to its name.
-    ("page12 of it", NBSP, f"page twelve{NBSP}of it"),
-    ("Dr. Smith has 2 cats", NBSP, f"Doctor Smith has two{NBSP}cats"),
-    # Chinese words need no spaces: nothing is glued (the grammar drops a space before 个).
-    ("他有 25 个", NBSP, "他有 二十五个"),
-])
+@pytest.mark.parametrize(
+    "text, glue, spoken",
+    [
+        # An English number written against a word is spoken apart from it, on either side.
+        ("page12 of it", " ", "page twelve of it"),
+        ("it is 12abc", " ", "it is twelve abc"),
+        ("it is 3x faster", " ", "it is three times faster"),
+        # With a glue (prepare_text passes a non-breaking space, where the splitter never cuts), the
+        # words of one number and the word right after it are joined by it...
+        ("we need 25 apples", NBSP, f"we need twenty{NBSP}five{NBSP}apples"),
+        ("costs $5 today", NBSP, f"costs five{NBSP}dollars{NBSP}today"),
+        ("we bought 3 Apples", NBSP, f"we bought three{NBSP}Apples"),
+        # ...but a space the rule had to add before the number stays a plain one (a cut may fall
+        # before a number, never inside it), and an expanded abbreviation is not glued to its name.
+        ("page12 of it", NBSP, f"page twelve{NBSP}of it"),
+        ("Dr. Smith has 2 cats", NBSP, f"Doctor Smith has two{NBSP}cats"),
+        # Chinese words need no spaces: nothing is glued (the grammar drops a space before 个).
+        ("他有 25 个", NBSP, "他有 二十五个"),
+    ],
+)
 def test_spoken_numbers_are_spaced_from_and_glued_to_their_neighbours(text, glue, spoken):
     assert normalize(text, glue=glue) == spoken
 
@@ -170,16 +176,19 @@ def test_an_english_abbreviation_written_against_chinese_is_spaced_and_expanded_
     assert normalize("他是Mr. Li的朋友", glue=NBSP) == "他是 Mister Li的朋友"
 
 
-@pytest.mark.parametrize("text, spoken", [
-    # A clock time with am/pm in Chinese text is said the Chinese way: 上午/下午 before the time
-    # (12 pm is noon, 中午; 12 am is midnight, 凌晨), never half English, half Chinese.
-    ("会议在 3:30 pm 开始", "会议在 下午三点三十分 开始"),
-    ("他 9am 到", "他 上午九点整 到"),
-    ("我们 12:15 pm 吃饭", "我们 中午十二点十五分 吃饭"),
-    ("夜里 12 am 睡觉", "夜里 凌晨十二点整 睡觉"),
-    # In English text it stays English.
-    ("It is 3:30 pm now", "It is three thirty p m now"),
-])
+@pytest.mark.parametrize(
+    "text, spoken",
+    [
+        # A clock time with am/pm in Chinese text is said the Chinese way: 上午/下午 before the time
+        # (12 pm is noon, 中午; 12 am is midnight, 凌晨), never half English, half Chinese.
+        ("会议在 3:30 pm 开始", "会议在 下午三点三十分 开始"),
+        ("他 9am 到", "他 上午九点整 到"),
+        ("我们 12:15 pm 吃饭", "我们 中午十二点十五分 吃饭"),
+        ("夜里 12 am 睡觉", "夜里 凌晨十二点整 睡觉"),
+        # In English text it stays English.
+        ("It is 3:30 pm now", "It is three thirty p m now"),
+    ],
+)
 def test_am_and_pm_times_are_read_in_the_language_around_them(text, spoken):
     assert normalize(text) == spoken
 

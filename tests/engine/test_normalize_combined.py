@@ -17,7 +17,10 @@ ENGLISH = [
     ("We met on June 30.", "We met on June thirtieth."),
     ("Born 25 July 2012.", "Born the twenty fifth of July twenty twelve."),
     # The day before its month is read "the ... of" (NeMo's date cases).
-    ("One should go on the 26th May in the evening", "One should go on the twenty sixth of May in the evening"),
+    (
+        "One should go on the 26th May in the evening",
+        "One should go on the twenty sixth of May in the evening",
+    ),
     ("Meet me 3rd March.", "Meet me the third of March."),
     ("Open 5-7 May 2024.", "Open the fifth to the seventh of May twenty twenty four."),
     ("on 5 and 6 May", "on the fifth and the sixth of May"),
@@ -29,13 +32,25 @@ ENGLISH = [
     ("It ran 1000 times.", "It ran one thousand times."),
     ("the 1000th visitor", "the one thousandth visitor"),
     # An address number is said in pairs; a mixed fraction with its unit; cubic units.
-    ("Nancy lived on 1428 Elm St. It was odd.", "Nancy lived on fourteen twenty eight Elm Street. It was odd."),
+    (
+        "Nancy lived on 1428 Elm St. It was odd.",
+        "Nancy lived on fourteen twenty eight Elm Street. It was odd.",
+    ),
     ("They moved to 221 Baker Street.", "They moved to two twenty one Baker Street."),
     # The street's direction and type in full; a ZIP code after its state digit by digit.
-    ("Send it to 708 N 1st St, San City.", "Send it to seven oh eight North first Street, San City."),
-    ("2 San Tomas hwy, Santa, FL, 95051", "two San Tomas Highway, Santa, FL, nine five zero five one"),
+    (
+        "Send it to 708 N 1st St, San City.",
+        "Send it to seven oh eight North first Street, San City.",
+    ),
+    (
+        "2 San Tomas hwy, Santa, FL, 95051",
+        "two San Tomas Highway, Santa, FL, nine five zero five one",
+    ),
     ("It weighs 4 1/2 lbs.", "It weighs four and a half pounds."),
-    ("a volume of 41,459.00 km³", "a volume of forty one thousand four hundred fifty nine point zero zero cubic kilometers"),
+    (
+        "a volume of 41,459.00 km³",
+        "a volume of forty one thousand four hundred fifty nine point zero zero cubic kilometers",
+    ),
     ("wind at 5m/s", "wind at five meters per second"),
     # Short time units (NeMo's measure cases), ranges of decades and years.
     ("after 2 wks and 6 mos, not 5 yrs", "after two weeks and six months, not five years"),
@@ -43,13 +58,19 @@ ENGLISH = [
     ("music of the 1960s-80s", "music of the nineteen sixties to eighties"),
     ("in the mid-1980s", "in the mid-nineteen eighties"),
     ("during 1960-80", "during nineteen sixty to eighty"),
-    ("from 1980-1970 kg", "from one thousand nine hundred eighty to one thousand nine hundred seventy kilograms"),
+    (
+        "from 1980-1970 kg",
+        "from one thousand nine hundred eighty to one thousand nine hundred seventy kilograms",
+    ),
     # An IP address digit by digit; a lower-case dotted time zone as its letters.
     ("Ping 127.0.0.1 now.", "Ping one two seven dot zero dot zero dot one now."),
     ("Update to 1.2.3.4 today.", "Update to one point two point three point four today."),
     ("We met 5 May. Then we left.", "We met the fifth of May. Then we left."),
     ("at 1:59 p.m. e.s.t", "at one fifty nine p m E S T"),
-    ("Call at 2:30 p.m. EST today.", "Call at two thirty p m EST today."),   # the zone goes on the sentence
+    (
+        "Call at 2:30 p.m. EST today.",
+        "Call at two thirty p m EST today.",
+    ),  # the zone goes on the sentence
     ("It cost $.506 each.", "It cost point five zero six dollars each."),
     # ...but a count stays a count.
     ("Page 12 of 2024 people.", "Page twelve of two thousand twenty four people."),
@@ -107,11 +128,17 @@ def test_chinese_reads_right(text, spoken):
 def test_the_next_sentence_is_not_a_numbers_context():
     # "3:30 pm." ends an English sentence: the Chinese one after it does not make it Chinese,
     # and its full stop still ends the sentence.
-    assert prepare_text("He paid at 3:30 pm. 他说再见。").segments == ["He paid at three thirty p m.", "他说再见。"]
+    assert prepare_text("He paid at 3:30 pm. 他说再见。").segments == [
+        "He paid at three thirty p m.",
+        "他说再见。",
+    ]
 
 
 def test_mixed_text_keeps_each_numbers_language():
-    assert normalize("He said 你好 at 3 pm, 然后买了2斤苹果。") == "He said 你好 at three p m, 然后买了两斤苹果。"
+    assert (
+        normalize("He said 你好 at 3 pm, 然后买了2斤苹果。")
+        == "He said 你好 at three p m, 然后买了两斤苹果。"
+    )
 
 
 def test_the_pronunciation_dictionary_applies_before_the_numbers():
@@ -119,7 +146,10 @@ def test_the_pronunciation_dictionary_applies_before_the_numbers():
         def apply(self, text):
             return text.replace("RTX 4090", "R T X forty ninety")
 
-    assert prepare_text("I bought an RTX 4090.", Dictionary()).spoken == "I bought an R T X forty ninety."
+    assert (
+        prepare_text("I bought an RTX 4090.", Dictionary()).spoken
+        == "I bought an R T X forty ninety."
+    )
 
 
 def test_a_grammar_that_cannot_read_a_run_leaves_it_to_our_rules(monkeypatch):
@@ -134,9 +164,13 @@ def test_a_grammar_that_cannot_read_a_run_leaves_it_to_our_rules(monkeypatch):
 
 def test_loading_the_text_modules_loads_no_grammar():
     # The window imports these at start; wetext's import and FSTs wait for the first number.
-    code = ("import sys, app.engine.text.prepare, app.engine.text.normalize, app.engine.text.sentences;"
-            "print(sorted(m for m in ('wetext', 'kaldifst', 'sentencex') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "import sys, app.engine.text.prepare, app.engine.text.normalize, app.engine.text.sentences;"
+        "print(sorted(m for m in ('wetext', 'kaldifst', 'sentencex') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"
 
 
@@ -161,13 +195,16 @@ def test_finishing_the_model_load_loads_the_grammars(monkeypatch):
     assert set(library._normalizers) == {"zh", "en"}
 
 
-@pytest.mark.parametrize(("text", "spoken"), [
-    ("Chapter IV begins.", "Chapter four begins."),
-    ("Henry VIII was king.", "Henry the eighth was king."),
-    ("Louis XIV ruled.", "Louis the fourteenth ruled."),
-    ("Mary I of England.", "Mary the first of England."),
-    ("Mary I love you.", "Mary I love you."),           # the pronoun, not a numeral
-    ("Send your CV today.", "Send your CV today."),
-])
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ("Chapter IV begins.", "Chapter four begins."),
+        ("Henry VIII was king.", "Henry the eighth was king."),
+        ("Louis XIV ruled.", "Louis the fourteenth ruled."),
+        ("Mary I of England.", "Mary the first of England."),
+        ("Mary I love you.", "Mary I love you."),  # the pronoun, not a numeral
+        ("Send your CV today.", "Send your CV today."),
+    ],
+)
 def test_roman_numerals_where_a_reader_expects_one(text, spoken):
     assert normalize(text) == spoken

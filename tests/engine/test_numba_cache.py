@@ -30,8 +30,13 @@ print(json.dumps({"names": names, "hits": sum(sum(s.cache_hits.values()) for s i
 
 
 def _start(folder: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(folder)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -60,7 +65,7 @@ def test_the_second_start_loads_what_the_first_compiled(starts):
 def test_a_damaged_entry_is_compiled_again_not_read(starts):
     *_, damaged, folder = starts
     assert damaged["hits"] == 0 and damaged["misses"] >= 3
-    assert is_sealed(folder)                     # compiled again, and sealed again
+    assert is_sealed(folder)  # compiled again, and sealed again
 
 
 def _folder(tmp_path) -> Path:
@@ -72,7 +77,9 @@ def _folder(tmp_path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("change", ["edit", "add", "remove", "garbage seal", "no seal", "huge seal", "list seal"])
+@pytest.mark.parametrize(
+    "change", ["edit", "add", "remove", "garbage seal", "no seal", "huge seal", "list seal"]
+)
 def test_anything_but_the_sealed_files_is_not_trusted(tmp_path, change):
     folder = _folder(tmp_path)
     assert is_sealed(folder)
@@ -92,7 +99,7 @@ def test_anything_but_the_sealed_files_is_not_trusted(tmp_path, change):
         (folder / SEAL).write_text("[]", encoding="utf-8")
     assert not is_sealed(folder)
     numba_cache.cache_normalizer(folder)
-    assert not (folder / "sub").exists()          # deleted before numba could read it
+    assert not (folder / "sub").exists()  # deleted before numba could read it
 
 
 def test_a_sealed_folder_is_kept(tmp_path):
@@ -108,7 +115,7 @@ def test_an_entry_numba_cannot_read_is_deleted_and_compiled_again(tmp_path):
     def normalizer(text, *flags):
         calls.append(text)
         if len(calls) == 1:
-            raise EOFError("Ran out of input")         # what numba's pickle load raises
+            raise EOFError("Ran out of input")  # what numba's pickle load raises
         (folder / "fresh.nbi").write_bytes(b"new")
 
     warm_normalizer(normalizer, folder)

@@ -18,7 +18,7 @@ CASES = [
     ("On 3/5/2024 we met", "On March fifth, twenty twenty four we met"),
     ("On 2024-03-05 we met", "On March fifth, twenty twenty four we met"),
     ("Due 12/25/2024", "Due December twenty fifth, twenty twenty four"),
-    ("Due 25/12/2024", "Due the twenty fifth of December twenty twenty four"),   # 25 is no month
+    ("Due 25/12/2024", "Due the twenty fifth of December twenty twenty four"),  # 25 is no month
     ("Born March 5, 1990", "Born March fifth, nineteen ninety"),
     ("Open Jan. 3 only", "Open January third only"),
     ("Since Sept 11th", "Since September eleventh"),
@@ -27,7 +27,7 @@ CASES = [
     ("at 3pm", "at three p m"),
     ("at 11:05 AM", "at eleven oh five a m"),
     ("at 14:05", "at fourteen oh five"),
-    ("at 14:00", "at fourteen hundred"),                # military-style whole hours
+    ("at 14:00", "at fourteen hundred"),  # military-style whole hours
     ("at 9:00", "at nine o'clock"),
     ("at 12:00 pm", "at twelve p m"),
     ("at 00:00", "at midnight"),
@@ -38,14 +38,14 @@ CASES = [
     ("ZIP 94103", "ZIP nine four one zero three"),
     ("Austin, TX 78701", "Austin, TX seven eight seven zero one"),
     ("account 12345678901", "account one two three four five six seven eight nine zero one"),
-    ("agent 007", "agent zero zero seven"),             # a leading zero is never a quantity
-    ("5000000 people", "five million people"),          # a round number is one
+    ("agent 007", "agent zero zero seven"),  # a leading zero is never a quantity
+    ("5000000 people", "five million people"),  # a round number is one
     # Decades and years.
     ("the 1990s", "the nineteen nineties"),
     ("the '80s", "the eighties"),
     ("the ’60s", "the sixties"),
     ("in her 20s", "in her twenties"),
-    ("wait 20s", "wait twenty seconds"),                # no decade without "the", "her", ...
+    ("wait 20s", "wait twenty seconds"),  # no decade without "the", "her", ...
     ("the 2000s", "the two thousands"),
     ("the 1900s", "the nineteen hundreds"),
     ("in 1990", "in nineteen ninety"),
@@ -67,15 +67,15 @@ CASES = [
     ("$2.5 billion", "two point five billion dollars"),
     ("£3.20", "three pounds and twenty pence"),
     ("€7.05", "seven euros and five cents"),
-    ("¥500", "five hundred yen"),       # ¥ in English text is the yen (NeMo's money cases)
+    ("¥500", "five hundred yen"),  # ¥ in English text is the yen (NeMo's money cases)
     ("¥30 billion", "thirty billion yen"),
-    ("￥500", "five hundred yuan"),      # the full-width sign of a Chinese keyboard
+    ("￥500", "five hundred yuan"),  # the full-width sign of a Chinese keyboard
     ("RMB100", "one hundred yuan"),
     ("4.50 dollars", "four dollars and fifty cents"),
     ("50¢", "fifty cents"),
     ("1,000 USD", "one thousand dollars"),
     ("pay EUR 4.50", "pay four euros and fifty cents"),
-    ("error code 40401", "error code four zero four zero one"),   # a code, not a quantity
+    ("error code 40401", "error code four zero four zero one"),  # a code, not a quantity
     # Decimals, percentages, units.
     ("3.14", "three point one four"),
     ("0.5", "zero point five"),
@@ -96,10 +96,10 @@ CASES = [
     ("tools, e.g. hammers", "tools, for example hammers"),
     ("tools, i.e. hammers", "tools, that is hammers"),
     ("pears, etc. and more", "pears, et cetera and more"),
-    ("pears, etc. Then more", "pears, et cetera. Then more"),   # its dot also ends the sentence
+    ("pears, etc. Then more", "pears, et cetera. Then more"),  # its dot also ends the sentence
     ("red vs. blue", "red versus blue"),
     ("No. 5", "number five"),
-    ("I said no. Fine", "I said no. Fine"),                     # not an abbreviation here
+    ("I said no. Fine", "I said no. Fine"),  # not an abbreviation here
     ("at 3 p.m. Then we left", "at three p m. Then we left"),
 ]
 
@@ -144,14 +144,34 @@ NUMBERS = st.one_of(
 # "1,000,000,000": a number longer than the segment limit has to be cut (every segment is at
 # most `limit` characters), so the limits drawn start at the longest number drawn.
 LONGEST_NUMBER = len(f"{10**9:,}")
-WORDS = st.sampled_from(["it", "costs", "Mr.", "the", "price", "and", "dollars", "kg", "。", "，",
-                         "价格", "is", "e.g.", "etc.", "Dr."])
+WORDS = st.sampled_from(
+    [
+        "it",
+        "costs",
+        "Mr.",
+        "the",
+        "price",
+        "and",
+        "dollars",
+        "kg",
+        "。",
+        "，",
+        "价格",
+        "is",
+        "e.g.",
+        "etc.",
+        "Dr.",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(NUMBERS, WORDS), min_size=1, max_size=30), st.lists(st.sampled_from(
-    [" ", ". ", ", ", "! ", "\n", " "]), min_size=30, max_size=30), st.integers(LONGEST_NUMBER, 60))
-@example(["1,000,000,000"], [" "] * 30, LONGEST_NUMBER)        # exactly as long as the limit
+@given(
+    st.lists(st.one_of(NUMBERS, WORDS), min_size=1, max_size=30),
+    st.lists(st.sampled_from([" ", ". ", ", ", "! ", "\n", " "]), min_size=30, max_size=30),
+    st.integers(LONGEST_NUMBER, 60),
+)
+@example(["1,000,000,000"], [" "] * 30, LONGEST_NUMBER)  # exactly as long as the limit
 def test_the_splitter_never_cuts_inside_a_number(pieces, gaps, limit):
     text = "".join(p + g for p, g in zip(pieces, gaps))
     numbers = [p for p in pieces if re.fullmatch(r"[\d.,:]+", p)]
@@ -164,9 +184,16 @@ UNITS = ["dollars", "kilograms", "percent", "cents", "kilometers"]
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(["$4.50", "3.5 kg", "12.75%", "$1,234.56", "7 km", "word", "words",
-                                 "Mr. Smith", "ok"]), min_size=1, max_size=25),
-       st.sampled_from([". ", " ", ", "]))
+@given(
+    st.lists(
+        st.sampled_from(
+            ["$4.50", "3.5 kg", "12.75%", "$1,234.56", "7 km", "word", "words", "Mr. Smith", "ok"]
+        ),
+        min_size=1,
+        max_size=25,
+    ),
+    st.sampled_from([". ", " ", ", "]),
+)
 def test_a_spoken_price_or_decimal_stays_with_its_unit(pieces, gap):
     """Long sentences are cut to bounded segments; never between a number and its unit
     ("four.\\ndollars" would be read as two sentences)."""
@@ -177,8 +204,10 @@ def test_a_spoken_price_or_decimal_stays_with_its_unit(pieces, gap):
         assert first not in UNITS and last not in ("point", "and"), prepare_text(text).segments
 
 
-FUZZ = st.sampled_from(list("0123456789.,:-/+$€£¥%°'’ apmMkgstndF年月日万个房路") + [
-    "Mr.", "e.g.", "No.", "the ", "in ", "March ", "Jan. ", "U.S.", " pm", "\n", "。", "[laugh]"])
+FUZZ = st.sampled_from(
+    list("0123456789.,:-/+$€£¥%°'’ apmMkgstndF年月日万个房路")
+    + ["Mr.", "e.g.", "No.", "the ", "in ", "March ", "Jan. ", "U.S.", " pm", "\n", "。", "[laugh]"]
+)
 
 
 @settings(max_examples=400, deadline=None)

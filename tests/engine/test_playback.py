@@ -74,15 +74,15 @@ def test_callback_plays_chunks_in_order_then_stops(fake_sd):
     assert stream.kwargs["samplerate"] == 24_000 and stream.kwargs["channels"] == 1
     out.enqueue(np.array([1, 2, 3], dtype=np.float32), 0, False)
     buf = np.full((4, 1), -9, dtype=np.float32)
-    out._callback(buf, 4, None, None)          # a sentence not yet whole, speed unknown: waits
+    out._callback(buf, 4, None, None)  # a sentence not yet whole, speed unknown: waits
     assert buf[:, 0].tolist() == [0, 0, 0, 0]
     out.enqueue(np.array([4, 5], dtype=np.float32), 0, True)
     out.enqueue(np.array([6], dtype=np.float32), 1, False)
     buf = np.full((4, 1), -9, dtype=np.float32)
-    out._callback(buf, 4, None, None)          # the whole sentence is there: it plays
+    out._callback(buf, 4, None, None)  # the whole sentence is there: it plays
     assert buf[:, 0].tolist() == [1, 2, 3, 4]
     buf = np.full((4, 1), -9, dtype=np.float32)
-    out._callback(buf, 4, None, None)          # ends the sentence, then waits at its boundary
+    out._callback(buf, 4, None, None)  # ends the sentence, then waits at its boundary
     assert buf[:, 0].tolist() == [5, 0, 0, 0]
     out.end_stream()
     buf = np.full((4, 1), -9, dtype=np.float32)

@@ -12,8 +12,12 @@ DURATIONS = [2.1, 4.7, 0.9, 6.3, 3.2, 1.4]
 
 
 def _expected_markers(durations):
-    return np.concatenate([np.full(int(d * SAMPLE_RATE), float(i + 1), dtype=np.float32)
-                           for i, d in enumerate(durations)])
+    return np.concatenate(
+        [
+            np.full(int(d * SAMPLE_RATE), float(i + 1), dtype=np.float32)
+            for i, d in enumerate(durations)
+        ]
+    )
 
 
 @pytest.mark.parametrize("speed", [0.5, 1.0, 3.0])
@@ -44,7 +48,7 @@ def test_slow_producer_waits_between_sentences_and_says_so():
     arrivals = paced(DURATIONS, 0.5)
     first_final = next(a.at for a in arrivals if a.final)
     played = play(arrivals)
-    assert played.first_sound_s >= first_final      # the first sentence plays whole
+    assert played.first_sound_s >= first_final  # the first sentence plays whole
     # It went back to buffering between sentences, more than once.
     assert played.states.count(BufferState.BUFFERING) >= 2
     assert played.states[-1] is BufferState.IDLE
@@ -55,7 +59,11 @@ def test_a_producer_that_stalls_mid_sentence_is_reported_as_buffering():
     played = play(paced([6.0], 4.0, stall=(0.8, 3.0)))
     assert played.buffer_gaps == played.gaps_inside_sentences() == 1
     playing_then_waiting = [s for s in played.states if s is not BufferState.IDLE]
-    assert playing_then_waiting[:3] == [BufferState.BUFFERING, BufferState.PLAYING, BufferState.BUFFERING]
+    assert playing_then_waiting[:3] == [
+        BufferState.BUFFERING,
+        BufferState.PLAYING,
+        BufferState.BUFFERING,
+    ]
 
 
 def test_rate_falls_while_nothing_arrives():
@@ -75,7 +83,7 @@ def test_end_completes_what_is_queued_and_the_stream_ends():
     buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
     buf.push(np.ones(100), 0, False)
     samples, over = buf.pull(50)
-    assert not samples.any() and not over          # no rate known, not final: waits
+    assert not samples.any() and not over  # no rate known, not final: waits
     buf.end()
     samples, over = buf.pull(200)
     assert samples[:100].tolist() == [1.0] * 100 and over
@@ -109,7 +117,7 @@ def test_a_producer_faster_than_real_time_is_heard_from_its_second_piece(speed):
     (1.25x passed here while the simulation queued each piece at the sound card's next block,
     which made it look 1.28x; pieces are now queued when they come, as in the window.)"""
     first_sound, second_piece = _first_sound_and_second_piece(speed)
-    assert second_piece <= first_sound <= second_piece + 0.021     # the sound card's next block
+    assert second_piece <= first_sound <= second_piece + 0.021  # the sound card's next block
 
 
 def test_a_first_piece_that_looks_less_far_ahead_hid_the_rate_and_delayed_the_sound():
@@ -117,7 +125,9 @@ def test_a_first_piece_that_looks_less_far_ahead_hid_the_rate_and_delayed_the_so
     tokens after the first with 12 tokens of audio, so a 1.5x producer looked slower than real
     time and was first heard pieces later."""
     now, second_now = _first_sound_and_second_piece(1.5)
-    before, second_before = _first_sound_and_second_piece(1.5, first_piece=2, first_lookahead=6, lookahead=12)
+    before, second_before = _first_sound_and_second_piece(
+        1.5, first_piece=2, first_lookahead=6, lookahead=12
+    )
     assert now <= second_now + 0.021 and before > second_before + 0.3
     assert before - now > 0.4
 
@@ -148,9 +158,9 @@ def test_on_the_grid_a_sentence_made_just_above_real_time_starts_long_before_it_
 def test_pieces_that_are_not_on_the_grid_get_the_wide_margin():
     from app.engine.audio.buffering import _Segment
 
-    on = _Segment(0, received=(4 + 12 + 12) * 512)         # three grid pieces, or one that holds them
+    on = _Segment(0, received=(4 + 12 + 12) * 512)  # three grid pieces, or one that holds them
     off = _Segment(0, received=(4 + 10) * 512)
-    partial = _Segment(0, received=(4 + 12) * 512 + 100)   # a retry's rest of a piece
+    partial = _Segment(0, received=(4 + 12) * 512 + 100)  # a retry's rest of a piece
     assert SegmentBuffer._on_grid(on)
     assert not SegmentBuffer._on_grid(off) and not SegmentBuffer._on_grid(partial)
 
@@ -163,18 +173,18 @@ def test_the_rate_is_the_one_at_the_last_arrival_unless_the_next_piece_is_late()
 
     def two_pieces(now):
         buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
-        buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False)           # the grid's first piece
-        now[0] = 0.2                                                  # 12 tokens: 1.28x
+        buf.push(np.ones(4 * SAMPLES_PER_TOKEN), 0, False)  # the grid's first piece
+        now[0] = 0.2  # 12 tokens: 1.28x
         buf.push(np.ones(12 * SAMPLES_PER_TOKEN), 0, False)
         return buf
 
     now = [0.0]
     buf = two_pieces(now)
-    now[0] = 0.22                                 # the sound card's next block, 20 ms on
-    assert buf.pull(480)[0].any()                 # (the rate now would say 1.16x: too slow)
+    now[0] = 0.22  # the sound card's next block, 20 ms on
+    assert buf.pull(480)[0].any()  # (the rate now would say 1.16x: too slow)
     now = [0.0]
     buf = two_pieces(now)
-    now[0] = 0.6                                  # the third piece was due about 0.42
+    now[0] = 0.6  # the third piece was due about 0.42
     assert not buf.pull(480)[0].any()
     assert buf.state is BufferState.BUFFERING
 
@@ -189,7 +199,7 @@ def test_no_gap_when_the_machine_wavers_and_pieces_cost_the_vocoder_a_call(waver
     from tests.support.playback_sim import wavering_grid_arrivals
 
     gapped = []
-    for seed in range(80):          # every speed at every length
+    for seed in range(80):  # every speed at every length
         speed, tokens = 1.0 + 0.6 * (seed % 20) / 19, [60, 150, 300, 450][seed // 20]
         played = play(wavering_grid_arrivals(tokens, speed, waver, seed))
         if played.gaps_inside_sentences() or played.buffer_gaps:
@@ -205,7 +215,10 @@ def test_the_next_sentence_is_judged_by_its_own_rate_not_the_streams():
 
     first = grid_arrivals(290, 1.3, latency_s=0.2)
     made = first[-1].at
-    second = [dataclasses.replace(a, at=made + a.at, segment=1) for a in grid_arrivals(290, 0.9, latency_s=0.3)]
+    second = [
+        dataclasses.replace(a, at=made + a.at, segment=1)
+        for a in grid_arrivals(290, 0.9, latency_s=0.3)
+    ]
     played = play(first + second)
     assert played.gaps_inside_sentences() == 0 and played.buffer_gaps == 0
     # Too slow to start before it is whole (no pauses to wait in): it waited for all of it.

@@ -43,7 +43,7 @@ def _near_start(wait: int, pause_start: int) -> bool:
 def test_waits_only_between_sentences_or_inside_a_pause(speed, piece_s, noise):
     audio, pauses = _sentences(noise)
     played = play(streamed(audio, speed, piece_s=piece_s))
-    waits = inserted_silences(played.output, audio)      # also: every sample once, in order
+    waits = inserted_silences(played.output, audio)  # also: every sample once, in order
     assert outside_pauses(waits, pauses) == []
     assert played.buffer_gaps == 0
 
@@ -56,8 +56,11 @@ def test_a_slow_producer_is_heard_from_the_first_pause_not_the_whole_sentence(sp
     first_whole = next(a.at for a in arrivals if a.final)
     # The first clause and the part of its pause it plays into have arrived.
     needed = pauses[0][0][0] + MIN_PAUSE_S * SAMPLE_RATE
-    clause_ready = next(a.at for a, total in zip(arrivals, np.cumsum([a.samples for a in arrivals]))
-                        if total >= needed)
+    clause_ready = next(
+        a.at
+        for a, total in zip(arrivals, np.cumsum([a.samples for a in arrivals]))
+        if total >= needed
+    )
     played = play(arrivals)
     assert clause_ready <= played.first_sound_s <= clause_ready + 0.021
     assert played.first_sound_s < first_whole - 1.0
@@ -121,7 +124,7 @@ def _waits(pieces):
 
 def test_pauses_are_found_after_sound_and_closures_are_not():
     rng = np.random.default_rng(0)
-    lead = quiet(0.5, rng)                         # before any speech: not a pause in it
+    lead = quiet(0.5, rng)  # before any speech: not a pause in it
     word, closure, word2 = syllable(0.3, rng), quiet(0.15, rng), syllable(0.3, rng)
     pause, word3 = quiet(0.3, rng), syllable(0.2, rng)
     audio = np.concatenate([lead, word, closure, word2, pause, word3])
@@ -145,7 +148,7 @@ def test_quiet_is_judged_against_the_speech_around_it():
     soft = (audio * 0.01).astype(np.float32)
     waits = _waits([audio])
     assert _waits([soft]) == waits and len(waits) == 1 and _near_start(waits[0], pauses[0][0])
-    hissy, hissy_pauses = sentence([5, 5], seed=3, noise=20 * FLOOR)     # -54 dBFS
+    hissy, hissy_pauses = sentence([5, 5], seed=3, noise=20 * FLOOR)  # -54 dBFS
     waits = _waits([hissy])
     assert len(waits) == 1 and _near_start(waits[0], hissy_pauses[0][0])
 
@@ -154,7 +157,7 @@ def test_quiet_is_judged_against_the_speech_around_it():
 def test_a_click_does_not_make_the_soft_speech_after_it_a_pause(click):
     audio, pauses = sentence([8, 8], seed=3)
     soft = (audio * 0.03).astype(np.float32)
-    pop = np.full(240, click, dtype=np.float32)            # one 10 ms pop before the speech
+    pop = np.full(240, click, dtype=np.float32)  # one 10 ms pop before the speech
     waits = _waits([pop, soft])
     assert len(waits) == 1 and _near_start(waits[0] - len(pop), pauses[0][0])
 
@@ -164,27 +167,29 @@ def test_held_in_a_pause_it_plays_on_once_the_rest_comes_fast_enough():
     and the sentence not finished: the player goes on rather than wait for the sentence."""
     rng = np.random.default_rng(5)
     clause = np.concatenate([syllable(0.3, rng), syllable(0.25, rng), quiet(0.4, rng)])
-    rest = np.concatenate([syllable(0.25, rng) for _ in range(40)])        # no pause in it
+    rest = np.concatenate([syllable(0.25, rng) for _ in range(40)])  # no pause in it
     now = [0.0]
     buffer = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
     buffer.push(clause, 0, False)
     now[0] = 2.0
-    buffer.push(rest[:2400], 0, False)          # 0.1 s in 2 s: far slower than real time
+    buffer.push(rest[:2400], 0, False)  # 0.1 s in 2 s: far slower than real time
     played = []
     while now[0] < 3.0:
         block, _ = buffer.pull(BLOCK)
         played.append(block)
         now[0] += BLOCK / SAMPLE_RATE
     heard = np.concatenate(played)
-    assert heard[0] != 0.0 and (heard == 0.0).any()            # started, then held in the pause
-    buffer.push(rest[2400:], 0, False)          # 9.9 s more at once
+    assert heard[0] != 0.0 and (heard == 0.0).any()  # started, then held in the pause
+    buffer.push(rest[2400:], 0, False)  # 9.9 s more at once
     after = np.concatenate([buffer.pull(BLOCK)[0] for _ in range(100)])
     assert (after != 0.0).all()
 
 
 @settings(max_examples=60, deadline=None)
-@given(cuts=st.lists(st.integers(min_value=0, max_value=200_000), max_size=12),
-       seed=st.integers(min_value=0, max_value=5))
+@given(
+    cuts=st.lists(st.integers(min_value=0, max_value=200_000), max_size=12),
+    seed=st.integers(min_value=0, max_value=5),
+)
 def test_wait_points_do_not_depend_on_how_the_audio_was_cut_into_pieces(cuts, seed):
     audio, _ = sentence([4, 3, 5], seed=seed)
     bounds = sorted({min(c, len(audio)) for c in cuts} | {0, len(audio)})
@@ -193,11 +198,13 @@ def test_wait_points_do_not_depend_on_how_the_audio_was_cut_into_pieces(cuts, se
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.floats(min_value=-1.0, max_value=1.0, allow_nan=False, width=32), max_size=3000),
-       st.integers(min_value=1, max_value=700))
+@given(
+    st.lists(st.floats(min_value=-1.0, max_value=1.0, allow_nan=False, width=32), max_size=3000),
+    st.integers(min_value=1, max_value=700),
+)
 def test_any_samples_give_ordered_wait_points_inside_what_arrived(values, piece):
     audio = np.asarray(values, dtype=np.float32)
-    waits = _waits([audio[i:i + piece] for i in range(0, len(audio), piece)])
+    waits = _waits([audio[i : i + piece] for i in range(0, len(audio), piece)])
     assert waits == sorted(set(waits)) and all(0 < w < len(audio) for w in waits)
 
 
@@ -205,7 +212,7 @@ def test_broken_samples_are_neither_a_pause_nor_the_level_pauses_are_judged_by()
     rng = np.random.default_rng(2)
     word, word2, pause = syllable(0.3, rng), syllable(0.4, rng), quiet(0.4, rng)
     for bad in (np.inf, -np.inf, np.nan):
-        broken = np.full(240 * 30, bad, dtype=np.float32)        # 0.3 s, longer than a pause
+        broken = np.full(240 * 30, bad, dtype=np.float32)  # 0.3 s, longer than a pause
         waits = _waits([word, broken, word2, pause])
         assert len(waits) == 1 and _near_start(waits[0], len(word) + len(broken) + len(word2)), bad
 

@@ -18,6 +18,7 @@ def _sounddevice_fails(monkeypatch, message):
         if name == "sounddevice":
             raise OSError(message)
         return real_import(name, *args, **kwargs)
+
     monkeypatch.setattr(builtins, "__import__", fake)
 
 

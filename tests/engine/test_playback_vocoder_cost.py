@@ -33,7 +33,9 @@ def _unreported(arrivals):
     return [dataclasses.replace(a, vocoder_s=0.0) for a in arrivals]
 
 
-def _first_two_pieces(now: list, second_at: float, first_call: float, second_call: float) -> SegmentBuffer:
+def _first_two_pieces(
+    now: list, second_at: float, first_call: float, second_call: float
+) -> SegmentBuffer:
     """A buffer given the grid's first piece (4 tokens) at 0 and its second (12) at `second_at`,
     with those vocoder times reported; `now[0]` is its clock, left at `second_at`."""
     buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])
@@ -54,7 +56,7 @@ def test_a_sentence_whose_pieces_come_at_1_2x_starts_at_its_second_piece_when_to
     told, not_told = play(arrivals), play(_unreported(arrivals))
     for played in (told, not_told):
         assert played.gaps_inside_sentences() == 0 and played.buffer_gaps == 0
-    assert second <= told.first_sound_s <= second + 0.021          # the sound card's next block
+    assert second <= told.first_sound_s <= second + 0.021  # the sound card's next block
     assert not_told.first_sound_s > second + 0.15
 
 
@@ -91,10 +93,10 @@ def test_the_call_model_never_predicts_less_than_the_measured_calls():
     fixed cost per call would have them arrive too soon."""
     buf = _first_two_pieces([0.0], 0.2, 0.03, 0.041)
     seg = buf._segments[0]
-    making = buf._making_time(seg, rate=1e9, margin=1.0)    # tokens free: the call alone
+    making = buf._making_time(seg, rate=1e9, margin=1.0)  # tokens free: the call alone
     for tokens, took in ((12, 0.041), (24, 0.0485), (36, 0.055), (48, 0.063)):
         assert making(tokens) >= took - 1e-9
-    assert making(48) < 0.063 * 1.1          # ... and not far more (it would delay every start)
+    assert making(48) < 0.063 * 1.1  # ... and not far more (it would delay every start)
     # The margin slows both parts: the machine's wavering slows its vocoder too.
     token_s = SAMPLES_PER_TOKEN / SAMPLE_RATE
     slowed = buf._making_time(seg, rate=1.5, margin=0.9)
@@ -138,7 +140,7 @@ def test_the_next_piece_is_late_only_after_its_tokens_and_its_call():
     Between the two it is not yet late, and the sentence starts; past both it is, and it waits."""
     now = [0.0]
     buf = _first_two_pieces(now, 0.2, 0.03, 0.04)
-    now[0] = 0.40                     # after 0.2 + 0.178, before 0.2 + 0.178 + 0.044
+    now[0] = 0.40  # after 0.2 + 0.178, before 0.2 + 0.178 + 0.044
     assert buf.pull(480)[0].any()
     buf = _first_two_pieces(now, 0.2, 0.03, 0.04)
     now[0] = 0.43

@@ -24,8 +24,14 @@ def test_full_dimensions_are_chattts_defaults():
 
     official = Config()
     full = dimensions("full")
-    for key in ("hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers",
-                "num_audio_tokens", "num_vq"):
+    for key in (
+        "hidden_size",
+        "intermediate_size",
+        "num_attention_heads",
+        "num_hidden_layers",
+        "num_audio_tokens",
+        "num_vq",
+    ):
         assert full["gpt"][key] == getattr(official.gpt, key), key
     for key, value in full["decoder"].items():
         assert getattr(official.decoder, key) == value, key
@@ -46,7 +52,9 @@ def test_tokenizer_keeps_chattts_control_token_order(tiny_model):
     # ChatTTS keeps refined tokens below [break_0]: inline controls must sort before it.
     assert all(tok.convert_tokens_to_ids(t) < break0 for t in INLINE_CONTROLS)
     assert all(tok.convert_tokens_to_ids(t) >= break0 for t in PROMPT_CONTROLS)
-    ids = tok._encode_plus("[Stts][spk_emb]你好，world[uv_break][Ptts]", add_special_tokens=False)["input_ids"]
+    ids = tok._encode_plus("[Stts][spk_emb]你好，world[uv_break][Ptts]", add_special_tokens=False)[
+        "input_ids"
+    ]
     assert tok.unk_token_id not in ids
     assert tok.convert_ids_to_tokens(ids)[:3] == ["[Stts]", "[spk_emb]", "你"]
 

@@ -18,9 +18,15 @@ from app.engine.decode.prompts import code_prompt, refine_prompt
 from app.engine.decode.sampling import PENALTY_WINDOW, filter_logits
 
 EOS_AUDIO = 625
-TEXTS = ["你好，世界。", "Hello there, this one is a much longer sentence than the first。", "再见。"]
+TEXTS = [
+    "你好，世界。",
+    "Hello there, this one is a much longer sentence than the first。",
+    "再见。",
+]
 AUDIO = dict(temperature=0.3, top_p=0.7, top_k=20, repetition_penalty=1.05)
-REFINE = dict(temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0)   # ChatTTS's refine defaults
+REFINE = dict(
+    temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0
+)  # ChatTTS's refine defaults
 STEPS = 48
 
 
@@ -32,7 +38,9 @@ def uniform_stream(seed: int, steps: int, per_row: int) -> torch.Tensor:
 def inverse_cdf(logits: torch.Tensor, uniform: torch.Tensor) -> torch.Tensor:
     probs = torch.softmax(logits, dim=-1)
     cdf = probs.cumsum(-1)
-    return torch.searchsorted(cdf, uniform[:, None] * cdf[:, -1:], right=True).clamp(max=logits.shape[1] - 1)[:, 0]
+    return torch.searchsorted(cdf, uniform[:, None] * cdf[:, -1:], right=True).clamp(
+        max=logits.shape[1] - 1
+    )[:, 0]
 
 
 class _Before:
@@ -51,7 +59,7 @@ class _FixedDraw:
     """Last upstream processor: records what upstream samples from and picks by inverse CDF."""
 
     def __init__(self, uniforms: torch.Tensor):
-        self.uniforms = uniforms       # (steps, rows) in upstream's row order
+        self.uniforms = uniforms  # (steps, rows) in upstream's row order
         self.seen = []
 
     def __call__(self, _ids, logits):
@@ -69,8 +77,12 @@ def _upstream(chat, texts, audio, settings, seeds, speaker=None):
     uniforms = torch.cat([uniform_stream(s, STEPS, per_row) for s in seeds], dim=1)
     before, after = _Before(), _FixedDraw(uniforms)
     num_code = EOS_AUDIO if audio else len(chat.tokenizer._tokenizer)
-    warpers, processors = gen_logits(num_code=num_code, top_P=settings["top_p"], top_K=settings["top_k"],
-                                     repetition_penalty=settings["repetition_penalty"])
+    warpers, processors = gen_logits(
+        num_code=num_code,
+        top_P=settings["top_p"],
+        top_K=settings["top_k"],
+        repetition_penalty=settings["repetition_penalty"],
+    )
     if audio:
         decorated = chat.speaker.decorate_code_prompts(list(texts), "[speed_5]", None, speaker)
         emb = code_prompt(chat, texts, "[speed_5]", speaker, None, None)[0]
@@ -78,12 +90,22 @@ def _upstream(chat, texts, audio, settings, seeds, speaker=None):
         decorated = chat.speaker.decorate_text_prompts(list(texts), "")
         emb = refine_prompt(chat, texts, "")[0]
     ids, mask, _ = chat.tokenizer.encode(decorated, 4, device="cpu")
-    out = next(chat.gpt.generate(
-        emb, ids, temperature=torch.tensor([settings["temperature"]] * per_row),
-        eos_token=EOS_AUDIO if audio else chat.tokenizer.eos_token, attention_mask=mask,
-        max_new_token=STEPS, logits_processors=(before, *processors, *warpers, after), infer_text=not audio,
-        return_hidden=audio, show_tqdm=False, stream=False, ensure_non_empty=False,
-    ))
+    out = next(
+        chat.gpt.generate(
+            emb,
+            ids,
+            temperature=torch.tensor([settings["temperature"]] * per_row),
+            eos_token=EOS_AUDIO if audio else chat.tokenizer.eos_token,
+            attention_mask=mask,
+            max_new_token=STEPS,
+            logits_processors=(before, *processors, *warpers, after),
+            infer_text=not audio,
+            return_hidden=audio,
+            show_tqdm=False,
+            stream=False,
+            ensure_non_empty=False,
+        )
+    )
     steps = [(h, raw, filtered) for (h, raw), filtered in zip(before.seen, after.seen)]
     return out, steps
 
@@ -105,8 +127,13 @@ def _ours(loop, chat, texts, audio, settings, seeds, speaker=None):
             emb, mask = code_prompt(chat, texts, "[speed_5]", speaker, None, None)
         else:
             emb, mask = refine_prompt(chat, texts, "")
-        params = PassParams(settings["temperature"], settings["top_p"], settings["top_k"],
-                            settings["repetition_penalty"], STEPS)
+        params = PassParams(
+            settings["temperature"],
+            settings["top_p"],
+            settings["top_k"],
+            settings["repetition_penalty"],
+            STEPS,
+        )
         eos = EOS_AUDIO if audio else chat.tokenizer.eos_token
         result = list(loop.generate(emb, mask, audio, params, seeds, eos=eos))[-1]
     finally:
@@ -126,17 +153,30 @@ def _check(loop, chat, texts, audio, settings, seeds, speaker=None):
     theirs, their_steps = _upstream(chat, texts, audio, settings, seeds, speaker)
     ours, our_raw = _ours(loop, chat, texts, audio, settings, seeds, speaker)
     kept_sizes = set()
-    for step, (history, raw, filtered) in enumerate(their_steps[:len(our_raw)]):
+    for step, (history, raw, filtered) in enumerate(their_steps[: len(our_raw)]):
         live = ~our_raw[step].isnan().any(1)
         # Same weights and the same tokens so far: the same logits ...
-        torch.testing.assert_close(our_raw[step][live] / settings["temperature"], raw[live], rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(
+            our_raw[step][live] / settings["temperature"], raw[live], rtol=1e-4, atol=1e-4
+        )
         # ... and our filter, given upstream's history, keeps the same tokens with the same
         # probabilities as upstream's processors and warpers (temperature 1: already divided).
-        mine = filter_logits(raw, history[:, -PENALTY_WINDOW:], torch.ones(raw.shape[0], 1),
-                             settings["repetition_penalty"], settings["top_p"], settings["top_k"],
-                             EOS_AUDIO if audio else chat.tokenizer.eos_token, False)
-        assert torch.equal(torch.isinf(mine), torch.isinf(filtered)), f"step {step}: kept tokens differ"
-        torch.testing.assert_close(torch.softmax(mine, -1), torch.softmax(filtered, -1), rtol=1e-4, atol=1e-6)
+        mine = filter_logits(
+            raw,
+            history[:, -PENALTY_WINDOW:],
+            torch.ones(raw.shape[0], 1),
+            settings["repetition_penalty"],
+            settings["top_p"],
+            settings["top_k"],
+            EOS_AUDIO if audio else chat.tokenizer.eos_token,
+            False,
+        )
+        assert torch.equal(torch.isinf(mine), torch.isinf(filtered)), (
+            f"step {step}: kept tokens differ"
+        )
+        torch.testing.assert_close(
+            torch.softmax(mine, -1), torch.softmax(filtered, -1), rtol=1e-4, atol=1e-6
+        )
         kept_sizes.update((~torch.isinf(filtered)).sum(1).tolist())
     # The draws of our loop (its history, window, filter and draw together) pick the same tokens.
     for row in range(len(texts)):
@@ -146,18 +186,22 @@ def _check(loop, chat, texts, audio, settings, seeds, speaker=None):
     return ours, kept_sizes
 
 
-@pytest.mark.parametrize("texts, seeds", [(TEXTS[:1], [7]), (TEXTS, [11, 12, 13])], ids=["single", "batch"])
-def test_audio_sampling_with_chattts_settings_matches_upstream(loop, chat, synthesizer, texts, seeds):
+@pytest.mark.parametrize(
+    "texts, seeds", [(TEXTS[:1], [7]), (TEXTS, [11, 12, 13])], ids=["single", "batch"]
+)
+def test_audio_sampling_with_chattts_settings_matches_upstream(
+    loop, chat, synthesizer, texts, seeds
+):
     ours, kept = _check(loop, chat, texts, True, AUDIO, seeds, synthesizer.speaker_for_seed(7))
-    assert max(t.shape[0] for t in ours.tokens) > 2 * PENALTY_WINDOW      # the window filled and slid
-    assert len(kept) > 1 and max(kept) <= AUDIO["top_k"]                # top-P and top-K both cut
+    assert max(t.shape[0] for t in ours.tokens) > 2 * PENALTY_WINDOW  # the window filled and slid
+    assert len(kept) > 1 and max(kept) <= AUDIO["top_k"]  # top-P and top-K both cut
 
 
 def test_refine_sampling_with_chattts_settings_matches_upstream(loop, chat):
     _check(loop, chat, TEXTS, False, REFINE, [21, 22, 23])
 
 
-A, B, C = 10, 20, 30       # three audio codes
+A, B, C = 10, 20, 30  # three audio codes
 
 
 def _scripted(step: int, logits: torch.Tensor, _rows) -> None:
@@ -182,8 +226,11 @@ def test_the_repetition_penalty_and_its_window_decide_the_tokens(chat):
     loop = DecodeLoop(chat, "eager", "fp32")
     loop.on_logits = _scripted
     emb, mask = code_prompt(chat, TEXTS[:2], "[speed_5]", None, None, None)
-    result = list(loop.generate(emb, mask, True, PassParams(**AUDIO, max_new_tokens=30), [1, 2],
-                                eos=EOS_AUDIO))[-1]
+    result = list(
+        loop.generate(
+            emb, mask, True, PassParams(**AUDIO, max_new_tokens=30), [1, 2], eos=EOS_AUDIO
+        )
+    )[-1]
     expected = [A] * 4 + [C] * 16 + [A, B] * 5
     for row in range(2):
         for q in range(4):
@@ -197,4 +244,4 @@ def test_the_penalty_divides_positive_and_multiplies_negative_logits():
     logits = torch.tensor([[2.0, -2.0, 1.0, 0.5]])
     history = torch.tensor([[0, 0, 1]])
     out = filter_logits(logits, history, torch.ones(1, 1), 1.05, 1.0, 0, 99, False)
-    torch.testing.assert_close(out, torch.tensor([[2.0 / 1.05 ** 2, -2.0 * 1.05, 1.0, 0.5]]))
+    torch.testing.assert_close(out, torch.tensor([[2.0 / 1.05**2, -2.0 * 1.05, 1.0, 0.5]]))

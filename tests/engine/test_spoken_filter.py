@@ -10,9 +10,13 @@ from hypothesis import strategies as st
 
 from app.engine.text.spoken import ChatTTSTextFilter
 
-ALPHABET = st.sampled_from(list("你好世界的了是重行长乐得地着和") + list("abcXYZ ") + list("0123456789")
-                           + list(".,!?;:-()<>[]_'\"$%&*+/=@\\^`{|}~，。！？；：（）【】《》「」－、…")
-                           + ["[uv_break]", "[laugh]", "😀", "é", "\u00a0"])
+ALPHABET = st.sampled_from(
+    list("你好世界的了是重行长乐得地着和")
+    + list("abcXYZ ")
+    + list("0123456789")
+    + list(".,!?;:-()<>[]_'\"$%&*+/=@\\^`{|}~，。！？；：（）【】《》「」－、…")
+    + ["[uv_break]", "[laugh]", "😀", "é", "\u00a0"]
+)
 TEXTS = st.lists(ALPHABET, min_size=1, max_size=40).map("".join)
 _filter = ChatTTSTextFilter()
 
@@ -28,7 +32,9 @@ def _upstream():
 @settings(max_examples=400, deadline=None)
 @given(TEXTS, st.booleans(), st.booleans(), st.sampled_from([None, "zh", "en"]))
 def test_same_text_as_chattts_normalizer(text, normalize, homophones, lang):
-    assert _filter(text, normalize, homophones, lang) == _upstream()(text, normalize, homophones, lang)
+    assert _filter(text, normalize, homophones, lang) == _upstream()(
+        text, normalize, homophones, lang
+    )
 
 
 def test_homophones_come_from_chattts_table():
@@ -43,12 +49,20 @@ def test_homophones_come_from_chattts_table():
 
 def test_the_normalize_command_does_not_load_the_model_stack(tmp_path):
     """`chattts-studio normalize` must not import ChatTTS, torch or numba (seconds each)."""
-    code = ("import sys; from app.cli import main; rc = main(['normalize', 'On 3/5/2024 pay $4.50.']); "
-            "print(sorted(m for m in ('ChatTTS', 'torch', 'numba', 'transformers', 'cn2an') if m in sys.modules)); "
-            "sys.exit(rc)")
+    code = (
+        "import sys; from app.cli import main; rc = main(['normalize', 'On 3/5/2024 pay $4.50.']); "
+        "print(sorted(m for m in ('ChatTTS', 'torch', 'numba', 'transformers', 'cn2an') if m in sys.modules)); "
+        "sys.exit(rc)"
+    )
     env = {"CHATTTS_STUDIO_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          cwd=str(Path(__file__).parents[2]), timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(Path(__file__).parents[2]),
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert lines[0] == "On March fifth, twenty twenty four pay four dollars and fifty cents."

@@ -34,10 +34,12 @@ def hiddens(chat):
 def test_stream_with_full_context_equals_the_whole_decode(chat, hiddens):
     whole = decode_whole(chat, hiddens)
     rf = receptive_tokens(chat)
-    pieces = _stream(StreamingVocoder(chat, lookahead=rf, context=rf, first_lookahead=rf), hiddens, every=5)
+    pieces = _stream(
+        StreamingVocoder(chat, lookahead=rf, context=rf, first_lookahead=rf), hiddens, every=5
+    )
     streamed = np.concatenate(pieces)
-    assert len([p for p in pieces if p.size]) > 3          # it really came in pieces
-    assert streamed.shape == whole.shape                   # nothing repeated, nothing lost
+    assert len([p for p in pieces if p.size]) > 3  # it really came in pieces
+    assert streamed.shape == whole.shape  # nothing repeated, nothing lost
     np.testing.assert_allclose(streamed, whole, atol=1e-5)
 
 
@@ -62,7 +64,9 @@ def test_sentences_streamed_together_sound_as_streamed_alone(chat, hiddens):
     pieces = [[] for _ in rows]
     for n in range(4, 120, 4):
         live = [i for i, h in enumerate(rows) if n < h.shape[0]]
-        for i, piece in zip(live, push_all(chat, [(vocoders[i], rows[i][:n], False) for i in live])):
+        for i, piece in zip(
+            live, push_all(chat, [(vocoders[i], rows[i][:n], False) for i in live])
+        ):
             pieces[i].append(piece)
     finals = push_all(chat, [(v, h, True) for v, h in zip(vocoders, rows)])
     for i, h in enumerate(rows):
@@ -72,16 +76,27 @@ def test_sentences_streamed_together_sound_as_streamed_alone(chat, hiddens):
 
 
 @pytest.mark.parametrize("lookahead, context, first_lookahead", [(None, None, None), (2, 1, 1)])
-def test_a_sentences_audio_is_the_same_however_often_it_is_looked_at(chat, hiddens, lookahead, context,
-                                                                     first_lookahead):
+def test_a_sentences_audio_is_the_same_however_often_it_is_looked_at(
+    chat, hiddens, lookahead, context, first_lookahead
+):
     """Alone a sentence is looked at every 4 tokens; in a batch it joined mid-way, at other
     counts; a slow step may skip a look. Its audio must not depend on that, even where the
     lookahead and context are below the receptive field (9 tokens here), so pieces do not
     simply equal the whole decode."""
-    kwargs = {k: v for k, v in dict(lookahead=lookahead, context=context, first_lookahead=first_lookahead).items()
-              if v is not None}
-    looks = {"every 4": list(range(4, 150, 4)), "every token": list(range(1, 150)),
-             "every 7, from 3": list(range(3, 150, 7)), "rarely": [9, 10, 40, 41, 100], "once": [150]}
+    kwargs = {
+        k: v
+        for k, v in dict(
+            lookahead=lookahead, context=context, first_lookahead=first_lookahead
+        ).items()
+        if v is not None
+    }
+    looks = {
+        "every 4": list(range(4, 150, 4)),
+        "every token": list(range(1, 150)),
+        "every 7, from 3": list(range(3, 150, 7)),
+        "rarely": [9, 10, 40, 41, 100],
+        "once": [150],
+    }
     heard = {}
     for name, counts in looks.items():
         vocoder = StreamingVocoder(chat, **kwargs)
@@ -91,13 +106,14 @@ def test_a_sentences_audio_is_the_same_however_often_it_is_looked_at(chat, hidde
     assert first.shape == decode_whole(chat, hiddens).shape
     for name, audio in heard.items():
         assert np.array_equal(audio, first), name
-    if lookahead is not None:       # below the receptive field the joins do differ from the whole decode
+    if lookahead is not None:  # below the receptive field the joins do differ from the whole decode
         assert not np.allclose(first, decode_whole(chat, hiddens), atol=1e-5)
 
 
 @pytest.mark.parametrize("lookahead", [None, 2])
-def test_a_sentence_that_sent_nothing_before_it_ended_is_decoded_whole_in_one_call(chat, hiddens, lookahead,
-                                                                                  monkeypatch):
+def test_a_sentence_that_sent_nothing_before_it_ended_is_decoded_whole_in_one_call(
+    chat, hiddens, lookahead, monkeypatch
+):
     """Its grid pieces would each decode their context again (4x the work at 96 tokens); one
     whole decode gives the reference audio, which the streamed pieces equal within float
     rounding at the shipped lookahead."""
@@ -105,13 +121,19 @@ def test_a_sentence_that_sent_nothing_before_it_ended_is_decoded_whole_in_one_ca
 
     calls = []
     real = vocoder_stream.decode_batch
-    monkeypatch.setattr(vocoder_stream, "decode_batch", lambda c, windows: calls.append(len(windows)) or real(c, windows))
+    monkeypatch.setattr(
+        vocoder_stream,
+        "decode_batch",
+        lambda c, windows: calls.append(len(windows)) or real(c, windows),
+    )
     kwargs = {} if lookahead is None else dict(lookahead=lookahead, context=1, first_lookahead=1)
     audio = StreamingVocoder(chat, **kwargs).push(hiddens, final=True)
     assert calls == [1]
     assert np.array_equal(audio, decode_whole(chat, hiddens))
     streamed = StreamingVocoder(chat)
-    pieces = [streamed.push(hiddens[:n]) for n in range(4, 150, 4)] + [streamed.push(hiddens, final=True)]
+    pieces = [streamed.push(hiddens[:n]) for n in range(4, 150, 4)] + [
+        streamed.push(hiddens, final=True)
+    ]
     np.testing.assert_allclose(np.concatenate(pieces), audio, atol=1e-6)
 
 
@@ -129,7 +151,7 @@ def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
     monkeypatch.setattr(synthesizer, "stream", False)
     whole = synthesizer.run(request)
     streamed = np.concatenate([c.samples for c in chunks])
-    assert len(chunks) > whole.segments                    # more pieces than sentences
+    assert len(chunks) > whole.segments  # more pieces than sentences
     assert streamed.shape == whole.audio.shape
     np.testing.assert_allclose(streamed, whole.audio, atol=1e-5)
 
@@ -137,18 +159,22 @@ def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
 def _end_rows_at(ends):
     """An on_logits hook: batch row r emits the end token at step ends[r], and never before;
     rows not in `ends` never do (they run to the token limit)."""
+
     def hook(step, logits, rows):
         for place, row in enumerate(rows.tolist()):
-            codes = logits[place * 4:(place + 1) * 4]
+            codes = logits[place * 4 : (place + 1) * 4]
             if ends.get(row) == step:
                 codes.fill_(float("-inf"))
                 codes[:, 625] = 0.0
             else:
                 codes[:, 625] = float("-inf")
+
     return hook
 
 
-def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_decode(synthesizer, monkeypatch):
+def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_decode(
+    synthesizer, monkeypatch
+):
     """Five sentences: the first alone, then four in one batch where the second row outlives
     the first, the third ends before the second (behind the one being streamed) and the
     fourth runs to the token limit. Streamed, every sentence ends exactly once and in order,
@@ -156,13 +182,13 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     rf = receptive_tokens(synthesizer.chat)
     monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 20, 1: 50, 2: 35}))
-    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)  # room for a batch of 4
     batches = record_audio_batches(monkeypatch, synthesizer.loop)
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
     chunks = list(synthesizer.synthesize(request))[:-1]
     monkeypatch.setattr(synthesizer, "stream", False)
     whole = synthesizer.run(request)
-    assert batches == [1, 4, 1, 4]                       # streamed run, then the whole one
+    assert batches == [1, 4, 1, 4]  # streamed run, then the whole one
     assert [c.index for c in chunks] == sorted(c.index for c in chunks)
     for index in range(5):
         mine = [c for c in chunks if c.index == index]
@@ -170,7 +196,7 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     lengths = [sum(c.samples.size for c in chunks if c.index == i) // 512 for i in range(5)]
     # 20, 50 and 35 tokens before the end token; the fourth batch row runs to the 96 limit.
     assert lengths[:4] == [19, 19, 49, 34] and lengths[4] == 95
-    assert len(chunks) > 2 * whole.segments              # really streamed in pieces
+    assert len(chunks) > 2 * whole.segments  # really streamed in pieces
     streamed = np.concatenate([c.samples for c in chunks])
     assert streamed.shape == whole.audio.shape
     np.testing.assert_allclose(streamed, whole.audio, atol=1e-5)
@@ -195,9 +221,11 @@ def _fail_batches(monkeypatch, loop, after_steps=0):
 
 
 @pytest.mark.parametrize("after_steps", [0, 30], ids=["at-start", "mid-stream"])
-def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, monkeypatch, after_steps):
+def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(
+    synthesizer, monkeypatch, after_steps
+):
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
-    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)     # room for a batch of 4
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)  # room for a batch of 4
     expected = synthesizer.run(request)
     seen = _fail_batches(monkeypatch, synthesizer.loop, after_steps)
     batches = record_audio_batches(monkeypatch, synthesizer.loop)
@@ -206,7 +234,7 @@ def test_out_of_memory_halves_the_batch_and_gives_the_same_audio(synthesizer, mo
     # The first sentence alone; the other four: 4 fails, 2 fails, then one at a time.
     assert batches == [1, 4, 2, 1, 1, 1, 1]
     assert seen["failures"] == 2
-    assert finals == [0, 1, 2, 3, 4]                      # each sentence ends once, in order
+    assert finals == [0, 1, 2, 3, 4]  # each sentence ends once, in order
     assert got.audio.shape == expected.audio.shape
     np.testing.assert_allclose(got.audio, expected.audio, atol=1e-5)
 
@@ -249,9 +277,19 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
     from app.engine.decode.speech import BatchReport
 
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
-    pieces = list(synthesizer.speech.speak(["第一句话。", "第二句话。", "第三句话。"], "[speed_5]",
-                                            PassParams(0.3, 0.7, 20, 1.05, 64), [1, 2, 3], [None] * 3,
-                                            [None] * 3, None, True, BatchReport()))
+    pieces = list(
+        synthesizer.speech.speak(
+            ["第一句话。", "第二句话。", "第三句话。"],
+            "[speed_5]",
+            PassParams(0.3, 0.7, 20, 1.05, 64),
+            [1, 2, 3],
+            [None] * 3,
+            [None] * 3,
+            None,
+            True,
+            BatchReport(),
+        )
+    )
     assert [p.row for p in pieces] == sorted(p.row for p in pieces)
     for row, tokens in ((0, 10), (1, 0), (2, 40)):
         mine = [p for p in pieces if p.row == row]

@@ -10,7 +10,9 @@ FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=96))
 
 
 def test_chunks_arrive_in_order_then_the_result(synthesizer):
-    items = list(synthesizer.synthesize(SynthesisRequest("你好，世界。Hello there. 再见。", **FAST)))
+    items = list(
+        synthesizer.synthesize(SynthesisRequest("你好，世界。Hello there. 再见。", **FAST))
+    )
     chunks, result = items[:-1], items[-1]
     assert all(isinstance(c, AudioChunk) for c in chunks)
     assert isinstance(result, SynthesisResult)
@@ -30,8 +32,9 @@ def test_chunks_arrive_in_order_then_the_result(synthesizer):
 
 
 def test_same_text_seed_and_speaker_give_identical_samples(synthesizer):
-    request = SynthesisRequest("你好，世界。", seed=42, refine_text=True,
-                               sampling=SamplingParams(max_new_tokens=96))
+    request = SynthesisRequest(
+        "你好，世界。", seed=42, refine_text=True, sampling=SamplingParams(max_new_tokens=96)
+    )
     first = synthesizer.run(request)
     second = synthesizer.run(request)
     assert first.audio.size > 0
@@ -98,20 +101,27 @@ def test_voice_lock_makes_the_first_sentence_the_reference_for_the_rest(synthesi
     monkeypatch.setattr(synthesizer, "reference_from_audio", spy)
     result = synthesizer.run(SynthesisRequest("第一句。第二句。第三句。", **FAST))
     assert result.segments == 3
-    assert calls[0]["spk_smp"] is None                       # the first sentence sets the voice
+    assert calls[0]["spk_smp"] is None  # the first sentence sets the voice
     first_audio, first_text = seen[0]
     assert first_text == "第一句。"
-    expected_codes = synthesizer.chat.sample_audio_speaker(__import__("torch").from_numpy(first_audio))
+    expected_codes = synthesizer.chat.sample_audio_speaker(
+        __import__("torch").from_numpy(first_audio)
+    )
     assert all(c["spk_smp"] == expected_codes and c["txt_smp"] == "第一句。" for c in calls[1:])
     assert np.array_equal(first_audio, result.audio[: first_audio.size])
 
 
-def test_a_first_sentence_too_short_to_encode_leaves_the_rest_unlocked_with_a_warning(synthesizer, monkeypatch):
+def test_a_first_sentence_too_short_to_encode_leaves_the_rest_unlocked_with_a_warning(
+    synthesizer, monkeypatch
+):
     """One audio token is 256 samples, fewer than the encoder's mel can pad: the paragraph
     failed with a PyTorch padding error. Now its other sentences play without the lock."""
     calls = _record_infer_calls(synthesizer, monkeypatch)
-    result = synthesizer.run(SynthesisRequest("第一句。第二句。", refine_text=False,
-                                              sampling=SamplingParams(max_new_tokens=1)))
+    result = synthesizer.run(
+        SynthesisRequest(
+            "第一句。第二句。", refine_text=False, sampling=SamplingParams(max_new_tokens=1)
+        )
+    )
     assert result.segments == 2 and result.audio.size > 0
     assert [c["spk_smp"] for c in calls] == [None, None]
     assert "The first sentence was too short to lock the voice to" in " ".join(result.warnings)
@@ -128,7 +138,7 @@ def test_voice_from_a_recording_is_used_as_the_reference(synthesizer, monkeypatc
 
     wav = tmp_path / "me.wav"
     t = np.linspace(0, 2, 32_000, dtype=np.float32)
-    sf.write(str(wav), 0.3 * np.sin(2 * np.pi * 220 * t), 16_000)   # resampled to 24 kHz
+    sf.write(str(wav), 0.3 * np.sin(2 * np.pi * 220 * t), 16_000)  # resampled to 24 kHz
     codes, transcript = synthesizer.voice_from_recording(wav, "你好，我是参考。")
     assert codes and transcript == "你好，我是参考。"
     calls = _record_infer_calls(synthesizer, monkeypatch)
@@ -169,8 +179,11 @@ def test_cancel_from_another_thread_stops_within_one_step(synthesizer, monkeypat
 
     steps = _count_decode_steps(synthesizer, monkeypatch, on_step)
     # Long enough that it could never finish on its own in the steps we allow.
-    request = SynthesisRequest("你好，世界。" * 3, refine_text=False,
-                               sampling=SamplingParams(max_new_tokens=2000, temperature=0.3))
+    request = SynthesisRequest(
+        "你好，世界。" * 3,
+        refine_text=False,
+        sampling=SamplingParams(max_new_tokens=2000, temperature=0.3),
+    )
     with pytest.raises(SynthesisCancelled):
         synthesizer.run(request)
     assert canceller["step"] == cancel_at
@@ -196,14 +209,21 @@ def test_cancel_before_a_segment_starts_stops_the_rest(synthesizer):
 
 def test_a_sentence_cut_off_by_the_token_limit_is_reported(synthesizer):
     # Random weights rarely end within 6 tokens: ChatTTS stops at the limit and says so.
-    result = synthesizer.run(SynthesisRequest("第一句。第二句。", voice_lock=False, refine_text=False,
-                                              sampling=SamplingParams(max_new_tokens=6)))
+    result = synthesizer.run(
+        SynthesisRequest(
+            "第一句。第二句。",
+            voice_lock=False,
+            refine_text=False,
+            sampling=SamplingParams(max_new_tokens=6),
+        )
+    )
     cut = [w for w in result.warnings if "limit of 6 audio tokens" in w]
     assert cut and cut[0].startswith("Sentence 1 ")
 
 
 def test_no_limit_warning_when_a_sentence_ends_on_its_own(synthesizer):
-    result = synthesizer.run(SynthesisRequest("你好。", refine_text=False,
-                                              sampling=SamplingParams(max_new_tokens=2048)))
-    assert result.duration < 2048 * 512 / 24_000 / 2      # it stopped well before the limit
+    result = synthesizer.run(
+        SynthesisRequest("你好。", refine_text=False, sampling=SamplingParams(max_new_tokens=2048))
+    )
+    assert result.duration < 2048 * 512 / 24_000 / 2  # it stopped well before the limit
     assert result.warnings == []

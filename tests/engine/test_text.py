@@ -17,7 +17,13 @@ def test_too_long_text_is_refused_with_the_limit():
 
 def test_split_at_sentence_ends_in_both_languages():
     segments = split_text("你好，世界。今天天气很好！Hello there. How are you?\nNew line")
-    assert segments == ["你好，世界。", "今天天气很好！", "Hello there.", "How are you?", "New line"]
+    assert segments == [
+        "你好，世界。",
+        "今天天气很好！",
+        "Hello there.",
+        "How are you?",
+        "New line",
+    ]
 
 
 def test_decimal_point_is_not_a_sentence_end():

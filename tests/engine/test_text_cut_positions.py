@@ -19,17 +19,20 @@ from app.engine.text.prepare import (
 )
 
 
-@pytest.mark.parametrize("text, at, inside", [
-    ("[uv_break]abc", 3, True),          # a token at the very start
-    ("x[ab]y", 3, True),                 # a token opening at position 1
-    ("[]ab", 1, True),                   # between the brackets of an empty token
-    ("[a]bc", 4, False),                 # after a closed token
-    ("[a]x[bc]", 6, True),               # inside the second of two tokens
-    ("[a]x[b]yz[c]", 8, False),          # between two tokens, with a later one still to come
-    ("[a]b[cd", 5, False),               # an unclosed bracket after a closed token
-    ("[ab", 2, False),                   # an unclosed bracket alone
-    ("abc", 2, False),
-])
+@pytest.mark.parametrize(
+    "text, at, inside",
+    [
+        ("[uv_break]abc", 3, True),  # a token at the very start
+        ("x[ab]y", 3, True),  # a token opening at position 1
+        ("[]ab", 1, True),  # between the brackets of an empty token
+        ("[a]bc", 4, False),  # after a closed token
+        ("[a]x[bc]", 6, True),  # inside the second of two tokens
+        ("[a]x[b]yz[c]", 8, False),  # between two tokens, with a later one still to come
+        ("[a]b[cd", 5, False),  # an unclosed bracket after a closed token
+        ("[ab", 2, False),  # an unclosed bracket alone
+        ("abc", 2, False),
+    ],
+)
 def test_a_position_is_inside_a_token_only_between_its_brackets(text, at, inside):
     assert _inside_token(text, at) is inside
 

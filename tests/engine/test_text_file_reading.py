@@ -19,7 +19,7 @@ from app.engine.text.prepare import (
 def test_utf8_with_or_without_bom_and_gbk_decode_to_the_same_text():
     text = "你好，世界。Hello."
     assert decode_text(text.encode("utf-8"), "in") == text
-    assert decode_text(b"\xef\xbb\xbf" + text.encode("utf-8"), "in") == text      # the BOM is not text
+    assert decode_text(b"\xef\xbb\xbf" + text.encode("utf-8"), "in") == text  # the BOM is not text
     assert decode_text(text.encode("gbk"), "in") == text
 
 
@@ -47,7 +47,7 @@ def test_reading_a_file(tmp_path, monkeypatch):
     (tmp_path / "gbk.txt").write_bytes("两个苹果".encode("gbk"))
     assert read_text_file(tmp_path / "gbk.txt") == "两个苹果"
     monkeypatch.setenv("HOME", str(tmp_path))
-    assert read_text_file("~/gbk.txt") == "两个苹果"                      # ~ is the user's folder
+    assert read_text_file("~/gbk.txt") == "两个苹果"  # ~ is the user's folder
 
 
 def test_a_missing_file_a_folder_and_an_unreadable_file_are_sentences(tmp_path):

@@ -10,9 +10,29 @@ from app.engine.text.control_tokens import INLINE, clean_control_tokens
 from app.engine.text.prepare import finish_segment, prepare_text, split_text
 from app.engine.text.sentences import wordy
 
-PIECES = st.sampled_from(["你好", "世界", "今天天气很好", "hello", "world", "wonderful", "ChatTTS",
-                          "。", "，", ". ", ", ", "! ", "？", " ", "\n", "[uv_break]", "[laugh]",
-                          "三点一四", "supercalifragilistic"])
+PIECES = st.sampled_from(
+    [
+        "你好",
+        "世界",
+        "今天天气很好",
+        "hello",
+        "world",
+        "wonderful",
+        "ChatTTS",
+        "。",
+        "，",
+        ". ",
+        ", ",
+        "! ",
+        "？",
+        " ",
+        "\n",
+        "[uv_break]",
+        "[laugh]",
+        "三点一四",
+        "supercalifragilistic",
+    ]
+)
 TEXTS = st.lists(PIECES, min_size=1, max_size=60).map("".join).filter(lambda t: t.strip())
 
 
@@ -27,12 +47,17 @@ def test_split_never_exceeds_the_bound_and_loses_nothing(text, limit):
     # Only punctuation may pass the limit: it stays with its words rather than stand alone.
     assert all(len(s) > 0 and not wordy(s[limit:]) for s in segments)
     # Nothing speakable is lost; a line of punctuation alone is not read at all.
-    assert _squash("".join(segments)) == _squash("".join(line for line in text.splitlines() if wordy(line)))
+    assert _squash("".join(segments)) == _squash(
+        "".join(line for line in text.splitlines() if wordy(line))
+    )
     assert all(s == s.strip() for s in segments)
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text(min_size=1, max_size=200).filter(lambda t: t.strip()), st.integers(min_value=12, max_value=120))
+@given(
+    st.text(min_size=1, max_size=200).filter(lambda t: t.strip()),
+    st.integers(min_value=12, max_value=120),
+)
 @example("Hello!! Long time no see.", 120)
 @example("她问道：“你是谁？”", 120)
 def test_no_segment_is_punctuation_alone(text, limit):
@@ -59,15 +84,22 @@ def test_split_keeps_control_tokens_and_latin_words_whole(text, limit):
         start = text.index(seg, at)
         spans.append((start, start + len(seg)))
         at = start + len(seg)
-    for (left, right), (_, left_end), (right_start, _) in zip(zip(segments, segments[1:]), spans, spans[1:]):
+    for (left, right), (_, left_end), (right_start, _) in zip(
+        zip(segments, segments[1:]), spans, spans[1:]
+    ):
         tail = re.search(r"[A-Za-z]*$", left).group(0)
         head = re.match(r"[A-Za-z]*", right).group(0)
-        if tail and head and left_end == right_start:   # nothing between them: one word cut in two
+        if tail and head and left_end == right_start:  # nothing between them: one word cut in two
             assert len(tail) + len(head) > limit, (left, right)
 
 
 def test_split_at_sentence_ends():
-    assert split_text("第一句。第二句！Third one. Fourth?") == ["第一句。", "第二句！", "Third one.", "Fourth?"]
+    assert split_text("第一句。第二句！Third one. Fourth?") == [
+        "第一句。",
+        "第二句！",
+        "Third one.",
+        "Fourth?",
+    ]
 
 
 def test_very_short_text_gets_an_ending_so_it_is_not_cut_off():

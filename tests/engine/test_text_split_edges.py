@@ -33,7 +33,7 @@ def test_a_number_is_never_cut(number):
 def test_a_spoken_number_stays_glued_unless_nothing_else_is_left():
     glued = "你好你" + KEEP_TOGETHER + "好你好"
     assert split_text(glued, 4) == ["你好", "你" + KEEP_TOGETHER + "好你", "好"]
-    only_glue = KEEP_TOGETHER.join("一二三四")            # every place is next to the glue
+    only_glue = KEEP_TOGETHER.join("一二三四")  # every place is next to the glue
     assert all(len(s) <= 3 for s in split_text(only_glue, 3))
 
 
@@ -47,18 +47,21 @@ def test_soft_breaks_are_preferred_and_short_parts_are_joined():
     assert split_text("一二，三四，五六七八九", 5) == ["一二，", "三四，", "五六七八九"]
 
 
-@pytest.mark.parametrize("segment, finished", [
-    ("你好", "你好。"),
-    ("hello", "hello."),
-    ("hello!", "hello!"),
-    ("你好。[laugh]", "你好。[laugh]"),          # a token after the punctuation does not count
-    ("你好[laugh]", "你好[laugh]。"),
-    ("[laugh]", "[laugh]"),                      # nothing to end
-    ("你好  ", "你好。"),
-    ("你好。 [laugh]", "你好。 [laugh]"),        # a space before the token does not count either
-    ("[laugh]你好[uv_break]", "[laugh]你好[uv_break]。"),   # only trailing tokens are set aside
-    ("你好。[laugh]好", "你好。[laugh]好。"),      # a token inside is not the end
-])
+@pytest.mark.parametrize(
+    "segment, finished",
+    [
+        ("你好", "你好。"),
+        ("hello", "hello."),
+        ("hello!", "hello!"),
+        ("你好。[laugh]", "你好。[laugh]"),  # a token after the punctuation does not count
+        ("你好[laugh]", "你好[laugh]。"),
+        ("[laugh]", "[laugh]"),  # nothing to end
+        ("你好  ", "你好。"),
+        ("你好。 [laugh]", "你好。 [laugh]"),  # a space before the token does not count either
+        ("[laugh]你好[uv_break]", "[laugh]你好[uv_break]。"),  # only trailing tokens are set aside
+        ("你好。[laugh]好", "你好。[laugh]好。"),  # a token inside is not the end
+    ],
+)
 def test_a_segment_ends_with_punctuation(segment, finished):
     assert finish_segment(segment) == finished
 

@@ -23,23 +23,29 @@ from app.engine.decode.vocoder_stream import (
 
 
 class _Decoder(torch.nn.Module):
-    def forward(self, x):                        # (1, H, n) -> (1, 1, 2n): 2 frames per token
+    def forward(self, x):  # (1, H, n) -> (1, 1, 2n): 2 frames per token
         return x[:, :1, :].repeat_interleave(2, dim=2)
 
 
 class _Vocos:
-    def decode(self, mel):                       # (1, 1, F) -> (1, (F - 1) * 256)
+    def decode(self, mel):  # (1, 1, F) -> (1, (F - 1) * 256)
         return mel[:, 0, :-1].repeat_interleave(256, dim=1)
 
 
 CHAT = types.SimpleNamespace(decoder=_Decoder(), vocos=_Vocos())
-HIDDENS = torch.arange(1, 41, dtype=torch.float32)[:, None].repeat(1, 4)     # token t has value t + 1
+HIDDENS = torch.arange(1, 41, dtype=torch.float32)[:, None].repeat(1, 4)  # token t has value t + 1
 
 
 def _stream(lookahead, min_piece, tokens=40, first_piece=None, first_lookahead=None):
-    vocoder = StreamingVocoder(CHAT, lookahead=lookahead, context=0, min_piece=min_piece, max_piece=min_piece,
-                               first_piece=min_piece if first_piece is None else first_piece,
-                               first_lookahead=lookahead if first_lookahead is None else first_lookahead)
+    vocoder = StreamingVocoder(
+        CHAT,
+        lookahead=lookahead,
+        context=0,
+        min_piece=min_piece,
+        max_piece=min_piece,
+        first_piece=min_piece if first_piece is None else first_piece,
+        first_lookahead=lookahead if first_lookahead is None else first_lookahead,
+    )
     pieces = []
     for n in range(1, tokens + 1):
         piece = vocoder.push(HIDDENS[:n])
@@ -62,15 +68,17 @@ def test_pieces_come_once_min_piece_tokens_are_heard_and_add_up_to_the_whole(loo
     np.testing.assert_allclose(streamed, decode_whole(CHAT, HIDDENS), atol=1e-6)
     # The first piece: as soon as min_piece tokens are beyond the lookahead, not before.
     assert pieces[0][0] == lookahead + min_piece
-    for (_n, piece) in pieces:
+    for _n, piece in pieces:
         assert len(piece) % SAMPLES_PER_TOKEN == 0
         assert len(piece) >= min_piece * SAMPLES_PER_TOKEN
     emitted = sum(len(p) for _, p in pieces)
-    assert emitted == (pieces[-1][0] - lookahead) * SAMPLES_PER_TOKEN      # nothing held back is sent
+    assert emitted == (pieces[-1][0] - lookahead) * SAMPLES_PER_TOKEN  # nothing held back is sent
 
 
 @pytest.mark.parametrize("lookahead, first_piece, min_piece", [(12, 4, 12), (3, 1, 6), (5, 2, 7)])
-def test_the_first_piece_comes_sooner_and_later_pieces_keep_their_size(lookahead, first_piece, min_piece):
+def test_the_first_piece_comes_sooner_and_later_pieces_keep_their_size(
+    lookahead, first_piece, min_piece
+):
     pieces, last = _stream(lookahead, min_piece, first_piece=first_piece)
     streamed = np.concatenate([p for _, p in pieces] + [last])
     np.testing.assert_allclose(streamed, decode_whole(CHAT, HIDDENS), atol=1e-6)
@@ -85,15 +93,20 @@ def test_the_shipped_first_piece_is_shorter_than_the_others():
     vocoder = StreamingVocoder(CHAT, context=0)
     sizes = [len(vocoder.push(HIDDENS[:n])) for n in range(1, 41)]
     first = next(n for n, size in enumerate(sizes, 1) if size)
-    assert first == DEFAULT_FIRST_LOOKAHEAD + DEFAULT_FIRST_PIECE < DEFAULT_LOOKAHEAD + DEFAULT_MIN_PIECE
+    assert (
+        first
+        == DEFAULT_FIRST_LOOKAHEAD + DEFAULT_FIRST_PIECE
+        < DEFAULT_LOOKAHEAD + DEFAULT_MIN_PIECE
+    )
     assert sizes[first - 1] == DEFAULT_FIRST_PIECE * SAMPLES_PER_TOKEN
 
 
 @pytest.mark.parametrize("first_lookahead", [1, 3, 7])
 def test_the_first_piece_looks_ahead_its_own_distance_and_the_rest_keep_the_grid(first_lookahead):
     pieces, last = _stream(5, 6, first_piece=2, first_lookahead=first_lookahead)
-    np.testing.assert_allclose(np.concatenate([p for _, p in pieces] + [last]), decode_whole(CHAT, HIDDENS),
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        np.concatenate([p for _, p in pieces] + [last]), decode_whole(CHAT, HIDDENS), atol=1e-6
+    )
     assert pieces[0][0] == 2 + first_lookahead and len(pieces[0][1]) == 2 * SAMPLES_PER_TOKEN
     # Piece k ends at token 2 + 6k and is sent once 5 tokens beyond it are there.
     assert [n for n, _ in pieces[1:]] == list(range(2 + 6 + 5, 41, 6))
@@ -106,8 +119,9 @@ LONG = torch.arange(1, 301, dtype=torch.float32)[:, None].repeat(1, 4)
 def test_later_pieces_grow_to_a_quarter_of_what_was_sent_up_to_the_cap():
     """Each piece decodes its context again and costs a call: once four times a piece's length
     has been sent, pieces grow in steps of min_piece, up to max_piece."""
-    vocoder = StreamingVocoder(CHAT, lookahead=3, context=5, min_piece=4, max_piece=16, first_piece=2,
-                               first_lookahead=1)
+    vocoder = StreamingVocoder(
+        CHAT, lookahead=3, context=5, min_piece=4, max_piece=16, first_piece=2, first_lookahead=1
+    )
     cells = []
     while (window := vocoder.plan(LONG[:120])) is not None:
         cells.append(window.target // SAMPLES_PER_TOKEN)
@@ -130,10 +144,19 @@ def test_growing_pieces_still_add_up_to_the_whole_decode():
 
 
 def test_a_late_look_sends_every_grid_piece_it_missed_each_from_its_own_window():
-    vocoder = StreamingVocoder(CHAT, lookahead=3, context=2, min_piece=4, first_piece=2, first_lookahead=1)
+    vocoder = StreamingVocoder(
+        CHAT, lookahead=3, context=2, min_piece=4, first_piece=2, first_lookahead=1
+    )
     windows = []
     while (window := vocoder.plan(HIDDENS[:20])) is not None:
-        windows.append((window.start, window.hiddens.shape[0], window.target // SAMPLES_PER_TOKEN, window.final))
+        windows.append(
+            (
+                window.start,
+                window.hiddens.shape[0],
+                window.target // SAMPLES_PER_TOKEN,
+                window.final,
+            )
+        )
         vocoder.finish(window, decode_whole(CHAT, window.hiddens))
     # Cells end at 2, 6, 10, 14 (heard: 3, 9, 13, 17); 18 needs 21 tokens. Each window: 2 tokens
     # of context, the cell, 3 beyond it: never the 20 tokens that happen to be there.
@@ -161,17 +184,21 @@ def test_a_new_piece_fades_in_over_the_last_decode_of_its_first_samples():
     """With less context than the receptive field, a piece's first samples differ from what the
     previous window decoded for them (kept as its tail): the piece starts on that tail and
     ramps linearly to its own samples over `crossfade` samples, the ramp's ends excluded."""
-    vocoder = StreamingVocoder(CHAT, lookahead=1, context=0, min_piece=2, first_piece=2, first_lookahead=1,
-                               crossfade=4)
+    vocoder = StreamingVocoder(
+        CHAT, lookahead=1, context=0, min_piece=2, first_piece=2, first_lookahead=1, crossfade=4
+    )
     first = vocoder.plan(torch.zeros(3, 4))
     assert (first.start, first.target) == (0, 2 * SAMPLES_PER_TOKEN)
-    wav = np.arange(3 * SAMPLES_PER_TOKEN - 256, dtype=np.float32)       # sample i is i
+    wav = np.arange(3 * SAMPLES_PER_TOKEN - 256, dtype=np.float32)  # sample i is i
     assert np.array_equal(vocoder.finish(first, wav), wav[:1024])
     second = vocoder.plan(torch.zeros(5, 4))
-    assert (second.start, second.target) == (2, 4 * SAMPLES_PER_TOKEN)   # no context: starts where it left off
+    assert (second.start, second.target) == (
+        2,
+        4 * SAMPLES_PER_TOKEN,
+    )  # no context: starts where it left off
     piece = vocoder.finish(second, np.full(3 * SAMPLES_PER_TOKEN - 256, -1.0, dtype=np.float32))
     ramp = np.array([0.2, 0.4, 0.6, 0.8])
-    tail = np.array([1024.0, 1025.0, 1026.0, 1027.0])                 # the first window's samples 1024..1027
+    tail = np.array([1024.0, 1025.0, 1026.0, 1027.0])  # the first window's samples 1024..1027
     np.testing.assert_allclose(piece[:4], tail * (1 - ramp) - ramp, rtol=1e-6)
     assert len(piece) == 1024 and (piece[4:] == -1.0).all()
     last = vocoder.plan(torch.zeros(5, 4), final=True)
@@ -184,20 +211,25 @@ def _convs(*specs):
     return torch.nn.Sequential(*(torch.nn.Conv1d(1, 1, k, dilation=d) for k, d in specs))
 
 
-@pytest.mark.parametrize("decoder, backbone, window, tokens", [
-    # 3 + 1 frames (kernels 7 and 4: (k - 1) // 2), 1 (kernel 3), ISTFT 1280 / 256 = 5 hops -> 3:
-    # 8 frames, 4 tokens.
-    ([(7, 1), (4, 1)], [(3, 1)], 1280, 4),
-    # 4 frames (kernel 5, dilation 2), 0 (kernel 1), 3 for the ISTFT: 7 frames, 4 tokens.
-    ([(5, 2)], [(1, 1)], 1280, 4),
-    # 1 + 0 frames, ISTFT 1024 / 256 = 4 hops -> 2: 3 frames, 2 tokens.
-    ([(3, 1)], [(2, 1)], 1024, 2),
-])
-def test_the_receptive_field_counts_every_convolutions_reach_and_the_istft_window(decoder, backbone, window,
-                                                                                tokens):
+@pytest.mark.parametrize(
+    "decoder, backbone, window, tokens",
+    [
+        # 3 + 1 frames (kernels 7 and 4: (k - 1) // 2), 1 (kernel 3), ISTFT 1280 / 256 = 5 hops -> 3:
+        # 8 frames, 4 tokens.
+        ([(7, 1), (4, 1)], [(3, 1)], 1280, 4),
+        # 4 frames (kernel 5, dilation 2), 0 (kernel 1), 3 for the ISTFT: 7 frames, 4 tokens.
+        ([(5, 2)], [(1, 1)], 1280, 4),
+        # 1 + 0 frames, ISTFT 1024 / 256 = 4 hops -> 2: 3 frames, 2 tokens.
+        ([(3, 1)], [(2, 1)], 1024, 2),
+    ],
+)
+def test_the_receptive_field_counts_every_convolutions_reach_and_the_istft_window(
+    decoder, backbone, window, tokens
+):
     head = types.SimpleNamespace(istft=types.SimpleNamespace(win_length=window, hop_length=256))
-    chat = types.SimpleNamespace(decoder=_convs(*decoder), vocos=types.SimpleNamespace(backbone=_convs(*backbone),
-                                                                                         head=head))
+    chat = types.SimpleNamespace(
+        decoder=_convs(*decoder), vocos=types.SimpleNamespace(backbone=_convs(*backbone), head=head)
+    )
     from app.engine.decode.vocoder_stream import receptive_tokens
 
     assert receptive_tokens(chat) == tokens

@@ -35,7 +35,7 @@ def test_a_speaker_string_that_expands_without_bound_is_refused_cheaply():
         decode_speaker(bomb, dims=768)
     assert _peak_mb() - before < 64
     with pytest.raises(VoiceError, match="more than any ChatTTS voice"):
-        decode_speaker("\u4e00" * 268_000)      # the size of a 1 GiB bomb: refused by its length
+        decode_speaker("\u4e00" * 268_000)  # the size of a 1 GiB bomb: refused by its length
 
 
 def test_a_speaker_of_another_size_is_refused_when_the_size_is_known():
@@ -47,10 +47,21 @@ def test_a_speaker_of_another_size_is_refused_when_the_size_is_known():
 
 def _forge(desc, name="Forge voice", tokens=None):
     data = base64.b64encode(EMB.tobytes()).decode()
-    return {"_type": "DcSpk", "data": {"meta": {"_type": "DcSpkMeta", "data": {"name": name, "desc": desc}},
-                                       "token": [{"_type": "DcSpkVoiceToken", "data": {
-                                           "model_id": "chattts",
-                                           "tokens": tokens or [{"_type": "torch.Tensor", "data": data}]}}]}}
+    return {
+        "_type": "DcSpk",
+        "data": {
+            "meta": {"_type": "DcSpkMeta", "data": {"name": name, "desc": desc}},
+            "token": [
+                {
+                    "_type": "DcSpkVoiceToken",
+                    "data": {
+                        "model_id": "chattts",
+                        "tokens": tokens or [{"_type": "torch.Tensor", "data": data}],
+                    },
+                }
+            ],
+        },
+    }
 
 
 def test_a_forge_file_with_numbers_for_text_imports_with_defaults(tmp_path):
@@ -65,23 +76,40 @@ class Exploit:
         return (print, ("ran code",))
 
 
-@pytest.mark.parametrize("name,content,says", [
-    ("ours.json", json.dumps({"name": "x", "speaker": "abc", "seed": "five"}), "field 'seed'"),
-    ("ours.json", json.dumps({"name": 5, "speaker": "abc", "notes": 123}), "field 'notes'"),
-    ("ours.json", json.dumps({"name": "x", "reference": ["a"]}), "field 'reference'"),
-    ("deep.json", "[" * 100_000 + "]" * 100_000, "not valid JSON"),
-    ("trunc.json", '{"name": "x", "speak', "not valid JSON"),
-    ("f.spkv1.json", json.dumps(_forge("d", tokens=[{"_type": "torch.Tensor", "data": "!!notbase64"}])), "damaged"),
-    ("f.spkv1.json", json.dumps(_forge("d", tokens=[{"_type": "torch.Tensor", "data": "AAAAAAA="}])), "damaged"),
-    ("f.spkv1.json", json.dumps(_forge("d", tokens=[["a", "b"]])), "damaged"),
-    ("f.spkv1.json", json.dumps(_forge("d", tokens=[{"_type": "torch.Tensor", "data": 5}])), "tokens.data"),
-    ("big.csv", "1.0\n" * 20_000, "does not hold a speaker"),
-    ("nan.csv", "nan\n" * 100, "does not hold a speaker"),
-    ("bad.pt", b"PK\x03\x04 this is no zip", "not a readable PyTorch"),
-    ("pickle.pt", pickle.dumps(Exploit()), "could run code"),
-    ("s.txt", "\U0001f600" * 100, "not a valid ChatTTS speaker string"),
-])
-def test_hostile_voice_files_get_one_sentence_naming_the_file(tmp_path, capsys, name, content, says):
+@pytest.mark.parametrize(
+    "name,content,says",
+    [
+        ("ours.json", json.dumps({"name": "x", "speaker": "abc", "seed": "five"}), "field 'seed'"),
+        ("ours.json", json.dumps({"name": 5, "speaker": "abc", "notes": 123}), "field 'notes'"),
+        ("ours.json", json.dumps({"name": "x", "reference": ["a"]}), "field 'reference'"),
+        ("deep.json", "[" * 100_000 + "]" * 100_000, "not valid JSON"),
+        ("trunc.json", '{"name": "x", "speak', "not valid JSON"),
+        (
+            "f.spkv1.json",
+            json.dumps(_forge("d", tokens=[{"_type": "torch.Tensor", "data": "!!notbase64"}])),
+            "damaged",
+        ),
+        (
+            "f.spkv1.json",
+            json.dumps(_forge("d", tokens=[{"_type": "torch.Tensor", "data": "AAAAAAA="}])),
+            "damaged",
+        ),
+        ("f.spkv1.json", json.dumps(_forge("d", tokens=[["a", "b"]])), "damaged"),
+        (
+            "f.spkv1.json",
+            json.dumps(_forge("d", tokens=[{"_type": "torch.Tensor", "data": 5}])),
+            "tokens.data",
+        ),
+        ("big.csv", "1.0\n" * 20_000, "does not hold a speaker"),
+        ("nan.csv", "nan\n" * 100, "does not hold a speaker"),
+        ("bad.pt", b"PK\x03\x04 this is no zip", "not a readable PyTorch"),
+        ("pickle.pt", pickle.dumps(Exploit()), "could run code"),
+        ("s.txt", "\U0001f600" * 100, "not a valid ChatTTS speaker string"),
+    ],
+)
+def test_hostile_voice_files_get_one_sentence_naming_the_file(
+    tmp_path, capsys, name, content, says
+):
     path = tmp_path / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
     with pytest.raises(VoiceError, match=says) as err:
@@ -108,14 +136,39 @@ def test_an_oversized_voice_file_is_refused_without_reading_it_whole(tmp_path):
         import_voice_file(path)
 
 
-JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                           st.sampled_from(["_type", "data", "meta", "name", "desc", "model_id", "tokens",
-                                            "speaker", "seed", "notes", "reference", "token", "chattts"]),
-                           inner, max_size=5), max_leaves=25)
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "_type",
+                    "data",
+                    "meta",
+                    "name",
+                    "desc",
+                    "model_id",
+                    "tokens",
+                    "speaker",
+                    "seed",
+                    "notes",
+                    "reference",
+                    "token",
+                    "chattts",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=25,
+)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=JSONISH, suffix=st.sampled_from([".json", ".spkv1.json"]))
 def test_any_json_voice_file_imports_or_raises_voice_error(tmp_path, data, suffix):
     path = tmp_path / f"v{suffix}"
@@ -127,8 +180,13 @@ def test_any_json_voice_file_imports_or_raises_voice_error(tmp_path, data, suffi
     assert isinstance(voice.name, str) and isinstance(voice.notes, str)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(raw=st.binary(max_size=600), suffix=st.sampled_from([".json", ".pt", ".csv", ".txt", ".spkv1.json"]))
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    raw=st.binary(max_size=600),
+    suffix=st.sampled_from([".json", ".pt", ".csv", ".txt", ".spkv1.json"]),
+)
 def test_any_bytes_import_or_raise_voice_error(tmp_path, raw, suffix):
     path = tmp_path / f"v{suffix}"
     path.write_bytes(raw)

@@ -33,10 +33,19 @@ def test_chattts_ui_csv_one_value_per_line(tmp_path):
 
 def test_forge_spkv1_json(tmp_path):
     token = {"_type": "torch.Tensor", "data": base64.b64encode(EMB.tobytes()).decode()}
-    doc = {"_type": "DcSpk", "data": {
-        "id": "abc", "meta": {"_type": "DcSpkMeta", "data": {"name": "mona", "desc": "a calm voice"}},
-        "token": [{"_type": "DcSpkVoiceToken", "data": {"model_id": "chat-tts", "model_hash": "",
-                                                        "tokens": [token]}}]}}
+    doc = {
+        "_type": "DcSpk",
+        "data": {
+            "id": "abc",
+            "meta": {"_type": "DcSpkMeta", "data": {"name": "mona", "desc": "a calm voice"}},
+            "token": [
+                {
+                    "_type": "DcSpkVoiceToken",
+                    "data": {"model_id": "chat-tts", "model_hash": "", "tokens": [token]},
+                }
+            ],
+        },
+    }
     path = tmp_path / "mona.spkv1.json"
     path.write_text(json.dumps(doc))
     voice = import_voice_file(path)
@@ -51,7 +60,14 @@ def test_speaker_string_and_text_file(tmp_path):
 
 
 def test_our_own_file_round_trips_every_field(tmp_path):
-    voice = Voice(name="旁白", speaker=EXPECTED, seed=2222, notes="warm", reference="codes", reference_text="你好")
+    voice = Voice(
+        name="旁白",
+        speaker=EXPECTED,
+        seed=2222,
+        notes="warm",
+        reference="codes",
+        reference_text="你好",
+    )
     back = import_voice_file(export_voice(voice, tmp_path / "narrator.json"))
     assert back == voice
 
@@ -66,12 +82,15 @@ def test_a_seed_voice_matches_its_speaker_string(tiny_model):
     assert voice_from_string(speaker_from_seed(2222, stat)).speaker == speaker_from_seed(2222, stat)
 
 
-@pytest.mark.parametrize("name, content", [
-    ("bad.csv", "not numbers at all"),
-    ("bad.json", "{\"hello\": 1}"),
-    ("bad.txt", "definitely not base16384"),
-    ("other.spkv1.json", json.dumps({"_type": "DcSpk", "data": {"token": []}})),
-])
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("bad.csv", "not numbers at all"),
+        ("bad.json", '{"hello": 1}'),
+        ("bad.txt", "definitely not base16384"),
+        ("other.spkv1.json", json.dumps({"_type": "DcSpk", "data": {"token": []}})),
+    ],
+)
 def test_unusable_files_get_a_sentence(tmp_path, name, content):
     (tmp_path / name).write_text(content)
     with pytest.raises(VoiceError) as err:

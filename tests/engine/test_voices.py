@@ -65,12 +65,18 @@ def test_speaker_for_another_model_size_is_refused(spk_stat):
     official_size = encode_speaker(np.zeros(768, dtype=np.float16))
     with pytest.raises(VoiceError, match="768 voice dimensions"):
         check_speaker(official_size, 64)
-    assert check_speaker("  " + speaker_from_seed(1, spk_stat) + "\n", 64) == speaker_from_seed(1, spk_stat)
+    assert check_speaker("  " + speaker_from_seed(1, spk_stat) + "\n", 64) == speaker_from_seed(
+        1, spk_stat
+    )
 
 
 @settings(max_examples=150, deadline=None)
-@given(dims=st.sampled_from([64, 768, 1024, 8192]), seed=st.integers(0, 2**32 - 1),
-       scale=st.floats(1e-3, 50.0), quantum=st.sampled_from([0.0, 0.25, 1.0]))
+@given(
+    dims=st.sampled_from([64, 768, 1024, 8192]),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.floats(1e-3, 50.0),
+    quantum=st.sampled_from([0.0, 0.25, 1.0]),
+)
 def test_speaker_strings_are_the_bytes_chattts_own_preset_makes(dims, seed, scale, quantum):
     """Encoding uses a dictionary the size of the input, not the preset's 64 MiB (30 ms a string
     less); the string must still be the one ChatTTS's strongest preset makes, repetitive
@@ -83,7 +89,10 @@ def test_speaker_strings_are_the_bytes_chattts_own_preset_makes(dims, seed, scal
     if quantum:
         values = np.round(values / quantum) * quantum
     embedding = values.astype(np.float16)
-    preset = lzma.compress(embedding.tobytes(), format=lzma.FORMAT_RAW,
-                           filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}])
+    preset = lzma.compress(
+        embedding.tobytes(),
+        format=lzma.FORMAT_RAW,
+        filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}],
+    )
     assert encode_speaker(embedding) == b14.encode_to_string(preset)
     assert np.array_equal(decode_speaker(encode_speaker(embedding)), embedding)

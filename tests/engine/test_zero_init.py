@@ -10,13 +10,19 @@ from app.engine.synthesis.zero_init import RANDOM_INITS, zero_init
 
 def test_every_weight_of_the_loaded_model_is_the_files_own(synthesizer):
     chat, root = synthesizer.chat, synthesizer.store.root / "asset"
-    for module, name in ((chat.vocos, "Vocos"), (chat.dvae, "DVAE"), (chat.decoder, "Decoder"),
-                         (chat.embed, "Embed")):
+    for module, name in (
+        (chat.vocos, "Vocos"),
+        (chat.dvae, "DVAE"),
+        (chat.decoder, "Decoder"),
+        (chat.embed, "Embed"),
+    ):
         stored = load_file(str(root / f"{name}.safetensors"))
         state = module.state_dict()
         assert state, name
         for key, tensor in state.items():
-            assert key in stored, f"{name}.{key} is not in the file: it would keep its initial zeros"
+            assert key in stored, (
+                f"{name}.{key} is not in the file: it would keep its initial zeros"
+            )
             assert torch.equal(tensor.float().cpu(), stored[key].float()), f"{name}.{key}"
 
 
@@ -27,8 +33,11 @@ def test_inside_the_context_layers_start_at_zero_and_after_it_random_again():
     for layer in (linear, embedding, conv):
         assert all(not p.any() for p in layer.parameters()), layer
     assert torch.nn.Linear(8, 4).weight.abs().sum() > 0
-    assert all(getattr(torch.nn.init, name) is not None and
-               getattr(torch.nn.init, name).__module__ == "torch.nn.init" for name in RANDOM_INITS)
+    assert all(
+        getattr(torch.nn.init, name) is not None
+        and getattr(torch.nn.init, name).__module__ == "torch.nn.init"
+        for name in RANDOM_INITS
+    )
 
 
 def test_the_initialisers_come_back_when_the_build_fails():
@@ -66,7 +75,7 @@ def test_overlapping_blocks_on_two_threads_leave_the_real_initialisers():
     assert first_inside.wait(10)
     b = threading.Thread(target=second)
     b.start()
-    b.join(0.3)                         # it waits at the door (without a lock it would be inside)
+    b.join(0.3)  # it waits at the door (without a lock it would be inside)
     first_may_leave.set()
     a.join(10)
     time_to_leave_after_first.set()
@@ -92,8 +101,10 @@ def test_no_init_writes_nothing_and_a_light_part_still_gets_every_weight_from_it
     cfg = ModelStore(tiny_model).studio_config()
     light = light_config(cfg["dimensions"], cfg["spk_stat"])
     root = tiny_model / "asset"
-    for module, name in ((load_mel_decoder(light.decoder, root / "Decoder.safetensors", "cpu"), "Decoder"),
-                         (load_vocoder(light.vocos, root / "Vocos.safetensors", "cpu"), "Vocos")):
+    for module, name in (
+        (load_mel_decoder(light.decoder, root / "Decoder.safetensors", "cpu"), "Decoder"),
+        (load_vocoder(light.vocos, root / "Vocos.safetensors", "cpu"), "Vocos"),
+    ):
         stored = load_file(str(root / f"{name}.safetensors"))
         state = module.state_dict()
         assert state.keys() == stored.keys(), name

@@ -28,14 +28,23 @@ def main(model: str, project_path: str, result_path: str) -> int:
         def kill_once(progress):
             """SIGKILL an actor's process while it holds a sentence (so that sentence must be queued again)."""
             if progress.done >= 1 and not killed:
-                busy = [slot for slot in farm.farm.slots if farm.farm._current.get(slot.name) is not None]
+                busy = [
+                    slot
+                    for slot in farm.farm.slots
+                    if farm.farm._current.get(slot.name) is not None
+                ]
                 if busy:
                     killed.append(busy[0].name)
                     os.kill(ray.get(busy[0].actor.pid.remote()), signal.SIGKILL)
 
         _, outcome = render_on(farm, Path(project_path), on_progress=kill_once)
-        result = {"killed": killed, "state": outcome.state, "done": outcome.done, "failed": outcome.failed,
-                  "notices": [str(n) for n in farm.notices]}
+        result = {
+            "killed": killed,
+            "state": outcome.state,
+            "done": outcome.done,
+            "failed": outcome.failed,
+            "notices": [str(n) for n in farm.notices],
+        }
     finally:
         ray.shutdown()
     Path(result_path).write_text(json.dumps(result), encoding="utf-8")

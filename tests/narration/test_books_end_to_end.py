@@ -20,16 +20,26 @@ FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=32))
 
 
 def _plain(path):
-    path.write_text("Chapter 1\n\nThe road was long.\n\nChapter 2\n\n我们去公园。\n", encoding="utf-8")
+    path.write_text(
+        "Chapter 1\n\nThe road was long.\n\nChapter 2\n\n我们去公园。\n", encoding="utf-8"
+    )
 
 
 def _markdown(path):
-    path.write_text("# A Book\n\n## One\n\nThe *road* was long.\n\n## Two\n\n我们去[公园](x)。\n", encoding="utf-8")
+    path.write_text(
+        "# A Book\n\n## One\n\nThe *road* was long.\n\n## Two\n\n我们去[公园](x)。\n",
+        encoding="utf-8",
+    )
 
 
 def _epub(path):
-    make_epub(path, [("One", "<html><body><p>The road was long.</p></body></html>"),
-                     ("Two", "<html><body><p>我们去公园。</p></body></html>")])
+    make_epub(
+        path,
+        [
+            ("One", "<html><body><p>The road was long.</p></body></html>"),
+            ("Two", "<html><body><p>我们去公园。</p></body></html>"),
+        ],
+    )
 
 
 def _srt(path):
@@ -40,8 +50,14 @@ def _script(path):
     path.write_text("Alice: The road was long.\nBob: 我们去公园。\nAlice: Yes.\n", encoding="utf-8")
 
 
-BOOKS = {"book.txt": (_plain, 2), "book.md": (_markdown, 2), "book.epub": (_epub, 2), "cues.srt": (_srt, 1),
-         "cues.vtt": (_srt, 1), "play.txt": (_script, 1)}
+BOOKS = {
+    "book.txt": (_plain, 2),
+    "book.md": (_markdown, 2),
+    "book.epub": (_epub, 2),
+    "cues.srt": (_srt, 1),
+    "cues.vtt": (_srt, 1),
+    "play.txt": (_script, 1),
+}
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +102,12 @@ def test_every_input_format_exports_to_every_output_format(rendered, name, fmt, 
     assert len(project.chapters()) == chapters
     assert document.timed == name.startswith("cues")
     out = tmp_path / f"out.{fmt}"
-    report = export(project.rendered_chapters(), ExportSettings(format=fmt, subtitles="srt"), out,
-                    title=project.title or None)
+    report = export(
+        project.rendered_chapters(),
+        ExportSettings(format=fmt, subtitles="srt"),
+        out,
+        title=project.title or None,
+    )
     audio = report.audio()
     assert audio.path == out and out.is_file()
     seconds = _decoded_seconds(out, fmt)

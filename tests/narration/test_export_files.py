@@ -28,8 +28,12 @@ def tone(seconds: float) -> np.ndarray:
 
 
 def book(seconds: float = 1.0) -> list[RenderedChapter]:
-    return [RenderedChapter("One", (RenderedSentence("a", tone(seconds)), RenderedSentence("b", tone(seconds)))),
-            RenderedChapter("Two", (RenderedSentence("c", tone(seconds)),))]
+    return [
+        RenderedChapter(
+            "One", (RenderedSentence("a", tone(seconds)), RenderedSentence("b", tone(seconds)))
+        ),
+        RenderedChapter("Two", (RenderedSentence("c", tone(seconds)),)),
+    ]
 
 
 def listing(folder) -> list[str]:
@@ -99,9 +103,13 @@ def test_a_failure_on_the_last_file_takes_back_the_chapter_files(tmp_path, monke
 
     monkeypatch.setattr(sf.SoundFile, "write", fail_on_the_one_file)
     with pytest.raises(ExportError, match="could not be written"):
-        export(book(), ExportSettings(format="wav", per_chapter=True, subtitles="vtt"), tmp_path / "book.wav")
-    assert len(calls) >= 3   # both chapter files were written before
-    assert listing(tmp_path) == []   # no temporary file, no chapter folder
+        export(
+            book(),
+            ExportSettings(format="wav", per_chapter=True, subtitles="vtt"),
+            tmp_path / "book.wav",
+        )
+    assert len(calls) >= 3  # both chapter files were written before
+    assert listing(tmp_path) == []  # no temporary file, no chapter folder
 
 
 @pytest.mark.parametrize("fmt", ["m4b", "opus"])
@@ -113,17 +121,36 @@ def test_cancel_mid_write_leaves_nothing(tmp_path, fmt):
         return len(asked) > 6
 
     with pytest.raises(ExportCancelled) as caught:
-        export(book(seconds=6), ExportSettings(format=fmt, per_chapter=True), tmp_path / "out", should_stop=stop_after_a_while)
+        export(
+            book(seconds=6),
+            ExportSettings(format=fmt, per_chapter=True),
+            tmp_path / "out",
+            should_stop=stop_after_a_while,
+        )
     assert caught.value.exit_code == 130
     assert listing(tmp_path) == []
 
 
 def test_a_complete_export_leaves_only_its_files(tmp_path):
-    report = export(book(), ExportSettings(format="ogg", per_chapter=True, subtitles="srt"), tmp_path / "b")
-    assert listing(tmp_path) == ["b", "b.ogg", "b.srt", "b/01 One.ogg", "b/01 One.srt", "b/02 Two.ogg", "b/02 Two.srt"]
-    assert {str(f.path.relative_to(tmp_path)) for f in report.files} == set(listing(tmp_path)) - {"b"}
-    data = json.loads(json.dumps(report.to_json()))     # what `narrate --json` can print
-    assert data["files"][0]["sentences"] and data["files"][0]["path"] == str(tmp_path / "b" / "01 One.ogg")
+    report = export(
+        book(), ExportSettings(format="ogg", per_chapter=True, subtitles="srt"), tmp_path / "b"
+    )
+    assert listing(tmp_path) == [
+        "b",
+        "b.ogg",
+        "b.srt",
+        "b/01 One.ogg",
+        "b/01 One.srt",
+        "b/02 Two.ogg",
+        "b/02 Two.srt",
+    ]
+    assert {str(f.path.relative_to(tmp_path)) for f in report.files} == set(listing(tmp_path)) - {
+        "b"
+    }
+    data = json.loads(json.dumps(report.to_json()))  # what `narrate --json` can print
+    assert data["files"][0]["sentences"] and data["files"][0]["path"] == str(
+        tmp_path / "b" / "01 One.ogg"
+    )
 
 
 def test_a_suffix_of_another_format_is_a_sentence(tmp_path):
@@ -144,14 +171,24 @@ def test_chapters_without_audio_are_left_out_with_a_sentence(tmp_path):
     assert any("Empty" in w for w in report.warnings)
     assert len(report.audio().chapter_starts) == 2
     with pytest.raises(ExportError, match="nothing to export"):
-        export([RenderedChapter("Empty", (RenderedSentence("x", np.zeros(0, np.float32)),))],
-               ExportSettings(format="wav"), tmp_path / "c.wav")
+        export(
+            [RenderedChapter("Empty", (RenderedSentence("x", np.zeros(0, np.float32)),))],
+            ExportSettings(format="wav"),
+            tmp_path / "c.wav",
+        )
 
 
-@pytest.mark.parametrize("title, name", [
-    ("Chapter 1: The Start", "Chapter 1 The Start"), ('a/b\\c?*"<>|', "a b c"), ("CON", "Chapter 3"),
-    ("...", "Chapter 3"), ("x" * 300, "x" * 80), ("第一章 开始", "第一章 开始"),
-])
+@pytest.mark.parametrize(
+    "title, name",
+    [
+        ("Chapter 1: The Start", "Chapter 1 The Start"),
+        ('a/b\\c?*"<>|', "a b c"),
+        ("CON", "Chapter 3"),
+        ("...", "Chapter 3"),
+        ("x" * 300, "x" * 80),
+        ("第一章 开始", "第一章 开始"),
+    ],
+)
 def test_chapter_file_names_any_file_system_takes(tmp_path, title, name):
     assert safe_name(title, "Chapter 3") == name
     assert chapter_file(tmp_path, 2, 120, title, "mp3").name == f"003 {name}.mp3"

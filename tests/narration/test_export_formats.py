@@ -19,24 +19,39 @@ RATE = 24_000
 def tone(samples: int, freq: float = 330.0) -> np.ndarray:
     """A tone whose every sample is non-zero (a cosine offset), so onsets are exact."""
     t = np.arange(samples) / RATE
-    return (0.1 * (0.6 + 0.4 * np.cos(2 * np.pi * freq * t)) * np.sign(np.sin(2 * np.pi * 50 * t) + 1e-9)
-            ).astype(np.float32)
+    return (
+        0.1
+        * (0.6 + 0.4 * np.cos(2 * np.pi * freq * t))
+        * np.sign(np.sin(2 * np.pi * 50 * t) + 1e-9)
+    ).astype(np.float32)
 
 
 def book() -> list[RenderedChapter]:
     return [
-        RenderedChapter("Opening 开篇", (RenderedSentence("First line.", tone(12_345)),
-                                        RenderedSentence("Second, longer line.", tone(20_000)))),
+        RenderedChapter(
+            "Opening 开篇",
+            (
+                RenderedSentence("First line.", tone(12_345)),
+                RenderedSentence("Second, longer line.", tone(20_000)),
+            ),
+        ),
         RenderedChapter("Middle", (RenderedSentence("Alone.", tone(7_001)),)),
-        RenderedChapter("End", (RenderedSentence("One.", tone(9_000)), RenderedSentence("Two.", tone(4_000)),
-                                RenderedSentence("Three.", tone(5_555)))),
+        RenderedChapter(
+            "End",
+            (
+                RenderedSentence("One.", tone(9_000)),
+                RenderedSentence("Two.", tone(4_000)),
+                RenderedSentence("Three.", tone(5_555)),
+            ),
+        ),
     ]
 
 
 def expected_length(chapters, s: ExportSettings) -> int:
     gap, cgap = round(s.sentence_pause * RATE), round(s.chapter_pause * RATE)
-    return sum(sum(len(x.audio) for x in c.sentences) + gap * (len(c.sentences) - 1) for c in chapters) \
-        + cgap * (len(chapters) - 1)
+    return sum(
+        sum(len(x.audio) for x in c.sentences) + gap * (len(c.sentences) - 1) for c in chapters
+    ) + cgap * (len(chapters) - 1)
 
 
 def runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -45,9 +60,13 @@ def runs(mask: np.ndarray) -> list[tuple[int, int]]:
 
 
 def stamps(text: str) -> list[tuple[float, float]]:
-    found = re.findall(r"(\d\d):(\d\d):(\d\d)[,.](\d\d\d) --> (\d\d):(\d\d):(\d\d)[,.](\d\d\d)", text)
+    found = re.findall(
+        r"(\d\d):(\d\d):(\d\d)[,.](\d\d\d) --> (\d\d):(\d\d):(\d\d)[,.](\d\d\d)", text
+    )
+
     def sec(h, m, s, ms):
         return int(h) * 3600 + int(m) * 60 + int(s) + int(ms) / 1000
+
     return [(sec(*f[:4]), sec(*f[4:])) for f in found]
 
 
@@ -62,7 +81,11 @@ def test_lossless_sentences_and_subtitles_are_where_the_sound_is(tmp_path, fmt, 
     assert rate == RATE and len(data) == expected_length(chapters, s)
     # The sound in the file is exactly the sentences, at exactly their reported samples.
     assert runs(data != 0) == [(span.start, span.end) for span in audio_file.spans]
-    assert audio_file.chapter_starts == (0.0, audio_file.spans[2].start / RATE, audio_file.spans[3].start / RATE)
+    assert audio_file.chapter_starts == (
+        0.0,
+        audio_file.spans[2].start / RATE,
+        audio_file.spans[3].start / RATE,
+    )
     assert audio_file.spans[3].start - audio_file.spans[2].end == round(1.2 * RATE)
     text = (tmp_path / f"book.{kind}").read_text(encoding="utf-8")
     assert text.startswith("WEBVTT") == (kind == "vtt")
@@ -85,7 +108,7 @@ def test_lossy_sndfile_formats_decode_back_at_their_length(tmp_path, fmt):
     assert info.samplerate == RATE and info.frames == expected_length(chapters, s)
     with sf.SoundFile(path) as f:
         assert f.title == "Book 书"
-    with av.open(str(path)) as container:   # a second decoder agrees it is whole and in time
+    with av.open(str(path)) as container:  # a second decoder agrees it is whole and in time
         stream = container.streams.audio[0]
         decoded = sum(frame.samples for frame in container.decode(stream)) / stream.rate
     assert abs(decoded - info.frames / RATE) < 0.1
@@ -107,7 +130,7 @@ def test_aac_has_its_chapters_title_and_length(tmp_path, fmt):
         assert stream.rate == RATE
         decoded = sum(frame.samples for frame in container.decode(stream))
     n = expected_length(chapters, s)
-    assert n <= decoded < n + 1024        # AAC pads its last frame; the priming is trimmed
+    assert n <= decoded < n + 1024  # AAC pads its last frame; the priming is trimmed
     assert [m["metadata"]["title"] for m in marks] == ["Opening 开篇", "Middle", "End"]
     starts = [float(m["start"] * m["time_base"]) for m in marks]
     assert starts == pytest.approx(list(whole.chapter_starts), abs=0.001)
@@ -134,8 +157,14 @@ def test_per_chapter_files_and_the_one_file_together(tmp_path):
     s = ExportSettings(format="flac", per_chapter=True, subtitles="srt")
     report = export(chapters, s, tmp_path / "book.flac", title="Book")
     names = sorted(p.name for p in (tmp_path / "book").iterdir())
-    assert names == ["01 Opening 开篇.flac", "01 Opening 开篇.srt", "02 Middle.flac", "02 Middle.srt",
-                     "03 End.flac", "03 End.srt"]
+    assert names == [
+        "01 Opening 开篇.flac",
+        "01 Opening 开篇.srt",
+        "02 Middle.flac",
+        "02 Middle.srt",
+        "03 End.flac",
+        "03 End.srt",
+    ]
     for i, c in enumerate(chapters):
         f = report.audio(i)
         data, rate = sf.read(f.path, dtype="int16")
@@ -144,7 +173,9 @@ def test_per_chapter_files_and_the_one_file_together(tmp_path):
         assert runs(data != 0) == [(span.start, span.end) for span in f.spans]
         with sf.SoundFile(f.path) as tagged:
             assert (tagged.title, tagged.album) == (c.title, "Book")
-        assert len(stamps(f.path.with_suffix(".srt").read_text(encoding="utf-8"))) == len(c.sentences)
+        assert len(stamps(f.path.with_suffix(".srt").read_text(encoding="utf-8"))) == len(
+            c.sentences
+        )
     assert (tmp_path / "book.flac").exists() and (tmp_path / "book.srt").exists()
 
 
@@ -161,22 +192,40 @@ def test_mp3_bitrate_is_the_one_asked(tmp_path):
     report = export(book(), ExportSettings(format="mp3", bitrate=64), tmp_path / "a.mp3")
     assert MP3(report.audio().path).info.bitrate == 64_000
     report = export(book(), ExportSettings(format="mp3", bitrate=320), tmp_path / "b.mp3")
-    assert MP3(report.audio().path).info.bitrate == 160_000     # MPEG-2 at 24 kHz stops there
+    assert MP3(report.audio().path).info.bitrate == 160_000  # MPEG-2 at 24 kHz stops there
     assert any("160 kbit/s" in w for w in report.warnings)
 
 
 def test_a_timed_voice_over_puts_each_cue_at_its_time_and_reports_overflow(tmp_path):
-    cues = [(0.5, 2.0, 30_000), (2.5, 4.0, 48_000), (4.2, 6.0, 12_000)]   # the second is 2 s for a 1.5 s slot
-    chapter = RenderedChapter("Voice-over", tuple(RenderedSentence(f"cue {i}", tone(n), start, end)
-                                                 for i, (start, end, n) in enumerate(cues)))
-    report = export([chapter], ExportSettings(format="wav", subtitles="srt", loudness=None), tmp_path / "vo.wav")
+    cues = [
+        (0.5, 2.0, 30_000),
+        (2.5, 4.0, 48_000),
+        (4.2, 6.0, 12_000),
+    ]  # the second is 2 s for a 1.5 s slot
+    chapter = RenderedChapter(
+        "Voice-over",
+        tuple(
+            RenderedSentence(f"cue {i}", tone(n), start, end)
+            for i, (start, end, n) in enumerate(cues)
+        ),
+    )
+    report = export(
+        [chapter], ExportSettings(format="wav", subtitles="srt", loudness=None), tmp_path / "vo.wav"
+    )
     data, _rate = sf.read(report.audio().path, dtype="int16")
     # The third cue waits for the second to end: their sound runs on without a gap, nothing overlaps.
     assert runs(data != 0) == [(12_000, 42_000), (60_000, 120_000)]
-    assert [(s.start, s.end) for s in report.audio().spans] == [(12_000, 42_000), (60_000, 108_000),
-                                                                (108_000, 120_000)]
+    assert [(s.start, s.end) for s in report.audio().spans] == [
+        (12_000, 42_000),
+        (60_000, 108_000),
+        (108_000, 120_000),
+    ]
     (over,) = report.overflows
-    assert over.sentences == (1,) and over.over == pytest.approx(0.5) and over.speed_needed == pytest.approx(4 / 3)
+    assert (
+        over.sentences == (1,)
+        and over.over == pytest.approx(0.5)
+        and over.speed_needed == pytest.approx(4 / 3)
+    )
     assert any("0.50 s" in w for w in report.warnings)
     got = stamps((tmp_path / "vo.srt").read_text(encoding="utf-8"))
     assert got == [(0.5, 1.75), (2.5, 4.5), (4.5, 5.0)]

@@ -22,7 +22,11 @@ def sine(seconds: float, level: float, freq: float = 440.0) -> np.ndarray:
 def speech_like(seconds: float, seed: int = 0) -> np.ndarray:
     """Noise in syllable-long bursts with sharp clicks: a crest factor far above a sine's."""
     rng = np.random.default_rng(seed)
-    audio = 0.03 * rng.standard_normal(int(seconds * RATE)) * (np.arange(int(seconds * RATE)) % 6000 < 4000)
+    audio = (
+        0.03
+        * rng.standard_normal(int(seconds * RATE))
+        * (np.arange(int(seconds * RATE)) % 6000 < 4000)
+    )
     audio[::3001] = 0.95
     return audio.astype(np.float32)
 
@@ -45,7 +49,9 @@ def test_peaky_audio_is_limited_not_turned_down():
     result = normalize(audio, RATE, -12.0, -1.0)
     assert result.limited
     assert abs(lufs(result.audio) - -12.0) <= 0.5 and true_peak(result.audio) <= -1.0
-    assert 20 * np.log10(np.abs(audio).max()) + result.gain_db > -1.0   # plain gain alone would have clipped
+    assert (
+        20 * np.log10(np.abs(audio).max()) + result.gain_db > -1.0
+    )  # plain gain alone would have clipped
 
 
 @pytest.mark.parametrize("rate", [11_025, 22_050, 24_000, 48_000])
@@ -54,9 +60,11 @@ def test_the_chunked_measurement_is_pyloudnorm_s(rate, seconds):
     rng = np.random.default_rng(int(seconds * 10))
     n = int(seconds * rate)
     audio = (0.05 * rng.standard_normal(n) * (np.arange(n) % 5000 < 3000)).astype(np.float32)
-    audio[: n // 3] *= 0.01     # a quiet stretch the relative gate leaves out
+    audio[: n // 3] *= 0.01  # a quiet stretch the relative gate leaves out
     ours, _short = integrated_loudness(audio, rate)
-    assert ours == pytest.approx(pyloudnorm.Meter(rate).integrated_loudness(audio.astype(np.float64)), abs=1e-6)
+    assert ours == pytest.approx(
+        pyloudnorm.Meter(rate).integrated_loudness(audio.astype(np.float64)), abs=1e-6
+    )
 
 
 def test_true_peak_sees_between_samples():
@@ -83,8 +91,12 @@ def test_silence_is_left_alone():
 
 @pytest.mark.parametrize("fmt", ["wav", "mp3", "m4b"])
 def test_the_exported_file_is_on_target(tmp_path, fmt):
-    chapters = [RenderedChapter("a", (RenderedSentence("x", speech_like(3, 1)), RenderedSentence("y", sine(2, 0.02)))),
-                RenderedChapter("b", (RenderedSentence("z", speech_like(3, 2)),))]
+    chapters = [
+        RenderedChapter(
+            "a", (RenderedSentence("x", speech_like(3, 1)), RenderedSentence("y", sine(2, 0.02)))
+        ),
+        RenderedChapter("b", (RenderedSentence("z", speech_like(3, 2)),)),
+    ]
     report = export(chapters, ExportSettings(format=fmt, loudness=-16.0), tmp_path / "book")
     if fmt == "m4b":
         import av
@@ -96,13 +108,16 @@ def test_the_exported_file_is_on_target(tmp_path, fmt):
     assert abs(lufs(decoded) - -16.0) <= 0.5
     if fmt == "wav":
         assert true_peak(decoded) <= -1.0
-    else:   # a lossy codec moves peaks a little; they stay well clear of clipping
+    else:  # a lossy codec moves peaks a little; they stay well clear of clipping
         assert true_peak(decoded) <= -0.5
 
 
 def test_loudness_off_leaves_the_level_as_rendered(tmp_path):
     audio = sine(1, 0.05)
-    report = export([RenderedChapter("a", (RenderedSentence("x", audio),))],
-                    ExportSettings(format="wav", loudness=None), tmp_path / "a.wav")
+    report = export(
+        [RenderedChapter("a", (RenderedSentence("x", audio),))],
+        ExportSettings(format="wav", loudness=None),
+        tmp_path / "a.wav",
+    )
     decoded, _rate = sf.read(report.audio().path, dtype="float32")
     assert np.abs(decoded - audio).max() < 1 / 16_000

@@ -25,14 +25,35 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(1800)
 
 
-def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(one_worker, tiny_model, tmp_path):  # noqa: F811
+def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(
+    one_worker,  # noqa: F811 (a fixture, imported for pytest)
+    tiny_model,
+    tmp_path,
+):
     project_path, result_path = tmp_path / "ray.ctsproj", tmp_path / "result.json"
-    child = subprocess.run([sys.executable, "-m", "tests.narration.ray_child", str(tiny_model), str(project_path),
-                            str(result_path)], cwd=ROOT, capture_output=True, text=True, timeout=1700)
+    child = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tests.narration.ray_child",
+            str(tiny_model),
+            str(project_path),
+            str(result_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1700,
+    )
     assert child.returncode == 0, child.stderr[-3000:]
     result = json.loads(result_path.read_text(encoding="utf-8"))
-    assert result["killed"] and result["state"] == "finished" and result["done"] == 6 and result["failed"] == []
-    assert result["notices"] == []                      # replaced, not retired
+    assert (
+        result["killed"]
+        and result["state"] == "finished"
+        and result["done"] == 6
+        and result["failed"] == []
+    )
+    assert result["notices"] == []  # replaced, not retired
     assert_same(one_worker, takes(Project.open(project_path)))
 
 

@@ -17,8 +17,13 @@ from app.narration.farm.worker import Refused
 
 class StandIn(Slot):
     def __init__(self, name, refuse=None, dies_on=(), dies_always=False, starts_after=None):
-        self.name, self.refuse, self.dies_on, self.dies_always = name, refuse, set(dies_on), dies_always
-        self.starts_after = starts_after        # an Event this worker's start waits for
+        self.name, self.refuse, self.dies_on, self.dies_always = (
+            name,
+            refuse,
+            set(dies_on),
+            dies_always,
+        )
+        self.starts_after = starts_after  # an Event this worker's start waits for
         self.died = threading.Event()
         self.starts = 0
         self.done: list = []
@@ -41,7 +46,7 @@ class StandIn(Slot):
 
 def test_work_lost_with_a_worker_is_done_by_another():
     flaky = StandIn("flaky", dies_on={3})
-    steady = StandIn("steady", starts_after=flaky.died)     # so flaky surely takes 1, 2 and dies on 3
+    steady = StandIn("steady", starts_after=flaky.died)  # so flaky surely takes 1, 2 and dies on 3
     farm = Farm([flaky, steady])
     try:
         results = [farm.put(Work("render", n)) for n in range(1, 5)]
@@ -61,7 +66,7 @@ def test_a_sentence_that_stopped_two_workers_is_skipped_and_the_rest_go_on():
         with pytest.raises(StudioError) as skipped:
             poison.wait()
         assert "stopped 2 render workers" in str(skipped.value)
-        assert farm.run("render", "ok") == "okok"               # the workers were restarted
+        assert farm.run("render", "ok") == "okok"  # the workers were restarted
         assert farm.notices == []
     finally:
         farm.close()
@@ -83,10 +88,14 @@ def test_a_refused_worker_takes_no_work_and_with_none_left_submit_refuses_at_onc
     engine = FarmEngine(Farm([refused]))
     try:
         assert engine.farm.wait_ready(5)
-        assert refused.done == [] and "Worker only was refused before taking work" in engine.notices[0]
+        assert (
+            refused.done == [] and "Worker only was refused before taking work" in engine.notices[0]
+        )
         with pytest.raises(FarmError) as none_left:
             engine.submit(object())
-        assert "No render worker is left" in str(none_left.value) and "its model is damaged" in str(none_left.value)
+        assert "No render worker is left" in str(none_left.value) and "its model is damaged" in str(
+            none_left.value
+        )
     finally:
         engine.close()
 

@@ -64,8 +64,9 @@ def make_epub(path, chapters, title="A Test Book", authors=(), front=None, guide
         book.add_author(author)
     spine = []
     if front is not None:
-        page = epub.EpubItem(uid="front", file_name=front[0], media_type="application/xhtml+xml",
-                             content=front[1])
+        page = epub.EpubItem(
+            uid="front", file_name=front[0], media_type="application/xhtml+xml", content=front[1]
+        )
         book.add_item(page)
         spine.append(page)
     items = []
@@ -74,7 +75,9 @@ def make_epub(path, chapters, title="A Test Book", authors=(), front=None, guide
         item.content = body
         book.add_item(item)
         items.append(item)
-    book.toc = [epub.Link(f"chap_{i}.xhtml", name, f"c{i}") for i, (name, _) in enumerate(chapters, 1)]
+    book.toc = [
+        epub.Link(f"chap_{i}.xhtml", name, f"c{i}") for i, (name, _) in enumerate(chapters, 1)
+    ]
     book.add_item(epub.EpubNcx())
     book.add_item(epub.EpubNav())
     book.spine = [*spine, "nav", *items]
@@ -83,9 +86,15 @@ def make_epub(path, chapters, title="A Test Book", authors=(), front=None, guide
 
 
 CHAPTERS = [
-    ("The Start", "<html><body><h1>The Start</h1><p>First line.</p><script>alert(1)</script>"
-                  "<p>Second <i>line</i>.<img src='x.png' alt='a picture'/></p></body></html>"),
-    ("第二章", "<html><head><style>p {}</style></head><body><p>你好，<ruby>世<rt>shì</rt></ruby>界。</p></body></html>"),
+    (
+        "The Start",
+        "<html><body><h1>The Start</h1><p>First line.</p><script>alert(1)</script>"
+        "<p>Second <i>line</i>.<img src='x.png' alt='a picture'/></p></body></html>",
+    ),
+    (
+        "第二章",
+        "<html><head><style>p {}</style></head><body><p>你好，<ruby>世<rt>shì</rt></ruby>界。</p></body></html>",
+    ),
 ]
 
 
@@ -118,17 +127,28 @@ def make_book_with_front_page(path, name, page: bytes, authors=("Jane Doe",), gu
     return make_epub(path, CHAPTERS, authors=authors, front=(name, page), guide=guide)
 
 
-UNMARKED = PANDOC_TITLE_PAGE.replace(b' epub:type="titlepage"', b"").replace(b' epub:type="frontmatter"', b"")
+UNMARKED = PANDOC_TITLE_PAGE.replace(b' epub:type="titlepage"', b"").replace(
+    b' epub:type="frontmatter"', b""
+)
 
 
-@pytest.mark.parametrize("name, page", [
-    ("text/title_page.xhtml", PANDOC_TITLE_PAGE),         # pandoc's, as it writes it
-    ("front.xhtml", PANDOC_TITLE_PAGE),                   # its epub:type says it (a date beside the names)
-    ("titlepage.xhtml", UNMARKED),                        # its name says it
-    ("page_1.xhtml", b"<html><body><h2>A TEST BOOK</h2><p>Jane Doe</p><p>John Roe</p></body></html>"),
-], ids=["pandoc", "epub-type", "file-name", "only-title-and-authors"])
+@pytest.mark.parametrize(
+    "name, page",
+    [
+        ("text/title_page.xhtml", PANDOC_TITLE_PAGE),  # pandoc's, as it writes it
+        ("front.xhtml", PANDOC_TITLE_PAGE),  # its epub:type says it (a date beside the names)
+        ("titlepage.xhtml", UNMARKED),  # its name says it
+        (
+            "page_1.xhtml",
+            b"<html><body><h2>A TEST BOOK</h2><p>Jane Doe</p><p>John Roe</p></body></html>",
+        ),
+    ],
+    ids=["pandoc", "epub-type", "file-name", "only-title-and-authors"],
+)
 def test_a_title_page_is_not_a_chapter_and_the_author_is_the_books(tmp_path, name, page):
-    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", name, page, ("Jane Doe", "John Roe")))
+    doc = read_source(
+        make_book_with_front_page(tmp_path / "book.epub", name, page, ("Jane Doe", "John Roe"))
+    )
     assert [c.title for c in doc.chapters] == ["The Start", "第二章"]
     assert texts(doc.chapters[0]) == ["First line.", "Second line."]
     assert doc.author == "Jane Doe, John Roe"
@@ -142,10 +162,14 @@ def test_a_first_chapter_that_names_the_author_among_other_words_is_kept(tmp_pat
 
 
 def test_a_book_in_one_file_that_opens_with_its_title_page_is_read_whole(tmp_path):
-    parts = b"".join(b"<section><h2>Part %d</h2><p>It rained all day in part %d.</p></section>" % (i, i)
-                     for i in range(1, 61))
+    parts = b"".join(
+        b"<section><h2>Part %d</h2><p>It rained all day in part %d.</p></section>" % (i, i)
+        for i in range(1, 61)
+    )
     page = PANDOC_TITLE_PAGE.replace(b"</section>", b"</section>" + parts)
-    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "text/title_page.xhtml", page))
+    doc = read_source(
+        make_book_with_front_page(tmp_path / "book.epub", "text/title_page.xhtml", page)
+    )
     words = [s.text for c in doc.chapters for s in c.sentences]
     assert "It rained all day in part 1." in words and "It rained all day in part 60." in words
 
@@ -153,8 +177,11 @@ def test_a_book_in_one_file_that_opens_with_its_title_page_is_read_whole(tmp_pat
 @pytest.mark.parametrize("parts, kept", [(1, False), (80, True)], ids=["short", "a-whole-book"])
 def test_the_page_an_epub2_guide_calls_the_title_page_is_skipped_when_short(tmp_path, parts, kept):
     page = b"<html><body><h1>Front</h1><p>Printed in 2024.</p>%s</body></html>" % b"".join(
-        b"<p>It rained all day in part %d.</p>" % i for i in range(1, parts + 1))
-    doc = read_source(make_book_with_front_page(tmp_path / "book.epub", "page_0.xhtml", page, guide=True))
+        b"<p>It rained all day in part %d.</p>" % i for i in range(1, parts + 1)
+    )
+    doc = read_source(
+        make_book_with_front_page(tmp_path / "book.epub", "page_0.xhtml", page, guide=True)
+    )
     words = [s.text for c in doc.chapters for s in c.sentences]
     assert ("Printed in 2024." in words) is kept
     assert [c.title for c in doc.chapters][-2:] == ["The Start", "第二章"]
@@ -171,19 +198,31 @@ def rewrite_zip(src, dst, change):
 
 def test_a_missing_chapter_is_skipped_with_a_notice_and_the_rest_kept(tmp_path):
     good = make_epub(tmp_path / "good.epub", CHAPTERS)
-    bad = rewrite_zip(good, tmp_path / "bad.epub", lambda name, data: None if name.endswith("chap_1.xhtml") else data)
+    bad = rewrite_zip(
+        good,
+        tmp_path / "bad.epub",
+        lambda name, data: None if name.endswith("chap_1.xhtml") else data,
+    )
     doc = read_source(bad)
     assert [c.title for c in doc.chapters] == ["第二章"]
-    assert len(doc.notices) == 1 and "chap_1.xhtml" in doc.notices[0] and "skipped" in doc.notices[0]
+    assert (
+        len(doc.notices) == 1 and "chap_1.xhtml" in doc.notices[0] and "skipped" in doc.notices[0]
+    )
 
 
 def test_a_manifest_path_outside_the_book_reads_nothing_from_the_disk(tmp_path):
     (tmp_path / "secret.xhtml").write_text("<p>Secret words on the disk.</p>", encoding="utf-8")
     (tmp_path / "inner").mkdir()
     good = make_epub(tmp_path / "inner" / "good.epub", CHAPTERS)
-    bad = rewrite_zip(good, tmp_path / "inner" / "bad.epub",
-                      lambda name, data: data.replace(b'href="chap_1.xhtml"', b'href="../../secret.xhtml"')
-                      if name.endswith(".opf") else data)
+    bad = rewrite_zip(
+        good,
+        tmp_path / "inner" / "bad.epub",
+        lambda name, data: (
+            data.replace(b'href="chap_1.xhtml"', b'href="../../secret.xhtml"')
+            if name.endswith(".opf")
+            else data
+        ),
+    )
     doc = read_source(bad)
     assert all("Secret" not in s.text for c in doc.chapters for s in c.sentences)
     assert [c.title for c in doc.chapters] == ["第二章"] and len(doc.notices) == 1
@@ -209,15 +248,22 @@ def test_a_zip_bomb_is_refused_before_unpacking(tmp_path):
     good = make_epub(tmp_path / "good.epub", CHAPTERS)
     bomb = rewrite_zip(good, tmp_path / "bomb.epub", lambda name, data: data)
     with zipfile.ZipFile(bomb, "a", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("OEBPS/padding.bin", b"\0" * (8 * 1024 * 1024))   # 8 MiB packs to ~8 KiB
+        z.writestr("OEBPS/padding.bin", b"\0" * (8 * 1024 * 1024))  # 8 MiB packs to ~8 KiB
     with pytest.raises(SourceFileError, match="zip bomb"):
         read_source(bomb)
 
 
 def test_entity_declarations_and_too_many_entries_are_refused(tmp_path, monkeypatch):
     good = make_epub(tmp_path / "good.epub", CHAPTERS)
-    laughs = rewrite_zip(good, tmp_path / "laughs.epub", lambda name, data: data.replace(
-        b"<html", b'<!DOCTYPE html [<!ENTITY lol "lol">]><html', 1) if name.endswith("chap_1.xhtml") else data)
+    laughs = rewrite_zip(
+        good,
+        tmp_path / "laughs.epub",
+        lambda name, data: (
+            data.replace(b"<html", b'<!DOCTYPE html [<!ENTITY lol "lol">]><html', 1)
+            if name.endswith("chap_1.xhtml")
+            else data
+        ),
+    )
     with pytest.raises(SourceFileError, match="XML entities"):
         read_source(laughs)
     monkeypatch.setattr(limits, "MAX_ZIP_ENTRIES", 3)
@@ -245,10 +291,13 @@ def make_subs(path, cues):
 
 @pytest.mark.parametrize("suffix", [".srt", ".vtt"])
 def test_each_cue_becomes_timed_sentences_inside_its_slot(tmp_path, suffix):
-    path = make_subs(tmp_path / f"voice{suffix}", [
-        (1_000, 2_500, "{\\i1}Hello{\\i0} there."),
-        (3_000, 7_000, "First part is longer. Second."),
-    ])
+    path = make_subs(
+        tmp_path / f"voice{suffix}",
+        [
+            (1_000, 2_500, "{\\i1}Hello{\\i0} there."),
+            (3_000, 7_000, "First part is longer. Second."),
+        ],
+    )
     doc = read_source(path)
     assert doc.kind == "subtitles" and doc.timed and len(doc.chapters) == 1
     cues = [(s.text, s.start, s.end) for s in doc.chapters[0].sentences]
@@ -261,8 +310,10 @@ def test_each_cue_becomes_timed_sentences_inside_its_slot(tmp_path, suffix):
 
 def test_a_cue_that_ends_before_it_starts_is_skipped_with_a_notice(tmp_path):
     path = tmp_path / "bad.srt"
-    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nKept.\n\n2\n00:00:05,000 --> 00:00:04,000\nDropped.\n\n",
-                    encoding="utf-8")
+    path.write_text(
+        "1\n00:00:01,000 --> 00:00:02,000\nKept.\n\n2\n00:00:05,000 --> 00:00:04,000\nDropped.\n\n",
+        encoding="utf-8",
+    )
     doc = read_source(path)
     assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
     assert len(doc.notices) == 1 and "Cue 2" in doc.notices[0]
@@ -274,21 +325,39 @@ def srt(*cues):
 
 def test_a_notice_names_the_cue_by_its_place_in_the_file_not_in_time(tmp_path):
     path = tmp_path / "shuffled.srt"
-    path.write_text(srt(("00:00:05,000 --> 00:00:06,000", "Second."),
-                        ("00:00:09,000 --> 00:00:08,000", "Backwards."),      # third in time
-                        ("00:00:01,000 --> 00:00:02,000", "First.")), encoding="utf-8")
+    path.write_text(
+        srt(
+            ("00:00:05,000 --> 00:00:06,000", "Second."),
+            ("00:00:09,000 --> 00:00:08,000", "Backwards."),  # third in time
+            ("00:00:01,000 --> 00:00:02,000", "First."),
+        ),
+        encoding="utf-8",
+    )
     doc = read_source(path)
     assert [s.text for s in doc.chapters[0].sentences] == ["First.", "Second."]
-    assert len(doc.notices) == 1 and "Cue 2 " in doc.notices[0] and "ends before it starts" in doc.notices[0]
+    assert (
+        len(doc.notices) == 1
+        and "Cue 2 " in doc.notices[0]
+        and "ends before it starts" in doc.notices[0]
+    )
 
 
 def test_a_cue_past_a_week_is_skipped_as_too_far_not_as_backwards(tmp_path):
     path = tmp_path / "far.srt"
-    path.write_text(srt(("00:00:01,000 --> 00:00:02,000", "Kept."),
-                        ("200:00:00,000 --> 200:00:01,000", "Too late.")), encoding="utf-8")
+    path.write_text(
+        srt(
+            ("00:00:01,000 --> 00:00:02,000", "Kept."),
+            ("200:00:00,000 --> 200:00:01,000", "Too late."),
+        ),
+        encoding="utf-8",
+    )
     doc = read_source(path)
     assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
-    assert len(doc.notices) == 1 and "Cue 2 " in doc.notices[0] and "more than a week" in doc.notices[0]
+    assert (
+        len(doc.notices) == 1
+        and "Cue 2 " in doc.notices[0]
+        and "more than a week" in doc.notices[0]
+    )
     assert "before it starts" not in doc.notices[0]
 
 
@@ -301,12 +370,25 @@ def test_a_file_whose_only_cue_is_too_far_is_refused_for_that_reason(tmp_path):
     assert "Cue 1 " in str(refused.value) and "more than a week" in str(refused.value)
 
 
-@pytest.mark.parametrize("timing", ["00:00:0x,000 --> 00:00:04,000", "00:00:03,000 - 00:00:04,000",
-                                    "00:00:03,000 --> 00:61:04,000", "00:00:03,000 -->"])
+@pytest.mark.parametrize(
+    "timing",
+    [
+        "00:00:0x,000 --> 00:00:04,000",
+        "00:00:03,000 - 00:00:04,000",
+        "00:00:03,000 --> 00:61:04,000",
+        "00:00:03,000 -->",
+    ],
+)
 def test_a_cue_whose_time_line_cannot_be_read_is_skipped_with_a_notice(tmp_path, timing):
     path = tmp_path / "typo.srt"
-    path.write_text(srt(("00:00:01,000 --> 00:00:02,000", "One."), (timing, "Lost?"),
-                        ("00:00:05,000 --> 00:00:06,000", "Three.")), encoding="utf-8")
+    path.write_text(
+        srt(
+            ("00:00:01,000 --> 00:00:02,000", "One."),
+            (timing, "Lost?"),
+            ("00:00:05,000 --> 00:00:06,000", "Three."),
+        ),
+        encoding="utf-8",
+    )
     doc = read_source(path)
     assert [s.text for s in doc.chapters[0].sentences] == ["One.", "Three."]
     assert len(doc.notices) == 1 and "Cue 2 " in doc.notices[0] and timing in doc.notices[0]
@@ -315,29 +397,43 @@ def test_a_cue_whose_time_line_cannot_be_read_is_skipped_with_a_notice(tmp_path,
 
 def test_webvtt_notes_styles_and_cue_names_are_not_cues(tmp_path):
     path = tmp_path / "named.vtt"
-    path.write_text("WEBVTT - a title\nKind: captions\n\nNOTE written by hand\n\nSTYLE\n::cue { color: red }\n\n"
-                    "intro\n00:01.000 --> 00:02.500 align:start\n<v Ann>Hello &amp; <b>welcome</b>.\n\n"
-                    "00:00:03.000 --> 00:00:04.000\nBye &lt;now&gt;.\n", encoding="utf-8")
+    path.write_text(
+        "WEBVTT - a title\nKind: captions\n\nNOTE written by hand\n\nSTYLE\n::cue { color: red }\n\n"
+        "intro\n00:01.000 --> 00:02.500 align:start\n<v Ann>Hello &amp; <b>welcome</b>.\n\n"
+        "00:00:03.000 --> 00:00:04.000\nBye &lt;now&gt;.\n",
+        encoding="utf-8",
+    )
     doc = read_source(path)
     assert [(s.text, s.start, s.end) for s in doc.chapters[0].sentences] == [
-        ("Hello & welcome.", 1.0, 2.5), ("Bye <now>.", 3.0, 4.0)]
+        ("Hello & welcome.", 1.0, 2.5),
+        ("Bye <now>.", 3.0, 4.0),
+    ]
     assert doc.notices == ()
 
 
 def test_a_blank_line_inside_a_cues_text_keeps_its_words_and_the_numbering(tmp_path):
     path = tmp_path / "gap.srt"
-    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nHello\n\nworld.\n\n"
-                    "2\n00:00:03,000 --> 00:00:04,000\nBye.\n\n"
-                    "3\n00:00:06,000 --> 00:00:05,000\nBackwards.\n", encoding="utf-8")
+    path.write_text(
+        "1\n00:00:01,000 --> 00:00:02,000\nHello\n\nworld.\n\n"
+        "2\n00:00:03,000 --> 00:00:04,000\nBye.\n\n"
+        "3\n00:00:06,000 --> 00:00:05,000\nBackwards.\n",
+        encoding="utf-8",
+    )
     doc = read_source(path)
-    assert [(s.text, s.start) for s in doc.chapters[0].sentences] == [("Hello world.", 1.0), ("Bye.", 3.0)]
+    assert [(s.text, s.start) for s in doc.chapters[0].sentences] == [
+        ("Hello world.", 1.0),
+        ("Bye.", 3.0),
+    ]
     assert len(doc.notices) == 1 and "Cue 3 " in doc.notices[0]
 
 
 def test_a_webvtt_cue_right_under_the_header_is_read(tmp_path):
     path = tmp_path / "tight.vtt"
-    path.write_text("WEBVTT\nKind: captions\n00:00:01.000 --> 00:00:02.000\nFirst.\n\n"
-                    "00:00:03.000 --> 00:00:04.000\nSecond.\n", encoding="utf-8")
+    path.write_text(
+        "WEBVTT\nKind: captions\n00:00:01.000 --> 00:00:02.000\nFirst.\n\n"
+        "00:00:03.000 --> 00:00:04.000\nSecond.\n",
+        encoding="utf-8",
+    )
     doc = read_source(path)
     assert [s.text for s in doc.chapters[0].sentences] == ["First.", "Second."]
     assert doc.notices == ()
@@ -347,14 +443,20 @@ def test_a_file_of_broken_cues_gives_a_bounded_list_of_notices(tmp_path):
     from app.narration.inputs.limits import MAX_NOTICES
 
     path = tmp_path / "broken.srt"
-    path.write_text("".join(f"{n}\nsoon\nLine {n}.\n\n" for n in range(1, 5001))
-                    + srt(("00:00:01,000 --> 00:00:02,000", "Kept.")), encoding="utf-8")
+    path.write_text(
+        "".join(f"{n}\nsoon\nLine {n}.\n\n" for n in range(1, 5001))
+        + srt(("00:00:01,000 --> 00:00:02,000", "Kept.")),
+        encoding="utf-8",
+    )
     doc = read_source(path)
     assert [s.text for s in doc.chapters[0].sentences] == ["Kept."]
     assert len(doc.notices) == MAX_NOTICES + 1 and "Cue 100 " in doc.notices[MAX_NOTICES - 1]
     assert doc.notices[-1] == f"{5000 - MAX_NOTICES:,} more notices like these were left out."
-    path.write_text("".join(f"{n}\nsoon\nx\n\n" for n in range(1, MAX_NOTICES + 2)) + srt(
-        ("00:00:01,000 --> 00:00:02,000", "Kept.")), encoding="utf-8")
+    path.write_text(
+        "".join(f"{n}\nsoon\nx\n\n" for n in range(1, MAX_NOTICES + 2))
+        + srt(("00:00:01,000 --> 00:00:02,000", "Kept.")),
+        encoding="utf-8",
+    )
     assert read_source(path).notices[-1] == "1 more notice like these was left out."
 
 
@@ -376,7 +478,7 @@ def test_a_cue_text_in_many_blank_line_pieces_is_joined_in_linear_time():
     text = "1\n00:00:01,000 --> 00:00:09,000\nStart\n\n" + "and more words here\n\n" * 100_000
     began = time.perf_counter()
     (cue,) = read_cues(text)
-    assert time.perf_counter() - began < 5          # joined once: ~0.3 s; cue by cue it was ~1 min
+    assert time.perf_counter() - began < 5  # joined once: ~0.3 s; cue by cue it was ~1 min
     assert cue.text.count("\n") == 100_000 and cue.text.endswith("words here")
 
 

@@ -15,14 +15,33 @@ from app.engine.text.prepare import MAX_SEGMENT_CHARS
 from app.narration.inputs import SourceFileError, limits, read_source
 from app.narration.inputs.building import speakable
 
-FUZZ = settings(max_examples=120, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=120,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 # Characters that matter to the readers: headings, speakers, markup, cue times, CJK, controls.
-ALPHABET = st.sampled_from(list("ab Z.:：。，!?[]()<>*#_`-\n\n\n\t0123:,>第章一Chapter\x00\x1b\u200b\ufeff"
-                                "&;{}\\/|\"'") + ["Chapter 1", "第一章", "Alice: ", "[Bob] ", "-->",
-                                                 "00:00:01,000 --> 00:00:02,000", "# ", "## ", "![x](y)",
-                                                 "<script>", "</p>", "[laugh]", "WEBVTT\n\n", "\n\n"])
+ALPHABET = st.sampled_from(
+    list("ab Z.:：。，!?[]()<>*#_`-\n\n\n\t0123:,>第章一Chapter\x00\x1b\u200b\ufeff&;{}\\/|\"'")
+    + [
+        "Chapter 1",
+        "第一章",
+        "Alice: ",
+        "[Bob] ",
+        "-->",
+        "00:00:01,000 --> 00:00:02,000",
+        "# ",
+        "## ",
+        "![x](y)",
+        "<script>",
+        "</p>",
+        "[laugh]",
+        "WEBVTT\n\n",
+        "\n\n",
+    ]
+)
 TEXTS = st.lists(ALPHABET, max_size=80).map("".join)
 
 
@@ -31,7 +50,11 @@ def check(doc) -> None:
     for chapter in doc.chapters:
         assert chapter.title and len(chapter.title) <= limits.MAX_TITLE_CHARS and chapter.sentences
         for s in chapter.sentences:
-            assert 0 < len(s.text) <= MAX_SEGMENT_CHARS and s.text == s.text.strip() and speakable(s.text)
+            assert (
+                0 < len(s.text) <= MAX_SEGMENT_CHARS
+                and s.text == s.text.strip()
+                and speakable(s.text)
+            )
             assert not any(ord(ch) < 32 for ch in s.text)
             assert s.speaker is None or (s.speaker and len(s.speaker) <= 40)
             if doc.timed:
@@ -54,8 +77,11 @@ def read(data: bytes, suffix: str, kind: str | None = None):
 
 
 @FUZZ
-@given(text=TEXTS, suffix=st.sampled_from([".txt", ".md", ".srt", ".vtt", ".dat"]),
-       encoding=st.sampled_from(["utf-8", "utf-16", "gb18030"]))
+@given(
+    text=TEXTS,
+    suffix=st.sampled_from([".txt", ".md", ".srt", ".vtt", ".dat"]),
+    encoding=st.sampled_from(["utf-8", "utf-16", "gb18030"]),
+)
 @example(text="Alice: hi\nBob: there\n", suffix=".txt", encoding="utf-8")
 @example(text="1\n00:00:01,000 --> 00:00:02,000\nHi. There.\n", suffix=".srt", encoding="utf-8")
 def test_text_formats_never_fail_but_with_a_sentence(text, suffix, encoding):
@@ -69,7 +95,10 @@ def test_a_forced_script_keeps_its_invariants(text):
 
 
 @FUZZ
-@given(data=st.binary(max_size=600), suffix=st.sampled_from([".txt", ".md", ".srt", ".vtt", ".epub", ""]))
+@given(
+    data=st.binary(max_size=600),
+    suffix=st.sampled_from([".txt", ".md", ".srt", ".vtt", ".epub", ""]),
+)
 def test_arbitrary_bytes_never_fail_but_with_a_sentence(data, suffix):
     read(data, suffix)
 
@@ -81,7 +110,9 @@ def _epub_bytes() -> bytes:
     book.set_identifier("fuzz")
     book.set_title("Fuzz")
     chapter = epub.EpubHtml(title="One", file_name="one.xhtml")
-    chapter.content = "<html><body><h1>One</h1><p>Some words here.</p><p>More words.</p></body></html>"
+    chapter.content = (
+        "<html><body><h1>One</h1><p>Some words here.</p><p>More words.</p></body></html>"
+    )
     book.add_item(chapter)
     book.toc = [epub.Link("one.xhtml", "One", "one")]
     book.add_item(epub.EpubNcx())
@@ -96,8 +127,10 @@ EPUB = _epub_bytes()
 
 
 @FUZZ
-@given(flips=st.lists(st.tuples(st.integers(0, len(EPUB) - 1), st.integers(1, 255)), max_size=12),
-       cut=st.integers(0, len(EPUB)))
+@given(
+    flips=st.lists(st.tuples(st.integers(0, len(EPUB) - 1), st.integers(1, 255)), max_size=12),
+    cut=st.integers(0, len(EPUB)),
+)
 @example(flips=[], cut=len(EPUB))
 def test_a_damaged_epub_never_fails_but_with_a_sentence(flips, cut):
     data = bytearray(EPUB)
@@ -112,7 +145,11 @@ def test_a_damaged_epub_never_fails_but_with_a_sentence(flips, cut):
 @given(body=TEXTS)
 def test_any_chapter_markup_in_a_valid_epub_keeps_the_invariants(body):
     def swap(name, data):
-        return data.replace(b"<p>Some words here.</p>", body.encode("utf-8")) if name.endswith("one.xhtml") else data
+        return (
+            data.replace(b"<p>Some words here.</p>", body.encode("utf-8"))
+            if name.endswith("one.xhtml")
+            else data
+        )
 
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(EPUB)) as zin, zipfile.ZipFile(out, "w") as zout:

@@ -36,18 +36,21 @@ def test_a_truncated_project_opens_a_recovered_copy(rendered):
         f.truncate(size * 6 // 10)
     before = _digest(path)
     opened = Project.open(path)
-    assert _digest(path) == before                        # the damaged file is only read
+    assert _digest(path) == before  # the damaged file is only read
     assert opened.path != path and opened.path.name.startswith("book.recovered")
     assert "is damaged" in opened.notices[0] and str(opened.path) in opened.notices[0]
     sentences = opened.sentences()
     done = [s for s in sentences if s.status == SentenceStatus.DONE]
-    assert done and len(done) < 24                        # some takes were in the lost part
+    assert done and len(done) < 24  # some takes were in the lost part
     for sentence in done:
         assert len(opened.take_audio(sentence.take_id)) == 12_000
     lost = 24 - len(done)
     named = [n for n in opened.notices[1:] if "rendered again" in n or "could not be read" in n]
     assert named, opened.notices
-    assert len([s for s in sentences if s.status == SentenceStatus.PENDING]) + (24 - len(sentences)) == lost
+    assert (
+        len([s for s in sentences if s.status == SentenceStatus.PENDING]) + (24 - len(sentences))
+        == lost
+    )
     # The recovered copy is a whole project: it opens again without notices.
     assert Project.open(opened.path).notices == []
     # Opening the damaged file again makes another copy, never over the first.
@@ -58,12 +61,16 @@ def test_a_truncated_project_opens_a_recovered_copy(rendered):
 def test_a_garbage_take_is_named_and_its_sentence_rendered_again(rendered):
     victim = rendered.sentences()[1]
     with sqlite3.connect(rendered.path) as con:
-        con.execute("UPDATE takes SET audio = ? WHERE id = ?",
-                    (np.random.default_rng(1).bytes(5000), victim.take_id))
+        con.execute(
+            "UPDATE takes SET audio = ? WHERE id = ?",
+            (np.random.default_rng(1).bytes(5000), victim.take_id),
+        )
     opened = Project.open(rendered.path)
     assert opened.path == rendered.path
-    assert opened.notices == ["Chapter 1 ('Chapter 0'), sentence 2: its audio is damaged; the sentence "
-                              "will be rendered again."]
+    assert opened.notices == [
+        "Chapter 1 ('Chapter 0'), sentence 2: its audio is damaged; the sentence "
+        "will be rendered again."
+    ]
     again = opened.sentence(victim.id)
     assert (again.status, again.take_id) == (SentenceStatus.PENDING, None)
     assert victim.id in [s.id for s in opened.pending()]
@@ -77,7 +84,9 @@ def test_a_take_with_a_good_header_and_a_bad_body_is_a_sentence(rendered):
     victim = rendered.sentences()[2]
     with sqlite3.connect(rendered.path) as con:
         blob = con.execute("SELECT audio FROM takes WHERE id = ?", (victim.take_id,)).fetchone()[0]
-        con.execute("UPDATE takes SET audio = ? WHERE id = ?", (blob[:200] + b"\0" * 100, victim.take_id))
+        con.execute(
+            "UPDATE takes SET audio = ? WHERE id = ?", (blob[:200] + b"\0" * 100, victim.take_id)
+        )
     opened = Project.open(rendered.path)
     with pytest.raises(ProjectError, match="damaged"):
         opened.take_audio(victim.take_id)
@@ -85,17 +94,27 @@ def test_a_take_with_a_good_header_and_a_bad_body_is_a_sentence(rendered):
         opened.rendered_chapters()
 
 
-@pytest.mark.parametrize("column, value, field", [
-    ("status", "bogus", "status"), ("speed", 99, "speed"), ("seed", -1, "seed"), ("text", b"\x00blob", "text"),
-    ("start", float("inf"), "start"), ("locked", 7, "locked"), ("text", "x" * 20_000, "text"),
-])
+@pytest.mark.parametrize(
+    "column, value, field",
+    [
+        ("status", "bogus", "status"),
+        ("speed", 99, "speed"),
+        ("seed", -1, "seed"),
+        ("text", b"\x00blob", "text"),
+        ("start", float("inf"), "start"),
+        ("locked", 7, "locked"),
+        ("text", "x" * 20_000, "text"),
+    ],
+)
 def test_a_bad_row_is_left_out_and_named(rendered, column, value, field):
     victim = rendered.sentences()[3]
     with sqlite3.connect(rendered.path) as con:
         con.execute(f"UPDATE sentences SET {column} = ? WHERE id = ?", (value, victim.id))
     opened = Project.open(rendered.path)
-    assert opened.notices == [f"Chapter 1 ('Chapter 0'), sentence 4: its field '{field}' is not valid; "
-                              "the sentence was left out."]
+    assert opened.notices == [
+        f"Chapter 1 ('Chapter 0'), sentence 4: its field '{field}' is not valid; "
+        "the sentence was left out."
+    ]
     ids = [s.id for s in opened.sentences()]
     assert victim.id not in ids and len(ids) == 23
 

@@ -21,14 +21,34 @@ from app.narration.project.records import MAX_SENTENCE, MAX_TITLE
 from tests.support.narration_books import book, noise
 
 VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-2**63, max_value=2**63 - 1),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=50),
-    st.text(min_size=1, max_size=5).map(lambda t: t * 5000), st.binary(max_size=200))
-SENTENCE_COLUMNS = ("chapter_id", "idx", "text", "speaker", "start", "end", "seed", "speed", "status",
-                    "locked", "error", "take_id", "generation")
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=50),
+    st.text(min_size=1, max_size=5).map(lambda t: t * 5000),
+    st.binary(max_size=200),
+)
+SENTENCE_COLUMNS = (
+    "chapter_id",
+    "idx",
+    "text",
+    "speaker",
+    "start",
+    "end",
+    "seed",
+    "speed",
+    "status",
+    "locked",
+    "error",
+    "take_id",
+    "generation",
+)
 TAKE_COLUMNS = ("sentence_id", "seed", "samples", "created", "worker", "audio")
 CHAPTER_COLUMNS = ("idx", "title", "reference", "reference_text", "reference_voice")
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +60,7 @@ def template(tmp_path_factory):
 
 
 def _open_changed(template: Path, sql: str, params) -> Project | None:
-    folder = Path(tempfile.mkdtemp(dir=template.parent))    # under pytest's own temporary folders
+    folder = Path(tempfile.mkdtemp(dir=template.parent))  # under pytest's own temporary folders
     path = folder / "p.ctsproj"
     shutil.copy(template, path)
     try:
@@ -81,7 +101,9 @@ def _check(project: Project) -> None:
 @FUZZ
 @given(column=st.sampled_from(SENTENCE_COLUMNS), value=VALUES, row=st.integers(1, 6))
 def test_any_sentence_value_reads_back_within_caps(template, column, value, row):
-    project = _open_changed(template, f"UPDATE sentences SET {column} = ? WHERE id = ?", (value, row))
+    project = _open_changed(
+        template, f"UPDATE sentences SET {column} = ? WHERE id = ?", (value, row)
+    )
     assume(project is not None)
     _check(project)
 
@@ -97,28 +119,43 @@ def test_any_take_value_reads_back_within_caps(template, column, value, row):
 @FUZZ
 @given(column=st.sampled_from(CHAPTER_COLUMNS), value=VALUES, row=st.integers(1, 2))
 def test_any_chapter_value_reads_back_within_caps(template, column, value, row):
-    project = _open_changed(template, f"UPDATE chapters SET {column} = ? WHERE id = ?", (value, row))
+    project = _open_changed(
+        template, f"UPDATE chapters SET {column} = ? WHERE id = ?", (value, row)
+    )
     assume(project is not None)
     _check(project)
 
 
-JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=20)),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=15), inner, max_size=6),
-                    max_leaves=20)
+JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=20)),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=15), inner, max_size=6)
+    ),
+    max_leaves=20,
+)
 
 
 @FUZZ
-@given(data=st.dictionaries(st.sampled_from(sorted(ExportSettings.model_fields) + ["other"]), JSON, max_size=8)
-       | JSON, raw=st.booleans())
+@given(
+    data=st.dictionaries(
+        st.sampled_from(sorted(ExportSettings.model_fields) + ["other"]), JSON, max_size=8
+    )
+    | JSON,
+    raw=st.booleans(),
+)
 def test_any_stored_settings_read_back_as_valid_settings(template, data, raw):
     import json
 
     text = json.dumps(data) if not raw else str(data)
-    project = _open_changed(template, "INSERT OR REPLACE INTO meta (key, value) VALUES ('settings', ?)", (text,))
+    project = _open_changed(
+        template, "INSERT OR REPLACE INTO meta (key, value) VALUES ('settings', ?)", (text,)
+    )
     assert project is not None
     settings_read = project.settings()
     assert ExportSettings.model_validate(settings_read.model_dump()) == settings_read
-    valid_fields = {k: v for k, v in (data.items() if isinstance(data, dict) else ()) if k != "other"}
+    valid_fields = {
+        k: v for k, v in (data.items() if isinstance(data, dict) else ()) if k != "other"
+    }
     try:
         expected = ExportSettings.model_validate(valid_fields)
     except Exception:

@@ -28,8 +28,11 @@ while True:
 
 def test_a_killed_writer_loses_at_most_one_take(tmp_path):
     project = Project.create(tmp_path / "book.ctsproj", book())
-    child = subprocess.Popen([sys.executable, "-c", WRITER, str(project.path)], cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(project.path)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     try:
         deadline = time.monotonic() + 120
         while sum(len(project.takes(s.id)) for s in project.sentences()) < 20:
@@ -37,7 +40,7 @@ def test_a_killed_writer_loses_at_most_one_take(tmp_path):
             assert time.monotonic() < deadline, "the writer wrote nothing"
             time.sleep(0.05)
     finally:
-        child.kill()            # SIGKILL (TerminateProcess on Windows): no clean-up runs
+        child.kill()  # SIGKILL (TerminateProcess on Windows): no clean-up runs
         child.wait()
     opened = Project.open(project.path)
     assert opened.notices == [] and opened.path == project.path

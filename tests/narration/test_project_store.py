@@ -28,12 +28,19 @@ def project(tmp_path):
 def test_a_created_project_opens_with_its_document(tmp_path):
     made = Project.create(tmp_path / "cues.ctsproj", cues(), seed=7)
     with Project.open(made.path) as opened:
-        assert (opened.title, opened.kind, opened.seed, opened.notices) == ("Cues", "subtitles", 7, [])
+        assert (opened.title, opened.kind, opened.seed, opened.notices) == (
+            "Cues",
+            "subtitles",
+            7,
+            [],
+        )
         [chapter] = opened.chapters()
         assert chapter.reference is None
         got = opened.sentences(chapter.id)
         assert [(s.text, s.start, s.end, s.status, s.take_id) for s in got] == [
-            ("第一句。", 0.5, 2.0, SentenceStatus.PENDING, None), ("第二句。", 2.5, 4.25, SentenceStatus.PENDING, None)]
+            ("第一句。", 0.5, 2.0, SentenceStatus.PENDING, None),
+            ("第二句。", 2.5, 4.25, SentenceStatus.PENDING, None),
+        ]
         assert [s.seed for s in got] == [sentence_seed(7, 0, 0), sentence_seed(7, 0, 1)]
 
 
@@ -66,7 +73,7 @@ def test_a_take_round_trips_as_lossless_24_bit(project):
     take = project.add_take(first.id, audio, first.seed, worker="test")
     back = project.take_audio(take.id)
     assert back.dtype == np.float32 and len(back) == len(audio)
-    assert np.max(np.abs(back - audio)) < 2.0 ** -22
+    assert np.max(np.abs(back - audio)) < 2.0**-22
     assert np.array_equal(back, takes_audio.canonical(audio))
     again = Project.open(project.path).sentences()[0]
     assert (again.status, again.take_id, again.duration) == (SentenceStatus.DONE, take.id, 0.75)
@@ -79,7 +86,10 @@ def test_choosing_between_takes(project):
     two = project.add_take(first.id, noise(0.25, 2), first.seed, choose=False)
     assert project.sentence(first.id).take_id == one.id
     project.choose_take(first.id, two.id)
-    assert (project.sentence(first.id).take_id, project.sentence(first.id).duration) == (two.id, 0.25)
+    assert (project.sentence(first.id).take_id, project.sentence(first.id).duration) == (
+        two.id,
+        0.25,
+    )
     other = project.sentences()[1]
     with pytest.raises(ProjectError, match="does not belong"):
         project.choose_take(other.id, one.id)
@@ -90,8 +100,13 @@ def test_edit_regenerate_lock_speed_and_failure(project):
     take = project.add_take(first.id, noise(), first.seed)
     project.edit_text(first.id, "  改过的句子。 ")
     edited = project.sentence(first.id)
-    assert (edited.text, edited.status, edited.take_id, edited.seed) == ("改过的句子。", SentenceStatus.PENDING, None, first.seed)
-    assert project.takes(first.id) == [take]          # earlier takes stay to compare
+    assert (edited.text, edited.status, edited.take_id, edited.seed) == (
+        "改过的句子。",
+        SentenceStatus.PENDING,
+        None,
+        first.seed,
+    )
+    assert project.takes(first.id) == [take]  # earlier takes stay to compare
 
     project.add_take(second.id, noise(), second.seed)
     new_seed = project.regenerate(second.id)
@@ -101,8 +116,11 @@ def test_edit_regenerate_lock_speed_and_failure(project):
     assert project.regenerate(second.id) not in (new_seed, second.seed)
 
     project.set_locked(second.id, True)
-    for change in (lambda: project.edit_text(second.id, "不行。"), lambda: project.regenerate(second.id),
-                   lambda: project.set_speed(second.id, 3)):
+    for change in (
+        lambda: project.edit_text(second.id, "不行。"),
+        lambda: project.regenerate(second.id),
+        lambda: project.set_speed(second.id, 3),
+    ):
         with pytest.raises(ProjectError, match="locked"):
             change()
     project.set_locked(second.id, False)
@@ -124,10 +142,18 @@ def test_a_change_is_whole_or_absent(project):
     stored leaves no take behind either."""
     first = project.sentences()[0]
     with pytest.raises(ProjectError):
-        project.add_take(first.id, noise(), first.seed, chapter_reference=("x" * 3_000_000, "t", None))
-    assert project.takes(first.id) == [] and project.sentence(first.id).status == SentenceStatus.PENDING
+        project.add_take(
+            first.id, noise(), first.seed, chapter_reference=("x" * 3_000_000, "t", None)
+        )
+    assert (
+        project.takes(first.id) == []
+        and project.sentence(first.id).status == SentenceStatus.PENDING
+    )
     project.add_take(first.id, noise(), first.seed, chapter_reference=("codes", "第一句话。", None))
-    assert (project.chapters()[0].reference, project.chapters()[0].reference_text) == ("codes", "第一句话。")
+    assert (project.chapters()[0].reference, project.chapters()[0].reference_text) == (
+        "codes",
+        "第一句话。",
+    )
 
 
 def test_creating_never_overwrites(tmp_path):
@@ -148,7 +174,7 @@ def test_an_empty_document_is_refused(tmp_path):
 @pytest.mark.parametrize("content", [b"", b"hello, not a database" * 10, None])
 def test_a_file_that_is_not_a_project_is_a_sentence(tmp_path, content):
     path = tmp_path / "other.ctsproj"
-    if content is None:                     # another program's SQLite database
+    if content is None:  # another program's SQLite database
         with sqlite3.connect(path) as con:
             con.execute("CREATE TABLE t (x)")
         content = path.read_bytes()

@@ -25,7 +25,7 @@ def _stop_and_resume(tmp_path, e, name, in_flight):
     first = Renderer(parts, e, in_flight=in_flight, **FAST)
     stopped = first.render(on_progress=lambda p: p.done >= 2 and first.stop())
     assert stopped.state == "stopped" and 0 < stopped.remaining < 6
-    reopened = Project.open(parts.path)           # a new session: only the file carries over
+    reopened = Project.open(parts.path)  # a new session: only the file carries over
     assert Renderer(reopened, e, in_flight=in_flight, **FAST).render().state == "finished"
     return reopened
 
@@ -36,9 +36,14 @@ def test_a_stopped_and_resumed_render_equals_an_uninterrupted_one(tmp_path, engi
     whole = Project.create(tmp_path / "whole.ctsproj", book(), seed=5)
     seen = []
     outcome = Renderer(whole, e, in_flight=1, **FAST).render(on_progress=seen.append)
-    assert (outcome.state, outcome.done, outcome.failed, outcome.remaining) == ("finished", 6, [], 0)
+    assert (outcome.state, outcome.done, outcome.failed, outcome.remaining) == (
+        "finished",
+        6,
+        [],
+        0,
+    )
     assert all(s.status == SentenceStatus.DONE for s in whole.sentences())
-    assert all(c.reference for c in whole.chapters())          # each chapter's voice was locked
+    assert all(c.reference for c in whole.chapters())  # each chapter's voice was locked
     assert seen[0].sentence_id is None and seen[-1].done == seen[-1].total == 6
     assert seen[-1].audio_seconds > 0 and seen[-1].eta_seconds == 0
 
@@ -144,8 +149,15 @@ def test_pause_finishes_what_is_in_flight_and_resume_goes_on(tmp_path, engine):
             renderer.pause()
             done_while_paused.append(p.done)
             # Nothing more is made while paused; resume a moment later from another thread.
-            threading.Timer(0.5, lambda: (done_while_paused.append(
-                sum(s.take_id is not None for s in project.sentences())), renderer.resume())).start()
+            threading.Timer(
+                0.5,
+                lambda: (
+                    done_while_paused.append(
+                        sum(s.take_id is not None for s in project.sentences())
+                    ),
+                    renderer.resume(),
+                ),
+            ).start()
 
     outcome = renderer.render(on_progress=on_progress)
     assert outcome.state == "finished" and outcome.remaining == 0
@@ -167,4 +179,6 @@ def test_an_engine_that_was_shut_down_ends_the_render_with_a_sentence(tmp_path, 
     e.close(timeout=60)
     with pytest.raises(StudioError, match="shut down"):
         Renderer(project, e, **FAST).render()
-    assert all(s.status == SentenceStatus.PENDING for s in project.sentences())   # none marked failed
+    assert all(
+        s.status == SentenceStatus.PENDING for s in project.sentences()
+    )  # none marked failed

@@ -22,7 +22,9 @@ from tests.support.narration_books import book
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
-CHAPTERS = tuple((f"Chapter {c}", tuple(f"第{c}章，第{n}句话。" for n in range(4))) for c in range(3))
+CHAPTERS = tuple(
+    (f"Chapter {c}", tuple(f"第{c}章，第{n}句话。" for n in range(4))) for c in range(3)
+)
 CHILD = r"""
 import sys
 from app.engine.request import SamplingParams
@@ -43,9 +45,19 @@ def _done(project: Project) -> int:
 
 def test_a_killed_render_resumes_to_the_same_audio(tmp_path, tiny_model, engine, synthesizer):
     killed = Project.create(tmp_path / "killed.ctsproj", book(CHAPTERS), seed=9)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(tiny_model), str(killed.path),
-                              synthesizer.device_request, synthesizer.precision_request], cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(tiny_model),
+            str(killed.path),
+            synthesizer.device_request,
+            synthesizer.precision_request,
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     try:
         deadline = time.monotonic() + 600
         while _done(killed) < 3:
@@ -53,7 +65,7 @@ def test_a_killed_render_resumes_to_the_same_audio(tmp_path, tiny_model, engine,
             assert time.monotonic() < deadline, "the render process made nothing"
             time.sleep(0.02)
     finally:
-        child.kill()                # SIGKILL: no handler, no clean-up
+        child.kill()  # SIGKILL: no handler, no clean-up
         child.wait()
     assert child.returncode != 0
     reopened = Project.open(killed.path)

@@ -34,12 +34,17 @@ class RunningServer:
         self.state = state
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(state, cors=cors), host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="off")
+        config = uvicorn.Config(
+            create_app(state, cors=cors),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        while not self.server.started:          # readiness, not a timing assertion
+        while not self.server.started:  # readiness, not a timing assertion
             if not self.thread.is_alive():
                 raise RuntimeError("the test server did not start")
             time.sleep(0.01)

@@ -44,9 +44,25 @@ def test_serve_answers_while_loading_then_speaks_and_stops_on_ctrl_c(tiny_model,
 
     port = free_port()
     env = dict(os.environ, CHATTTS_STUDIO_API_KEY="k3y", CHATTTS_STUDIO_HOME=str(tmp_path / "home"))
-    proc = subprocess.Popen([sys.executable, "-m", "app", "serve", "--model", str(tiny_model), "--port", str(port),
-                             "--device", "cpu"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "serve",
+            "--model",
+            str(tiny_model),
+            "--port",
+            str(port),
+            "--device",
+            "cpu",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
 
     def health():
@@ -57,7 +73,9 @@ def test_serve_answers_while_loading_then_speaks_and_stops_on_ctrl_c(tiny_model,
         wait_for(lambda: health() == "ok" or proc.poll() is not None, "the model loaded", 300)
         assert proc.poll() is None
         client = OpenAI(base_url=url + "/v1", api_key="k3y", max_retries=0, timeout=300)
-        reply = client.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", response_format="wav")
+        reply = client.audio.speech.create(
+            model="tts-1", voice="alloy", input="Hi.", response_format="wav"
+        )
         assert reply.content[:4] == b"RIFF" and len(reply.content) > 44
     finally:
         proc.send_signal(signal.SIGINT)
@@ -80,7 +98,9 @@ def test_max_batch_reaches_the_engine_the_server_builds(tiny_model):
     from app.cli.serve import _load
     from app.server.app import ServerState
 
-    args = build_parser().parse_args(["serve", "--model", str(tiny_model), "--device", "cpu", "--max-batch", "2"])
+    args = build_parser().parse_args(
+        ["serve", "--model", str(tiny_model), "--device", "cpu", "--max-batch", "2"]
+    )
     state = ServerState()
     _load(state, tiny_model, args)
     try:

@@ -29,17 +29,22 @@ def _shape(response: httpx.Response) -> dict:
     return error
 
 
-@pytest.mark.parametrize("fields, exc_type, says", [
-    (dict(voice="nobody"), openai.BadRequestError, "There is no voice named 'nobody'"),
-    (dict(voice="seed:-3"), openai.BadRequestError, "is not a seed"),
-    (dict(voice="x" * 200), openai.BadRequestError, "speaker"),
-    (dict(model="whisper-1"), openai.BadRequestError, "is not served here"),
-    (dict(input="[uv_break]"), openai.BadRequestError, ""),
-    (dict(input="a" * 4097), openai.UnprocessableEntityError, "input"),
-    (dict(speed=5.0), openai.UnprocessableEntityError, "speed"),
-    (dict(response_format="ogg"), openai.UnprocessableEntityError, "response_format"),
-])
-def test_bad_requests_raise_the_clients_exception_with_our_sentence(serve, engine, fields, exc_type, says):
+@pytest.mark.parametrize(
+    "fields, exc_type, says",
+    [
+        (dict(voice="nobody"), openai.BadRequestError, "There is no voice named 'nobody'"),
+        (dict(voice="seed:-3"), openai.BadRequestError, "is not a seed"),
+        (dict(voice="x" * 200), openai.BadRequestError, "speaker"),
+        (dict(model="whisper-1"), openai.BadRequestError, "is not served here"),
+        (dict(input="[uv_break]"), openai.BadRequestError, ""),
+        (dict(input="a" * 4097), openai.UnprocessableEntityError, "input"),
+        (dict(speed=5.0), openai.UnprocessableEntityError, "speed"),
+        (dict(response_format="ogg"), openai.UnprocessableEntityError, "response_format"),
+    ],
+)
+def test_bad_requests_raise_the_clients_exception_with_our_sentence(
+    serve, engine, fields, exc_type, says
+):
     server = serve(engine, **_state())
     with pytest.raises(exc_type) as caught:
         _speak(server.client(), **fields)
@@ -62,8 +67,11 @@ def test_a_body_over_the_cap_is_413_before_parsing(serve, engine, chunked):
     server = serve(engine, **_state())
     body = b'{"model": "tts-1", "voice": "alloy", "input": "' + b"a" * 70_000 + b'"}'
     content = iter([body[:1000], body[1000:]]) if chunked else body
-    response = httpx.post(server.url + "/v1/audio/speech", content=content,
-                          headers={"content-type": "application/json"})
+    response = httpx.post(
+        server.url + "/v1/audio/speech",
+        content=content,
+        headers={"content-type": "application/json"},
+    )
     assert response.status_code == 413
     assert "larger than" in _shape(response)["message"]
 
@@ -74,7 +82,7 @@ def test_a_full_queue_is_429_with_retry_after(serve, engine):
     body = dict(model="tts-1", voice="alloy", input=TEXT, response_format="pcm")
     with httpx.stream("POST", server.url + "/v1/audio/speech", json=body, timeout=120) as held:
         chunks = held.iter_bytes()
-        next(chunks)                   # the first request is in hand, its end held by the gate
+        next(chunks)  # the first request is in hand, its end held by the gate
         with pytest.raises(openai.RateLimitError) as caught:
             _speak(server.client())
         assert int(caught.value.response.headers["retry-after"]) > 0
@@ -107,8 +115,9 @@ def test_a_bug_is_500_without_a_traceback(serve, engine):
         raise RuntimeError("secret internals at /home/x/file.py line 3")
 
     server = serve(engine, wrap_submit=broken, **_state())
-    response = httpx.post(server.url + "/v1/audio/speech",
-                          json=dict(model="tts-1", voice="alloy", input=TEXT))
+    response = httpx.post(
+        server.url + "/v1/audio/speech", json=dict(model="tts-1", voice="alloy", input=TEXT)
+    )
     assert response.status_code == 500
     error = _shape(response)
     assert "log has the details" in error["message"]
@@ -125,5 +134,7 @@ def test_no_cors_unless_an_origin_is_given(serve, engine):
     preflight = {"Origin": "https://example.org", "Access-Control-Request-Method": "POST"}
     plain = httpx.options(serve(engine).url + "/v1/audio/speech", headers=preflight)
     assert "access-control-allow-origin" not in plain.headers
-    allowed = httpx.options(serve(engine, cors=["https://example.org"]).url + "/v1/audio/speech", headers=preflight)
+    allowed = httpx.options(
+        serve(engine, cors=["https://example.org"]).url + "/v1/audio/speech", headers=preflight
+    )
     assert allowed.headers["access-control-allow-origin"] == "https://example.org"

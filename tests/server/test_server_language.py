@@ -34,16 +34,21 @@ def _asks(server, accept_language=None):
     """One request of each kind of refusal: (status, message)."""
     headers = {"Accept-Language": accept_language} if accept_language else {}
     return [
-        httpx.get(server.url + "/v1/nothing", headers=headers),                               # 404
-        httpx.post(server.url + SPEECH, json={**BODY, "speed": 9}, headers=headers),          # 422
-        httpx.post(server.url + SPEECH, json={**BODY, "voice": "nobody"}, headers=headers),   # 400, in a thread
-        httpx.post(server.url + SPEECH, content=b"x" * 70_000, headers=headers),             # 413
+        httpx.get(server.url + "/v1/nothing", headers=headers),  # 404
+        httpx.post(server.url + SPEECH, json={**BODY, "speed": 9}, headers=headers),  # 422
+        httpx.post(
+            server.url + SPEECH, json={**BODY, "voice": "nobody"}, headers=headers
+        ),  # 400, in a thread
+        httpx.post(server.url + SPEECH, content=b"x" * 70_000, headers=headers),  # 413
     ]
 
 
-@pytest.mark.parametrize("accept_language", [None, "en-US,en;q=0.9", "fr-FR, de;q=0.8", "*", "zh;q=0"])
+@pytest.mark.parametrize(
+    "accept_language", [None, "en-US,en;q=0.9", "fr-FR, de;q=0.8", "*", "zh;q=0"]
+)
 def test_an_api_client_gets_english_from_a_chinese_window_unless_it_asks(
-        chinese_process, serve, engine, accept_language):
+    chinese_process, serve, engine, accept_language
+):
     server = serve(engine)
     responses = _asks(server, accept_language)
     assert [r.status_code for r in responses] == [404, 422, 400, 413]
@@ -52,14 +57,18 @@ def test_an_api_client_gets_english_from_a_chinese_window_unless_it_asks(
     assert "There is no voice named 'nobody'" in _message(responses[2])
 
 
-@pytest.mark.parametrize("accept_language", ["zh-CN,zh;q=0.9,en;q=0.8", "fr, zh-TW;q=0.5", "en;q=0.3, zh"])
-def test_a_client_that_asks_for_chinese_gets_chinese_from_an_english_process(serve, engine, accept_language):
+@pytest.mark.parametrize(
+    "accept_language", ["zh-CN,zh;q=0.9,en;q=0.8", "fr, zh-TW;q=0.5", "en;q=0.3, zh"]
+)
+def test_a_client_that_asks_for_chinese_gets_chinese_from_an_english_process(
+    serve, engine, accept_language
+):
     assert i18n.current_language() == "en"
     responses = _asks(serve(engine), accept_language)
     assert [r.status_code for r in responses] == [404, 422, 400, 413]
     for response in responses:
         assert HAN.search(_message(response)), _message(response)
-    assert i18n.current_language() == "en"          # the process's language is untouched
+    assert i18n.current_language() == "en"  # the process's language is untouched
 
 
 def test_accept_language_picks_the_most_preferred_language_we_speak():
@@ -68,15 +77,18 @@ def test_accept_language_picks_the_most_preferred_language_we_speak():
     assert client_language("de-DE,en;q=0.7,zh;q=0.6") == "en"
     assert client_language("zh;q=abc, en") == "en"
     assert client_language("zh-CN;q=0, en;q=0") == "en"
-    assert client_language("," * 5000 + "zh") == "en"          # a huge header is cut, not parsed whole
+    assert client_language("," * 5000 + "zh") == "en"  # a huge header is cut, not parsed whole
 
 
-@pytest.mark.parametrize("body, headers", [
-    (b'{"model": "tts-1", "input": "hi",,}', {"Content-Type": "application/json"}),
-    (b"not json at all", {"Content-Type": "application/json"}),
-    (b"x" * 70_000, {"Content-Type": "application/json"}),                   # over the size cap too
-    (b"[]", {"Content-Type": "application/json", "Authorization": "Bearer wrong"}),
-])
+@pytest.mark.parametrize(
+    "body, headers",
+    [
+        (b'{"model": "tts-1", "input": "hi",,}', {"Content-Type": "application/json"}),
+        (b"not json at all", {"Content-Type": "application/json"}),
+        (b"x" * 70_000, {"Content-Type": "application/json"}),  # over the size cap too
+        (b"[]", {"Content-Type": "application/json", "Authorization": "Bearer wrong"}),
+    ],
+)
 def test_with_a_key_an_unauthenticated_request_is_401_whatever_its_body(serve, body, headers):
     server = serve(None, api_key="s3cret-key")
     response = httpx.post(server.url + SPEECH, content=body, headers=headers)
@@ -88,18 +100,26 @@ def test_with_a_key_an_unauthenticated_request_is_401_whatever_its_body(serve, b
 def test_invalid_json_is_said_as_such_with_no_offset_for_a_field(serve):
     server = serve(None, api_key="s3cret-key")
     broken = b'{"model": "tts-1", "voice": "alloy", "input": "hi",,}'
-    response = httpx.post(server.url + SPEECH, content=broken,
-                          headers={"Content-Type": "application/json", "Authorization": "Bearer s3cret-key"})
+    response = httpx.post(
+        server.url + SPEECH,
+        content=broken,
+        headers={"Content-Type": "application/json", "Authorization": "Bearer s3cret-key"},
+    )
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["param"] is None and error["code"] == "invalid_json"
-    assert error["message"] == ("The request body is not valid JSON: Expecting property name enclosed in "
-                                f"double quotes at character {broken.index(b',,') + 1}.")
+    assert error["message"] == (
+        "The request body is not valid JSON: Expecting property name enclosed in "
+        f"double quotes at character {broken.index(b',,') + 1}."
+    )
 
 
 @pytest.mark.parametrize("accept_language, chinese", [(None, False), ("zh-CN", True)])
-def test_a_bug_is_said_in_the_clients_language_too(chinese_process, serve, engine, accept_language, chinese):
+def test_a_bug_is_said_in_the_clients_language_too(
+    chinese_process, serve, engine, accept_language, chinese
+):
     """Starlette answers an unexpected exception outside every middleware of ours."""
+
     def broken(engine, request, priority):
         raise RuntimeError("secret internals")
 
@@ -110,17 +130,30 @@ def test_a_bug_is_said_in_the_clients_language_too(chinese_process, serve, engin
     assert bool(HAN.search(_message(response))) is chinese, _message(response)
 
 
-@pytest.mark.parametrize("broken, english, chinese", [
-    (b'{"model": "tts-1",,}', "Expecting property name enclosed in double quotes at character 18.",
-     "第 18 个字符处出错（此处应为用双引号括起来的属性名）。"),
-    (b'{"input": "hi', "Unterminated string at character 10.", "第 10 个字符处出错（字符串没有结束）。"),
-])
+@pytest.mark.parametrize(
+    "broken, english, chinese",
+    [
+        (
+            b'{"model": "tts-1",,}',
+            "Expecting property name enclosed in double quotes at character 18.",
+            "第 18 个字符处出错（此处应为用双引号括起来的属性名）。",
+        ),
+        (
+            b'{"input": "hi',
+            "Unterminated string at character 10.",
+            "第 10 个字符处出错（字符串没有结束）。",
+        ),
+    ],
+)
 def test_the_json_parsers_complaint_is_in_the_clients_language_too(serve, broken, english, chinese):
     server = serve(None)
     said = {}
     for language in ("en", "zh-CN"):
-        response = httpx.post(server.url + SPEECH, content=broken, headers={
-            "Content-Type": "application/json", "Accept-Language": language})
+        response = httpx.post(
+            server.url + SPEECH,
+            content=broken,
+            headers={"Content-Type": "application/json", "Accept-Language": language},
+        )
         assert response.status_code == 422
         said[language] = _message(response)
     assert said["en"] == "The request body is not valid JSON: " + english
@@ -143,14 +176,17 @@ class _FailingJob:
 
 @pytest.mark.parametrize("accept_language, chinese", [(None, False), ("zh-CN", True)])
 def test_an_engine_threads_failure_is_said_in_the_clients_language(
-        chinese_process, serve, engine, accept_language, chinese):
+    chinese_process, serve, engine, accept_language, chinese
+):
     """The engine's thread makes its sentence in the process's language; the client hears its own."""
     from app.engine.errors import StudioError
     from app.engine.synthesis.messages import out_of_memory_speaking
 
     said_on_the_engine_thread = out_of_memory_speaking("cuda:0")
     assert HAN.search(said_on_the_engine_thread)
-    server = serve(engine, wrap_submit=lambda *_: _FailingJob(StudioError(said_on_the_engine_thread)))
+    server = serve(
+        engine, wrap_submit=lambda *_: _FailingJob(StudioError(said_on_the_engine_thread))
+    )
     headers = {"Accept-Language": accept_language} if accept_language else {}
     response = httpx.post(server.url + SPEECH, json=BODY, headers=headers)
     assert response.status_code == 500

@@ -48,7 +48,9 @@ def _alone(synthesizer, text: str, seed: int, sampling=None) -> np.ndarray:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_every_format_decodes_at_24_khz(serve, engine, fmt):
     server = serve(engine, **_state())
-    reply = server.client().audio.speech.create(model="tts-1", voice="alloy", input=TEXT, response_format=fmt)
+    reply = server.client().audio.speech.create(
+        model="tts-1", voice="alloy", input=TEXT, response_format=fmt
+    )
     audio, rate = _decode(fmt, reply.content)
     assert rate == 24_000
     assert audio.size > 0
@@ -57,7 +59,9 @@ def test_every_format_decodes_at_24_khz(serve, engine, fmt):
 def test_pcm_is_the_audio_the_synthesizer_makes_alone(serve, engine, synthesizer):
     alone = _alone(synthesizer, TEXT, OPENAI_VOICES["echo"])
     server = serve(engine, **_state())
-    reply = server.client().audio.speech.create(model="chattts", voice="echo", input=TEXT, response_format="pcm")
+    reply = server.client().audio.speech.create(
+        model="chattts", voice="echo", input=TEXT, response_format="pcm"
+    )
     heard = np.frombuffer(reply.content, dtype="<i2")
     assert heard.shape == alone.shape
     np.testing.assert_allclose(heard.astype(int), alone.astype(int), atol=1)
@@ -68,7 +72,8 @@ def test_streaming_gives_bytes_before_the_request_ends(serve, engine):
     server = serve(engine, wrap_submit=gate, **_state())
     client = server.client(timeout=120)
     with client.audio.speech.with_streaming_response.create(
-            model="tts-1", voice="nova", input=TEXT, response_format="wav") as response:
+        model="tts-1", voice="nova", input=TEXT, response_format="wav"
+    ) as response:
         chunks = response.iter_bytes()
         first = next(chunks)
         # The job's end is held back: these bytes were sent while the request was unfinished.
@@ -89,11 +94,18 @@ def test_sse_stream_carries_base64_audio_then_done(serve, engine):
     server = serve(engine, **_state())
     client = server.client()
     with client.audio.speech.with_streaming_response.create(
-            model="tts-1", voice="nova", input=TEXT, response_format="pcm", stream_format="sse") as response:
+        model="tts-1", voice="nova", input=TEXT, response_format="pcm", stream_format="sse"
+    ) as response:
         assert response.headers["content-type"].startswith("text/event-stream")
-        events = [json.loads(line[len("data: "):]) for line in response.iter_lines() if line.startswith("data: ")]
+        events = [
+            json.loads(line[len("data: ") :])
+            for line in response.iter_lines()
+            if line.startswith("data: ")
+        ]
     assert events[-1]["type"] == "speech.audio.done"
-    pcm = b"".join(base64.b64decode(e["audio"]) for e in events if e["type"] == "speech.audio.delta")
+    pcm = b"".join(
+        base64.b64decode(e["audio"]) for e in events if e["type"] == "speech.audio.delta"
+    )
     assert len(pcm) > 0 and len(pcm) % 2 == 0
 
 
@@ -122,9 +134,12 @@ def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, reque
 
     engine = request.getfixturevalue("engine" if precision == "fp32" else "int8_engine")
     synthesizer = engine.synthesizer
-    asks = [("你好，世界。Then again.", 11), ("Hello there, a longer sentence than the first. More words.", 22),
-            ("再见。第二句话。", 33)]
-    sampling = SamplingParams(max_new_tokens=24, min_new_tokens=24)     # every row runs all steps
+    asks = [
+        ("你好，世界。Then again.", 11),
+        ("Hello there, a longer sentence than the first. More words.", 22),
+        ("再见。第二句话。", 33),
+    ]
+    sampling = SamplingParams(max_new_tokens=24, min_new_tokens=24)  # every row runs all steps
     alone = [_alone(synthesizer, text, seed, sampling) for text, seed in asks]
     server = serve(engine, **_state(sampling=sampling))
     heard: dict[int, np.ndarray] = {}
@@ -133,9 +148,10 @@ def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, reque
     def ask(i, text, seed):
         try:
             reply = server.client(timeout=300).audio.speech.create(
-                model="tts-1", voice=f"seed:{seed}", input=text, response_format="pcm")
+                model="tts-1", voice=f"seed:{seed}", input=text, response_format="pcm"
+            )
             heard[i] = np.frombuffer(reply.content, dtype="<i2")
-        except Exception as exc:    # reported below, with the others' results
+        except Exception as exc:  # reported below, with the others' results
             errors.append(exc)
 
     rows_per_step: list[int] = []
@@ -160,7 +176,7 @@ def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, reque
     finally:
         synthesizer.loop.on_logits = None
     assert not errors
-    assert rows_per_step[0] == len(asks), rows_per_step      # the three first sentences at once
+    assert rows_per_step[0] == len(asks), rows_per_step  # the three first sentences at once
     for i, expected in enumerate(alone):
         assert heard[i].shape == expected.shape
         np.testing.assert_allclose(heard[i].astype(int), expected.astype(int), atol=1)
@@ -171,7 +187,8 @@ def test_a_client_that_leaves_cancels_its_job(serve, engine):
     server = serve(engine, wrap_submit=gate, **_state())
     client = server.client(timeout=120)
     with client.audio.speech.with_streaming_response.create(
-            model="tts-1", voice="nova", input=TEXT, response_format="pcm") as response:
+        model="tts-1", voice="nova", input=TEXT, response_format="pcm"
+    ) as response:
         next(response.iter_bytes())
     # The connection is closed with the job unfinished (its end is held by the gate).
     wait_for(lambda: gate.jobs[0].ticket.cancelled, "the job was cancelled")
@@ -179,7 +196,9 @@ def test_a_client_that_leaves_cancels_its_job(serve, engine):
     gate.open()
 
 
-def test_voices_lists_openai_names_and_saved_voices_which_speak(serve, engine, synthesizer, tmp_path):
+def test_voices_lists_openai_names_and_saved_voices_which_speak(
+    serve, engine, synthesizer, tmp_path
+):
     library = VoiceLibrary(tmp_path / "voices")
     library.save(Voice(name="Narrator", speaker=synthesizer.speaker_for_seed(7), seed=7))
     server = serve(engine, voices=library, **_state())
@@ -189,10 +208,15 @@ def test_voices_lists_openai_names_and_saved_voices_which_speak(serve, engine, s
     names = {v["name"]: v for v in listed}
     assert set(OPENAI_VOICES) <= set(names) and names["Narrator"]["kind"] == "saved"
     client = server.client()
-    by_name = client.audio.speech.create(model="tts-1", voice="Narrator", input=TEXT, response_format="pcm")
-    by_seed = client.audio.speech.create(model="tts-1", voice="seed:7", input=TEXT, response_format="pcm")
-    by_string = client.audio.speech.create(model="tts-1", voice=synthesizer.speaker_for_seed(7), input=TEXT,
-                                           response_format="pcm")
+    by_name = client.audio.speech.create(
+        model="tts-1", voice="Narrator", input=TEXT, response_format="pcm"
+    )
+    by_seed = client.audio.speech.create(
+        model="tts-1", voice="seed:7", input=TEXT, response_format="pcm"
+    )
+    by_string = client.audio.speech.create(
+        model="tts-1", voice=synthesizer.speaker_for_seed(7), input=TEXT, response_format="pcm"
+    )
     # The saved voice is seed 7's speaker and sampling seed: the same audio as seed:7.
     assert by_name.content == by_seed.content
     assert len(by_string.content) > 0
@@ -203,6 +227,8 @@ def test_models_lists_ours_and_openai_aliases(serve, engine):
     assert {"chattts", "tts-1", "tts-1-hd"} <= ids
 
 
-@pytest.mark.parametrize("speed, level", [(0.25, 1), (0.5, 3), (1.0, 5), (2.0, 7), (4.0, 9), (1.2, 6)])
+@pytest.mark.parametrize(
+    "speed, level", [(0.25, 1), (0.5, 3), (1.0, 5), (2.0, 7), (4.0, 9), (1.2, 6)]
+)
 def test_openai_speed_maps_onto_chattts_levels(speed, level):
     assert chattts_speed(speed) == level

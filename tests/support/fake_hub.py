@@ -20,7 +20,7 @@ class FakeHub:
         self.drop_after: dict[str, int] = {}
         self.corrupt_once: set[str] = set()
         self.ignore_range = False
-        self.log: list[tuple[str, str, str | None]] = []   # method, path, Range header
+        self.log: list[tuple[str, str, str | None]] = []  # method, path, Range header
         self.bytes_sent = 0
         hub = self
 
@@ -34,7 +34,7 @@ class FakeHub:
                 prefix = f"/{hub.repo}/resolve/"
                 if not self.path.startswith(prefix):
                     return None, None
-                rel = self.path[len(prefix):].split("/", 1)[1]
+                rel = self.path[len(prefix) :].split("/", 1)[1]
                 path = hub.model_dir / rel
                 return rel, path if path.is_file() else None
 
@@ -79,7 +79,7 @@ class FakeHub:
                     hub.bytes_sent += cut
                     self.wfile.flush()
                     self.close_connection = True
-                    self.connection.shutdown(2)   # the line goes dead mid-file
+                    self.connection.shutdown(2)  # the line goes dead mid-file
                     return
                 self.wfile.write(body)
                 hub.bytes_sent += len(body)

@@ -44,7 +44,9 @@ LOW, HIGH = 20.0, 100.0
 SEED = 7
 
 
-def _factors(width: int, count: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def _factors(
+    width: int, count: int, generator: torch.Generator
+) -> tuple[torch.Tensor, torch.Tensor]:
     channels = torch.randperm(width, generator=generator)[:count]
     factors = LOW + (HIGH - LOW) * torch.rand(count, generator=generator)
     return channels, factors
@@ -61,8 +63,10 @@ def add_outliers(llama: torch.nn.Module, count: int = CHANNELS, seed: int = SEED
     mlp_c, mlp_f = _factors(llama.config.intermediate_size, count, g)
     for layer in llama.layers:
         attn, mlp = layer.self_attn, layer.mlp
-        for norm, consumers in ((layer.input_layernorm, (attn.q_proj, attn.k_proj, attn.v_proj)),
-                                (layer.post_attention_layernorm, (mlp.gate_proj, mlp.up_proj))):
+        for norm, consumers in (
+            (layer.input_layernorm, (attn.q_proj, attn.k_proj, attn.v_proj)),
+            (layer.post_attention_layernorm, (mlp.gate_proj, mlp.up_proj)),
+        ):
             norm.weight[norm_c] *= norm_f
             for linear in consumers:
                 linear.weight[:, norm_c] /= norm_f
@@ -78,7 +82,7 @@ def unit_gain(llama: torch.nn.Module) -> None:
     """Every Linear weight of the layers rescaled to std 1/sqrt(fan_in), in place."""
     for module in llama.layers.modules():
         if isinstance(module, torch.nn.Linear):
-            module.weight.mul_(1.0 / (module.weight.std() * module.in_features ** 0.5))
+            module.weight.mul_(1.0 / (module.weight.std() * module.in_features**0.5))
 
 
 def stress_view(chat, outliers: bool = True, count: int = CHANNELS, seed: int = SEED):
@@ -93,4 +97,6 @@ def stress_view(chat, outliers: bool = True, count: int = CHANNELS, seed: int = 
 
 def plain(chat):
     """The loaded model as it is, as a Chat-like view."""
-    return SimpleNamespace(gpt=SimpleNamespace(gpt=chat.gpt.gpt), embed=chat.embed, config=chat.config)
+    return SimpleNamespace(
+        gpt=SimpleNamespace(gpt=chat.gpt.gpt), embed=chat.embed, config=chat.config
+    )

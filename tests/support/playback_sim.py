@@ -18,25 +18,25 @@ from app.engine.audio.buffering import BufferState
 from app.engine.audio.playback import SoundDeviceOutput
 
 SAMPLE_RATE = 24_000
-BLOCK = 480                     # 20 ms per callback, a typical sound card period
+BLOCK = 480  # 20 ms per callback, a typical sound card period
 
 
 @dataclass
 class Arrival:
-    at: float                   # seconds after Play
+    at: float  # seconds after Play
     samples: int
     segment: int
     final: bool
-    audio: np.ndarray | None = None   # the piece's samples; None: the segment's marker
-    vocoder_s: float = 0.0      # what the producer reports its vocoder took for the piece
+    audio: np.ndarray | None = None  # the piece's samples; None: the segment's marker
+    vocoder_s: float = 0.0  # what the producer reports its vocoder took for the piece
 
 
 @dataclass
 class Played:
-    output: np.ndarray          # the markers the speaker got, 0.0 for silence
+    output: np.ndarray  # the markers the speaker got, 0.0 for silence
     first_sound_s: float | None
-    states: list = field(default_factory=list)   # BufferState changes, in order
-    buffer_gaps: int = 0        # the buffer's own count, for comparison
+    states: list = field(default_factory=list)  # BufferState changes, in order
+    buffer_gaps: int = 0  # the buffer's own count, for comparison
 
     def gaps_inside_sentences(self) -> int:
         out = self.output
@@ -73,8 +73,13 @@ def earliest_gapless_start(arrivals: list[Arrival], segment: int = 0) -> float |
     return start
 
 
-def paced(durations: list[float], speed: float, piece_s: float = 0.256, latency_s: float = 0.3,
-          stall: tuple[float, float] | None = None) -> list[Arrival]:
+def paced(
+    durations: list[float],
+    speed: float,
+    piece_s: float = 0.256,
+    latency_s: float = 0.3,
+    stall: tuple[float, float] | None = None,
+) -> list[Arrival]:
     """A producer making `speed` seconds of audio per second, in pieces of `piece_s`, after
     `latency_s`; `stall`: (at, seconds) it stops making anything once."""
     arrivals, t = [], latency_s
@@ -92,15 +97,24 @@ def paced(durations: list[float], speed: float, piece_s: float = 0.256, latency_
     return arrivals
 
 
-def grid_arrivals(tokens: int, speed: float, latency_s: float = 0.3, looks: int = 4, **vocoder) -> list[Arrival]:
+def grid_arrivals(
+    tokens: int, speed: float, latency_s: float = 0.3, looks: int = 4, **vocoder
+) -> list[Arrival]:
     """One sentence of `tokens` tokens streamed on the vocoder's real token grid
     (`StreamingVocoder`, shipped defaults unless given): a token takes 1 / `speed` of its
     audio's length to make, and pieces are looked for every `looks` tokens, as the engine does."""
     return paced_grid_arrivals(tokens, lambda n: speed, latency_s, looks=looks, **vocoder)
 
 
-def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cost_s: float = 0.0,
-                        looks: int = 4, token_cost_s: float = 0.0, **vocoder) -> list[Arrival]:
+def paced_grid_arrivals(
+    tokens: int,
+    speed_at,
+    latency_s: float = 0.1,
+    piece_cost_s: float = 0.0,
+    looks: int = 4,
+    token_cost_s: float = 0.0,
+    **vocoder,
+) -> list[Arrival]:
     """One sentence on the vocoder's token grid (as `grid_arrivals`), its n-th token (from 0)
     made at `speed_at(n)` times real time, and each piece costing the vocoder `piece_cost_s`
     plus `token_cost_s` per token it holds, which the producer reports with the piece."""
@@ -117,7 +131,9 @@ def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cos
         hiddens = torch.zeros(n, 1)
         while (window := stream.plan(hiddens, final)) is not None:
             before = stream.emitted
-            stream.finish(window, np.zeros(window.hiddens.shape[0] * SAMPLES_PER_TOKEN, dtype=np.float32))
+            stream.finish(
+                window, np.zeros(window.hiddens.shape[0] * SAMPLES_PER_TOKEN, dtype=np.float32)
+            )
             cost = piece_cost_s + token_cost_s * (stream.emitted - before) / SAMPLES_PER_TOKEN
             t += cost
             arrivals.append(Arrival(t, stream.emitted - before, 0, window.final, vocoder_s=cost))
@@ -130,8 +146,15 @@ def paced_grid_arrivals(tokens: int, speed_at, latency_s: float = 0.1, piece_cos
     return arrivals
 
 
-def wavering_grid_arrivals(tokens: int, speed: float, waver: float, seed: int, latency_s: float = 0.1,
-                           piece_cost_s: float = 0.018, token_cost_s: float = 0.0) -> list[Arrival]:
+def wavering_grid_arrivals(
+    tokens: int,
+    speed: float,
+    waver: float,
+    seed: int,
+    latency_s: float = 0.1,
+    piece_cost_s: float = 0.018,
+    token_cost_s: float = 0.0,
+) -> list[Arrival]:
     """As a real machine makes them: the speed redrawn every 12 tokens within `speed` * (1 +-
     `waver`), and every piece costing the vocoder `piece_cost_s` (+ `token_cost_s` per token)
     more (on the 2-core CPU, 12-token pieces came 1.15-1.2x real time when 48-token ones came
@@ -140,8 +163,9 @@ def wavering_grid_arrivals(tokens: int, speed: float, waver: float, seed: int, l
 
     rng = random.Random(seed)
     speeds = [speed * (1 + rng.uniform(-waver, waver)) for _ in range(tokens // 12 + 1)]
-    return paced_grid_arrivals(tokens, lambda n: speeds[n // 12], latency_s, piece_cost_s,
-                               token_cost_s=token_cost_s)
+    return paced_grid_arrivals(
+        tokens, lambda n: speeds[n // 12], latency_s, piece_cost_s, token_cost_s=token_cost_s
+    )
 
 
 def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
@@ -165,7 +189,13 @@ def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
             pass
 
     out = SoundDeviceOutput.__new__(SoundDeviceOutput)
-    out.device, out._clock, out._stream, out._buffer, out.problem = None, lambda: now[0], None, None, None
+    out.device, out._clock, out._stream, out._buffer, out.problem = (
+        None,
+        lambda: now[0],
+        None,
+        None,
+        None,
+    )
     out._sd = types.SimpleNamespace(OutputStream=Stream, CallbackStop=CallbackStop)
     states: list[BufferState] = []
     out.set_state_listener(states.append)
@@ -175,7 +205,11 @@ def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
     while now[0] < limit_s:
         while k < len(pending) and pending[k].at <= now[0]:
             a = pending[k]
-            audio = a.audio if a.audio is not None else np.full(a.samples, float(a.segment + 1), dtype=np.float32)
+            audio = (
+                a.audio
+                if a.audio is not None
+                else np.full(a.samples, float(a.segment + 1), dtype=np.float32)
+            )
             # Queued when it came, as the window queues a piece when it arrives; the sound card
             # pulls on its own 20 ms grid.
             pull_at, now[0] = now[0], a.at

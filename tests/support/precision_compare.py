@@ -37,7 +37,9 @@ def _decode(loop, emb: torch.Tensor, steps: int, forced: torch.Tensor | None = N
             at = prompt + i
             x = loop.embed_tokens(fed.view(1, -1), audio=True)
             step_mask = torch.ones(1, 1, 1, at + 1, dtype=torch.bool)
-            hidden = loop.run_stack(x, torch.tensor([[at]]), step_mask, k, v, slots[at:at + 1], at + 1)[:, -1]
+            hidden = loop.run_stack(
+                x, torch.tensor([[at]]), step_mask, k, v, slots[at : at + 1], at + 1
+            )[:, -1]
     return torch.stack(logits), torch.stack(codes)
 
 
@@ -54,7 +56,9 @@ def reference_run(reference, emb: torch.Tensor, steps: int):
 def compare(reference, candidate, emb: torch.Tensor, steps: int) -> dict:
     """Numbers for `candidate` (a DecodeLoop) against `reference`: the fp32 DecodeLoop, or its
     `reference_run` over the same prompt and steps."""
-    ref_logits, ref_codes = reference if isinstance(reference, tuple) else _decode(reference, emb, steps)
+    ref_logits, ref_codes = (
+        reference if isinstance(reference, tuple) else _decode(reference, emb, steps)
+    )
     free_logits, free_codes = _decode(candidate, emb, steps)
     forced_logits, _ = _decode(candidate, emb, steps, forced=ref_codes)
     same = (free_codes == ref_codes).all(-1)

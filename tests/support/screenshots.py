@@ -17,9 +17,9 @@ from pathlib import Path
 
 SAMPLES = {
     "en": "ChatTTS Studio turns text into natural speech on your own computer.\n"
-          "Pick a voice, press Play, and hear the first sentence while the rest is still being made.",
+    "Pick a voice, press Play, and hear the first sentence while the rest is still being made.",
     "zh_CN": "ChatTTS Studio 在你自己的电脑上把文字变成自然的语音。\n"
-             "选一个音色，按下播放，第一句话在其余部分生成时就开始朗读。",
+    "选一个音色，按下播放，第一句话在其余部分生成时就开始朗读。",
 }
 
 
@@ -61,8 +61,9 @@ def take_screenshots(out_dir: str, model_dir: str) -> list[Path]:
             app.processEvents()
             time.sleep(0.01)
         path = out / f"main-window-{language}.png"
-        window.screen().grabWindow(0, 0, 0, window.frameGeometry().width(),
-                                   window.frameGeometry().height()).save(str(path))
+        window.screen().grabWindow(
+            0, 0, 0, window.frameGeometry().width(), window.frameGeometry().height()
+        ).save(str(path))
         written.append(path)
     _wait(app, lambda: window.last_report is not None)
     window.open_doctor()
@@ -77,7 +78,7 @@ def take_screenshots(out_dir: str, model_dir: str) -> list[Path]:
     wizard = window.wizard
     wizard.move(0, 0)
     before = window.last_report
-    wizard.next()                       # the diagnostics page runs the full check again
+    wizard.next()  # the diagnostics page runs the full check again
     _wait(app, lambda: window.last_report is not before, timeout_s=120)
     written.append(_grab(app, wizard, out / "first-run-wizard-en.png", settle=100))
     wizard.close()
@@ -89,14 +90,17 @@ def _grab(app, widget, path: Path, settle: int = 30) -> Path:
     for _ in range(settle):
         app.processEvents()
         time.sleep(0.01)
-    widget.screen().grabWindow(0, 0, 0, widget.frameGeometry().width(),
-                               widget.frameGeometry().height()).save(str(path))
+    widget.screen().grabWindow(
+        0, 0, 0, widget.frameGeometry().width(), widget.frameGeometry().height()
+    ).save(str(path))
     return path
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.support.screenshots",
-                                description="Screenshots of the window in English and Chinese, for the README.")
+    p = argparse.ArgumentParser(
+        prog="python -m tests.support.screenshots",
+        description="Screenshots of the window in English and Chinese, for the README.",
+    )
     p.add_argument("dir", help="where to write the PNGs")
     p.add_argument("--model", required=True, help="the model folder to load")
     args = p.parse_args(argv)

@@ -9,7 +9,7 @@ import numpy as np
 
 from tests.support.playback_sim import SAMPLE_RATE, Arrival
 
-ROOM_NOISE = 3e-5          # a vocoder's quiet is not digital silence
+ROOM_NOISE = 3e-5  # a vocoder's quiet is not digital silence
 
 
 def quiet(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
@@ -28,8 +28,13 @@ def syllable(seconds: float, rng, noise: float = ROOM_NOISE) -> np.ndarray:
     return np.where(wave == 0.0, noise, wave).astype(np.float32)
 
 
-def sentence(clauses: list[int], seed: int, pause_s: float = 0.35, closure_s: float = 0.12,
-             noise: float = ROOM_NOISE) -> tuple[np.ndarray, list[tuple[int, int]]]:
+def sentence(
+    clauses: list[int],
+    seed: int,
+    pause_s: float = 0.35,
+    closure_s: float = 0.12,
+    noise: float = ROOM_NOISE,
+) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """`clauses`: syllables per clause; `noise`: the RMS of the hiss under it all. Returns the
     samples and each pause's [start, end)."""
     rng = np.random.default_rng(seed)
@@ -39,7 +44,7 @@ def sentence(clauses: list[int], seed: int, pause_s: float = 0.35, closure_s: fl
             voiced = syllable(rng.uniform(0.12, 0.3), rng, noise)
             parts.append(voiced)
             at += len(voiced)
-            if s < count - 1 and rng.random() < 0.5:      # a stop consonant's closure
+            if s < count - 1 and rng.random() < 0.5:  # a stop consonant's closure
                 closure = quiet(rng.uniform(0.04, closure_s), rng, noise)
                 parts.append(closure)
                 at += len(closure)
@@ -51,13 +56,14 @@ def sentence(clauses: list[int], seed: int, pause_s: float = 0.35, closure_s: fl
     return np.concatenate(parts), pauses
 
 
-def streamed(sentences: list[np.ndarray], speed: float, piece_s: float = 0.256,
-             latency_s: float = 0.3) -> list[Arrival]:
+def streamed(
+    sentences: list[np.ndarray], speed: float, piece_s: float = 0.256, latency_s: float = 0.3
+) -> list[Arrival]:
     """The sentences made `speed` seconds of audio per second, in pieces of `piece_s`."""
     arrivals, t, piece = [], latency_s, int(piece_s * SAMPLE_RATE)
     for index, audio in enumerate(sentences):
         for start in range(0, len(audio), piece):
-            chunk = audio[start:start + piece]
+            chunk = audio[start : start + piece]
             t += len(chunk) / SAMPLE_RATE / speed
             arrivals.append(Arrival(t, len(chunk), index, start + piece >= len(audio), chunk))
     return arrivals
@@ -77,20 +83,22 @@ def inserted_silences(output: np.ndarray, sentences: list[np.ndarray]) -> list[t
     for b in begins:
         p = int(position[b])
         if p >= len(source):
-            break                                    # the stream is over
+            break  # the stream is over
         k = int(np.searchsorted(starts, p, side="right") - 1)
         found.append((k, p - int(starts[k])))
     return found
 
 
-def outside_pauses(waits: list[tuple[int, int]], pauses: list[list[tuple[int, int]]]
-                   ) -> list[tuple[int, int]]:
+def outside_pauses(
+    waits: list[tuple[int, int]], pauses: list[list[tuple[int, int]]]
+) -> list[tuple[int, int]]:
     """The waits (from `inserted_silences`) neither at a sentence's start nor inside a pause."""
     return [(k, at) for k, at in waits if at and not any(a < at < b for a, b in pauses[k])]
 
 
-def speech_over(arrivals: list[Arrival], seed: int = 0, syllables_per_clause: int = 6
-                ) -> tuple[list[Arrival], list[np.ndarray], list[list[tuple[int, int]]]]:
+def speech_over(
+    arrivals: list[Arrival], seed: int = 0, syllables_per_clause: int = 6
+) -> tuple[list[Arrival], list[np.ndarray], list[list[tuple[int, int]]]]:
     """The same pieces at the same moments (a real engine's, say), their samples replaced by
     speech-shaped audio with a pause every `syllables_per_clause` syllables: where a player
     would start and wait on speech made at that pace. Returns the arrivals, each sentence's
@@ -100,16 +108,18 @@ def speech_over(arrivals: list[Arrival], seed: int = 0, syllables_per_clause: in
         totals[a.segment] = totals.get(a.segment, 0) + a.samples
     sentences, pauses = {}, {}
     for k, total in totals.items():
-        clauses = [syllables_per_clause] * (1 + total // (syllables_per_clause * int(0.3 * SAMPLE_RATE)))
+        clauses = [syllables_per_clause] * (
+            1 + total // (syllables_per_clause * int(0.3 * SAMPLE_RATE))
+        )
         audio, found = sentence(clauses, seed=seed + k)
-        while len(audio) < total:                  # short syllables: one more clause
+        while len(audio) < total:  # short syllables: one more clause
             clauses.append(syllables_per_clause)
             audio, found = sentence(clauses, seed=seed + k)
         sentences[k] = audio[:total]
         pauses[k] = [(a, b) for a, b in found if b <= total]
     at, out = dict.fromkeys(totals, 0), []
     for a in arrivals:
-        chunk = sentences[a.segment][at[a.segment]:at[a.segment] + a.samples]
+        chunk = sentences[a.segment][at[a.segment] : at[a.segment] + a.samples]
         at[a.segment] += a.samples
         out.append(Arrival(a.at, a.samples, a.segment, a.final, chunk, a.vocoder_s))
     order = sorted(totals)

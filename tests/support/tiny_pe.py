@@ -17,7 +17,7 @@ def pe_importing(*dlls: str) -> bytes:
     tail = bytearray()
     tail_start = 20 * (len(dlls) + 1)
     hint_name = tail_start
-    tail += struct.pack("<H", 0) + b"f\0" + b"\0"            # hint, name, pad to even
+    tail += struct.pack("<H", 0) + b"f\0" + b"\0"  # hint, name, pad to even
     for dll in dlls:
         name_rva = SECTION_RVA + tail_start + len(tail)
         tail += dll.encode("ascii") + b"\0"
@@ -35,13 +35,47 @@ def pe_importing(*dlls: str) -> bytes:
     dos = b"MZ" + b"\0" * 58 + struct.pack("<I", 0x40)
     coff = struct.pack("<HHIIIHH", 0x8664, 1, 0, 0, 0, 240, 0x2022)
     optional = struct.pack("<HBBIIIII", 0x20B, 14, 0, 0, raw_size, 0, 0, SECTION_RVA)
-    optional += struct.pack("<QIIHHHHHHIIIIHHQQQQII", 0x180000000, SECTION_ALIGN, FILE_ALIGN,
-                            6, 0, 0, 0, 6, 0, 0, image_size, FILE_ALIGN, 0, 2, 0x160,
-                            0x100000, 0x1000, 0x100000, 0x1000, 0, 16)
+    optional += struct.pack(
+        "<QIIHHHHHHIIIIHHQQQQII",
+        0x180000000,
+        SECTION_ALIGN,
+        FILE_ALIGN,
+        6,
+        0,
+        0,
+        0,
+        6,
+        0,
+        0,
+        image_size,
+        FILE_ALIGN,
+        0,
+        2,
+        0x160,
+        0x100000,
+        0x1000,
+        0x100000,
+        0x1000,
+        0,
+        16,
+    )
     directories = [(0, 0)] * 16
-    directories[1] = (SECTION_RVA, len(descriptors))       # IMAGE_DIRECTORY_ENTRY_IMPORT
+    directories[1] = (SECTION_RVA, len(descriptors))  # IMAGE_DIRECTORY_ENTRY_IMPORT
     optional += b"".join(struct.pack("<II", *d) for d in directories)
-    header = struct.pack("<8sIIIIIIHHI", b".idata", len(section), SECTION_RVA, raw_size,
-                         FILE_ALIGN, 0, 0, 0, 0, 0xC0000040)
+    header = struct.pack(
+        "<8sIIIIIIHHI",
+        b".idata",
+        len(section),
+        SECTION_RVA,
+        raw_size,
+        FILE_ALIGN,
+        0,
+        0,
+        0,
+        0,
+        0xC0000040,
+    )
     headers = dos + b"PE\0\0" + coff + optional + header
-    return headers + b"\0" * (FILE_ALIGN - len(headers)) + section + b"\0" * (raw_size - len(section))
+    return (
+        headers + b"\0" * (FILE_ALIGN - len(headers)) + section + b"\0" * (raw_size - len(section))
+    )

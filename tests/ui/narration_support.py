@@ -18,10 +18,22 @@ from app.workers.synthesis_worker import ModelStatus
 RATE = 24_000
 
 
-def make_project(path, chapters=(("One", ("Hello there.", "A second sentence.", "The third.")),
-                                 ("Two", ("Only one here.",)))) -> Project:
-    document = SourceDocument("Book", "text", tuple(
-        SourceChapter(title, tuple(SourceSentence(t) for t in texts)) for title, texts in chapters), author="Jane Doe")
+def make_project(
+    path,
+    chapters=(
+        ("One", ("Hello there.", "A second sentence.", "The third.")),
+        ("Two", ("Only one here.",)),
+    ),
+) -> Project:
+    document = SourceDocument(
+        "Book",
+        "text",
+        tuple(
+            SourceChapter(title, tuple(SourceSentence(t) for t in texts))
+            for title, texts in chapters
+        ),
+        author="Jane Doe",
+    )
     return Project.create(path, document, seed=7)
 
 
@@ -111,6 +123,16 @@ class FakeRenderer:
                 return Outcome("cancelled", done - 1)
             self.project.add_take(s.id, tone(0.5, 0.1 * done), seed=s.seed, worker="fake")
             in_chapter = [t for t in todo if t.chapter_id == s.chapter_id]
-            on_progress(Progress(s.chapter_id, chapters[s.chapter_id].index, in_chapter.index(s) + 1,
-                                 len(in_chapter), done, len(todo), s.id, 120.0 * (len(todo) - done)))
+            on_progress(
+                Progress(
+                    s.chapter_id,
+                    chapters[s.chapter_id].index,
+                    in_chapter.index(s) + 1,
+                    len(in_chapter),
+                    done,
+                    len(todo),
+                    s.id,
+                    120.0 * (len(todo) - done),
+                )
+            )
         return Outcome("finished", len(todo))

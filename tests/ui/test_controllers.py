@@ -37,15 +37,18 @@ def _states(model):
     return seen
 
 
-def test_model_states_missing_then_loading_then_ready(qtbot, settings, synthesis, tiny_model, tmp_path):
+def test_model_states_missing_then_loading_then_ready(
+    qtbot, settings, synthesis, tiny_model, tmp_path
+):
     settings.model_dir = str(tmp_path / "empty")
     model = ModelController(settings, synthesis)
     seen = _states(model)
     assert model.check_presence() is False
     assert seen == [ModelState.MISSING] and model.missing_folder == str(tmp_path / "empty")
     seen.clear()
-    with qtbot.waitSignal(model.stateChanged, check_params_cb=lambda s: s is ModelState.READY,
-                          timeout=LOAD_TIMEOUT_MS):
+    with qtbot.waitSignal(
+        model.stateChanged, check_params_cb=lambda s: s is ModelState.READY, timeout=LOAD_TIMEOUT_MS
+    ):
         model.set_model_dir(str(tiny_model))
     assert seen == [ModelState.UNKNOWN, ModelState.LOADING, ModelState.READY]
     assert settings.model_dir == str(tiny_model)
@@ -57,15 +60,20 @@ def test_a_damaged_model_fails_with_the_engine_s_sentence(qtbot, settings, synth
     (model_copy / "asset" / "Vocos.safetensors").write_bytes(b"not a model")
     settings.model_dir = str(model_copy)
     model = ModelController(settings, synthesis)
-    with qtbot.waitSignal(model.stateChanged, check_params_cb=lambda s: s is ModelState.FAILED,
-                          timeout=LOAD_TIMEOUT_MS):
+    with qtbot.waitSignal(
+        model.stateChanged,
+        check_params_cb=lambda s: s is ModelState.FAILED,
+        timeout=LOAD_TIMEOUT_MS,
+    ):
         model.load()
     assert "Vocos.safetensors" in model.error and model.status is None
 
 
 def test_the_doctor_s_device_is_used_unless_settings_name_one(settings, synthesis):
     model = ModelController(settings, synthesis)
-    gpu = Recommendation(DeviceOption.CUDA, Because.GPU_WORKS, "The NVIDIA GPU works with this PyTorch.")
+    gpu = Recommendation(
+        DeviceOption.CUDA, Because.GPU_WORKS, "The NVIDIA GPU works with this PyTorch."
+    )
     model.use_recommendation(type("Report", (), {"recommendation": gpu})())
     assert model.effective_device() == "cuda"
     settings.device = "cpu"
@@ -78,10 +86,11 @@ def ready(qtbot, settings, synthesis):
     model = ModelController(settings, synthesis)
     speech = SpeechController(synthesis, model, FakeOutput())
     assert model.check_presence()
-    with pytest.raises(NotReady):                     # refused until the model is loaded
+    with pytest.raises(NotReady):  # refused until the model is loaded
         speech.start(SynthesisRequest("你好。"))
-    with qtbot.waitSignal(model.stateChanged, check_params_cb=lambda s: s is ModelState.READY,
-                          timeout=LOAD_TIMEOUT_MS):
+    with qtbot.waitSignal(
+        model.stateChanged, check_params_cb=lambda s: s is ModelState.READY, timeout=LOAD_TIMEOUT_MS
+    ):
         model.load()
     return model, speech
 
@@ -91,13 +100,15 @@ def test_speech_streams_a_request_and_reports_it_once(qtbot, ready):
     busy, done = [], []
     speech.busyChanged.connect(busy.append)
     speech.finished.connect(lambda *args: done.append(args))
-    request = SynthesisRequest("你好，世界。", refine_text=False, sampling=SamplingParams(max_new_tokens=64))
+    request = SynthesisRequest(
+        "你好，世界。", refine_text=False, sampling=SamplingParams(max_new_tokens=64)
+    )
     with qtbot.waitSignal(speech.finished, timeout=RUN_TIMEOUT_MS):
         with qtbot.waitSignal(speech.started, timeout=1_000):
             assert speech.start(request, audition=True)
         assert speech.busy
-        assert speech.start(SynthesisRequest("另一个。")) is False      # one at a time
-    (got_request, result, audition), = done
+        assert speech.start(SynthesisRequest("另一个。")) is False  # one at a time
+    ((got_request, result, audition),) = done
     assert got_request is request and audition is True
     assert busy == [True, False] and not speech.busy
     assert speech.output.ended and np.allclose(speech.output.played(), result.audio)
@@ -107,8 +118,11 @@ def test_speech_streams_a_request_and_reports_it_once(qtbot, ready):
     assert segments[-1][1] is True
     # ... with the time its vocoder call took, which the player's grid rule sets apart.
     assert len(speech.output.vocoder_seconds) == len(segments)
-    assert all(seconds > 0 for seconds, chunk in zip(speech.output.vocoder_seconds, speech.output.chunks)
-               if chunk.size)
+    assert all(
+        seconds > 0
+        for seconds, chunk in zip(speech.output.vocoder_seconds, speech.output.chunks)
+        if chunk.size
+    )
 
 
 def test_saved_audio_goes_to_the_output_whole_and_final(ready):
@@ -161,9 +175,14 @@ def test_history_says_when_a_result_cannot_be_kept(qtbot, monkeypatch):
     from app.engine.library import history as history_module
 
     history = HistoryController()
-    monkeypatch.setattr(history_module, "write_wav",
-                        lambda *_a, **_k: (_ for _ in ()).throw(OutputError("the disk is full")))
-    with qtbot.waitSignal(history.notSaved, check_params_cb=lambda reason: "disk is full" in reason):
+    monkeypatch.setattr(
+        history_module,
+        "write_wav",
+        lambda *_a, **_k: (_ for _ in ()).throw(OutputError("the disk is full")),
+    )
+    with qtbot.waitSignal(
+        history.notSaved, check_params_cb=lambda reason: "disk is full" in reason
+    ):
         assert history.record(SynthesisRequest("lost"), _result()) is None
 
 
@@ -177,7 +196,7 @@ def test_a_library_that_cannot_open_gives_a_temporary_one_and_says_why(unopenabl
     assert scratch.is_dir() and history.audio(entry) is not None
     history.close()
     assert not scratch.exists()
-    history.close()                       # twice is harmless
+    history.close()  # twice is harmless
 
 
 def test_closing_a_history_on_the_user_s_library_removes_nothing(tmp_path):
@@ -221,7 +240,9 @@ def test_a_crashing_doctor_is_one_sentence(qtbot, doctor_for):
     doctor = doctor_for(broken)
     with qtbot.waitSignal(doctor.failed, timeout=LOAD_TIMEOUT_MS) as got:
         doctor.run(quick=False)
-    assert got.args[0].startswith("The diagnostics could not run") and "probe exploded" in got.args[0]
+    assert (
+        got.args[0].startswith("The diagnostics could not run") and "probe exploded" in got.args[0]
+    )
     assert doctor.report is None and doctor.problems() == []
 
 

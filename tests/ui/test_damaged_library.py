@@ -20,7 +20,9 @@ def _good_voice_file(folder, name):
 
 def _legacy_voice_with_number_notes(data):
     _good_voice_file(data / "voices", "Alice")
-    (data / "voices" / "forge.json").write_text(json.dumps({"name": "F", "speaker": SPEAKER, "notes": 123}))
+    (data / "voices" / "forge.json").write_text(
+        json.dumps({"name": "F", "speaker": SPEAKER, "notes": 123})
+    )
     return "forge.json"
 
 
@@ -40,7 +42,7 @@ def _legacy_truncated_lexicon(data):
 def _damaged_database(data):
     lib = Library(data / "library")
     VoiceLibrary(lib).save(Voice(name="Alice", speaker=SPEAKER))
-    Library(data / "library")                 # a start that backs it up
+    Library(data / "library")  # a start that backs it up
     lib.rows("PRAGMA wal_checkpoint(TRUNCATE)")
     raw = bytearray(lib.path.read_bytes())
     raw[100:4096] = b"\x00\xff" * ((4096 - 100) // 2)
@@ -62,14 +64,26 @@ def _missing_database(data):
 
 # The window words each notice by its kind (and a whole file by WHOLE_FILE), in its own
 # Qt-translated sentence rather than the command line's.
-@pytest.mark.parametrize("damage, worded", [
-    (_legacy_voice_with_number_notes, "a record was skipped because its field \u201cnotes\u201d is not valid"),
-    (_legacy_truncated_index, "could not be read; it was kept as it is and the rest was loaded."),
-    (_legacy_truncated_lexicon, "could not be read; it was kept as it is and the rest was loaded."),
-    (_damaged_database, "and the backup"),
-    (_emptied_database, "Your library was empty although its backups hold your data"),
-    (_missing_database, "was missing: the backup"),
-])
+@pytest.mark.parametrize(
+    "damage, worded",
+    [
+        (
+            _legacy_voice_with_number_notes,
+            "a record was skipped because its field \u201cnotes\u201d is not valid",
+        ),
+        (
+            _legacy_truncated_index,
+            "could not be read; it was kept as it is and the rest was loaded.",
+        ),
+        (
+            _legacy_truncated_lexicon,
+            "could not be read; it was kept as it is and the rest was loaded.",
+        ),
+        (_damaged_database, "and the backup"),
+        (_emptied_database, "Your library was empty although its backups hold your data"),
+        (_missing_database, "was missing: the backup"),
+    ],
+)
 def test_the_window_starts_over_a_damaged_file_and_says_so(make_window, damage, worded):
     data = paths.data_dir()
     named = damage(data)
@@ -83,11 +97,18 @@ def test_the_window_starts_over_a_damaged_file_and_says_so(make_window, damage, 
 def test_a_history_row_with_wrong_types_does_not_stop_the_window(make_window):
     store = HistoryStore()
     audio = np.zeros(240, dtype=np.float32)
-    good = store.add(SynthesisRequest("kept"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
-    bad = store.add(SynthesisRequest("bad"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
+    good = store.add(
+        SynthesisRequest("kept"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True)
+    )
+    bad = store.add(
+        SynthesisRequest("bad"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True)
+    )
     with store.library.transaction() as con:
-        con.execute("UPDATE history SET request = '{\"sampling\": 5, \"speed\": \"fast\"}', "
-                    "duration = 'x' WHERE id = ?", (int(bad.id),))
+        con.execute(
+            'UPDATE history SET request = \'{"sampling": 5, "speed": "fast"}\', '
+            "duration = 'x' WHERE id = ?",
+            (int(bad.id),),
+        )
     window = make_window(start=False)
     assert window.history_panel.list.count() == 1
     assert window.history.entries()[0].id == good.id
@@ -103,8 +124,11 @@ def test_a_history_that_cannot_be_written_is_said_in_the_window(make_window, mon
         raise OutputError("The history folder cannot be written: permission denied.")
 
     monkeypatch.setattr(history_module, "write_wav", refuse)
-    window.speech.finished.emit(SynthesisRequest("hi"),
-                                SynthesisResult(np.zeros(240, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1, True), False)
+    window.speech.finished.emit(
+        SynthesisRequest("hi"),
+        SynthesisResult(np.zeros(240, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1, True),
+        False,
+    )
     assert "permission denied" in window.library_banner.text()
     assert "history" in window.library_banner.text()
     assert PronunciationDictionary().entries == {}
@@ -113,20 +137,31 @@ def test_a_history_that_cannot_be_written_is_said_in_the_window(make_window, mon
 def test_regenerating_a_row_with_out_of_range_settings_says_which(make_window):
     store = HistoryStore()
     audio = np.zeros(240, dtype=np.float32)
-    entry = store.add(SynthesisRequest("again"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
+    entry = store.add(
+        SynthesisRequest("again"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True)
+    )
     with store.library.transaction() as con:
-        con.execute("UPDATE history SET request = ? WHERE id = ?",
-                    (json.dumps({"text": "again", "sampling": {"top_p": 5}}), int(entry.id)))
+        con.execute(
+            "UPDATE history SET request = ? WHERE id = ?",
+            (json.dumps({"text": "again", "sampling": {"top_p": 5}}), int(entry.id)),
+        )
     window = make_window(start=False)
     window.regenerate(entry.id)
-    assert window.status.text() == ("top-p must be greater than 0 and at most 1; "
-                                    "change it in the Parameters tab.")
+    assert window.status.text() == (
+        "top-p must be greater than 0 and at most 1; change it in the Parameters tab."
+    )
     assert not window.is_busy()
 
 
 def test_saved_parameters_of_the_wrong_kind_do_not_stop_the_window(make_window, settings):
-    settings.params = {"speed": "fast", "temperature": [1], "top_k": 10**30, "top_p": float("nan"),
-                       "oral": None, "refine_text": False}
+    settings.params = {
+        "speed": "fast",
+        "temperature": [1],
+        "top_k": 10**30,
+        "top_p": float("nan"),
+        "oral": None,
+        "refine_text": False,
+    }
     window = make_window(start=False)
     values = window.params_panel.values()
     assert values["speed"] == 5 and values["top_k"] == 100 and values["oral"] is None

@@ -8,7 +8,9 @@ from app.ui.controllers import ModelState
 from tests.ui.conftest import LOAD_TIMEOUT_MS
 
 
-def test_the_window_starts_over_a_model_description_with_strings_for_numbers(make_window, settings, model_copy, qtbot):
+def test_the_window_starts_over_a_model_description_with_strings_for_numbers(
+    make_window, settings, model_copy, qtbot
+):
     cfg_path = model_copy / STUDIO_CONFIG_NAME
     cfg = json.loads(cfg_path.read_text())
     cfg["dimensions"]["gpt"]["hidden_size"] = "64"

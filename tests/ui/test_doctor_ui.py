@@ -30,7 +30,7 @@ def recording_synthesizer():
 
     def factory(root, device, precision="auto"):
         devices.append(device)
-        return Synthesizer(root, device="cpu")   # this machine has no GPU to honour "cuda" with
+        return Synthesizer(root, device="cpu")  # this machine has no GPU to honour "cuda" with
 
     factory.devices = devices
     return factory
@@ -39,8 +39,8 @@ def recording_synthesizer():
 def test_startup_checks_run_quick_then_their_recommendation_picks_the_device(make_window):
     probe, synth = snapshot_probe("win_fine"), recording_synthesizer()
     window = make_window(doctor_probe_factory=probe, synthesizer_factory=synth)
-    assert probe.calls == [True]             # the quick checks, before the model loads
-    assert synth.devices == ["cuda"]         # the doctor found a working GPU
+    assert probe.calls == [True]  # the quick checks, before the model loads
+    assert synth.devices == ["cuda"]  # the doctor found a working GPU
     assert window.doctor_banner.isHidden()
 
 
@@ -52,8 +52,10 @@ def test_a_device_chosen_in_settings_overrides_the_doctor(make_window, settings)
 
 
 def test_a_failed_check_shows_a_banner_that_opens_the_panel(qtbot, make_window):
-    window = make_window(doctor_probe_factory=snapshot_probe("win_cpu_torch_rtx"),
-                         synthesizer_factory=recording_synthesizer())
+    window = make_window(
+        doctor_probe_factory=snapshot_probe("win_cpu_torch_rtx"),
+        synthesizer_factory=recording_synthesizer(),
+    )
     assert "CPU-only build" in window.doctor_banner.text()
     qtbot.mouseClick(window.doctor_banner.button, Qt.MouseButton.LeftButton)
     assert window.doctor_dialog.isVisible()
@@ -68,8 +70,10 @@ def test_a_failed_check_shows_a_banner_that_opens_the_panel(qtbot, make_window):
 def test_on_linux_the_panel_folds_the_windows_checks_into_one_closed_row(make_window):
     from tests.doctor.test_runner import WINDOWS_ONLY
 
-    window = make_window(doctor_probe_factory=snapshot_probe("linux_cpu_only"),
-                         synthesizer_factory=recording_synthesizer())
+    window = make_window(
+        doctor_probe_factory=snapshot_probe("linux_cpu_only"),
+        synthesizer_factory=recording_synthesizer(),
+    )
     tree, report = window.doctor_panel.tree, window.last_report
     titles = {r.id: r.title for r in report.results}
     top = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
@@ -82,15 +86,18 @@ def test_on_linux_the_panel_folds_the_windows_checks_into_one_closed_row(make_wi
     assert list(under) == [titles[i] for i in WINDOWS_ONLY]
     assert under[titles["tdr"]] == "TDR is a Windows display-driver setting."
     assert window.doctor_panel.item_for("tdr").text(1) == "TDR is a Windows display-driver setting."
-    assert "GPU memory" in " ".join(item.text(0) for item in top)   # a skip that applies here stays
+    assert "GPU memory" in " ".join(item.text(0) for item in top)  # a skip that applies here stays
 
 
 def test_on_windows_the_panel_folds_nothing(make_window):
-    window = make_window(doctor_probe_factory=snapshot_probe("win_fine"),
-                         synthesizer_factory=recording_synthesizer())
+    window = make_window(
+        doctor_probe_factory=snapshot_probe("win_fine"), synthesizer_factory=recording_synthesizer()
+    )
     tree = window.doctor_panel.tree
     assert tree.topLevelItemCount() == len(window.last_report.results)
-    assert "Not applicable here" not in [tree.topLevelItem(i).text(0)[4:] for i in range(tree.topLevelItemCount())]
+    assert "Not applicable here" not in [
+        tree.topLevelItem(i).text(0)[4:] for i in range(tree.topLevelItemCount())
+    ]
 
 
 def test_panel_rerun_copy_and_save(qtbot, make_window, tmp_path, monkeypatch):
@@ -99,7 +106,7 @@ def test_panel_rerun_copy_and_save(qtbot, make_window, tmp_path, monkeypatch):
     panel = window.doctor_panel
     with qtbot.waitSignal(window.doctor.reportReady, timeout=LOAD_TIMEOUT_MS):
         qtbot.mouseClick(panel.rerun_button, Qt.MouseButton.LeftButton)
-    assert probe.calls == [True, False]       # re-run is the full check
+    assert probe.calls == [True, False]  # re-run is the full check
     qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)
     copied = QGuiApplication.clipboard().text()
     assert "[!] GPU timeout (TDR)" in copied and "TdrDelay" in copied
@@ -112,15 +119,19 @@ def test_panel_rerun_copy_and_save(qtbot, make_window, tmp_path, monkeypatch):
     assert shown and "could not be saved" in shown[0]
 
 
-def test_first_run_wizard_walks_through_checks_model_and_a_test_sentence(qtbot, make_window, settings):
+def test_first_run_wizard_walks_through_checks_model_and_a_test_sentence(
+    qtbot, make_window, settings
+):
     settings.first_run_done = False
-    window = make_window(doctor_probe_factory=snapshot_probe("linux_cpu_only"),
-                         synthesizer_factory=recording_synthesizer())
+    window = make_window(
+        doctor_probe_factory=snapshot_probe("linux_cpu_only"),
+        synthesizer_factory=recording_synthesizer(),
+    )
     window.open_wizard()
     wizard = window.wizard
     assert wizard.isVisible()
     with qtbot.waitSignal(window.doctor.reportReady, timeout=LOAD_TIMEOUT_MS):
-        wizard.next()                                      # diagnostics page starts a full check
+        wizard.next()  # diagnostics page starts a full check
     diagnostics = wizard.currentPage()
     assert diagnostics.panel.item_for("torch_build").text(0).startswith("[✓]")
     wizard.next()

@@ -15,10 +15,16 @@ from tests.ui.test_rough_edges import HAN, _no_device_window
 
 
 # -- 11 language switch ---------------------------------------------------------------------
-def test_switching_to_chinese_retranslates_the_audio_banner_and_the_warnings(qtbot, make_window, monkeypatch):
+def test_switching_to_chinese_retranslates_the_audio_banner_and_the_warnings(
+    qtbot, make_window, monkeypatch
+):
     window = _no_device_window(make_window)
-    request = SynthesisRequest("第一句话。第二句话。", refine_text=False, voice_lock=False,
-                               sampling=SamplingParams(max_new_tokens=4))
+    request = SynthesisRequest(
+        "第一句话。第二句话。",
+        refine_text=False,
+        voice_lock=False,
+        sampling=SamplingParams(max_new_tokens=4),
+    )
     monkeypatch.setattr(window, "current_request", lambda: request)
     with qtbot.waitSignal(window.speech.finished, timeout=RUN_TIMEOUT_MS):
         window.play()
@@ -29,9 +35,11 @@ def test_switching_to_chinese_retranslates_the_audio_banner_and_the_warnings(qtb
         shown = [window.audio_banner.text()]
         assert HAN.search(shown[0]), shown[0]
         box = window.result_warnings
-        assert box.count() >= 2                                  # each sentence hit the 4-token limit
-        shown += [box.item(r).text() for r in range(box.count())] + [box.item(r).toolTip() for r in range(box.count())]
-        shown.append(window.status.text())                       # the status line too
+        assert box.count() >= 2  # each sentence hit the 4-token limit
+        shown += [box.item(r).text() for r in range(box.count())] + [
+            box.item(r).toolTip() for r in range(box.count())
+        ]
+        shown.append(window.status.text())  # the status line too
         for text in shown:
             assert HAN.search(text) and english_runs(text, {}) == [], text
             assert not re.search(r"\b(audio|Sentence|limit|found)\b", text), text
@@ -88,7 +96,9 @@ def test_history_rows_say_seconds_in_chinese(qtbot, window):
         window.menus.actions["language.en"].trigger()
 
 
-def test_a_language_change_says_the_rows_again_without_reading_the_library(qtbot, window, monkeypatch):
+def test_a_language_change_says_the_rows_again_without_reading_the_library(
+    qtbot, window, monkeypatch
+):
     """The rows shown are said again; the library is not read (it may be gone: a finished
     self-test removes its home while its window could still hear the change)."""
     run_to_end(qtbot, window, "秒。")
@@ -110,9 +120,17 @@ def test_a_language_change_says_the_rows_again_without_reading_the_library(qtbot
 def test_the_ready_line_is_whole_sentences(qtbot, window):
     from types import SimpleNamespace
 
-    status = SimpleNamespace(kind="tiny", device="cpu", decode="jit-int8", load_seconds=2.0,
-                             precision_asked="auto", precision="int8")
-    assert window.ui.ready_text(status).startswith("Ready: tiny on cpu, jit-int8 (loaded in 2.0 s). int8 is")
+    status = SimpleNamespace(
+        kind="tiny",
+        device="cpu",
+        decode="jit-int8",
+        load_seconds=2.0,
+        precision_asked="auto",
+        precision="int8",
+    )
+    assert window.ui.ready_text(status).startswith(
+        "Ready: tiny on cpu, jit-int8 (loaded in 2.0 s). int8 is"
+    )
     try:
         window.menus.actions["language.zh_CN"].trigger()
         qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)

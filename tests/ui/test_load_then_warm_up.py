@@ -18,7 +18,9 @@ def test_loaded_is_said_before_the_warm_up_which_runs_on_the_engine_thread(tiny_
             super().load(verify=verify, warm_up=warm_up)
 
         def warm_up_parts(self):
-            events.append(("warm_up", threading.current_thread().name, self._warm_shapes is not None))
+            events.append(
+                ("warm_up", threading.current_thread().name, self._warm_shapes is not None)
+            )
             parts = super().warm_up_parts()
 
             def recorded(part, last):
@@ -27,24 +29,29 @@ def test_loaded_is_said_before_the_warm_up_which_runs_on_the_engine_thread(tiny_
                     part()
                     if last:
                         warmed.set()
+
                 return run
 
             return [recorded(part, i == len(parts) - 1) for i, part in enumerate(parts)]
 
-    worker = SynthesisWorker(lambda root, device, precision="auto": Recording(root, device=device,
-                                                                              precision="fp32"))
+    worker = SynthesisWorker(
+        lambda root, device, precision="auto": Recording(root, device=device, precision="fp32")
+    )
     worker.loaded.connect(lambda status: events.append(("loaded", status.decode)))
     worker.loadFailed.connect(lambda message: events.append(("failed", message)))
     try:
         worker.loadModel(str(tiny_model), "cpu", "fp32")
         assert warmed.wait(300)
-        assert events[:3] == [("load", False, "chattts-engine"), ("loaded", "jit-fp32"),
-                              ("warm_up", "chattts-engine", True)]
-        parts = events[3:]             # two first sentences, then graph captures (nothing on a CPU)
+        assert events[:3] == [
+            ("load", False, "chattts-engine"),
+            ("loaded", "jit-fp32"),
+            ("warm_up", "chattts-engine", True),
+        ]
+        parts = events[3:]  # two first sentences, then graph captures (nothing on a CPU)
         assert len(parts) >= 2 and set(parts) == {("part", "chattts-engine")}
         synth = worker.synthesizer()
         assert synth.warmed.wait(60)
-        assert synth._warm_shapes is None and synth.warm_up_parts() == []    # done once
+        assert synth._warm_shapes is None and synth.warm_up_parts() == []  # done once
     finally:
         worker.shutdown()
 
@@ -71,7 +78,7 @@ def test_a_play_pressed_during_the_warm_up_is_decoded_before_its_next_part(synth
 
     class Parts:
         warmed = threading.Event()
-        warm_up = Synthesizer.warm_up       # the real one, over the parts below
+        warm_up = Synthesizer.warm_up  # the real one, over the parts below
 
         def warm_up_parts(self):
             return [first, second]
@@ -80,8 +87,11 @@ def test_a_play_pressed_during_the_warm_up_is_decoded_before_its_next_part(synth
     try:
         warming.start()
         assert first_running.wait(60)
-        job["play"] = engine.submit(SynthesisRequest("你好。", seed=3, refine_text=False,
-                                                     sampling=SamplingParams(max_new_tokens=16)))
+        job["play"] = engine.submit(
+            SynthesisRequest(
+                "你好。", seed=3, refine_text=False, sampling=SamplingParams(max_new_tokens=16)
+            )
+        )
         play_in.set()
         items = list(job["play"])
         warming.join(60)

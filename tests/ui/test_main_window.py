@@ -19,7 +19,7 @@ def test_play_streams_chunks_to_the_output_and_keeps_the_result(qtbot, window):
     output = window.output
     run_to_end(qtbot, window, "你好，世界。Hello there.")
     assert output.starts == 1 and output.sample_rate == 24_000
-    assert len(output.chunks) >= 2          # streamed: pieces of each sentence as they were ready
+    assert len(output.chunks) >= 2  # streamed: pieces of each sentence as they were ready
     assert output.ended
     entries = window.history.entries()
     assert len(entries) == 1 and window.history_panel.list.count() == 1
@@ -32,7 +32,9 @@ def test_play_streams_chunks_to_the_output_and_keeps_the_result(qtbot, window):
     assert window.voice_panel.speaker_string() == entries[0].speaker
 
 
-def test_export_writes_a_valid_wav_with_a_name_from_the_first_words(qtbot, window, tmp_path, monkeypatch):
+def test_export_writes_a_valid_wav_with_a_name_from_the_first_words(
+    qtbot, window, tmp_path, monkeypatch
+):
     run_to_end(qtbot, window, "Hello wonderful world of speech. Second sentence.")
     asked = {}
 
@@ -72,13 +74,15 @@ class DecodePause:
         # The warm-up's sentences run on the same loop; only the Play's steps are counted.
         assert synth.warmed.wait(60)
         monkeypatch.setattr(synth.loop, "on_logits", self._step)
-        if release_on_cancel:      # for a close, where the test cannot act once it started
+        if release_on_cancel:  # for a close, where the test cannot act once it started
             scheduler = window.model.engine().scheduler
             real = scheduler.cancel
-            monkeypatch.setattr(scheduler, "cancel", lambda ticket: (real(ticket), self.release.set()))
+            monkeypatch.setattr(
+                scheduler, "cancel", lambda ticket: (real(ticket), self.release.set())
+            )
 
     def _step(self, _step, logits, _rows):
-        logits[:, 625] = float("-inf")      # no sentence ends: there is always more to stop
+        logits[:, 625] = float("-inf")  # no sentence ends: there is always more to stop
         self.calls += 1
         if self.release.is_set():
             self.after += 1
@@ -99,13 +103,18 @@ def start_and_pause(qtbot, window, pause, play):
 def test_stop_interrupts_the_decode_in_flight_and_the_next_play_works(qtbot, window, monkeypatch):
     output = window.output
     pause = DecodePause(window, monkeypatch)
-    start_and_pause(qtbot, window, pause, lambda: qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton))
+    start_and_pause(
+        qtbot,
+        window,
+        pause,
+        lambda: qtbot.mouseClick(window.play_button, Qt.MouseButton.LeftButton),
+    )
     with qtbot.waitSignal(window.speech.stopConfirmed, timeout=30_000):
         qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
-        assert not window.is_busy()       # the button answers at once
+        assert not window.is_busy()  # the button answers at once
         assert output.stops >= 1 and not output.is_active()
         pause.release.set()
-    assert pause.after <= 1               # the decode ended within a step of Stop
+    assert pause.after <= 1  # the decode ended within a step of Stop
     assert window.history.entries() == []
     assert window.status.text() == "Stopped."
     monkeypatch.undo()
@@ -113,7 +122,9 @@ def test_stop_interrupts_the_decode_in_flight_and_the_next_play_works(qtbot, win
     assert len(window.history.entries()) == 1
 
 
-def test_closing_during_synthesis_stops_the_decode_and_the_worker_thread(qtbot, make_window, monkeypatch):
+def test_closing_during_synthesis_stops_the_decode_and_the_worker_thread(
+    qtbot, make_window, monkeypatch
+):
     window = make_window()
     pause = DecodePause(window, monkeypatch, release_on_cancel=True)
     start_and_pause(qtbot, window, pause, window.play)
@@ -122,7 +133,9 @@ def test_closing_during_synthesis_stops_the_decode_and_the_worker_thread(qtbot, 
     assert pause.release.is_set() and pause.after <= 1
 
 
-def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, make_window, monkeypatch):
+def test_history_survives_a_restart_with_replay_regenerate_and_delete(
+    qtbot, make_window, monkeypatch
+):
     first = make_window()
     run_to_end(qtbot, first, "历史记录。")
     original = first.history.entries()[0]
@@ -142,7 +155,7 @@ def test_history_survives_a_restart_with_replay_regenerate_and_delete(qtbot, mak
     assert second.text_panel.text() == "历史记录。"
     newest, older = second.history.entries()
     assert newest.request == older.request
-    assert np.array_equal(second.history.audio(newest)[0], audio)   # same settings, same sound
+    assert np.array_equal(second.history.audio(newest)[0], audio)  # same settings, same sound
 
     second.history_panel.select(older.id)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
@@ -177,8 +190,9 @@ def test_settings_round_trip(qtbot, make_window, settings):
     assert again.geometry() == geometry
 
 
-def test_missing_model_shows_a_banner_and_choose_folder_loads_one(qtbot, make_window, settings,
-                                                                   tiny_model, tmp_path, monkeypatch):
+def test_missing_model_shows_a_banner_and_choose_folder_loads_one(
+    qtbot, make_window, settings, tiny_model, tmp_path, monkeypatch
+):
     settings.model_dir = str(tmp_path / "empty")
     window = make_window(wait_loaded=False)
     assert not window.model_banner.isHidden()
@@ -205,7 +219,7 @@ def test_corrupt_model_is_explained_in_the_banner(qtbot, make_window, settings, 
 def test_language_switch_retranslates_the_window(qtbot, window):
     window.menus.actions["language.zh_CN"].trigger()
     qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
-    assert "噪声" in window.model_banner.text()      # the test-model banner is translated too
+    assert "噪声" in window.model_banner.text()  # the test-model banner is translated too
     assert window.stop_button.text() == "停止"
     assert window.voice_panel.seed_label.text() == "种子"
     window.menus.actions["language.en"].trigger()
@@ -214,21 +228,31 @@ def test_language_switch_retranslates_the_window(qtbot, window):
 
 
 def test_no_sound_device_is_said_once_and_export_still_works(qtbot, make_window, tmp_path):
-    output = FakeOutput(problem="No audio output device was found, so nothing can be played; "
-                                "Export WAV still works.")
+    output = FakeOutput(
+        problem="No audio output device was found, so nothing can be played; "
+        "Export WAV still works."
+    )
     window = make_window(output=output)
     assert "No audio output device" in window.audio_banner.text()
     run_to_end(qtbot, window, "没有声卡。")
     assert output.chunks == []
-    assert window.history_panel.export_to(window.history_panel.selected_id(), str(tmp_path / "ok.wav"))
+    assert window.history_panel.export_to(
+        window.history_panel.selected_id(), str(tmp_path / "ok.wav")
+    )
     assert sf.info(str(tmp_path / "ok.wav")).frames > 0
 
 
 def test_keyboard_shortcuts_play_and_stop(qtbot, window, monkeypatch):
     window.activateWindow()
     pause = DecodePause(window, monkeypatch)
-    start_and_pause(qtbot, window, pause, lambda: qtbot.keyClick(
-        window.text_panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier))
+    start_and_pause(
+        qtbot,
+        window,
+        pause,
+        lambda: qtbot.keyClick(
+            window.text_panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier
+        ),
+    )
     with qtbot.waitSignal(window.speech.stopConfirmed, timeout=30_000):
         qtbot.keyClick(window.text_panel.editor, Qt.Key.Key_Escape)
         pause.release.set()
@@ -246,22 +270,34 @@ def test_empty_text_is_refused_in_the_status_line(qtbot, window):
 def test_object_names_for_automation(window):
     from PySide6.QtWidgets import QWidget
 
-    for name in ("textInput", "playButton", "stopButton", "exportButton", "seedInput",
-                 "randomVoiceButton", "speakerString", "voiceList", "historyList",
-                 "progressBar", "statusLabel"):
+    for name in (
+        "textInput",
+        "playButton",
+        "stopButton",
+        "exportButton",
+        "seedInput",
+        "randomVoiceButton",
+        "speakerString",
+        "voiceList",
+        "historyList",
+        "progressBar",
+        "statusLabel",
+    ):
         assert window.findChild(QWidget, name) is not None, name
 
 
 def test_precision_menu_reloads_the_model_in_that_format_and_remembers_it(qtbot, window):
     from app.engine.decode import precision
 
-    automatic = precision.choose("auto", "cpu")[0]          # int8 where x86 int8 kernels exist
+    automatic = precision.choose("auto", "cpu")[0]  # int8 where x86 int8 kernels exist
     assert window.model_status.decode == f"jit-{automatic}"
     assert f"jit-{automatic}" in window.status.text()
     other = "fp32" if automatic != "fp32" else "int8"
     window.menus.actions[f"precision.{other}"].trigger()
-    qtbot.waitUntil(lambda: window.model_status is not None and window.model_status.decode == f"jit-{other}",
-                    timeout=LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(
+        lambda: window.model_status is not None and window.model_status.decode == f"jit-{other}",
+        timeout=LOAD_TIMEOUT_MS,
+    )
     assert window.settings.precision == other
     assert f"jit-{other}" in window.status.text()
     run_to_end(qtbot, window, "你好。")
@@ -289,7 +325,8 @@ def test_the_status_line_says_buffering_while_playback_waits(qtbot, make_window)
 
 
 def test_closing_the_window_removes_the_temporary_library_of_a_session_without_its_own(
-        qtbot, make_window, unopenable_library):
+    qtbot, make_window, unopenable_library
+):
     """The user's library could not be opened: this session's history went to a temporary
     folder, which the banner said would not be kept and which closing the window removes."""
     window = make_window(start=False)

@@ -21,18 +21,42 @@ def test_entries_become_actions_that_call_their_handler_and_follow_state(qtbot):
     qtbot.addWidget(window)
     state = {"calls": [], "size": "small", "can_save": False}
     pick = lambda v: (state["calls"].append(v), state.update(size=v))  # noqa: E731
-    menus = build_menus(window.menuBar(), [
-        Menu("file", "&File", [
-            Entry("file.save", "&Save", lambda: state["calls"].append("save"), shortcut="Ctrl+Shift+S",
-                  enabled_when=lambda: state["can_save"]),
-            None,
-            Entry("size.small", "Small", lambda: pick("small"), checked_when=lambda: state["size"] == "small",
-                  group="size"),
-            Entry("size.large", "Large", lambda: pick("large"), checked_when=lambda: state["size"] == "large",
-                  group="size"),
-        ]),
-        Menu("lang", "&Language", [Entry("lang.zh", "简体中文", lambda: None, translated=False)]),
-    ])
+    menus = build_menus(
+        window.menuBar(),
+        [
+            Menu(
+                "file",
+                "&File",
+                [
+                    Entry(
+                        "file.save",
+                        "&Save",
+                        lambda: state["calls"].append("save"),
+                        shortcut="Ctrl+Shift+S",
+                        enabled_when=lambda: state["can_save"],
+                    ),
+                    None,
+                    Entry(
+                        "size.small",
+                        "Small",
+                        lambda: pick("small"),
+                        checked_when=lambda: state["size"] == "small",
+                        group="size",
+                    ),
+                    Entry(
+                        "size.large",
+                        "Large",
+                        lambda: pick("large"),
+                        checked_when=lambda: state["size"] == "large",
+                        group="size",
+                    ),
+                ],
+            ),
+            Menu(
+                "lang", "&Language", [Entry("lang.zh", "简体中文", lambda: None, translated=False)]
+            ),
+        ],
+    )
     save, small, large = (menus.actions[i] for i in ("file.save", "size.small", "size.large"))
     assert [a.text() for a in window.menuBar().actions()] == ["&File", "&Language"]
     assert save.text() == "&Save" and save.shortcut() == QKeySequence("Ctrl+Shift+S")
@@ -41,7 +65,7 @@ def test_entries_become_actions_that_call_their_handler_and_follow_state(qtbot):
     large.trigger()
     assert state["calls"] == ["large"] and large.isChecked() and not small.isChecked()
     state["can_save"] = True
-    state["size"] = "small"                 # changed elsewhere: the menu shows it when it opens
+    state["size"] = "small"  # changed elsewhere: the menu shows it when it opens
     menus.menus["file"].aboutToShow.emit()
     assert save.isEnabled() and small.isChecked()
     save.trigger()
@@ -69,26 +93,28 @@ def controllers(settings, tmp_path):
     owner.deleteLater()
 
 
-def test_the_wizard_runs_on_controllers_alone_and_follows_the_model_state(qtbot, settings, controllers, tmp_path,
-                                                                          tiny_model):
+def test_the_wizard_runs_on_controllers_alone_and_follows_the_model_state(
+    qtbot, settings, controllers, tmp_path, tiny_model
+):
     from app.ui.first_run_wizard import FirstRunWizard
 
     model, doctor, speech, folders = controllers
     wizard = FirstRunWizard(settings, model, doctor, speech, folders)
     qtbot.addWidget(wizard)
     for page in wizard.pages:
-        assert page.window() is wizard      # Qt's own window(), not an attribute of ours
+        assert page.window() is wizard  # Qt's own window(), not an attribute of ours
     wizard.show()
     with qtbot.waitSignal(doctor.reportReady, timeout=LOAD_TIMEOUT_MS):
-        wizard.next()                        # the diagnostics page asks the doctor controller
+        wizard.next()  # the diagnostics page asks the doctor controller
     assert wizard.currentPage().panel.item_for("torch_build") is not None
     wizard.next()
     page = wizard.currentPage()
     settings.model_dir = str(tmp_path / "nothing")
     model.check_presence()
     assert model.state is ModelState.MISSING and str(tmp_path / "nothing") in page.status.text()
-    with qtbot.waitSignal(model.stateChanged, check_params_cb=lambda s: s is ModelState.READY,
-                          timeout=LOAD_TIMEOUT_MS):
+    with qtbot.waitSignal(
+        model.stateChanged, check_params_cb=lambda s: s is ModelState.READY, timeout=LOAD_TIMEOUT_MS
+    ):
         model.set_model_dir(str(tiny_model))
     assert page.status.text().startswith("Model ready") and str(tiny_model) in page.status.text()
     wizard.close()

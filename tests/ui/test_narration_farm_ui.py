@@ -25,10 +25,12 @@ def test_the_view_renders_on_two_local_workers(qtbot, window, tmp_path):
     c = view.controller
     with qtbot.waitSignal(c.renderEnded, timeout=FARM_TIMEOUT_MS) as ended:
         view.actions["render"].trigger()
-        assert not box.isEnabled()                     # the choice is fixed while it renders
+        assert not box.isEnabled()  # the choice is fixed while it renders
     assert ended.args[0] == "finished"
     project = c.project
-    makers = {t.worker.rsplit(" on ", 1)[-1] for s in project.sentences() for t in project.takes(s.id)}
+    makers = {
+        t.worker.rsplit(" on ", 1)[-1] for s in project.sentences() for t in project.takes(s.id)
+    }
     assert makers and makers <= {"cpu0", "cpu1"}
     assert box.isEnabled()
     # A new take of one sentence is rendered by the window's own model, not a new farm.

@@ -22,9 +22,13 @@ class S:
 
 def _model(qtbot):
     model = SentenceTableModel()
-    model.set_rows([Row(S(10, 0, "First.", "done", 2.25), takes=3, take_number=2),
-                    Row(S(11, 1, "Second.", speaker="Alice")),
-                    Row(S(12, 2, "Third.", "failed", error="The text was empty."))])
+    model.set_rows(
+        [
+            Row(S(10, 0, "First.", "done", 2.25), takes=3, take_number=2),
+            Row(S(11, 1, "Second.", speaker="Alice")),
+            Row(S(12, 2, "Third.", "failed", error="The text was empty.")),
+        ]
+    )
     return model
 
 
@@ -40,7 +44,7 @@ def test_rows_show_text_status_duration_and_take(qtbot):
     assert _show(m, 2, m.STATUS) == "Failed"
     assert _show(m, 2, m.STATUS, Qt.ItemDataRole.ToolTipRole) == "The text was empty."
     assert _show(m, 0, m.LOCK, Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Unchecked
-    assert _show(m, 1, m.TEXT, Qt.ItemDataRole.EditRole) == "Second."       # the speaker is not edited
+    assert _show(m, 1, m.TEXT, Qt.ItemDataRole.EditRole) == "Second."  # the speaker is not edited
     assert m.headerData(m.STATUS, Qt.Orientation.Horizontal) == "Status"
 
 
@@ -50,8 +54,8 @@ def test_an_edit_is_asked_for_and_the_project_s_answer_updates_the_row(qtbot):
     m.editRequested.connect(lambda sid, text: asked.append((sid, text)))
     assert m.setData(m.index(1, m.TEXT), "  Second, again.  ") is False
     assert asked == [(11, "Second, again.")]
-    assert _show(m, 1, m.TEXT) == "Alice: Second."                 # unchanged until the project answers
-    m.setData(m.index(1, m.TEXT), "Second.")                          # same text: nothing to ask
+    assert _show(m, 1, m.TEXT) == "Alice: Second."  # unchanged until the project answers
+    m.setData(m.index(1, m.TEXT), "Second.")  # same text: nothing to ask
     assert len(asked) == 1
     with qtbot.waitSignal(m.dataChanged):
         assert m.update_sentence(S(11, 1, "Second, again.", speaker="Alice"))
@@ -81,6 +85,6 @@ def test_take_counts_are_asked_only_for_rows_shown_and_once(qtbot):
 
     m = SentenceTableModel(take_info=take_info)
     m.set_rows([Row(S(i, i, f"Sentence {i}.")) for i in range(100)])
-    assert asked == []                                  # opening a chapter reads no takes
+    assert asked == []  # opening a chapter reads no takes
     assert _show(m, 5, m.TAKE) == "1 of 2" and _show(m, 5, m.TAKE) == "1 of 2"
     assert asked == [5]

@@ -25,8 +25,13 @@ def test_dropping_a_txt_file_loads_it(qtbot, tmp_path):
     src.write_text("拖进来的文本。", encoding="utf-8")
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(src))])
-    event = QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     panel.editor.dropEvent(event)
     assert panel.text() == "拖进来的文本。"
     assert panel.count.text() == "7 character(s)"
@@ -46,7 +51,9 @@ def test_unreadable_txt_gets_a_message_not_a_crash(qtbot, tmp_path, monkeypatch)
 def test_the_parameter_boxes_offer_exactly_the_levels_the_engine_accepts(qtbot):
     panel = ParamsPanel()
     qtbot.addWidget(panel)
-    assert panel.apply_to(SynthesisRequest("x")) == SynthesisRequest("x")   # untouched: the engine's defaults
+    assert panel.apply_to(SynthesisRequest("x")) == SynthesisRequest(
+        "x"
+    )  # untouched: the engine's defaults
     for key in ("speed", "oral", "laugh", "break_level"):
         box = getattr(panel, key)
         low = box.minimum() + (box.minimum() == OFF)

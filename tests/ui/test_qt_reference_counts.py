@@ -30,4 +30,5 @@ def test_void_calls_and_emits_keep_the_reference_counts(qtbot):
     lost_true = true_before - sys.getrefcount(True)
     assert lost_none < CALLS // 2 and lost_true < CALLS // 2, (
         f"PySide6 {PySide6.__version__} on Python {sys.version.split()[0]} loses references "
-        f"(None: {lost_none}, True: {lost_true} in {CALLS} calls); install the version pyproject.toml asks for")
+        f"(None: {lost_none}, True: {lost_true} in {CALLS} calls); install the version pyproject.toml asks for"
+    )

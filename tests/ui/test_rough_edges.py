@@ -33,11 +33,13 @@ def test_save_voice_keeps_the_name_and_is_offered_once_there_is_a_voice(qtbot, w
     messages = []
     panel.message.connect(messages.append)
     asked = []
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (asked.append(a), ("旁白 narrator", True))[1])
-    assert not panel.save_button.isEnabled()                     # nothing known yet: not offered
+    monkeypatch.setattr(
+        QInputDialog, "getText", lambda *a, **k: (asked.append(a), ("旁白 narrator", True))[1]
+    )
+    assert not panel.save_button.isEnabled()  # nothing known yet: not offered
     assert "Play something" in panel.save_button.toolTip()
-    panel._ask_and_save()                                        # a shortcut or a stale click
-    assert asked == [] and "Play something" in messages[-1]      # no name asked, then thrown away
+    panel._ask_and_save()  # a shortcut or a stale click
+    assert asked == [] and "Play something" in messages[-1]  # no name asked, then thrown away
 
     run_to_end(qtbot, window, "音色。")
     assert panel.save_button.isEnabled()
@@ -46,7 +48,7 @@ def test_save_voice_keeps_the_name_and_is_offered_once_there_is_a_voice(qtbot, w
     saved = VoiceLibrary().list()
     assert [v.name for v in saved] == ["旁白 narrator"] and saved[0].seed == panel.seed_value()
     assert saved[0].speaker == window.history.entries()[0].speaker
-    assert panel.speaker.text() == "旁白 narrator"                # the field now names the saved voice
+    assert panel.speaker.text() == "旁白 narrator"  # the field now names the saved voice
 
 
 # -- 13 buttons that did nothing -----------------------------------------------------------
@@ -54,7 +56,9 @@ def test_replay_without_a_device_says_why(qtbot, make_window):
     window = _no_device_window(make_window)
     run_to_end(qtbot, window, "重播。")
     qtbot.mouseClick(window.history_panel.buttons["replay"], Qt.MouseButton.LeftButton)
-    assert window.status.text() == NO_DEVICE             # once, not "Nothing can be played: ... nothing can be played"
+    assert (
+        window.status.text() == NO_DEVICE
+    )  # once, not "Nothing can be played: ... nothing can be played"
 
 
 def test_paste_with_an_empty_or_a_bad_clipboard_says_why(qtbot, tmp_path):
@@ -68,7 +72,7 @@ def test_paste_with_an_empty_or_a_bad_clipboard_says_why(qtbot, tmp_path):
     QGuiApplication.clipboard().setText("not a speaker string")
     qtbot.mouseClick(panel.paste_button, Qt.MouseButton.LeftButton)
     assert "not a valid ChatTTS speaker string" in said[-1] and panel.explicit_speaker() is None
-    qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)   # nothing known to copy
+    qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)  # nothing known to copy
     assert "not known yet" in said[-1]
 
 
@@ -95,15 +99,19 @@ def test_no_device_status_does_not_say_speaking(qtbot, make_window):
 def test_warnings_take_one_row_each_and_leave_the_text_box_its_room(qtbot, window):
     editor = window.text_panel.editor
     before = editor.height()
-    warning = ("Sentence 1: text refinement reached its length limit, so words may be missing; try again with "
-               "text refinement off (in the window: untick \"Refine text first\"; on the command line: --no-refine).")
-    window.ui.show_result_warnings([warning, warning.replace("1", "2"), warning.replace("1", "3"), "Fourth."])
+    warning = (
+        "Sentence 1: text refinement reached its length limit, so words may be missing; try again with "
+        'text refinement off (in the window: untick "Refine text first"; on the command line: --no-refine).'
+    )
+    window.ui.show_result_warnings(
+        [warning, warning.replace("1", "2"), warning.replace("1", "3"), "Fourth."]
+    )
     qtbot.waitUntil(lambda: window.result_warnings.isVisible(), timeout=2_000)
     QGuiApplication.processEvents()
     box = window.result_warnings
-    assert box.count() == 4 and not box.wordWrap()               # one row each: never broken mid-word
-    assert box.item(0).toolTip() == warning                      # the whole sentence
-    box.actions()[0].trigger()                                   # the right-click menu's Copy
+    assert box.count() == 4 and not box.wordWrap()  # one row each: never broken mid-word
+    assert box.item(0).toolTip() == warning  # the whole sentence
+    box.actions()[0].trigger()  # the right-click menu's Copy
     assert QGuiApplication.clipboard().text().splitlines()[0] == warning
     rows = box.sizeHintForRow(0)
     assert box.height() <= 3 * rows + 2 * box.frameWidth()
@@ -116,7 +124,9 @@ def test_the_preview_follows_the_text(qtbot, window):
     qtbot.mouseClick(window.text_panel.preview_button, Qt.MouseButton.LeftButton)
     assert window.text_panel.preview.toPlainText().startswith("二零二四年")
     window.text_panel.set_text("It costs $5")
-    qtbot.waitUntil(lambda: "five dollars" in window.text_panel.preview.toPlainText(), timeout=3_000)
+    qtbot.waitUntil(
+        lambda: "five dollars" in window.text_panel.preview.toPlainText(), timeout=3_000
+    )
 
 
 def test_a_long_text_s_preview_says_it_is_stale(qtbot, window, monkeypatch):
@@ -124,8 +134,10 @@ def test_a_long_text_s_preview_says_it_is_stale(qtbot, window, monkeypatch):
     qtbot.mouseClick(window.text_panel.preview_button, Qt.MouseButton.LeftButton)
     prepared = []
     real = window.model.prepare
-    monkeypatch.setattr(window.model, "prepare", lambda text: (prepared.append(len(text)), real(text))[1])
-    window.text_panel.set_text("It costs $5. " * 1000)                 # 13,000 characters
+    monkeypatch.setattr(
+        window.model, "prepare", lambda text: (prepared.append(len(text)), real(text))[1]
+    )
+    window.text_panel.set_text("It costs $5. " * 1000)  # 13,000 characters
     qtbot.wait(600)
     assert prepared == [] and "press Preview" in window.text_panel.preview.toPlainText()
     qtbot.mouseClick(window.text_panel.preview_button, Qt.MouseButton.LeftButton)
@@ -159,11 +171,11 @@ def test_default_export_name_is_clean():
     assert default_export_name("Hello world,") == "Hello_world.wav"
     assert default_export_name("  «Hi!»  what's   up?? ") == "Hi_what_s_up.wav"
     assert default_export_name("你好，世界。") == "你好_世界.wav"
-    assert default_export_name('a<b>c:d"e/f\\g|h?i*j') == "a_b_c_d_e_f.wav"          # six words at most
-    assert default_export_name("con.") == "con_speech.wav"                  # a device name on Windows
+    assert default_export_name('a<b>c:d"e/f\\g|h?i*j') == "a_b_c_d_e_f.wav"  # six words at most
+    assert default_export_name("con.") == "con_speech.wav"  # a device name on Windows
     assert default_export_name("...") == "speech.wav"
-    assert default_export_name("COM¹") == "COM¹_speech.wav"                 # Windows reserves these too
-    assert default_export_name("नमस्ते दुनिया") == "नमस्ते_दुनिया.wav"          # vowel signs stay in their word
+    assert default_export_name("COM¹") == "COM¹_speech.wav"  # Windows reserves these too
+    assert default_export_name("नमस्ते दुनिया") == "नमस्ते_दुनिया.wav"  # vowel signs stay in their word
     assert default_export_name("cafe\u0301 au lait") == "caf\u00e9_au_lait.wav"
     long = default_export_name("word " * 30)
     assert len(long) <= 44 and not long[:-4].endswith("_")
@@ -172,8 +184,11 @@ def test_default_export_name_is_clean():
 def test_export_wav_suggests_the_clean_name(qtbot, window, tmp_path, monkeypatch):
     run_to_end(qtbot, window, "Hello world, this is it.")
     asked = {}
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        lambda parent, caption, start, filters: (asked.__setitem__("s", start), ("", ""))[1])
+    monkeypatch.setattr(
+        QFileDialog,
+        "getSaveFileName",
+        lambda parent, caption, start, filters: (asked.__setitem__("s", start), ("", ""))[1],
+    )
     qtbot.mouseClick(window.export_button, Qt.MouseButton.LeftButton)
     assert Path(asked["s"]).name == "Hello_world_this_is_it.wav"
 
@@ -209,20 +224,27 @@ def test_the_window_s_bar_moves_with_the_audio(qtbot, window):
     window.speech.fraction.connect(lambda _f: values.append(window.progress.value()))
     run_to_end(qtbot, window, "第一句话比较长一些。第二句。")
     distinct = sorted(set(values))
-    assert len(distinct) > 3            # more steps than the two sentences' ends
+    assert len(distinct) > 3  # more steps than the two sentences' ends
     assert distinct[-1] == window.ui.PROGRESS_STEPS
 
 
 # -- 21 rows not clipped -------------------------------------------------------------------------
 def _fits(list_widget):
     metrics, room = list_widget.fontMetrics(), list_widget.viewport().width()
-    return all(metrics.horizontalAdvance(line) + 8 <= room
-               for r in range(list_widget.count()) for line in list_widget.item(r).text().split("\n"))
+    return all(
+        metrics.horizontalAdvance(line) + 8 <= room
+        for r in range(list_widget.count())
+        for line in list_widget.item(r).text().split("\n")
+    )
 
 
 def test_history_rows_and_the_speaker_field_are_not_clipped(qtbot, window):
     window.resize(1000, 640)
-    run_to_end(qtbot, window, "这是一段很长很长的中文文本，用来看历史记录的行是否会被截断而看不到后面的字。")
+    run_to_end(
+        qtbot,
+        window,
+        "这是一段很长很长的中文文本，用来看历史记录的行是否会被截断而看不到后面的字。",
+    )
     window.tabs.setCurrentIndex(2)
     qtbot.waitUntil(lambda: window.history_panel.list.isVisible(), timeout=2_000)
     assert _fits(window.history_panel.list)
@@ -241,7 +263,7 @@ def test_take_rows_are_not_clipped_in_chinese(qtbot):
     panel = TakesPanel()
     qtbot.addWidget(panel)
     font = panel.font()
-    font.setPointSize(12)          # the size of a desktop's CJK font (offscreen's is smaller)
+    font.setPointSize(12)  # the size of a desktop's CJK font (offscreen's is smaller)
     panel.setFont(font)
     takes = [SimpleNamespace(id=i, seed=1234567 + i, duration=12.3) for i in range(3)]
     try:
@@ -265,7 +287,7 @@ def test_the_speaker_field_names_the_voice_and_copy_paste_the_string(qtbot, tmp_
     assert panel.speaker.text() == "Voice of seed 42" and panel.speaker.isReadOnly()
     seed_speaker = encode_speaker(np.ones(16, np.float16))
     panel.show_seed_speaker(seed_speaker)
-    assert panel.speaker.text() == "Voice of seed 42"            # never the raw string
+    assert panel.speaker.text() == "Voice of seed 42"  # never the raw string
     qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)
     assert QGuiApplication.clipboard().text() == seed_speaker
     pasted = encode_speaker(np.full(16, 0.5, np.float16))
@@ -275,15 +297,19 @@ def test_the_speaker_field_names_the_voice_and_copy_paste_the_string(qtbot, tmp_
     panel.save_current_voice("Narrator")
     assert panel.speaker.text() == "Narrator"
     panel.seed.setValue(7)
-    panel.set_voice(7, pasted)                                   # a restart, or a history entry
+    panel.set_voice(7, pasted)  # a restart, or a history entry
     assert panel.speaker.text() == "Narrator"
 
 
 # -- 23 the model's size -----------------------------------------------------------------------------
 def test_the_model_size_is_said_alike_in_window_and_readme(qtbot, make_window):
     window = make_window(start=False)
-    readme = set(re.findall(r"about (\d+(?:\.\d+)?) GB\)?[,;]? is downloaded|weights \(about (\d+(?:\.\d+)?) GB\)",
-                            README.read_text(encoding="utf-8")))
+    readme = set(
+        re.findall(
+            r"about (\d+(?:\.\d+)?) GB\)?[,;]? is downloaded|weights \(about (\d+(?:\.\d+)?) GB\)",
+            README.read_text(encoding="utf-8"),
+        )
+    )
     sizes = {size for pair in readme for size in pair if size}
     assert len(sizes) == 1, sizes
     (size,) = sizes
@@ -301,21 +327,27 @@ def test_a_silent_host_is_said_at_once(qtbot, make_window, settings, tmp_path):
     from tests.ui.test_doctor_ui import recording_synthesizer, snapshot_probe
 
     settings.model_dir = str(tmp_path / "model")
-    window = make_window(wait_loaded=False, doctor_probe_factory=snapshot_probe("win_hub_unreachable_no_model"),
-                         synthesizer_factory=recording_synthesizer())
+    window = make_window(
+        wait_loaded=False,
+        doctor_probe_factory=snapshot_probe("win_hub_unreachable_no_model"),
+        synthesizer_factory=recording_synthesizer(),
+    )
     qtbot.waitUntil(lambda: window.last_report is not None, timeout=30_000)
     assert window.doctor.unreachable_host() == "huggingface.co"
     dialog = window.open_download()
-    assert "huggingface.co did not answer" in dialog.status.text()          # before any click
+    assert "huggingface.co did not answer" in dialog.status.text()  # before any click
     dialog.select_source("modelscope")
-    assert dialog.status.text() == ""                                       # another host: nothing to say
+    assert dialog.status.text() == ""  # another host: nothing to say
     dialog.select_source("huggingface")
     dialog.downloads.worker.cancel = lambda: None
-    dialog.downloads.requestDownload.disconnect()                           # no network in tests
+    dialog.downloads.requestDownload.disconnect()  # no network in tests
     qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
     assert dialog.status.text().startswith("Trying huggingface.co again")
     from types import SimpleNamespace
-    dialog.on_progress(SimpleNamespace(files=[], total_bytes=0, done_bytes=0, speed_bps=0, eta_s=None))
+
+    dialog.on_progress(
+        SimpleNamespace(files=[], total_bytes=0, done_bytes=0, speed_bps=0, eta_s=None)
+    )
     assert "0.0 MB" not in dialog.status.text() and "huggingface.co" in dialog.status.text()
     dialog._set_running(False)
     dialog.close()

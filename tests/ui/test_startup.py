@@ -26,8 +26,9 @@ w.close()
 
 def test_window_is_shown_before_chattts_or_torch_is_imported(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CHATTTS_STUDIO_HOME=str(tmp_path))
-    proc = subprocess.run([sys.executable, "-c", SHOW_WINDOW], capture_output=True, text=True,
-                          timeout=120, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-c", SHOW_WINDOW], capture_output=True, text=True, timeout=120, env=env
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "visible []"
 
@@ -38,8 +39,11 @@ def test_chinese_translation_is_complete_and_compiled():
     tree = ET.parse(ts)
     messages = list(tree.iter("message"))
     assert len(messages) > 50
-    unfinished = [m.find("source").text for m in messages
-                  if m.find("translation").get("type") in ("unfinished", "obsolete", "vanished")]
+    unfinished = [
+        m.find("source").text
+        for m in messages
+        if m.find("translation").get("type") in ("unfinished", "obsolete", "vanished")
+    ]
     assert unfinished == []
     assert qm.is_file() and qm.stat().st_size > 1000
 
@@ -51,10 +55,16 @@ def test_every_ui_string_is_in_the_translation_file(tmp_path):
     lupdate = Path(sys.executable).parent / "pyside6-lupdate"
     fresh = tmp_path / "fresh.ts"
     sources = sorted(str(p) for p in (Path(__file__).parents[2] / "app" / "ui").rglob("*.py"))
-    subprocess.run([str(lupdate), *sources, "-ts", str(fresh)], check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [str(lupdate), *sources, "-ts", str(fresh)], check=True, capture_output=True, timeout=120
+    )
+
     def sources_of(path):
-        return {(context.find("name").text, m.find("source").text)
-                for context in ET.parse(path).iter("context") for m in context.iter("message")}
+        return {
+            (context.find("name").text, m.find("source").text)
+            for context in ET.parse(path).iter("context")
+            for m in context.iter("message")
+        }
 
     committed = sources_of(resources_dir() / "translations" / "chattts_studio_zh_CN.ts")
     assert sources_of(fresh) - committed == set()
@@ -64,5 +74,7 @@ def test_committed_qm_is_compiled_from_the_committed_ts(tmp_path):
     lrelease = Path(sys.executable).parent / "pyside6-lrelease"
     ts = resources_dir() / "translations" / "chattts_studio_zh_CN.ts"
     out = tmp_path / "fresh.qm"
-    subprocess.run([str(lrelease), str(ts), "-qm", str(out)], check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [str(lrelease), str(ts), "-qm", str(out)], check=True, capture_output=True, timeout=120
+    )
     assert out.read_bytes() == ts.with_suffix(".qm").read_bytes()

@@ -13,22 +13,43 @@ def test_the_window_offers_the_precisions_the_command_line_accepts():
     assert cli_window.WINDOW_PRECISIONS == WINDOW_PRECISIONS
 
 
-@pytest.mark.parametrize("argv, window", [
-    ([], True), (["--model", "D"], True), (["story.txt"], True), (["-v", "--device", "cpu", "a.txt"], True),
-    (["synth", "hi", "-o", "x.wav"], False), (["doctor"], False), (["--help"], False), (["models", "status"], False),
-])
+@pytest.mark.parametrize(
+    "argv, window",
+    [
+        ([], True),
+        (["--model", "D"], True),
+        (["story.txt"], True),
+        (["-v", "--device", "cpu", "a.txt"], True),
+        (["synth", "hi", "-o", "x.wav"], False),
+        (["doctor"], False),
+        (["--help"], False),
+        (["models", "status"], False),
+    ],
+)
 def test_words_without_a_command_open_the_window(argv, window):
-    assert cli_window.is_window_call(argv, {"synth", "normalize", "models", "self-test", "doctor"}) is window
+    assert (
+        cli_window.is_window_call(argv, {"synth", "normalize", "models", "self-test", "doctor"})
+        is window
+    )
 
 
 def test_main_passes_the_options_and_the_file_to_the_window(monkeypatch, tmp_path):
     seen = {}
     import app.ui.app as ui_app
 
-    monkeypatch.setattr(ui_app, "run_window", lambda log, overrides, file: seen.update(o=overrides, f=file) or 0)
-    assert cli.main(["--model", str(tmp_path / "m"), "--device", "cpu", "--precision", "int8", "story.txt"]) == 0
-    assert seen == {"o": {"model/dir": str(tmp_path / "m"), "model/device": "cpu", "model/precision": "int8"},
-                    "f": "story.txt"}
+    monkeypatch.setattr(
+        ui_app, "run_window", lambda log, overrides, file: seen.update(o=overrides, f=file) or 0
+    )
+    assert (
+        cli.main(
+            ["--model", str(tmp_path / "m"), "--device", "cpu", "--precision", "int8", "story.txt"]
+        )
+        == 0
+    )
+    assert seen == {
+        "o": {"model/dir": str(tmp_path / "m"), "model/device": "cpu", "model/precision": "int8"},
+        "f": "story.txt",
+    }
     cli.main([])
     assert seen == {"o": {}, "f": None}
 
@@ -48,7 +69,7 @@ def test_command_line_choices_hold_for_the_session_and_are_never_saved(tmp_path)
     settings.sync()
     again = Settings(str(tmp_path / "settings.ini"))
     assert again.model_dir == "/saved/model" and again.precision == "auto"
-    settings.precision = "bf16"                     # chosen in the window: it wins, and is saved
+    settings.precision = "bf16"  # chosen in the window: it wins, and is saved
     assert settings.precision == "bf16" and "model/precision" not in settings.overrides
 
 

@@ -10,8 +10,12 @@ from app.engine.models.sources import SOURCE_NAMES
 
 def add_parsers(actions) -> list:
     d = actions.add_parser("download", help="download what is missing or damaged, then verify it")
-    d.add_argument("--source", choices=SOURCE_NAMES, default="huggingface",
-                   help="download source (default huggingface, honouring HF_ENDPOINT)")
+    d.add_argument(
+        "--source",
+        choices=SOURCE_NAMES,
+        default="huggingface",
+        help="download source (default huggingface, honouring HF_ENDPOINT)",
+    )
     d.add_argument("--url", help="mirror or custom source address")
     d.set_defaults(func=run)
     return [d]

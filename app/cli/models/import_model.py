@@ -21,7 +21,10 @@ def run(args) -> int:
 
     if not args.path:
         # A sentence of ours rather than argparse's "the following arguments are required".
-        raise InputTextError(_("Give the folder to import: {command}.").format(
-            command="chattts-studio models import PATH"))
+        raise InputTextError(
+            _("Give the folder to import: {command}.").format(
+                command="chattts-studio models import PATH"
+            )
+        )
     store = ModelStore(args.model)
     return print_report(store, import_model(args.path, store.root, link=args.link), args.json)

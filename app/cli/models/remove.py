@@ -21,13 +21,22 @@ def run(args) -> int:
 
     store = ModelStore(args.model)
     if not args.yes:
-        print(_("This deletes the model files in {folder}. Run again with {option} to do it.").format(
-            folder=store.root, option="--yes"), file=sys.stderr)
+        print(
+            _("This deletes the model files in {folder}. Run again with {option} to do it.").format(
+                folder=store.root, option="--yes"
+            ),
+            file=sys.stderr,
+        )
         return 1
     removed = remove_model(store.root)
     if args.json:
         print(json.dumps({"model": str(store.root), "removed": [str(p) for p in removed]}))
     else:
-        print(ngettext("Removed {count} item from {folder}.", "Removed {count} items from {folder}.",
-                       len(removed)).format(count=len(removed), folder=store.root))
+        print(
+            ngettext(
+                "Removed {count} item from {folder}.",
+                "Removed {count} items from {folder}.",
+                len(removed),
+            ).format(count=len(removed), folder=store.root)
+        )
     return 0

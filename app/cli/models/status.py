@@ -6,9 +6,13 @@ from app.cli.models.report import print_report
 
 
 def add_parsers(actions) -> list:
-    s = actions.add_parser("status", help="what is there and what is missing (exit 1 unless complete)")
+    s = actions.add_parser(
+        "status", help="what is there and what is missing (exit 1 unless complete)"
+    )
     s.set_defaults(func=run, use_cache=True)
-    v = actions.add_parser("verify", help="hash every file again and compare it with the official list")
+    v = actions.add_parser(
+        "verify", help="hash every file again and compare it with the official list"
+    )
     v.set_defaults(func=run, use_cache=False)
     return [s, v]
 

@@ -20,10 +20,33 @@ from app.doctor.checks import (
     wsl,
 )
 
-ALL = (python_runtime, torch_build, driver_cuda, gpu_arch, cuda_kernel, vram, vc_runtime,
-       path_length, path_entries, long_paths, non_ascii_path, tdr, wsl, disk_space,
-       model_files, hub_reachable, audio_output)
+ALL = (
+    python_runtime,
+    torch_build,
+    driver_cuda,
+    gpu_arch,
+    cuda_kernel,
+    vram,
+    vc_runtime,
+    path_length,
+    path_entries,
+    long_paths,
+    non_ascii_path,
+    tdr,
+    wsl,
+    disk_space,
+    model_files,
+    hub_reachable,
+    audio_output,
+)
 
 # Checks whose failure stops or slows synthesis: shown as a banner in the window.
-AFFECT_SYNTHESIS = {"python_runtime", "torch_build", "driver_cuda", "gpu_arch", "cuda_kernel",
-                    "vc_runtime", "model_files"}
+AFFECT_SYNTHESIS = {
+    "python_runtime",
+    "torch_build",
+    "driver_cuda",
+    "gpu_arch",
+    "cuda_kernel",
+    "vc_runtime",
+    "model_files",
+}

@@ -17,16 +17,26 @@ def check(s):
     if free is None:
         return v.unreadable(_("the free space on the model drive"))
     model = s.get("model") or {}
-    complete = bool(model.get("files")) and len(model.get("files", {})) >= len(model.get("expected") or [0] * 9)
+    complete = bool(model.get("files")) and len(model.get("files", {})) >= len(
+        model.get("expected") or [0] * 9
+    )
     if complete:
-        return v.ok(_("{free} free on the model drive (the model is already there).").format(free=_gb(free)))
+        return v.ok(
+            _("{free} free on the model drive (the model is already there).").format(free=_gb(free))
+        )
     need = facts.OFFICIAL_MODEL_BYTES
     if free < need:
-        return v.fail(_("Only {free} free on the model drive; the model needs {need}.").format(
-                          free=_gb(free), need=_gb(need)),
-                      fix=_("Free some space or choose a model folder on another drive."))
+        return v.fail(
+            _("Only {free} free on the model drive; the model needs {need}.").format(
+                free=_gb(free), need=_gb(need)
+            ),
+            fix=_("Free some space or choose a model folder on another drive."),
+        )
     if free < need + facts.DISK_MARGIN_BYTES:
-        return v.warn(_("{free} free: enough for the model ({need}) but little else.").format(
-                          free=_gb(free), need=_gb(need)),
-                      fix=_("Free some space before downloading, or use another drive."))
+        return v.warn(
+            _("{free} free: enough for the model ({need}) but little else.").format(
+                free=_gb(free), need=_gb(need)
+            ),
+            fix=_("Free some space before downloading, or use another drive."),
+        )
     return v.ok(_("{free} free on the model drive.").format(free=_gb(free)))

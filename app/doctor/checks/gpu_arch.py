@@ -14,9 +14,9 @@ def _supported(cap: tuple[int, int], arch_list: list[str]) -> bool:
             continue
         major, minor = int(num[:-1]), int(num[-1])
         if kind == "sm" and major == cap[0] and minor <= cap[1]:
-            return True       # same major: newer minors run older cubins
+            return True  # same major: newer minors run older cubins
         if kind == "compute" and (major, minor) <= cap:
-            return True       # PTX is compiled for newer GPUs at load time
+            return True  # PTX is compiled for newer GPUs at load time
     return False
 
 
@@ -38,10 +38,19 @@ def check(s):
             failures.append(f"{gpu.get('name')} (sm_{cap[0]}{cap[1]})")
     if failures:
         command, driver_note = torch_advice.advice(s)
-        return v.fail(_("This PyTorch has no kernels for {gpus}.").format(gpus=", ".join(failures)),
-                      details=_("PyTorch supports: {archs}").format(archs=", ".join(arch_list)),
-                      fix=join_sentences([driver_note, _("Install a build that covers it: {command}").format(
-                          command=command)]))
-    caps = ", ".join(f"sm_{g['compute_capability'][0]}{g['compute_capability'][1]}"
-                     for g in s.gpus if g.get("compute_capability"))
+        return v.fail(
+            _("This PyTorch has no kernels for {gpus}.").format(gpus=", ".join(failures)),
+            details=_("PyTorch supports: {archs}").format(archs=", ".join(arch_list)),
+            fix=join_sentences(
+                [
+                    driver_note,
+                    _("Install a build that covers it: {command}").format(command=command),
+                ]
+            ),
+        )
+    caps = ", ".join(
+        f"sm_{g['compute_capability'][0]}{g['compute_capability'][1]}"
+        for g in s.gpus
+        if g.get("compute_capability")
+    )
     return v.ok(_("PyTorch supports this GPU ({archs}).").format(archs=caps))

@@ -9,13 +9,24 @@ from app.i18n import N_, _
 
 ID, TITLE = "hub_reachable", N_("Model download host")
 # An older snapshot has only the exception's text: where it says what went wrong.
-_TEXT_KINDS = (("proxy", ("ProxyError",)), ("tls", ("SSLError", "CERTIFICATE_VERIFY")),
-               ("timeout", ("Timeout", "timed out")),
-               ("dns", ("NameResolutionError", "Failed to resolve", "getaddrinfo", "Name or service not known",
-                        "nodename nor servname")),
-               ("refused", ("Connection refused", "ConnectionRefused", "actively refused")),
-               ("http", ("HTTP ",)))
-_HTTP_STATUS = re.compile(r"HTTP ([1-5][0-9]{2})\b", re.ASCII)     # as read_network wrote it
+_TEXT_KINDS = (
+    ("proxy", ("ProxyError",)),
+    ("tls", ("SSLError", "CERTIFICATE_VERIFY")),
+    ("timeout", ("Timeout", "timed out")),
+    (
+        "dns",
+        (
+            "NameResolutionError",
+            "Failed to resolve",
+            "getaddrinfo",
+            "Name or service not known",
+            "nodename nor servname",
+        ),
+    ),
+    ("refused", ("Connection refused", "ConnectionRefused", "actively refused")),
+    ("http", ("HTTP ",)),
+)
+_HTTP_STATUS = re.compile(r"HTTP ([1-5][0-9]{2})\b", re.ASCII)  # as read_network wrote it
 
 
 def _kind(net: dict) -> str:
@@ -32,18 +43,27 @@ def why(net: dict, host: str) -> str:
     kind = _kind(net)
     name = urlsplit(host).hostname or host
     if kind == "dns":
-        return _("The name {name} could not be looked up: this computer may be offline, or its DNS "
-                 "server does not answer.").format(name=name)
+        return _(
+            "The name {name} could not be looked up: this computer may be offline, or its DNS "
+            "server does not answer."
+        ).format(name=name)
     if kind == "timeout":
-        return _("{name} did not answer in time: the connection is slow, or a firewall drops it.").format(name=name)
+        return _(
+            "{name} did not answer in time: the connection is slow, or a firewall drops it."
+        ).format(name=name)
     if kind == "refused":
-        return _("{name} refused the connection: nothing answers at that address and port.").format(name=name)
+        return _("{name} refused the connection: nothing answers at that address and port.").format(
+            name=name
+        )
     if kind == "tls":
-        return _("The secure connection to {name} failed: its certificate could not be verified (a proxy or "
-                 "antivirus that inspects HTTPS does this).").format(name=name)
+        return _(
+            "The secure connection to {name} failed: its certificate could not be verified (a proxy or "
+            "antivirus that inspects HTTPS does this)."
+        ).format(name=name)
     if kind == "proxy":
-        return _("The proxy refused or failed the connection to {name}; check the HTTPS_PROXY "
-                 "setting.").format(name=name)
+        return _(
+            "The proxy refused or failed the connection to {name}; check the HTTPS_PROXY setting."
+        ).format(name=name)
     if kind == "http":
         status = net.get("http_status")
         if not isinstance(status, int):
@@ -51,7 +71,8 @@ def why(net: dict, host: str) -> str:
             status = int(found.group(1)) if found else None
         if status:
             return _("{name} answered with the server error {status}; try again later.").format(
-                name=name, status=status)
+                name=name, status=status
+            )
         return _("{name} answered with a server error; try again later.").format(name=name)
     return _("The connection to {name} failed; this computer may be offline.").format(name=name)
 
@@ -71,10 +92,17 @@ def check(s):
     if reachable:
         return v.ok(_("{host} answers.").format(host=host))
     have_model = bool((s.get("model") or {}).get("files"))
-    fix = _("Set a mirror before starting the program, e.g. {setting}, use ModelScope, or copy a model folder "
-            "from another computer and choose it.").format(setting=f"HF_ENDPOINT={HF_MIRROR}")
+    fix = _(
+        "Set a mirror before starting the program, e.g. {setting}, use ModelScope, or copy a model folder "
+        "from another computer and choose it."
+    ).format(setting=f"HF_ENDPOINT={HF_MIRROR}")
     if have_model:
-        return v.ok(_("{host} does not answer, but the model is already here.").format(host=host),
-                    details=why(net, host))
-    return v.warn(_("{host} does not answer, so the model cannot be downloaded from it.").format(host=host),
-                  details=why(net, host), fix=fix)
+        return v.ok(
+            _("{host} does not answer, but the model is already here.").format(host=host),
+            details=why(net, host),
+        )
+    return v.warn(
+        _("{host} does not answer, so the model cannot be downloaded from it.").format(host=host),
+        details=why(net, host),
+        fix=fix,
+    )

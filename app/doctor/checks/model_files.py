@@ -9,8 +9,10 @@ ID, TITLE = "model_files", N_("Model files")
 
 
 def get_model() -> str:
-    return _("Download the ChatTTS weights from {url} (the asset/ folder) into the model folder, or choose a "
-             "folder that has them (Model > Choose model folder).").format(url=OFFICIAL_URL)
+    return _(
+        "Download the ChatTTS weights from {url} (the asset/ folder) into the model folder, or choose a "
+        "folder that has them (Model > Choose model folder)."
+    ).format(url=OFFICIAL_URL)
 
 
 def check(s):
@@ -26,19 +28,44 @@ def check(s):
     if len(missing) == len(expected):
         return v.fail(_("No model in {folder}.").format(folder=where), fix=get_model())
     if missing:
-        return v.fail(ngettext("{count} model file is missing in {folder}.",
-                               "{count} model files are missing in {folder}.", len(missing)).format(
-                                   count=len(missing), folder=where),
-                      details=", ".join(missing), fix=get_model())
+        return v.fail(
+            ngettext(
+                "{count} model file is missing in {folder}.",
+                "{count} model files are missing in {folder}.",
+                len(missing),
+            ).format(count=len(missing), folder=where),
+            details=", ".join(missing),
+            fix=get_model(),
+        )
     if bad:
-        return v.fail(ngettext("{count} model file in {folder} is damaged (checksum mismatch).",
-                               "{count} model files in {folder} are damaged (checksum mismatch).", len(bad)).format(
-                                   count=len(bad), folder=where),
-                      details=", ".join(bad), fix=_("Download these files again: {how}").format(how=get_model()))
+        return v.fail(
+            ngettext(
+                "{count} model file in {folder} is damaged (checksum mismatch).",
+                "{count} model files in {folder} are damaged (checksum mismatch).",
+                len(bad),
+            ).format(count=len(bad), folder=where),
+            details=", ".join(bad),
+            fix=_("Download these files again: {how}").format(how=get_model()),
+        )
     test_model = model.get("kind") == ModelKind.RANDOM_WEIGHTS
     note = _("It is a random-weight test model: it makes noise, not speech.") if test_model else ""
     if any(info.get("sha256_ok") is None for info in files.values()):
-        return v.ok(join_sentences([_("All {count} model files are present (checksums not checked in the quick "
-                                      "run).").format(count=len(expected)), note]))
-    return v.ok(join_sentences([_("All {count} model files are present and verified.").format(count=len(expected)),
-                                note]))
+        return v.ok(
+            join_sentences(
+                [
+                    _(
+                        "All {count} model files are present (checksums not checked in the quick "
+                        "run)."
+                    ).format(count=len(expected)),
+                    note,
+                ]
+            )
+        )
+    return v.ok(
+        join_sentences(
+            [
+                _("All {count} model files are present and verified.").format(count=len(expected)),
+                note,
+            ]
+        )
+    )

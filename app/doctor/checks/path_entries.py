@@ -32,34 +32,67 @@ def check(s):
     versions = sorted({ver for _e, ver in cuda_bins})
     problems, fixes = [], []
     if len(versions) > 1:
-        problems.append(_("Several CUDA toolkits are on PATH ({versions}); the first, v{first}, wins.").format(
-            versions=", ".join("v" + x for x in versions), first=cuda_bins[0][1]))
-        fixes.append(_("Keep only the CUDA bin folder you use on PATH (PyTorch brings its own CUDA, so none "
-                       "is needed for ChatTTS Studio)."))
+        problems.append(
+            _("Several CUDA toolkits are on PATH ({versions}); the first, v{first}, wins.").format(
+                versions=", ".join("v" + x for x in versions), first=cuda_bins[0][1]
+            )
+        )
+        fixes.append(
+            _(
+                "Keep only the CUDA bin folder you use on PATH (PyTorch brings its own CUDA, so none "
+                "is needed for ChatTTS Studio)."
+            )
+        )
     cuda_path = s.env("CUDA_PATH")
     if cuda_bins and cuda_path:
         match = re.search(r"v(\d+\.\d+)", cuda_path)
         if match and match.group(1) != cuda_bins[0][1]:
-            problems.append(_("CUDA_PATH points to v{cuda_path} but PATH finds v{first} first.").format(
-                cuda_path=match.group(1), first=cuda_bins[0][1]))
-            fixes.append(_("Set CUDA_PATH and the first CUDA bin folder on PATH to the same version."))
-    details = join_clauses([
-        _("Duplicates: {entries}").format(entries=", ".join(dups)) if dups else "",
-        _("Missing folders: {entries}").format(entries=", ".join(missing)) if missing else "",
-        _("CUDA bin folders: {entries}").format(entries=", ".join(e for e, _v in cuda_bins)) if cuda_bins else ""])
+            problems.append(
+                _("CUDA_PATH points to v{cuda_path} but PATH finds v{first} first.").format(
+                    cuda_path=match.group(1), first=cuda_bins[0][1]
+                )
+            )
+            fixes.append(
+                _("Set CUDA_PATH and the first CUDA bin folder on PATH to the same version.")
+            )
+    details = join_clauses(
+        [
+            _("Duplicates: {entries}").format(entries=", ".join(dups)) if dups else "",
+            _("Missing folders: {entries}").format(entries=", ".join(missing)) if missing else "",
+            _("CUDA bin folders: {entries}").format(entries=", ".join(e for e, _v in cuda_bins))
+            if cuda_bins
+            else "",
+        ]
+    )
     if problems:
         return v.warn(problems[0], details, join_sentences(fixes))
     if dups or missing:
-        where = (_("the Environment Variables editor (Start > 'Edit the system environment variables')")
-                 if s.is_windows else _("the shell profile that sets PATH (~/.profile, ~/.bashrc)"))
+        where = (
+            _("the Environment Variables editor (Start > 'Edit the system environment variables')")
+            if s.is_windows
+            else _("the shell profile that sets PATH (~/.profile, ~/.bashrc)")
+        )
         if dups and missing:
-            summary = _("PATH has {duplicate} duplicate and {missing} missing folder(s); harmless for ChatTTS, "
-                        "but it makes PATH longer.").format(duplicate=len(dups), missing=len(missing))
+            summary = _(
+                "PATH has {duplicate} duplicate and {missing} missing folder(s); harmless for ChatTTS, "
+                "but it makes PATH longer."
+            ).format(duplicate=len(dups), missing=len(missing))
         elif dups:
-            summary = _("PATH has {duplicate} duplicate folder(s); harmless for ChatTTS, but it makes PATH "
-                        "longer.").format(duplicate=len(dups))
+            summary = _(
+                "PATH has {duplicate} duplicate folder(s); harmless for ChatTTS, but it makes PATH "
+                "longer."
+            ).format(duplicate=len(dups))
         else:
-            summary = _("PATH has {missing} missing folder(s); harmless for ChatTTS, but it makes PATH "
-                        "longer.").format(missing=len(missing))
-        return v.warn(summary, details, _("Remove the duplicate and missing entries in {where}.").format(where=where))
-    return v.ok(_("PATH has {count} entries, no duplicates or missing folders.").format(count=len(entries)), details)
+            summary = _(
+                "PATH has {missing} missing folder(s); harmless for ChatTTS, but it makes PATH "
+                "longer."
+            ).format(missing=len(missing))
+        return v.warn(
+            summary,
+            details,
+            _("Remove the duplicate and missing entries in {where}.").format(where=where),
+        )
+    return v.ok(
+        _("PATH has {count} entries, no duplicates or missing folders.").format(count=len(entries)),
+        details,
+    )

@@ -9,9 +9,11 @@ KEY = r"HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers"
 
 
 def fix() -> str:
-    return _("Microsoft advises programs not to change this, so ChatTTS Studio will not. To do it yourself: "
-             "run regedit as administrator, open {key}, create the DWORD values TdrDelay and TdrDdiDelay "
-             "with the decimal value {value}, then restart Windows.").format(key=KEY, value=facts.TDR_RECOMMENDED)
+    return _(
+        "Microsoft advises programs not to change this, so ChatTTS Studio will not. To do it yourself: "
+        "run regedit as administrator, open {key}, create the DWORD values TdrDelay and TdrDdiDelay "
+        "with the decimal value {value}, then restart Windows."
+    ).format(key=KEY, value=facts.TDR_RECOMMENDED)
 
 
 def check(s):
@@ -29,12 +31,18 @@ def check(s):
     level = values.get("TdrLevel", 3)
     delay = values.get("TdrDelay", facts.TDR_DEFAULT_DELAY)
     ddi = values.get("TdrDdiDelay", facts.TDR_DEFAULT_DDI_DELAY)
-    details = _("TdrLevel {level}, TdrDelay {delay} s, TdrDdiDelay {ddi} s (absent values are defaults).").format(
-        level=level, delay=delay, ddi=ddi)
+    details = _(
+        "TdrLevel {level}, TdrDelay {delay} s, TdrDdiDelay {ddi} s (absent values are defaults)."
+    ).format(level=level, delay=delay, ddi=ddi)
     if level == 0:
         return v.ok(_("GPU timeout detection is off (TdrLevel 0)."), details)
     if delay < 10:
-        return v.warn(_("Windows resets the GPU after {delay} s without an answer; a long synthesis step can "
-                        "trigger 'Display driver stopped responding' and CUDA error 702.").format(delay=delay),
-                      details, fix())
+        return v.warn(
+            _(
+                "Windows resets the GPU after {delay} s without an answer; a long synthesis step can "
+                "trigger 'Display driver stopped responding' and CUDA error 702."
+            ).format(delay=delay),
+            details,
+            fix(),
+        )
     return v.ok(_("The GPU timeout is {delay} s.").format(delay=delay), details)

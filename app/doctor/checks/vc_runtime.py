@@ -17,9 +17,12 @@ def check(s):
         return v.unreadable(_("the runtime DLLs"))
     missing = sorted(name for name, ok in dlls.items() if not ok)
     if not missing and not set(RUNTIME_DLLS) <= set(dlls):
-        return v.unreadable(_("the runtime DLLs"))   # a snapshot that did not probe them all
+        return v.unreadable(_("the runtime DLLs"))  # a snapshot that did not probe them all
     if missing:
-        return v.fail(_("Missing {dlls}: PyTorch cannot load without them.").format(dlls=", ".join(missing)),
-                      fix=_("Install the Visual C++ 2015-2022 x64 redistributable from {url}, then "
-                            "restart.").format(url=VC_REDIST_URL))
+        return v.fail(
+            _("Missing {dlls}: PyTorch cannot load without them.").format(dlls=", ".join(missing)),
+            fix=_(
+                "Install the Visual C++ 2015-2022 x64 redistributable from {url}, then restart."
+            ).format(url=VC_REDIST_URL),
+        )
     return v.ok(_("The Visual C++ runtime is installed."))

@@ -33,12 +33,26 @@ def check(s):
     free, total = _free_mb(s), gpu.get("memory_total_mb")
     if free is None:
         return v.unreadable(_("the GPU's memory"))
-    details = _("{gpu}: {free} MB free of {total} MB.").format(gpu=gpu.get("name"), free=free, total=total)
+    details = _("{gpu}: {free} MB free of {total} MB.").format(
+        gpu=gpu.get("name"), free=free, total=total
+    )
     if falls_back_to_cpu(s):
-        return v.warn(_("Only {free} MB of GPU memory is free; ChatTTS needs {need} MB, so it will run on "
-                        "the CPU.").format(free=free, need=facts.MIN_FREE_GPU_MB), details=details,
-                      fix=_("Close games, browsers or other programs using the GPU, then restart ChatTTS Studio."))
+        return v.warn(
+            _(
+                "Only {free} MB of GPU memory is free; ChatTTS needs {need} MB, so it will run on "
+                "the CPU."
+            ).format(free=free, need=facts.MIN_FREE_GPU_MB),
+            details=details,
+            fix=_(
+                "Close games, browsers or other programs using the GPU, then restart ChatTTS Studio."
+            ),
+        )
     if free < facts.VRAM_COMFORTABLE_MB:
-        return v.warn(_("{free} MB of GPU memory is free: enough, but long texts may run out.").format(free=free),
-                      details=details, fix=_("Close other programs that use the GPU for more headroom."))
+        return v.warn(
+            _("{free} MB of GPU memory is free: enough, but long texts may run out.").format(
+                free=free
+            ),
+            details=details,
+            fix=_("Close other programs that use the GPU for more headroom."),
+        )
     return v.ok(_("{free} MB of GPU memory free.").format(free=free), details=details)

@@ -35,8 +35,10 @@ class SnapshotProbe(Probe):
 
 def collect(probe: Probe, sections=SECTIONS, timeout_s: float = SECTION_TIMEOUT_S) -> Snapshot:
     """Read every section; one that crashes or hangs becomes null, noted in probe_errors."""
-    snap = Snapshot(snapshot_version=SNAPSHOT_VERSION,
-                    taken=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    snap = Snapshot(
+        snapshot_version=SNAPSHOT_VERSION,
+        taken=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
     errors = {}
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=6, thread_name_prefix="probe")
     futures = {section: pool.submit(probe.read, section) for section in sections}

@@ -23,19 +23,26 @@ def _nvml() -> dict | None:
     except Exception:
         return None
     try:
+
         def text(value):
             return value.decode() if isinstance(value, bytes) else value
 
-        info = {"driver_version": text(pynvml.nvmlSystemGetDriverVersion()),
-                "cuda_driver_version": int(pynvml.nvmlSystemGetCudaDriverVersion_v2()),
-                "gpus": [], "source": "nvml"}
+        info = {
+            "driver_version": text(pynvml.nvmlSystemGetDriverVersion()),
+            "cuda_driver_version": int(pynvml.nvmlSystemGetCudaDriverVersion_v2()),
+            "gpus": [],
+            "source": "nvml",
+        }
         for i in range(pynvml.nvmlDeviceGetCount()):
             handle = pynvml.nvmlDeviceGetHandleByIndex(i)
             memory = pynvml.nvmlDeviceGetMemoryInfo(handle)
-            gpu = {"name": text(pynvml.nvmlDeviceGetName(handle)),
-                   "memory_total_mb": memory.total // 2**20, "memory_free_mb": memory.free // 2**20,
-                   "compute_capability": list(pynvml.nvmlDeviceGetCudaComputeCapability(handle)),
-                   "driver_model": None}
+            gpu = {
+                "name": text(pynvml.nvmlDeviceGetName(handle)),
+                "memory_total_mb": memory.total // 2**20,
+                "memory_free_mb": memory.free // 2**20,
+                "compute_capability": list(pynvml.nvmlDeviceGetCudaComputeCapability(handle)),
+                "driver_model": None,
+            }
             if sys.platform == "win32":
                 try:
                     current, _pending = pynvml.nvmlDeviceGetDriverModel(handle)
@@ -57,9 +64,13 @@ def _nvidia_smi_path() -> str | None:
         return found
     if sys.platform == "win32":
         root = os.environ.get("SystemRoot", r"C:\Windows")
-        for candidate in (Path(root) / "System32" / "nvidia-smi.exe",
-                          Path(os.environ.get("ProgramFiles", r"C:\Program Files"))
-                          / "NVIDIA Corporation" / "NVSMI" / "nvidia-smi.exe"):
+        for candidate in (
+            Path(root) / "System32" / "nvidia-smi.exe",
+            Path(os.environ.get("ProgramFiles", r"C:\Program Files"))
+            / "NVIDIA Corporation"
+            / "NVSMI"
+            / "nvidia-smi.exe",
+        ):
             if candidate.is_file():
                 return str(candidate)
     return None
@@ -72,16 +83,28 @@ def parse_nvidia_smi(csv: str, header: str = "") -> dict | None:
         if len(parts) < 3:
             continue
         driver = parts[0]
-        gpus.append({"name": parts[1], "memory_total_mb": int(float(parts[2])),
-                     "memory_free_mb": int(float(parts[3])) if len(parts) > 3 and parts[3] else None,
-                     "compute_capability": [int(x) for x in parts[4].split(".")] if len(parts) > 4 and parts[4] else None,
-                     "driver_model": None})
+        gpus.append(
+            {
+                "name": parts[1],
+                "memory_total_mb": int(float(parts[2])),
+                "memory_free_mb": int(float(parts[3])) if len(parts) > 3 and parts[3] else None,
+                "compute_capability": [int(x) for x in parts[4].split(".")]
+                if len(parts) > 4 and parts[4]
+                else None,
+                "driver_model": None,
+            }
+        )
     if driver is None:
         return None
     cuda = re.search(r"CUDA Version:\s*(\d+)\.(\d+)", header)
-    return {"driver_version": driver,
-            "cuda_driver_version": int(cuda.group(1)) * 1000 + int(cuda.group(2)) * 10 if cuda else None,
-            "gpus": gpus, "source": "nvidia-smi"}
+    return {
+        "driver_version": driver,
+        "cuda_driver_version": int(cuda.group(1)) * 1000 + int(cuda.group(2)) * 10
+        if cuda
+        else None,
+        "gpus": gpus,
+        "source": "nvidia-smi",
+    }
 
 
 def _nvidia_smi() -> dict | None:
@@ -90,8 +113,15 @@ def _nvidia_smi() -> dict | None:
         return None
     try:
         query = run_hidden(
-            [exe, "--query-gpu=driver_version,name,memory.total,memory.free,compute_cap",
-             "--format=csv,noheader,nounits"], capture_output=True, text=True, timeout=20)
+            [
+                exe,
+                "--query-gpu=driver_version,name,memory.total,memory.free,compute_cap",
+                "--format=csv,noheader,nounits",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
         header = run_hidden([exe], capture_output=True, text=True, timeout=20).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -116,8 +146,15 @@ def _torch_version_file() -> dict:
 
 
 def read_torch() -> dict:
-    result = {"version": None, "cuda": None, "cudnn": None, "cuda_available": None,
-              "arch_list": None, "kernel_ok": None, "import_error": None}
+    result = {
+        "version": None,
+        "cuda": None,
+        "cudnn": None,
+        "cuda_available": None,
+        "arch_list": None,
+        "kernel_ok": None,
+        "import_error": None,
+    }
     try:
         from_file = _torch_version_file()
     except OSError:
@@ -128,8 +165,11 @@ def read_torch() -> dict:
     try:
         import torch
     except Exception as exc:  # ImportError, OSError [WinError 126] ...
-        result.update(version=from_file.get("__version__"), cuda=from_file.get("cuda"),
-                      import_error=f"{type(exc).__name__}: {exc}")
+        result.update(
+            version=from_file.get("__version__"),
+            cuda=from_file.get("cuda"),
+            import_error=f"{type(exc).__name__}: {exc}",
+        )
         return result
     result["version"] = torch.__version__
     result["cuda"] = torch.version.cuda

@@ -11,8 +11,9 @@ from app.doctor.probes.base import Probe
 
 
 class LiveProbe(Probe):
-    def __init__(self, model_dir: str | Path | None = None, verify_model: bool = True,
-                 offline: bool = False):
+    def __init__(
+        self, model_dir: str | Path | None = None, verify_model: bool = True, offline: bool = False
+    ):
         self.model_dir = paths.model_dir(model_dir)
         wsl = windows.read_wsl_from_windows if sys.platform == "win32" else system.read_wsl_inside
         self._readers = {
@@ -36,4 +37,7 @@ class LiveProbe(Probe):
         return self._readers[section]()
 
     def extras(self) -> dict:
-        return {"env_block_bytes": system.env_block_bytes(), "path_missing": system.missing_path_entries()}
+        return {
+            "env_block_bytes": system.env_block_bytes(),
+            "path_missing": system.missing_path_entries(),
+        }

@@ -10,18 +10,34 @@ import sys
 import tempfile
 from pathlib import Path
 
-ENV_NAMES = ("PATH", "CUDA_PATH", "HF_ENDPOINT", "HF_HOME", "TEMP", "WSL_DISTRO_NAME",
-             "HF_HUB_OFFLINE", "LD_LIBRARY_PATH")
+ENV_NAMES = (
+    "PATH",
+    "CUDA_PATH",
+    "HF_ENDPOINT",
+    "HF_HOME",
+    "TEMP",
+    "WSL_DISTRO_NAME",
+    "HF_HUB_OFFLINE",
+    "LD_LIBRARY_PATH",
+)
 
 
 def read_os() -> dict:
-    return {"system": platform.system(), "release": platform.release(),
-            "version": platform.version(), "machine": platform.machine()}
+    return {
+        "system": platform.system(),
+        "release": platform.release(),
+        "version": platform.version(),
+        "machine": platform.machine(),
+    }
 
 
 def read_python() -> dict:
-    return {"version": platform.python_version(), "bits": struct.calcsize("P") * 8,
-            "executable": sys.executable, "frozen": bool(getattr(sys, "frozen", False))}
+    return {
+        "version": platform.python_version(),
+        "bits": struct.calcsize("P") * 8,
+        "executable": sys.executable,
+        "frozen": bool(getattr(sys, "frozen", False)),
+    }
 
 
 def read_env() -> dict:
@@ -47,9 +63,18 @@ def missing_path_entries() -> list[str]:
 
 
 def read_paths(model_dir: Path) -> dict:
-    app_dir = Path(sys.executable).parent if getattr(sys, "frozen", False) else Path(__file__).resolve().parents[3]
-    return {"home": str(Path.home()), "app": str(app_dir), "models": str(model_dir),
-            "temp": tempfile.gettempdir(), "hf_home": os.environ.get("HF_HOME")}
+    app_dir = (
+        Path(sys.executable).parent
+        if getattr(sys, "frozen", False)
+        else Path(__file__).resolve().parents[3]
+    )
+    return {
+        "home": str(Path.home()),
+        "app": str(app_dir),
+        "models": str(model_dir),
+        "temp": tempfile.gettempdir(),
+        "hf_home": os.environ.get("HF_HOME"),
+    }
 
 
 def read_disk_free(model_dir: Path) -> dict:
@@ -105,7 +130,9 @@ def network_error_kind(exc: BaseException) -> str:
         return "proxy"
     if isinstance(exc, requests.exceptions.SSLError):
         return "tls"
-    if isinstance(exc, requests.exceptions.Timeout) or any(isinstance(e, TimeoutError) for e in chain):
+    if isinstance(exc, requests.exceptions.Timeout) or any(
+        isinstance(e, TimeoutError) for e in chain
+    ):
         return "timeout"
     if any(isinstance(e, socket.gaierror) for e in chain) or "NameResolutionError" in text:
         return "dns"
@@ -133,11 +160,20 @@ def read_network(offline: bool) -> dict:
     try:
         response = requests.head(endpoint, timeout=HUB_TIMEOUT_S, allow_redirects=True)
         ok = response.status_code < 500
-        return {"hub_endpoint": endpoint, "hub_reachable": ok, "error": None if ok else f"HTTP {response.status_code}",
-                "error_kind": None if ok else "http", "http_status": response.status_code}
+        return {
+            "hub_endpoint": endpoint,
+            "hub_reachable": ok,
+            "error": None if ok else f"HTTP {response.status_code}",
+            "error_kind": None if ok else "http",
+            "http_status": response.status_code,
+        }
     except requests.RequestException as exc:
-        return {"hub_endpoint": endpoint, "hub_reachable": False, "error": one_line_error(exc),
-                "error_kind": network_error_kind(exc)}
+        return {
+            "hub_endpoint": endpoint,
+            "hub_reachable": False,
+            "error": one_line_error(exc),
+            "error_kind": network_error_kind(exc),
+        }
 
 
 def read_audio() -> dict:
@@ -168,8 +204,11 @@ def read_wsl_inside() -> dict:
 
         try:
             out = run_hidden(["ldconfig", "-p"], capture_output=True, text=True, timeout=15).stdout
-            libcuda = [line.split("=>")[-1].strip() for line in out.splitlines()
-                       if "libcuda.so" in line and "=>" in line]
+            libcuda = [
+                line.split("=>")[-1].strip()
+                for line in out.splitlines()
+                if "libcuda.so" in line and "=>" in line
+            ]
         except (OSError, subprocess.TimeoutExpired):
             libcuda = []
     return {"installed": inside, "distros": [], "inside_wsl": inside, "libcuda_paths": libcuda}

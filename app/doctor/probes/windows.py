@@ -8,8 +8,13 @@ import sys
 from app.hidden_process import run_hidden
 
 REGISTRY_VALUES = {
-    r"HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers":
-        ("TdrDelay", "TdrDdiDelay", "TdrLevel", "TdrLimitTime", "TdrLimitCount"),
+    r"HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers": (
+        "TdrDelay",
+        "TdrDdiDelay",
+        "TdrLevel",
+        "TdrLimitTime",
+        "TdrLimitCount",
+    ),
     r"HKCU\Environment": ("Path",),
     r"HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Environment": ("Path",),
     r"HKLM\SYSTEM\CurrentControlSet\Control\FileSystem": ("LongPathsEnabled",),
@@ -17,8 +22,13 @@ REGISTRY_VALUES = {
 LXSS_KEY = r"HKCU\Software\Microsoft\Windows\CurrentVersion\Lxss"
 # The Visual C++ 2015-2022 runtime as PyTorch imports it: torch_cpu.dll needs
 # vcruntime140_threads.dll and msvcp140_atomic_wait.dll too (redistributable 14.38+; issue 37).
-RUNTIME_DLLS = ("vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll",
-                "vcruntime140_threads.dll", "msvcp140_atomic_wait.dll")
+RUNTIME_DLLS = (
+    "vcruntime140.dll",
+    "vcruntime140_1.dll",
+    "msvcp140.dll",
+    "vcruntime140_threads.dll",
+    "msvcp140_atomic_wait.dll",
+)
 
 
 def _open(path: str):
@@ -80,7 +90,9 @@ def parse_wsl_list(text: str) -> list[dict]:
     for line in text.replace("\x00", "").splitlines()[1:]:
         parts = line.replace("*", " ").split()
         if len(parts) >= 3 and parts[-1].isdigit():
-            distros.append({"name": " ".join(parts[:-2]), "state": parts[-2], "version": int(parts[-1])})
+            distros.append(
+                {"name": " ".join(parts[:-2]), "state": parts[-2], "version": int(parts[-1])}
+            )
     return distros
 
 
@@ -89,10 +101,19 @@ def read_wsl_from_windows() -> dict:
         proc = run_hidden(["wsl.exe", "--list", "--verbose"], capture_output=True, timeout=15)
         raw = proc.stdout
         # wsl.exe writes UTF-16LE unless WSL_UTF8=1.
-        text = raw.decode("utf-16-le", errors="replace") if raw[1:2] == b"\x00" else raw.decode("utf-8", "replace")
+        text = (
+            raw.decode("utf-16-le", errors="replace")
+            if raw[1:2] == b"\x00"
+            else raw.decode("utf-8", "replace")
+        )
         if proc.returncode == 0:
             distros = parse_wsl_list(text)
-            return {"installed": bool(distros), "distros": distros, "inside_wsl": False, "libcuda_paths": []}
+            return {
+                "installed": bool(distros),
+                "distros": distros,
+                "inside_wsl": False,
+                "libcuda_paths": [],
+            }
     except (OSError, subprocess.TimeoutExpired):
         pass
     try:
@@ -109,6 +130,11 @@ def read_wsl_from_windows() -> dict:
                     except OSError:
                         version = None
                     distros.append({"name": name, "state": None, "version": version})
-        return {"installed": bool(distros), "distros": distros, "inside_wsl": False, "libcuda_paths": []}
+        return {
+            "installed": bool(distros),
+            "distros": distros,
+            "inside_wsl": False,
+            "libcuda_paths": [],
+        }
     except OSError:
         return {"installed": False, "distros": [], "inside_wsl": False, "libcuda_paths": []}

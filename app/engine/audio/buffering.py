@@ -56,7 +56,7 @@ from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, p
 RATE_SAFETY = 0.72
 GRID_RATE_SAFETY = 0.9
 MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
-PIECES_AHEAD = 2.0       # ... and at least the time this many typical pieces take to arrive
+PIECES_AHEAD = 2.0  # ... and at least the time this many typical pieces take to arrive
 # The grid rule's rate is the lower of the segment's since its first piece and over its last
 # few arrivals (a machine that slows mid-sentence shows it there first).
 RECENT_PIECES = 3
@@ -69,7 +69,7 @@ VOCODER_CALL_TOKENS = 48
 
 
 class BufferState(Enum):
-    IDLE = "idle"            # nothing to play (not started, or the stream ended)
+    IDLE = "idle"  # nothing to play (not started, or the stream ended)
     BUFFERING = "buffering"  # waiting, at a sentence boundary, for enough audio
     PLAYING = "playing"
 
@@ -78,7 +78,7 @@ class BufferState(Enum):
 class _Segment:
     index: int
     pieces: collections.deque = field(default_factory=collections.deque)
-    queued: int = 0          # samples received and not yet played
+    queued: int = 0  # samples received and not yet played
     received: int = 0
     complete: bool = False
     started: bool = False
@@ -91,7 +91,9 @@ class _Segment:
     # then): the grid rule's rate is the segment's, not the stream's (the next sentence of a
     # paragraph may be made in a larger batch, more slowly). `recent` ends with the last arrival.
     first: tuple[float, int, float] | None = None
-    recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=RECENT_PIECES + 1))
+    recent: collections.deque = field(
+        default_factory=lambda: collections.deque(maxlen=RECENT_PIECES + 1)
+    )
 
     @property
     def last_arrival(self) -> float:
@@ -110,8 +112,12 @@ class _Segment:
 class SegmentBuffer:
     """Thread-safe: `push`/`end` from the producer's thread, `pull` from the audio callback."""
 
-    def __init__(self, sample_rate: int, clock: Callable[[], float],
-                 on_state: Callable[[BufferState], None] | None = None):
+    def __init__(
+        self,
+        sample_rate: int,
+        clock: Callable[[], float],
+        on_state: Callable[[BufferState], None] | None = None,
+    ):
         self.sample_rate = sample_rate
         self._clock = clock
         self._on_state = on_state
@@ -119,10 +125,10 @@ class SegmentBuffer:
         self._segments: collections.deque[_Segment] = collections.deque()
         self._ended = False
         self._first_arrival: float | None = None
-        self._produced_after_first = 0       # samples that arrived after the first piece
+        self._produced_after_first = 0  # samples that arrived after the first piece
         self._piece_sizes: collections.deque[int] = collections.deque(maxlen=16)
         self._state = BufferState.IDLE
-        self.gaps_inside = 0                 # times the speaker ran dry inside a segment
+        self.gaps_inside = 0  # times the speaker ran dry inside a segment
         self._dry = False
         self.first_sound_at: float | None = None
 
@@ -203,8 +209,10 @@ class SegmentBuffer:
             return False
         rate *= RATE_SAFETY
         if rate < 1.0:
-            return False                   # see the module's docstring
-        piece = (float(np.median(self._piece_sizes)) if self._piece_sizes else 0.0) / self.sample_rate
+            return False  # see the module's docstring
+        piece = (
+            float(np.median(self._piece_sizes)) if self._piece_sizes else 0.0
+        ) / self.sample_rate
         lead = max(MIN_LEAD_SECONDS, PIECES_AHEAD * piece / rate)
         return seg.queued / self.sample_rate >= lead
 
@@ -221,8 +229,12 @@ class SegmentBuffer:
         sentence started at 1.4x and then made at 0.6-1.0x from token 60, 120 or 200 (speech
         with a pause every six syllables, 15 cases) waited outside a pause 17 times against
         20 on late pieces alone and 57 without holding (tests/engine/test_playback_pauses.py)."""
-        return (not seg.complete and seg.pauses is not None and self._on_grid(seg)
-                and not self._grid_allows(seg, now, margin=1.0))
+        return (
+            not seg.complete
+            and seg.pauses is not None
+            and self._on_grid(seg)
+            and not self._grid_allows(seg, now, margin=1.0)
+        )
 
     @staticmethod
     def _on_grid(seg: _Segment) -> bool:
@@ -255,7 +267,9 @@ class SegmentBuffer:
         if making(DEFAULT_MAX_PIECE) > DEFAULT_MAX_PIECE * SAMPLES_PER_TOKEN / self.sample_rate:
             return False
         sent = seg.received // SAMPLES_PER_TOKEN
-        return now <= seg.last_arrival + making(piece_size(sent)) and self._pieces_in_time(seg, now, making)
+        return now <= seg.last_arrival + making(piece_size(sent)) and self._pieces_in_time(
+            seg, now, making
+        )
 
     def _segment_rate(self, seg: _Segment) -> float | None:
         """Seconds of audio per second of token making the segment's own pieces showed, up to
@@ -343,7 +357,7 @@ class SegmentBuffer:
                 seg = self._segments[0]
                 limit = self._limit_locked(seg, now)
                 if limit <= seg.played:
-                    break                   # not started, or held in a pause: wait
+                    break  # not started, or held in a pause: wait
                 seg.hold = None if limit == float("inf") else int(limit)
                 if not seg.started:
                     seg.started = True
@@ -353,14 +367,14 @@ class SegmentBuffer:
                     if seg.complete:
                         self._segments.popleft()
                         continue
-                    if not self._dry:       # should not happen: the start rule is conservative
+                    if not self._dry:  # should not happen: the start rule is conservative
                         self.gaps_inside += 1
                         self._dry = True
                     break
                 self._dry = False
                 head = seg.pieces[0]
                 take = int(min(frames - filled, len(head), limit - seg.played))
-                out[filled:filled + take] = head[:take]
+                out[filled : filled + take] = head[:take]
                 filled += take
                 seg.queued -= take
                 seg.played += take

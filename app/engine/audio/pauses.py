@@ -29,9 +29,9 @@ import collections
 import numpy as np
 
 FRAME_S = 0.01
-SILENCE_DB = -40.0        # quiet: this far below the loudest sustained sound so far
-FLOOR = 1e-4              # ... or below this RMS whatever came before (-80 dBFS)
-LEVEL_FRAMES = 5          # sustained: the median of this many frames
+SILENCE_DB = -40.0  # quiet: this far below the loudest sustained sound so far
+FLOOR = 1e-4  # ... or below this RMS whatever came before (-80 dBFS)
+LEVEL_FRAMES = 5  # sustained: the median of this many frames
 # Stop closures last about 50-150 ms; a comma's pause 200 ms or more.
 MIN_PAUSE_S = 0.25
 INTO_PAUSE_S = 0.1
@@ -46,11 +46,11 @@ class PauseFinder:
         self._into = round(INTO_PAUSE_S * sample_rate)
         self._ratio = 10.0 ** (SILENCE_DB / 20.0)
         self._carry = np.zeros(0, dtype=np.float32)
-        self._framed = 0              # samples already judged, in whole frames
-        self._peak = 0.0              # the loudest sustained sound's RMS so far
+        self._framed = 0  # samples already judged, in whole frames
+        self._peak = 0.0  # the loudest sustained sound's RMS so far
         self._recent: collections.deque = collections.deque(maxlen=LEVEL_FRAMES)
-        self._heard = False           # sound came before: quiet from now on may be a pause
-        self._quiet_from: int | None = None   # where the current quiet run began (after sound)
+        self._heard = False  # sound came before: quiet from now on may be a pause
+        self._quiet_from: int | None = None  # where the current quiet run began (after sound)
         self._quiet_frames = 0
         self._found: list[int] = []
         self._pending: list[np.ndarray] = []
@@ -69,7 +69,7 @@ class PauseFinder:
 
     def _judge(self, data: np.ndarray) -> None:
         count = len(data) // self.frame
-        self._carry = data[count * self.frame:]
+        self._carry = data[count * self.frame :]
         if not count:
             return
         frames = data[: count * self.frame].reshape(count, self.frame).astype(np.float64)
@@ -88,7 +88,7 @@ class PauseFinder:
                 self._quiet_from, self._quiet_frames = None, 0
                 continue
             if not self._heard:
-                continue              # silence before any sound is not a pause inside speech
+                continue  # silence before any sound is not a pause inside speech
             if self._quiet_from is None:
                 self._quiet_from = at
             self._quiet_frames += 1

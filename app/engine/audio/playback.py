@@ -20,13 +20,19 @@ from app.i18n import N_, _
 
 log = logging.getLogger("chattts_studio.playback")
 
-NO_PORTAUDIO = N_("Sound playback is unavailable: the PortAudio library is missing ({detail}). "
-                "Export WAV still works.")
-NO_PORTAUDIO_PLAIN = N_("Sound playback is unavailable: the PortAudio library is missing. Export WAV still works.")
+NO_PORTAUDIO = N_(
+    "Sound playback is unavailable: the PortAudio library is missing ({detail}). "
+    "Export WAV still works."
+)
+NO_PORTAUDIO_PLAIN = N_(
+    "Sound playback is unavailable: the PortAudio library is missing. Export WAV still works."
+)
 # sounddevice's own words when it finds no library: they add nothing and left English in the
 # Chinese banner (test_a_missing_portaudio_is_said_in_the_language_alone).
 _NOT_FOUND = "PortAudio library not found"
-NO_DEVICE = N_("No audio output device was found, so nothing can be played; Export WAV still works.")
+NO_DEVICE = N_(
+    "No audio output device was found, so nothing can be played; Export WAV still works."
+)
 
 
 class AudioOutput:
@@ -43,7 +49,9 @@ class AudioOutput:
     def start(self, sample_rate: int) -> None:
         """Begin a new stream; anything still playing is dropped."""
 
-    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0) -> None:
+    def enqueue(
+        self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0
+    ) -> None:
         """Append audio of segment `segment` (`final`: its last piece; `vocoder_s`: the seconds
         the producer's vocoder took to make it, 0 if not known); returns at once."""
 
@@ -65,7 +73,11 @@ def list_output_devices() -> tuple[list[str], str | None]:
         devices = sd.query_devices()
         names = [d["name"] for d in devices if d.get("max_output_channels", 0) > 0]
         default_index = sd.default.device[1]
-        default = devices[default_index]["name"] if default_index is not None and default_index >= 0 else None
+        default = (
+            devices[default_index]["name"]
+            if default_index is not None and default_index >= 0
+            else None
+        )
         return names, default
     except Exception as exc:  # OSError without PortAudio, PortAudioError without devices
         log.info("no output devices: %s", exc)
@@ -104,7 +116,7 @@ class SoundDeviceOutput(AudioOutput):
             outdata[:, 0] = 0.0
             raise self._sd.CallbackStop
         samples, over = buffer.pull(frames)
-        outdata[:, 0] = samples        # silence while the buffer waits at a sentence boundary
+        outdata[:, 0] = samples  # silence while the buffer waits at a sentence boundary
         if over:
             raise self._sd.CallbackStop
 
@@ -115,15 +127,19 @@ class SoundDeviceOutput(AudioOutput):
         self._buffer = SegmentBuffer(sample_rate, self._clock, self._relay_state)
         try:
             self._stream = self._sd.OutputStream(
-                samplerate=sample_rate, channels=1, dtype="float32",
-                device=self.device, callback=self._callback,
+                samplerate=sample_rate,
+                channels=1,
+                dtype="float32",
+                device=self.device,
+                callback=self._callback,
             )
             self._stream.start()
         except Exception as exc:
             self._stream = None
             self._buffer = None
-            self.problem = _("The sound device could not be opened ({error}); Export WAV still works.").format(
-                error=exc)
+            self.problem = _(
+                "The sound device could not be opened ({error}); Export WAV still works."
+            ).format(error=exc)
             log.warning("output stream failed: %s", exc)
 
     def _relay_state(self, state: BufferState) -> None:
@@ -131,7 +147,9 @@ class SoundDeviceOutput(AudioOutput):
         if listener is not None:
             listener(state)
 
-    def enqueue(self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0) -> None:
+    def enqueue(
+        self, samples: np.ndarray, segment: int = 0, final: bool = False, vocoder_s: float = 0.0
+    ) -> None:
         buffer = self._buffer
         if self._stream is None or buffer is None:
             return

@@ -23,13 +23,17 @@ SAMPLE_RATE = 24_000
 def explain_os_error(exc: OSError, target: Path) -> str:
     """Why `target` could not be written, in a sentence that says what to do."""
     if exc.errno == errno.ENOSPC:
-        return _("The disk is full, so {path} could not be written; free some space and export again.").format(
-            path=target)
+        return _(
+            "The disk is full, so {path} could not be written; free some space and export again."
+        ).format(path=target)
     if isinstance(exc, PermissionError):
-        return _("{path} cannot be written: permission denied, or the file is open in another program. "
-                 "Close it there or choose another name.").format(path=target)
+        return _(
+            "{path} cannot be written: permission denied, or the file is open in another program. "
+            "Close it there or choose another name."
+        ).format(path=target)
     return _("{path} could not be written ({error}); choose another location.").format(
-        path=target, error=exc.strerror or exc)
+        path=target, error=exc.strerror or exc
+    )
 
 
 def through_links(path: os.PathLike | str) -> Path:
@@ -41,8 +45,12 @@ def through_links(path: os.PathLike | str) -> Path:
         return target
     real = Path(os.path.realpath(target))
     if real.is_symlink():
-        raise OutputError(_("{path} is a symbolic link that leads around in a circle; remove it or choose "
-                            "another name.").format(path=target))
+        raise OutputError(
+            _(
+                "{path} is a symbolic link that leads around in a circle; remove it or choose "
+                "another name."
+            ).format(path=target)
+        )
     return real
 
 
@@ -52,30 +60,43 @@ def check_output_path(path: os.PathLike | str) -> Path:
     given = Path(path).expanduser()
     target = through_links(given)
     if target != given and not target.parent.is_dir():
-        raise OutputError(_("{path} is a symbolic link to {target}, whose folder does not exist; create it "
-                            "or choose another name.").format(path=given, target=target))
+        raise OutputError(
+            _(
+                "{path} is a symbolic link to {target}, whose folder does not exist; create it "
+                "or choose another name."
+            ).format(path=given, target=target)
+        )
     _check_target(target)
     return given
 
 
 def _check_target(target: Path) -> None:
     if target.is_dir():
-        raise OutputError(_("{path} is a folder; give a file name such as {example}.").format(
-            path=target, example=target / "speech.wav"))
+        raise OutputError(
+            _("{path} is a folder; give a file name such as {example}.").format(
+                path=target, example=target / "speech.wav"
+            )
+        )
     parent = target.parent
     if not parent.is_dir():
-        raise OutputError(_("The folder {path} does not exist; create it or choose another location.").format(
-            path=parent))
+        raise OutputError(
+            _("The folder {path} does not exist; create it or choose another location.").format(
+                path=parent
+            )
+        )
     try:
         with tempfile.NamedTemporaryFile(dir=parent, prefix=".chattts-studio-probe-"):
             pass
     except OSError as exc:
         raise OutputError(
             _("Cannot write in {path} ({error}); choose a folder you can write to.").format(
-                path=parent, error=exc.strerror or exc)
+                path=parent, error=exc.strerror or exc
+            )
         ) from exc
     if target.exists() and not os.access(target, os.W_OK):
-        raise OutputError(_("{path} is read-only; choose another name or make it writable.").format(path=target))
+        raise OutputError(
+            _("{path} is read-only; choose another name or make it writable.").format(path=target)
+        )
 
 
 def to_pcm16(samples: np.ndarray) -> np.ndarray:
@@ -84,8 +105,12 @@ def to_pcm16(samples: np.ndarray) -> np.ndarray:
     return (np.clip(audio, -1.0, 1.0) * 32767.0).round().astype(np.int16)
 
 
-def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = SAMPLE_RATE,
-              follow_links: bool = True) -> Path:
+def write_wav(
+    path: os.PathLike | str,
+    samples: np.ndarray,
+    sample_rate: int = SAMPLE_RATE,
+    follow_links: bool = True,
+) -> Path:
     """`follow_links=False` for the program's own files (the history's audio): a link planted
     there is replaced, never written through to wherever it points."""
     import soundfile as sf
@@ -94,7 +119,9 @@ def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = S
     target = through_links(given) if follow_links else given
     if not follow_links:
         _check_target(target)
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
+    fd, tmp_name = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX
+    )
     os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -106,8 +133,11 @@ def write_wav(path: os.PathLike | str, samples: np.ndarray, sample_rate: int = S
         raise OutputError(explain_os_error(exc, target)) from exc
     except RuntimeError as exc:  # libsndfile reports its own write failures this way
         tmp.unlink(missing_ok=True)
-        raise OutputError(_("{path} could not be written ({error}); choose another location.").format(
-            path=target, error=exc)) from exc
+        raise OutputError(
+            _("{path} could not be written ({error}); choose another location.").format(
+                path=target, error=exc
+            )
+        ) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -41,10 +41,10 @@ from app.engine.decode.precision import choose
 
 log = logging.getLogger("chattts_studio.engine")
 
-FORMAT = 2                   # bump when what an entry holds changes shape (2: int8 weights beside it)
+FORMAT = 2  # bump when what an entry holds changes shape (2: int8 weights beside it)
 FOLDER = "compiled"
 MANIFEST_CAP = 64 * 1024
-STALE_TMP_SECONDS = 3600     # a temporary file this old is a crashed write's leftover
+STALE_TMP_SECONDS = 3600  # a temporary file this old is a crashed write's leftover
 PACKED = "LinearPackedParams"  # the module TorchScript repacks on load
 # The modules whose source decides what the compiled step computes.
 STEP_SOURCES = ("llama_step.py", "int8.py", "int8_rows.py", "precision.py", "sampling.py")
@@ -95,14 +95,25 @@ class CompiledCache:
     def key(self, precision: str, recipe, device: str) -> str:
         import torch
 
-        parts = {"format": FORMAT, "version": self.version, "source": _source_digest(),
-                 "torch": torch.__version__, "precision": precision, "recipe": repr(recipe),
-                 "device": device, "model": self.fingerprint}
+        parts = {
+            "format": FORMAT,
+            "version": self.version,
+            "source": _source_digest(),
+            "torch": torch.__version__,
+            "precision": precision,
+            "recipe": repr(recipe),
+            "device": device,
+            "model": self.fingerprint,
+        }
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
 
     def _paths(self, key: str) -> tuple[Path, Path, Path]:
         """The module, its manifest, its int8 weights."""
-        return self.folder / f"step-{key}.pt", self.folder / f"step-{key}.json", self.folder / f"step-{key}.weights"
+        return (
+            self.folder / f"step-{key}.pt",
+            self.folder / f"step-{key}.json",
+            self.folder / f"step-{key}.weights",
+        )
 
     def _manifest(self, path: Path) -> dict | None:
         try:
@@ -115,8 +126,11 @@ class CompiledCache:
             return None
         for part in ("module", "weights"):
             entry = data.get(part)
-            if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str) or \
-                    not isinstance(entry.get("size"), int):
+            if (
+                not isinstance(entry, dict)
+                or not isinstance(entry.get("sha256"), str)
+                or not isinstance(entry.get("size"), int)
+            ):
                 return None
         return data
 
@@ -126,9 +140,12 @@ class CompiledCache:
         module_path, manifest_path, weights_path = self._paths(key)
         manifest = self._manifest(manifest_path)
         try:
-            return (manifest is not None and manifest["key"] == key
-                    and module_path.stat().st_size == manifest["module"]["size"]
-                    and weights_path.stat().st_size == manifest["weights"]["size"])
+            return (
+                manifest is not None
+                and manifest["key"] == key
+                and module_path.stat().st_size == manifest["module"]["size"]
+                and weights_path.stat().st_size == manifest["weights"]["size"]
+            )
         except OSError:
             return False
 
@@ -151,15 +168,27 @@ class CompiledCache:
         manifest = self._manifest(manifest_path)
         module = None
         try:
-            if manifest is not None and manifest["key"] == key and \
-                    _matches(module_path, manifest["module"]) and _matches(weights_path, manifest["weights"]):
+            if (
+                manifest is not None
+                and manifest["key"] == key
+                and _matches(module_path, manifest["module"])
+                and _matches(weights_path, manifest["weights"])
+            ):
                 with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", FutureWarning)   # TorchScript's deprecation notice
+                    warnings.simplefilter(
+                        "ignore", FutureWarning
+                    )  # TorchScript's deprecation notice
                     module = torch.jit.load(str(module_path), map_location=device)
-                _put_weights(module, torch.load(str(weights_path), map_location=device, weights_only=True,
-                                                mmap=True))
-        except Exception as exc:          # unreadable, or an archive TorchScript rejects
-            log.warning("compiled step %s could not be loaded (%s); rebuilding it", module_path.name, exc)
+                _put_weights(
+                    module,
+                    torch.load(
+                        str(weights_path), map_location=device, weights_only=True, mmap=True
+                    ),
+                )
+        except Exception as exc:  # unreadable, or an archive TorchScript rejects
+            log.warning(
+                "compiled step %s could not be loaded (%s); rebuilding it", module_path.name, exc
+            )
             module = None
         if module is None:
             log.info("compiled step %s is missing or damaged; rebuilding it", module_path.name)
@@ -176,7 +205,10 @@ class CompiledCache:
         import torch
 
         module_path, manifest_path, weights_path = self._paths(key)
-        tmps = [path.with_name(path.name + f".{os.getpid()}.tmp") for path in (module_path, weights_path)]
+        tmps = [
+            path.with_name(path.name + f".{os.getpid()}.tmp")
+            for path in (module_path, weights_path)
+        ]
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with warnings.catch_warnings():
@@ -192,7 +224,9 @@ class CompiledCache:
             os.replace(tmps[0], module_path)
             os.replace(tmps[1], weights_path)
             write_json_atomic(manifest_path, manifest)
-        except Exception as exc:   # a full disk or a read-only folder costs the next start time, no more
+        except (
+            Exception
+        ) as exc:  # a full disk or a read-only folder costs the next start time, no more
             log.warning("the compiled step could not be cached (%s)", exc)
             for tmp in tmps:
                 tmp.unlink(missing_ok=True)
@@ -210,15 +244,19 @@ class CompiledCache:
     def _prune(self, keep: str, limit: int = 3) -> None:
         """Entries of other keys beyond the `limit` newest, and leftovers of crashed writes."""
         try:
-            entries = sorted(self.folder.glob("step-*.pt"), key=lambda p: p.stat().st_mtime, reverse=True)
-            for tmp in self.folder.glob("step-*.tmp"):   # module and weights alike
-                if time.time() - tmp.stat().st_mtime > STALE_TMP_SECONDS:   # not another start's write
+            entries = sorted(
+                self.folder.glob("step-*.pt"), key=lambda p: p.stat().st_mtime, reverse=True
+            )
+            for tmp in self.folder.glob("step-*.tmp"):  # module and weights alike
+                if (
+                    time.time() - tmp.stat().st_mtime > STALE_TMP_SECONDS
+                ):  # not another start's write
                     tmp.unlink(missing_ok=True)
         except OSError:
             return
         kept = 1
         for path in entries:
-            key = path.stem[len("step-"):]
+            key = path.stem[len("step-") :]
             if key == keep:
                 continue
             if kept >= limit:
@@ -232,7 +270,11 @@ def _matches(path: Path, entry: dict) -> bool:
 
 
 def _packed_modules(module) -> list[tuple[str, object]]:
-    return [(name, sub) for name, sub in module.named_modules() if getattr(sub, "original_name", "") == PACKED]
+    return [
+        (name, sub)
+        for name, sub in module.named_modules()
+        if getattr(sub, "original_name", "") == PACKED
+    ]
 
 
 @contextlib.contextmanager
@@ -242,16 +284,26 @@ def _weights_taken_out(module):
     import torch
 
     weights, taken = {}, []
-    stand_in = torch.ops.quantized.linear_prepack(_per_channel(
-        torch.zeros(1, 1, dtype=torch.int8), torch.ones(1, dtype=torch.float64), torch.zeros(1, dtype=torch.int64)),
-        None)
+    stand_in = torch.ops.quantized.linear_prepack(
+        _per_channel(
+            torch.zeros(1, 1, dtype=torch.int8),
+            torch.ones(1, dtype=torch.float64),
+            torch.zeros(1, dtype=torch.int64),
+        ),
+        None,
+    )
     try:
         for name, sub in _packed_modules(module):
             weight, bias = torch.ops.quantized.linear_unpack(sub._packed_params)
             if bias is not None or weight.qscheme() != torch.per_channel_affine:
-                raise ValueError(f"{name}: only per-channel int8 weights without bias are kept apart")
-            weights[name] = {"int8": weight.int_repr(), "scales": weight.q_per_channel_scales(),
-                             "zero_points": weight.q_per_channel_zero_points()}
+                raise ValueError(
+                    f"{name}: only per-channel int8 weights without bias are kept apart"
+                )
+            weights[name] = {
+                "int8": weight.int_repr(),
+                "scales": weight.q_per_channel_scales(),
+                "zero_points": weight.q_per_channel_zero_points(),
+            }
             taken.append((sub, sub._packed_params))
             sub._packed_params = stand_in
         yield weights
@@ -274,19 +326,29 @@ def _put_weights(module, weights) -> None:
     if not isinstance(weights, dict):
         raise ValueError("the weights file holds no table")
     owners = dict(module.named_modules())
-    subs = {name: sub for name, sub in owners.items() if getattr(sub, "original_name", "") == PACKED}
+    subs = {
+        name: sub for name, sub in owners.items() if getattr(sub, "original_name", "") == PACKED
+    }
     if set(weights) != set(subs):
         raise ValueError("the weights file does not name the module's int8 matrices")
     for name, entry in weights.items():
-        if not isinstance(entry, dict) or set(entry) != {"int8", "scales", "zero_points"} or \
-                not all(isinstance(t, torch.Tensor) for t in entry.values()):
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"int8", "scales", "zero_points"}
+            or not all(isinstance(t, torch.Tensor) for t in entry.values())
+        ):
             raise ValueError(f"{name}: not an int8 matrix")
         int8, scales, zero_points = entry["int8"], entry["scales"], entry["zero_points"]
-        if int8.dtype != torch.int8 or int8.dim() != 2 or scales.dtype != torch.float64 or \
-                zero_points.dtype != torch.int64 or scales.shape != (int8.shape[0],) or \
-                zero_points.shape != (int8.shape[0],):
+        if (
+            int8.dtype != torch.int8
+            or int8.dim() != 2
+            or scales.dtype != torch.float64
+            or zero_points.dtype != torch.int64
+            or scales.shape != (int8.shape[0],)
+            or zero_points.shape != (int8.shape[0],)
+        ):
             raise ValueError(f"{name}: not an int8 matrix")
-        layer = owners.get(name.rpartition(".")[0])     # a quantized Linear or a RowScaledLinear
+        layer = owners.get(name.rpartition(".")[0])  # a quantized Linear or a RowScaledLinear
         shape = (getattr(layer, "out_features", None), getattr(layer, "in_features", None))
         if tuple(int8.shape) != shape:
             raise ValueError(f"{name}: a {tuple(int8.shape)} matrix where the layer takes {shape}")
@@ -294,7 +356,8 @@ def _put_weights(module, weights) -> None:
     def pack(name):
         entry = weights[name]
         return torch.ops.quantized.linear_prepack(
-            _per_channel(entry["int8"], entry["scales"], entry["zero_points"]), None)
+            _per_channel(entry["int8"], entry["scales"], entry["zero_points"]), None
+        )
 
     with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
         packed = dict(zip(weights, pool.map(pack, list(weights))))
@@ -302,7 +365,7 @@ def _put_weights(module, weights) -> None:
         sub._packed_params = packed[name]
 
 
-LOOK_UP = object()    # DecodeLoop(step=...): the loop reads the cache itself
+LOOK_UP = object()  # DecodeLoop(step=...): the loop reads the cache itself
 
 
 def step_key(cache, mode: str, precision: str, device, recipe) -> str | None:
@@ -324,11 +387,13 @@ def read_step(cache, mode: str, precision_request: str, device, recipe):
     return cache.load(key, str(device)) if key else None
 
 
-def read_step_in_background(cache, mode: str, precision_request: str, device, recipe) -> Future | None:
+def read_step_in_background(
+    cache, mode: str, precision_request: str, device, recipe
+) -> Future | None:
     """`read_step` on a thread of its own, started only where an entry looks whole (its result
     may still be None: a checksum that does not match); None where nothing is cached."""
     key = _entry_key(cache, mode, precision_request, device, recipe)
     if key and cache.looks_whole(key):
         return cache.load_in_background(key, str(device))
-    read_step(cache, mode, precision_request, device, recipe)   # a miss: counted, leftovers removed
+    read_step(cache, mode, precision_request, device, recipe)  # a miss: counted, leftovers removed
     return None

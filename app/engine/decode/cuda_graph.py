@@ -44,7 +44,16 @@ class GraphedStep:
         # what they leave behind is finite and never read.
         inputs.mask.fill_(True)
         inputs.at.fill_(capacity - 1)
-        args = (inputs.x, inputs.cos, inputs.sin, inputs.mask[..., :bucket], k_cache, v_cache, inputs.at, bucket)
+        args = (
+            inputs.x,
+            inputs.cos,
+            inputs.sin,
+            inputs.mask[..., :bucket],
+            k_cache,
+            v_cache,
+            inputs.at,
+            bucket,
+        )
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
@@ -74,5 +83,7 @@ def capture(stack, inputs: GraphInputs, bucket: int, k_cache, v_cache, pool):
         torch.cuda.set_stream(stream)
         if is_out_of_memory(exc):
             raise
-        log.warning("CUDA graph capture failed, stepping without graphs: %s: %s", type(exc).__name__, exc)
+        log.warning(
+            "CUDA graph capture failed, stepping without graphs: %s: %s", type(exc).__name__, exc
+        )
         return None

@@ -32,25 +32,30 @@ class Recipe:
     """How the stack becomes int8. `alpha` None: no smoothing. `rows`: activation scales per
     row (decode/int8_rows.py, weights per channel); else fbgemm's dynamic Linear, one scale per
     batch, with `per_channel` weight scales or one per matrix."""
+
     alpha: float | None = 0.5
     per_channel: bool = True
     rows: bool = True
 
 
 RECIPE = Recipe()
-PER_TENSOR = Recipe(alpha=None, per_channel=False, rows=False)   # int8 before outliers were measured
-PER_BATCH = Recipe(rows=False)                 # smoothed, but one activation scale per batch
+PER_TENSOR = Recipe(alpha=None, per_channel=False, rows=False)  # int8 before outliers were measured
+PER_BATCH = Recipe(rows=False)  # smoothed, but one activation scale per batch
 # The calibration prompt: text tokens then audio frames, as a sentence's prompt holds both.
 CALIBRATION_TOKENS = 64
 CALIBRATION_SEED = 1234
 
 
-def calibration_prompt(emb_text: torch.Tensor, emb_code: torch.Tensor, tokens: int = CALIBRATION_TOKENS) -> torch.Tensor:
+def calibration_prompt(
+    emb_text: torch.Tensor, emb_code: torch.Tensor, tokens: int = CALIBRATION_TOKENS
+) -> torch.Tensor:
     """(1, tokens, H) fp32 embeddings: half random text tokens, half random audio frames (the sum
     of one code per codebook, as ChatTTS embeds them); the same for the same weights."""
     g = torch.Generator(device="cpu").manual_seed(CALIBRATION_SEED)
     text = torch.randint(0, emb_text.shape[0], (tokens // 2,), generator=g)
-    codes = torch.randint(0, emb_code.shape[1], (tokens - tokens // 2, emb_code.shape[0]), generator=g)
+    codes = torch.randint(
+        0, emb_code.shape[1], (tokens - tokens // 2, emb_code.shape[0]), generator=g
+    )
     audio = sum(emb_code[q][codes[:, q].to(emb_code.device)] for q in range(emb_code.shape[0]))
     return torch.cat([emb_text[text.to(emb_text.device)], audio]).unsqueeze(0).float()
 
@@ -69,11 +74,22 @@ def _input_maxima(stack: nn.Module, x: torch.Tensor, cos: torch.Tensor, sin: tor
         first = stack.layers[0]
         t, heads = x.shape[1], first.heads
         head_dim = first.q_proj.out_features // heads
-        cache = torch.zeros(len(stack.layers), 1, heads, t, head_dim, dtype=x.dtype, device=x.device)
+        cache = torch.zeros(
+            len(stack.layers), 1, heads, t, head_dim, dtype=x.dtype, device=x.device
+        )
         mask = torch.ones(t, t, dtype=torch.bool, device=x.device).tril_()[None, None]
         positions = torch.arange(t, device=x.device)
         with torch.inference_mode():
-            stack(x, cos[:t][None, None], sin[:t][None, None], mask, cache, cache.clone(), positions, t)
+            stack(
+                x,
+                cos[:t][None, None],
+                sin[:t][None, None],
+                mask,
+                cache,
+                cache.clone(),
+                positions,
+                t,
+            )
     finally:
         for h in hooks:
             h.remove()
@@ -96,7 +112,9 @@ def _fold(producer_scale: torch.Tensor, s: torch.Tensor, consumers: list[nn.Line
 
 
 @torch.no_grad()
-def smooth(stack: nn.Module, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, alpha: float) -> None:
+def smooth(
+    stack: nn.Module, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, alpha: float
+) -> None:
     """Fold SmoothQuant scales into the stack's weights in place (see the module's docstring)."""
     maxima = _input_maxima(stack, x, cos, sin)
     for layer in stack.layers:
@@ -125,10 +143,16 @@ def stack_calibration(stack: nn.Module, tokens: int = CALIBRATION_TOKENS):
     width, head_dim = first.q_proj.in_features, first.q_proj.out_features // first.heads
     device = first.ln_in.device
     x = torch.randn(1, tokens, width, generator=g).to(device)
-    return x, torch.ones(tokens, head_dim, device=device), torch.zeros(tokens, head_dim, device=device)
+    return (
+        x,
+        torch.ones(tokens, head_dim, device=device),
+        torch.zeros(tokens, head_dim, device=device),
+    )
 
 
-def quantize(stack: nn.Module, calibration=None, in_place: bool = False, recipe: Recipe = RECIPE) -> nn.Module:
+def quantize(
+    stack: nn.Module, calibration=None, in_place: bool = False, recipe: Recipe = RECIPE
+) -> nn.Module:
     """The stack with int8 Linear weights. `calibration()` gives (x, cos, sin) for smoothing
     (None: `stack_calibration`); called only when the recipe smooths. Not `in_place`: the
     caller's weights are left as they were."""
@@ -137,7 +161,11 @@ def quantize(stack: nn.Module, calibration=None, in_place: bool = False, recipe:
     if not in_place:
         stack = copy.deepcopy(stack)
     if recipe.alpha is not None:
-        smooth(stack, *(calibration() if calibration is not None else stack_calibration(stack)), alpha=recipe.alpha)
+        smooth(
+            stack,
+            *(calibration() if calibration is not None else stack_calibration(stack)),
+            alpha=recipe.alpha,
+        )
     if recipe.rows:
         from app.engine.decode.int8_rows import row_scaled
 
@@ -145,5 +173,6 @@ def quantize(stack: nn.Module, calibration=None, in_place: bool = False, recipe:
     qconfig = per_channel_dynamic_qconfig if recipe.per_channel else default_dynamic_qconfig
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return torch.ao.quantization.quantize_dynamic(stack, {nn.Linear: qconfig}, dtype=torch.qint8,
-                                                      inplace=True)
+        return torch.ao.quantization.quantize_dynamic(
+            stack, {nn.Linear: qconfig}, dtype=torch.qint8, inplace=True
+        )

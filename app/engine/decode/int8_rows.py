@@ -32,7 +32,7 @@ from app.engine.decode.llama_step import LlamaLayer
 # [0, 1] onto 0..127.
 ROW_SCALE = 1.0 / 127.0
 ROW_ZERO_POINT = 0
-TINY = 1e-30                      # a constant row gives min * W 1 instead of dividing by zero
+TINY = 1e-30  # a constant row gives min * W 1 instead of dividing by zero
 
 
 def _per_channel_int8(weight: torch.Tensor) -> torch.Tensor:
@@ -59,7 +59,7 @@ class RowScaledLinear(nn.Module):
         with torch.no_grad():
             weight = torch.cat([lin.weight.detach().float() for lin in linears])
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")         # quantized tensors' deprecation notice
+                warnings.simplefilter("ignore")  # quantized tensors' deprecation notice
                 quantized = _per_channel_int8(weight)
                 self.params = LinearPackedParams(dtype=torch.qint8)
                 self.params.set_weight_bias(quantized, None)
@@ -75,7 +75,8 @@ class RowScaledLinear(nn.Module):
         low = x.amin(-1, keepdim=True)
         span = (x.amax(-1, keepdim=True) - low).clamp(min=self.tiny)
         y = torch.ops.quantized.linear_with_input_q_dq_qweight_dq_output_fp32(
-            (x - low) / span, self.scale, self.zero_point, self.params._packed_params)
+            (x - low) / span, self.scale, self.zero_point, self.params._packed_params
+        )
         return y, span, low
 
     def add_to(self, base: torch.Tensor, x: torch.Tensor) -> torch.Tensor:

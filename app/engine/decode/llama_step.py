@@ -33,16 +33,29 @@ class LlamaLayer(nn.Module):
     def __init__(self, src: nn.Module, heads: int):
         super().__init__()
         attn, mlp = src.self_attn, src.mlp
-        self.q_proj, self.k_proj, self.v_proj, self.o_proj = attn.q_proj, attn.k_proj, attn.v_proj, attn.o_proj
+        self.q_proj, self.k_proj, self.v_proj, self.o_proj = (
+            attn.q_proj,
+            attn.k_proj,
+            attn.v_proj,
+            attn.o_proj,
+        )
         self.gate_proj, self.up_proj, self.down_proj = mlp.gate_proj, mlp.up_proj, mlp.down_proj
         self.ln_in = src.input_layernorm.weight
         self.ln_post = src.post_attention_layernorm.weight
         self.eps = float(src.input_layernorm.variance_epsilon)
         self.heads = heads
 
-    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, mask: torch.Tensor,
-                k_cache: torch.Tensor, v_cache: torch.Tensor, positions: torch.Tensor,
-                length: int) -> torch.Tensor:
+    def forward(
+        self,
+        x: torch.Tensor,
+        cos: torch.Tensor,
+        sin: torch.Tensor,
+        mask: torch.Tensor,
+        k_cache: torch.Tensor,
+        v_cache: torch.Tensor,
+        positions: torch.Tensor,
+        length: int,
+    ) -> torch.Tensor:
         b, t, width = x.shape[0], x.shape[1], x.shape[2]
         h = _rms_norm(x, self.ln_in, self.eps)
         q, k, v = self.attention_inputs(h)
@@ -80,9 +93,17 @@ class LlamaStack(nn.Module):
         self.norm = llama.norm.weight
         self.eps = float(llama.norm.variance_epsilon)
 
-    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, mask: torch.Tensor,
-                k_cache: torch.Tensor, v_cache: torch.Tensor, positions: torch.Tensor,
-                length: int) -> torch.Tensor:
+    def forward(
+        self,
+        x: torch.Tensor,
+        cos: torch.Tensor,
+        sin: torch.Tensor,
+        mask: torch.Tensor,
+        k_cache: torch.Tensor,
+        v_cache: torch.Tensor,
+        positions: torch.Tensor,
+        length: int,
+    ) -> torch.Tensor:
         i = 0
         for layer in self.layers:
             x = layer(x, cos, sin, mask, k_cache[i], v_cache[i], positions, length)
@@ -90,7 +111,9 @@ class LlamaStack(nn.Module):
         return _rms_norm(x, self.norm, self.eps).to(torch.float32)
 
 
-def rotary_tables(llama: nn.Module, count: int, dtype: torch.dtype, device: torch.device) -> list[torch.Tensor]:
+def rotary_tables(
+    llama: nn.Module, count: int, dtype: torch.dtype, device: torch.device
+) -> list[torch.Tensor]:
     """cos/sin for positions 0..count-1 from the model's own rotary module (same numbers)."""
     positions = torch.arange(count, device=device).unsqueeze(0)
     probe = torch.zeros(1, 1, device=device, dtype=torch.float32)

@@ -46,8 +46,15 @@ class DecodeLoop(FixedShapeSteps):
     # benchmark turns it off to compare.
     int8_unoptimized = True
 
-    def __init__(self, chat, mode: str = "jit", precision: str = "fp32", own_weights: bool = False,
-                 cache=None, step=LOOK_UP):
+    def __init__(
+        self,
+        chat,
+        mode: str = "jit",
+        precision: str = "fp32",
+        own_weights: bool = False,
+        cache=None,
+        step=LOOK_UP,
+    ):
         """`own_weights`: the caller will drop ChatTTS's fp32 GPT, so a reduced precision may
         convert its weights in place instead of copying them. `cache`: a CompiledCache
         (decode/compiled_cache.py) that keeps the converted, compiled step between starts.
@@ -71,10 +78,12 @@ class DecodeLoop(FixedShapeSteps):
         self.num_audio_tokens = int(chat.config.gpt.num_audio_tokens)
         self._max_positions = int(cfg.max_position_embeddings)
         with torch.no_grad():
-            self._cos, self._sin = rotary_tables(llama, self._max_positions, self.dtype, self.device)
+            self._cos, self._sin = rotary_tables(
+                llama, self._max_positions, self.dtype, self.device
+            )
             embed = chat.embed
             self.emb_text = embed.emb_text.weight.detach()
-            self.emb_code = torch.stack([e.weight.detach() for e in embed.emb_code])   # (vq, A, H)
+            self.emb_code = torch.stack([e.weight.detach() for e in embed.emb_code])  # (vq, A, H)
             # weight_norm heads: materialize once; the loop reads plain matrices.
             self.head_text = embed.head_text.weight.detach().clone()
             self.head_code = torch.cat([h.weight.detach() for h in embed.head_code]).clone()
@@ -85,15 +94,25 @@ class DecodeLoop(FixedShapeSteps):
                 step = cache.load(cache_key, str(self.device)) if cache_key else None
             cached = step
             if cached is None and getattr(llama, "weightless", False):
-                raise RuntimeError("the GPT was loaded without weights but no cached step was given")
-            stack = cached if cached is not None else prec.convert(
-                LlamaStack(llama).eval(), self.precision, in_place=own_weights,
-                calibration=self._calibration, recipe=self.int8_recipe)
+                raise RuntimeError(
+                    "the GPT was loaded without weights but no cached step was given"
+                )
+            stack = (
+                cached
+                if cached is not None
+                else prec.convert(
+                    LlamaStack(llama).eval(),
+                    self.precision,
+                    in_place=own_weights,
+                    calibration=self._calibration,
+                    recipe=self.int8_recipe,
+                )
+            )
         self.mode = mode
         self.jit_error: str | None = None
         self._filter, self._draw = filter_logits, draw
         self._stack = stack
-        self._run: Unoptimized | None = None     # how the compiled int8 step is called
+        self._run: Unoptimized | None = None  # how the compiled int8 step is called
         on_gpu = self.device.type == "cuda"
         # On a GPU, "jit" means each token is one replay of a captured graph of the fixed-shape
         # step; TorchScript is not used there: its fuser compiles ~130 kernels for each new
@@ -135,7 +154,11 @@ class DecodeLoop(FixedShapeSteps):
         """What int8 smoothing measures activations on: a fixed prompt of the model's embeddings."""
         from app.engine.decode.int8 import calibration_prompt
 
-        return calibration_prompt(self.emb_text, self.emb_code).to(self.device), self._cos, self._sin
+        return (
+            calibration_prompt(self.emb_text, self.emb_code).to(self.device),
+            self._cos,
+            self._sin,
+        )
 
     def _compile(self, stack) -> None:
         _silence_jit_deprecation()
@@ -148,19 +171,26 @@ class DecodeLoop(FixedShapeSteps):
             if self.precision == "int8" and self.int8_unoptimized:
                 self._filter, self._draw = Unoptimized(self._filter), Unoptimized(self._draw)
                 self._run = Unoptimized(self._stack)
-        except Exception as exc:   # any TorchScript gap: same math, eager
+        except Exception as exc:  # any TorchScript gap: same math, eager
             self.mode, self.jit_error = "eager", f"{type(exc).__name__}: {exc}"
             self._stack, self._filter, self._draw = stack, filter_logits, draw
-            log.warning("TorchScript could not compile the decode step; running it eagerly (%s)", self.jit_error)
+            log.warning(
+                "TorchScript could not compile the decode step; running it eagerly (%s)",
+                self.jit_error,
+            )
 
     # -- pieces the loop (and tests) use ------------------------------------------------
-    def allocate_cache(self, batch: int, length: int, make=torch.empty) -> tuple[torch.Tensor, torch.Tensor]:
+    def allocate_cache(
+        self, batch: int, length: int, make=torch.empty
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """The growing step reads only what it wrote, so on a CPU the cache can stay untouched
         (not resident) beyond the sentence's real length: 264 MB a sentence for the default
         2,048-token limit otherwise."""
         shape = (self.layers, batch, self.heads, length, self.head_dim)
-        return (make(shape, dtype=self.cache_dtype, device=self.device),
-                make(shape, dtype=self.cache_dtype, device=self.device))
+        return (
+            make(shape, dtype=self.cache_dtype, device=self.device),
+            make(shape, dtype=self.cache_dtype, device=self.device),
+        )
 
     def _zero_cache(self, batch: int, length: int) -> tuple[torch.Tensor, torch.Tensor]:
         # The fixed-shape step reads every slot of its bucket (masked, but garbage could be NaN,
@@ -174,7 +204,9 @@ class DecodeLoop(FixedShapeSteps):
     def rotary(self, positions_per_row: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self._cos[positions_per_row].unsqueeze(1), self._sin[positions_per_row].unsqueeze(1)
 
-    def run_stack(self, x, positions_per_row, mask, k, v, write_at: torch.Tensor, length: int) -> torch.Tensor:
+    def run_stack(
+        self, x, positions_per_row, mask, k, v, write_at: torch.Tensor, length: int
+    ) -> torch.Tensor:
         cos, sin = self.rotary(positions_per_row)
         return (self._run or self._stack)(x.to(self.dtype), cos, sin, mask, k, v, write_at, length)
 
@@ -184,16 +216,25 @@ class DecodeLoop(FixedShapeSteps):
         return hidden @ self.head_text.t()
 
     def embed_tokens(self, tokens: torch.Tensor, audio: bool) -> torch.Tensor:
-        if audio:   # (B, vq) codes: the sum of one embedding per codebook, as ChatTTS does
+        if audio:  # (B, vq) codes: the sum of one embedding per codebook, as ChatTTS does
             return sum(self.emb_code[q][tokens[:, q]] for q in range(self.num_vq)).unsqueeze(1)
         return self.emb_text[tokens].unsqueeze(1)
 
     # -- the loop -----------------------------------------------------------------------
     @torch.inference_mode()
-    def generate(self, emb: torch.Tensor, attention_mask: torch.Tensor, audio: bool, params: PassParams,
-                 seeds: list[int], eos: int, cancel: threading.Event | None = None,
-                 stream_every: int = 0, admit: Callable[[int], Joining | None] | None = None,
-                 gone: Callable[[], list[int]] | None = None) -> Iterator[Progress | Generated]:
+    def generate(
+        self,
+        emb: torch.Tensor,
+        attention_mask: torch.Tensor,
+        audio: bool,
+        params: PassParams,
+        seeds: list[int],
+        eos: int,
+        cancel: threading.Event | None = None,
+        stream_every: int = 0,
+        admit: Callable[[int], Joining | None] | None = None,
+        gone: Callable[[], list[int]] | None = None,
+    ) -> Iterator[Progress | Generated]:
         """Yield Progress every `stream_every` tokens (0: never), then the Generated result.
 
         `admit(live)`, asked before every step with the number of rows still decoding, may
@@ -216,17 +257,30 @@ class DecodeLoop(FixedShapeSteps):
         valid = torch.ones(batch, total, dtype=torch.bool, device=self.device)
         valid[:, :prompt_len] = mask_in
         steps_max = params.max_new_tokens
-        table = RowTable(self, batch, per_row, steps_max, audio,
-                         None if params.greedy else self._uniforms(seeds, steps_max, per_row))
-        live = LiveRows(torch.arange(batch, device=self.device), per_row, valid, mask_in.long().sum(-1),
-                        k_cache, v_cache, float(params.temperature))
+        table = RowTable(
+            self,
+            batch,
+            per_row,
+            steps_max,
+            audio,
+            None if params.greedy else self._uniforms(seeds, steps_max, per_row),
+        )
+        live = LiveRows(
+            torch.arange(batch, device=self.device),
+            per_row,
+            valid,
+            mask_in.long().sum(-1),
+            k_cache,
+            v_cache,
+            float(params.temperature),
+        )
         del k_cache, v_cache
         slots = torch.arange(total, device=self.device)
         hidden = self._prefill(emb, mask_in, live.k, live.v)
         # Every host read waits for the GPU: there, look at completion and bad numbers only
         # every few steps (rows that ended meanwhile just run on; their lengths stop growing).
         check_every = min(stream_every or self.sync_every, self.sync_every)
-        at = prompt_len                     # the cache slot the next step writes
+        at = prompt_len  # the cache slot the next step writes
         i = 0
         while True:
             if gone is not None and not static:
@@ -281,12 +335,21 @@ class DecodeLoop(FixedShapeSteps):
                 live.keep(stay, written=at)
                 codes = codes[stay]
                 t_list = [t for t, s in zip(t_list, stay.tolist()) if s]
-            t_next = t_list[0] if len(set(t_list)) == 1 else torch.tensor(t_list, device=self.device)
+            t_next = (
+                t_list[0] if len(set(t_list)) == 1 else torch.tensor(t_list, device=self.device)
+            )
             x, rows_at = self.embed_tokens(codes, audio), (live.next_position + t_next)[:, None]
-            if not static:                  # attend to what has been written so far
-                out = self.run_stack(x, rows_at, live.valid[:, None, None, : at + 1], live.k, live.v,
-                                     slots[at:at + 1], at + 1)
-            else:                           # fixed shapes: a length bucket, the future masked
+            if not static:  # attend to what has been written so far
+                out = self.run_stack(
+                    x,
+                    rows_at,
+                    live.valid[:, None, None, : at + 1],
+                    live.k,
+                    live.v,
+                    slots[at : at + 1],
+                    at + 1,
+                )
+            else:  # fixed shapes: a length bucket, the future masked
                 out = self._static_step(entry, x, rows_at, live.valid, slots, at)
             hidden = out[:, -1]
             at += 1
@@ -294,26 +357,38 @@ class DecodeLoop(FixedShapeSteps):
         counts = table.lengths.tolist()
         rows = table.count
         if audio:
-            tokens = [table.generated.view(rows, self.num_vq, -1)[r, :, : counts[r]].t() for r in range(rows)]
+            tokens = [
+                table.generated.view(rows, self.num_vq, -1)[r, :, : counts[r]].t()
+                for r in range(rows)
+            ]
             rows_hidden = [table.hiddens[r, : counts[r]] for r in range(rows)]
         else:
             tokens = [table.generated[r, : counts[r]] for r in range(rows)]
             rows_hidden = []
-        yield Generated(tokens, rows_hidden, table.cut())        # every row is done by now
+        yield Generated(tokens, rows_hidden, table.cut())  # every row is done by now
 
     def _check_length(self, prompt_len: int, max_new_tokens: int) -> None:
         if prompt_len + max_new_tokens > self._max_positions:
             raise InputTextError(
-                _("A sentence of {prompt} prompt tokens with up to {limit} audio tokens exceeds the model's "
-                  "{positions} positions; lower the token limit ({option}) to {most} or less.").format(
-                    prompt=prompt_len, limit=max_new_tokens, positions=self._max_positions,
-                    option="--max-tokens", most=max(1, self._max_positions - prompt_len)))
+                _(
+                    "A sentence of {prompt} prompt tokens with up to {limit} audio tokens exceeds the model's "
+                    "{positions} positions; lower the token limit ({option}) to {most} or less."
+                ).format(
+                    prompt=prompt_len,
+                    limit=max_new_tokens,
+                    positions=self._max_positions,
+                    option="--max-tokens",
+                    most=max(1, self._max_positions - prompt_len),
+                )
+            )
 
     def fits(self, prompt_len: int, max_new_tokens: int) -> bool:
         """Whether a sentence of this prompt and token limit fits the model's positions."""
         return prompt_len + max_new_tokens <= self._max_positions
 
-    def _prefill(self, emb: torch.Tensor, mask_in: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    def _prefill(
+        self, emb: torch.Tensor, mask_in: torch.Tensor, k: torch.Tensor, v: torch.Tensor
+    ) -> torch.Tensor:
         """Run the prompt through the stack into caches `k`, `v`; the last position's hidden state."""
         prompt_len = emb.shape[1]
         # ChatTTS's positions: count of real tokens so far; padding sits at position 1.
@@ -323,12 +398,28 @@ class DecodeLoop(FixedShapeSteps):
         # A padding query may only see itself: a row with no visible key would be NaN, and
         # NaN in a cached padding value poisons the real rows even through a zero weight.
         prefill_mask = (causal & (mask_in[:, None, :] | eye)).unsqueeze(1)
-        out = self.run_stack(emb.to(self.device), positions, prefill_mask, k, v,
-                             torch.arange(prompt_len, device=self.device), prompt_len)
+        out = self.run_stack(
+            emb.to(self.device),
+            positions,
+            prefill_mask,
+            k,
+            v,
+            torch.arange(prompt_len, device=self.device),
+            prompt_len,
+        )
         return out[:, -1]
 
-    def _join(self, table: RowTable, live: LiveRows, hidden: torch.Tensor, joining: Joining, at: int, step: int,
-              per_row: int, params: PassParams) -> tuple[torch.Tensor, int]:
+    def _join(
+        self,
+        table: RowTable,
+        live: LiveRows,
+        hidden: torch.Tensor,
+        joining: Joining,
+        at: int,
+        step: int,
+        per_row: int,
+        params: PassParams,
+    ) -> tuple[torch.Tensor, int]:
         """Prefill joining sentences alone, then add them to the live rows at batch step `step`."""
         count, prompt_len = joining.emb.shape[0], joining.emb.shape[1]
         self._check_length(prompt_len, params.max_new_tokens)
@@ -336,13 +427,22 @@ class DecodeLoop(FixedShapeSteps):
         k, v = self.allocate_cache(count, prompt_len)
         joined_hidden = self._prefill(joining.emb, mask, k, v)
         ids = torch.arange(table.count, table.count + count, device=self.device)
-        uniforms = None if params.greedy else self._uniforms(joining.seeds, params.max_new_tokens, per_row)
+        uniforms = (
+            None if params.greedy else self._uniforms(joining.seeds, params.max_new_tokens, per_row)
+        )
         table.extend(count, step, uniforms)
         at = live.join(ids, mask, k, v, at, params.max_new_tokens)
         return torch.cat([hidden, joined_hidden]), at
 
-    def _filtered(self, logits: torch.Tensor, table: RowTable, live: LiveRows, t_list: list[int],
-                  params: PassParams, eos: int) -> torch.Tensor:
+    def _filtered(
+        self,
+        logits: torch.Tensor,
+        table: RowTable,
+        live: LiveRows,
+        t_list: list[int],
+        params: PassParams,
+        eos: int,
+    ) -> torch.Tensor:
         """Filtered logits; rows at different token counts (one joined later) are filtered per
         count, each row exactly as it would be alone (the filter works row by row)."""
         groups: dict[int, list[int]] = {}
@@ -352,16 +452,29 @@ class DecodeLoop(FixedShapeSteps):
         if len(groups) == 1:
             parts = [(t_list[0], None)]
         else:
-            parts = [(t, torch.tensor([j * per_row + q for j in js for q in range(per_row)], device=self.device))
-                     for t, js in groups.items()]
+            parts = [
+                (
+                    t,
+                    torch.tensor(
+                        [j * per_row + q for j in js for q in range(per_row)], device=self.device
+                    ),
+                )
+                for t, js in groups.items()
+            ]
         filtered = logits if len(parts) == 1 else torch.empty_like(logits)
         for t, tokens in parts:
             rows = live.token_rows if tokens is None else live.token_rows[tokens]
             start = max(0, t - PENALTY_WINDOW)
-            out = self._filter(logits if tokens is None else logits[tokens], table.generated[rows, start:t],
-                               live.temperature if tokens is None else live.temperature[tokens],
-                               float(params.repetition_penalty), float(params.top_p), int(params.top_k),
-                               eos, t < params.min_new_tokens)
+            out = self._filter(
+                logits if tokens is None else logits[tokens],
+                table.generated[rows, start:t],
+                live.temperature if tokens is None else live.temperature[tokens],
+                float(params.repetition_penalty),
+                float(params.top_p),
+                int(params.top_k),
+                eos,
+                t < params.min_new_tokens,
+            )
             if tokens is None:
                 filtered = out
             else:
@@ -377,6 +490,12 @@ class DecodeLoop(FixedShapeSteps):
         """(batch, steps, per_row) uniform numbers, each row from its own sentence's generator,
         drawn at once and moved to the device once: the same numbers as one draw per step
         (a CPU generator yields them in order), without a host copy per token."""
-        table = torch.stack([torch.rand(steps, per_row, generator=torch.Generator(device="cpu").manual_seed(int(s)))
-                             for s in seeds])
+        table = torch.stack(
+            [
+                torch.rand(
+                    steps, per_row, generator=torch.Generator(device="cpu").manual_seed(int(s))
+                )
+                for s in seeds
+            ]
+        )
         return table.to(self.device)

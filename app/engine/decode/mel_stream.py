@@ -40,12 +40,14 @@ def reach(conv: torch.nn.Conv1d) -> int:
 
 def _conv(conv: torch.nn.Conv1d, x: torch.Tensor, left: int) -> torch.Tensor:
     """`conv` over `x` with `left` zeros before it and the conv's reach of zeros after it."""
-    return F.conv1d(F.pad(x, (left, reach(conv))), conv.weight, conv.bias, 1, 0, conv.dilation, conv.groups)
+    return F.conv1d(
+        F.pad(x, (left, reach(conv))), conv.weight, conv.bias, 1, 0, conv.dilation, conv.groups
+    )
 
 
 class _Layer(NamedTuple):
     reach: int
-    run: Callable[[torch.Tensor, int], torch.Tensor]    # (input frames, zeros on the left) -> output
+    run: Callable[[torch.Tensor, int], torch.Tensor]  # (input frames, zeros on the left) -> output
 
 
 def streamable(decoder) -> bool:
@@ -58,9 +60,16 @@ def streamable(decoder) -> bool:
         convs += [block.dwconv for block in decoder.decoder.decoder_block]
     except (AttributeError, TypeError, ValueError):
         return False
-    return (getattr(decoder, "vq_layer", None) is None and isinstance(act, torch.nn.GELU)
-            and all(isinstance(c, torch.nn.Conv1d) and c.stride == (1,) and c.padding == (reach(c),) for c in convs)
-            and reach(decoder.decoder.conv_out) == 0 and isinstance(getattr(decoder, "coef", None), torch.Tensor))
+    return (
+        getattr(decoder, "vq_layer", None) is None
+        and isinstance(act, torch.nn.GELU)
+        and all(
+            isinstance(c, torch.nn.Conv1d) and c.stride == (1,) and c.padding == (reach(c),)
+            for c in convs
+        )
+        and reach(decoder.decoder.conv_out) == 0
+        and isinstance(getattr(decoder, "coef", None), torch.Tensor)
+    )
 
 
 def layers_of(decoder) -> list[_Layer]:
@@ -68,20 +77,27 @@ def layers_of(decoder) -> list[_Layer]:
     net = decoder.decoder
     first, act, second = net.conv_in
     last, mel, coef = net.conv_out, decoder.out_conv, decoder.coef
-    return ([_Layer(reach(first), lambda x, left: _conv(first, x, left)),
-             _Layer(reach(second), lambda x, left: _conv(second, act(x), left))]
-            + [_Layer(reach(block.dwconv), functools.partial(_block, block)) for block in net.decoder_block]
-            + [_Layer(reach(mel), lambda x, left: _conv(mel, last(x), left) * coef)])
+    return (
+        [
+            _Layer(reach(first), lambda x, left: _conv(first, x, left)),
+            _Layer(reach(second), lambda x, left: _conv(second, act(x), left)),
+        ]
+        + [
+            _Layer(reach(block.dwconv), functools.partial(_block, block))
+            for block in net.decoder_block
+        ]
+        + [_Layer(reach(mel), lambda x, left: _conv(mel, last(x), left) * coef)]
+    )
 
 
 def _block(block, x: torch.Tensor, left: int) -> torch.Tensor:
     """A ConvNeXt block (either decoder's) over the frames its convolution yields."""
     y = _conv(block.dwconv, x, left).transpose(1, 2)
     y = block.pwconv2(block.act(block.pwconv1(block.norm(y))))
-    if block.weight is not None:          # ChatTTS's blocks may have no layer scale
+    if block.weight is not None:  # ChatTTS's blocks may have no layer scale
         y = y * block.weight
     # The residual: the input frames the output frames stand on.
-    return y.transpose(1, 2) + x[:, :, reach(block.dwconv) - left:]
+    return y.transpose(1, 2) + x[:, :, reach(block.dwconv) - left :]
 
 
 class MelStream:
@@ -91,25 +107,32 @@ class MelStream:
         self._layers = layers_of(decoder)
         # Each layer's provisional band: the reaches of the layers up to it.
         self._depth = list(itertools.accumulate(layer.reach for layer in self._layers))
-        self._settled = [0] * len(self._layers)                 # output frames final, per layer
-        self._kept: list[torch.Tensor | None] = [None] * len(self._layers)   # settled inputs kept
-        self._mel: torch.Tensor | None = None                # settled mel frames kept ...
-        self._mel_from = 0                                      # ... from this frame on
-        self.end = 0                                            # frames read so far
+        self._settled = [0] * len(self._layers)  # output frames final, per layer
+        self._kept: list[torch.Tensor | None] = [None] * len(self._layers)  # settled inputs kept
+        self._mel: torch.Tensor | None = None  # settled mel frames kept ...
+        self._mel_from = 0  # ... from this frame on
+        self.end = 0  # frames read so far
 
     @torch.inference_mode()
-    def advance(self, hiddens: torch.Tensor, first_token: int, end: int, final: bool, mel_from: int,
-                keep_from: int) -> torch.Tensor:
+    def advance(
+        self,
+        hiddens: torch.Tensor,
+        first_token: int,
+        end: int,
+        final: bool,
+        mel_from: int,
+        keep_from: int,
+    ) -> torch.Tensor:
         """(1, mels, end - mel_from) mel frames: the hidden states up to frame `end` decoded
         (zeros past it; `final`: it is the sentence's end). `hiddens` (n, H) start at token
         `first_token`; `keep_from`: the first frame a later call's `mel_from` may ask for."""
         if end < self.end or mel_from < self._mel_from or keep_from < self._mel_from:
             raise ValueError("pieces must come in order")
         x = None
-        settled_before = 0                    # the previous layer's new settled frames
+        settled_before = 0  # the previous layer's new settled frames
         for i, layer in enumerate(self._layers):
             start = self._settled[i]
-            begin = max(0, start - layer.reach)                 # first input frame read
+            begin = max(0, start - layer.reach)  # first input frame read
             if i == 0:
                 x = _frames(hiddens, first_token, begin, end)
             elif self._kept[i] is not None:
@@ -120,14 +143,14 @@ class MelStream:
             if i:
                 # What this layer reads on its left next time: settled input frames.
                 kept_from = max(0, settled - layer.reach)
-                self._kept[i] = x[:, :, kept_from - begin: settled_before - begin].clone()
+                self._kept[i] = x[:, :, kept_from - begin : settled_before - begin].clone()
             self._settled[i] = settled
             settled_before = settled
             x = y
-        mel = x if self._mel is None else torch.cat([self._mel, x], dim=2)      # [self._mel_from, end)
-        out = mel[:, :, mel_from - self._mel_from:]
+        mel = x if self._mel is None else torch.cat([self._mel, x], dim=2)  # [self._mel_from, end)
+        out = mel[:, :, mel_from - self._mel_from :]
         keep = min(keep_from, settled_before)
-        self._mel = mel[:, :, keep - self._mel_from: settled_before - self._mel_from].clone()
+        self._mel = mel[:, :, keep - self._mel_from : settled_before - self._mel_from].clone()
         self._mel_from = keep
         self.end = end
         return out
@@ -138,7 +161,7 @@ def _frames(hiddens: torch.Tensor, first_token: int, begin: int, end: int) -> to
     t0, t1 = begin // 2, (end + 1) // 2
     if t0 < first_token:
         raise ValueError("the hidden states given start after the first frame needed")
-    part = hiddens[t0 - first_token: t1 - first_token].float()
+    part = hiddens[t0 - first_token : t1 - first_token].float()
     n, h = part.shape
     frames = part.reshape(n, 2, h // 2).permute(2, 0, 1).reshape(1, h // 2, 2 * n)
-    return frames[:, :, begin - 2 * t0: end - 2 * t0]
+    return frames[:, :, begin - 2 * t0 : end - 2 * t0]

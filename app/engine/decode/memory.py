@@ -11,8 +11,13 @@ SHARE = 0.5
 EXTRA_PER_ROW = 64 * 2**20
 
 
-OOM_SIGNS = ("out of memory", "can't allocate memory", "cublas_status_alloc_failed",
-             "cudnn_status_alloc_failed", "cuda_error_out_of_memory")
+OOM_SIGNS = (
+    "out of memory",
+    "can't allocate memory",
+    "cublas_status_alloc_failed",
+    "cudnn_status_alloc_failed",
+    "cuda_error_out_of_memory",
+)
 
 
 def max_batch(device) -> int:

@@ -20,14 +20,15 @@ class PassParams:
     repetition_penalty: float
     max_new_tokens: int
     min_new_tokens: int = 0
-    greedy: bool = False            # argmax instead of a draw (equivalence tests)
+    greedy: bool = False  # argmax instead of a draw (equivalence tests)
 
 
 @dataclass
 class Progress:
     """Streaming event: `lengths[r]` tokens of row r are final; `finished[r]` once it ended
     (its end token, or `cut[r]`: the token limit)."""
-    hiddens: torch.Tensor           # (B, steps so far, H) view; valid up to lengths[r] per row
+
+    hiddens: torch.Tensor  # (B, steps so far, H) view; valid up to lengths[r] per row
     lengths: list[int]
     finished: list[bool]
     cut: list[bool] = field(default_factory=list)
@@ -35,19 +36,23 @@ class Progress:
 
 @dataclass
 class Generated:
-    tokens: list[torch.Tensor]      # per row: (n, num_vq) audio codes or (n,) text ids
-    hiddens: list[torch.Tensor]     # per row: (n, H) fp32 (audio pass only)
+    tokens: list[torch.Tensor]  # per row: (n, num_vq) audio codes or (n,) text ids
+    hiddens: list[torch.Tensor]  # per row: (n, H) fp32 (audio pass only)
     hit_limit: list[bool] = field(default_factory=list)
-
 
 
 def nonfinite_error(precision: str, rows: torch.Tensor) -> NumericalError:
     first = int(rows.nonzero()[0, 0]) + 1
     if precision in ("fp16", "bf16"):
-        text = _("Decoding stopped at sentence {n} of the batch because its numbers overflowed in {precision}; "
-                 "choose fp32 precision ({option}, or Model > Precision: fp32) and try again.")
+        text = _(
+            "Decoding stopped at sentence {n} of the batch because its numbers overflowed in {precision}; "
+            "choose fp32 precision ({option}, or Model > Precision: fp32) and try again."
+        )
     else:
-        text = _("Decoding stopped at sentence {n} of the batch because its numbers became invalid; the model "
-                 "files may be damaged: verify them ({command}).")
-    return NumericalError(text.format(n=first, precision=precision, option="--precision fp32",
-                                      command=VERIFY_COMMAND))
+        text = _(
+            "Decoding stopped at sentence {n} of the batch because its numbers became invalid; the model "
+            "files may be damaged: verify them ({command})."
+        )
+    return NumericalError(
+        text.format(n=first, precision=precision, option="--precision fp32", command=VERIFY_COMMAND)
+    )

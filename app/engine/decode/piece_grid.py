@@ -4,12 +4,12 @@ will take to arrive."""
 
 from __future__ import annotations
 
-SAMPLES_PER_TOKEN = 512      # 2 mel frames per token, hop 256
+SAMPLES_PER_TOKEN = 512  # 2 mel frames per token, hop 256
 # Tokens held back (0.17 s of audio). 8 gives the whole decode's samples to within float
 # rounding (121-125 dB, max error 0.0, bench/stream_joins.py, full-size random weights, 200
 # tokens, 3 seeds), as a lookahead of the receptive field (52) does; 6 gave 98-102 dB.
 DEFAULT_LOOKAHEAD = 8
-DEFAULT_MIN_PIECE = 12       # tokens per piece after the first, so pieces are not mostly context
+DEFAULT_MIN_PIECE = 12  # tokens per piece after the first, so pieces are not mostly context
 # Every piece decodes its context again (52 tokens on the full model) and costs a fixed ~20 ms a
 # call: 12-token pieces spent 34% of a CPU sentence in the vocoder, 7x a whole decode. Later
 # pieces grow (up to this) so the rest costs less.
@@ -33,8 +33,12 @@ DEFAULT_FIRST_PIECE = 4
 DEFAULT_FIRST_LOOKAHEAD = DEFAULT_LOOKAHEAD
 
 
-def piece_size(sent: int, first_piece: int = DEFAULT_FIRST_PIECE, min_piece: int = DEFAULT_MIN_PIECE,
-               max_piece: int = DEFAULT_MAX_PIECE) -> int:
+def piece_size(
+    sent: int,
+    first_piece: int = DEFAULT_FIRST_PIECE,
+    min_piece: int = DEFAULT_MIN_PIECE,
+    max_piece: int = DEFAULT_MAX_PIECE,
+) -> int:
     """Tokens of the piece after the `sent` tokens already sent."""
     if sent == 0:
         return first_piece

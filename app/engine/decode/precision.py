@@ -24,26 +24,34 @@ def resolve(precision: str, device_type: str, capability: tuple[int, int] | None
     return choose(precision, device_type, capability)[0]
 
 
-def choose(precision: str, device_type: str,
-           capability: tuple[int, int] | None = None) -> tuple[str, str | None]:
+def choose(
+    precision: str, device_type: str, capability: tuple[int, int] | None = None
+) -> tuple[str, str | None]:
     """(precision that runs, a note when it is not what was asked for).
 
     A choice that exists only on the other device (int8 saved on a CPU, then a GPU appears)
     falls back to `auto` with a note instead of failing after the whole model has loaded.
     `capability` is the GPU's compute capability; queried when not given."""
     if precision not in CHOICES:
-        raise DeviceError(_("Unknown precision {precision}; use one of: {choices}.").format(
-            precision=repr(precision), choices=", ".join(CHOICES)))
+        raise DeviceError(
+            _("Unknown precision {precision}; use one of: {choices}.").format(
+                precision=repr(precision), choices=", ".join(CHOICES)
+            )
+        )
     allowed = CUDA_CHOICES if device_type == "cuda" else CPU_CHOICES
     note = None
     if precision != "auto" and precision not in allowed:
         precision_auto = choose("auto", device_type, capability)[0]
         if device_type == "cuda":
-            note = _("Precision {precision} is not available on an NVIDIA GPU, so {fallback} runs instead "
-                     "(automatic); on an NVIDIA GPU you can choose {choices}.")
+            note = _(
+                "Precision {precision} is not available on an NVIDIA GPU, so {fallback} runs instead "
+                "(automatic); on an NVIDIA GPU you can choose {choices}."
+            )
         else:
-            note = _("Precision {precision} is not available on the CPU, so {fallback} runs instead "
-                     "(automatic); on the CPU you can choose {choices}.")
+            note = _(
+                "Precision {precision} is not available on the CPU, so {fallback} runs instead "
+                "(automatic); on the CPU you can choose {choices}."
+            )
         note = note.format(precision=precision, fallback=precision_auto, choices=", ".join(allowed))
         return precision_auto, note
     if precision == "auto":
@@ -96,9 +104,13 @@ def running_note(precision: str) -> str | None:
     """The sentence a client shows about the precision that runs, with how to switch (None: fp32
     or fp16, nothing to say)."""
     if precision == "int8":
-        return _("Precision int8 runs: the fast choice on a CPU (several times faster than fp32, and measured "
-                 "close to it); for fp32's exact numbers use {option}.").format(option="--precision fp32")
+        return _(
+            "Precision int8 runs: the fast choice on a CPU (several times faster than fp32, and measured "
+            "close to it); for fp32's exact numbers use {option}."
+        ).format(option="--precision fp32")
     if precision in EXPERIMENTAL:
-        return _("Precision {precision} is experimental: it is faster, but not yet checked by ear on the official "
-                 "weights; use {option} if it sounds wrong.").format(precision=precision, option="--precision fp32")
+        return _(
+            "Precision {precision} is experimental: it is faster, but not yet checked by ear on the official "
+            "weights; use {option} if it sounds wrong."
+        ).format(precision=precision, option="--precision fp32")
     return None

@@ -12,15 +12,22 @@ import torch
 @torch.inference_mode()
 def refine_prompt(chat, texts: list[str], prompt: str) -> tuple[torch.Tensor, torch.Tensor]:
     input_ids, attention_mask, text_mask = chat.tokenizer.encode(
-        chat.speaker.decorate_text_prompts(list(texts), prompt), chat.config.gpt.num_vq,
+        chat.speaker.decorate_text_prompts(list(texts), prompt),
+        chat.config.gpt.num_vq,
         device=chat.device_gpt,
     )
     return chat.embed(input_ids, text_mask), attention_mask
 
 
 @torch.inference_mode()
-def code_prompt(chat, texts: list[str], prompt: str, spk_emb: str | None,
-                spk_smp: str | None, txt_smp: str | None) -> tuple[torch.Tensor, torch.Tensor]:
+def code_prompt(
+    chat,
+    texts: list[str],
+    prompt: str,
+    spk_emb: str | None,
+    spk_smp: str | None,
+    txt_smp: str | None,
+) -> tuple[torch.Tensor, torch.Tensor]:
     input_ids, attention_mask, text_mask = chat.tokenizer.encode(
         chat.speaker.decorate_code_prompts(list(texts), prompt, txt_smp, spk_emb),
         chat.config.gpt.num_vq,
@@ -39,8 +46,13 @@ def refined_texts(chat, tokens: list[torch.Tensor]) -> list[str]:
     return chat.tokenizer.decode(kept)
 
 
-def code_prompts(chat, texts: list[str], prompt: str, speakers: list[str | None],
-                 references: list[tuple[str, str] | None]) -> tuple[torch.Tensor, torch.Tensor]:
+def code_prompts(
+    chat,
+    texts: list[str],
+    prompt: str,
+    speakers: list[str | None],
+    references: list[tuple[str, str] | None],
+) -> tuple[torch.Tensor, torch.Tensor]:
     """`code_prompt` for rows that may each have their own voice (sentences of different
     requests in one batch): each voice's rows are encoded as ChatTTS would encode them alone,
     then left-padded to one length. Padding is masked, so a row's tokens do not change."""
@@ -55,7 +67,9 @@ def code_prompts(chat, texts: list[str], prompt: str, speakers: list[str | None]
     encoded = {}
     for (speaker, reference), rows in parts.items():
         spk_smp, txt_smp = reference if reference else (None, None)
-        encoded[(speaker, reference)] = code_prompt(chat, [texts[i] for i in rows], prompt, speaker, spk_smp, txt_smp)
+        encoded[(speaker, reference)] = code_prompt(
+            chat, [texts[i] for i in rows], prompt, speaker, spk_smp, txt_smp
+        )
     length = max(emb.shape[1] for emb, _mask in encoded.values())
     first_emb, first_mask = next(iter(encoded.values()))
     emb = first_emb.new_zeros(len(texts), length, first_emb.shape[2])
@@ -64,6 +78,6 @@ def code_prompts(chat, texts: list[str], prompt: str, speakers: list[str | None]
         part_emb, part_mask = encoded[key]
         width = part_emb.shape[1]
         for place, i in enumerate(rows):
-            emb[i, length - width:] = part_emb[place]
-            mask[i, length - width:] = part_mask[place]
+            emb[i, length - width :] = part_emb[place]
+            mask[i, length - width :] = part_mask[place]
     return emb, mask

@@ -19,8 +19,8 @@ class Joining:
     """Sentences to add to a running batch: their prompts (left-padded among themselves, as
     any batch) and their seeds."""
 
-    emb: torch.Tensor               # (n, prompt, H)
-    mask: torch.Tensor              # (n, prompt)
+    emb: torch.Tensor  # (n, prompt, H)
+    mask: torch.Tensor  # (n, prompt)
     seeds: list[int]
 
 
@@ -32,13 +32,15 @@ class RowTable:
         self.per_row, self.steps = per_row, steps
         self.generated = torch.zeros(batch * per_row, steps, dtype=torch.long, device=device)
         self.hiddens = torch.zeros(batch, steps, loop.hidden_size, device=device) if audio else None
-        self.uniforms = uniforms                     # (batch, steps, per_row) or None (greedy)
-        self.finished = torch.zeros(batch, dtype=torch.bool, device=device)      # ended with its end token
-        self.done = torch.zeros(batch, dtype=torch.bool, device=device)          # ended, or at the limit
+        self.uniforms = uniforms  # (batch, steps, per_row) or None (greedy)
+        self.finished = torch.zeros(
+            batch, dtype=torch.bool, device=device
+        )  # ended with its end token
+        self.done = torch.zeros(batch, dtype=torch.bool, device=device)  # ended, or at the limit
         self.nonfinite = torch.zeros(batch, dtype=torch.bool, device=device)
         self.lengths = torch.zeros(batch, dtype=torch.long, device=device)
-        self.left = torch.zeros(batch, dtype=torch.bool, device=device)          # its request went away
-        self.start = [0] * batch                     # the batch step at which each row began
+        self.left = torch.zeros(batch, dtype=torch.bool, device=device)  # its request went away
+        self.start = [0] * batch  # the batch step at which each row began
 
     @property
     def count(self) -> int:
@@ -60,8 +62,10 @@ class RowTable:
 
     def cut(self) -> list[bool]:
         """Per row: it stopped at the token limit (not at its end token, nor because it left)."""
-        return [d and not f and not gone for d, f, gone in
-                zip(self.done.tolist(), self.finished.tolist(), self.left.tolist())]
+        return [
+            d and not f and not gone
+            for d, f, gone in zip(self.done.tolist(), self.finished.tolist(), self.left.tolist())
+        ]
 
 
 class LiveRows:
@@ -78,7 +82,9 @@ class LiveRows:
     def _refresh(self) -> None:
         offsets = torch.arange(self.per_row, device=self.ids.device)
         self.token_rows = (self.ids[:, None] * self.per_row + offsets).reshape(-1)
-        self.temperature = torch.full((self.token_rows.numel(), 1), self._temperature, device=self.ids.device)
+        self.temperature = torch.full(
+            (self.token_rows.numel(), 1), self._temperature, device=self.ids.device
+        )
         self.id_list = self.ids.tolist()
 
     def keep(self, keep: torch.Tensor, written: int) -> None:
@@ -86,16 +92,26 @@ class LiveRows:
         index = keep.nonzero().squeeze(1)
         self.ids = self.ids[index]
         self.valid, self.next_position = self.valid[index], self.next_position[index]
-        k = torch.empty((self.k.shape[0], index.numel()) + tuple(self.k.shape[2:]), dtype=self.k.dtype,
-                        device=self.k.device)
+        k = torch.empty(
+            (self.k.shape[0], index.numel()) + tuple(self.k.shape[2:]),
+            dtype=self.k.dtype,
+            device=self.k.device,
+        )
         v = torch.empty_like(k)
         k[:, :, :, :written] = self.k[:, index, :, :written]
         v[:, :, :, :written] = self.v[:, index, :, :written]
         self.k, self.v = k, v
         self._refresh()
 
-    def join(self, ids: torch.Tensor, mask: torch.Tensor, k: torch.Tensor, v: torch.Tensor, written: int,
-             room: int) -> int:
+    def join(
+        self,
+        ids: torch.Tensor,
+        mask: torch.Tensor,
+        k: torch.Tensor,
+        v: torch.Tensor,
+        written: int,
+        room: int,
+    ) -> int:
         """Add rows whose prompt (`mask`, keys `k`, values `v`: (layers, n, heads, prompt, dim))
         was prefilled alone. Slots no live row uses any more are dropped and every row's
         written slots end at the same place; returns that place (the slot written next).
@@ -111,15 +127,15 @@ class LiveRows:
             cache = torch.empty(shape, dtype=have.dtype, device=have.device)
             # Slots before a row's first are masked, but read: zeros, never stale NaNs.
             cache[:, :old, :, : end - span].zero_()
-            cache[:, :old, :, end - span:end] = have[:, :, :, low:written]
+            cache[:, :old, :, end - span : end] = have[:, :, :, low:written]
             cache[:, old:, :, : end - prompt].zero_()
-            cache[:, old:, :, end - prompt:end] = add.to(have.dtype)
+            cache[:, old:, :, end - prompt : end] = add.to(have.dtype)
             caches.append(cache)
         valid = torch.ones(old + new, end + room, dtype=torch.bool, device=self.valid.device)
         valid[:old, : end - span] = False
-        valid[:old, end - span:end] = self.valid[:, low:written]
+        valid[:old, end - span : end] = self.valid[:, low:written]
         valid[old:, : end - prompt] = False
-        valid[old:, end - prompt:end] = mask
+        valid[old:, end - prompt : end] = mask
         self.valid = valid
         self.k, self.v = caches
         self.ids = torch.cat([self.ids, ids])
@@ -128,7 +144,9 @@ class LiveRows:
         return end
 
 
-def leave(table: RowTable, live: LiveRows, hidden: torch.Tensor, rows: list[int], written: int) -> torch.Tensor:
+def leave(
+    table: RowTable, live: LiveRows, hidden: torch.Tensor, rows: list[int], written: int
+) -> torch.Tensor:
     """Rows whose requests went away (cancelled) stop decoding now and leave the batch, so the
     others' steps no longer pay for them; the hidden states of the rows that stay."""
     going = [r for r in rows if r in live.id_list]

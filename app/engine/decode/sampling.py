@@ -15,13 +15,23 @@ MIN_TOKENS_TO_KEEP = 3
 PENALTY_WINDOW = 16
 
 
-def filter_logits(logits: torch.Tensor, history: torch.Tensor, temperature: torch.Tensor,
-                  penalty: float, top_p: float, top_k: int, eos: int, ban_eos: bool,
-                  min_keep: int = MIN_TOKENS_TO_KEEP) -> torch.Tensor:
+def filter_logits(
+    logits: torch.Tensor,
+    history: torch.Tensor,
+    temperature: torch.Tensor,
+    penalty: float,
+    top_p: float,
+    top_k: int,
+    eos: int,
+    ban_eos: bool,
+    min_keep: int = MIN_TOKENS_TO_KEEP,
+) -> torch.Tensor:
     """logits (N, V) -> filtered logits; history (N, W) holds the last W generated tokens."""
     logits = logits / temperature
     if penalty != 1.0 and history.shape[1] > 0:
-        freq = torch.zeros_like(logits).scatter_add_(1, history, torch.ones_like(history, dtype=logits.dtype))
+        freq = torch.zeros_like(logits).scatter_add_(
+            1, history, torch.ones_like(history, dtype=logits.dtype)
+        )
         alpha = torch.pow(torch.full_like(freq, penalty), freq)
         logits = torch.where(logits < 0, logits * alpha, logits / alpha)
     if top_p < 1.0:

@@ -22,8 +22,8 @@ from app.engine.decode.vocoder_stream import StreamingVocoder, push_all
 
 # ChatTTS's RefineTextParams defaults.
 REFINE = dict(temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0, max_new_tokens=384)
-STREAM_EVERY = 4    # tokens between looks at whether a piece of audio is ready
-REFINE_PROMPT_ALLOWANCE = 128   # prompt tokens of a typical sentence's refine pass
+STREAM_EVERY = 4  # tokens between looks at whether a piece of audio is ready
+REFINE_PROMPT_ALLOWANCE = 128  # prompt tokens of a typical sentence's refine pass
 
 
 def sentence_seed(seed: int, index: int, retry: int = 0) -> int:
@@ -35,13 +35,14 @@ class Piece:
     row: int
     samples: np.ndarray
     final: bool
-    cut: bool = False               # (final pieces) the row ran to the token limit
-    vocoder_s: float = 0.0          # the vocoder call that made it (the player's grid rule)
+    cut: bool = False  # (final pieces) the row ran to the token limit
+    vocoder_s: float = 0.0  # the vocoder call that made it (the player's grid rule)
 
 
 @dataclass
 class Joiner:
     """A sentence that joins a running batch (see `FastSpeech.speak`)."""
+
     text: str
     seed: int
     speaker: str | None
@@ -52,6 +53,7 @@ class Joiner:
 @dataclass
 class BatchReport:
     """Filled in by `speak` when the batch ends: which sentences hit the audio token limit."""
+
     audio_cut: list[bool] = field(default_factory=list)
 
 
@@ -71,28 +73,56 @@ class FastSpeech:
         params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
 
         def sentence() -> None:
-            list(self.speak(["你好。"], "[speed_5]", params, [0], [None], [None], None, False, BatchReport()))
+            list(
+                self.speak(
+                    ["你好。"], "[speed_5]", params, [0], [None], [None], None, False, BatchReport()
+                )
+            )
 
         parts = [sentence, sentence] if self.loop.first_calls_cost else []
         for batch, tokens in shapes:
             parts.append(functools.partial(self.loop.prepare_graphs, batch, tokens))
-            parts.append(functools.partial(self.loop.prepare_graphs, batch,
-                                           REFINE["max_new_tokens"] + REFINE_PROMPT_ALLOWANCE))
+            parts.append(
+                functools.partial(
+                    self.loop.prepare_graphs,
+                    batch,
+                    REFINE["max_new_tokens"] + REFINE_PROMPT_ALLOWANCE,
+                )
+            )
         return parts
 
-    def refine(self, texts: list[str], prompt: str, seeds: list[int],
-               cancel: threading.Event | None) -> tuple[list[str], list[bool]]:
+    def refine(
+        self, texts: list[str], prompt: str, seeds: list[int], cancel: threading.Event | None
+    ) -> tuple[list[str], list[bool]]:
         emb, mask = refine_prompt(self.chat, texts, prompt)
-        result = _last(self.loop.generate(emb, mask, False, PassParams(**REFINE), seeds,
-                                          eos=self.chat.tokenizer.eos_token, cancel=cancel))
+        result = _last(
+            self.loop.generate(
+                emb,
+                mask,
+                False,
+                PassParams(**REFINE),
+                seeds,
+                eos=self.chat.tokenizer.eos_token,
+                cancel=cancel,
+            )
+        )
         return refined_texts(self.chat, result.tokens), result.hit_limit
 
-    def speak(self, texts: list[str], prompt: str, params: PassParams, seeds: list[int],
-              speakers: list[str | None], references: list[tuple[str, str] | None],
-              cancel: threading.Event | None, stream: bool, report: BatchReport,
-              groups: list[int] | None = None,
-              more: Callable[[int], list[Joiner]] | None = None,
-              gone: Callable[[], set[int]] | None = None) -> Iterator[Piece]:
+    def speak(
+        self,
+        texts: list[str],
+        prompt: str,
+        params: PassParams,
+        seeds: list[int],
+        speakers: list[str | None],
+        references: list[tuple[str, str] | None],
+        cancel: threading.Event | None,
+        stream: bool,
+        report: BatchReport,
+        groups: list[int] | None = None,
+        more: Callable[[int], list[Joiner]] | None = None,
+        gone: Callable[[], set[int]] | None = None,
+    ) -> Iterator[Piece]:
         """Pieces of each group's rows in reading order: all of its first row, then its next,
         ... (a group is one request; rows of different requests share a batch). The first row
         in line of each group streams while it is decoded; the group's later rows come once
@@ -104,7 +134,11 @@ class FastSpeech:
         eos = int(self.chat.config.gpt.num_audio_tokens) - 1
         # A lookahead chosen by the caller (e.g. the receptive field, for an exact stream) holds
         # for the first piece too.
-        kwargs = {} if self.lookahead is None else {"lookahead": self.lookahead, "first_lookahead": self.lookahead}
+        kwargs = (
+            {}
+            if self.lookahead is None
+            else {"lookahead": self.lookahead, "first_lookahead": self.lookahead}
+        )
         vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
         lines = _lines(groups if groups is not None else [0] * len(texts))
 
@@ -112,8 +146,13 @@ class FastSpeech:
             joiners = more(live)
             if not joiners:
                 return None
-            emb, mask = code_prompts(self.chat, [j.text for j in joiners], prompt, [j.speaker for j in joiners],
-                                     [j.reference for j in joiners])
+            emb, mask = code_prompts(
+                self.chat,
+                [j.text for j in joiners],
+                prompt,
+                [j.speaker for j in joiners],
+                [j.reference for j in joiners],
+            )
             for joiner in joiners:
                 lines.setdefault(joiner.group, []).append(len(vocoders))
                 vocoders.append(StreamingVocoder(self.chat, **kwargs))
@@ -126,16 +165,30 @@ class FastSpeech:
                 lines[group] = []
             return rows
 
-        for event in self.loop.generate(emb, mask, True, params, seeds, eos=eos, cancel=cancel,
-                                        stream_every=STREAM_EVERY if stream else 0,
-                                        admit=admit if more is not None else None,
-                                        gone=leaving if gone is not None else None):
+        for event in self.loop.generate(
+            emb,
+            mask,
+            True,
+            params,
+            seeds,
+            eos=eos,
+            cancel=cancel,
+            stream_every=STREAM_EVERY if stream else 0,
+            admit=admit if more is not None else None,
+            gone=leaving if gone is not None else None,
+        ):
             if isinstance(event, Progress):
                 # Each group's head row streams; a head that ended hands over to the next row.
                 heads = [line for line in lines.values() if line]
                 while heads:
-                    asks = [(vocoders[line[0]], event.hiddens[line[0], : event.lengths[line[0]]],
-                             bool(event.finished[line[0]])) for line in heads]
+                    asks = [
+                        (
+                            vocoders[line[0]],
+                            event.hiddens[line[0], : event.lengths[line[0]]],
+                            bool(event.finished[line[0]]),
+                        )
+                        for line in heads
+                    ]
                     made, took = _timed_push_all(self.chat, asks)
                     for line, piece, (_, _, ended) in zip(heads, made, asks):
                         head = line[0]

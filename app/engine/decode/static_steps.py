@@ -48,8 +48,8 @@ class StaticEntry:
 
     def __init__(self, k: torch.Tensor, v: torch.Tensor):
         self.k, self.v = k, v
-        self.inputs = None          # GraphInputs once a graph was captured
-        self.graphs: dict[int, object] = {}   # bucket -> GraphedStep
+        self.inputs = None  # GraphInputs once a graph was captured
+        self.graphs: dict[int, object] = {}  # bucket -> GraphedStep
         self.pool = None
 
     @property
@@ -61,7 +61,7 @@ class StaticCaches:
     """Least-recently-used cache entries; `clear()` frees them (out of memory, bad numbers)."""
 
     def __init__(self, allocate):
-        self._allocate = allocate       # (batch, capacity) -> (k, v), zero-filled
+        self._allocate = allocate  # (batch, capacity) -> (k, v), zero-filled
         self._entries: OrderedDict[tuple[int, int], StaticEntry] = OrderedDict()
 
     def items(self) -> list[tuple[tuple[int, int], StaticEntry]]:
@@ -79,7 +79,7 @@ class StaticCaches:
             except Exception as exc:
                 if not is_out_of_memory(exc) or not self._entries:
                     raise
-                self._entries.clear()           # what we keep is what is in the way
+                self._entries.clear()  # what we keep is what is in the way
                 entry = StaticEntry(*self._allocate(batch, capacity))
             self._entries[key] = entry
         self._entries.move_to_end(key)
@@ -128,11 +128,17 @@ class FixedShapeSteps:
             from app.engine.decode.cuda_graph import GraphInputs, capture
 
             if entry.inputs is None:
-                entry.inputs = GraphInputs(entry.k.shape[1], entry.capacity, self.hidden_size, self.head_dim,
-                                           self.dtype, self.device)
+                entry.inputs = GraphInputs(
+                    entry.k.shape[1],
+                    entry.capacity,
+                    self.hidden_size,
+                    self.head_dim,
+                    self.dtype,
+                    self.device,
+                )
                 entry.pool = torch.cuda.graph_pool_handle()
             graph = capture(self._stack, entry.inputs, size, entry.k, entry.v, entry.pool)
-            if graph is None:       # not on this machine: stop trying, step without graphs
+            if graph is None:  # not on this machine: stop trying, step without graphs
                 self.cuda_graphs, self.mode = False, "eager"
                 return None
             entry.graphs[size] = graph
@@ -143,7 +149,7 @@ class FixedShapeSteps:
         mask = (valid[:, :size] & (slots[:size] <= at))[:, None, None, :]
         graph = self._graph(entry, size)
         if graph is None:
-            return self.run_stack(x, rows_at, mask, entry.k, entry.v, slots[at:at + 1], size)
+            return self.run_stack(x, rows_at, mask, entry.k, entry.v, slots[at : at + 1], size)
         cos, sin = self.rotary(rows_at)
-        entry.inputs.load(x.to(self.dtype), cos, sin, mask, slots[at:at + 1])
+        entry.inputs.load(x.to(self.dtype), cos, sin, mask, slots[at : at + 1])
         return graph.replay()

@@ -45,7 +45,7 @@ from app.engine.decode.piece_grid import (
 )
 
 HALF_FRAME = 256
-CROSSFADE = 256              # samples
+CROSSFADE = 256  # samples
 
 
 def _conv_frames(module) -> int:
@@ -54,7 +54,9 @@ def _conv_frames(module) -> int:
 
 def _vocos_frames(chat) -> int:
     head = chat.vocos.head
-    return _conv_frames(chat.vocos.backbone) + math.ceil(head.istft.win_length / head.istft.hop_length / 2)
+    return _conv_frames(chat.vocos.backbone) + math.ceil(
+        head.istft.win_length / head.istft.hop_length / 2
+    )
 
 
 def receptive_tokens(chat) -> int:
@@ -78,10 +80,17 @@ def decode_whole(chat, hiddens: torch.Tensor) -> np.ndarray:
 
 
 class StreamingVocoder:
-    def __init__(self, chat, lookahead: int = DEFAULT_LOOKAHEAD, context: int | None = None,
-                 min_piece: int = DEFAULT_MIN_PIECE, crossfade: int = CROSSFADE,
-                 first_piece: int = DEFAULT_FIRST_PIECE, first_lookahead: int = DEFAULT_FIRST_LOOKAHEAD,
-                 max_piece: int = DEFAULT_MAX_PIECE):
+    def __init__(
+        self,
+        chat,
+        lookahead: int = DEFAULT_LOOKAHEAD,
+        context: int | None = None,
+        min_piece: int = DEFAULT_MIN_PIECE,
+        crossfade: int = CROSSFADE,
+        first_piece: int = DEFAULT_FIRST_PIECE,
+        first_lookahead: int = DEFAULT_FIRST_LOOKAHEAD,
+        max_piece: int = DEFAULT_MAX_PIECE,
+    ):
         self.chat = chat
         self.context = receptive_tokens(chat) if context is None else context
         # The newest half frame has no samples yet, so at least one token is always held back.
@@ -91,8 +100,10 @@ class StreamingVocoder:
         self.max_piece = max(self.min_piece, max_piece)
         self.first_piece = max(1, first_piece)
         self.crossfade = crossfade
-        self.emitted = 0                       # samples; on the grid until the final piece
-        self._tail: np.ndarray | None = None   # last decode of the samples just after what was emitted
+        self.emitted = 0  # samples; on the grid until the final piece
+        self._tail: np.ndarray | None = (
+            None  # last decode of the samples just after what was emitted
+        )
         # Our mel decoder runs layer by layer, keeping settled frames (mel_stream.py); then only
         # Vocos decodes a window, with its own receptive field as context.
         self._mel = MelStream(chat.decoder) if streamable(getattr(chat, "decoder", None)) else None
@@ -103,7 +114,9 @@ class StreamingVocoder:
         if self.emitted == 0:
             return self.first_piece, self.first_lookahead
         sent = self.emitted // SAMPLES_PER_TOKEN
-        return sent + piece_size(sent, self.first_piece, self.min_piece, self.max_piece), self.lookahead
+        return sent + piece_size(
+            sent, self.first_piece, self.min_piece, self.max_piece
+        ), self.lookahead
 
     def plan(self, hiddens: torch.Tensor, final: bool = False) -> Window | None:
         """What `push` decodes next: the next grid piece once its window is all there, else
@@ -117,7 +130,7 @@ class StreamingVocoder:
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self.context)
         cut, reads = self._next_cell()
         if cut + reads <= n:
-            return Window(hiddens[start:cut + reads], start, cut * SAMPLES_PER_TOKEN, False)
+            return Window(hiddens[start : cut + reads], start, cut * SAMPLES_PER_TOKEN, False)
         if not final or target <= self.emitted:
             return None
         return Window(hiddens[start:n], start, target, True)
@@ -132,7 +145,9 @@ class StreamingVocoder:
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self._vocos_context)
         later = max(start, window.target // SAMPLES_PER_TOKEN - self._vocos_context)
         end = window.start + window.hiddens.shape[0]
-        mel = self._mel.advance(window.hiddens, window.start, 2 * end, window.final, 2 * start, 2 * later)
+        mel = self._mel.advance(
+            window.hiddens, window.start, 2 * end, window.final, 2 * start, 2 * later
+        )
         return mel, Window(window.hiddens, start, window.target, window.final)
 
     def finish(self, window: Window, wav: np.ndarray) -> np.ndarray:
@@ -145,7 +160,7 @@ class StreamingVocoder:
             fade = min(len(self._tail), len(piece))
             ramp = np.linspace(0.0, 1.0, fade + 2, dtype=np.float32)[1:-1]
             piece[:fade] = self._tail[:fade] * (1 - ramp) + piece[:fade] * ramp
-        self._tail = None if window.final else wav[end:end + self.crossfade].copy()
+        self._tail = None if window.final else wav[end : end + self.crossfade].copy()
         self.emitted = window.target
         return piece
 
@@ -156,11 +171,11 @@ class StreamingVocoder:
 
 @dataclass(frozen=True)
 class Window:
-    hiddens: torch.Tensor       # (n, H): the tokens to decode, context included
-    start: int                  # the window's first token in the sentence
-    target: int                 # samples of the sentence sent once this piece is
+    hiddens: torch.Tensor  # (n, H): the tokens to decode, context included
+    start: int  # the window's first token in the sentence
+    target: int  # samples of the sentence sent once this piece is
     final: bool
-    whole: bool = False         # the whole sentence in one call (it sent nothing before it ended)
+    whole: bool = False  # the whole sentence in one call (it sent nothing before it ended)
 
 
 @torch.inference_mode()

@@ -12,12 +12,12 @@ from app.engine.library.notices import Notice
 from app.engine.library.voices import Voice, VoiceLibrary
 
 __all__ = [
-           "HistoryEntry",
-           "HistoryStore",
-           "Library",
-           "Notice",
-           "PronunciationDictionary",
-           "Voice",
-           "VoiceLibrary",
-           "default_library",
+    "HistoryEntry",
+    "HistoryStore",
+    "Library",
+    "Notice",
+    "PronunciationDictionary",
+    "Voice",
+    "VoiceLibrary",
+    "default_library",
 ]

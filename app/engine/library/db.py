@@ -36,13 +36,19 @@ class Library(SqliteFile):
         try:
             self._open()
         except sqlite3.Error as exc:
-            raise LibraryError(_("The library {file} cannot be opened ({reason}); close other copies of "
-                                 "ChatTTS Studio, or check that the folder is writable.").format(
-                file=self.path, reason=exc)) from None
+            raise LibraryError(
+                _(
+                    "The library {file} cannot be opened ({reason}); close other copies of "
+                    "ChatTTS Studio, or check that the folder is writable."
+                ).format(file=self.path, reason=exc)
+            ) from None
         except OSError as exc:
-            raise LibraryError(_("The library folder {folder} cannot be used ({reason}); check that it is "
-                                 "writable and that the disk is not full.").format(
-                folder=self.root, reason=exc.strerror or exc)) from None
+            raise LibraryError(
+                _(
+                    "The library folder {folder} cannot be used ({reason}); check that it is "
+                    "writable and that the disk is not full."
+                ).format(folder=self.root, reason=exc.strerror or exc)
+            ) from None
         if legacy_dir is not None:
             from app.engine.library.migrate import import_legacy
 
@@ -57,8 +63,11 @@ class Library(SqliteFile):
         elif not recovery.is_healthy(self.path):
             aside = recovery.set_aside(self.path)
             used = recovery.restore_newest(self.path, self.backup_dir)
-            self.notices.append(notices.restored(str(aside), str(used)) if used
-                                else notices.damaged_no_backup(str(aside)))
+            self.notices.append(
+                notices.restored(str(aside), str(used))
+                if used
+                else notices.damaged_no_backup(str(aside))
+            )
         with closing(self.connect()) as con:
             use_wal(con)
             migrate(con, self.path)
@@ -73,14 +82,20 @@ class Library(SqliteFile):
             return
         existed = self.path.exists()
         aside = recovery.set_aside(self.path)
-        self.notices.append(notices.empty_restored(str(aside), str(backup)) if existed
-                            else notices.missing_restored(str(self.path), str(backup)))
+        self.notices.append(
+            notices.empty_restored(str(aside), str(backup))
+            if existed
+            else notices.missing_restored(str(self.path), str(backup))
+        )
         recovery.restore(backup, self.path)
 
     def _error(self, exc: sqlite3.Error) -> LibraryError:
-        return LibraryError(_("The library {file} could not be read or changed ({reason}); close other "
-                              "copies of ChatTTS Studio and check that the disk is not full.").format(
-            file=self.path, reason=exc))
+        return LibraryError(
+            _(
+                "The library {file} could not be read or changed ({reason}); close other "
+                "copies of ChatTTS Studio and check that the disk is not full."
+            ).format(file=self.path, reason=exc)
+        )
 
     def audio_path(self, row_id: int) -> Path:
         """The audio file of a history row: named by the program from the integer id only."""

@@ -21,7 +21,16 @@ from app.i18n import _
 log = logging.getLogger("chattts_studio.history")
 
 MAX_ENTRIES = 200  # older results (and their WAVs) are dropped beyond this
-_COLUMNS = ("text", "request", "duration", "created", "device", "synth_seconds", "test_model", "speaker")
+_COLUMNS = (
+    "text",
+    "request",
+    "duration",
+    "created",
+    "device",
+    "synth_seconds",
+    "test_model",
+    "speaker",
+)
 
 
 @dataclass
@@ -41,8 +50,13 @@ class HistoryEntry:
         data = dict(self.request)
         sampling_data = data.pop("sampling", {})
         sampling_known = {f.name for f in dataclasses.fields(SamplingParams)}
-        sampling = SamplingParams(**{k: v for k, v in (sampling_data if isinstance(sampling_data, dict)
-                                                       else {}).items() if k in sampling_known})
+        sampling = SamplingParams(
+            **{
+                k: v
+                for k, v in (sampling_data if isinstance(sampling_data, dict) else {}).items()
+                if k in sampling_known
+            }
+        )
         known = {f.name for f in dataclasses.fields(SynthesisRequest)} - {"sampling"}
         return SynthesisRequest(sampling=sampling, **{k: v for k, v in data.items() if k in known})
 
@@ -58,13 +72,18 @@ class HistoryStore:
     def _entry(self, row: tuple) -> HistoryEntry:
         data = dict(zip(_COLUMNS, row[1:]))
         try:
-            data["request"] = json.loads(data["request"]) if isinstance(data["request"], str) else None
+            data["request"] = (
+                json.loads(data["request"]) if isinstance(data["request"], str) else None
+            )
         except ValueError:
             data["request"] = None
         if isinstance(data["test_model"], int):
             data["test_model"] = bool(data["test_model"])
-        record = parse(HistoryRecord, data, _("{file} (history row {row})").format(file=self.library.path,
-                                                                                   row=row[0]))
+        record = parse(
+            HistoryRecord,
+            data,
+            _("{file} (history row {row})").format(file=self.library.path, row=row[0]),
+        )
         return HistoryEntry(id=str(row[0]), **record.model_dump())
 
     def entries(self) -> list[HistoryEntry]:
@@ -83,18 +102,37 @@ class HistoryStore:
 
     def add(self, request: SynthesisRequest, result: SynthesisResult) -> HistoryEntry:
         """Store a result; raises OutputError or LibraryError (with a sentence) when it cannot."""
-        values = (request.text, json.dumps(dataclasses.asdict(request), ensure_ascii=False),
-                  round(result.duration, 3), datetime.now().isoformat(timespec="seconds"), result.device,
-                  round(result.synth_seconds, 3), int(bool(result.test_model)), result.speaker or "")
+        values = (
+            request.text,
+            json.dumps(dataclasses.asdict(request), ensure_ascii=False),
+            round(result.duration, 3),
+            datetime.now().isoformat(timespec="seconds"),
+            result.device,
+            round(result.synth_seconds, 3),
+            int(bool(result.test_model)),
+            result.speaker or "",
+        )
         pruned: list[int] = []
         self.library.audio_dir.mkdir(parents=True, exist_ok=True)
         with self.library.transaction() as con:
-            row_id = con.execute(f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
-                                 f"({', '.join('?' * len(_COLUMNS))})", values).lastrowid
+            row_id = con.execute(
+                f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
+                f"({', '.join('?' * len(_COLUMNS))})",
+                values,
+            ).lastrowid
             # Written inside the transaction: if the WAV fails, the row is rolled back.
-            write_wav(self.library.audio_path(row_id), result.audio, result.sample_rate, follow_links=False)
-            pruned = [r[0] for r in con.execute("SELECT id FROM history ORDER BY id DESC LIMIT -1 OFFSET ?",
-                                                (MAX_ENTRIES,))]
+            write_wav(
+                self.library.audio_path(row_id),
+                result.audio,
+                result.sample_rate,
+                follow_links=False,
+            )
+            pruned = [
+                r[0]
+                for r in con.execute(
+                    "SELECT id FROM history ORDER BY id DESC LIMIT -1 OFFSET ?", (MAX_ENTRIES,)
+                )
+            ]
             con.executemany("DELETE FROM history WHERE id = ?", [(i,) for i in pruned])
         for old in pruned:
             self.library.audio_path(old).unlink(missing_ok=True)
@@ -105,17 +143,24 @@ class HistoryStore:
         """The row id in `entry_id` (an int, or the string of its ASCII digits that an entry's id
         is), else None: a file is only ever named from this integer, never from the caller's text
         (tests/engine/library/test_stores.py holds decoys a path-like id would reach)."""
-        if isinstance(entry_id, str) and entry_id.isascii() and entry_id.isdigit() and len(entry_id) <= 18:
+        if (
+            isinstance(entry_id, str)
+            and entry_id.isascii()
+            and entry_id.isdigit()
+            and len(entry_id) <= 18
+        ):
             entry_id = int(entry_id)
         if isinstance(entry_id, int) and not isinstance(entry_id, bool) and 0 < entry_id < 2**63:
-            return entry_id                     # SQLite's integers: a larger one raises OverflowError
+            return entry_id  # SQLite's integers: a larger one raises OverflowError
         return None
 
     def get(self, entry_id: str) -> HistoryEntry | None:
         row_id = self._row_id(entry_id)
         if row_id is None:
             return None
-        rows = self.library.rows(f"SELECT id, {', '.join(_COLUMNS)} FROM history WHERE id = ?", (row_id,))
+        rows = self.library.rows(
+            f"SELECT id, {', '.join(_COLUMNS)} FROM history WHERE id = ?", (row_id,)
+        )
         if not rows or not self.library.audio_path(row_id).is_file():
             return None
         try:

@@ -26,8 +26,11 @@ class PronunciationDictionary:
         self.entries: dict[str, str] = {}
         for word, replacement in self.library.rows("SELECT word, replacement FROM lexicon"):
             try:
-                entry = parse(LexiconEntry, {"word": word, "replacement": replacement},
-                              _("{file} (pronunciation)").format(file=self.library.path))
+                entry = parse(
+                    LexiconEntry,
+                    {"word": word, "replacement": replacement},
+                    _("{file} (pronunciation)").format(file=self.library.path),
+                )
             except RecordError as exc:
                 log.warning("%s", exc)
                 continue
@@ -37,15 +40,21 @@ class PronunciationDictionary:
     def save(self) -> None:
         current = {}
         for word, replacement in self.entries.items():
-            entry = parse(LexiconEntry, {"word": str(word).strip(), "replacement": str(replacement)},
-                          _("pronunciation '{word}'").format(word=str(word)[:40]))
+            entry = parse(
+                LexiconEntry,
+                {"word": str(word).strip(), "replacement": str(replacement)},
+                _("pronunciation '{word}'").format(word=str(word)[:40]),
+            )
             current[entry.word] = entry.replacement
         removed = [w for w in self._saved if w not in current]
         changed = [(w, r) for w, r in current.items() if self._saved.get(w) != r]
         with self.library.transaction() as con:
             con.executemany("DELETE FROM lexicon WHERE word = ?", [(w,) for w in removed])
-            con.executemany("INSERT INTO lexicon (word, replacement) VALUES (?, ?) ON CONFLICT(word) "
-                            "DO UPDATE SET replacement = excluded.replacement", changed)
+            con.executemany(
+                "INSERT INTO lexicon (word, replacement) VALUES (?, ?) ON CONFLICT(word) "
+                "DO UPDATE SET replacement = excluded.replacement",
+                changed,
+            )
         self.entries = current
         self._saved = dict(current)
 
@@ -63,7 +72,9 @@ class PronunciationDictionary:
         parts = []
         for word in sorted(self.entries, key=len, reverse=True):
             escaped = re.escape(word)
-            parts.append(rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])" if word.isascii() else escaped)
+            parts.append(
+                rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])" if word.isascii() else escaped
+            )
         return re.compile("|".join(parts), re.IGNORECASE)
 
     def apply(self, text: str) -> str:

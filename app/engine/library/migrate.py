@@ -64,7 +64,11 @@ def _legacy_wav(folder: Path, name) -> Path | None:
         return None
     candidate = folder / name
     try:
-        if candidate.resolve().parent != folder.resolve() or not candidate.is_file() or candidate.is_symlink():
+        if (
+            candidate.resolve().parent != folder.resolve()
+            or not candidate.is_file()
+            or candidate.is_symlink()
+        ):
             return None
     except OSError:
         return None
@@ -80,7 +84,9 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
         raw = read_json_capped(index, MAX_INDEX_BYTES, _("history index"))
     except UnreadableFileError as exc:
         renamed = _rename(index, "unreadable")
-        out.append(Notice(NoticeKind.SKIPPED, _kept_as(exc, renamed), (str(renamed or index), WHOLE_FILE)))
+        out.append(
+            Notice(NoticeKind.SKIPPED, _kept_as(exc, renamed), (str(renamed or index), WHOLE_FILE))
+        )
         return out
     items = raw if isinstance(raw, list) else []
     if not isinstance(raw, list):
@@ -89,7 +95,7 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
     with lib.transaction() as con:
         if not _claim(con, "history/index.json"):
             return []
-        for n, item in reversed(list(enumerate(items))):   # oldest first: ids grow with age
+        for n, item in reversed(list(enumerate(items))):  # oldest first: ids grow with age
             where = _("{file} (entry {number})").format(file=index, number=n + 1)
             try:
                 record = parse(HistoryRecord, item, where)
@@ -103,8 +109,11 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
             data = record.model_dump()
             data["request"] = json.dumps(data["request"], ensure_ascii=False)
             data["test_model"] = int(data["test_model"])
-            row_id = con.execute(f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
-                                 f"({', '.join('?' * len(_COLUMNS))})", tuple(data[c] for c in _COLUMNS)).lastrowid
+            row_id = con.execute(
+                f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
+                f"({', '.join('?' * len(_COLUMNS))})",
+                tuple(data[c] for c in _COLUMNS),
+            ).lastrowid
             moves.append((wav, row_id))
     lib.audio_dir.mkdir(parents=True, exist_ok=True)
     for wav, row_id in moves:
@@ -134,9 +143,11 @@ def _import_voices(lib: Library, folder: Path) -> list[Notice]:
     with lib.transaction() as con:
         if not _claim(con, "voices/"):
             return []
-        con.executemany(f"INSERT OR IGNORE INTO voices ({', '.join(FIELDS)}) VALUES "
-                        f"({', '.join('?' * len(FIELDS))})",
-                        [tuple(getattr(v, k) for k in FIELDS) for v in voices])
+        con.executemany(
+            f"INSERT OR IGNORE INTO voices ({', '.join(FIELDS)}) VALUES "
+            f"({', '.join('?' * len(FIELDS))})",
+            [tuple(getattr(v, k) for k in FIELDS) for v in voices],
+        )
     renamed = _rename(folder, "imported")
     if renamed:
         out.append(notices.imported(str(folder), str(renamed)))
@@ -151,12 +162,16 @@ def _import_lexicon(lib: Library, path: Path) -> list[Notice]:
         raw = read_json_capped(path, MAX_VOICE_BYTES, _("pronunciation dictionary"))
     except UnreadableFileError as exc:
         renamed = _rename(path, "unreadable")
-        out.append(Notice(NoticeKind.SKIPPED, _kept_as(exc, renamed), (str(renamed or path), WHOLE_FILE)))
+        out.append(
+            Notice(NoticeKind.SKIPPED, _kept_as(exc, renamed), (str(renamed or path), WHOLE_FILE))
+        )
         return out
     entries = []
-    for word, replacement in (raw.items() if isinstance(raw, dict) else []):
+    for word, replacement in raw.items() if isinstance(raw, dict) else []:
         try:
-            entry = parse(LexiconEntry, {"word": word.strip(), "replacement": replacement}, str(path))
+            entry = parse(
+                LexiconEntry, {"word": word.strip(), "replacement": replacement}, str(path)
+            )
             entries.append((entry.word, entry.replacement))
         except RecordError:
             out.append(notices.skipped(str(path), str(word)[:40]))

@@ -14,8 +14,8 @@ from app.engine.errors import RecordError
 from app.i18n import _
 
 MAX_NAME = 200
-MAX_SPEAKER = 64_000          # a speaker string is ~1.1 KB for the official model
-MAX_REFERENCE = 2_000_000     # audio codes of a reference recording
+MAX_SPEAKER = 64_000  # a speaker string is ~1.1 KB for the official model
+MAX_REFERENCE = 2_000_000  # audio codes of a reference recording
 MAX_TEXT = 200_000
 MAX_WORD = 500
 # torch.manual_seed accepts [-0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff]; we keep to
@@ -62,11 +62,17 @@ def first_bad_field(exc: ValidationError) -> str:
 def parse(model: type[_Strict], data: Any, where: str):
     """`model` from `data`, or RecordError naming `where` and the first bad field."""
     if not isinstance(data, dict):
-        raise RecordError(_("{where}: the record is not an object; it was skipped.").format(where=where),
-                          "(the record itself)")
+        raise RecordError(
+            _("{where}: the record is not an object; it was skipped.").format(where=where),
+            "(the record itself)",
+        )
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         field = first_bad_field(exc)
-        raise RecordError(_("{where}: the field '{field}' is not valid; the record was skipped.").format(
-            where=where, field=field), field) from None
+        raise RecordError(
+            _("{where}: the field '{field}' is not valid; the record was skipped.").format(
+                where=where, field=field
+            ),
+            field,
+        ) from None

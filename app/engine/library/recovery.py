@@ -65,9 +65,14 @@ def holds_data(path: Path) -> bool:
     """Whether a (backup) file has a row in any of the user's tables; an unreadable file holds none."""
     try:
         with closing(sqlite3.connect(str(path), timeout=HEALTH_CHECK_TIMEOUT_S)) as con:
-            tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            return any(con.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
-                       for table in USER_TABLES if table in tables)
+            tables = {
+                row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            return any(
+                con.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
+                for table in USER_TABLES
+                if table in tables
+            )
     except sqlite3.Error:
         return False
 
@@ -79,7 +84,9 @@ def set_aside(path: Path) -> Path:
     n = 1
     while aside.exists():
         n += 1
-        aside = aside.with_name(f"{path.name}.damaged-{datetime.now().strftime('%Y%m%d-%H%M%S')}-{n}")
+        aside = aside.with_name(
+            f"{path.name}.damaged-{datetime.now().strftime('%Y%m%d-%H%M%S')}-{n}"
+        )
     if path.exists():
         os.replace(path, aside)
     for suffix in ("-wal", "-shm"):
@@ -93,16 +100,21 @@ def backups(folder: Path) -> list[Path]:
     """Our backups, newest first."""
     if not folder.is_dir():
         return []
-    return sorted((p for p in folder.iterdir() if _BACKUP_NAME.fullmatch(p.name) and p.is_file()),
-                  key=lambda p: p.name, reverse=True)
+    return sorted(
+        (p for p in folder.iterdir() if _BACKUP_NAME.fullmatch(p.name) and p.is_file()),
+        key=lambda p: p.name,
+        reverse=True,
+    )
 
 
 def _copy(source: Path, target: Path) -> None:
     tmp = target.with_name(f".{target.name}.{os.getpid()}{TEMP_SUFFIX}")
     tmp.unlink(missing_ok=True)
     try:
-        with closing(sqlite3.connect(str(source), timeout=10)) as src, \
-                closing(sqlite3.connect(str(tmp))) as dst:
+        with (
+            closing(sqlite3.connect(str(source), timeout=10)) as src,
+            closing(sqlite3.connect(str(tmp))) as dst,
+        ):
             src.backup(dst)
         os.replace(tmp, target)
     finally:

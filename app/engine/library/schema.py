@@ -32,8 +32,13 @@ SCHEMA_VERSION = max(MIGRATIONS)
 
 def migrate(con: sqlite3.Connection, path) -> int:
     """Bring the database up to SCHEMA_VERSION; returns the version it had."""
+
     def newer(version: int) -> SchemaError:
-        return SchemaError(_("The library {file} was made by a newer ChatTTS Studio (schema {version}); "
-                             "update the program to use it.").format(file=path, version=version))
+        return SchemaError(
+            _(
+                "The library {file} was made by a newer ChatTTS Studio (schema {version}); "
+                "update the program to use it."
+            ).format(file=path, version=version)
+        )
 
     return sqlite_file.migrate(con, MIGRATIONS, newer)

@@ -22,12 +22,12 @@ def _now() -> str:
 @dataclass
 class Voice:
     name: str
-    speaker: str                        # base16384 speaker embedding ("" for a reference-only voice)
+    speaker: str  # base16384 speaker embedding ("" for a reference-only voice)
     seed: int | None = None
     notes: str = ""
     created: str = field(default_factory=_now)
-    reference: str | None = None        # audio codes of a reference recording (ChatTTS spk_smp)
-    reference_text: str | None = None   # what is said in that recording
+    reference: str | None = None  # audio codes of a reference recording (ChatTTS spk_smp)
+    reference_text: str | None = None  # what is said in that recording
 
 
 FIELDS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")
@@ -37,8 +37,13 @@ def voice_from_record(data, where: str) -> Voice:
     """A Voice from untrusted data; RecordError naming `where` and the field if it does not fit."""
     record = parse(VoiceRecord, data, where)
     if not (record.speaker or record.reference):
-        raise RecordError(_("{where}: the field '{field}' is empty and there is no reference; the record was "
-                            "skipped.").format(where=where, field="speaker"), "speaker")
+        raise RecordError(
+            _(
+                "{where}: the field '{field}' is empty and there is no reference; the record was "
+                "skipped."
+            ).format(where=where, field="speaker"),
+            "speaker",
+        )
     return Voice(**record.model_dump())
 
 
@@ -50,8 +55,12 @@ class VoiceLibrary:
         voices = []
         for row in self.library.rows(f"SELECT id, {', '.join(FIELDS)} FROM voices"):
             try:
-                voices.append(voice_from_record(dict(zip(FIELDS, row[1:])), _("{file} (voice row {row})").format(
-                    file=self.library.path, row=row[0])))
+                voices.append(
+                    voice_from_record(
+                        dict(zip(FIELDS, row[1:])),
+                        _("{file} (voice row {row})").format(file=self.library.path, row=row[0]),
+                    )
+                )
             except RecordError as exc:
                 log.warning("%s", exc)
         return sorted(voices, key=lambda v: v.name.casefold())
@@ -67,13 +76,18 @@ class VoiceLibrary:
         try:
             voice_from_record({k: getattr(voice, k) for k in FIELDS}, f"voice '{name[:80]}'")
         except RecordError as exc:
-            raise VoiceError(_("The voice '{name}' cannot be saved: its field '{field}' is not valid.").format(
-                name=name[:80], field=exc.field)) from None
+            raise VoiceError(
+                _("The voice '{name}' cannot be saved: its field '{field}' is not valid.").format(
+                    name=name[:80], field=exc.field
+                )
+            ) from None
         with self.library.transaction() as con:
-            con.execute(f"INSERT INTO voices ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))}) "
-                        "ON CONFLICT(name) DO UPDATE SET "
-                        + ", ".join(f"{k} = excluded.{k}" for k in FIELDS if k != "name"),
-                        tuple(getattr(voice, k) for k in FIELDS))
+            con.execute(
+                f"INSERT INTO voices ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))}) "
+                "ON CONFLICT(name) DO UPDATE SET "
+                + ", ".join(f"{k} = excluded.{k}" for k in FIELDS if k != "name"),
+                tuple(getattr(voice, k) for k in FIELDS),
+            )
         return voice
 
     def delete(self, name: str) -> None:

@@ -34,7 +34,9 @@ class LightChat:
         self.tokenizer = LightTokenizer(root / config.paths["tokenizer_path"])
         self.speaker = LightSpeaker()
         self.embed = load_embed(config.gpt, root / config.paths["embed_path"], self.device)
-        self.decoder = load_mel_decoder(config.decoder, root / config.paths["decoder_ckpt_path"], self.device)
+        self.decoder = load_mel_decoder(
+            config.decoder, root / config.paths["decoder_ckpt_path"], self.device
+        )
         self.vocos = load_vocoder(config.vocos, root / config.paths["vocos_ckpt_path"], self.device)
         self.gpt = SimpleNamespace(gpt=LlamaShell(llama).to(self.device))
         self.normalizer = ChatTTSTextFilter()
@@ -42,7 +44,7 @@ class LightChat:
         self._full = None
         self._full_lock = threading.Lock()
         self._root = root
-        self._encoder = None       # None: not built yet; False: cannot be built here
+        self._encoder = None  # None: not built yet; False: cannot be built here
         self._encoder_lock = threading.Lock()
 
     def audio_encoder(self):
@@ -51,11 +53,17 @@ class LightChat:
         with self._encoder_lock:
             if self._encoder is None:
                 try:
-                    self._encoder = load_audio_encoder(self.config.dvae, self._root / self.config.paths["dvae_ckpt_path"],
-                                                       self.device)
+                    self._encoder = load_audio_encoder(
+                        self.config.dvae,
+                        self._root / self.config.paths["dvae_ckpt_path"],
+                        self.device,
+                    )
                 except Exception as exc:
-                    log.warning("the audio encoder could not be built here (%s: %s); ChatTTS will encode",
-                                type(exc).__name__, exc)
+                    log.warning(
+                        "the audio encoder could not be built here (%s: %s); ChatTTS will encode",
+                        type(exc).__name__,
+                        exc,
+                    )
                     self._encoder = False
             return self._encoder or None
 

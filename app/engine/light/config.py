@@ -35,6 +35,7 @@ class DecoderDims:
 @dataclass(frozen=True)
 class EncoderDims:
     """ChatTTS's DVAE as an audio encoder: its encoder net, and its grouped residual quantizer."""
+
     net: DecoderDims
     vq_dim: int
     levels: tuple[int, ...]
@@ -62,6 +63,7 @@ class LightConfig:
 @dataclass(frozen=True)
 class LlamaNumbers:
     """What the decode loop reads of the Llama's config (asset/gpt/config.json)."""
+
     num_hidden_layers: int
     num_attention_heads: int
     hidden_size: int
@@ -75,16 +77,31 @@ def light_config(dims: dict | None = None, spk_stat: str | None = None) -> Light
     gpt, decoder, vocos = dict(official["gpt"]), dict(official["decoder"]), dict(official["vocos"])
     if dims is not None:
         g = dims["gpt"]
-        gpt = {"hidden_size": g["hidden_size"], "num_vq": g["num_vq"], "num_audio_tokens": g["num_audio_tokens"],
-               "num_text_tokens": dims.get("num_text_tokens") or gpt["num_text_tokens"]}
+        gpt = {
+            "hidden_size": g["hidden_size"],
+            "num_vq": g["num_vq"],
+            "num_audio_tokens": g["num_audio_tokens"],
+            "num_text_tokens": dims.get("num_text_tokens") or gpt["num_text_tokens"],
+        }
         decoder = dict(dims["decoder"])
         vocos = {k: dims["vocos"][k] for k in ("dim", "intermediate_dim", "num_layers")}
     dvae = (dims or official)["dvae"]
     vq = dvae["vq"]
-    encoder = EncoderDims(DecoderDims(**dvae["encoder"]), int(vq["dim"]), tuple(int(x) for x in vq["levels"]),
-                          int(vq["G"]), int(vq["R"]))
-    return LightConfig(GptNumbers(**gpt), DecoderDims(**decoder), VocosDims(**vocos), dict(official["paths"]),
-                       spk_stat if spk_stat is not None else official["spk_stat"], encoder)
+    encoder = EncoderDims(
+        DecoderDims(**dvae["encoder"]),
+        int(vq["dim"]),
+        tuple(int(x) for x in vq["levels"]),
+        int(vq["G"]),
+        int(vq["R"]),
+    )
+    return LightConfig(
+        GptNumbers(**gpt),
+        DecoderDims(**decoder),
+        VocosDims(**vocos),
+        dict(official["paths"]),
+        spk_stat if spk_stat is not None else official["spk_stat"],
+        encoder,
+    )
 
 
 def _positive_int(data: dict, name: str) -> int:
@@ -103,17 +120,32 @@ def llama_numbers(folder: Path) -> LlamaNumbers | None:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError(f"{path} does not hold an object")
-    numbers = {name: _positive_int(data, name) for name in
-               ("num_hidden_layers", "num_attention_heads", "hidden_size", "max_position_embeddings")}
+    numbers = {
+        name: _positive_int(data, name)
+        for name in (
+            "num_hidden_layers",
+            "num_attention_heads",
+            "hidden_size",
+            "max_position_embeddings",
+        )
+    }
     # transformers 5 writes `rope_parameters`; older files a top-level rope_theta and rope_scaling.
-    rope = data.get("rope_parameters") or {"rope_theta": data.get("rope_theta", 10000.0),
-                                            "rope_type": "default" if data.get("rope_scaling") is None else "scaled"}
+    rope = data.get("rope_parameters") or {
+        "rope_theta": data.get("rope_theta", 10000.0),
+        "rope_type": "default" if data.get("rope_scaling") is None else "scaled",
+    }
     heads = numbers["num_attention_heads"]
     head_dim = data.get("head_dim", numbers["hidden_size"] // heads)
     kv_heads = data.get("num_key_value_heads", heads)
     theta = rope.get("rope_theta") if isinstance(rope, dict) else None
-    if (not isinstance(rope, dict) or rope.get("rope_type", "default") != "default"
-            or type(theta) not in (int, float) or theta <= 0 or head_dim * heads != numbers["hidden_size"]
-            or kv_heads != heads or rope.get("partial_rotary_factor", 1.0) != 1.0):
+    if (
+        not isinstance(rope, dict)
+        or rope.get("rope_type", "default") != "default"
+        or type(theta) not in (int, float)
+        or theta <= 0
+        or head_dim * heads != numbers["hidden_size"]
+        or kv_heads != heads
+        or rope.get("partial_rotary_factor", 1.0) != 1.0
+    ):
         return None
     return LlamaNumbers(**numbers, rope_theta=float(theta))

@@ -31,7 +31,9 @@ class _ResidualGroup(nn.Module):
 class _Quantizer(nn.Module):
     def __init__(self, d: EncoderDims):
         super().__init__()
-        self.rvqs = nn.ModuleList([_ResidualGroup(d.vq_dim // d.groups, len(d.levels)) for _ in range(d.groups)])
+        self.rvqs = nn.ModuleList(
+            [_ResidualGroup(d.vq_dim // d.groups, len(d.levels)) for _ in range(d.groups)]
+        )
 
 
 class _VqLayer(nn.Module):
@@ -49,19 +51,24 @@ class AudioEncoder(nn.Module):
         super().__init__()
         self.dims = d
         self.register_buffer("coef", torch.zeros(1, MEL_BINS, 1))
-        self.downsample_conv = nn.Sequential(nn.Conv1d(MEL_BINS, dim, 3, 1, 1), nn.GELU(),
-                                             nn.Conv1d(dim, dim, 4, 2, 1), nn.GELU())
+        self.downsample_conv = nn.Sequential(
+            nn.Conv1d(MEL_BINS, dim, 3, 1, 1), nn.GELU(), nn.Conv1d(dim, dim, 4, 2, 1), nn.GELU()
+        )
         self.encoder = _DecoderNet(d.net)
         self.vq_layer = _VqLayer(d)
-        self.preprocessor_mel = nn.Module()      # its window and filter bank are in the file too
+        self.preprocessor_mel = nn.Module()  # its window and filter bank are in the file too
         self.preprocessor_mel.mel_spec = torchaudio.transforms.MelSpectrogram(
-            sample_rate=24000, n_fft=1024, hop_length=256, n_mels=MEL_BINS, center=True, power=1)
+            sample_rate=24000, n_fft=1024, hop_length=256, n_mels=MEL_BINS, center=True, power=1
+        )
         # The quantizer's constants, as vector_quantize_pytorch derives them from the levels.
         levels = torch.tensor(d.levels)
         self.register_buffer("levels", levels, persistent=False)
         self.register_buffer("soft_clamp", 1 + (1 / (levels - 1)), persistent=False)
-        self.register_buffer("basis", torch.cumprod(torch.tensor([1] + list(d.levels[:-1])), dim=0,
-                                                    dtype=torch.int32), persistent=False)
+        self.register_buffer(
+            "basis",
+            torch.cumprod(torch.tensor([1] + list(d.levels[:-1])), dim=0, dtype=torch.int32),
+            persistent=False,
+        )
 
     @torch.inference_mode()
     def forward(self, wav: torch.Tensor) -> torch.Tensor:
@@ -70,10 +77,12 @@ class AudioEncoder(nn.Module):
         mel = torch.log(torch.clip(mel, min=1e-5))
         mel = mel / self.coef.view(MEL_BINS, 1).expand(mel.shape)
         x = self.encoder(self.downsample_conv(mel).unsqueeze_(0)).transpose(1, 2)
-        groups = [self._residual(group, chunk) for group, chunk in
-                  zip(self.vq_layer.quantizer.rvqs, x.chunk(self.dims.groups, dim=-1))]
-        ind = torch.stack(groups).permute(1, 2, 0, 3).contiguous()      # (b, n, G, R)
-        ind = ind.view(ind.size(0), ind.size(1), -1).transpose(1, 2)    # (b, G * R, n)
+        groups = [
+            self._residual(group, chunk)
+            for group, chunk in zip(self.vq_layer.quantizer.rvqs, x.chunk(self.dims.groups, dim=-1))
+        ]
+        ind = torch.stack(groups).permute(1, 2, 0, 3).contiguous()  # (b, n, G, R)
+        ind = ind.view(ind.size(0), ind.size(1), -1).transpose(1, 2)  # (b, G * R, n)
         return ind.squeeze(0)
 
     def _residual(self, group: _ResidualGroup, x: torch.Tensor) -> torch.Tensor:
@@ -90,9 +99,14 @@ class AudioEncoder(nn.Module):
     def _fsq(self, z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         levels_minus_1 = self.levels.to(torch.int32) - 1
         bracket = (levels_minus_1 * (torch.clamp(z, min=-1.0, max=1.0) + 1) / 2.0) + 0.5
-        bracket = bracket + (bracket.floor() - bracket)     # floor_ste's arithmetic, kept for its bits
+        bracket = bracket + (bracket.floor() - bracket)  # floor_ste's arithmetic, kept for its bits
         codes = 2.0 / levels_minus_1 * bracket - 1.0
-        index = ((codes + 1.0) / (2.0 / levels_minus_1) * self.basis).sum(dim=-1).round().to(torch.int32)
+        index = (
+            ((codes + 1.0) / (2.0 / levels_minus_1) * self.basis)
+            .sum(dim=-1)
+            .round()
+            .to(torch.int32)
+        )
         return codes, index
 
 

@@ -47,11 +47,17 @@ class Embed(nn.Module):
         super().__init__()
         self.num_vq = gpt.num_vq
         dim = gpt.hidden_size
-        self.emb_code = nn.ModuleList([nn.Embedding(gpt.num_audio_tokens, dim) for _ in range(gpt.num_vq)])
+        self.emb_code = nn.ModuleList(
+            [nn.Embedding(gpt.num_audio_tokens, dim) for _ in range(gpt.num_vq)]
+        )
         self.emb_text = nn.Embedding(gpt.num_text_tokens, dim)
         self.head_text = weight_norm(nn.Linear(dim, gpt.num_text_tokens, bias=False), name="weight")
-        self.head_code = nn.ModuleList([weight_norm(nn.Linear(dim, gpt.num_audio_tokens, bias=False), name="weight")
-                                        for _ in range(gpt.num_vq)])
+        self.head_code = nn.ModuleList(
+            [
+                weight_norm(nn.Linear(dim, gpt.num_audio_tokens, bias=False), name="weight")
+                for _ in range(gpt.num_vq)
+            ]
+        )
 
     @torch.inference_mode()
     def forward(self, input_ids: torch.Tensor, text_mask: torch.Tensor) -> torch.Tensor:
@@ -62,8 +68,12 @@ class Embed(nn.Module):
         emb_text = self.emb_text(input_ids[text_mask].narrow(1, 0, 1).squeeze_(1))
         code_mask = text_mask.logical_not()
         codes = input_ids[code_mask]
-        emb_code = torch.stack([self.emb_code[i](codes[:, i]) for i in range(self.num_vq)], 2).sum(2)
-        emb = torch.zeros(input_ids.shape[:-1] + (emb_text.shape[-1],), device=device, dtype=emb_text.dtype)
+        emb_code = torch.stack([self.emb_code[i](codes[:, i]) for i in range(self.num_vq)], 2).sum(
+            2
+        )
+        emb = torch.zeros(
+            input_ids.shape[:-1] + (emb_text.shape[-1],), device=device, dtype=emb_text.dtype
+        )
         emb[text_mask] = emb_text
         emb[code_mask] = emb_code.to(emb.dtype)
         return emb
@@ -72,8 +82,14 @@ class Embed(nn.Module):
 class _ConvNeXtBlock(nn.Module):
     def __init__(self, dim: int, intermediate_dim: int, kernel: int, dilation: int):
         super().__init__()
-        self.dwconv = nn.Conv1d(dim, dim, kernel_size=kernel, padding=dilation * (kernel // 2), dilation=dilation,
-                                groups=dim)
+        self.dwconv = nn.Conv1d(
+            dim,
+            dim,
+            kernel_size=kernel,
+            padding=dilation * (kernel // 2),
+            dilation=dilation,
+            groups=dim,
+        )
         self.norm = nn.LayerNorm(dim, eps=1e-6)
         self.pwconv1 = nn.Linear(dim, intermediate_dim)
         self.act = nn.GELU()
@@ -90,10 +106,12 @@ class _ConvNeXtBlock(nn.Module):
 class _DecoderNet(nn.Module):
     def __init__(self, d: DecoderDims, kernel: int = 7, dilation: int = 2):
         super().__init__()
-        self.conv_in = nn.Sequential(nn.Conv1d(d.idim, d.bn_dim, 3, 1, 1), nn.GELU(),
-                                     nn.Conv1d(d.bn_dim, d.hidden, 3, 1, 1))
-        self.decoder_block = nn.ModuleList([_ConvNeXtBlock(d.hidden, d.hidden * 4, kernel, dilation)
-                                            for _ in range(d.n_layer)])
+        self.conv_in = nn.Sequential(
+            nn.Conv1d(d.idim, d.bn_dim, 3, 1, 1), nn.GELU(), nn.Conv1d(d.bn_dim, d.hidden, 3, 1, 1)
+        )
+        self.decoder_block = nn.ModuleList(
+            [_ConvNeXtBlock(d.hidden, d.hidden * 4, kernel, dilation) for _ in range(d.n_layer)]
+        )
         self.conv_out = nn.Conv1d(d.hidden, d.odim, kernel_size=1, bias=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -126,11 +144,18 @@ def vocoder(v: VocosDims):
     from vocos.models import VocosBackbone
     from vocos.pretrained import Vocos
 
-    return Vocos(feature_extractor=MelSpectrogramFeatures(sample_rate=24000, n_fft=1024, hop_length=256, n_mels=100,
-                                                          padding="center"),
-                 backbone=VocosBackbone(input_channels=100, dim=v.dim, intermediate_dim=v.intermediate_dim,
-                                        num_layers=v.num_layers),
-                 head=ISTFTHead(dim=v.dim, n_fft=1024, hop_length=256, padding="center"))
+    return Vocos(
+        feature_extractor=MelSpectrogramFeatures(
+            sample_rate=24000, n_fft=1024, hop_length=256, n_mels=100, padding="center"
+        ),
+        backbone=VocosBackbone(
+            input_channels=100,
+            dim=v.dim,
+            intermediate_dim=v.intermediate_dim,
+            num_layers=v.num_layers,
+        ),
+        head=ISTFTHead(dim=v.dim, n_fft=1024, hop_length=256, padding="center"),
+    )
 
 
 class _Rotary(nn.Module):
@@ -143,7 +168,9 @@ class _Rotary(nn.Module):
 
     @torch.no_grad()
     def forward(self, x: torch.Tensor, position_ids: torch.Tensor):
-        freqs = position_ids[..., None].float() * self.inv_freq.to(device=x.device, dtype=torch.float)
+        freqs = position_ids[..., None].float() * self.inv_freq.to(
+            device=x.device, dtype=torch.float
+        )
         emb = torch.cat((freqs, freqs), dim=-1)
         # transformers multiplies by its attention scaling, 1.0 for the default rotary type.
         return (emb.cos() * 1.0).to(dtype=x.dtype), (emb.sin() * 1.0).to(dtype=x.dtype)
@@ -151,12 +178,15 @@ class _Rotary(nn.Module):
 
 class LlamaShell(nn.Module):
     """The Llama without its layers: the step that holds them comes from the compiled cache."""
+
     weightless = True
 
     def __init__(self, numbers: LlamaNumbers):
         super().__init__()
         self.config = numbers
-        self.rotary_emb = _Rotary(numbers.hidden_size // numbers.num_attention_heads, numbers.rope_theta)
+        self.rotary_emb = _Rotary(
+            numbers.hidden_size // numbers.num_attention_heads, numbers.rope_theta
+        )
         # One empty parameter: where the model is, as `next(llama.parameters()).device` asks.
         self.device_probe = nn.Parameter(torch.zeros(0), requires_grad=False)
 

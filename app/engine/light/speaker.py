@@ -15,10 +15,14 @@ from app.engine.voices.speakers import _LZMA, decode_speaker
 
 class LightSpeaker:
     @staticmethod
-    def decorate_code_prompts(text: list[str], prompt: str, txt_smp: str | None,
-                              spk_emb: str | None) -> list[str]:
+    def decorate_code_prompts(
+        text: list[str], prompt: str, txt_smp: str | None, spk_emb: str | None
+    ) -> list[str]:
         # ChatTTS strips these markers first (its issue 459), then adds its own.
-        text = [t.replace("[Stts]", "").replace("[spk_emb]", "").replace("[empty_spk]", "").strip() for t in text]
+        text = [
+            t.replace("[Stts]", "").replace("[spk_emb]", "").replace("[empty_spk]", "").strip()
+            for t in text
+        ]
         if prompt:
             text = [prompt + t for t in text]
         txt_smp = "" if txt_smp is None else txt_smp
@@ -47,16 +51,31 @@ class LightSpeaker:
         arr = codes.cpu().numpy().astype(np.uint16)
         if arr.ndim != 2:
             raise ValueError(f"codes must be (num_vq, T), not {arr.shape}")
-        return b14.encode_to_string(np.array(arr.shape, dtype="<u2").tobytes()
-                                    + lzma.compress(arr.astype("<u2").tobytes(), **_LZMA))
+        return b14.encode_to_string(
+            np.array(arr.shape, dtype="<u2").tobytes()
+            + lzma.compress(arr.astype("<u2").tobytes(), **_LZMA)
+        )
 
     @torch.inference_mode()
-    def apply(self, emb: torch.Tensor, spk_emb: str | torch.Tensor, input_ids: torch.Tensor,
-              spk_emb_ids: int, device: torch.device, inplace: bool = True) -> torch.Tensor:
+    def apply(
+        self,
+        emb: torch.Tensor,
+        spk_emb: str | torch.Tensor,
+        input_ids: torch.Tensor,
+        spk_emb_ids: int,
+        device: torch.device,
+        inplace: bool = True,
+    ) -> torch.Tensor:
         """`emb` with the speaker's normalized embedding at every [spk_emb] position."""
         # Decoded with voices/speakers.py's size caps (a string here was checked when it was chosen).
         spk = torch.from_numpy(decode_speaker(spk_emb)) if isinstance(spk_emb, str) else spk_emb
-        n = (F.normalize(spk, p=2.0, dim=0, eps=1e-12).to(device).unsqueeze_(0).expand(emb.size(0), -1)
-             .unsqueeze_(1).expand(emb.shape))
+        n = (
+            F.normalize(spk, p=2.0, dim=0, eps=1e-12)
+            .to(device)
+            .unsqueeze_(0)
+            .expand(emb.size(0), -1)
+            .unsqueeze_(1)
+            .expand(emb.shape)
+        )
         cond = input_ids.narrow(-1, 0, 1).eq(spk_emb_ids).expand(emb.shape)
         return torch.where(cond, n, emb, out=emb if inplace else None)

@@ -43,8 +43,11 @@ class LightTokenizer:
         flags = _flags(folder)
         tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
         tok.normalizer = normalizers.BertNormalizer(
-            clean_text=True, handle_chinese_chars=_flag(flags, "tokenize_chinese_chars", True),
-            strip_accents=_flag(flags, "strip_accents", None), lowercase=_flag(flags, "do_lower_case", True))
+            clean_text=True,
+            handle_chinese_chars=_flag(flags, "tokenize_chinese_chars", True),
+            strip_accents=_flag(flags, "strip_accents", None),
+            lowercase=_flag(flags, "do_lower_case", True),
+        )
         tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
         tok.decoder = decoders.WordPiece(prefix="##")
         self._tokenizer = tok
@@ -61,8 +64,9 @@ class LightTokenizer:
         return found
 
     @torch.inference_mode()
-    def encode(self, text: list[str], num_vq: int, prompt: torch.Tensor | None = None,
-               device="cpu") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def encode(
+        self, text: list[str], num_vq: int, prompt: torch.Tensor | None = None, device="cpu"
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(input ids (B, T, num_vq), attention mask, text mask), left-padded, a reference
         prompt's codes at the end of every row (as ChatTTS's Tokenizer.encode)."""
         prompt_size = 0
@@ -70,20 +74,22 @@ class LightTokenizer:
             if prompt.size(0) != num_vq:
                 raise ValueError("prompt dim 0 must equal to num_vq")
             prompt_size = prompt.size(1)
-        ids = [torch.tensor(self._tokenizer.encode(t, add_special_tokens=False).ids, dtype=torch.long)
-               for t in text]
+        ids = [
+            torch.tensor(self._tokenizer.encode(t, add_special_tokens=False).ids, dtype=torch.long)
+            for t in text
+        ]
         width = max(x.size(0) for x in ids) + prompt_size
         input_ids = torch.zeros(len(ids), width, device=device, dtype=torch.long)
         attention_mask = torch.zeros(len(ids), width, device=device, dtype=torch.long)
         for i, row in enumerate(ids):
             start = width - prompt_size - row.size(0)
-            input_ids[i, start:start + row.size(0)] = row
+            input_ids[i, start : start + row.size(0)] = row
             attention_mask[i, start:width] = 1
         text_mask = attention_mask.bool()
         new_input_ids = input_ids.unsqueeze_(-1).expand(-1, -1, num_vq).clone()
         if prompt_size > 0:
-            text_mask[:, width - prompt_size:] = False
-            new_input_ids[:, width - prompt_size:] = prompt.t().unsqueeze(0).to(device)
+            text_mask[:, width - prompt_size :] = False
+            new_input_ids[:, width - prompt_size :] = prompt.t().unsqueeze(0).to(device)
         return new_input_ids, attention_mask, text_mask
 
     @torch.inference_mode()
@@ -93,8 +99,18 @@ class LightTokenizer:
             ids = seq.tolist() if isinstance(seq, torch.Tensor) else list(seq)
             text = self._tokenizer.decode(ids, skip_special_tokens=skip_special_tokens)
             if self._clean_up:
-                for a, b in ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"),
-                             (" 'm", "'m"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re")):
+                for a, b in (
+                    (" .", "."),
+                    (" ?", "?"),
+                    (" !", "!"),
+                    (" ,", ","),
+                    (" ' ", "'"),
+                    (" n't", "n't"),
+                    (" 'm", "'m"),
+                    (" 's", "'s"),
+                    (" 've", "'ve"),
+                    (" 're", "'re"),
+                ):
                     text = text.replace(a, b)
             out.append(text)
         return out

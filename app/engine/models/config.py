@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict
 
 
-def chattts_config(dims: dict | None = None, spk_stat: str | None = None, num_text_tokens: int | None = None):
+def chattts_config(
+    dims: dict | None = None, spk_stat: str | None = None, num_text_tokens: int | None = None
+):
     """A fresh Config; `dims` is None for the official model.
 
     Fresh instances matter: ChatTTS's dataclasses share their default sub-objects between
@@ -21,8 +23,11 @@ def chattts_config(dims: dict | None = None, spk_stat: str | None = None, num_te
     cfg = c.Config(
         path=c.Path(),
         decoder=c.Decoder(),
-        dvae=c.DVAE(encoder=c.Decoder(**asdict(c.DVAE().encoder)),
-                    decoder=c.Decoder(**asdict(c.DVAE().decoder)), vq=c.VQ()),
+        dvae=c.DVAE(
+            encoder=c.Decoder(**asdict(c.DVAE().encoder)),
+            decoder=c.Decoder(**asdict(c.DVAE().decoder)),
+            vq=c.VQ(),
+        ),
         gpt=c.GPT(),
         embed=c.Embed(),
         vocos=c.Vocos(
@@ -58,11 +63,14 @@ def chattts_config(dims: dict | None = None, spk_stat: str | None = None, num_te
     cfg.dvae = c.DVAE(
         encoder=c.Decoder(**d["encoder"]),
         decoder=c.Decoder(**d["decoder"]),
-        vq=c.VQ(dim=d["vq"]["dim"], levels=tuple(d["vq"]["levels"]), G=d["vq"]["G"], R=d["vq"]["R"]),
+        vq=c.VQ(
+            dim=d["vq"]["dim"], levels=tuple(d["vq"]["levels"]), G=d["vq"]["G"], R=d["vq"]["R"]
+        ),
     )
     v = dims["vocos"]
-    backbone = c.BackboneInitArgs(dim=v["dim"], intermediate_dim=v["intermediate_dim"],
-                                  num_layers=v["num_layers"])
+    backbone = c.BackboneInitArgs(
+        dim=v["dim"], intermediate_dim=v["intermediate_dim"], num_layers=v["num_layers"]
+    )
     cfg.vocos = c.Vocos(
         feature_extractor=c.FeatureExtractor(init_args=c.FeatureExtractorInitArgs()),
         backbone=c.Backbone(init_args=backbone),
@@ -71,4 +79,3 @@ def chattts_config(dims: dict | None = None, spk_stat: str | None = None, num_te
     if spk_stat is not None:
         cfg.spk_stat = spk_stat
     return cfg
-

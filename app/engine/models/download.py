@@ -43,18 +43,20 @@ def _is_timeout(exc: Exception) -> bool:
     import requests
     from urllib3.exceptions import ReadTimeoutError
 
-    return isinstance(exc, requests.Timeout) or any(isinstance(a, ReadTimeoutError) for a in exc.args)
+    return isinstance(exc, requests.Timeout) or any(
+        isinstance(a, ReadTimeoutError) for a in exc.args
+    )
 
 
 class FileState(StrEnum):
     """Where one file of a download stands; the download dialog words each one itself."""
 
     WAITING = "waiting"
-    PRESENT = "present"            # already in the folder and verified: not fetched
+    PRESENT = "present"  # already in the folder and verified: not fetched
     DOWNLOADING = "downloading"
-    VERIFYING = "verifying"        # fetched, its sha256 being checked
-    OK = "ok"                      # fetched and verified
-    FAILED = "failed"              # failed its checksum twice
+    VERIFYING = "verifying"  # fetched, its sha256 being checked
+    OK = "ok"  # fetched and verified
+    FAILED = "failed"  # failed its checksum twice
 
     @property
     def finished(self) -> bool:
@@ -99,14 +101,22 @@ def official_sha256() -> dict[str, str]:
 # What to do after a source failed, suggesting only the other sources (never the one that just
 # failed). Whole sentences, so that a translation need not assemble a list.
 _CHOICES = {
-    SourceName.HUGGINGFACE: N_("Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, "
-                               "or ModelScope), or import a model folder you already have."),
-    SourceName.MIRROR: N_("Try again later, pick another source (Hugging Face itself, or ModelScope), or import a "
-                          "model folder you already have."),
-    SourceName.MODELSCOPE: N_("Try again later, pick another source (Hugging Face, or a Hugging Face mirror such as "
-                              "hf-mirror.com), or import a model folder you already have."),
-    SourceName.CUSTOM: N_("Try again later, pick another source (Hugging Face, a Hugging Face mirror such as "
-                          "hf-mirror.com, or ModelScope), or import a model folder you already have."),
+    SourceName.HUGGINGFACE: N_(
+        "Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, "
+        "or ModelScope), or import a model folder you already have."
+    ),
+    SourceName.MIRROR: N_(
+        "Try again later, pick another source (Hugging Face itself, or ModelScope), or import a "
+        "model folder you already have."
+    ),
+    SourceName.MODELSCOPE: N_(
+        "Try again later, pick another source (Hugging Face, or a Hugging Face mirror such as "
+        "hf-mirror.com), or import a model folder you already have."
+    ),
+    SourceName.CUSTOM: N_(
+        "Try again later, pick another source (Hugging Face, a Hugging Face mirror such as "
+        "hf-mirror.com, or ModelScope), or import a model folder you already have."
+    ),
 }
 
 
@@ -118,23 +128,48 @@ def connection_problem(host: str, exc: BaseException) -> str:
     """What a failed connection means, in words: requests' own text is a screenful of
     `HTTPSConnectionPool(host=..., port=443): Max retries exceeded ... NameResolutionError`."""
     text = f"{type(exc).__name__} {exc}".lower()
-    if any(sign in text for sign in ("nameresolution", "failed to resolve", "name or service not known",
-                                      "getaddrinfo", "temporary failure in name resolution", "nodename nor servname")):
-        return _("Could not find {host} on the network: this computer seems to be offline, or its network "
-                 "cannot look that address up.").format(host=host)
+    if any(
+        sign in text
+        for sign in (
+            "nameresolution",
+            "failed to resolve",
+            "name or service not known",
+            "getaddrinfo",
+            "temporary failure in name resolution",
+            "nodename nor servname",
+        )
+    ):
+        return _(
+            "Could not find {host} on the network: this computer seems to be offline, or its network "
+            "cannot look that address up."
+        ).format(host=host)
     if "ssl" in text or "certificate" in text:
-        return _("The secure connection to {host} failed (a proxy or firewall in between, or a wrong clock on "
-                 "this computer).").format(host=host)
+        return _(
+            "The secure connection to {host} failed (a proxy or firewall in between, or a wrong clock on "
+            "this computer)."
+        ).format(host=host)
     if "refused" in text or "newconnectionerror" in text or "connecttimeout" in text:
-        return _("Could not connect to {host}: it did not answer, or a firewall or proxy blocks it.").format(host=host)
-    return _("The connection to {host} failed ({error}).").format(host=host, error=type(exc).__name__)
+        return _(
+            "Could not connect to {host}: it did not answer, or a firewall or proxy blocks it."
+        ).format(host=host)
+    return _("The connection to {host} failed ({error}).").format(
+        host=host, error=type(exc).__name__
+    )
 
 
 class ModelDownloader:
-    def __init__(self, target: os.PathLike | str, source: Source, expected: dict[str, str] | None = None,
-                 on_progress: Callable[[Progress], None] | None = None, session=None,
-                 retries: int | None = None, backoff_s: float | None = None, timeout_s: float = 30.0,
-                 cancel_event: threading.Event | None = None):
+    def __init__(
+        self,
+        target: os.PathLike | str,
+        source: Source,
+        expected: dict[str, str] | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+        session=None,
+        retries: int | None = None,
+        backoff_s: float | None = None,
+        timeout_s: float = 30.0,
+        cancel_event: threading.Event | None = None,
+    ):
         """`cancel_event`: the event cancel() sets (one can stop several jobs); every wait ends on it."""
         self.target = Path(target)
         self.store = ModelStore(self.target)
@@ -156,12 +191,16 @@ class ModelDownloader:
 
     def _check_cancel(self) -> None:
         if self._cancel.is_set():
-            raise DownloadCancelled(_("The download was cancelled; nothing was replaced, and it "
-                                      "will resume where it stopped next time."))
+            raise DownloadCancelled(
+                _(
+                    "The download was cancelled; nothing was replaced, and it "
+                    "will resume where it stopped next time."
+                )
+            )
 
     def _back_off(self, attempt: int) -> None:
         """Wait before retry `attempt + 1` (1 s, 2 s, 4 s, 8 s...); Cancel ends the wait at once."""
-        self._cancel.wait(self.backoff_s * (2 ** attempt))
+        self._cancel.wait(self.backoff_s * (2**attempt))
         self._check_cancel()
 
     def _report(self, force: bool = False) -> None:
@@ -169,7 +208,9 @@ class ModelDownloader:
         if self.on_progress is None or (not force and now - self._last_report < 0.1):
             return
         self._last_report = now
-        self._window = [(t, b) for t, b in self._window if now - t < 3.0] + [(now, self.progress.done_bytes)]
+        self._window = [(t, b) for t, b in self._window if now - t < 3.0] + [
+            (now, self.progress.done_bytes)
+        ]
         (t0, b0), (t1, b1) = self._window[0], self._window[-1]
         self.progress.speed_bps = (b1 - b0) / (t1 - t0) if t1 > t0 else 0.0
         self.on_progress(self.progress)
@@ -215,19 +256,27 @@ class ModelDownloader:
                 last = exc
             else:
                 if response.status_code == 404:
-                    raise self._error(_("{file} is not on {host} (HTTP 404).").format(
-                        file=rel, host=self.source.host))
+                    raise self._error(
+                        _("{file} is not on {host} (HTTP 404).").format(
+                            file=rel, host=self.source.host
+                        )
+                    )
                 if response.status_code < 500 and response.status_code != 429:
                     if response.status_code >= 400:
-                        raise self._error(_("{host} refused {file} (HTTP {status}).").format(
-                            host=self.source.host, file=rel, status=response.status_code))
+                        raise self._error(
+                            _("{host} refused {file} (HTTP {status}).").format(
+                                host=self.source.host, file=rel, status=response.status_code
+                            )
+                        )
                     return response
                 last = DownloadError(f"HTTP {response.status_code}")
                 response.close()
             if attempt < self.retries:
                 self._back_off(attempt)
         if isinstance(last, DownloadError):
-            raise self._error(_("{host} kept failing ({reason}).").format(host=self.source.host, reason=last))
+            raise self._error(
+                _("{host} kept failing ({reason}).").format(host=self.source.host, reason=last)
+            )
         raise self._error(connection_problem(self.source.host, last))
 
     def _choices(self) -> str:
@@ -238,9 +287,12 @@ class ModelDownloader:
         return DownloadError(join_sentences([problem, self._choices()]))
 
     def _silent(self, rel: str) -> DownloadError:
-        return self._error(_("{host} sent nothing for {seconds} s while sending {file}, so the download stopped; "
-                             "it resumes where it stopped next time.").format(
-            host=self.source.host, seconds=f"{self.timeout_s:g}", file=rel))
+        return self._error(
+            _(
+                "{host} sent nothing for {seconds} s while sending {file}, so the download stopped; "
+                "it resumes where it stopped next time."
+            ).format(host=self.source.host, seconds=f"{self.timeout_s:g}", file=rel)
+        )
 
     def _limit(self, item: FileProgress, response, have: int) -> int:
         """The most bytes this file may have: the announced size, never what the body turns out to be."""
@@ -264,7 +316,7 @@ class ModelDownloader:
             headers = {"Range": f"bytes={have}-"} if have else {}
             response = self._request("GET", item.relpath, headers=headers, stream=True)
             if have and response.status_code != 206:
-                have = 0          # the server ignored the range: start over
+                have = 0  # the server ignored the range: start over
             item.done = have
             item.state = FileState.DOWNLOADING
             limit = self._limit(item, response, have)
@@ -273,9 +325,14 @@ class ModelDownloader:
                     for block in response.iter_content(CHUNK):
                         self._check_cancel()
                         if item.done + len(block) > limit:
-                            raise self._error(_("{host} sent more than the {limit} bytes of {file} it "
-                                                "announced, so the download stopped.").format(
-                                host=self.source.host, limit=f"{limit:,}", file=item.relpath))
+                            raise self._error(
+                                _(
+                                    "{host} sent more than the {limit} bytes of {file} it "
+                                    "announced, so the download stopped."
+                                ).format(
+                                    host=self.source.host, limit=f"{limit:,}", file=item.relpath
+                                )
+                            )
                         f.write(block)
                         item.done += len(block)
                         self._report()
@@ -283,13 +340,16 @@ class ModelDownloader:
                     return
                 raise requests.ConnectionError("connection closed early")
             except DownloadError:
-                part.unlink(missing_ok=True)     # ours, in .partial: never more than announced stays
+                part.unlink(missing_ok=True)  # ours, in .partial: never more than announced stays
                 raise
             except (requests.RequestException, OSError) as exc:
                 if isinstance(exc, OSError) and not isinstance(exc, requests.RequestException):
-                    raise DownloadError(_("{file} could not be written ({reason}); free some space or choose "
-                                          "a model folder you can write to.").format(
-                        file=part, reason=exc.strerror or exc)) from None
+                    raise DownloadError(
+                        _(
+                            "{file} could not be written ({reason}); free some space or choose "
+                            "a model folder you can write to."
+                        ).format(file=part, reason=exc.strerror or exc)
+                    ) from None
                 if _is_timeout(exc):
                     raise self._silent(item.relpath) from None
                 log.info("transfer of %s broke (%s); resuming", item.relpath, exc)
@@ -297,8 +357,11 @@ class ModelDownloader:
                     self._back_off(attempt)
             finally:
                 response.close()
-        raise self._error(_("The connection to {host} kept breaking while fetching {file}.").format(
-            host=self.source.host, file=item.relpath))
+        raise self._error(
+            _("The connection to {host} kept breaking while fetching {file}.").format(
+                host=self.source.host, file=item.relpath
+            )
+        )
 
     def _quarantine(self, path: Path, rel: str) -> None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -308,14 +371,33 @@ class ModelDownloader:
         log.warning("%s failed its checksum; kept as %s", rel, dest)
 
     def _check_disk(self, items: list[FileProgress]) -> None:
-        need = sum(max(0, (i.total or 0) - (self._partial(i.relpath).stat().st_size
-                                             if self._partial(i.relpath).exists() else 0)) for i in items)
-        free = shutil.disk_usage(self.target).free       # _run made the folder first
+        need = sum(
+            max(
+                0,
+                (i.total or 0)
+                - (
+                    self._partial(i.relpath).stat().st_size
+                    if self._partial(i.relpath).exists()
+                    else 0
+                ),
+            )
+            for i in items
+        )
+        free = shutil.disk_usage(self.target).free  # _run made the folder first
         if need + DISK_MARGIN > free:
-            raise DownloadError(join_sentences([
-                _("Not enough disk space: the model needs {need} GB more on {folder}, but only {free} GB is "
-                  "free.").format(need=f"{need / 1e9:.2f}", folder=self.target, free=f"{free / 1e9:.2f}"),
-                _("Free some space or choose a model folder on another drive.")]))
+            raise DownloadError(
+                join_sentences(
+                    [
+                        _(
+                            "Not enough disk space: the model needs {need} GB more on {folder}, but only {free} GB is "
+                            "free."
+                        ).format(
+                            need=f"{need / 1e9:.2f}", folder=self.target, free=f"{free / 1e9:.2f}"
+                        ),
+                        _("Free some space or choose a model folder on another drive."),
+                    ]
+                )
+            )
 
     # -- the whole job --------------------------------------------------------------------
     def run(self) -> Progress:
@@ -326,9 +408,12 @@ class ModelDownloader:
         except OSError as exc:
             if isinstance(exc, requests.RequestException):
                 raise self._error(connection_problem(self.source.host, exc)) from None
-            raise DownloadError(_("The model folder {folder} cannot be written ({reason}); choose a folder you "
-                                  "can write to, on a disk with space.").format(
-                folder=self.target, reason=exc.strerror or exc)) from None
+            raise DownloadError(
+                _(
+                    "The model folder {folder} cannot be written ({reason}); choose a folder you "
+                    "can write to, on a disk with space."
+                ).format(folder=self.target, reason=exc.strerror or exc)
+            ) from None
 
     def _run(self) -> Progress:
         self.target.mkdir(parents=True, exist_ok=True)
@@ -341,13 +426,14 @@ class ModelDownloader:
             else:
                 todo.append(item)
         self.progress.message = _("Asking {host} for {count} file(s)...").format(
-            host=self.source.host, count=len(todo))
+            host=self.source.host, count=len(todo)
+        )
         self._report(force=True)
         for item in todo:
             item.total = self._size_of(item.relpath)
         self._check_disk(todo)
         for item in todo:
-            for round_ in range(2):      # a corrupted transfer is fetched once more
+            for round_ in range(2):  # a corrupted transfer is fetched once more
                 self._fetch(item)
                 item.state = FileState.VERIFYING
                 self._report(force=True)
@@ -364,12 +450,14 @@ class ModelDownloader:
                 item.done = 0
                 if round_ == 1:
                     item.state = FileState.FAILED
-                    raise self._error(_("{file} from {host} does not match its checksum even after a second "
-                                        "download; the source may be damaged.").format(
-                        file=item.relpath, host=self.source.host))
+                    raise self._error(
+                        _(
+                            "{file} from {host} does not match its checksum even after a second "
+                            "download; the source may be damaged."
+                        ).format(file=item.relpath, host=self.source.host)
+                    )
             self._report(force=True)
         shutil.rmtree(self.target / PARTIAL_DIR, ignore_errors=True)
         self.progress.message = _("All model files are present and verified.")
         self._report(force=True)
         return self.progress
-

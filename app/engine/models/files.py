@@ -25,7 +25,8 @@ class ModelKind(StrEnum):
     """What a model folder holds (a random-weight model's config file says RANDOM_WEIGHTS too)."""
 
     OFFICIAL = "official"
-    RANDOM_WEIGHTS = "random-weights"       # makes noise, not speech: for tests and the self-test
+    RANDOM_WEIGHTS = "random-weights"  # makes noise, not speech: for tests and the self-test
+
 
 OFFICIAL_REPO = "2Noise/ChatTTS"
 # The folder huggingface_hub's cache keeps the official repository in.

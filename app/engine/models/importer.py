@@ -30,40 +30,62 @@ def find_model_root(path: os.PathLike | str) -> Path:
     if not src.is_dir():
         raise ModelMissingError(_("{folder} is not a folder.").format(folder=src))
     candidates = [src]
-    for snapshots in (src / "snapshots", src / HF_CACHE_NAME / "snapshots", src / "hub" / HF_CACHE_NAME / "snapshots"):
+    for snapshots in (
+        src / "snapshots",
+        src / HF_CACHE_NAME / "snapshots",
+        src / "hub" / HF_CACHE_NAME / "snapshots",
+    ):
         if snapshots.is_dir():
             # Newest snapshot first: the one a plain download would use.
-            candidates += sorted((p for p in snapshots.iterdir() if p.is_dir()),
-                                 key=lambda p: p.stat().st_mtime, reverse=True)
+            candidates += sorted(
+                (p for p in snapshots.iterdir() if p.is_dir()),
+                key=lambda p: p.stat().st_mtime,
+                reverse=True,
+            )
     if src.name == "snapshots":
-        candidates += sorted((p for p in src.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime, reverse=True)
+        candidates += sorted(
+            (p for p in src.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime, reverse=True
+        )
     for root in candidates:
         if all((root / rel).exists() for rel in MODEL_FILES):
             return root
     best = max(candidates, key=lambda r: sum((r / rel).exists() for rel in MODEL_FILES))
     missing = [rel for rel in MODEL_FILES if not (best / rel).exists()]
     raise ModelMissingError(
-        _("{folder} does not hold a complete ChatTTS model: {missing} of {total} files are missing ({files}). "
-          "Choose the folder that contains {asset}, or a Hugging Face cache folder {cache}.").format(
-            folder=src, missing=len(missing), total=len(MODEL_FILES), files=", ".join(missing), asset="asset/",
-            cache=HF_CACHE_NAME), missing=missing)
+        _(
+            "{folder} does not hold a complete ChatTTS model: {missing} of {total} files are missing ({files}). "
+            "Choose the folder that contains {asset}, or a Hugging Face cache folder {cache}."
+        ).format(
+            folder=src,
+            missing=len(missing),
+            total=len(MODEL_FILES),
+            files=", ".join(missing),
+            asset="asset/",
+            cache=HF_CACHE_NAME,
+        ),
+        missing=missing,
+    )
 
 
 def _place(src: Path, dest: Path, link: bool) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
-    real = src.resolve()   # a hub cache snapshot holds symlinks into blobs/
+    real = src.resolve()  # a hub cache snapshot holds symlinks into blobs/
     if link:
         try:
             os.link(real, dest)
             return
         except OSError:
-            pass           # another drive or no hard links: copy instead
+            pass  # another drive or no hard links: copy instead
     shutil.copy2(real, dest)
 
 
 def _unwritable(target: Path, exc: OSError) -> OutputError:
-    return OutputError(_("The model folder {folder} cannot be written ({reason}); choose a folder you "
-                         "can write to, on a disk with space.").format(folder=target, reason=exc.strerror or exc))
+    return OutputError(
+        _(
+            "The model folder {folder} cannot be written ({reason}); choose a folder you "
+            "can write to, on a disk with space."
+        ).format(folder=target, reason=exc.strerror or exc)
+    )
 
 
 def import_model(source: os.PathLike | str, target: os.PathLike | str, link: bool = False):
@@ -89,9 +111,12 @@ def _import_model(source: os.PathLike | str, target: Path, link: bool):
         report = ModelStore(staging).verify(use_cache=False)
         if report.bad:
             raise ModelCorruptError(
-                _("{count} file(s) in {folder} do not match their checksums ({files}); nothing was imported. "
-                  "Download those files again.").format(count=len(report.bad), folder=root,
-                                                        files=", ".join(report.bad)), bad=report.bad)
+                _(
+                    "{count} file(s) in {folder} do not match their checksums ({files}); nothing was imported. "
+                    "Download those files again."
+                ).format(count=len(report.bad), folder=root, files=", ".join(report.bad)),
+                bad=report.bad,
+            )
         target.mkdir(parents=True, exist_ok=True)
         for rel in MODEL_FILES:
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +130,7 @@ def _import_model(source: os.PathLike | str, target: Path, link: bool):
         shutil.rmtree(staging, ignore_errors=True)
     store = ModelStore(target)
     expected = store.expected_sha256()
-    for check in report.files:   # hashed in staging; renaming keeps the bytes
+    for check in report.files:  # hashed in staging; renaming keeps the bytes
         store.remember_verified(check.relpath, expected[check.relpath])
     return store.verify()
 
@@ -115,9 +140,12 @@ def remove_model(target: os.PathLike | str) -> list[Path]:
     try:
         return _remove_model(Path(target))
     except OSError as exc:
-        raise OutputError(_("The model in {folder} could not be removed ({reason}); close programs that use "
-                            "it and check that the folder is writable.").format(
-            folder=target, reason=exc.strerror or exc)) from None
+        raise OutputError(
+            _(
+                "The model in {folder} could not be removed ({reason}); close programs that use "
+                "it and check that the folder is writable."
+            ).format(folder=target, reason=exc.strerror or exc)
+        ) from None
 
 
 def _remove_model(target: Path) -> list[Path]:

@@ -48,7 +48,9 @@ class CoderDims(_Dims):
 
 class VqDims(_Dims):
     dim: Dim
-    levels: list[Annotated[int, Field(ge=2, le=1_000_000)]] = Field(min_length=1, max_length=16)   # 1 divides by 0
+    levels: list[Annotated[int, Field(ge=2, le=1_000_000)]] = Field(
+        min_length=1, max_length=16
+    )  # 1 divides by 0
     G: Dim
     R: Dim
 
@@ -85,18 +87,28 @@ def read_model_description(path: Path) -> dict:
     try:
         data = read_json_capped(path, MAX_DESCRIPTION_BYTES, _("model description"))
     except UnreadableFileError:
-        raise ModelCorruptError(_("The model description {file} cannot be read (it is missing, damaged or too "
-                                  "large); rebuild that test model, or remove the file if the folder holds the "
-                                  "official weights.").format(file=path)) from None
+        raise ModelCorruptError(
+            _(
+                "The model description {file} cannot be read (it is missing, damaged or too "
+                "large); rebuild that test model, or remove the file if the folder holds the "
+                "official weights."
+            ).format(file=path)
+        ) from None
     try:
         return ModelDescription.model_validate(data).model_dump()
     except ValidationError as exc:
-        raise ModelCorruptError(_("The model description {file} cannot be read (its field '{field}' is not "
-                                  "valid); rebuild that test model, or remove the file if the folder holds the "
-                                  "official weights.").format(file=path, field=first_bad_field(exc))) from None
+        raise ModelCorruptError(
+            _(
+                "The model description {file} cannot be read (its field '{field}' is not "
+                "valid); rebuild that test model, or remove the file if the folder holds the "
+                "official weights."
+            ).format(file=path, field=first_bad_field(exc))
+        ) from None
 
 
-_CACHE = TypeAdapter(dict[str, dict[str, Annotated[list[int | str | None], Field(min_length=3, max_length=3)]]])
+_CACHE = TypeAdapter(
+    dict[str, dict[str, Annotated[list[int | str | None], Field(min_length=3, max_length=3)]]]
+)
 
 
 def read_verified_cache(path: Path) -> dict:
@@ -104,7 +116,9 @@ def read_verified_cache(path: Path) -> dict:
     if not path.exists():
         return {}
     try:
-        return _CACHE.validate_python(read_json_capped(path, MAX_CACHE_BYTES, "verified-models cache"))
+        return _CACHE.validate_python(
+            read_json_capped(path, MAX_CACHE_BYTES, "verified-models cache")
+        )
     except (UnreadableFileError, ValidationError) as exc:
         log.warning("ignoring the verified-models cache %s: %s", path, str(exc).splitlines()[0])
         return {}

@@ -37,7 +37,7 @@ class SourceName(StrEnum):
         return self in (SourceName.MIRROR, SourceName.CUSTOM)
 
 
-SOURCE_NAMES = tuple(name.value for name in SourceName)   # plain text, for argparse and messages
+SOURCE_NAMES = tuple(name.value for name in SourceName)  # plain text, for argparse and messages
 DEFAULT_SOURCE = SourceName.HUGGINGFACE
 
 
@@ -54,8 +54,10 @@ class Source:
 
     def file_url(self, relpath: str) -> str:
         if self.name == SourceName.MODELSCOPE:
-            return (f"{self.endpoint}/api/v1/models/{self.repo}/repo?Revision={self.revision}"
-                    f"&FilePath={quote(relpath)}")
+            return (
+                f"{self.endpoint}/api/v1/models/{self.repo}/repo?Revision={self.revision}"
+                f"&FilePath={quote(relpath)}"
+            )
         from huggingface_hub import hf_hub_url
 
         return hf_hub_url(self.repo, relpath, revision=self.revision, endpoint=self.endpoint)
@@ -63,16 +65,28 @@ class Source:
 
 def make_source(name: str = DEFAULT_SOURCE, url: str | None = None) -> Source:
     if name == SourceName.HUGGINGFACE:
-        return Source(SourceName.HUGGINGFACE, (os.environ.get("HF_ENDPOINT") or HF_DEFAULT).rstrip("/"))
+        return Source(
+            SourceName.HUGGINGFACE, (os.environ.get("HF_ENDPOINT") or HF_DEFAULT).rstrip("/")
+        )
     if name == SourceName.MIRROR:
         return Source(SourceName.MIRROR, (url or HF_MIRROR).rstrip("/"))
     if name == SourceName.MODELSCOPE:
-        return Source(SourceName.MODELSCOPE, (url or MODELSCOPE).rstrip("/"), repo=MODELSCOPE_REPO,
-                      revision="master")
+        return Source(
+            SourceName.MODELSCOPE,
+            (url or MODELSCOPE).rstrip("/"),
+            repo=MODELSCOPE_REPO,
+            revision="master",
+        )
     if name == SourceName.CUSTOM:
         if not url or not urlparse(url).scheme.startswith("http"):
-            raise SourceError(_("A custom source needs a full http(s) address, such as {example}.").format(
-                example="https://example.com"))
+            raise SourceError(
+                _("A custom source needs a full http(s) address, such as {example}.").format(
+                    example="https://example.com"
+                )
+            )
         return Source(SourceName.CUSTOM, url.rstrip("/"))
-    raise SourceError(_("Unknown source {name}; use one of: {names}.").format(
-        name=repr(name), names=", ".join(SOURCE_NAMES)))
+    raise SourceError(
+        _("Unknown source {name}; use one of: {names}.").format(
+            name=repr(name), names=", ".join(SOURCE_NAMES)
+        )
+    )

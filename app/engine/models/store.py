@@ -33,7 +33,9 @@ def chattts_sha256_map() -> dict[str, str]:
     spec = importlib.util.find_spec("ChatTTS")
     if spec is None or not spec.submodule_search_locations:
         raise ModelCorruptError(
-            _("The ChatTTS package is not installed, so the model cannot be verified; reinstall ChatTTS Studio.")
+            _(
+                "The ChatTTS package is not installed, so the model cannot be verified; reinstall ChatTTS Studio."
+            )
         )
     table = Path(next(iter(spec.submodule_search_locations))) / "res" / "sha256_map.json"
     return json.loads(table.read_text(encoding="utf-8"))
@@ -100,7 +102,11 @@ class ModelStore:
     def kind(self) -> str:
         """The kind in words for a status line, e.g. "random-weights (tiny)"; code reads model_kind."""
         cfg = self.studio_config()
-        return ModelKind.OFFICIAL.value if cfg is None else f"{ModelKind.RANDOM_WEIGHTS.value} ({cfg.get('size', '?')})"
+        return (
+            ModelKind.OFFICIAL.value
+            if cfg is None
+            else f"{ModelKind.RANDOM_WEIGHTS.value} ({cfg.get('size', '?')})"
+        )
 
     def expected_sha256(self) -> dict[str, str]:
         cfg = self.studio_config()
@@ -116,21 +122,34 @@ class ModelStore:
     def require_present(self) -> None:
         if not self.root.is_dir():
             raise ModelMissingError(
-                _("No model folder at {folder}. Get the ChatTTS weights with `{command}` (in the window: "
-                  "Model > Download the model...), or from {url} (the asset/ folder), or point to a folder "
-                  "that has them with {option} or the {variable} environment variable.").format(
-                    folder=self.root, command=DOWNLOAD_COMMAND, url=OFFICIAL_URL, option="--model",
-                    variable=paths.MODEL_DIR_ENV),
+                _(
+                    "No model folder at {folder}. Get the ChatTTS weights with `{command}` (in the window: "
+                    "Model > Download the model...), or from {url} (the asset/ folder), or point to a folder "
+                    "that has them with {option} or the {variable} environment variable."
+                ).format(
+                    folder=self.root,
+                    command=DOWNLOAD_COMMAND,
+                    url=OFFICIAL_URL,
+                    option="--model",
+                    variable=paths.MODEL_DIR_ENV,
+                ),
                 missing=list(MODEL_FILES),
             )
         missing = self.missing()
         if missing:
             raise ModelMissingError(
-                _("The model in {folder} is incomplete: {missing} of {total} files are missing ({files}). "
-                  "Fetch them with `{command}` (in the window: Model > Download the model...), or choose a "
-                  "complete model folder with {option}.").format(
-                    folder=self.root, missing=len(missing), total=len(MODEL_FILES), files=", ".join(missing),
-                    command=DOWNLOAD_COMMAND, option="--model"),
+                _(
+                    "The model in {folder} is incomplete: {missing} of {total} files are missing ({files}). "
+                    "Fetch them with `{command}` (in the window: Model > Download the model...), or choose a "
+                    "complete model folder with {option}."
+                ).format(
+                    folder=self.root,
+                    missing=len(missing),
+                    total=len(MODEL_FILES),
+                    files=", ".join(missing),
+                    command=DOWNLOAD_COMMAND,
+                    option="--model",
+                ),
                 missing=missing,
             )
 
@@ -154,7 +173,9 @@ class ModelStore:
     def is_known_good(self, relpath: str, sha256: str) -> bool:
         """True when this exact file (size, time) was verified against `sha256` before."""
         known = self._load_cache().get(str(self.root.resolve()), {})
-        return (self.root / relpath).is_file() and known.get(relpath) == self._stamp(relpath, sha256)
+        return (self.root / relpath).is_file() and known.get(relpath) == self._stamp(
+            relpath, sha256
+        )
 
     def remember_verified(self, relpath: str, sha256: str) -> None:
         """Record a file hashed elsewhere (download, import) so verify() does not hash it again.
@@ -195,9 +216,15 @@ class ModelStore:
         report = self.verify(use_cache=use_cache)
         if report.bad:
             raise ModelCorruptError(
-                _("{count} model file(s) in {folder} do not match their checksums ({files}): they are damaged "
-                  "or incomplete. Download them again from {url}.").format(
-                    count=len(report.bad), folder=self.root, files=", ".join(report.bad), url=OFFICIAL_URL),
+                _(
+                    "{count} model file(s) in {folder} do not match their checksums ({files}): they are damaged "
+                    "or incomplete. Download them again from {url}."
+                ).format(
+                    count=len(report.bad),
+                    folder=self.root,
+                    files=", ".join(report.bad),
+                    url=OFFICIAL_URL,
+                ),
                 bad=report.bad,
             )
         return report

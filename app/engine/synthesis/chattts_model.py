@@ -36,9 +36,13 @@ _LOAD_LOCK = threading.Lock()
 def quiet_libraries() -> None:
     """Keep library chatter (progress bars, deprecation notices) out of the user's console."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    warnings.filterwarnings("ignore", category=FutureWarning, module=r"(transformers|torch|ChatTTS|vocos)")
+    warnings.filterwarnings(
+        "ignore", category=FutureWarning, module=r"(transformers|torch|ChatTTS|vocos)"
+    )
     warnings.filterwarnings("ignore", message=r".*past_key_values.*")
-    warnings.filterwarnings("ignore", category=UserWarning, module=r"(torch|vocos|vector_quantize_pytorch)")
+    warnings.filterwarnings(
+        "ignore", category=UserWarning, module=r"(torch|vocos|vector_quantize_pytorch)"
+    )
     warnings.filterwarnings("ignore", category=PendingDeprecationWarning, module=r"numba")
     try:
         import transformers
@@ -106,7 +110,14 @@ def chattts_normalizer():
     return register_normalizers(Normalizer(table, logging.getLogger(CHATTTS_LOG)))
 
 
-def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool = True, normalizer: bool = True):
+def load_chat(
+    store,
+    device: str,
+    studio_cfg,
+    stop: StopFlag,
+    gpt_weights: bool = True,
+    normalizer: bool = True,
+):
     """ChatTTS's Chat with the weights of `store` on `device`, its normalizer warmed up.
     `gpt_weights=False`: the GPT's Llama without its weights (synthesis/weightless_gpt.py), for
     a decode step that brings its own. `normalizer=False`: its normalizer is not used (a light
@@ -123,22 +134,32 @@ def load_chat(store, device: str, studio_cfg, stop: StopFlag, gpt_weights: bool 
     chat.context = _cancel_context(stop)
     files = {k: str(store.root / v) for k, v in asdict(chat.config.path).items()}
     try:
-        with _LOAD_LOCK, contextlib.nullcontext() if gpt_weights else gpt_without_weights(), zero_init():
+        with (
+            _LOAD_LOCK,
+            contextlib.nullcontext() if gpt_weights else gpt_without_weights(),
+            zero_init(),
+        ):
             ok = chat._load(device=torch.device(device), compile=False, **files)
     except Exception as exc:
         if is_out_of_memory(exc):
             raise OutOfMemoryError(
-                _("There is not enough memory on {device} to load the model; close other programs or "
-                  "use {option}.").format(device=device, option="--device cpu")
+                _(
+                    "There is not enough memory on {device} to load the model; close other programs or "
+                    "use {option}."
+                ).format(device=device, option="--device cpu")
             ) from exc
         raise ModelCorruptError(
-            _("The model in {folder} could not be loaded ({error}); its files may be damaged or from "
-              "another ChatTTS version. Download them again.").format(
-                folder=store.root, error=f"{type(exc).__name__}: {exc}")
+            _(
+                "The model in {folder} could not be loaded ({error}); its files may be damaged or from "
+                "another ChatTTS version. Download them again."
+            ).format(folder=store.root, error=f"{type(exc).__name__}: {exc}")
         ) from exc
     if not ok:
-        raise ModelCorruptError(_("The model in {folder} did not load completely; download it again.").format(
-            folder=store.root))
+        raise ModelCorruptError(
+            _("The model in {folder} did not load completely; download it again.").format(
+                folder=store.root
+            )
+        )
     if not normalizer:
         return chat
     # The normalizer's numba functions compile on first use, holding the GIL for seconds:

@@ -29,8 +29,8 @@ EMPTY_RETRIES = 3
 
 
 class Decoder(ABC):
-    label: str = ""                   # "upstream", or our loop's mode and precision ("jit-int8")
-    precision: str = ""               # the decode step's number format ("" on ChatTTS's path)
+    label: str = ""  # "upstream", or our loop's mode and precision ("jit-int8")
+    precision: str = ""  # the decode step's number format ("" on ChatTTS's path)
     # A sentence decodes to the same samples in any batch, so a batch that is stopped and run
     # again smaller (out of memory, priority) continues its sentences where they stopped.
     exact_across_batches: bool = False
@@ -46,9 +46,14 @@ class Decoder(ABC):
         """How many of `rows` (all of one key) to decode at once now."""
 
     @abstractmethod
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool,
-               more: Callable[[int], list[Row]] | None = None,
-               gone: Callable[[], set[int]] | None = None) -> Iterator[Piece | Cut]:
+    def decode(
+        self,
+        rows: list[Row],
+        stop: threading.Event,
+        stream: bool,
+        more: Callable[[int], list[Row]] | None = None,
+        gone: Callable[[], set[int]] | None = None,
+    ) -> Iterator[Piece | Cut]:
         """Pieces of every row (each row's in order, ending with one final piece), and cut
         notices. Raises SynthesisCancelled within a step of `stop` being set. A decoder that
         `joins_running` asks `more(live)` between steps (live: rows still decoding) for rows
@@ -84,8 +89,9 @@ class UpstreamDecoder(Decoder):
     def batch_size(self, rows: list[Row]) -> int:
         return UPSTREAM_BATCH
 
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None,
-               gone=None) -> Iterator[Piece | Cut]:
+    def decode(
+        self, rows: list[Row], stop: threading.Event, stream: bool, more=None, gone=None
+    ) -> Iterator[Piece | Cut]:
         request = rows[0].request
         s = request.sampling
         wavs, limits = self._infer(rows, stop)
@@ -110,20 +116,36 @@ class UpstreamDecoder(Decoder):
         s = request.sampling
         seed = request.seed + rows[0].retry
         reference = rows[0].reference
-        refine = ChatTTS.Chat.RefineTextParams(prompt=request.refine_prompt(), show_tqdm=False, manual_seed=seed)
+        refine = ChatTTS.Chat.RefineTextParams(
+            prompt=request.refine_prompt(), show_tqdm=False, manual_seed=seed
+        )
         code = ChatTTS.Chat.InferCodeParams(
-            prompt=request.code_prompt(), spk_emb=rows[0].speaker, temperature=s.temperature,
-            top_P=s.top_p, top_K=s.top_k, repetition_penalty=s.repetition_penalty,
-            max_new_token=s.max_new_tokens, min_new_token=s.min_new_tokens, show_tqdm=False, manual_seed=seed,
-            spk_smp=reference[0] if reference else None, txt_smp=reference[1] if reference else None,
+            prompt=request.code_prompt(),
+            spk_emb=rows[0].speaker,
+            temperature=s.temperature,
+            top_P=s.top_p,
+            top_K=s.top_k,
+            repetition_penalty=s.repetition_penalty,
+            max_new_token=s.max_new_tokens,
+            min_new_token=s.min_new_tokens,
+            show_tqdm=False,
+            manual_seed=seed,
+            spk_smp=reference[0] if reference else None,
+            txt_smp=reference[1] if reference else None,
         )
         watch = TokenLimitWatch()
         chattts_log = logging.getLogger(CHATTTS_LOG)
         chattts_log.addHandler(watch)
         self.flag.event = stop
         try:
-            wavs = self.chat.infer([r.text for r in rows], stream=False, skip_refine_text=not request.refine_text,
-                                   split_text=False, params_refine_text=refine, params_infer_code=code)
+            wavs = self.chat.infer(
+                [r.text for r in rows],
+                stream=False,
+                skip_refine_text=not request.refine_text,
+                split_text=False,
+                params_refine_text=refine,
+                params_infer_code=code,
+            )
         finally:
             chattts_log.removeHandler(watch)
         if stop.is_set():
@@ -151,8 +173,17 @@ class LoopDecoder(Decoder):
     def batch_key(self, row: Row) -> Hashable:
         request = row.request
         s = request.sampling
-        return (s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens, s.min_new_tokens,
-                request.code_prompt(), request.refine_text, request.refine_prompt())
+        return (
+            s.temperature,
+            s.top_p,
+            s.top_k,
+            s.repetition_penalty,
+            s.max_new_tokens,
+            s.min_new_tokens,
+            request.code_prompt(),
+            request.refine_text,
+            request.refine_prompt(),
+        )
 
     def batch_size(self, rows: list[Row]) -> int:
         return min(len(rows), self.capacity(rows[0]))
@@ -163,18 +194,27 @@ class LoopDecoder(Decoder):
 
     def joins_running(self, row: Row) -> bool:
         # Fixed-shape steps (CUDA graphs) keep their batch; a joining prompt must fit the positions.
-        return not self.loop.static_steps and self.loop.fits(PROMPT_ALLOWANCE, row.request.sampling.max_new_tokens)
+        return not self.loop.static_steps and self.loop.fits(
+            PROMPT_ALLOWANCE, row.request.sampling.max_new_tokens
+        )
 
-    def decode(self, rows: list[Row], stop: threading.Event, stream: bool, more=None,
-               gone=None) -> Iterator[Piece | Cut]:
+    def decode(
+        self, rows: list[Row], stop: threading.Event, stream: bool, more=None, gone=None
+    ) -> Iterator[Piece | Cut]:
         from app.engine.decode.loop import PassParams
         from app.engine.decode.speech import BatchReport, Joiner, sentence_seed
 
         rows = list(rows)
         request = rows[0].request
         s = request.sampling
-        params = PassParams(s.temperature, s.top_p, s.top_k, s.repetition_penalty, s.max_new_tokens,
-                            min_new_tokens=s.min_new_tokens)
+        params = PassParams(
+            s.temperature,
+            s.top_p,
+            s.top_k,
+            s.repetition_penalty,
+            s.max_new_tokens,
+            min_new_tokens=s.min_new_tokens,
+        )
         texts = [r.text for r in rows]
         seeds = [sentence_seed(r.request.seed, r.index, r.retry) for r in rows]
         if request.refine_text:
@@ -190,25 +230,44 @@ class LoopDecoder(Decoder):
                 return []
             new_texts = [r.text for r in new]
             new_seeds = [sentence_seed(r.request.seed, r.index, r.retry) for r in new]
-            if request.refine_text:     # refined alone: a sentence's text does not depend on its batch
-                new_texts, hits = self.speech.refine(new_texts, request.refine_prompt(), new_seeds, stop)
-                cuts.extend(Cut([len(rows) + k], CutKind.REFINE_LIMIT) for k, hit in enumerate(hits) if hit)
+            if request.refine_text:  # refined alone: a sentence's text does not depend on its batch
+                new_texts, hits = self.speech.refine(
+                    new_texts, request.refine_prompt(), new_seeds, stop
+                )
+                cuts.extend(
+                    Cut([len(rows) + k], CutKind.REFINE_LIMIT) for k, hit in enumerate(hits) if hit
+                )
             rows.extend(new)
             texts.extend(new_texts)
-            return [Joiner(t, seed, r.speaker, r.reference, r.group) for t, seed, r in zip(new_texts, new_seeds, new)]
+            return [
+                Joiner(t, seed, r.speaker, r.reference, r.group)
+                for t, seed, r in zip(new_texts, new_seeds, new)
+            ]
 
         produced: dict[int, int] = {}
-        for piece in self.speech.speak(list(texts), request.code_prompt(), params, seeds, [r.speaker for r in rows],
-                                       [r.reference for r in rows], stop, stream, BatchReport(),
-                                       [r.group for r in rows], more=joiners if more is not None else None,
-                                       gone=gone):
+        for piece in self.speech.speak(
+            list(texts),
+            request.code_prompt(),
+            params,
+            seeds,
+            [r.speaker for r in rows],
+            [r.reference for r in rows],
+            stop,
+            stream,
+            BatchReport(),
+            [r.group for r in rows],
+            more=joiners if more is not None else None,
+            gone=gone,
+        ):
             while cuts:
                 yield cuts.pop(0)
             produced[piece.row] = produced.get(piece.row, 0) + piece.samples.size
             if piece.final and piece.cut:
                 yield Cut([piece.row], CutKind.AUDIO_LIMIT)
             if piece.final and produced[piece.row] == 0:
-                piece = Piece(piece.row, self._again(rows[piece.row], texts[piece.row], params, stop), True)
+                piece = Piece(
+                    piece.row, self._again(rows[piece.row], texts[piece.row], params, stop), True
+                )
             yield Piece(piece.row, piece.samples, piece.final, piece.vocoder_s)
 
     def _again(self, row: Row, text: str, params, stop) -> np.ndarray:
@@ -217,9 +276,20 @@ class LoopDecoder(Decoder):
 
         wav = np.zeros(0, dtype=np.float32)
         for retry in range(row.retry + 1, row.retry + EMPTY_RETRIES + 1):
-            parts = [p.samples for p in self.speech.speak(
-                [text], row.request.code_prompt(), params, [sentence_seed(row.request.seed, row.index, retry)],
-                [row.speaker], [row.reference], stop, False, BatchReport())]
+            parts = [
+                p.samples
+                for p in self.speech.speak(
+                    [text],
+                    row.request.code_prompt(),
+                    params,
+                    [sentence_seed(row.request.seed, row.index, retry)],
+                    [row.speaker],
+                    [row.reference],
+                    stop,
+                    False,
+                    BatchReport(),
+                )
+            ]
             wav = np.concatenate(parts)
             if wav.size:
                 break

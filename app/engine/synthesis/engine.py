@@ -58,7 +58,7 @@ class Job:
         while True:
             item = self._events.get()
             if isinstance(item, (BaseException, SynthesisResult)):
-                self._events.put(item)     # the end stays: a client asking again hears it at once
+                self._events.put(item)  # the end stays: a client asking again hears it at once
             if isinstance(item, BaseException):
                 raise item
             yield item
@@ -129,7 +129,7 @@ class Engine:
             try:
                 raise outcome
             finally:
-                del outcome                 # no cycle keeping a half-loaded model in memory
+                del outcome  # no cycle keeping a half-loaded model in memory
         return outcome
 
     @property
@@ -206,7 +206,7 @@ class Engine:
             try:
                 for ticket, item in self.scheduler.run_batch():
                     self._route(ticket, item)
-            except Exception as exc:         # a bug: every waiting client hears of it
+            except Exception as exc:  # a bug: every waiting client hears of it
                 log.exception("engine batch failed")
                 self.scheduler.cancel_all()
                 with self._lock:
@@ -218,7 +218,7 @@ class Engine:
     def _route(self, ticket: Ticket, item) -> None:
         with self._lock:
             job = self._jobs.get(ticket.id)
-            if isinstance(item, (SynthesisResult, BaseException)):     # a ticket's last event
+            if isinstance(item, (SynthesisResult, BaseException)):  # a ticket's last event
                 self._jobs.pop(ticket.id, None)
         if job is not None:
             job.put(item)

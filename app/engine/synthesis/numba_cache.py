@@ -24,14 +24,17 @@ log = logging.getLogger("chattts_studio.engine")
 
 FOLDER = "numba"
 SEAL = "seal.json"
-SEAL_CAP = 64 * 1024           # a seal lists a handful of files; anything larger is not ours
+SEAL_CAP = 64 * 1024  # a seal lists a handful of files; anything larger is not ours
 NORMALIZER_FUNCTIONS = ("_find_index", "_fast_replace", "_split_tags", "_combine_tags")
 WARM_UP_TEXT = "你好[uv_break]，世界。"
 
 
 def _contents(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != SEAL}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != SEAL
+    }
 
 
 def is_sealed(folder: Path) -> bool:
@@ -50,7 +53,7 @@ def seal(folder: Path) -> None:
     try:
         if folder.is_dir():
             write_json_atomic(folder / SEAL, _contents(folder))
-    except OSError as exc:      # unsealed, the folder is deleted at the next start: no harm
+    except OSError as exc:  # unsealed, the folder is deleted at the next start: no harm
         log.info("numba cache not sealed (%s)", exc)
 
 
@@ -64,14 +67,14 @@ def cache_normalizer(folder: Path) -> list[str]:
 
         folder.mkdir(parents=True, exist_ok=True)
         numba.config.CACHE_DIR = str(folder)
-    except Exception as exc:          # no numba, or a folder we cannot write: compile as before
+    except Exception as exc:  # no numba, or a folder we cannot write: compile as before
         log.info("numba functions are not cached (%s)", exc)
         return []
     cached = []
     for name in NORMALIZER_FUNCTIONS:
         try:
             getattr(norm, name).enable_caching()
-        except Exception as exc:       # a frozen build: no source file to key an entry on
+        except Exception as exc:  # a frozen build: no source file to key an entry on
             log.info("numba function %s is not cached (%s)", name, exc)
             continue
         cached.append(name)
@@ -86,6 +89,6 @@ def warm_normalizer(normalizer, folder: Path) -> None:
     except Exception as exc:
         log.info("numba cache unreadable, compiling again (%s)", exc)
         shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True, exist_ok=True)     # numba writes into it, it does not make it
+        folder.mkdir(parents=True, exist_ok=True)  # numba writes into it, it does not make it
         normalizer(WARM_UP_TEXT, True, True)
     seal(folder)

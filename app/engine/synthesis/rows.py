@@ -32,12 +32,12 @@ class Piece:
     row: int
     samples: np.ndarray
     final: bool
-    vocoder_s: float = 0.0      # what the vocoder took to make it (0: not known)
+    vocoder_s: float = 0.0  # what the vocoder took to make it (0: not known)
 
 
 class CutKind(enum.Enum):
-    AUDIO_LIMIT = "audio-limit"       # the audio pass hit the token limit
-    REFINE_LIMIT = "refine-limit"     # text refinement hit its length limit
+    AUDIO_LIMIT = "audio-limit"  # the audio pass hit the token limit
+    REFINE_LIMIT = "refine-limit"  # text refinement hit its length limit
 
 
 @dataclass

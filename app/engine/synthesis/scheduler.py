@@ -42,13 +42,13 @@ LOCK_MIN_SAMPLES = 1024
 class Scheduler:
     def __init__(self, synthesizer, max_batch: int | None = None):
         self.synth = synthesizer
-        self.max_batch = max_batch           # a client's limit (serve --max-batch); None: memory decides
+        self.max_batch = max_batch  # a client's limit (serve --max-batch); None: memory decides
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._tickets: list[Ticket] = []
         self._running: Batch | None = None
         self._told_cancelled: set[int] = set()
-        self.cap: int | None = None       # batch limit after running out of memory
+        self.cap: int | None = None  # batch limit after running out of memory
 
     # -- any thread ---------------------------------------------------------------------
     def add(self, request: SynthesisRequest, priority: Priority = Priority.INTERACTIVE) -> Ticket:
@@ -117,8 +117,11 @@ class Scheduler:
             ticket.started = time.perf_counter()
             request = ticket.request
             try:
-                ticket.speaker = (self.synth.resolve_speaker(request)
-                                  if request.speaker or not request.reference else None)
+                ticket.speaker = (
+                    self.synth.resolve_speaker(request)
+                    if request.speaker or not request.reference
+                    else None
+                )
                 prepared = self.synth.prepare(request.text)
             except Exception as exc:
                 yield from self._end(ticket, exc)
@@ -126,9 +129,11 @@ class Scheduler:
             ticket.segments = list(prepared.segments)
             ticket.spoken = prepared.spoken
             ticket.warnings = list(prepared.warnings)
-            ticket.reference = (request.reference, request.reference_text or "") if request.reference else None
+            ticket.reference = (
+                (request.reference, request.reference_text or "") if request.reference else None
+            )
             ticket.emitted = [0] * len(ticket.segments)
-            ticket.queue = [0]                            # the rest once the first has its voice
+            ticket.queue = [0]  # the rest once the first has its voice
 
     def _tell_cancelled(self) -> Iterator[tuple[Ticket, object]]:
         with self._lock:
@@ -152,13 +157,17 @@ class Scheduler:
         """The next batch: the first waiting request of the highest priority decides which
         rows fit with it (same decoder key, first sentences only with first sentences); the
         others of that priority join in turn, one sentence each, up to the batch size."""
-        live = [t for t in self._tickets if t.admitted and not t.done and not t.cancelled and t.queue]
+        live = [
+            t for t in self._tickets if t.admitted and not t.done and not t.cancelled and t.queue
+        ]
         if not live:
             return None
         live.sort(key=lambda t: (t.priority, t.id))
         decoder = self.synth.decoder
         head = live[0]
-        if any(not t.admitted and not t.cancelled and t.priority < head.priority for t in self._tickets):
+        if any(
+            not t.admitted and not t.cancelled and t.priority < head.priority for t in self._tickets
+        ):
             # Added after this round's admission: it was too early to preempt anything, and a
             # batch formed now would make it wait; admit it first (the caller runs another round).
             return None
@@ -166,7 +175,9 @@ class Scheduler:
         first = head.queue[0] == 0
         lines = []
         for ticket in live:
-            if ticket.priority != head.priority or (ticket is not head and not decoder.mixes_requests):
+            if ticket.priority != head.priority or (
+                ticket is not head and not decoder.mixes_requests
+            ):
                 continue
             line = []
             for index in ticket.queue:
@@ -175,26 +186,44 @@ class Scheduler:
                 line.append(index)
             if line:
                 lines.append((ticket, line))
-        members = [(t, line[k]) for k in range(max(len(line) for _t, line in lines))
-                   for t, line in lines if k < len(line)]
+        members = [
+            (t, line[k])
+            for k in range(max(len(line) for _t, line in lines))
+            for t, line in lines
+            if k < len(line)
+        ]
         size = decoder.batch_size([self._row(t, i) for t, i in members])
         members = members[: min(size, self.cap or size, self.max_batch or size)]
-        members.sort(key=lambda m: (m[0].id, m[1]))          # a request's rows together, in order
+        members.sort(key=lambda m: (m[0].id, m[1]))  # a request's rows together, in order
         for ticket, index in members:
             ticket.queue.remove(index)
         capacity = decoder.capacity(self._row(*members[0]))
-        return Batch(members, produced=[0] * len(members), priority=head.priority, key=key,
-                      capacity=min(capacity, self.cap or capacity, self.max_batch or capacity))
+        return Batch(
+            members,
+            produced=[0] * len(members),
+            priority=head.priority,
+            key=key,
+            capacity=min(capacity, self.cap or capacity, self.max_batch or capacity),
+        )
 
     def _row(self, ticket: Ticket, index: int) -> Row:
-        return Row(ticket.segments[index], index, ticket.request, ticket.speaker, ticket.reference, ticket.id)
+        return Row(
+            ticket.segments[index],
+            index,
+            ticket.request,
+            ticket.speaker,
+            ticket.reference,
+            ticket.id,
+        )
 
     def _run(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
         rows = [self._row(t, i) for t, i in batch.members]
         decoder = self.synth.decoder
         more = self._joiner(batch) if decoder.joins_running(rows[0]) else None
         try:
-            for event in decoder.decode(rows, batch.stop, self.synth.stream, more, gone=self._gone(batch)):
+            for event in decoder.decode(
+                rows, batch.stop, self.synth.stream, more, gone=self._gone(batch)
+            ):
                 while batch.events:
                     yield batch.events.pop(0)
                 if isinstance(event, Cut):
@@ -224,7 +253,9 @@ class Scheduler:
                         yield from self._end(ticket, error)
                 return
             self.cap = len(rows) // 2
-            log.warning("out of memory with %d sentences at once; retrying with %d", len(rows), self.cap)
+            log.warning(
+                "out of memory with %d sentences at once; retrying with %d", len(rows), self.cap
+            )
             yield from self._requeue(batch)
         while batch.events:
             yield batch.events.pop(0)
@@ -232,6 +263,7 @@ class Scheduler:
     def _gone(self, batch: Batch):
         """`gone()` for the decoder: the requests of the batch that were cancelled or have
         ended, whose rows need not be decoded any further."""
+
         def gone() -> set[int]:
             with self._lock:
                 return {t.id for t in batch.tickets() if t.cancelled or t.done}
@@ -255,8 +287,13 @@ class Scheduler:
                     return []
                 lines = []
                 for ticket in sorted(self._tickets, key=lambda t: t.id):
-                    if (not ticket.admitted or ticket.done or ticket.cancelled or not ticket.queue
-                            or ticket.priority != batch.priority):
+                    if (
+                        not ticket.admitted
+                        or ticket.done
+                        or ticket.cancelled
+                        or not ticket.queue
+                        or ticket.priority != batch.priority
+                    ):
                         continue
                     line = []
                     for index in ticket.queue:
@@ -267,8 +304,12 @@ class Scheduler:
                         lines.append((ticket, line))
                 if not lines:
                     return []
-                picked = [(t, line[k]) for k in range(max(len(line) for _t, line in lines))
-                          for t, line in lines if k < len(line)][:room]
+                picked = [
+                    (t, line[k])
+                    for k in range(max(len(line) for _t, line in lines))
+                    for t, line in lines
+                    if k < len(line)
+                ][:room]
                 picked.sort(key=lambda m: (m[0].id, m[1]))
                 for ticket, index in picked:
                     ticket.queue.remove(index)
@@ -315,10 +356,19 @@ class Scheduler:
             return
         skip = max(0, ticket.emitted[index] - produced)
         if skip < piece.samples.size or piece.final:
-            yield from self._send(ticket, index, piece.samples[skip:], piece.final, batch, piece.vocoder_s)
+            yield from self._send(
+                ticket, index, piece.samples[skip:], piece.final, batch, piece.vocoder_s
+            )
 
-    def _send(self, ticket: Ticket, index: int, samples: np.ndarray, final: bool, batch: Batch | None = None,
-              vocoder_s: float = 0.0):
+    def _send(
+        self,
+        ticket: Ticket,
+        index: int,
+        samples: np.ndarray,
+        final: bool,
+        batch: Batch | None = None,
+        vocoder_s: float = 0.0,
+    ):
         with self._lock:
             # `_maybe_preempt` (another thread) may stop a batch on an inexact decoder only while
             # none of it has been sent; a piece decoded after that stop must not be sent either.
@@ -328,7 +378,12 @@ class Scheduler:
             if final:
                 ticket.finished.add(index)
         ticket.pieces.append(samples)
-        yield ticket, AudioChunk(index, len(ticket.segments), samples, SAMPLE_RATE, final=final, vocoder_s=vocoder_s)
+        yield (
+            ticket,
+            AudioChunk(
+                index, len(ticket.segments), samples, SAMPLE_RATE, final=final, vocoder_s=vocoder_s
+            ),
+        )
         if len(ticket.finished) == len(ticket.segments):
             yield from self._end(ticket, self._result(ticket))
 
@@ -348,13 +403,19 @@ class Scheduler:
             request = ticket.request
             if ticket.reference is None and request.voice_lock and len(ticket.segments) > 1:
                 # Nothing else of this request has been decoded yet: its pieces are the first sentence's.
-                audio = np.concatenate(ticket.pieces) if ticket.pieces else np.zeros(0, dtype=np.float32)
+                audio = (
+                    np.concatenate(ticket.pieces)
+                    if ticket.pieces
+                    else np.zeros(0, dtype=np.float32)
+                )
                 try:
                     if audio.size >= LOCK_MIN_SAMPLES:
-                        ticket.reference = self.synth.reference_from_audio(audio, ticket.segments[0])
+                        ticket.reference = self.synth.reference_from_audio(
+                            audio, ticket.segments[0]
+                        )
                     else:
                         ticket.warnings.append(messages.voice_lock_too_short())
-                except Exception as exc:      # out of memory on a GPU: it ends this request only
+                except Exception as exc:  # out of memory on a GPU: it ends this request only
                     yield from self._end(ticket, exc)
                     continue
             ticket.rest_released = True
@@ -364,9 +425,15 @@ class Scheduler:
         audio = np.concatenate(ticket.pieces) if ticket.pieces else np.zeros(0, dtype=np.float32)
         synth = self.synth
         return SynthesisResult(
-            audio=audio, sample_rate=SAMPLE_RATE, device=synth.device.device, speaker=ticket.speaker or "",
-            seed=ticket.request.seed, segments=len(ticket.segments),
-            synth_seconds=time.perf_counter() - ticket.started, test_model=synth.test_model,
-            warnings=list(dict.fromkeys(ticket.warnings)), spoken_text=ticket.spoken, decode=synth.decode_label,
+            audio=audio,
+            sample_rate=SAMPLE_RATE,
+            device=synth.device.device,
+            speaker=ticket.speaker or "",
+            seed=ticket.request.seed,
+            segments=len(ticket.segments),
+            synth_seconds=time.perf_counter() - ticket.started,
+            test_model=synth.test_model,
+            warnings=list(dict.fromkeys(ticket.warnings)),
+            spoken_text=ticket.spoken,
+            decode=synth.decode_label,
         )
-

@@ -38,13 +38,23 @@ log = logging.getLogger("chattts_studio.engine")
 
 
 class Synthesizer:
-    def __init__(self, model_dir: os.PathLike | str | None = None, device: str = "auto",
-                 dictionary_factory=PronunciationDictionary, decode: str = "jit",
-                 precision: str = "auto", stream: bool = True, lookahead: int | None = None,
-                 step_cache: bool = True):
+    def __init__(
+        self,
+        model_dir: os.PathLike | str | None = None,
+        device: str = "auto",
+        dictionary_factory=PronunciationDictionary,
+        decode: str = "jit",
+        precision: str = "auto",
+        stream: bool = True,
+        lookahead: int | None = None,
+        step_cache: bool = True,
+    ):
         if decode not in MODES:
-            raise DeviceError(_("Unknown decode mode {mode}; use one of: {choices}.").format(
-                mode=repr(decode), choices=", ".join(MODES)))
+            raise DeviceError(
+                _("Unknown decode mode {mode}; use one of: {choices}.").format(
+                    mode=repr(decode), choices=", ".join(MODES)
+                )
+            )
         self.store = ModelStore(model_dir)
         self.decode = decode
         self.precision_request = precision
@@ -53,14 +63,14 @@ class Synthesizer:
         # Keep the converted, compiled decode step between starts (decode/compiled_cache.py).
         self.step_cache = step_cache
         self.compiled_cache = None
-        self._warm_shapes: list[tuple[int, int]] | None = None   # warm-up still to do
-        self.warmed = threading.Event()       # set once the warm-up has run (or failed)
+        self._warm_shapes: list[tuple[int, int]] | None = None  # warm-up still to do
+        self.warmed = threading.Event()  # set once the warm-up has run (or failed)
         self.dictionary_factory = dictionary_factory
         self.device_request = device
         self.device: DeviceChoice | None = None
         self.load_seconds: float | None = None
         self.test_model = False
-        self.chat = None                  # ChatTTS's Chat, once loaded
+        self.chat = None  # ChatTTS's Chat, once loaded
         self.decoder: Decoder | None = None
         self._stop_flag = StopFlag()
         self._runs: set[Scheduler] = set()
@@ -90,7 +100,13 @@ class Synthesizer:
         pending = self._cached_step() if self.decode != "upstream" else None
         chat = self._light_chat(studio_cfg) if pending is not None else None
         if chat is None:
-            chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag, gpt_weights=pending is None)
+            chat = load_chat(
+                self.store,
+                self.device.device,
+                studio_cfg,
+                self._stop_flag,
+                gpt_weights=pending is None,
+            )
         step = pending.result() if pending is not None else None
         if pending is not None and step is None:
             # The entry looked whole but did not check out (it is removed): the GPT's weights are needed.
@@ -104,7 +120,12 @@ class Synthesizer:
             self.warm_up()
         self.test_model = studio_cfg is not None
         self.load_seconds = time.perf_counter() - started
-        log.info("model %s loaded on %s in %.1f s", self.store.root, self.device.device, self.load_seconds)
+        log.info(
+            "model %s loaded on %s in %.1f s",
+            self.store.root,
+            self.device.device,
+            self.load_seconds,
+        )
 
     def _light_chat(self, studio_cfg):
         """ChatTTS's parts without importing ChatTTS (engine/light), for a start whose decode
@@ -115,12 +136,16 @@ class Synthesizer:
         device = self.device.device
 
         def full():
-            return load_chat(self.store, device, studio_cfg, StopFlag(), gpt_weights=False, normalizer=False)
+            return load_chat(
+                self.store, device, studio_cfg, StopFlag(), gpt_weights=False, normalizer=False
+            )
 
         try:
             return light_chat(self.store, device, studio_cfg, full)
         except Exception as exc:
-            log.warning("the light start did not apply (%s: %s); loading ChatTTS", type(exc).__name__, exc)
+            log.warning(
+                "the light start did not apply (%s: %s); loading ChatTTS", type(exc).__name__, exc
+            )
             return None
 
     def finish_loading(self) -> None:
@@ -133,7 +158,7 @@ class Synthesizer:
             self.chat.full()
         from app.engine.text.normalize.library import load
 
-        load()   # the grammars (wetext's FSTs) for the first number of the first request
+        load()  # the grammars (wetext's FSTs) for the first number of the first request
 
     def _cached_step(self):
         """The compiled-step cache's entry for this load, being read on another thread (a
@@ -150,15 +175,26 @@ class Synthesizer:
         from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))
-        return read_step_in_background(self.compiled_cache, self.decode, self.precision_request,
-                                       torch.device(self.device.device), DecodeLoop.int8_recipe)
+        return read_step_in_background(
+            self.compiled_cache,
+            self.decode,
+            self.precision_request,
+            torch.device(self.device.device),
+            DecodeLoop.int8_recipe,
+        )
 
     def _loop_decoder(self, chat, step=None) -> LoopDecoder:
         from app.engine.decode.loop import DecodeLoop
         from app.engine.decode.speech import FastSpeech
 
-        loop = DecodeLoop(chat, self.decode, self.precision_request, own_weights=True, cache=self.compiled_cache,
-                          step=step)
+        loop = DecodeLoop(
+            chat,
+            self.decode,
+            self.precision_request,
+            own_weights=True,
+            cache=self.compiled_cache,
+            step=step,
+        )
         if loop.precision_note:
             self.notes.append(loop.precision_note)
         speech = FastSpeech(chat, loop, self.lookahead)
@@ -245,17 +281,24 @@ class Synthesizer:
         import torchaudio.functional as AF
 
         if not transcript or not transcript.strip():
-            raise InputTextError(_("Type what is said in the recording; ChatTTS needs the transcript."))
+            raise InputTextError(
+                _("Type what is said in the recording; ChatTTS needs the transcript.")
+            )
         try:
             audio, rate = sf.read(str(path), dtype="float32", always_2d=True)
         except Exception as exc:
-            raise InputTextError(_("{path} is not an audio file this program can read ({error}).").format(
-                path=path, error=exc)) from None
+            raise InputTextError(
+                _("{path} is not an audio file this program can read ({error}).").format(
+                    path=path, error=exc
+                )
+            ) from None
         mono = torch.from_numpy(audio.mean(axis=1))
         if rate != SAMPLE_RATE:
             mono = AF.resample(mono, rate, SAMPLE_RATE)
         if mono.numel() < SAMPLE_RATE:
-            raise InputTextError(_("The recording is shorter than a second; use 3 to 10 seconds of clear speech."))
+            raise InputTextError(
+                _("The recording is shorter than a second; use 3 to 10 seconds of clear speech.")
+            )
         return self.reference_from_audio(mono.numpy(), transcript.strip())
 
     def prepare(self, text: str) -> PreparedText:

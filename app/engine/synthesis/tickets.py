@@ -13,8 +13,8 @@ from app.engine.request import SynthesisRequest
 
 
 class Priority(enum.IntEnum):
-    INTERACTIVE = 0      # someone is waiting to hear it (Play)
-    BACKGROUND = 1       # renders and batch jobs: they yield to interactive requests
+    INTERACTIVE = 0  # someone is waiting to hear it (Play)
+    BACKGROUND = 1  # renders and batch jobs: they yield to interactive requests
 
 
 @dataclass(eq=False)
@@ -31,25 +31,25 @@ class Ticket:
     spoken: str = ""
     speaker: str | None = None
     reference: tuple[str, str] | None = None
-    queue: list[int] = field(default_factory=list)       # sentences waiting for a batch, in order
-    emitted: list[int] = field(default_factory=list)     # samples already sent, per sentence
-    finished: set[int] = field(default_factory=set)      # sentences whose final piece was sent
+    queue: list[int] = field(default_factory=list)  # sentences waiting for a batch, in order
+    emitted: list[int] = field(default_factory=list)  # samples already sent, per sentence
+    finished: set[int] = field(default_factory=set)  # sentences whose final piece was sent
     pieces: list[np.ndarray] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     started: float = 0.0
-    rest_released: bool = False                          # sentences after the first may be batched
+    rest_released: bool = False  # sentences after the first may be batched
 
 
 @dataclass(eq=False)
 class Batch:
-    members: list[tuple[Ticket, int]]                    # (ticket, sentence) per batch row
+    members: list[tuple[Ticket, int]]  # (ticket, sentence) per batch row
     stop: threading.Event = field(default_factory=threading.Event)
     preempted: bool = False
-    produced: list[int] = field(default_factory=list)    # samples decoded per row in this run
+    produced: list[int] = field(default_factory=list)  # samples decoded per row in this run
     priority: Priority = Priority.INTERACTIVE
-    key: object = None                                   # the decoder's batch key of every row
-    capacity: int = 1                                    # rows at once, joiners included
-    events: list = field(default_factory=list)           # (ticket, event) found while rows join
+    key: object = None  # the decoder's batch key of every row
+    capacity: int = 1  # rows at once, joiners included
+    events: list = field(default_factory=list)  # (ticket, event) found while rows join
 
     def tickets(self) -> list[Ticket]:
         return list(dict.fromkeys(t for t, _i in self.members))

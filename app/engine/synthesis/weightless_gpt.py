@@ -22,7 +22,7 @@ def _shell_class():
             super().__init__()
             self.config = config
             self.rotary_emb = LlamaRotaryEmbedding(config=config)
-            self.embed_tokens = torch.nn.Identity()         # ChatTTS deletes it after loading
+            self.embed_tokens = torch.nn.Identity()  # ChatTTS deletes it after loading
             # One empty parameter: where the model is, as `next(llama.parameters()).device` asks.
             self.device_probe = torch.nn.Parameter(torch.zeros(0), requires_grad=False)
 

@@ -11,8 +11,15 @@ import contextlib
 import threading
 
 # The initialisers PyTorch's layers call on construction (nn.Linear, nn.Conv1d, nn.Embedding).
-RANDOM_INITS = ("uniform_", "normal_", "kaiming_uniform_", "kaiming_normal_", "xavier_uniform_",
-                "xavier_normal_", "trunc_normal_")
+RANDOM_INITS = (
+    "uniform_",
+    "normal_",
+    "kaiming_uniform_",
+    "kaiming_normal_",
+    "xavier_uniform_",
+    "xavier_normal_",
+    "trunc_normal_",
+)
 
 
 def _zeros(tensor, *args, **kwargs):

@@ -18,8 +18,10 @@ _BRACKETED = re.compile(r"\[[^\[\]\n]{0,40}\]")
 _PROMPT_LEVEL = re.compile(r"\[(speed|oral|laugh|break)_\d\]")
 _KNOWN = re.compile("|".join(re.escape(t) for t in INLINE))
 # A bracket that is not part of a whole token: ChatTTS would drop the text after it.
-_STRAY = re.compile(r"\[(?!(?:uv_break|v_break|lbreak|llbreak|laugh)\])|(?<!\[uv_break)(?<!\[v_break)"
-                    r"(?<!\[lbreak)(?<!\[llbreak)(?<!\[laugh)\]")
+_STRAY = re.compile(
+    r"\[(?!(?:uv_break|v_break|lbreak|llbreak|laugh)\])|(?<!\[uv_break)(?<!\[v_break)"
+    r"(?<!\[lbreak)(?<!\[llbreak)(?<!\[laugh)\]"
+)
 # One sentence per control, so that a translation names the control as the window labels it.
 _USE_CONTROL = {
     "speed": N_("Removed {token} from the text: set it with the speed control instead."),
@@ -31,9 +33,13 @@ _USE_CONTROL = {
 
 def _drop_stray(m: re.Match, text: str, warnings: list[str]) -> str:
     start = m.start()
-    near = text[max(0, start - 12): start + 13].replace("\n", " ")
-    warnings.append(_("Removed an unmatched '{bracket}' near \"{near}\": ChatTTS would drop the text after it; "
-                      "write [ and ] only around a control token.").format(bracket=m.group(0), near=near))
+    near = text[max(0, start - 12) : start + 13].replace("\n", " ")
+    warnings.append(
+        _(
+            "Removed an unmatched '{bracket}' near \"{near}\": ChatTTS would drop the text after it; "
+            "write [ and ] only around a control token."
+        ).format(bracket=m.group(0), near=near)
+    )
     return ""
 
 
@@ -56,8 +62,11 @@ def clean_control_tokens(text: str) -> tuple[str, list[str]]:
         if _PROMPT_LEVEL.fullmatch(token):
             warnings.append(_(_USE_CONTROL[token[1:].split("_")[0]]).format(token=token))
         else:
-            warnings.append(_("Removed {token}: ChatTTS does not know this token and would read it aloud.").format(
-                token=token))
+            warnings.append(
+                _(
+                    "Removed {token}: ChatTTS does not know this token and would read it aloud."
+                ).format(token=token)
+            )
         return ""
 
     cleaned = _BRACKETED.sub(keep_or_drop, text)

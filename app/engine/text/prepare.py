@@ -31,8 +31,11 @@ def decode_text(data: bytes, source: str) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise InputTextError(_("{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.").format(
-        source=source))
+    raise InputTextError(
+        _("{source} is not UTF-8 or GBK text; save it as UTF-8 and try again.").format(
+            source=source
+        )
+    )
 
 
 # A character takes at most 4 bytes in UTF-8 (2 in GBK): more bytes than this cannot fit the limit.
@@ -43,9 +46,12 @@ def read_capped(stream, source: str) -> bytes:
     """At most MAX_TEXT_BYTES from `stream`; a longer input (even /dev/zero) is refused at once."""
     data = stream.read(MAX_TEXT_BYTES + 1)
     if len(data) > MAX_TEXT_BYTES:
-        raise InputTextError(_("{source} is longer than the limit of {limit} characters; split it into "
-                               "several files and synthesize them one by one.").format(
-            source=source, limit=f"{MAX_TEXT_CHARS:,}"))
+        raise InputTextError(
+            _(
+                "{source} is longer than the limit of {limit} characters; split it into "
+                "several files and synthesize them one by one."
+            ).format(source=source, limit=f"{MAX_TEXT_CHARS:,}")
+        )
     return data
 
 
@@ -55,12 +61,19 @@ def read_text_file(path: os.PathLike | str) -> str:
         with open(target, "rb") as f:
             data = read_capped(f, str(target))
     except FileNotFoundError:
-        raise InputTextError(_("The input file {path} does not exist.").format(path=target)) from None
+        raise InputTextError(
+            _("The input file {path} does not exist.").format(path=target)
+        ) from None
     except IsADirectoryError:
-        raise InputTextError(_("{path} is a folder; give a text file.").format(path=target)) from None
+        raise InputTextError(
+            _("{path} is a folder; give a text file.").format(path=target)
+        ) from None
     except OSError as exc:
-        raise InputTextError(_("The input file {path} cannot be read ({error}).").format(
-            path=target, error=exc.strerror or exc)) from None
+        raise InputTextError(
+            _("The input file {path} cannot be read ({error}).").format(
+                path=target, error=exc.strerror or exc
+            )
+        ) from None
     return decode_text(data, str(target))
 
 
@@ -69,8 +82,10 @@ def check_text(text: str | None) -> str:
         raise InputTextError(_("There is no text to speak; type or paste some text first."))
     if len(text) > MAX_TEXT_CHARS:
         raise InputTextError(
-            _("The text has {count} characters; the limit is {limit}. Split it into several files and "
-              "synthesize them one by one.").format(count=f"{len(text):,}", limit=f"{MAX_TEXT_CHARS:,}")
+            _(
+                "The text has {count} characters; the limit is {limit}. Split it into several files and "
+                "synthesize them one by one."
+            ).format(count=f"{len(text):,}", limit=f"{MAX_TEXT_CHARS:,}")
         )
     return text
 
@@ -80,8 +95,12 @@ def check_speakable(text: str) -> str:
     from app.engine.text.control_tokens import only_control_tokens
 
     if only_control_tokens(text):
-        raise InputTextError(_("The text holds only control tokens such as {token} and no words; "
-                               "add the words to speak.").format(token="[uv_break]"))
+        raise InputTextError(
+            _(
+                "The text holds only control tokens such as {token} and no words; "
+                "add the words to speak."
+            ).format(token="[uv_break]")
+        )
     return text
 
 
@@ -110,13 +129,18 @@ def _safe_cut(part: str, limit: int) -> int:
 
 
 # A short quotation ("New York", “一言为定”) is one word to the reader: never cut inside it.
-_SHORT_QUOTE = re.compile(r"“[^”]{1,30}”|‘[^’]{1,30}’|「[^」]{1,30}」|『[^』]{1,30}』|\"[^\"]{1,30}\"")
+_SHORT_QUOTE = re.compile(
+    r"“[^”]{1,30}”|‘[^’]{1,30}’|「[^」]{1,30}」|『[^』]{1,30}』|\"[^\"]{1,30}\""
+)
 
 
 def _soft_parts(piece: str) -> list[str]:
     quoted = [m.span() for m in _SHORT_QUOTE.finditer(piece)]
-    cuts = [m.start() for m in _SOFT_BREAK.finditer(piece)
-            if not any(a < m.start() < b for a, b in quoted)]
+    cuts = [
+        m.start()
+        for m in _SOFT_BREAK.finditer(piece)
+        if not any(a < m.start() < b for a, b in quoted)
+    ]
     return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)]) if a < b]
 
 
@@ -151,8 +175,12 @@ def _attach_punctuation(pieces: list[str], limit: int) -> list[str]:
         if out and not wordy(piece):
             before = out[-1]
             cut = _safe_cut(before, len(before) - 1) if len(before) > 1 else 0
-            if len(before) + len(piece) > limit and len(before) + len(piece) - limit <= cut < len(before) \
-                    and wordy(before[:cut]) and wordy(before[cut:]):
+            if (
+                len(before) + len(piece) > limit
+                and len(before) + len(piece) - limit <= cut < len(before)
+                and wordy(before[:cut])
+                and wordy(before[cut:])
+            ):
                 out[-1], piece = before[:cut], before[cut:] + piece
                 out.append(piece)
             else:
@@ -225,7 +253,9 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
     if not text.strip():
         raise InputTextError(_("After removing unknown [tokens] there is no text left to speak."))
     check_speakable(text)
-    lang = language_of(text)   # a sentence without letters is read in the text's language
-    segments = [finish_segment(seg.replace(KEEP_TOGETHER, " "))
-                for seg in _split(text, speak=lambda s: normalize(s, lang, glue=KEEP_TOGETHER))]
+    lang = language_of(text)  # a sentence without letters is read in the text's language
+    segments = [
+        finish_segment(seg.replace(KEEP_TOGETHER, " "))
+        for seg in _split(text, speak=lambda s: normalize(s, lang, glue=KEEP_TOGETHER))
+    ]
     return PreparedText(segments, warnings)

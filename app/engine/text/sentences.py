@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import re
 
-_WORDY = re.compile(r"[^\W_]")        # a letter, a digit or a CJK character
+_WORDY = re.compile(r"[^\W_]")  # a letter, a digit or a CJK character
 _OPENERS = "“‘「『\"'"
 _CLOSERS = "”’」』\"')）]】》〉"
-_QUOTE_PAIRS = {"“": "”", "‘": "’", "「": "」", "『": "』", "\"": "\"", "'": "'"}
-_CLOSED_IN_BRACKETS = re.compile(r"[。！？]+[）)】]+(?=[^\s" + re.escape(_CLOSERS) + r"。！？，、；：…])"
-                         r"|[.!?][)\]]+(?=\s+[A-Z])")
+_QUOTE_PAIRS = {"“": "”", "‘": "’", "「": "」", "『": "』", '"': '"', "'": "'"}
+_CLOSED_IN_BRACKETS = re.compile(
+    r"[。！？]+[）)】]+(?=[^\s" + re.escape(_CLOSERS) + r"。！？，、；：…])"
+    r"|[.!?][)\]]+(?=\s+[A-Z])"
+)
 _QUOTED_END = re.compile(r"[.!?][”\"’](?=\s+[A-Z“\"])")
 # An English sentence followed by a Chinese one ("... at three p m. 他说"): sentencex takes
 # "m." for an initial there.
@@ -45,7 +47,7 @@ def _cut(pieces: list[str], pattern: re.Pattern) -> list[str]:
     for piece in pieces:
         start = 0
         for m in pattern.finditer(piece):
-            out.append(piece[start:m.end()])
+            out.append(piece[start : m.end()])
             start = m.end()
         out.append(piece[start:])
     return [p for p in out if p.strip()]
@@ -74,8 +76,12 @@ def _continues(previous: str, piece: str, lang: str) -> bool:
         if lang == "zh" or _word_before_dot(previous).lower() in TITLES:
             return True
     # “快跑！”他喊道。: an opening quotation and its attribution are one sentence.
-    return (_whole_quotation(previous) and bool(head) and head[0] not in _OPENERS
-            and (head[0].islower() or (not head[0].isascii() and head[0].isalpha())))
+    return (
+        _whole_quotation(previous)
+        and bool(head)
+        and head[0] not in _OPENERS
+        and (head[0].islower() or (not head[0].isascii() and head[0].isalpha()))
+    )
 
 
 def _move_closers(pieces: list[str]) -> list[str]:
@@ -89,7 +95,7 @@ def _move_closers(pieces: list[str]) -> list[str]:
                 n += 1
             if n and wordy(stripped[n:]):
                 out[-1] = out[-1].rstrip() + stripped[:n]
-                piece = piece[len(piece) - len(stripped) + n:]
+                piece = piece[len(piece) - len(stripped) + n :]
         out.append(piece)
     return out
 
@@ -110,7 +116,7 @@ def sentences(line: str) -> list[str]:
     merged: list[str] = []
     for piece in pieces:
         if merged and _continues(merged[-1], piece, lang):
-            merged[-1] += piece           # the text between them is kept as it was
+            merged[-1] += piece  # the text between them is kept as it was
         else:
             merged.append(piece)
     if len(merged) > 1 and not wordy(merged[0]):

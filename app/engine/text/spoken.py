@@ -24,17 +24,65 @@ _REJECT = re.compile(r"[^\u4e00-\u9fffA-Za-z，。、,\. ]")
 _TAG = re.compile(r"\[[\w_]+\]")
 _CHINESE_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _ENGLISH_WORD = re.compile(r"\b[A-Za-z]+\b")
-_SIMPLIFY = str.maketrans({
-    "：": "，", "；": "，", "！": "。", "（": "，", "）": "，", "【": "，", "】": "，", "『": "，",
-    "』": "，", "「": "，", "」": "，", "《": "，", "》": "，", "－": "，", ":": ",", ";": ",",
-    "!": ".", "(": ",", ")": ",", ">": ",", "<": ",", "-": ",",
-})
-_HALF_TO_FULL = str.maketrans({
-    "!": "！", '"': "“", "'": "‘", "#": "＃", "$": "＄", "%": "％", "&": "＆", "(": "（",
-    ")": "）", ",": "，", "-": "－", "*": "＊", "+": "＋", ".": "。", "/": "／", ":": "：",
-    ";": "；", "<": "＜", "=": "＝", ">": "＞", "?": "？", "@": "＠", "\\": "＼", "^": "＾",
-    "`": "｀", "{": "｛", "|": "｜", "}": "｝", "~": "～",
-})
+_SIMPLIFY = str.maketrans(
+    {
+        "：": "，",
+        "；": "，",
+        "！": "。",
+        "（": "，",
+        "）": "，",
+        "【": "，",
+        "】": "，",
+        "『": "，",
+        "』": "，",
+        "「": "，",
+        "」": "，",
+        "《": "，",
+        "》": "，",
+        "－": "，",
+        ":": ",",
+        ";": ",",
+        "!": ".",
+        "(": ",",
+        ")": ",",
+        ">": ",",
+        "<": ",",
+        "-": ",",
+    }
+)
+_HALF_TO_FULL = str.maketrans(
+    {
+        "!": "！",
+        '"': "“",
+        "'": "‘",
+        "#": "＃",
+        "$": "＄",
+        "%": "％",
+        "&": "＆",
+        "(": "（",
+        ")": "）",
+        ",": "，",
+        "-": "－",
+        "*": "＊",
+        "+": "＋",
+        ".": "。",
+        "/": "／",
+        ":": "：",
+        ";": "；",
+        "<": "＜",
+        "=": "＝",
+        ">": "＞",
+        "?": "？",
+        "@": "＠",
+        "\\": "＼",
+        "^": "＾",
+        "`": "｀",
+        "{": "｛",
+        "|": "｜",
+        "}": "｝",
+        "~": "～",
+    }
+)
 
 
 def _split_tags(text: str) -> tuple[list[str], list[str]]:
@@ -83,13 +131,22 @@ class ChatTTSTextFilter:
             table: dict[str, str] = json.load(f)
         self._homophones = str.maketrans(table)
 
-    def __call__(self, text: str, do_text_normalization: bool = True,
-                 do_homophone_replacement: bool = True, lang: str | None = None) -> str:
+    def __call__(
+        self,
+        text: str,
+        do_text_normalization: bool = True,
+        do_homophone_replacement: bool = True,
+        lang: str | None = None,
+    ) -> str:
         from app.engine.text.normalize import normalize
 
         if do_text_normalization:
             if lang is None:
-                lang = "zh" if len(_CHINESE_CHAR.findall(text)) > len(_ENGLISH_WORD.findall(text)) else "en"
+                lang = (
+                    "zh"
+                    if len(_CHINESE_CHAR.findall(text)) > len(_ENGLISH_WORD.findall(text))
+                    else "en"
+                )
             texts, tags = _split_tags(text)
             texts = [normalize(t, lang) for t in texts]
             text = _combine_tags(texts, tags) if tags else texts[0]
@@ -118,7 +175,9 @@ def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
             segments.append(spoken)
     if not segments:
         raise InputTextError(
-            _("The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
-              "so spell out symbols in words.")
+            _(
+                "The text has nothing ChatTTS can read aloud: it speaks Chinese and English words, "
+                "so spell out symbols in words."
+            )
         )
     return PreparedText(segments, prepared.warnings)

@@ -29,13 +29,21 @@ from app.engine.voices.speakers import MAX_SPEAKER_DIMS, decode_speaker, encode_
 from app.i18n import N_, _
 
 IMPORT_FILTER = "*.json *.pt *.pth *.csv *.txt"
-IMPORTED_VOICE = N_("Imported voice")   # the name of a pasted speaker string
+IMPORTED_VOICE = N_("Imported voice")  # the name of a pasted speaker string
 # A voice is ~1.5 KB of numbers (more with a reference recording's codes); 8 MB is plenty.
 MAX_VOICE_FILE_BYTES = 8 * 1024 * 1024
 _FLOAT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 # Malformed data of any shape ends up as one of these inside the format readers.
-_MALFORMED = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, OverflowError,
-              binascii.Error)
+_MALFORMED = (
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    RecursionError,
+    OverflowError,
+    binascii.Error,
+)
 
 
 def _name_of(path: Path) -> str:
@@ -54,8 +62,11 @@ def _imported_from(path: Path) -> str:
 def _from_embedding(values, name: str, notes: str, source: Path) -> Voice:
     emb = np.asarray(values, dtype=np.float32).reshape(-1)
     if emb.size < 16 or emb.size > MAX_SPEAKER_DIMS or not np.all(np.isfinite(emb)):
-        raise VoiceError(_("{file} does not hold a speaker embedding; choose the voice file itself.").format(
-            file=source.name))
+        raise VoiceError(
+            _("{file} does not hold a speaker embedding; choose the voice file itself.").format(
+                file=source.name
+            )
+        )
     return Voice(name=name, speaker=encode_speaker(emb.astype(np.float16)), notes=notes)
 
 
@@ -66,21 +77,33 @@ def _from_pt(path: Path, data: bytes) -> Voice:
         # weights_only: a pickled file never runs code here.
         loaded = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError:
-        raise VoiceError(_("{file} holds Python objects, not only tensors, so it was not opened "
-                           "(it could run code); save the voice as a plain tensor and import that.").format(
-                             file=path.name)) from None
+        raise VoiceError(
+            _(
+                "{file} holds Python objects, not only tensors, so it was not opened "
+                "(it could run code); save the voice as a plain tensor and import that."
+            ).format(file=path.name)
+        ) from None
     except Exception:
-        raise VoiceError(_("{file} is not a readable PyTorch tensor file; "
-                           "check that it is a voice file and not damaged.").format(file=path.name)) from None
+        raise VoiceError(
+            _(
+                "{file} is not a readable PyTorch tensor file; "
+                "check that it is a voice file and not damaged."
+            ).format(file=path.name)
+        ) from None
     if isinstance(loaded, dict):
-        loaded = next((loaded[k] for k in ("spk_emb", "emb", "speaker", "tensor") if k in loaded), None)
+        loaded = next(
+            (loaded[k] for k in ("spk_emb", "emb", "speaker", "tensor") if k in loaded), None
+        )
     if not isinstance(loaded, torch.Tensor) or loaded.numel() > MAX_SPEAKER_DIMS:
         raise VoiceError(_("{file} holds no speaker tensor.").format(file=path.name))
     return _from_embedding(loaded.float().numpy(), _name_of(path), _imported_from(path), path)
 
 
 def _from_csv(path: Path, data: bytes) -> Voice:
-    values = [float(x) for x in _FLOAT.findall(data.decode("utf-8-sig", errors="replace"))[: MAX_SPEAKER_DIMS + 1]]
+    values = [
+        float(x)
+        for x in _FLOAT.findall(data.decode("utf-8-sig", errors="replace"))[: MAX_SPEAKER_DIMS + 1]
+    ]
     return _from_embedding(values, _name_of(path), _imported_from(path), path)
 
 
@@ -89,7 +112,10 @@ def _find_chattts_token(node, depth: int = 0):
         return None
     if isinstance(node, dict):
         data = node.get("data") if node.get("_type") == "DcSpkVoiceToken" else node
-        if isinstance(data, dict) and str(data.get("model_id", "")).replace("-", "").lower() == "chattts":
+        if (
+            isinstance(data, dict)
+            and str(data.get("model_id", "")).replace("-", "").lower() == "chattts"
+        ):
             return data.get("tokens")
         children = node.values()
     elif isinstance(node, list):
@@ -118,23 +144,36 @@ def _text_or(value, default: str, limit: int) -> str:
 def _from_forge(path: Path, data: dict) -> Voice:
     tokens = _find_chattts_token(data)
     if not isinstance(tokens, list) or not tokens:
-        raise VoiceError(_("{file} has no ChatTTS voice token (it may be for another model).").format(
-            file=path.name))
+        raise VoiceError(
+            _("{file} has no ChatTTS voice token (it may be for another model).").format(
+                file=path.name
+            )
+        )
     token = tokens[0]
     if isinstance(token, dict) and token.get("_type") == "torch.Tensor":
         encoded = token.get("data")
         if not isinstance(encoded, str) or len(encoded) > 8 * MAX_SPEAKER_DIMS:
-            raise VoiceError(_("{file}: the field '{field}' is not a speaker tensor.").format(
-                file=path.name, field="tokens.data"))
+            raise VoiceError(
+                _("{file}: the field '{field}' is not a speaker tensor.").format(
+                    file=path.name, field="tokens.data"
+                )
+            )
         values = np.frombuffer(base64.b64decode(encoded, validate=True), dtype=np.float32)
     elif isinstance(token, list) and len(token) <= MAX_SPEAKER_DIMS:
         values = np.asarray(token, dtype=np.float32)
     else:
-        raise VoiceError(_("{file}: the field '{field}' is not a speaker tensor.").format(
-            file=path.name, field="tokens"))
+        raise VoiceError(
+            _("{file}: the field '{field}' is not a speaker tensor.").format(
+                file=path.name, field="tokens"
+            )
+        )
     meta = _forge_meta(data)
-    return _from_embedding(values, _text_or(meta.get("name"), _name_of(path), 200),
-                           _text_or(meta.get("desc"), _imported_from(path), 2000), path)
+    return _from_embedding(
+        values,
+        _text_or(meta.get("name"), _name_of(path), 200),
+        _text_or(meta.get("desc"), _imported_from(path), 2000),
+        path,
+    )
 
 
 def _from_our_json(path: Path, data: dict) -> Voice:
@@ -144,8 +183,12 @@ def _from_our_json(path: Path, data: dict) -> Voice:
     try:
         voice = voice_from_record(data, path.name)
     except RecordError as exc:
-        raise VoiceError(_("{file}: the field '{field}' is not valid, so the voice was not "
-                           "imported; fix or re-export the file.").format(file=path.name, field=exc.field)) from None
+        raise VoiceError(
+            _(
+                "{file}: the field '{field}' is not valid, so the voice was not "
+                "imported; fix or re-export the file."
+            ).format(file=path.name, field=exc.field)
+        ) from None
     if voice.speaker:
         decode_speaker(voice.speaker)
     return voice
@@ -155,7 +198,9 @@ def _read(path: Path) -> Voice:
     lower = path.name.lower()
     if lower.endswith(".json"):
         data = read_json_capped(path, MAX_VOICE_FILE_BYTES, _("voice file"))
-        if isinstance(data, dict) and (data.get("_type") == "DcSpk" or lower.endswith(".spkv1.json")):
+        if isinstance(data, dict) and (
+            data.get("_type") == "DcSpk" or lower.endswith(".spkv1.json")
+        ):
             return _from_forge(path, data)
         if isinstance(data, dict) and (data.get("speaker") or data.get("reference")):
             return _from_our_json(path, data)
@@ -178,12 +223,15 @@ def import_voice_file(path) -> Voice:
     except UnreadableFileError as exc:
         raise VoiceError(str(exc)) from None
     except _MALFORMED:
-        raise VoiceError(_("{file} is damaged or not a voice file this program knows; "
-                           "export the voice again.").format(file=path.name)) from None
+        raise VoiceError(
+            _(
+                "{file} is damaged or not a voice file this program knows; export the voice again."
+            ).format(file=path.name)
+        ) from None
 
 
 def voice_from_string(speaker: str, name: str | None = None) -> Voice:
-    decode_speaker(speaker)   # raises VoiceError if it is not a speaker string
+    decode_speaker(speaker)  # raises VoiceError if it is not a speaker string
     return Voice(name=_(IMPORTED_VOICE) if name is None else name, speaker=speaker.strip())
 
 

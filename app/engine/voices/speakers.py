@@ -17,8 +17,9 @@ from app.i18n import _
 
 # ChatTTS's own format: raw LZMA2 at its strongest preset, whose 64 MiB dictionary is what a
 # decoder is told (a raw stream does not carry it).
-_LZMA = dict(format=lzma.FORMAT_RAW,
-             filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}])
+_LZMA = dict(
+    format=lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}]
+)
 # Encoding with that dictionary set up 64 MiB of match-finder tables for 1.5 KB of input: about
 # 30 ms a string, paid by a request for a new seed before its first step. A dictionary at least
 # as large as the input finds the same matches, so the same bytes come out
@@ -59,29 +60,43 @@ def decode_speaker(speaker: str, dims: int | None = None) -> np.ndarray:
 
     text = speaker.strip() if isinstance(speaker, str) else ""
     if not text:
-        raise VoiceError(_("The speaker string is empty; paste a whole speaker string or use a seed."))
+        raise VoiceError(
+            _("The speaker string is empty; paste a whole speaker string or use a seed.")
+        )
     if len(text) > MAX_SPEAKER_CHARS:
-        raise VoiceError(_("This speaker string has {count} characters, more than any ChatTTS voice "
-                           "({limit}); copy the right string, or use a seed.").format(
-                             count=f"{len(text):,}", limit=f"{MAX_SPEAKER_CHARS:,}"))
+        raise VoiceError(
+            _(
+                "This speaker string has {count} characters, more than any ChatTTS voice "
+                "({limit}); copy the right string, or use a seed."
+            ).format(count=f"{len(text):,}", limit=f"{MAX_SPEAKER_CHARS:,}")
+        )
     limit = 2 * (dims if dims is not None else MAX_SPEAKER_DIMS)
     try:
         decompressor = lzma.LZMADecompressor(**_LZMA)
         raw = decompressor.decompress(b14.decode_from_string(text), max_length=limit + 1)
     except Exception:
-        raise VoiceError(_(
-            "This is not a valid ChatTTS speaker string (it does not decode); copy the whole "
-            "string again, or use a seed instead."
-        )) from None
+        raise VoiceError(
+            _(
+                "This is not a valid ChatTTS speaker string (it does not decode); copy the whole "
+                "string again, or use a seed instead."
+            )
+        ) from None
     if len(raw) > limit or not decompressor.eof:
-        raise VoiceError(_("This speaker string holds more than {count} values, more than the model's "
-                           "voice has; make a new voice from a seed for this model.").format(count=f"{limit // 2:,}"))
+        raise VoiceError(
+            _(
+                "This speaker string holds more than {count} values, more than the model's "
+                "voice has; make a new voice from a seed for this model."
+            ).format(count=f"{limit // 2:,}")
+        )
     if len(raw) % 2:
         raise VoiceError(_("This speaker string is damaged (odd byte count); copy it again."))
     if dims is not None and len(raw) != limit:
-        raise VoiceError(_("This speaker string holds {count} values but the model's voice has "
-                           "{dims}; make a new voice from a seed for this model.").format(
-                             count=f"{len(raw) // 2:,}", dims=f"{dims:,}"))
+        raise VoiceError(
+            _(
+                "This speaker string holds {count} values but the model's voice has "
+                "{dims}; make a new voice from a seed for this model."
+            ).format(count=f"{len(raw) // 2:,}", dims=f"{dims:,}")
+        )
     return np.frombuffer(raw, dtype=np.float16).copy()
 
 
@@ -102,12 +117,16 @@ def check_speaker(speaker: str, hidden_size: int) -> str:
     try:
         emb = decode_speaker(speaker, dims=hidden_size)
     except VoiceError:
-        emb = decode_speaker(speaker)   # a whole speaker of another size: say which size below
+        emb = decode_speaker(speaker)  # a whole speaker of another size: say which size below
     if emb.shape[0] != hidden_size:
-        raise VoiceError(_(
-            "This speaker string was made for a model with {dims} voice dimensions, "
-            "but the loaded model uses {model_dims}; make a new voice from a seed for this model."
-        ).format(dims=emb.shape[0], model_dims=hidden_size))
+        raise VoiceError(
+            _(
+                "This speaker string was made for a model with {dims} voice dimensions, "
+                "but the loaded model uses {model_dims}; make a new voice from a seed for this model."
+            ).format(dims=emb.shape[0], model_dims=hidden_size)
+        )
     if not np.all(np.isfinite(emb)):
-        raise VoiceError(_("This speaker string holds invalid numbers; copy it again or use a seed."))
+        raise VoiceError(
+            _("This speaker string holds invalid numbers; copy it again or use a seed.")
+        )
     return speaker.strip()

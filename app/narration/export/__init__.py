@@ -21,6 +21,15 @@ from app.narration.export.settings import FORMATS, SUBTITLE_FORMATS, ExportSetti
 from app.narration.export.timeline import CueOverflow
 
 __all__ = [
-    "FORMATS", "SUBTITLE_FORMATS", "CueOverflow", "ExportCancelled", "ExportError", "ExportReport",
-    "ExportSettings", "ExportedFile", "export", "format_for_path", "parse_settings",
+    "FORMATS",
+    "SUBTITLE_FORMATS",
+    "CueOverflow",
+    "ExportCancelled",
+    "ExportError",
+    "ExportReport",
+    "ExportSettings",
+    "ExportedFile",
+    "export",
+    "format_for_path",
+    "parse_settings",
 ]

@@ -13,16 +13,24 @@ from pathlib import Path
 
 import numpy as np
 
-DEFAULT_BITRATE = 64   # kbit/s: mono speech in AAC-LC
+DEFAULT_BITRATE = 64  # kbit/s: mono speech in AAC-LC
 # FFmpeg's default AAC coder ("twoloop") took 23 s for 30 s of speech-like bursts here, "fast"
 # 4.6 s: a book would take longer to encode than to listen to on a slow machine.
 _CODER = {"aac_coder": "fast"}
-_FRAME = 1 << 14       # samples per frame handed to the encoder
+_FRAME = 1 << 14  # samples per frame handed to the encoder
 
 
-def write_aac(path: Path, audio: np.ndarray, rate: int, fmt: str, *,
-              chapters: list[tuple[str, int, int]] = (), bitrate: int | None = None,
-              tags: dict[str, str] | None = None, check: Callable[[], None] = lambda: None) -> int:
+def write_aac(
+    path: Path,
+    audio: np.ndarray,
+    rate: int,
+    fmt: str,
+    *,
+    chapters: list[tuple[str, int, int]] = (),
+    bitrate: int | None = None,
+    tags: dict[str, str] | None = None,
+    check: Callable[[], None] = lambda: None,
+) -> int:
     """`chapters`: (title, start sample, end sample). Returns the bitrate used (kbit/s)."""
     import av
 
@@ -37,13 +45,23 @@ def write_aac(path: Path, audio: np.ndarray, rate: int, fmt: str, *,
         stream.layout = "mono"
         stream.bit_rate = used * 1000
         if chapters:
-            out.set_chapters([
-                {"id": n + 1, "start": start, "end": end, "time_base": Fraction(1, rate),
-                 "metadata": {"title": title}}
-                for n, (title, start, end) in enumerate(chapters)])
+            out.set_chapters(
+                [
+                    {
+                        "id": n + 1,
+                        "start": start,
+                        "end": end,
+                        "time_base": Fraction(1, rate),
+                        "metadata": {"title": title},
+                    }
+                    for n, (title, start, end) in enumerate(chapters)
+                ]
+            )
         for start in range(0, len(samples), _FRAME):
             check()
-            frame = av.AudioFrame.from_ndarray(samples[None, start: start + _FRAME], format="flt", layout="mono")
+            frame = av.AudioFrame.from_ndarray(
+                samples[None, start : start + _FRAME], format="flt", layout="mono"
+            )
             frame.sample_rate = rate
             frame.pts = start
             frame.time_base = Fraction(1, rate)

@@ -25,6 +25,7 @@ def explain_os_error(exc: OSError, target: Path) -> str:
     from app.engine.sqlite_file import is_disk_full
 
     if is_disk_full(exc):
-        return _("The disk is full: free space on {folder}, then export again; nothing was left half-written.").format(
-            folder=Path(target).parent)
+        return _(
+            "The disk is full: free space on {folder}, then export again; nothing was left half-written."
+        ).format(folder=Path(target).parent)
     return explain(exc, target)

@@ -41,8 +41,15 @@ def _library_errors() -> tuple[type[BaseException], ...]:
 
 
 class _Job:
-    def __init__(self, settings: ExportSettings, title: str | None, staging: Staging,
-                 should_stop: Callable[[], bool] | None, progress: Callable[[int, int], None] | None, total: int):
+    def __init__(
+        self,
+        settings: ExportSettings,
+        title: str | None,
+        staging: Staging,
+        should_stop: Callable[[], bool] | None,
+        progress: Callable[[int, int], None] | None,
+        total: int,
+    ):
         self.settings, self.title, self.staging = settings, title, staging
         self.should_stop, self.progress = should_stop, progress
         self.done, self.total = 0, total
@@ -53,49 +60,104 @@ class _Job:
         if self.should_stop is not None and self.should_stop():
             raise ExportCancelled(_("The export was cancelled; no file was written."))
 
-    def write(self, target: Path, audio: np.ndarray, rate: int, spans: tuple[Span, ...], *,
-              chapter: int | None, marks: list[tuple[str, int, int]], tags: dict[str, str]) -> None:
+    def write(
+        self,
+        target: Path,
+        audio: np.ndarray,
+        rate: int,
+        spans: tuple[Span, ...],
+        *,
+        chapter: int | None,
+        marks: list[tuple[str, int, int]],
+        tags: dict[str, str],
+    ) -> None:
         fmt = self.settings.format
         self.check()
         if self.settings.loudness is not None:
             level = normalize(audio, rate, self.settings.loudness, TRUE_PEAK_CEILING)
             audio, loudness, peak = level.audio, level.final, level.true_peak
             if level.short:
-                self.warnings.append(_("{path} is shorter than 0.4 s; its loudness was measured as if it "
-                                       "repeated.").format(path=target.name))
+                self.warnings.append(
+                    _(
+                        "{path} is shorter than 0.4 s; its loudness was measured as if it repeated."
+                    ).format(path=target.name)
+                )
         else:
             loudness, peak = None, true_peak(audio)
         tmp = self.staging.temp_for(target)
         try:
             if fmt in ("m4a", "m4b"):
-                bitrate = write_aac(tmp, audio, rate, fmt, chapters=marks, bitrate=self.settings.bitrate,
-                                    tags=tags, check=self.check)
+                bitrate = write_aac(
+                    tmp,
+                    audio,
+                    rate,
+                    fmt,
+                    chapters=marks,
+                    bitrate=self.settings.bitrate,
+                    tags=tags,
+                    check=self.check,
+                )
             else:
-                bitrate = write_sndfile(tmp, audio, rate, fmt, bitrate=self.settings.bitrate,
-                                        tags=tags, check=self.check)
+                bitrate = write_sndfile(
+                    tmp,
+                    audio,
+                    rate,
+                    fmt,
+                    bitrate=self.settings.bitrate,
+                    tags=tags,
+                    check=self.check,
+                )
                 if fmt == "mp3" and marks:
-                    add_mp3_chapters(tmp, [(t, s / rate, e / rate) for t, s, e in marks], tags.get("title"))
+                    add_mp3_chapters(
+                        tmp, [(t, s / rate, e / rate) for t, s, e in marks], tags.get("title")
+                    )
         except StudioError:
             raise
         except OSError as error:
             raise ExportError(explain_os_error(error, target)) from error
         except _library_errors() as error:
-            raise ExportError(_("{path} could not be written ({error}); choose another location.").format(
-                path=target, error=error)) from error
-        if self.settings.bitrate is not None and bitrate is not None and bitrate != self.settings.bitrate:
-            self.warnings.append(_("{path}: {fmt} at this sample rate allows no {asked} kbit/s; "
-                                   "{used} kbit/s was used.").format(
-                path=target.name, fmt=fmt.upper(), asked=self.settings.bitrate, used=bitrate))
+            raise ExportError(
+                _("{path} could not be written ({error}); choose another location.").format(
+                    path=target, error=error
+                )
+            ) from error
+        if (
+            self.settings.bitrate is not None
+            and bitrate is not None
+            and bitrate != self.settings.bitrate
+        ):
+            self.warnings.append(
+                _(
+                    "{path}: {fmt} at this sample rate allows no {asked} kbit/s; "
+                    "{used} kbit/s was used."
+                ).format(
+                    path=target.name, fmt=fmt.upper(), asked=self.settings.bitrate, used=bitrate
+                )
+            )
         starts = tuple(start / rate for _title, start, _end in marks)
-        self.files.append(ExportedFile(target, "audio", chapter, len(audio) / rate, rate, spans, starts,
-                                       loudness, peak, bitrate if fmt not in ("wav", "flac") else None))
+        self.files.append(
+            ExportedFile(
+                target,
+                "audio",
+                chapter,
+                len(audio) / rate,
+                rate,
+                spans,
+                starts,
+                loudness,
+                peak,
+                bitrate if fmt not in ("wav", "flac") else None,
+            )
+        )
         if self.settings.subtitles:
             self._subtitles(target, rate, spans, chapter)
         self.done += 1
         if self.progress is not None:
             self.progress(self.done, self.total)
 
-    def _subtitles(self, audio_path: Path, rate: int, spans: tuple[Span, ...], chapter: int | None) -> None:
+    def _subtitles(
+        self, audio_path: Path, rate: int, spans: tuple[Span, ...], chapter: int | None
+    ) -> None:
         kind = self.settings.subtitles
         target = paths.subtitle_path(audio_path, kind)
         tmp = self.staging.temp_for(target)
@@ -108,35 +170,59 @@ class _Job:
         self.files.append(ExportedFile(target, "subtitles", chapter))
 
 
-def _chapters_with_sound(chapters: Sequence[RenderedChapter], warnings: list[str]) -> list[tuple[int, RenderedChapter]]:
+def _chapters_with_sound(
+    chapters: Sequence[RenderedChapter], warnings: list[str]
+) -> list[tuple[int, RenderedChapter]]:
     kept = []
     for i, chapter in enumerate(chapters):
-        if not isinstance(chapter, RenderedChapter) or not isinstance(chapter.sample_rate, int) \
-                or not 0 < chapter.sample_rate <= MAX_RATE:
-            raise ExportError(_("Chapter {n} has no usable audio; render it again.").format(n=i + 1))
+        if (
+            not isinstance(chapter, RenderedChapter)
+            or not isinstance(chapter.sample_rate, int)
+            or not 0 < chapter.sample_rate <= MAX_RATE
+        ):
+            raise ExportError(
+                _("Chapter {n} has no usable audio; render it again.").format(n=i + 1)
+            )
         if any(np.asarray(s.audio).size for s in chapter.sentences):
             kept.append((i, chapter))
         else:
-            warnings.append(_("Chapter {n} ({title}) has no audio yet and was left out.").format(
-                n=i + 1, title=chapter.title))
+            warnings.append(
+                _("Chapter {n} ({title}) has no audio yet and was left out.").format(
+                    n=i + 1, title=chapter.title
+                )
+            )
     if not kept:
-        raise ExportError(_("There is nothing to export: no chapter has audio yet. Render the narration first."))
+        raise ExportError(
+            _("There is nothing to export: no chapter has audio yet. Render the narration first.")
+        )
     return kept
 
 
-def _targets(out: Path | str, settings: ExportSettings, count: int,
-             kept: list[tuple[int, RenderedChapter]]) -> tuple[Path | None, dict[int, Path]]:
+def _targets(
+    out: Path | str, settings: ExportSettings, count: int, kept: list[tuple[int, RenderedChapter]]
+) -> tuple[Path | None, dict[int, Path]]:
     fmt = settings.format
     one = paths.one_file_path(out, fmt) if settings.one_file else None
     folder = paths.chapter_folder(out, fmt)
-    per = {i: paths.chapter_file(folder, i, count, c.title, fmt) for i, c in kept} if settings.per_chapter else {}
+    per = (
+        {i: paths.chapter_file(folder, i, count, c.title, fmt) for i, c in kept}
+        if settings.per_chapter
+        else {}
+    )
     return one, per
 
 
-def export(chapters: Sequence[RenderedChapter], settings: ExportSettings, out: Path | str, *,
-           title: str | None = None, author: str | None = None, overwrite: bool = False,
-           should_stop: Callable[[], bool] | None = None,
-           progress: Callable[[int, int], None] | None = None) -> ExportReport:
+def export(
+    chapters: Sequence[RenderedChapter],
+    settings: ExportSettings,
+    out: Path | str,
+    *,
+    title: str | None = None,
+    author: str | None = None,
+    overwrite: bool = False,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExportReport:
     """Write the narration; refuse to replace an existing file unless `overwrite`. `title` and
     `author` (the book's) become the files' album/title and artist tags.
 
@@ -147,12 +233,18 @@ def export(chapters: Sequence[RenderedChapter], settings: ExportSettings, out: P
     rate = output_rate(settings.format, kept[0][1].sample_rate)
     one, per = _targets(out, settings, len(chapters), kept)
     audio_targets = ([one] if one else []) + list(per.values())
-    every = audio_targets + ([paths.subtitle_path(p, settings.subtitles) for p in audio_targets]
-                             if settings.subtitles else [])
+    every = audio_targets + (
+        [paths.subtitle_path(p, settings.subtitles) for p in audio_targets]
+        if settings.subtitles
+        else []
+    )
     for target in every:
         if target.is_dir():
-            raise ExportError(_("{path} is a folder; give a file name such as {example}.").format(
-                path=target, example=target.with_name("book" + paths.SUFFIXES[settings.format])))
+            raise ExportError(
+                _("{path} is a folder; give a file name such as {example}.").format(
+                    path=target, example=target.with_name("book" + paths.SUFFIXES[settings.format])
+                )
+            )
     if not overwrite:
         refuse_existing(every)
     with Staging(overwrite) as staging:
@@ -163,16 +255,34 @@ def export(chapters: Sequence[RenderedChapter], settings: ExportSettings, out: P
             timelines.append(assemble_chapter(chapter, settings.sentence_pause, rate, i))
         for (i, chapter), timeline in zip(kept, timelines):
             if i in per:
-                tags = {"title": chapter.title, "album": title or "", "artist": author or "",
-                        "tracknumber": f"{i + 1}/{len(chapters)}"}
-                job.write(per[i], timeline.audio, rate, timeline.spans, chapter=i, marks=[],
-                          tags=_tags_for(settings.format, tags))
+                tags = {
+                    "title": chapter.title,
+                    "album": title or "",
+                    "artist": author or "",
+                    "tracknumber": f"{i + 1}/{len(chapters)}",
+                }
+                job.write(
+                    per[i],
+                    timeline.audio,
+                    rate,
+                    timeline.spans,
+                    chapter=i,
+                    marks=[],
+                    tags=_tags_for(settings.format, tags),
+                )
         if one is not None:
             joined = join_chapters(timelines, settings.chapter_pause, rate)
             ends = list(joined.chapter_starts[1:]) + [len(joined.audio)]
             marks = [(t.title, s, e) for t, s, e in zip(timelines, joined.chapter_starts, ends)]
-            job.write(one, joined.audio, rate, joined.spans, chapter=None, marks=marks,
-                      tags=_tags_for(settings.format, {"title": title or "", "artist": author or ""}))
+            job.write(
+                one,
+                joined.audio,
+                rate,
+                joined.spans,
+                chapter=None,
+                marks=marks,
+                tags=_tags_for(settings.format, {"title": title or "", "artist": author or ""}),
+            )
         job.check()
         staging.commit()
     overflows = tuple(o for t in timelines for o in t.overflows)

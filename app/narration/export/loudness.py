@@ -18,22 +18,22 @@ import numpy as np
 
 # pyloudnorm's gating block: shorter audio cannot be measured as it is.
 BLOCK_SECONDS = 0.4
-MAX_GAIN_DB = 40.0                 # never lift near-silence into loud noise
+MAX_GAIN_DB = 40.0  # never lift near-silence into loud noise
 _OVERSAMPLE = 4
-_CHUNK = 1 << 18                   # samples per oversampling step (bounded memory)
-_MARGIN = 64                       # filter history carried across chunk edges
-_HOLD_SECONDS = 0.005              # the limiter's look-ahead/hold, and its release
+_CHUNK = 1 << 18  # samples per oversampling step (bounded memory)
+_MARGIN = 64  # filter history carried across chunk edges
+_HOLD_SECONDS = 0.005  # the limiter's look-ahead/hold, and its release
 
 
 @dataclass(frozen=True)
 class LoudnessResult:
     audio: np.ndarray
-    measured: float | None          # LUFS before; None when silent
-    final: float | None             # LUFS after
-    true_peak: float                # dBTP after
+    measured: float | None  # LUFS before; None when silent
+    final: float | None  # LUFS after
+    true_peak: float  # dBTP after
     gain_db: float
-    limited: bool                   # the ceiling had to dip some peaks
-    short: bool                     # measured on the sound repeated to a gating block
+    limited: bool  # the ceiling had to dip some peaks
+    short: bool  # measured on the sound repeated to a gating block
 
 
 def integrated_loudness(audio: np.ndarray, rate: int) -> tuple[float | None, bool]:
@@ -60,15 +60,15 @@ def _gated_loudness(audio: np.ndarray, rate: int, meter) -> float:
     block, step = meter.block_size, 1.0 - meter.overlap
     count = int(np.round((audio.size / rate - block) / (block * step))) + 1
     j = np.arange(count)
-    lower = (block * (j * step) * rate).astype(np.int64)        # the same bounds pyloudnorm takes
+    lower = (block * (j * step) * rate).astype(np.int64)  # the same bounds pyloudnorm takes
     upper = (block * (j * step + 1) * rate).astype(np.int64)
     bounds = np.unique(np.concatenate([lower, upper]))
-    sums = np.zeros(bounds.size)                                  # sum of squares before each bound
+    sums = np.zeros(bounds.size)  # sum of squares before each bound
     stages = list(meter._filters.values())
     states = [lfilter_zi(f.b, f.a) * 0.0 for f in stages]
     total, at = 0.0, 0
     for start in range(0, audio.size, _CHUNK):
-        piece = audio[start: start + _CHUNK].astype(np.float64)
+        piece = audio[start : start + _CHUNK].astype(np.float64)
         for n, f in enumerate(stages):
             piece, states[n] = lfilter(f.b, f.a, piece, zi=states[n])
             piece *= f.passband_gain
@@ -77,7 +77,9 @@ def _gated_loudness(audio: np.ndarray, rate: int, meter) -> float:
         sums[inside] = running[bounds[inside] - start]
         total, at = running[-1], start + piece.size
     sums[bounds > at] = total
-    z = (sums[np.searchsorted(bounds, upper)] - sums[np.searchsorted(bounds, lower)]) / (block * rate)
+    z = (sums[np.searchsorted(bounds, upper)] - sums[np.searchsorted(bounds, lower)]) / (
+        block * rate
+    )
     with np.errstate(divide="ignore"):
         loudness = -0.691 + 10.0 * np.log10(z)
         kept = z[loudness >= -70.0]
@@ -98,7 +100,7 @@ def _oversampled_chunks(audio: np.ndarray):
         lo, hi = max(0, start - _MARGIN), min(n, stop + _MARGIN)
         up = resample_poly(audio[lo:hi].astype(np.float64), _OVERSAMPLE, 1)
         a = (start - lo) * _OVERSAMPLE
-        yield start, np.abs(up[a: a + (stop - start) * _OVERSAMPLE])
+        yield start, np.abs(up[a : a + (stop - start) * _OVERSAMPLE])
 
 
 def true_peak(audio: np.ndarray) -> float:
@@ -124,16 +126,22 @@ def _limit(audio: np.ndarray, ceiling_db: float, rate: int) -> tuple[np.ndarray,
         highest = max(highest, float(peaks.max(initial=0.0)))
         over = peaks > ceiling
         if over.any():
-            need[start: start + peaks.size][over] = ceiling / peaks[over] * (1 - 1e-6)   # float32 rounds up
+            need[start : start + peaks.size][over] = (
+                ceiling / peaks[over] * (1 - 1e-6)
+            )  # float32 rounds up
     peak_db = 20.0 * np.log10(highest) if highest > 0 else float("-inf")
     if not (need < 1.0).any():
         return audio, False, peak_db
     hold = max(1, int(_HOLD_SECONDS * rate))
-    gain = uniform_filter1d(minimum_filter1d(need, 2 * hold + 1, mode="nearest"), hold + 1, mode="nearest")
+    gain = uniform_filter1d(
+        minimum_filter1d(need, 2 * hold + 1, mode="nearest"), hold + 1, mode="nearest"
+    )
     return (audio * gain).astype(np.float32), True, peak_db
 
 
-def normalize(audio: np.ndarray, rate: int, target: float | None, ceiling_db: float) -> LoudnessResult:
+def normalize(
+    audio: np.ndarray, rate: int, target: float | None, ceiling_db: float
+) -> LoudnessResult:
     """The audio at `target` LUFS (None: as it is) with its true peak under `ceiling_db`."""
     audio = np.asarray(audio, dtype=np.float32).reshape(-1)
     measured, short = integrated_loudness(audio, rate)
@@ -146,7 +154,9 @@ def normalize(audio: np.ndarray, rate: int, target: float | None, ceiling_db: fl
     for _round in range(4):
         audio, dipped, peak = _limit(audio, ceiling_db - 0.05, rate)
         limited |= dipped
-        if not dipped and not limited:   # a plain gain moves loudness dB for dB: no second measurement
+        if (
+            not dipped and not limited
+        ):  # a plain gain moves loudness dB for dB: no second measurement
             final = None if measured is None else measured + gain_db
             return LoudnessResult(audio, measured, final, peak, gain_db, limited, short)
         if not dipped:
@@ -160,7 +170,7 @@ def normalize(audio: np.ndarray, rate: int, target: float | None, ceiling_db: fl
         gain_db += step
         audio = (audio * 10.0 ** (step / 20.0)).astype(np.float32)
     peak = true_peak(audio)
-    if peak > ceiling_db:   # the smoothed gain missed by a hair between samples: a last flat trim
+    if peak > ceiling_db:  # the smoothed gain missed by a hair between samples: a last flat trim
         audio = (audio * 10.0 ** ((ceiling_db - 0.05 - peak) / 20.0)).astype(np.float32)
         peak = true_peak(audio)
     final, _ = integrated_loudness(audio, rate)

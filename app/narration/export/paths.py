@@ -17,7 +17,14 @@ from app.narration.export.settings import FORMATS
 SUFFIXES = {fmt: f".{fmt}" for fmt in FORMATS}
 _UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]+')
 # Names Windows refuses for a file, whatever the suffix.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(1, 10)),
+    *(f"lpt{i}" for i in range(1, 10)),
+}
 MAX_NAME = 80
 
 
@@ -33,8 +40,12 @@ def one_file_path(out: Path | str, fmt: str) -> Path:
     if asked is None:
         return out.with_name(out.name + SUFFIXES[fmt])
     if asked != fmt:
-        raise ExportError(_("{path} has the suffix of {asked}, but the export format is {fmt}; "
-                            "change the name or the format.").format(path=out, asked=asked, fmt=fmt))
+        raise ExportError(
+            _(
+                "{path} has the suffix of {asked}, but the export format is {fmt}; "
+                "change the name or the format."
+            ).format(path=out, asked=asked, fmt=fmt)
+        )
     return out
 
 
@@ -54,7 +65,9 @@ def safe_name(title: str, fallback: str) -> str:
 def chapter_file(folder: Path, index: int, count: int, title: str, fmt: str) -> Path:
     width = max(2, len(str(count)))
     number = f"{index + 1:0{width}d}"
-    return folder / f"{number} {safe_name(title, _('Chapter {n}').format(n=index + 1))}{SUFFIXES[fmt]}"
+    return (
+        folder / f"{number} {safe_name(title, _('Chapter {n}').format(n=index + 1))}{SUFFIXES[fmt]}"
+    )
 
 
 def subtitle_path(audio: Path, kind: str) -> Path:

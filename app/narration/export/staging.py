@@ -21,18 +21,25 @@ from app.narration.export.errors import ExportError, explain_os_error
 def refuse_existing(targets: list[Path]) -> None:
     existing = [t for t in targets if t.exists()]
     if len(existing) == 1:
-        raise ExportError(_("{path} already exists; choose another name or allow overwriting.").format(
-            path=existing[0]))
+        raise ExportError(
+            _("{path} already exists; choose another name or allow overwriting.").format(
+                path=existing[0]
+            )
+        )
     if existing:
-        raise ExportError(_("{count} of the files to export already exist, {path} among them; choose another "
-                            "name or allow overwriting.").format(count=len(existing), path=existing[0]))
+        raise ExportError(
+            _(
+                "{count} of the files to export already exist, {path} among them; choose another "
+                "name or allow overwriting."
+            ).format(count=len(existing), path=existing[0])
+        )
 
 
 class Staging:
     def __init__(self, overwrite: bool = False):
         self.overwrite = overwrite
-        self._pending: list[tuple[Path, Path]] = []   # (temporary, target)
-        self._made: list[Path] = []                   # folders we created, removed again if empty
+        self._pending: list[tuple[Path, Path]] = []  # (temporary, target)
+        self._made: list[Path] = []  # folders we created, removed again if empty
 
     def __enter__(self) -> Staging:
         return self
@@ -55,7 +62,9 @@ class Staging:
     def temp_for(self, target: Path) -> Path:
         self.folder(target.parent)
         try:
-            fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
+            fd, name = tempfile.mkstemp(
+                dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX
+            )
         except OSError as error:
             raise ExportError(explain_os_error(error, target)) from error
         os.close(fd)
@@ -70,8 +79,12 @@ class Staging:
                 give_normal_mode(tmp, target)
                 self._place(tmp, target)
             except FileExistsError as error:
-                raise ExportError(_("{path} appeared while exporting; it was left as it is. "
-                                    "Choose another name or allow overwriting.").format(path=target)) from error
+                raise ExportError(
+                    _(
+                        "{path} appeared while exporting; it was left as it is. "
+                        "Choose another name or allow overwriting."
+                    ).format(path=target)
+                ) from error
             except OSError as error:
                 raise ExportError(explain_os_error(error, target)) from error
             self._pending.pop(0)

@@ -11,7 +11,9 @@ from collections.abc import Iterable
 
 def _stamp(seconds: float, sep: str) -> str:
     ms = max(0, int(round(seconds * 1000)))
-    return f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}{sep}{ms % 1000:03d}"
+    return (
+        f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}{sep}{ms % 1000:03d}"
+    )
 
 
 def _one_line(text: str) -> str:
@@ -20,12 +22,18 @@ def _one_line(text: str) -> str:
 
 def _cues(cues: Iterable[tuple[float, float, str]]) -> list[tuple[float, float, str]]:
     # A sentence with no sound (an empty take) has nothing to show.
-    return [(start, end, _one_line(text)) for start, end, text in cues if end > start and _one_line(text)]
+    return [
+        (start, end, _one_line(text))
+        for start, end, text in cues
+        if end > start and _one_line(text)
+    ]
 
 
 def render_srt(cues: Iterable[tuple[float, float, str]]) -> str:
-    blocks = [f"{n}\n{_stamp(start, ',')} --> {_stamp(end, ',')}\n{text}\n"
-              for n, (start, end, text) in enumerate(_cues(cues), 1)]
+    blocks = [
+        f"{n}\n{_stamp(start, ',')} --> {_stamp(end, ',')}\n{text}\n"
+        for n, (start, end, text) in enumerate(_cues(cues), 1)
+    ]
     return "\n".join(blocks)
 
 
@@ -34,8 +42,10 @@ def _vtt_text(text: str) -> str:
 
 
 def render_vtt(cues: Iterable[tuple[float, float, str]]) -> str:
-    blocks = ["WEBVTT\n"] + [f"{_stamp(start, '.')} --> {_stamp(end, '.')}\n{_vtt_text(text)}\n"
-                             for start, end, text in _cues(cues)]
+    blocks = ["WEBVTT\n"] + [
+        f"{_stamp(start, '.')} --> {_stamp(end, '.')}\n{_vtt_text(text)}\n"
+        for start, end, text in _cues(cues)
+    ]
     return "\n".join(blocks)
 
 

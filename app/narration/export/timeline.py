@@ -35,13 +35,13 @@ class CueOverflow:
 
     chapter: int
     chapter_title: str
-    sentences: tuple[int, ...]     # the cue's sentences, indexes in the chapter
+    sentences: tuple[int, ...]  # the cue's sentences, indexes in the chapter
     text: str
-    cue_start: float               # seconds in the chapter, as the subtitles asked
-    placed_at: float               # where it starts (later than cue_start if the one before overflowed)
+    cue_start: float  # seconds in the chapter, as the subtitles asked
+    placed_at: float  # where it starts (later than cue_start if the one before overflowed)
     slot_end: float
-    spoken: float                  # seconds the cue's speech (with its inner pauses) lasts
-    over: float                    # seconds past slot_end
+    spoken: float  # seconds the cue's speech (with its inner pauses) lasts
+    over: float  # seconds past slot_end
 
     @property
     def speed_needed(self) -> float:
@@ -50,15 +50,16 @@ class CueOverflow:
         return self.spoken / slot if slot > 0 else float("inf")
 
     def message(self) -> str:
-        return _("The cue at {start} (\u201c{text}\u201d) runs {over:.2f} s past its slot; "
-                 "speak it faster or shorten it.").format(
-            start=_clock(self.cue_start), text=_shorten(self.text), over=self.over)
+        return _(
+            "The cue at {start} (\u201c{text}\u201d) runs {over:.2f} s past its slot; "
+            "speak it faster or shorten it."
+        ).format(start=_clock(self.cue_start), text=_shorten(self.text), over=self.over)
 
 
 @dataclass(frozen=True)
 class ChapterTimeline:
     title: str
-    audio: np.ndarray              # float32 mono at sample_rate
+    audio: np.ndarray  # float32 mono at sample_rate
     sample_rate: int
     spans: tuple[Span, ...]
     overflows: tuple[CueOverflow, ...]
@@ -91,7 +92,11 @@ def _clean(sentence: RenderedSentence) -> RenderedSentence:
     """Times as a record may hold them (NaN, negative, end before start) made safe: a start
     that cannot be is no start (the sentence follows the one before), a bad end no end."""
     start, end = sentence.start, sentence.end
-    if not isinstance(start, (int, float)) or not math.isfinite(start) or not 0 <= start <= MAX_CUE_SECONDS:
+    if (
+        not isinstance(start, (int, float))
+        or not math.isfinite(start)
+        or not 0 <= start <= MAX_CUE_SECONDS
+    ):
         start = None
     if start is None or not isinstance(end, (int, float)) or not math.isfinite(end) or end <= start:
         end = None
@@ -122,8 +127,9 @@ def is_timed(chapter: RenderedChapter) -> bool:
     return any(_clean(s).start is not None for s in chapter.sentences)
 
 
-def assemble_chapter(chapter: RenderedChapter, sentence_pause: float, sample_rate: int,
-                     index: int = 0) -> ChapterTimeline:
+def assemble_chapter(
+    chapter: RenderedChapter, sentence_pause: float, sample_rate: int, index: int = 0
+) -> ChapterTimeline:
     if is_timed(chapter):
         return _assemble_timed(chapter, sentence_pause, sample_rate, index)
     pause = int(round(sentence_pause * sample_rate))
@@ -142,7 +148,9 @@ def assemble_chapter(chapter: RenderedChapter, sentence_pause: float, sample_rat
     return ChapterTimeline(chapter.title, audio, sample_rate, tuple(spans), ())
 
 
-def _assemble_timed(chapter: RenderedChapter, sentence_pause: float, rate: int, index: int) -> ChapterTimeline:
+def _assemble_timed(
+    chapter: RenderedChapter, sentence_pause: float, rate: int, index: int
+) -> ChapterTimeline:
     sentences = tuple(_clean(s) for s in chapter.sentences)
     pause = int(round(sentence_pause * rate))
     groups = _cues(sentences)
@@ -151,7 +159,7 @@ def _assemble_timed(chapter: RenderedChapter, sentence_pause: float, rate: int, 
     placed: list[tuple[int, np.ndarray]] = []
     spans: list[Span] = []
     overflows: list[CueOverflow] = []
-    cursor = 0   # the first sample not yet taken by a cue
+    cursor = 0  # the first sample not yet taken by a cue
     for k, group in enumerate(groups):
         cue = sentences[group[0]]
         wanted = int(round(cue.start * rate)) if cue.start is not None else cursor
@@ -164,21 +172,34 @@ def _assemble_timed(chapter: RenderedChapter, sentence_pause: float, rate: int, 
             spans.append(Span(index, i, sentences[i].text, at, at + len(audio_of[i])))
             at += len(audio_of[i])
         cursor = at
-        slot_end = _slot_end(cue, starts[k + 1:])
+        slot_end = _slot_end(cue, starts[k + 1 :])
         if cue.start is not None and slot_end is not None and at > int(round(slot_end * rate)):
-            overflows.append(CueOverflow(
-                chapter=index, chapter_title=chapter.title, sentences=tuple(group),
-                text=" ".join(sentences[i].text for i in group), cue_start=float(cue.start),
-                placed_at=first / rate, slot_end=float(slot_end), spoken=(at - first) / rate, over=(at - round(slot_end * rate)) / rate))
+            overflows.append(
+                CueOverflow(
+                    chapter=index,
+                    chapter_title=chapter.title,
+                    sentences=tuple(group),
+                    text=" ".join(sentences[i].text for i in group),
+                    cue_start=float(cue.start),
+                    placed_at=first / rate,
+                    slot_end=float(slot_end),
+                    spoken=(at - first) / rate,
+                    over=(at - round(slot_end * rate)) / rate,
+                )
+            )
     audio = np.zeros(cursor, np.float32)
     for at, piece in placed:
-        audio[at: at + len(piece)] = piece
+        audio[at : at + len(piece)] = piece
     return ChapterTimeline(chapter.title, audio, rate, tuple(spans), tuple(overflows))
 
 
 def _slot_end(cue: RenderedSentence, later_starts: list[float | None]) -> float | None:
     """A cue may speak until its own end and never into the next cue."""
-    limits = [t for t in (cue.end, next((s for s in later_starts if s is not None), None)) if t is not None]
+    limits = [
+        t
+        for t in (cue.end, next((s for s in later_starts if s is not None), None))
+        if t is not None
+    ]
     return min(limits) if limits else None
 
 
@@ -186,12 +207,14 @@ def _slot_end(cue: RenderedSentence, later_starts: list[float | None]) -> float 
 class Joined:
     audio: np.ndarray
     sample_rate: int
-    chapter_starts: tuple[int, ...]   # samples
+    chapter_starts: tuple[int, ...]  # samples
     spans: tuple[Span, ...]
     overflows: tuple[CueOverflow, ...]
 
 
-def join_chapters(timelines: list[ChapterTimeline], chapter_pause: float, sample_rate: int) -> Joined:
+def join_chapters(
+    timelines: list[ChapterTimeline], chapter_pause: float, sample_rate: int
+) -> Joined:
     """One file: the chapters in order with a pause between them; spans move with their chapter."""
     pause = int(round(chapter_pause * sample_rate))
     pieces: list[np.ndarray] = []
@@ -204,7 +227,9 @@ def join_chapters(timelines: list[ChapterTimeline], chapter_pause: float, sample
             at += pause
         starts.append(at)
         pieces.append(timeline.audio)
-        spans.extend(Span(s.chapter, s.sentence, s.text, s.start + at, s.end + at) for s in timeline.spans)
+        spans.extend(
+            Span(s.chapter, s.sentence, s.text, s.start + at, s.end + at) for s in timeline.spans
+        )
         at += len(timeline.audio)
     audio = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
     overflows = tuple(o for t in timelines for o in t.overflows)

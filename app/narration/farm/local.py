@@ -23,10 +23,11 @@ class LocalSlot(Slot):
         self._conn = None
 
     def start(self) -> dict:
-        self._end_process()                  # a restart: the old one is gone or going
+        self._end_process()  # a restart: the old one is gone or going
         parent, child = self._context.Pipe()
-        self.process = self._context.Process(target=process_main, args=(child, self.spec),
-                                             name=f"chattts-{self.name}", daemon=True)
+        self.process = self._context.Process(
+            target=process_main, args=(child, self.spec), name=f"chattts-{self.name}", daemon=True
+        )
         self.process.start()
         child.close()
         self._conn = parent
@@ -41,10 +42,13 @@ class LocalSlot(Slot):
                 if self._conn.poll(POLL_S):
                     return self._conn.recv()
                 if not self.process.is_alive() and not self._conn.poll(0):
-                    raise WorkerLost(_("its process ended (exit code {code})").format(code=self.process.exitcode))
+                    raise WorkerLost(
+                        _("its process ended (exit code {code})").format(code=self.process.exitcode)
+                    )
             except (EOFError, OSError):
-                raise WorkerLost(_("its process ended (exit code {code})").format(
-                    code=self.process.exitcode)) from None
+                raise WorkerLost(
+                    _("its process ended (exit code {code})").format(code=self.process.exitcode)
+                ) from None
 
     def _send(self, message) -> None:
         with self._send_lock:

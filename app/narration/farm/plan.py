@@ -6,7 +6,7 @@ import os
 
 from app.narration.farm.worker import WorkerSpec
 
-CPU_THREADS_PER_WORKER = 4           # below this a CPU worker's matmuls lose more than a second worker gains
+CPU_THREADS_PER_WORKER = 4  # below this a CPU worker's matmuls lose more than a second worker gains
 
 
 def cuda_devices() -> int:
@@ -30,14 +30,26 @@ def auto_workers(cores: int | None = None, gpus: int | None = None) -> int:
     return 1
 
 
-def worker_specs(count: int, model_dir: str, device: str = "auto", precision: str = "auto",
-                 cores: int | None = None, gpus: int | None = None) -> list[WorkerSpec]:
+def worker_specs(
+    count: int,
+    model_dir: str,
+    device: str = "auto",
+    precision: str = "auto",
+    cores: int | None = None,
+    gpus: int | None = None,
+) -> list[WorkerSpec]:
     """`count` workers: one per GPU first (device cuda:i), the rest on the CPU sharing its cores."""
     cores = cores if cores is not None else (os.cpu_count() or 1)
     gpus = gpus if gpus is not None else (cuda_devices() if device in ("auto", "cuda") else 0)
-    specs = [WorkerSpec(f"gpu{i}", str(model_dir), "cuda", precision, gpu=i) for i in range(min(gpus, count))]
+    specs = [
+        WorkerSpec(f"gpu{i}", str(model_dir), "cuda", precision, gpu=i)
+        for i in range(min(gpus, count))
+    ]
     cpu_workers = count - len(specs)
     for i in range(cpu_workers):
-        specs.append(WorkerSpec(f"cpu{i}", str(model_dir), "cpu", precision,
-                                threads=max(1, cores // cpu_workers)))
+        specs.append(
+            WorkerSpec(
+                f"cpu{i}", str(model_dir), "cpu", precision, threads=max(1, cores // cpu_workers)
+            )
+        )
     return specs

@@ -22,8 +22,11 @@ def import_ray():
     try:
         import ray
     except ImportError:
-        raise StudioError(_("Rendering on Ray needs Ray, which is not installed; install it with: {command}").format(
-            command=INSTALL)) from None
+        raise StudioError(
+            _(
+                "Rendering on Ray needs Ray, which is not installed; install it with: {command}"
+            ).format(command=INSTALL)
+        ) from None
     return ray
 
 
@@ -67,13 +70,20 @@ class RaySlot(Slot):
     def _runtime_env(self) -> dict:
         # Workers import this program from where the driver does (a source tree in development).
         root = str(Path(__file__).resolve().parents[3])
-        return {"env_vars": {"PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}}
+        return {
+            "env_vars": {
+                "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+            }
+        }
 
     def start(self) -> dict:
         self.stop()
         threads = self.spec.threads or 1
-        self.actor = self._actor_class.options(num_cpus=threads if not self.gpus else 1, num_gpus=self.gpus,
-                                               runtime_env=self._runtime_env()).remote(self.spec)
+        self.actor = self._actor_class.options(
+            num_cpus=threads if not self.gpus else 1,
+            num_gpus=self.gpus,
+            runtime_env=self._runtime_env(),
+        ).remote(self.spec)
         status, value = self._get(self.actor.start.remote())
         if status == "refused":
             raise Refused(value)
@@ -111,8 +121,16 @@ def ray_specs(ray, model_dir, precision: str = "auto", count="auto") -> list[Wor
     gpus, cpus = int(resources.get("GPU", 0)), int(resources.get("CPU", 1))
     cpu_actors = max(0 if gpus else 1, (cpus - gpus) // CPU_THREADS_PER_WORKER)
     specs = [WorkerSpec(f"ray-gpu{i}", str(model_dir), "cuda", precision) for i in range(gpus)]
-    specs += [WorkerSpec(f"ray-cpu{i}", str(model_dir), "cpu", precision,
-                         threads=max(1, min(CPU_THREADS_PER_WORKER, cpus))) for i in range(cpu_actors)]
+    specs += [
+        WorkerSpec(
+            f"ray-cpu{i}",
+            str(model_dir),
+            "cpu",
+            precision,
+            threads=max(1, min(CPU_THREADS_PER_WORKER, cpus)),
+        )
+        for i in range(cpu_actors)
+    ]
     return specs if count == "auto" else specs[: max(1, int(count))]
 
 
@@ -131,8 +149,14 @@ def ray_farm(address: str, specs, **init) -> FarmEngine:
             else:
                 ray.init(address=None if address == "local" else address, **init)
         except Exception as exc:
-            raise StudioError(_("Ray could not be reached at {address} ({reason}); check the address, or start "
-                                "a cluster with: ray start --head").format(address=address, reason=exc)) from None
+            raise StudioError(
+                _(
+                    "Ray could not be reached at {address} ({reason}); check the address, or start "
+                    "a cluster with: ray start --head"
+                ).format(address=address, reason=exc)
+            ) from None
     if callable(specs):
         specs = specs(ray)
-    return FarmEngine(Farm([RaySlot(ray, spec, gpus=1 if spec.device == "cuda" else 0) for spec in specs]))
+    return FarmEngine(
+        Farm([RaySlot(ray, spec, gpus=1 if spec.device == "cuda" else 0) for spec in specs])
+    )

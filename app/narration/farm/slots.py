@@ -18,7 +18,9 @@ from app.i18n import _
 
 log = logging.getLogger("chattts_studio.farm")
 MAX_RESTARTS = 2
-MAX_ATTEMPTS = 2          # a sentence that stopped this many different workers is skipped, not tried on every one
+MAX_ATTEMPTS = (
+    2  # a sentence that stopped this many different workers is skipped, not tried on every one
+)
 
 
 class FarmError(StudioError):
@@ -35,7 +37,7 @@ class Work:
     def __init__(self, kind: str, payload):
         self.kind, self.payload = kind, payload
         self.cancelled = False
-        self.killers: set[str] = set()     # the workers that died while making it
+        self.killers: set[str] = set()  # the workers that died while making it
         self.worker: str | None = None
         self._reply = None
         self._done = threading.Event()
@@ -91,8 +93,12 @@ class Farm:
         self._closed = False
         self._alive = len(slots)
         self._current: dict[str, Work] = {}
-        self._threads = [threading.Thread(target=self._drive, args=(slot,), name=f"farm-{slot.name}", daemon=True)
-                         for slot in slots]
+        self._threads = [
+            threading.Thread(
+                target=self._drive, args=(slot,), name=f"farm-{slot.name}", daemon=True
+            )
+            for slot in slots
+        ]
         for thread in self._threads:
             thread.start()
 
@@ -162,7 +168,7 @@ class Farm:
                     self._queue.remove(work)
                     self._current[slot.name] = work
                     return work
-                self._state.wait(0.5)           # the others may take it; else it stays queued for them
+                self._state.wait(0.5)  # the others may take it; else it stays queued for them
 
     def _drive(self, slot: Slot) -> None:
         from app.narration.farm.worker import Refused
@@ -175,9 +181,13 @@ class Farm:
             try:
                 info = slot.start()
             except Refused as exc:
-                return self._retire(slot, _("Worker {name} was refused before taking work: {reason}").format(
-                    name=slot.name, reason=exc))
-            except Exception as exc:             # WorkerLost, or a process/actor that cannot start
+                return self._retire(
+                    slot,
+                    _("Worker {name} was refused before taking work: {reason}").format(
+                        name=slot.name, reason=exc
+                    ),
+                )
+            except Exception as exc:  # WorkerLost, or a process/actor that cannot start
                 log.warning("worker %s did not start: %r", slot.name, exc)
                 failures += 1
                 if failures > self.max_restarts:
@@ -204,7 +214,7 @@ class Farm:
                 continue
             try:
                 reply = slot.do(work.kind, work.payload)
-            except Exception as exc:            # WorkerLost, or the transport failing in a way of its own
+            except Exception as exc:  # WorkerLost, or the transport failing in a way of its own
                 lost = exc if isinstance(exc, WorkerLost) else WorkerLost(repr(exc))
                 self._release(slot)
                 work.killers.add(slot.name)
@@ -213,11 +223,17 @@ class Farm:
                 elif len(work.killers) >= MAX_ATTEMPTS:
                     # Two workers died on it: the sentence itself is the likely cause (memory). It
                     # fails alone; a worker that dies on everything is retired by its own count.
-                    work.finish(("error", "StudioError", _(
-                        "This sentence stopped {count} render workers ({reason}); it was skipped.").format(
-                        count=len(work.killers), reason=lost)))
+                    work.finish(
+                        (
+                            "error",
+                            "StudioError",
+                            _(
+                                "This sentence stopped {count} render workers ({reason}); it was skipped."
+                            ).format(count=len(work.killers), reason=lost),
+                        )
+                    )
                 else:
-                    self.put(work, front=True)        # another worker (or this one, restarted) does it
+                    self.put(work, front=True)  # another worker (or this one, restarted) does it
                 return lost
             self._release(slot)
             work.finish(reply, slot.name)
@@ -228,8 +244,10 @@ class Farm:
             self._current.pop(slot.name, None)
 
     def _lost(self, slot: Slot, exc) -> str:
-        return _("Worker {name} stopped {count} times ({reason}); it was retired and the render goes on "
-                 "without it.").format(name=slot.name, count=self.max_restarts + 1, reason=exc)
+        return _(
+            "Worker {name} stopped {count} times ({reason}); it was retired and the render goes on "
+            "without it."
+        ).format(name=slot.name, count=self.max_restarts + 1, reason=exc)
 
     def _retire(self, slot: Slot, sentence: str) -> None:
         log.warning("%s", sentence)
@@ -245,5 +263,6 @@ class Farm:
             work.finish(("error", "FarmError", self._none_left()))
 
     def _none_left(self) -> str:
-        return _("No render worker is left ({reasons}); fix what they report and resume the "
-                 "render.").format(reasons=" ".join(self.notices) or _("all stopped"))
+        return _(
+            "No render worker is left ({reasons}); fix what they report and resume the render."
+        ).format(reasons=" ".join(self.notices) or _("all stopped"))

@@ -15,12 +15,12 @@ log = logging.getLogger("chattts_studio.farm")
 
 @dataclass(frozen=True)
 class WorkerSpec:
-    name: str                          # shown in progress and recorded with each take
+    name: str  # shown in progress and recorded with each take
     model_dir: str
     device: str = "cpu"
     precision: str = "auto"
-    threads: int | None = None         # CPU threads for this worker (a fair share of the cores)
-    gpu: int | None = None             # a local worker's GPU (it sees only that one)
+    threads: int | None = None  # CPU threads for this worker (a fair share of the cores)
+    gpu: int | None = None  # a local worker's GPU (it sees only that one)
 
 
 class Refused(Exception):
@@ -29,11 +29,13 @@ class Refused(Exception):
 
 class RenderWorker:
     def __init__(self, spec: WorkerSpec):
-        if spec.gpu is not None:         # before torch is imported in this process
+        if spec.gpu is not None:  # before torch is imported in this process
             visible = os.environ.get("CUDA_VISIBLE_DEVICES", "").strip()
             ids = [i.strip() for i in visible.split(",") if i.strip()] if visible else []
             # The parent's own restriction stays: gpu N is the Nth card it may use.
-            os.environ["CUDA_VISIBLE_DEVICES"] = ids[spec.gpu] if spec.gpu < len(ids) else str(spec.gpu)
+            os.environ["CUDA_VISIBLE_DEVICES"] = (
+                ids[spec.gpu] if spec.gpu < len(ids) else str(spec.gpu)
+            )
         if spec.threads:
             import torch
 
@@ -48,8 +50,12 @@ class RenderWorker:
             raise Refused(str(exc)) from None
 
     def info(self) -> dict:
-        return {"name": self.spec.name, "device": self.synth.device.device, "decode": self.synth.decode_label,
-                "test_model": self.synth.test_model}
+        return {
+            "name": self.spec.name,
+            "device": self.synth.device.device,
+            "decode": self.synth.decode_label,
+            "test_model": self.synth.test_model,
+        }
 
     def handle(self, kind: str, payload):
         """('render', request) -> ('ok', SynthesisResult); ('speaker', seed) -> ('ok', str);
@@ -68,7 +74,9 @@ class RenderWorker:
             return ("error", "SynthesisCancelled", str(exc))
         except StudioError as exc:
             return ("error", "StudioError", str(exc))
-        except Exception as exc:         # out of memory and the like: the sentence fails, the worker goes on
+        except (
+            Exception
+        ) as exc:  # out of memory and the like: the sentence fails, the worker goes on
             log.exception("worker %s failed on %s", self.spec.name, kind)
             return ("error", type(exc).__name__, f"{type(exc).__name__}: {exc}")
         return ("ok", value)

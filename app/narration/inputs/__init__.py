@@ -25,12 +25,29 @@ from app.narration.inputs.limits import SourceFileError
 from app.narration.source import SourceChapter, SourceDocument
 
 KINDS = ("text", "markdown", "epub", "subtitles", "script")
-EXTENSIONS = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown",
-              ".epub": "epub", ".srt": "subtitles", ".vtt": "subtitles"}
+EXTENSIONS = {
+    ".txt": "text",
+    ".text": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".epub": "epub",
+    ".srt": "subtitles",
+    ".vtt": "subtitles",
+}
 # Formats people try that we do not read, and what to turn them into.
-_OTHER_FORMATS = {".pdf": "PDF", ".doc": "Word", ".docx": "Word", ".odt": "OpenDocument", ".rtf": "RTF",
-                  ".mobi": "Mobipocket", ".azw": "Kindle", ".azw3": "Kindle", ".fb2": "FictionBook",
-                  ".ass": "ASS", ".ssa": "SSA"}
+_OTHER_FORMATS = {
+    ".pdf": "PDF",
+    ".doc": "Word",
+    ".docx": "Word",
+    ".odt": "OpenDocument",
+    ".rtf": "RTF",
+    ".mobi": "Mobipocket",
+    ".azw": "Kindle",
+    ".azw3": "Kindle",
+    ".fb2": "FictionBook",
+    ".ass": "ASS",
+    ".ssa": "SSA",
+}
 
 __all__ = ["KINDS", "SourceFileError", "kind_of", "read_source"]
 
@@ -41,9 +58,12 @@ def kind_of(path: Path, head: bytes) -> str:
     if suffix in EXTENSIONS:
         return EXTENSIONS[suffix]
     if suffix in _OTHER_FORMATS:
-        raise SourceFileError(_("{path} is a {format} file, which narration does not read; save it as "
-                                "EPUB, Markdown, plain text or SRT/WebVTT subtitles.").format(
-            path=path, format=_OTHER_FORMATS[suffix]))
+        raise SourceFileError(
+            _(
+                "{path} is a {format} file, which narration does not read; save it as "
+                "EPUB, Markdown, plain text or SRT/WebVTT subtitles."
+            ).format(path=path, format=_OTHER_FORMATS[suffix])
+        )
     if head.startswith(b"PK\x03\x04"):
         if b"application/epub+zip" in head[:100]:
             return "epub"
@@ -56,7 +76,9 @@ def kind_of(path: Path, head: bytes) -> str:
     return "text"
 
 
-def read_source(path: os.PathLike | str, kind: str | None = None, *, chapters: bool = True) -> SourceDocument:
+def read_source(
+    path: os.PathLike | str, kind: str | None = None, *, chapters: bool = True
+) -> SourceDocument:
     """The document in `path`. `kind`: one of KINDS to force a reader ("script" reads a .txt as
     a dialogue script). `chapters=False` keeps one chapter of everything, in order."""
     from app.narration.inputs.files import file_size, read_bytes
@@ -69,8 +91,11 @@ def read_source(path: os.PathLike | str, kind: str | None = None, *, chapters: b
         with open(path, "rb") as f:
             head = f.read(4096)
     except OSError as exc:
-        raise SourceFileError(_("The input file {path} cannot be read ({error}).").format(
-            path=path, error=exc.strerror or exc)) from None
+        raise SourceFileError(
+            _("The input file {path} cannot be read ({error}).").format(
+                path=path, error=exc.strerror or exc
+            )
+        ) from None
     asked, kind = kind, kind or kind_of(path, head)
     title = path.stem
     source = str(path)
@@ -94,12 +119,17 @@ def read_source(path: os.PathLike | str, kind: str | None = None, *, chapters: b
         else:
             from app.narration.inputs.plain import read_text
 
-            script = {"script": True, "text": False}.get(asked)   # None: decide from the lines
+            script = {"script": True, "text": False}.get(asked)  # None: decide from the lines
             document = read_text(text, source, title, script=script)
     return document if chapters else one_chapter(document)
 
 
 def one_chapter(document: SourceDocument) -> SourceDocument:
     sentences = tuple(s for chapter in document.chapters for s in chapter.sentences)
-    return SourceDocument(document.title, document.kind, (SourceChapter(document.title, sentences),),
-                          document.notices, document.author)
+    return SourceDocument(
+        document.title,
+        document.kind,
+        (SourceChapter(document.title, sentences),),
+        document.notices,
+        document.author,
+    )

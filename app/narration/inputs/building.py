@@ -29,7 +29,9 @@ def _cut(text: str) -> int:
 
     cut = 0
     for m in _SENTENCE_END.finditer(text, _CHUNK_CHARS // 2, _CHUNK_CHARS):
-        if m.group() != "." or dot_ends_sentence(text[max(0, m.start() - 64):m.start()], text[m.end():m.end() + 64]):
+        if m.group() != "." or dot_ends_sentence(
+            text[max(0, m.start() - 64) : m.start()], text[m.end() : m.end() + 64]
+        ):
             cut = m.end()
     if not cut:
         spaces = [m.end() for m in _SPACE.finditer(text, _CHUNK_CHARS // 2, _CHUNK_CHARS)]
@@ -84,8 +86,11 @@ class DocumentBuilder:
             self._count += 1
             if self._count > limits.MAX_SENTENCES:
                 raise limits.SourceFileError(
-                    _("{source} has more than {limit} sentences; split it into several files and "
-                      "narrate them one by one.").format(source=self.source, limit=f"{limits.MAX_SENTENCES:,}"))
+                    _(
+                        "{source} has more than {limit} sentences; split it into several files and "
+                        "narrate them one by one."
+                    ).format(source=self.source, limit=f"{limits.MAX_SENTENCES:,}")
+                )
             self._sentences.append(sentence)
 
     def notice(self, text: str) -> None:
@@ -99,17 +104,25 @@ class DocumentBuilder:
     def _all_notices(self) -> tuple[str, ...]:
         if not self._left_out:
             return tuple(self.notices)
-        return (*self.notices, ngettext("{count} more notice like these was left out.",
-                                        "{count} more notices like these were left out.",
-                                        self._left_out).format(count=f"{self._left_out:,}"))
+        return (
+            *self.notices,
+            ngettext(
+                "{count} more notice like these was left out.",
+                "{count} more notices like these were left out.",
+                self._left_out,
+            ).format(count=f"{self._left_out:,}"),
+        )
 
     def _close(self) -> None:
         if not self._sentences:
             return
         if len(self.chapters) >= limits.MAX_CHAPTERS:
             raise limits.SourceFileError(
-                _("{source} has more than {limit} chapters; split it into several files and "
-                  "narrate them one by one.").format(source=self.source, limit=f"{limits.MAX_CHAPTERS:,}"))
+                _(
+                    "{source} has more than {limit} chapters; split it into several files and "
+                    "narrate them one by one."
+                ).format(source=self.source, limit=f"{limits.MAX_CHAPTERS:,}")
+            )
         title = title_text(self._title or "", limits.MAX_TITLE_CHARS)
         if not title:
             title = _("Chapter {number}").format(number=len(self.chapters) + 1)
@@ -120,6 +133,9 @@ class DocumentBuilder:
         self._close()
         if not self.chapters:
             raise limits.SourceFileError(
-                _("{source} holds no text to narrate.").format(source=self.source))
+                _("{source} holds no text to narrate.").format(source=self.source)
+            )
         title = title_text(self.title, limits.MAX_TITLE_CHARS) or self.chapters[0].title
-        return SourceDocument(title, self.kind, tuple(self.chapters), self._all_notices(), self.author)
+        return SourceDocument(
+            title, self.kind, tuple(self.chapters), self._all_notices(), self.author
+        )

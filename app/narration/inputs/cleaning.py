@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
-                        "\u2060-\u2064\ufeff\ufff9-\ufffb\ufffe\uffff]")
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u2064\ufeff\ufff9-\ufffb\ufffe\uffff]"
+)
 _SPACES = re.compile(r"\s+")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 

@@ -32,13 +32,16 @@ _ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
 _TITLE_PAGE_TYPE = re.compile(rb"""epub:type\s*=\s*["'][^"']{0,200}\btitlepage\b""", re.IGNORECASE)
 _TITLE_PAGE_NAMES = ("title_page", "titlepage", "title-page")
 _MAX_AUTHORS = 20
-_MAX_TITLE_PAGE_CHARS = 2000     # a title page with a long abstract is still under it
-_BOMB_FLOOR = 1024 * 1024     # small entries may pack well (a page of spaces); large ones may not
+_MAX_TITLE_PAGE_CHARS = 2000  # a title page with a long abstract is still under it
+_BOMB_FLOOR = 1024 * 1024  # small entries may pack well (a page of spaces); large ones may not
 
 
 def _not_epub(path: Path) -> SourceFileError:
-    return SourceFileError(_("{path} is not a readable EPUB book (its zip structure or package file "
-                             "is damaged).").format(path=path))
+    return SourceFileError(
+        _(
+            "{path} is not a readable EPUB book (its zip structure or package file is damaged)."
+        ).format(path=path)
+    )
 
 
 def check_zip(path: Path) -> None:
@@ -49,21 +52,37 @@ def check_zip(path: Path) -> None:
         with zipfile.ZipFile(path) as zf:
             entries = zf.infolist()
             if len(entries) > limits.MAX_ZIP_ENTRIES:
-                raise SourceFileError(_("{path} holds more than {limit} files; it is not a book we "
-                                        "read.").format(path=path, limit=f"{limits.MAX_ZIP_ENTRIES:,}"))
+                raise SourceFileError(
+                    _("{path} holds more than {limit} files; it is not a book we read.").format(
+                        path=path, limit=f"{limits.MAX_ZIP_ENTRIES:,}"
+                    )
+                )
             total = 0
             for entry in entries:
                 total += entry.file_size
                 ratio = entry.file_size / max(entry.compress_size, 1)
-                if (entry.file_size > limits.MAX_ZIP_ENTRY_BYTES or total > limits.MAX_ZIP_TOTAL_BYTES
-                        or (entry.file_size > _BOMB_FLOOR and ratio > limits.MAX_ZIP_RATIO)):
-                    raise SourceFileError(_("{path} unpacks to far more data than a book holds (a "
-                                            "\"zip bomb\"); it was not opened.").format(path=path))
+                if (
+                    entry.file_size > limits.MAX_ZIP_ENTRY_BYTES
+                    or total > limits.MAX_ZIP_TOTAL_BYTES
+                    or (entry.file_size > _BOMB_FLOOR and ratio > limits.MAX_ZIP_RATIO)
+                ):
+                    raise SourceFileError(
+                        _(
+                            "{path} unpacks to far more data than a book holds (a "
+                            '"zip bomb"); it was not opened.'
+                        ).format(path=path)
+                    )
             for entry in entries:
-                if entry.filename.lower().endswith((".opf", ".ncx", ".xhtml", ".html", ".htm", ".xml")):
+                if entry.filename.lower().endswith(
+                    (".opf", ".ncx", ".xhtml", ".html", ".htm", ".xml")
+                ):
                     if _ENTITY.search(_read_or_empty(zf, entry)):
-                        raise SourceFileError(_("{path} declares XML entities, which books never need; "
-                                                "it was not opened.").format(path=path))
+                        raise SourceFileError(
+                            _(
+                                "{path} declares XML entities, which books never need; "
+                                "it was not opened."
+                            ).format(path=path)
+                        )
     except SourceFileError:
         raise
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, NotImplementedError):
@@ -88,7 +107,14 @@ def _reader(path: Path, missing: set[str]):
         def read_file(self, name):
             try:
                 return super().read_file(name)
-            except (KeyError, zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError):
+            except (
+                KeyError,
+                zipfile.BadZipFile,
+                zlib.error,
+                EOFError,
+                NotImplementedError,
+                ValueError,
+            ):
                 missing.add(posixpath.normpath(name))
                 return b""
 
@@ -129,13 +155,17 @@ def read_epub(path: Path, source: str, title: str) -> SourceDocument:
         book = reader.load()
     except SourceFileError:
         raise
-    except Exception:   # ebooklib and lxml raise many kinds of errors on a damaged package
+    except Exception:  # ebooklib and lxml raise many kinds of errors on a damaged package
         raise _not_epub(path) from None
     names = book.get_metadata("DC", "title") or []
     book_title = names[0][0] if names and isinstance(names[0][0], str) else ""
     authors = _authors(book)
-    doc = DocumentBuilder(source, "epub", one_line(book_title) or title,
-                          author=one_line(", ".join(authors))[:limits.MAX_TITLE_CHARS])
+    doc = DocumentBuilder(
+        source,
+        "epub",
+        one_line(book_title) or title,
+        author=one_line(", ".join(authors))[: limits.MAX_TITLE_CHARS],
+    )
     toc = _toc_titles(book.toc)
     title_pages = _guide_title_pages(book)
     known = {one_line(n).casefold() for n in (book_title, *authors) if one_line(n)}
@@ -144,15 +174,18 @@ def read_epub(path: Path, source: str, title: str) -> SourceDocument:
         if item is None or item.get_type() != ITEM_DOCUMENT or isinstance(item, epub.EpubNav):
             continue
         if linear == "no":
-            continue                   # notes and asides outside the reading order
+            continue  # notes and asides outside the reading order
         name = posixpath.normpath(item.get_name() or "")
         try:
             if posixpath.normpath(posixpath.join(reader.opf_dir, name)) in missing:
                 raise ValueError("entry missing or damaged in the zip")
             blocks = html_blocks(_chapter_text(item.get_content()))
         except Exception:
-            doc.notice(_("The chapter {name} of {source} is damaged and was skipped.").format(
-                name=name, source=source))
+            doc.notice(
+                _("The chapter {name} of {source} is damaged and was skipped.").format(
+                    name=name, source=source
+                )
+            )
             continue
         if _is_title_page(name, item.content, blocks, known, name in title_pages):
             continue
@@ -162,7 +195,11 @@ def read_epub(path: Path, source: str, title: str) -> SourceDocument:
 
 def _authors(book) -> list[str]:
     creators = book.get_metadata("DC", "creator") or []
-    names = (one_line(c[0]) for c in creators[:_MAX_AUTHORS] if isinstance(c, tuple) and isinstance(c[0], str))
+    names = (
+        one_line(c[0])
+        for c in creators[:_MAX_AUTHORS]
+        if isinstance(c, tuple) and isinstance(c[0], str)
+    )
     return list(dict.fromkeys(n for n in names if n))
 
 
@@ -170,7 +207,11 @@ def _guide_title_pages(book) -> set[str]:
     """Documents an EPUB2 guide calls the title page."""
     pages = set()
     for ref in (book.guide or [])[:100]:
-        if isinstance(ref, dict) and ref.get("type") == "title-page" and isinstance(ref.get("href"), str):
+        if (
+            isinstance(ref, dict)
+            and ref.get("type") == "title-page"
+            and isinstance(ref.get("href"), str)
+        ):
             pages.add(posixpath.normpath(ref["href"].split("#")[0]))
     return pages
 
@@ -201,6 +242,11 @@ def _add_chapter(doc: DocumentBuilder, toc_title: str | None, blocks) -> None:
     chapter_title = one_line(toc_title or "") or heading
     doc.chapter(chapter_title)
     for i, (is_heading, text) in enumerate(blocks):
-        if i == 0 and is_heading and chapter_title and one_line(text).casefold() == chapter_title.casefold():
-            continue                   # the title itself, already the chapter's name
+        if (
+            i == 0
+            and is_heading
+            and chapter_title
+            and one_line(text).casefold() == chapter_title.casefold()
+        ):
+            continue  # the title itself, already the chapter's name
         doc.text(text)

@@ -14,8 +14,13 @@ from pathlib import Path
 from app.i18n import _
 from app.narration.inputs.limits import SourceFileError
 
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 # Share of characters that may be control characters (other than line ends and tabs) in text.
 _MAX_CONTROL_SHARE = 0.01
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
@@ -28,21 +33,31 @@ def file_size(path: Path) -> int:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise SourceFileError(_("The input file {path} does not exist.").format(path=path)) from None
+        raise SourceFileError(
+            _("The input file {path} does not exist.").format(path=path)
+        ) from None
     except OSError as exc:
-        raise SourceFileError(_("The input file {path} cannot be read ({error}).").format(
-            path=path, error=exc.strerror or exc)) from None
+        raise SourceFileError(
+            _("The input file {path} cannot be read ({error}).").format(
+                path=path, error=exc.strerror or exc
+            )
+        ) from None
     if stat.S_ISDIR(info.st_mode):
         raise SourceFileError(_("{path} is a folder; give a text file.").format(path=path))
     if not stat.S_ISREG(info.st_mode):
-        raise SourceFileError(_("{path} is not a regular file; give a book, text or subtitle file.").format(
-            path=path))
+        raise SourceFileError(
+            _("{path} is not a regular file; give a book, text or subtitle file.").format(path=path)
+        )
     return info.st_size
 
 
 def too_large(path: Path, limit: int) -> SourceFileError:
-    return SourceFileError(_("{path} is larger than the limit of {limit} MiB for this kind of file; "
-                             "split it into several files.").format(path=path, limit=limit // (1024 * 1024)))
+    return SourceFileError(
+        _(
+            "{path} is larger than the limit of {limit} MiB for this kind of file; "
+            "split it into several files."
+        ).format(path=path, limit=limit // (1024 * 1024))
+    )
 
 
 def read_bytes(path: Path, limit: int) -> bytes:
@@ -50,10 +65,13 @@ def read_bytes(path: Path, limit: int) -> bytes:
         raise too_large(path, limit)
     try:
         with open(path, "rb") as f:
-            data = f.read(limit + 1)   # the file may have grown since stat
+            data = f.read(limit + 1)  # the file may have grown since stat
     except OSError as exc:
-        raise SourceFileError(_("The input file {path} cannot be read ({error}).").format(
-            path=path, error=exc.strerror or exc)) from None
+        raise SourceFileError(
+            _("The input file {path} cannot be read ({error}).").format(
+                path=path, error=exc.strerror or exc
+            )
+        ) from None
     if len(data) > limit:
         raise too_large(path, limit)
     return data
@@ -68,7 +86,10 @@ def _utf16_without_bom(data: bytes) -> str | None:
     if units < 2 or len(data) % 2:
         return None
     nul_low, nul_high = data[0::2].count(0), data[1::2].count(0)
-    for nuls, others, encoding in ((nul_high, nul_low, "utf-16-le"), (nul_low, nul_high, "utf-16-be")):
+    for nuls, others, encoding in (
+        (nul_high, nul_low, "utf-16-le"),
+        (nul_low, nul_high, "utf-16-be"),
+    ):
         # "一" (U+4E00) puts a NUL on the other side: those may be many, never most.
         if nuls >= max(2, units * _MIN_UTF16_NUL_SHARE) and nuls >= 4 * others:
             try:
@@ -111,5 +132,8 @@ def decode_text(data: bytes, source: Path | str) -> str:
     if text is not None:
         if len(_CONTROL.findall(text)) <= _MAX_CONTROL_SHARE * len(text):
             return text
-    raise SourceFileError(_("{source} is not text in an encoding we can read; save it as UTF-8 "
-                            "and try again.").format(source=source))
+    raise SourceFileError(
+        _(
+            "{source} is not text in an encoding we can read; save it as UTF-8 and try again."
+        ).format(source=source)
+    )

@@ -11,20 +11,84 @@ from html.parser import HTMLParser
 
 from app.narration.inputs.cleaning import one_line
 
-_BLOCKS = {"p", "div", "br", "li", "tr", "td", "th", "blockquote", "section", "article", "aside",
-           "pre", "dd", "dt", "hr", "table", "ul", "ol", "dl", "figure", "figcaption", "header", "footer",
-           "h1", "h2", "h3", "h4", "h5", "h6", "body", "nav", "main", "caption"}
+_BLOCKS = {
+    "p",
+    "div",
+    "br",
+    "li",
+    "tr",
+    "td",
+    "th",
+    "blockquote",
+    "section",
+    "article",
+    "aside",
+    "pre",
+    "dd",
+    "dt",
+    "hr",
+    "table",
+    "ul",
+    "ol",
+    "dl",
+    "figure",
+    "figcaption",
+    "header",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "body",
+    "nav",
+    "main",
+    "caption",
+}
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
-_SKIPPED = {"script", "style", "head", "title", "svg", "math", "noscript", "template", "iframe",
-            "object", "audio", "video", "canvas", "rt", "rp", "button", "select", "textarea"}
-_VOID = {"img", "br", "hr", "meta", "link", "input", "source", "track", "wbr", "area", "base", "col",
-         "embed", "param"}
+_SKIPPED = {
+    "script",
+    "style",
+    "head",
+    "title",
+    "svg",
+    "math",
+    "noscript",
+    "template",
+    "iframe",
+    "object",
+    "audio",
+    "video",
+    "canvas",
+    "rt",
+    "rp",
+    "button",
+    "select",
+    "textarea",
+}
+_VOID = {
+    "img",
+    "br",
+    "hr",
+    "meta",
+    "link",
+    "input",
+    "source",
+    "track",
+    "wbr",
+    "area",
+    "base",
+    "col",
+    "embed",
+    "param",
+}
 
 
 class _TextParser(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.blocks: list[tuple[bool, str]] = []    # (is a heading, text)
+        self.blocks: list[tuple[bool, str]] = []  # (is a heading, text)
         self._parts: list[str] = []
         self._skip = 0
         self._heading = 0

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from app.engine.errors import StudioError
 
-MAX_TEXT_BYTES = 32 * 1024 * 1024          # .txt, .md, .srt, .vtt: a long novel in UTF-16 is ~8 MiB
-MAX_EPUB_BYTES = 256 * 1024 * 1024         # the zip itself (pictures make EPUBs large)
+MAX_TEXT_BYTES = 32 * 1024 * 1024  # .txt, .md, .srt, .vtt: a long novel in UTF-16 is ~8 MiB
+MAX_EPUB_BYTES = 256 * 1024 * 1024  # the zip itself (pictures make EPUBs large)
 MAX_ZIP_ENTRIES = 10_000
-MAX_ZIP_ENTRY_BYTES = 64 * 1024 * 1024     # one entry, unpacked
-MAX_ZIP_TOTAL_BYTES = 512 * 1024 * 1024    # all entries, unpacked
-MAX_ZIP_RATIO = 200                        # unpacked / packed for an entry above 1 MiB: a bomb
-MAX_CHAPTERS = 5_000                       # web novels run to thousands of chapters
+MAX_ZIP_ENTRY_BYTES = 64 * 1024 * 1024  # one entry, unpacked
+MAX_ZIP_TOTAL_BYTES = 512 * 1024 * 1024  # all entries, unpacked
+MAX_ZIP_RATIO = 200  # unpacked / packed for an entry above 1 MiB: a bomb
+MAX_CHAPTERS = 5_000  # web novels run to thousands of chapters
 MAX_SENTENCES = 300_000
 MAX_TITLE_CHARS = 200
-MAX_NOTICES = 100                          # a file of broken cues: the rest are counted
+MAX_NOTICES = 100  # a file of broken cues: the rest are counted
 
 
 class SourceFileError(StudioError):

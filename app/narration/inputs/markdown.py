@@ -53,7 +53,7 @@ def _blocks(text: str) -> list[tuple[int, str]]:
 def read_markdown(text: str, source: str, title: str) -> SourceDocument:
     m = _FRONT_MATTER.match(text[:_MAX_FRONT_MATTER])
     if m:
-        text = text[m.end():]
+        text = text[m.end() :]
     blocks = _blocks(text)
     counts = Counter(level for level, _ in blocks if level)
     repeated = [level for level, n in counts.items() if n > 1]
@@ -63,7 +63,7 @@ def read_markdown(text: str, source: str, title: str) -> SourceDocument:
     for level, words in blocks:
         if level and level < chapter_level:
             if doc.title == title:
-                doc.title = words.strip() or title     # the book's own title above its chapters
+                doc.title = words.strip() or title  # the book's own title above its chapters
             continue
         if level == chapter_level and level:
             doc.chapter(words)

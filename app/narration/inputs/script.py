@@ -19,14 +19,14 @@ _COLON = re.compile(r"^(?P<name>[^:：\[\]\n]{1,40}?)\s*[:：]\s*(?P<text>.*)$")
 _NOT_IN_NAME = re.compile(r"[.,;!?。，；！？\"“”()（）<>/\\]")
 _CONTROL_NAMES = {t.strip("[]") for t in INLINE} | {"speed", "oral", "laugh", "break"}
 _STAGE = re.compile(r"^\s*(?:\(.*\)|（.*）)\s*$")
-SCRIPT_SHARE = 0.6   # of non-blank lines naming a speaker
+SCRIPT_SHARE = 0.6  # of non-blank lines naming a speaker
 
 
 def _name_ok(name: str) -> bool:
     name = name.strip()
     if not name or _NOT_IN_NAME.search(name) or len(name.split()) > MAX_NAME_WORDS:
         return False
-    if not any(ch.isalpha() for ch in name):   # "14:30 we met" is a time, not a speaker
+    if not any(ch.isalpha() for ch in name):  # "14:30 we met" is a time, not a speaker
         return False
     return re.sub(r"_?\d+$", "", name.lower()) not in _CONTROL_NAMES
 
@@ -40,7 +40,9 @@ def speaker_line(line: str) -> tuple[str, str] | None:
             continue
         words = m.group("text")
         # "at 14:30" is a time and "http://" an address, not a speaker and their words.
-        if not words.startswith("//") and not (m.group("name")[-1:].isdigit() and words[:1].isdigit()):
+        if not words.startswith("//") and not (
+            m.group("name")[-1:].isdigit() and words[:1].isdigit()
+        ):
             return one_line(m.group("name")), m.group("text").strip()
     return None
 

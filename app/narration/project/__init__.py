@@ -8,13 +8,13 @@ from app.narration.project.records import Chapter, Sentence, SentenceStatus, Tak
 from app.narration.project.settings import ExportSettings
 
 __all__ = [
-           "Chapter",
-           "ExportSettings",
-           "Project",
-           "ProjectError",
-           "Sentence",
-           "SentenceStatus",
-           "Take",
-           "Voice",
-           "sentence_seed",
+    "Chapter",
+    "ExportSettings",
+    "Project",
+    "ProjectError",
+    "Sentence",
+    "SentenceStatus",
+    "Take",
+    "Voice",
+    "sentence_seed",
 ]

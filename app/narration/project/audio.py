@@ -14,8 +14,8 @@ import numpy as np
 SAMPLE_RATE = 24_000
 SUBTYPE = "PCM_24"
 MAX_TAKE_SECONDS = 600.0
-MAX_TAKE_BYTES = 48 * 1024 * 1024       # 600 s of 24-bit mono would be 43 MB even uncompressed
-HEADER_BYTES = 42                       # "fLaC" + STREAMINFO block header and body
+MAX_TAKE_BYTES = 48 * 1024 * 1024  # 600 s of 24-bit mono would be 43 MB even uncompressed
+HEADER_BYTES = 42  # "fLaC" + STREAMINFO block header and body
 
 
 class TakeAudioError(ValueError):
@@ -42,7 +42,7 @@ def decode(blob: bytes, expected_samples: int | None = None) -> np.ndarray:
         raise TakeAudioError("not a 24 kHz mono FLAC stream")
     try:
         audio, rate = sf.read(io.BytesIO(bytes(blob)), dtype="float32", always_2d=False)
-    except Exception as exc:      # libsndfile's errors have no common base class
+    except Exception as exc:  # libsndfile's errors have no common base class
         raise TakeAudioError(str(exc)) from None
     if rate != SAMPLE_RATE or audio.ndim != 1:
         raise TakeAudioError("not 24 kHz mono")
@@ -67,5 +67,8 @@ def header_ok(head: bytes, expected_samples: int | None = None) -> bool:
     rate = (info[10] << 12) | (info[11] << 4) | (info[12] >> 4)
     channels = ((info[12] >> 1) & 0x07) + 1
     total = ((info[13] & 0x0F) << 32) | int.from_bytes(info[14:18], "big")
-    return (rate == SAMPLE_RATE and channels == 1
-            and (expected_samples is None or total == expected_samples))
+    return (
+        rate == SAMPLE_RATE
+        and channels == 1
+        and (expected_samples is None or total == expected_samples)
+    )

@@ -22,5 +22,10 @@ class ProjectDiskFull(ProjectError, DiskFullError):
 
 def disk_full(project_file) -> ProjectDiskFull:
     folder = Path(project_file).parent
-    return ProjectDiskFull(_("The disk is full: free space on {folder}; the narration project {file} was not "
-                             "changed.").format(folder=folder, file=project_file), folder)
+    return ProjectDiskFull(
+        _(
+            "The disk is full: free space on {folder}; the narration project {file} was not "
+            "changed."
+        ).format(folder=folder, file=project_file),
+        folder,
+    )

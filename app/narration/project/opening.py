@@ -28,8 +28,12 @@ MAX_ROWS = 500_000
 
 
 def not_a_project(path: Path) -> ProjectError:
-    return ProjectError(_("{file} is not a ChatTTS Studio narration project (.ctsproj); open a project "
-                          "file, or make a new project from a book or script.").format(file=path))
+    return ProjectError(
+        _(
+            "{file} is not a ChatTTS Studio narration project (.ctsproj); open a project "
+            "file, or make a new project from a book or script."
+        ).format(file=path)
+    )
 
 
 def where(chapter_titles: dict, chapter_id, index) -> str:
@@ -37,7 +41,8 @@ def where(chapter_titles: dict, chapter_id, index) -> str:
     if chapter_id in chapter_titles and type(index) is int:
         number, title = chapter_titles[chapter_id]
         return _("Chapter {chapter} ('{title}'), sentence {sentence}").format(
-            chapter=number, title=title[:60], sentence=index + 1)
+            chapter=number, title=title[:60], sentence=index + 1
+        )
     return _("A sentence of an unknown chapter")
 
 
@@ -47,15 +52,28 @@ def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
         with open(path, "rb") as f:
             head = f.read(100)
     except FileNotFoundError:
-        raise ProjectError(_("The project {file} does not exist; check the name.").format(file=path)) from None
+        raise ProjectError(
+            _("The project {file} does not exist; check the name.").format(file=path)
+        ) from None
     except OSError as exc:
-        raise ProjectError(_("The project {file} cannot be read ({reason}).").format(
-            file=path, reason=exc.strerror or exc)) from None
-    if len(head) < 100 or head[:16] != SQLITE_HEADER or int.from_bytes(head[68:72], "big") != schema.APPLICATION_ID:
+        raise ProjectError(
+            _("The project {file} cannot be read ({reason}).").format(
+                file=path, reason=exc.strerror or exc
+            )
+        ) from None
+    if (
+        len(head) < 100
+        or head[:16] != SQLITE_HEADER
+        or int.from_bytes(head[68:72], "big") != schema.APPLICATION_ID
+    ):
         raise not_a_project(path)
     if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
-        raise ProjectError(_("The project {file} is read-only; copy it to a folder you can write to and "
-                             "open the copy.").format(file=path))
+        raise ProjectError(
+            _(
+                "The project {file} is read-only; copy it to a folder you can write to and "
+                "open the copy."
+            ).format(file=path)
+        )
     try:
         with closing(connect(path)) as con:
             schema.migrate(con, path)
@@ -66,8 +84,11 @@ def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
                 return path, notices, bad_takes
     except sqlite3.OperationalError as exc:
         if is_busy(exc):
-            raise ProjectError(_("The project {file} is busy in another program; close it there and try "
-                                 "again.").format(file=path)) from None
+            raise ProjectError(
+                _(
+                    "The project {file} is busy in another program; close it there and try again."
+                ).format(file=path)
+            ) from None
     except sqlite3.DatabaseError:
         pass
     from app.narration.project.salvage import salvage
@@ -79,20 +100,31 @@ def survey(con: sqlite3.Connection) -> tuple[list[str], set[int]]:
     """Check every row and each take's header (a few bytes each); say what is not usable."""
     notices: list[str] = []
     chapters = {}
-    for row in con.execute(f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT {MAX_ROWS}"):
+    for row in con.execute(
+        f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT {MAX_ROWS}"
+    ):
         chapter = chapter_from_row(row)
         if chapter is None:
-            notices.append(_("A chapter could not be read (its record is not valid); it and its sentences "
-                             "were left out."))
+            notices.append(
+                _(
+                    "A chapter could not be read (its record is not valid); it and its sentences "
+                    "were left out."
+                )
+            )
         else:
             chapters[chapter.id] = (len(chapters) + 1, chapter.title)
     chosen: dict[int, str] = {}
-    for row in con.execute(f"SELECT {SENTENCE_COLUMNS} FROM sentences ORDER BY chapter_id, idx LIMIT {MAX_ROWS}"):
+    for row in con.execute(
+        f"SELECT {SENTENCE_COLUMNS} FROM sentences ORDER BY chapter_id, idx LIMIT {MAX_ROWS}"
+    ):
         place = where(chapters, row[1], row[2])
         field = bad_sentence_field(row)
         if field is not None:
-            notices.append(_("{where}: its field '{field}' is not valid; the sentence was left out.").format(
-                where=place, field=field))
+            notices.append(
+                _("{where}: its field '{field}' is not valid; the sentence was left out.").format(
+                    where=place, field=field
+                )
+            )
         elif row[1] not in chapters:
             notices.append(_("A sentence belongs to no chapter of the project; it was left out."))
         elif row[12] is not None:
@@ -100,12 +132,17 @@ def survey(con: sqlite3.Connection) -> tuple[list[str], set[int]]:
     bad_takes: set[int] = set()
     for row in con.execute(f"SELECT {TAKE_COLUMNS} FROM takes ORDER BY id LIMIT {MAX_ROWS}"):
         take = take_from_row(row, takes_audio.SAMPLE_RATE)
-        if take is None or not _blob_header_ok(con, take.id, round(take.duration * takes_audio.SAMPLE_RATE)):
+        if take is None or not _blob_header_ok(
+            con, take.id, round(take.duration * takes_audio.SAMPLE_RATE)
+        ):
             if type(row[0]) is int:
                 bad_takes.add(row[0])
                 if row[0] in chosen:
-                    notices.append(_("{where}: its audio is damaged; the sentence will be rendered again.").format(
-                        where=chosen[row[0]]))
+                    notices.append(
+                        _(
+                            "{where}: its audio is damaged; the sentence will be rendered again."
+                        ).format(where=chosen[row[0]])
+                    )
     return notices, bad_takes
 
 
@@ -115,6 +152,5 @@ def _blob_header_ok(con: sqlite3.Connection, take_id: int, samples: int) -> bool
             if len(blob) > takes_audio.MAX_TAKE_BYTES:
                 return False
             return takes_audio.header_ok(blob.read(takes_audio.HEADER_BYTES), samples)
-    except sqlite3.Error:       # not a blob (text, NULL) or a page that cannot be read
+    except sqlite3.Error:  # not a blob (text, NULL) or a page that cannot be read
         return False
-

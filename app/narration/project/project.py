@@ -51,10 +51,13 @@ class Project(Edits):
         self.store = Store(path)
         self.notices: list[str] = notices
         self._bad_takes = bad_takes
-        meta = dict(r for r in self.store.rows("SELECT key, value FROM meta LIMIT 100")
-                    if isinstance(r[1], str) and len(r[1]) <= 70_000)
+        meta = dict(
+            r
+            for r in self.store.rows("SELECT key, value FROM meta LIMIT 100")
+            if isinstance(r[1], str) and len(r[1]) <= 70_000
+        )
         self.title: str = meta.get("title", "")[:1000]
-        self.author: str = meta.get("author", "")[:1000]          # a project from before it: ""
+        self.author: str = meta.get("author", "")[:1000]  # a project from before it: ""
         self.kind: str = meta.get("kind", "text")[:32]
         seed = meta.get("seed", "")
         self.seed: int = int(seed) if seed.isdigit() and int(seed) <= SEED_MAX else DEFAULT_SEED
@@ -63,8 +66,9 @@ class Project(Edits):
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
-    def create(cls, path, document: SourceDocument, *, seed: int = DEFAULT_SEED,
-               speaker: str | None = None) -> Project:
+    def create(
+        cls, path, document: SourceDocument, *, seed: int = DEFAULT_SEED, speaker: str | None = None
+    ) -> Project:
         """A new project file at `path` (which must not exist) holding `document`'s sentences,
         all pending, each with its own seed derived from `seed` and its place."""
         target = Path(os.fspath(path))
@@ -91,27 +95,44 @@ class Project(Edits):
 
     # -- reading -----------------------------------------------------------------------------
     def chapters(self) -> list[Chapter]:
-        rows = self.store.rows(f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT 20000")
+        rows = self.store.rows(
+            f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT 20000"
+        )
         return [c for c in map(chapter_from_row, rows) if c is not None]
 
     def chapter(self, chapter_id: int) -> Chapter:
         for chapter in self.chapters():
             if chapter.id == chapter_id:
                 return chapter
-        raise ProjectError(_("That chapter is no longer in the project {file}.").format(file=self.path))
+        raise ProjectError(
+            _("That chapter is no longer in the project {file}.").format(file=self.path)
+        )
 
     def _durations(self, con_rows) -> dict[int, float]:
-        return {tid: samples / SAMPLE_RATE for tid, samples in con_rows
-                if type(tid) is int and type(samples) is int and 0 <= samples <= 600 * SAMPLE_RATE
-                and tid not in self._bad_takes}
+        return {
+            tid: samples / SAMPLE_RATE
+            for tid, samples in con_rows
+            if type(tid) is int
+            and type(samples) is int
+            and 0 <= samples <= 600 * SAMPLE_RATE
+            and tid not in self._bad_takes
+        }
 
     def sentences(self, chapter_id: int | None = None) -> list[Sentence]:
-        where, params = ("WHERE chapter_id = ?", (chapter_id,)) if chapter_id is not None else ("", ())
-        rows = self.store.rows(f"SELECT {SENTENCE_COLUMNS} FROM sentences {where} "
-                               "ORDER BY chapter_id, idx, id LIMIT 500000", params)
-        durations = self._durations(self.store.rows(
-            f"SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id {where.replace('chapter_id', 's.chapter_id')}",
-            params))
+        where, params = (
+            ("WHERE chapter_id = ?", (chapter_id,)) if chapter_id is not None else ("", ())
+        )
+        rows = self.store.rows(
+            f"SELECT {SENTENCE_COLUMNS} FROM sentences {where} "
+            "ORDER BY chapter_id, idx, id LIMIT 500000",
+            params,
+        )
+        durations = self._durations(
+            self.store.rows(
+                f"SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id {where.replace('chapter_id', 's.chapter_id')}",
+                params,
+            )
+        )
         found = [s for s in (sentence_from_row(r, durations) for r in rows) if s is not None]
         if chapter_id is None:
             order = {c.id: c.index for c in self.chapters()}
@@ -120,40 +141,64 @@ class Project(Edits):
         return found
 
     def sentence(self, sentence_id: int) -> Sentence:
-        rows = self.store.rows(f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE id = ?", (sentence_id,))
-        durations = self._durations(self.store.rows(
-            "SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id WHERE s.id = ?",
-            (sentence_id,)))
+        rows = self.store.rows(
+            f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE id = ?", (sentence_id,)
+        )
+        durations = self._durations(
+            self.store.rows(
+                "SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id WHERE s.id = ?",
+                (sentence_id,),
+            )
+        )
         found = sentence_from_row(rows[0], durations) if rows else None
         if found is None:
-            raise ProjectError(_("That sentence is no longer in the project {file}.").format(file=self.path))
+            raise ProjectError(
+                _("That sentence is no longer in the project {file}.").format(file=self.path)
+            )
         return found
 
-    def pending(self, chapter_id: int | None = None, include_failed: bool = False) -> list[Sentence]:
+    def pending(
+        self, chapter_id: int | None = None, include_failed: bool = False
+    ) -> list[Sentence]:
         wanted = {SentenceStatus.PENDING} | ({SentenceStatus.FAILED} if include_failed else set())
         return [s for s in self.sentences(chapter_id) if s.status in wanted]
 
     def takes(self, sentence_id: int) -> list[Take]:
-        rows = self.store.rows(f"SELECT {TAKE_COLUMNS} FROM takes WHERE sentence_id = ? ORDER BY id LIMIT 10000",
-                               (sentence_id,))
-        return [t for t in (take_from_row(r, SAMPLE_RATE) for r in rows)
-                if t is not None and t.id not in self._bad_takes]
+        rows = self.store.rows(
+            f"SELECT {TAKE_COLUMNS} FROM takes WHERE sentence_id = ? ORDER BY id LIMIT 10000",
+            (sentence_id,),
+        )
+        return [
+            t
+            for t in (take_from_row(r, SAMPLE_RATE) for r in rows)
+            if t is not None and t.id not in self._bad_takes
+        ]
 
     def take_audio(self, take_id: int) -> np.ndarray:
         """The take's samples: float32, mono, 24 kHz."""
         rows = self.store.rows("SELECT samples, length(audio) FROM takes WHERE id = ?", (take_id,))
         if not rows:
-            raise ProjectError(_("That take is no longer in the project {file}.").format(file=self.path))
+            raise ProjectError(
+                _("That take is no longer in the project {file}.").format(file=self.path)
+            )
         samples, size = rows[0]
         try:
-            if take_id in self._bad_takes or not isinstance(size, int) or size > takes_audio.MAX_TAKE_BYTES:
+            if (
+                take_id in self._bad_takes
+                or not isinstance(size, int)
+                or size > takes_audio.MAX_TAKE_BYTES
+            ):
                 raise takes_audio.TakeAudioError("unusable")
             blob = self.store.rows("SELECT audio FROM takes WHERE id = ?", (take_id,))[0][0]
             return takes_audio.decode(blob, samples if type(samples) is int else -1)
         except takes_audio.TakeAudioError:
             self._bad_takes.add(take_id)
-            raise ProjectError(_("A take in the project {file} is damaged and cannot be played; regenerate "
-                                 "its sentence.").format(file=self.path)) from None
+            raise ProjectError(
+                _(
+                    "A take in the project {file} is damaged and cannot be played; regenerate "
+                    "its sentence."
+                ).format(file=self.path)
+            ) from None
 
     def rendered_chapters(self, chapter_ids: list[int] | None = None) -> list[RenderedChapter]:
         """Each chapter's chosen takes in reading order, for export. A chapter with sentences not
@@ -165,11 +210,22 @@ class Project(Edits):
             sentences = self.sentences(chapter.id)
             missing = [s for s in sentences if s.take_id is None]
             if missing:
-                raise ProjectError(_("{count} sentences of the chapter '{title}' have no audio yet; render "
-                                     "the project first.").format(count=len(missing), title=chapter.title))
-            out.append(RenderedChapter(chapter.title, tuple(
-                RenderedSentence(s.text, self.take_audio(s.take_id), s.start, s.end) for s in sentences),
-                SAMPLE_RATE))
+                raise ProjectError(
+                    _(
+                        "{count} sentences of the chapter '{title}' have no audio yet; render "
+                        "the project first."
+                    ).format(count=len(missing), title=chapter.title)
+                )
+            out.append(
+                RenderedChapter(
+                    chapter.title,
+                    tuple(
+                        RenderedSentence(s.text, self.take_audio(s.take_id), s.start, s.end)
+                        for s in sentences
+                    ),
+                    SAMPLE_RATE,
+                )
+            )
         return out
 
     # -- voices, lexicon, settings -------------------------------------------------------------
@@ -187,9 +243,14 @@ class Project(Edits):
             new = ExportSettings.model_validate({**base.model_dump(), **changes})
         except ValidationError as exc:
             field = ".".join(str(p) for p in exc.errors()[0].get("loc", ())) or "one_file"
-            raise ProjectError(_("The export setting '{field}' is not valid; choose a value in its range.").format(
-                field=field)) from None
+            raise ProjectError(
+                _("The export setting '{field}' is not valid; choose a value in its range.").format(
+                    field=field
+                )
+            ) from None
         with self.store.transaction() as con:
-            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('settings', ?)",
-                        (json.dumps(new.model_dump(mode="json")),))
+            con.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('settings', ?)",
+                (json.dumps(new.model_dump(mode="json")),),
+            )
         return new

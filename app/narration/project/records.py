@@ -14,12 +14,12 @@ from app.engine.library.records import MAX_REFERENCE
 from app.engine.request import SEED_MAX, SPEED_RANGE
 
 MAX_TITLE = 1_000
-MAX_SENTENCE = 10_000            # a source sentence is far shorter; a hostile row is not
+MAX_SENTENCE = 10_000  # a source sentence is far shorter; a hostile row is not
 MAX_ERROR = 4_000
 MAX_NAME = 200
 MAX_WORD = 500
-MAX_TIME = 10 * 24 * 3600.0      # cue times: ten days is no real subtitle file
-MAX_COUNT = 2**31 - 1            # ids, positions, generations, sample counts
+MAX_TIME = 10 * 24 * 3600.0  # cue times: ten days is no real subtitle file
+MAX_COUNT = 2**31 - 1  # ids, positions, generations, sample counts
 MAX_WORKER = 200
 
 
@@ -34,9 +34,9 @@ class Chapter:
     id: int
     index: int
     title: str
-    reference: str | None = None          # the chapter's locked voice: audio codes
-    reference_text: str | None = None     # and the transcript they were made from
-    reference_voice: str | None = None    # the script speaker whose voice it is (None: narrator)
+    reference: str | None = None  # the chapter's locked voice: audio codes
+    reference_text: str | None = None  # and the transcript they were made from
+    reference_voice: str | None = None  # the script speaker whose voice it is (None: narrator)
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Sentence:
     status: SentenceStatus
     locked: bool
     take_id: int | None
-    duration: float | None                # the chosen take's, seconds
+    duration: float | None  # the chosen take's, seconds
     error: str | None
 
 
@@ -88,34 +88,55 @@ def _opt_text(v, cap) -> bool:
 
 
 def _time(v) -> bool:
-    return v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
-                         and math.isfinite(v) and 0 <= v <= MAX_TIME)
+    return v is None or (
+        isinstance(v, (int, float))
+        and not isinstance(v, bool)
+        and math.isfinite(v)
+        and 0 <= v <= MAX_TIME
+    )
 
 
 CHAPTER_COLUMNS = "id, idx, title, reference, reference_text, reference_voice"
-SENTENCE_COLUMNS = "id, chapter_id, idx, text, speaker, start, end, seed, speed, status, locked, error, take_id"
+SENTENCE_COLUMNS = (
+    "id, chapter_id, idx, text, speaker, start, end, seed, speed, status, locked, error, take_id"
+)
 TAKE_COLUMNS = "id, sentence_id, seed, samples, created, worker"
 
 
 def chapter_from_row(row) -> Chapter | None:
     cid, idx, title, ref, ref_text, ref_voice = row
-    if not (_int(cid) and _int(idx) and _text(title, MAX_TITLE, empty=True)
-            and _opt_text(ref, MAX_REFERENCE) and _opt_text(ref_text, MAX_SENTENCE)
-            and _opt_text(ref_voice, MAX_NAME)):
+    if not (
+        _int(cid)
+        and _int(idx)
+        and _text(title, MAX_TITLE, empty=True)
+        and _opt_text(ref, MAX_REFERENCE)
+        and _opt_text(ref_text, MAX_SENTENCE)
+        and _opt_text(ref_voice, MAX_NAME)
+    ):
         return None
-    return Chapter(cid, idx, title, ref or None, ref_text if ref else None, ref_voice if ref else None)
+    return Chapter(
+        cid, idx, title, ref or None, ref_text if ref else None, ref_voice if ref else None
+    )
 
 
 def bad_sentence_field(row) -> str | None:
     """The first field of a sentence row that fails its check, or None."""
     sid, cid, idx, text, speaker, start, end, seed, speed, status, locked, error, take_id = row
-    checks = (("id", _int(sid)), ("chapter", _int(cid)), ("index", _int(idx)),
-              ("text", _text(text, MAX_SENTENCE)), ("speaker", _opt_text(speaker, MAX_NAME)),
-              ("start", _time(start)), ("end", _time(end)
-                                        and (end is None or start is None or end >= start)),
-              ("seed", _int(seed, 0, SEED_MAX)), ("speed", _int(speed, *SPEED_RANGE)),
-              ("status", status in tuple(SentenceStatus)), ("locked", locked in (0, 1) and type(locked) is int),
-              ("error", _opt_text(error, MAX_ERROR)), ("take", take_id is None or _int(take_id)))
+    checks = (
+        ("id", _int(sid)),
+        ("chapter", _int(cid)),
+        ("index", _int(idx)),
+        ("text", _text(text, MAX_SENTENCE)),
+        ("speaker", _opt_text(speaker, MAX_NAME)),
+        ("start", _time(start)),
+        ("end", _time(end) and (end is None or start is None or end >= start)),
+        ("seed", _int(seed, 0, SEED_MAX)),
+        ("speed", _int(speed, *SPEED_RANGE)),
+        ("status", status in tuple(SentenceStatus)),
+        ("locked", locked in (0, 1) and type(locked) is int),
+        ("error", _opt_text(error, MAX_ERROR)),
+        ("take", take_id is None or _int(take_id)),
+    )
     return next((name for name, ok in checks if not ok), None)
 
 
@@ -126,17 +147,36 @@ def sentence_from_row(row, durations: dict[int, float]) -> Sentence | None:
     status = SentenceStatus(status)
     duration = durations.get(take_id) if take_id is not None else None
     if duration is None:
-        take_id = None          # a chosen take that is gone or unreadable: nothing to play
+        take_id = None  # a chosen take that is gone or unreadable: nothing to play
         if status == SentenceStatus.DONE:
             status = SentenceStatus.PENDING
-    return Sentence(sid, cid, idx, text, speaker or None, None if start is None else float(start),
-                    None if end is None else float(end), seed, speed, status, bool(locked), take_id,
-                    duration, error)
+    return Sentence(
+        sid,
+        cid,
+        idx,
+        text,
+        speaker or None,
+        None if start is None else float(start),
+        None if end is None else float(end),
+        seed,
+        speed,
+        status,
+        bool(locked),
+        take_id,
+        duration,
+        error,
+    )
 
 
 def take_from_row(row, sample_rate: int) -> Take | None:
     tid, sid, seed, samples, created, worker = row
-    if not (_int(tid) and _int(sid) and _int(seed, 0, SEED_MAX) and _int(samples, 0, 600 * sample_rate)
-            and _text(created, 64, empty=True) and _opt_text(worker, MAX_WORKER)):
+    if not (
+        _int(tid)
+        and _int(sid)
+        and _int(seed, 0, SEED_MAX)
+        and _int(samples, 0, 600 * sample_rate)
+        and _text(created, 64, empty=True)
+        and _opt_text(worker, MAX_WORKER)
+    ):
         return None
     return Take(tid, sid, seed, samples / sample_rate, created, worker)

@@ -13,7 +13,7 @@ from app.engine import sqlite_file
 from app.i18n import _
 from app.narration.project.errors import ProjectError
 
-APPLICATION_ID = 0x43545350      # "CTSP"
+APPLICATION_ID = 0x43545350  # "CTSP"
 MIGRATIONS: dict[int, list[str]] = {
     1: [
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -48,8 +48,13 @@ def initialize(con: sqlite3.Connection) -> None:
 
 def migrate(con: sqlite3.Connection, path) -> int:
     """Bring the file up to SCHEMA_VERSION; returns the version it had."""
+
     def newer(version: int) -> ProjectError:
-        return ProjectError(_("The narration project {file} was made by a newer ChatTTS Studio "
-                              "(schema {version}); update the program to open it.").format(file=path, version=version))
+        return ProjectError(
+            _(
+                "The narration project {file} was made by a newer ChatTTS Studio "
+                "(schema {version}); update the program to open it."
+            ).format(file=path, version=version)
+        )
 
     return sqlite_file.migrate(con, MIGRATIONS, newer)

@@ -23,8 +23,11 @@ class Store(SqliteFile):
     def error(self, exc: sqlite3.Error) -> ProjectError:
         if is_disk_full(exc):
             return disk_full(self.path)
-        return ProjectError(_("The narration project {file} could not be read or changed ({reason}); "
-                              "close other programs using it and check that the disk is not full.").format(
-            file=self.path, reason=exc))
+        return ProjectError(
+            _(
+                "The narration project {file} could not be read or changed ({reason}); "
+                "close other programs using it and check that the disk is not full."
+            ).format(file=self.path, reason=exc)
+        )
 
     _error = error

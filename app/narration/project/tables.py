@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-MAX_SKIPS = 64     # doubling steps: 64 of them pass any 64-bit id
+MAX_SKIPS = 64  # doubling steps: 64 of them pass any 64-bit id
 
 
 def scan(con: sqlite3.Connection, table: str, columns: str, limit: int) -> tuple[list[tuple], bool]:
@@ -14,8 +14,10 @@ def scan(con: sqlite3.Connection, table: str, columns: str, limit: int) -> tuple
     last, step, skips, lost = -1, 1, 0, False
     while len(rows) < limit:
         try:
-            cursor = con.execute(f"SELECT {columns} FROM {table} WHERE id > ? ORDER BY id LIMIT ?",
-                                 (last, limit - len(rows)))
+            cursor = con.execute(
+                f"SELECT {columns} FROM {table} WHERE id > ? ORDER BY id LIMIT ?",
+                (last, limit - len(rows)),
+            )
             for row in cursor:
                 rows.append(row)
                 if type(row[0]) is int:

@@ -7,5 +7,11 @@ from app.ui.controllers.history import HistoryController
 from app.ui.controllers.model import ModelController, ModelState
 from app.ui.controllers.speech import NotReady, SpeechController
 
-__all__ = ["DoctorController", "HistoryController", "ModelController", "ModelState", "NotReady",
-           "SpeechController"]
+__all__ = [
+    "DoctorController",
+    "HistoryController",
+    "ModelController",
+    "ModelState",
+    "NotReady",
+    "SpeechController",
+]

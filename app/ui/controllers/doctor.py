@@ -14,9 +14,9 @@ from app.workers.doctor_worker import DoctorThread
 
 
 class DoctorController(QObject):
-    started = Signal(bool)             # quick
+    started = Signal(bool)  # quick
     reportReady = Signal(object, bool)  # Report, quick
-    failed = Signal(str)               # the sentence to show
+    failed = Signal(str)  # the sentence to show
 
     def __init__(self, model_dir, probe_factory=None, parent=None):
         """`model_dir`: a callable giving the model folder to check."""

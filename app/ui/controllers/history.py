@@ -33,16 +33,22 @@ def open_library(history: HistoryStore | None = None, voices: VoiceLibrary | Non
         log.error("library not opened: %s", exc)
         scratch = Path(tempfile.mkdtemp(prefix="chattts-studio-library-"))
         fallback = Library(scratch)
-        return history or HistoryStore(fallback), voices or VoiceLibrary(fallback), str(exc), scratch
+        return (
+            history or HistoryStore(fallback),
+            voices or VoiceLibrary(fallback),
+            str(exc),
+            scratch,
+        )
 
 
 class HistoryController(QObject):
-    changed = Signal()          # entries were added or deleted
-    added = Signal(str)         # the new entry's id
-    notSaved = Signal(str)      # a result was heard but could not be kept: the reason
+    changed = Signal()  # entries were added or deleted
+    added = Signal(str)  # the new entry's id
+    notSaved = Signal(str)  # a result was heard but could not be kept: the reason
 
-    def __init__(self, history: HistoryStore | None = None, voices: VoiceLibrary | None = None,
-                 parent=None):
+    def __init__(
+        self, history: HistoryStore | None = None, voices: VoiceLibrary | None = None, parent=None
+    ):
         super().__init__(parent)
         self._store, self.voices, self.problem, self._scratch = open_library(history, voices)
 

@@ -19,27 +19,28 @@ _NONE = object()
 
 
 class ModelState(Enum):
-    UNKNOWN = "unknown"      # not looked at yet, or its files are there and loading is next
-    MISSING = "missing"      # the folder lacks model files (`missing_folder` says which)
+    UNKNOWN = "unknown"  # not looked at yet, or its files are there and loading is next
+    MISSING = "missing"  # the folder lacks model files (`missing_folder` says which)
     LOADING = "loading"
-    READY = "ready"          # `status` describes what was loaded
-    FAILED = "failed"        # `error` is the sentence the engine gave
+    READY = "ready"  # `status` describes what was loaded
+    FAILED = "failed"  # `error` is the sentence the engine gave
 
 
-DEVICE_KEY = "model/device"   # the session's device override (app/ui/settings.py)
+DEVICE_KEY = "model/device"  # the session's device override (app/ui/settings.py)
 
 
 @dataclass(frozen=True)
 class DeviceNotice:
     """A device that could not be used and what runs instead (the window words it)."""
-    asked: str        # the DeviceOption value that failed or cannot run
-    reason: str       # the engine's or the doctor's sentence
-    running: str      # the device the model is back on ("cpu", "cuda:0") or the option used
-    at_start: bool = False   # the saved device, found unusable when the model loads
+
+    asked: str  # the DeviceOption value that failed or cannot run
+    reason: str  # the engine's or the doctor's sentence
+    running: str  # the device the model is back on ("cpu", "cuda:0") or the option used
+    at_start: bool = False  # the saved device, found unusable when the model loads
 
 
 class ModelController(QObject):
-    stateChanged = Signal(object)      # ModelState
+    stateChanged = Signal(object)  # ModelState
     deviceNoticeChanged = Signal()
 
     def __init__(self, settings, worker_thread, parent=None, device_probe=None):
@@ -61,14 +62,19 @@ class ModelController(QObject):
         # is saved only once its own load ends well; a failure goes back to what worked.
         self._loads: deque[tuple[str, object] | None] = deque()
         self._trial: tuple[str, object] | None = None
-        self._worked: str | None = None       # the device the last good load ran on
+        self._worked: str | None = None  # the device the last good load ran on
         worker = worker_thread.worker
         worker.loadStarted.connect(self._on_load_started)
         worker.loaded.connect(self.on_loaded)
         worker.loadFailed.connect(self._on_load_failed)
 
-    def _set(self, state: ModelState, status: ModelStatus | None = None, error: str | None = None,
-             missing: str | None = None) -> None:
+    def _set(
+        self,
+        state: ModelState,
+        status: ModelStatus | None = None,
+        error: str | None = None,
+        missing: str | None = None,
+    ) -> None:
         self.state, self.status, self.error, self.missing_folder = state, status, error, missing
         self.stateChanged.emit(state)
 
@@ -123,8 +129,9 @@ class ModelController(QObject):
         trial, self._trial = self._trial, None
         if self.check_presence():
             self._loads.append(trial)
-            self._worker.requestLoad.emit(str(self.model_dir()), self._device_to_load(),
-                                          self.settings.precision)
+            self._worker.requestLoad.emit(
+                str(self.model_dir()), self._device_to_load(), self.settings.precision
+            )
 
     def set_model_dir(self, path: str) -> None:
         self.settings.model_dir = path
@@ -136,7 +143,9 @@ class ModelController(QObject):
         else tried, and saved only once the model loads on it (tests/ui/test_device_switch.py)."""
         problem = self.device_problem(device)
         if problem is not None:
-            self._set_notice(DeviceNotice(device, problem, self.status.device if self.status else ""))
+            self._set_notice(
+                DeviceNotice(device, problem, self.status.device if self.status else "")
+            )
             return
         self._set_notice(None)
         overrides = self.settings.overrides
@@ -168,7 +177,11 @@ class ModelController(QObject):
         from app.engine.text.prepare import prepare_text
 
         synth = self.synthesizer()
-        return synth.prepare(text) if synth is not None else prepare_text(text, PronunciationDictionary())
+        return (
+            synth.prepare(text)
+            if synth is not None
+            else prepare_text(text, PronunciationDictionary())
+        )
 
     @Slot(str)
     def _on_load_started(self, _root: str) -> None:
@@ -178,7 +191,7 @@ class ModelController(QObject):
     def on_loaded(self, status: ModelStatus) -> None:
         trial = self._loads.popleft() if self._loads else None
         if trial is not None:
-            self.settings.device = trial[0]        # it worked: now it is the user's choice
+            self.settings.device = trial[0]  # it worked: now it is the user's choice
         self._worked = status.device
         self._set(ModelState.READY, status=status)
 
@@ -188,11 +201,11 @@ class ModelController(QObject):
         if trial is not None:
             device, before = trial
             overrides = self.settings.overrides
-            if overrides.get(DEVICE_KEY) == device:    # no later choice replaced it
+            if overrides.get(DEVICE_KEY) == device:  # no later choice replaced it
                 overrides.pop(DEVICE_KEY, None)
                 if before is not _NONE:
                     overrides[DEVICE_KEY] = before
-            if self._worked is not None:           # a device worked before: back on it
+            if self._worked is not None:  # a device worked before: back on it
                 self._set_notice(DeviceNotice(device, message, self._worked))
                 self.load()
                 return

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 # Seconds of speech per character: about four Chinese characters a second, fifteen letters of English.
 CJK_SECONDS, OTHER_SECONDS = 0.25, 0.067
-LAST_STEP = 0.99           # what a request short of its end shows at most
+LAST_STEP = 0.99  # what a request short of its end shows at most
 
 
 def guess_seconds(text: str) -> float:
@@ -20,8 +20,8 @@ def guess_seconds(text: str) -> float:
 class SpeechProgress:
     def __init__(self, text: str):
         self._guess = guess_seconds(text)
-        self.seconds = 0.0           # audio made so far
-        self._seconds_done = 0.0     # of it, in finished sentences
+        self.seconds = 0.0  # audio made so far
+        self._seconds_done = 0.0  # of it, in finished sentences
         self.done = self.total = 0
         self._shown = 0.0
 
@@ -41,5 +41,7 @@ class SpeechProgress:
             return 1.0
         expected = self._seconds_done / self.done * self.total if self.done else self._guess
         by_sentences = self.done / self.total if self.total else 0.0
-        self._shown = max(self._shown, min(LAST_STEP, max(by_sentences, self.seconds / max(expected, 1e-6))))
+        self._shown = max(
+            self._shown, min(LAST_STEP, max(by_sentences, self.seconds / max(expected, 1e-6)))
+        )
         return self._shown

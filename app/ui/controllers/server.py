@@ -36,20 +36,20 @@ class ServerPhase(Enum):
 
 
 class ServerProblem(Enum):
-    PORT_BUSY = "port_busy"            # another program listens on the port
-    NO_PERMISSION = "no_permission"    # the system refused the port
-    NEEDS_KEY = "needs_key"            # other computers may call it only with a key
-    FAILED = "failed"                  # anything else; the log has the details
+    PORT_BUSY = "port_busy"  # another program listens on the port
+    NO_PERMISSION = "no_permission"  # the system refused the port
+    NEEDS_KEY = "needs_key"  # other computers may call it only with a key
+    FAILED = "failed"  # anything else; the log has the details
 
 
 @dataclass(frozen=True)
 class ServerStatus:
     phase: ServerPhase
     port: int = DEFAULT_PORT
-    network: bool = False              # listening for other computers, not only this one
+    network: bool = False  # listening for other computers, not only this one
     has_key: bool = False
-    model_ready: bool = False          # requests get 503 until the window's model is loaded
-    test_model: bool = False           # random weights: the server returns noise, not speech
+    model_ready: bool = False  # requests get 503 until the window's model is loaded
+    test_model: bool = False  # random weights: the server returns noise, not speech
     problem: ServerProblem | None = None
 
 
@@ -74,16 +74,20 @@ def curl_line(port: int, network: bool, key: str | None, windows: bool | None = 
     windows = sys.platform == "win32" if windows is None else windows
     auth = f' -H "Authorization: Bearer {key}"' if key else ""
     body = '{\\"model\\":\\"tts-1\\",\\"voice\\":\\"alloy\\",\\"input\\":\\"Hello\\"}'
-    return (f'{"curl.exe" if windows else "curl"} {base_url(port, network)}/audio/speech{auth} '
-            f'-H "Content-Type: application/json" -d "{body}" -o hello.mp3')
+    return (
+        f"{'curl.exe' if windows else 'curl'} {base_url(port, network)}/audio/speech{auth} "
+        f'-H "Content-Type: application/json" -d "{body}" -o hello.mp3'
+    )
 
 
 def powershell_line(port: int, network: bool, key: str | None) -> str:
     """The same request for PowerShell, whose quoting a native curl line does not survive."""
     auth = f" -Headers @{{Authorization='Bearer {key}'}}" if key else ""
-    return (f"Invoke-WebRequest -Method Post -Uri {base_url(port, network)}/audio/speech{auth} "
-            "-ContentType application/json -Body '{\"model\":\"tts-1\",\"voice\":\"alloy\",\"input\":\"Hello\"}' "
-            "-OutFile hello.mp3")
+    return (
+        f"Invoke-WebRequest -Method Post -Uri {base_url(port, network)}/audio/speech{auth} "
+        '-ContentType application/json -Body \'{"model":"tts-1","voice":"alloy","input":"Hello"}\' '
+        "-OutFile hello.mp3"
+    )
 
 
 def port_problem(host: str, port: int) -> ServerProblem | None:
@@ -103,14 +107,14 @@ def port_problem(host: str, port: int) -> ServerProblem | None:
 
 
 class SpeechServerController(QObject):
-    stateChanged = Signal(object)      # ServerStatus
+    stateChanged = Signal(object)  # ServerStatus
 
     def __init__(self, model, parent=None):
         super().__init__(parent)
         self._model = model
         self._server = None
         self._thread: threading.Thread | None = None
-        self._state = None             # app.server.app.ServerState while it runs
+        self._state = None  # app.server.app.ServerState while it runs
         self._status = ServerStatus(ServerPhase.STOPPED)
         self._poll = QTimer(self)
         self._poll.setInterval(POLL_MS)
@@ -152,8 +156,14 @@ class SpeechServerController(QObject):
         self._state = ServerState(api_key=key)
         self._follow_model()
         # Stop cancels requests in progress after 2 s instead of waiting for them to end.
-        config = uvicorn.Config(create_app(self._state), host=host, port=port, log_level="warning",
-                                lifespan="off", timeout_graceful_shutdown=2)
+        config = uvicorn.Config(
+            create_app(self._state),
+            host=host,
+            port=port,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=2,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="speech-server", daemon=True)
         self._thread.start()
@@ -188,8 +198,12 @@ class SpeechServerController(QObject):
             self._poll.stop()
             failed = phase is ServerPhase.STARTING and not self._server.started
             self._server = self._thread = self._state = None
-            self._set(self._status, phase=ServerPhase.STOPPED, problem=ServerProblem.FAILED if failed else None,
-                      model_ready=False)
+            self._set(
+                self._status,
+                phase=ServerPhase.STOPPED,
+                problem=ServerProblem.FAILED if failed else None,
+                model_ready=False,
+            )
 
     @Slot(object)
     def _on_model_state(self, _state) -> None:
@@ -205,8 +219,11 @@ class SpeechServerController(QObject):
     def _set(self, status: ServerStatus, **changes) -> None:
         engine = self._state.engine if self._state is not None else None
         fields = dict(vars(status))
-        fields.update(model_ready=engine is not None,
-                      test_model=bool(engine is not None and engine.synthesizer.test_model), problem=None)
+        fields.update(
+            model_ready=engine is not None,
+            test_model=bool(engine is not None and engine.synthesizer.test_model),
+            problem=None,
+        )
         fields.update(changes)
         self._status = ServerStatus(**fields)
         self.stateChanged.emit(self._status)

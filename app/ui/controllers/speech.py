@@ -22,19 +22,19 @@ class NotReady(Exception):
 
 
 class SpeechController(QObject):
-    started = Signal()                      # a request went to the worker
-    progress = Signal(int, int)             # segments done, segments total
-    fraction = Signal(float)                # 0..1 of the request, moved by each piece of audio
+    started = Signal()  # a request went to the worker
+    progress = Signal(int, int)  # segments done, segments total
+    fraction = Signal(float)  # 0..1 of the request, moved by each piece of audio
     finished = Signal(object, object, bool)  # SynthesisRequest, SynthesisResult, audition
-    failed = Signal(str)                    # the sentence to show
-    stopped = Signal()                      # the user stopped the request (it ends at once here)
-    stopConfirmed = Signal()                # the worker has really ended a stopped request
+    failed = Signal(str)  # the sentence to show
+    stopped = Signal()  # the user stopped the request (it ends at once here)
+    stopConfirmed = Signal()  # the worker has really ended a stopped request
     busyChanged = Signal(bool)
-    outputChanged = Signal()                # another sound output is in use
+    outputChanged = Signal()  # another sound output is in use
     referenceReady = Signal(str, str, str)  # audio codes, transcript, source file
     referenceFailed = Signal(str)
-    bufferingChanged = Signal(bool)         # playback waits for audio (between sentences, in a pause)
-    _outputState = Signal(object)           # BufferState, from the audio thread (queued)
+    bufferingChanged = Signal(bool)  # playback waits for audio (between sentences, in a pause)
+    _outputState = Signal(object)  # BufferState, from the audio thread (queued)
 
     def __init__(self, worker_thread, model, output, parent=None):
         super().__init__(parent)

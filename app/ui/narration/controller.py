@@ -23,20 +23,24 @@ from app.workers.narration_worker import NarrationThread
 log = logging.getLogger("chattts_studio.ui")
 
 SAMPLE_RATE = 24_000
-PLAY_GAP_S = 0.3            # between sentences when playing on from one
-PLAY_LIMIT_S = 20 * 60      # play-from-here stops after this much audio (memory, not taste)
+PLAY_GAP_S = 0.3  # between sentences when playing on from one
+PLAY_LIMIT_S = 20 * 60  # play-from-here stops after this much audio (memory, not taste)
 
 
 class NarrationController(QObject):
-    opened = Signal()                    # a project was opened or created
-    rowChanged = Signal(object)          # Row: a sentence's new state
-    chapterChanged = Signal(object)      # chapter id whose rows and waveform changed
-    waveformsReady = Signal()            # more of the chapter waveform can be drawn
+    opened = Signal()  # a project was opened or created
+    rowChanged = Signal(object)  # Row: a sentence's new state
+    chapterChanged = Signal(object)  # chapter id whose rows and waveform changed
+    waveformsReady = Signal()  # more of the chapter waveform can be drawn
     renderStarted = Signal()
-    renderProgress = Signal(object)      # app.narration.progress.RenderProgress
-    renderEnded = Signal(str, int)       # "finished", "stopped", "cancelled" or "failed"; failed sentences
-    failed = Signal(str)                 # the sentence to show
-    exportEnded = Signal(object, object)  # files written (list of str) or None after a failure; warnings
+    renderProgress = Signal(object)  # app.narration.progress.RenderProgress
+    renderEnded = Signal(
+        str, int
+    )  # "finished", "stopped", "cancelled" or "failed"; failed sentences
+    failed = Signal(str)  # the sentence to show
+    exportEnded = Signal(
+        object, object
+    )  # files written (list of str) or None after a failure; warnings
 
     def __init__(self, model, speech, parent=None, renderer_factory=None, render_options=None):
         """`renderer_factory(project, engine, **render_options())`: app.narration.render.Renderer
@@ -63,7 +67,7 @@ class NarrationController(QObject):
         self._rendering_project = None
         from app.ui.narration.render_target import RenderTarget
 
-        self.target = RenderTarget()     # where the next render runs (the window's model by default)
+        self.target = RenderTarget()  # where the next render runs (the window's model by default)
 
     # -- opening ------------------------------------------------------------------------------
     def open(self, path: str) -> list[str]:
@@ -179,7 +183,9 @@ class NarrationController(QObject):
 
     def compare(self, first_take, second_take) -> bool:
         gap = np.zeros(int(SAMPLE_RATE * 0.6), np.float32)
-        audio = np.concatenate([self._audio_or_silence(first_take), gap, self._audio_or_silence(second_take)])
+        audio = np.concatenate(
+            [self._audio_or_silence(first_take), gap, self._audio_or_silence(second_take)]
+        )
         return self.speech.play_audio(audio, SAMPLE_RATE)
 
     def play_from(self, sentence_id) -> bool:
@@ -213,20 +219,28 @@ class NarrationController(QObject):
         engine = self.model.engine()
         if self.project is None or self.rendering:
             return False
-        if self.target.kind != "window" and sentence_ids is None:     # a new take stays in the window
+        if self.target.kind != "window" and sentence_ids is None:  # a new take stays in the window
             from app.ui.narration.render_target import farm_factory
 
             settings = self.model.settings
-            engine = farm_factory(self.target, self.model.model_dir(), self.model.effective_device(),
-                                  settings.precision)
+            engine = farm_factory(
+                self.target,
+                self.model.model_dir(),
+                self.model.effective_device(),
+                settings.precision,
+            )
         if engine is None:
             self.failed.emit(self.tr("Load a model first: narration is rendered by the model."))
             return False
         self.rendering, self.paused = True, False
         self._rendering_project = self.project
         self.renderStarted.emit()
-        self._thread.requestRender.emit(self.project, engine, list(sentence_ids) if sentence_ids else None,
-                                        self._render_options())
+        self._thread.requestRender.emit(
+            self.project,
+            engine,
+            list(sentence_ids) if sentence_ids else None,
+            self._render_options(),
+        )
         return True
 
     def pause(self) -> None:

@@ -21,7 +21,7 @@ EMPTY = (np.zeros(0, np.float32), np.zeros(0, np.float32))
 
 
 class _Relay(QObject):
-    done = Signal(object, object)      # project, {take id: (mins, maxs)}
+    done = Signal(object, object)  # project, {take id: (mins, maxs)}
 
 
 class _Job(QRunnable):
@@ -34,14 +34,14 @@ class _Job(QRunnable):
         for take_id in self.take_ids:
             try:
                 found[take_id] = envelope(self.project.take_audio(take_id), CHAPTER_BLOCK)
-            except StudioError as exc:   # a damaged take: drawn as nothing; playing it says why
+            except StudioError as exc:  # a damaged take: drawn as nothing; playing it says why
                 log.warning("take %s not drawn: %s", take_id, exc)
                 found[take_id] = EMPTY
         self.relay.done.emit(self.project, found)
 
 
 class EnvelopeCache(QObject):
-    ready = Signal()                   # more takes can be drawn
+    ready = Signal()  # more takes can be drawn
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -61,13 +61,20 @@ class EnvelopeCache(QObject):
     def waveform(self, sentences) -> Waveform:
         """The chosen takes of these sentences whose envelopes are ready; the others are asked
         for and come with `ready`."""
-        missing = [s.take_id for s in sentences if s.take_id is not None
-                   and s.take_id not in self._envelopes and s.take_id not in self._asked]
+        missing = [
+            s.take_id
+            for s in sentences
+            if s.take_id is not None
+            and s.take_id not in self._envelopes
+            and s.take_id not in self._asked
+        ]
         if missing and self.project is not None:
             self._asked.update(missing)
             self._pool.start(_Job(self.project, missing, self._relay))
-        return Waveform.of_envelopes([(s.id, self._envelopes[s.take_id]) for s in sentences
-                                      if s.take_id in self._envelopes], block=CHAPTER_BLOCK)
+        return Waveform.of_envelopes(
+            [(s.id, self._envelopes[s.take_id]) for s in sentences if s.take_id in self._envelopes],
+            block=CHAPTER_BLOCK,
+        )
 
     def pending(self) -> bool:
         return bool(self._asked)

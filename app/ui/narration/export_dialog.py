@@ -46,19 +46,35 @@ class ExportDialog(Retranslating, QDialog):
         # stood bare); the check boxes carry their own text
         # (test_every_export_field_is_labelled_and_its_unit_translated).
         self.labels: dict[QWidget, QLabel] = {}
-        for widget in (self.format, self.one_file, self.per_chapter, self.subtitles, self.normalize, self.loudness,
-                       self.sentence_pause, self.chapter_pause):
+        for widget in (
+            self.format,
+            self.one_file,
+            self.per_chapter,
+            self.subtitles,
+            self.normalize,
+            self.loudness,
+            self.sentence_pause,
+            self.chapter_pause,
+        ):
             if isinstance(widget, QCheckBox):
                 self.form.addRow(widget)
             else:
                 label = self.labels[widget] = QLabel()
                 label.setBuddy(widget)
                 self.form.addRow(label, widget)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        for box in (self.one_file, self.per_chapter):     # at least one of them, as ExportSettings asks
-            box.toggled.connect(lambda _on: self.ok_button.setEnabled(
-                self.one_file.isChecked() or self.per_chapter.isChecked()))
+        for box in (
+            self.one_file,
+            self.per_chapter,
+        ):  # at least one of them, as ExportSettings asks
+            box.toggled.connect(
+                lambda _on: self.ok_button.setEnabled(
+                    self.one_file.isChecked() or self.per_chapter.isChecked()
+                )
+            )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -89,12 +105,15 @@ class ExportDialog(Retranslating, QDialog):
 
     def values(self) -> dict:
         """The fields of ExportSettings that this dialog sets."""
-        return {"format": FORMATS[self.format.currentIndex()], "one_file": self.one_file.isChecked(),
-                "per_chapter": self.per_chapter.isChecked(),
-                "subtitles": SUBTITLES[self.subtitles.currentIndex()],
-                "loudness": float(self.loudness.value()) if self.normalize.isChecked() else None,
-                "sentence_pause": float(self.sentence_pause.value()),
-                "chapter_pause": float(self.chapter_pause.value())}
+        return {
+            "format": FORMATS[self.format.currentIndex()],
+            "one_file": self.one_file.isChecked(),
+            "per_chapter": self.per_chapter.isChecked(),
+            "subtitles": SUBTITLES[self.subtitles.currentIndex()],
+            "loudness": float(self.loudness.value()) if self.normalize.isChecked() else None,
+            "sentence_pause": float(self.sentence_pause.value()),
+            "chapter_pause": float(self.chapter_pause.value()),
+        }
 
     @staticmethod
     def _defaults():
@@ -111,10 +130,13 @@ class ExportDialog(Retranslating, QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Export the narration"))
-        for widget, text in ((self.format, self.tr("Format")), (self.subtitles, self.tr("Subtitles")),
-                             (self.loudness, self.tr("Target loudness")),
-                             (self.sentence_pause, self.tr("Pause between sentences")),
-                             (self.chapter_pause, self.tr("Pause between chapters"))):
+        for widget, text in (
+            (self.format, self.tr("Format")),
+            (self.subtitles, self.tr("Subtitles")),
+            (self.loudness, self.tr("Target loudness")),
+            (self.sentence_pause, self.tr("Pause between sentences")),
+            (self.chapter_pause, self.tr("Pause between chapters")),
+        ):
             self.labels[widget].setText(text)
         self.loudness.setSuffix(" " + self.tr("LUFS"))
         for spin in (self.sentence_pause, self.chapter_pause):

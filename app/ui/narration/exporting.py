@@ -14,10 +14,17 @@ def choose_target(parent, project_path: Path | None, settings) -> str | None:
     """The file to write (its name also names the per-chapter files), or None if cancelled."""
     stem = project_path.with_suffix("") if project_path is not None else Path.home() / "narration"
     suggested = f"{stem}.{settings.format}"
-    pattern = QCoreApplication.translate("NarrationExport", "%1 audio (*.%2)").replace(
-        "%1", settings.format.upper()).replace("%2", settings.format)
+    pattern = (
+        QCoreApplication.translate("NarrationExport", "%1 audio (*.%2)")
+        .replace("%1", settings.format.upper())
+        .replace("%2", settings.format)
+    )
     path, _filter = QFileDialog.getSaveFileName(
-        parent, QCoreApplication.translate("NarrationExport", "Export the narration"), suggested, pattern)
+        parent,
+        QCoreApplication.translate("NarrationExport", "Export the narration"),
+        suggested,
+        pattern,
+    )
     if not path:
         return None
     if Path(path).suffix.lower() != f".{settings.format}":
@@ -34,20 +41,34 @@ def run_export_dialog(window, controller) -> bool:
     target = choose_target(window, controller.path, settings)
     if target is None:
         return False
-    window.say(lambda: QCoreApplication.translate("NarrationExport", "Exporting...") + window.noise_note())
+    window.say(
+        lambda: QCoreApplication.translate("NarrationExport", "Exporting...") + window.noise_note()
+    )
     # The save dialog has asked before replacing a file that is there.
     return controller.export(settings, target, overwrite=Path(target).exists())
 
 
 def show_export_result(window, paths, warnings) -> None:
     """The controller's exportEnded: the files written, or None after a failure."""
-    if paths is None:          # the sentence is already in the status line
-        QMessageBox.warning(window, QCoreApplication.translate("NarrationExport", "Export failed"),
-                            window.status.text())
+    if paths is None:  # the sentence is already in the status line
+        QMessageBox.warning(
+            window,
+            QCoreApplication.translate("NarrationExport", "Export failed"),
+            window.status.text(),
+        )
         return
     names = ", ".join(Path(p).name for p in paths[:3])
-    window.say(lambda: QCoreApplication.translate("NarrationExport", "Exported %1 file(s): %2").replace(
-        "%1", str(len(paths))).replace("%2", names) + window.noise_note())
+    window.say(
+        lambda: (
+            QCoreApplication.translate("NarrationExport", "Exported %1 file(s): %2")
+            .replace("%1", str(len(paths)))
+            .replace("%2", names)
+            + window.noise_note()
+        )
+    )
     if warnings:
-        QMessageBox.information(window, QCoreApplication.translate("NarrationExport", "Exported, with warnings"),
-                                "\n".join(warnings[:20]))
+        QMessageBox.information(
+            window,
+            QCoreApplication.translate("NarrationExport", "Exported, with warnings"),
+            "\n".join(warnings[:20]),
+        )

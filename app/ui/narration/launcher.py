@@ -30,8 +30,9 @@ class NarrationLauncher(QObject):
             from app.ui.narration.controller import NarrationController
             from app.ui.narration.window import NarrationWindow
 
-            self.controller = NarrationController(self._model, self._speech, self,
-                                                  render_options=self._render_options)
+            self.controller = NarrationController(
+                self._model, self._speech, self, render_options=self._render_options
+            )
             self.window = NarrationWindow(self.controller, self._main)
         return self.window
 
@@ -40,20 +41,30 @@ class NarrationLauncher(QObject):
         from app.engine.request import SamplingParams
 
         v = self._main.params_panel.values()
-        return {"refine_text": v["refine_text"],
-                "sampling": SamplingParams(temperature=v["temperature"], top_p=v["top_p"], top_k=v["top_k"])}
+        return {
+            "refine_text": v["refine_text"],
+            "sampling": SamplingParams(
+                temperature=v["temperature"], top_p=v["top_p"], top_k=v["top_k"]
+            ),
+        }
 
     # -- menu actions --------------------------------------------------------------------------
     def new_from_file(self) -> bool:
         source, _filter = QFileDialog.getOpenFileName(
-            self._main, self.tr("New narration from a file"), str(Path.home()),
-            self.tr("Books and scripts (*.txt *.md *.markdown *.epub *.srt *.vtt);;All files (*)"))
+            self._main,
+            self.tr("New narration from a file"),
+            str(Path.home()),
+            self.tr("Books and scripts (*.txt *.md *.markdown *.epub *.srt *.vtt);;All files (*)"),
+        )
         if not source:
             return False
         suggested = _free(Path(source).with_suffix(PROJECT_SUFFIX))
         target, _filter = QFileDialog.getSaveFileName(
-            self._main, self.tr("Save the narration project as"), str(suggested),
-            self.tr("Narration projects (*.ctsproj)"))
+            self._main,
+            self.tr("Save the narration project as"),
+            str(suggested),
+            self.tr("Narration projects (*.ctsproj)"),
+        )
         if not target:
             return False
         if not target.endswith(PROJECT_SUFFIX):
@@ -62,8 +73,11 @@ class NarrationLauncher(QObject):
 
     def open_project(self) -> bool:
         path, _filter = QFileDialog.getOpenFileName(
-            self._main, self.tr("Open a narration project"), str(Path.home()),
-            self.tr("Narration projects (*.ctsproj);;All files (*)"))
+            self._main,
+            self.tr("Open a narration project"),
+            str(Path.home()),
+            self.tr("Narration projects (*.ctsproj);;All files (*)"),
+        )
         return bool(path) and self.open(path)
 
     # -- the work, without dialogs (tests call these) ---------------------------------------------
@@ -89,7 +103,11 @@ class NarrationLauncher(QObject):
         return True
 
     def _refuse(self, title: str, exc: Exception) -> None:
-        text = str(exc) if isinstance(exc, StudioError) else f"{exc.strerror or exc}: {exc.filename or ''}"
+        text = (
+            str(exc)
+            if isinstance(exc, StudioError)
+            else f"{exc.strerror or exc}: {exc.filename or ''}"
+        )
         QMessageBox.warning(self._main, title, text)
 
     @staticmethod

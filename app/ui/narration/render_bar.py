@@ -36,12 +36,12 @@ class RenderBar(Retranslating, QWidget):
     def show_progress(self, progress) -> None:
         """A RenderProgress from the narration worker."""
         self._last = progress
-        if self._state != "paused":           # sentences in flight still finish after Pause
+        if self._state != "paused":  # sentences in flight still finish after Pause
             self._state = "rendering"
         self._show()
 
     def set_state(self, state: str) -> None:
-        """"idle", "rendering", "paused", "cancelled" or "finished"."""
+        """ "idle", "rendering", "paused", "cancelled" or "finished"."""
         self._state = state
         self._show()
 
@@ -56,7 +56,9 @@ class RenderBar(Retranslating, QWidget):
                 bar.setValue(0)
             self.chapter_label.setText(self.tr("Chapter"))
         else:
-            self.chapter_label.setText(self.tr("Chapter %1").replace("%1", str(p.chapter_index + 1)))
+            self.chapter_label.setText(
+                self.tr("Chapter %1").replace("%1", str(p.chapter_index + 1))
+            )
             self.chapter_bar.setRange(0, max(p.chapter_total, 1))
             self.chapter_bar.setValue(p.chapter_done)
             self.overall_bar.setRange(0, max(p.total, 1))

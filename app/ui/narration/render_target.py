@@ -17,9 +17,9 @@ MAX_WORKERS = 64
 
 @dataclass(frozen=True)
 class RenderTarget:
-    kind: str = "window"          # "window", "local" or "ray"
-    workers: int = 2              # local worker processes
-    address: str = "auto"         # Ray: auto, local or ray://HOST:PORT
+    kind: str = "window"  # "window", "local" or "ray"
+    workers: int = 2  # local worker processes
+    address: str = "auto"  # Ray: auto, local or ray://HOST:PORT
 
 
 def ray_installed() -> bool:
@@ -44,7 +44,7 @@ def farm_factory(target: RenderTarget, model_dir, device: str, precision: str):
 
 
 class RenderTargetBox(Retranslating, QWidget):
-    changed = Signal(object)      # RenderTarget
+    changed = Signal(object)  # RenderTarget
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -87,11 +87,17 @@ class RenderTargetBox(Retranslating, QWidget):
         if not ray_installed():
             item = self.kind.model().item(2)
             item.setEnabled(False)
-            item.setToolTip(self.tr('Needs Ray: pip install "chattts-studio[farm]" (not in the Windows bundle)'))
+            item.setToolTip(
+                self.tr('Needs Ray: pip install "chattts-studio[farm]" (not in the Windows bundle)')
+            )
         self.kind.setCurrentIndex(max(0, self.kind.findData(current)))
         self.kind.blockSignals(False)
-        self.kind.setToolTip(self.tr("Where to render: local workers each load their own copy of the model "
-                                     "(more memory, more speed on several GPUs or many cores)"))
+        self.kind.setToolTip(
+            self.tr(
+                "Where to render: local workers each load their own copy of the model "
+                "(more memory, more speed on several GPUs or many cores)"
+            )
+        )
         self.workers.setToolTip(self.tr("Worker processes"))
         self.address.setToolTip(self.tr("Ray address: auto, local or ray://HOST:PORT"))
         self._changed()

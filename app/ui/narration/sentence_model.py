@@ -17,15 +17,15 @@ from app.ui.narration.status import status_color, status_label, status_value
 
 @dataclass(frozen=True)
 class Row:
-    sentence: object          # app.narration.project Sentence
+    sentence: object  # app.narration.project Sentence
     takes: int | None = None  # how many takes it has (None: not asked yet)
-    take_number: int = 0      # which of them is chosen, from 1; 0 for none
+    take_number: int = 0  # which of them is chosen, from 1; 0 for none
 
 
 class SentenceTableModel(QAbstractTableModel):
     NUMBER, TEXT, STATUS, DURATION, TAKE, LOCK = range(6)
-    editRequested = Signal(object, str)     # sentence id, new text
-    lockRequested = Signal(object, bool)    # sentence id, locked
+    editRequested = Signal(object, str)  # sentence id, new text
+    lockRequested = Signal(object, bool)  # sentence id, locked
 
     def __init__(self, parent=None, take_info=None):
         """`take_info(sentence)` -> (takes, chosen number), asked only for rows on screen:
@@ -76,8 +76,14 @@ class SentenceTableModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
-        return (self.tr("#"), self.tr("Text"), self.tr("Status"), self.tr("Duration"), self.tr("Take"),
-                self.tr("Lock"))[section]
+        return (
+            self.tr("#"),
+            self.tr("Text"),
+            self.tr("Status"),
+            self.tr("Duration"),
+            self.tr("Take"),
+            self.tr("Lock"),
+        )[section]
 
     def flags(self, index):
         base = super().flags(index)
@@ -109,7 +115,11 @@ class SentenceTableModel(QAbstractTableModel):
                 return s.error
             if column == self.TEXT:
                 return s.text
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.NUMBER, self.DURATION, self.TAKE):
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            self.NUMBER,
+            self.DURATION,
+            self.TAKE,
+        ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.UserRole:
             return s.id
@@ -128,7 +138,11 @@ class SentenceTableModel(QAbstractTableModel):
         if column == self.TAKE:
             if not row.takes:
                 return ""
-            return self.tr("%1 of %2").replace("%1", str(row.take_number or "-")).replace("%2", str(row.takes))
+            return (
+                self.tr("%1 of %2")
+                .replace("%1", str(row.take_number or "-"))
+                .replace("%2", str(row.takes))
+            )
         return None
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:
@@ -139,7 +153,7 @@ class SentenceTableModel(QAbstractTableModel):
             text = str(value).strip()
             if text and text != s.text:
                 self.editRequested.emit(s.id, text)
-            return False          # the project's answer updates the row
+            return False  # the project's answer updates the row
         if index.column() == self.LOCK and role == Qt.ItemDataRole.CheckStateRole:
             self.lockRequested.emit(s.id, Qt.CheckState(value) == Qt.CheckState.Checked)
             return False
@@ -153,4 +167,6 @@ class SentenceTableModel(QAbstractTableModel):
         """Headers and statuses are worded when asked: ask again in the new language."""
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
         if self._rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, self.columnCount() - 1))
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._rows) - 1, self.columnCount() - 1)
+            )

@@ -24,11 +24,11 @@ def _button(name: str) -> QPushButton:
 
 
 class TakesPanel(Retranslating, QWidget):
-    playRequested = Signal(object)               # take id
-    compareRequested = Signal(object, object)    # chosen take id, other take id
-    chooseRequested = Signal(object)             # take id
+    playRequested = Signal(object)  # take id
+    compareRequested = Signal(object, object)  # chosen take id, other take id
+    chooseRequested = Signal(object)  # take id
     regenerateRequested = Signal()
-    takeSelected = Signal(object)                # take id (to show its waveform)
+    takeSelected = Signal(object)  # take id (to show its waveform)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -81,18 +81,28 @@ class TakesPanel(Retranslating, QWidget):
         return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
 
     def _label(self, number: int, take) -> str:
-        text = self.tr("Take %1: seed %2, %3 s").replace("%1", str(number)).replace(
-            "%2", str(take.seed)).replace("%3", f"{take.duration:.1f}")
+        text = (
+            self.tr("Take %1: seed %2, %3 s")
+            .replace("%1", str(number))
+            .replace("%2", str(take.seed))
+            .replace("%3", f"{take.duration:.1f}")
+        )
         # The mark first, so a narrow list never cuts it off.
         return ("✓ " + self.tr("in use") + " · " if take.id == self._chosen else "") + text
 
     def _fit_rows(self) -> None:
         """The list is at least as wide as its widest row (test_take_rows_are_not_clipped_in_chinese)."""
         metrics = self.list.fontMetrics()
-        widest = max((metrics.horizontalAdvance(self.list.item(r).text()) for r in range(self.list.count())),
-                     default=0)
-        self.list.setMinimumWidth(widest + 2 * self.list.frameWidth()
-                                  + self.list.verticalScrollBar().sizeHint().width() + 16)
+        widest = max(
+            (metrics.horizontalAdvance(self.list.item(r).text()) for r in range(self.list.count())),
+            default=0,
+        )
+        self.list.setMinimumWidth(
+            widest
+            + 2 * self.list.frameWidth()
+            + self.list.verticalScrollBar().sizeHint().width()
+            + 16
+        )
 
     def _on_row(self, _row: int) -> None:
         self._update_buttons()
@@ -104,7 +114,9 @@ class TakesPanel(Retranslating, QWidget):
         take = self.selected_take()
         self.play_button.setEnabled(take is not None)
         self.choose_button.setEnabled(take is not None and take != self._chosen)
-        self.compare_button.setEnabled(take is not None and self._chosen is not None and take != self._chosen)
+        self.compare_button.setEnabled(
+            take is not None and self._chosen is not None and take != self._chosen
+        )
 
     def _emit_selected(self, signal) -> None:
         take = self.selected_take()
@@ -124,6 +136,7 @@ class TakesPanel(Retranslating, QWidget):
         self.compare_button.setToolTip(self.tr("Play the take in use, then the selected one"))
         self.choose_button.setText(self.tr("Use this take"))
         self.regenerate_button.setText(self.tr("New take (new seed)"))
-        self.regenerate_button.setToolTip(self.tr("Render this sentence again with another seed; "
-                                                  "the earlier takes are kept"))
+        self.regenerate_button.setToolTip(
+            self.tr("Render this sentence again with another seed; the earlier takes are kept")
+        )
         self.set_takes(self._takes, self._chosen, self.regenerate_button.isEnabled())

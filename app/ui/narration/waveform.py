@@ -23,7 +23,9 @@ CHAPTER_BLOCK = 256
 WAVE_COLOR = "#3d6fb0"
 
 
-def reduce_columns(mins: np.ndarray, maxs: np.ndarray, columns: int) -> tuple[np.ndarray, np.ndarray]:
+def reduce_columns(
+    mins: np.ndarray, maxs: np.ndarray, columns: int
+) -> tuple[np.ndarray, np.ndarray]:
     """One (min, max) per column over `columns` equal spans of the points; a column narrower
     than one point repeats the point under it."""
     n = len(mins)
@@ -51,8 +53,8 @@ class Waveform:
     maxs: np.ndarray
     samples_per_point: int = 1
     sample_rate: int = 24_000
-    starts: list[int] = field(default_factory=list)   # the first point of each part
-    keys: list = field(default_factory=list)           # what each part is (a sentence id)
+    starts: list[int] = field(default_factory=list)  # the first point of each part
+    keys: list = field(default_factory=list)  # what each part is (a sentence id)
 
     @property
     def points(self) -> int:
@@ -68,23 +70,38 @@ class Waveform:
         return cls(mins, maxs, 1, sample_rate, [0], [key])
 
     @classmethod
-    def of_parts(cls, parts: list[tuple[object, np.ndarray]], sample_rate: int = 24_000,
-                 block: int = CHAPTER_BLOCK) -> Waveform:
+    def of_parts(
+        cls,
+        parts: list[tuple[object, np.ndarray]],
+        sample_rate: int = 24_000,
+        block: int = CHAPTER_BLOCK,
+    ) -> Waveform:
         """Parts (key, audio) one after another; each part is reduced on its own, so a
         boundary falls exactly on a point."""
-        return cls.of_envelopes([(key, envelope(audio, block)) for key, audio in parts], sample_rate, block)
+        return cls.of_envelopes(
+            [(key, envelope(audio, block)) for key, audio in parts], sample_rate, block
+        )
 
     @classmethod
-    def of_envelopes(cls, parts: list[tuple[object, tuple[np.ndarray, np.ndarray]]],
-                     sample_rate: int = 24_000, block: int = CHAPTER_BLOCK) -> Waveform:
+    def of_envelopes(
+        cls,
+        parts: list[tuple[object, tuple[np.ndarray, np.ndarray]]],
+        sample_rate: int = 24_000,
+        block: int = CHAPTER_BLOCK,
+    ) -> Waveform:
         """Parts (key, (mins, maxs)) already reduced with `block`; a part without points is left out."""
         parts = [(key, lo_hi) for key, lo_hi in parts if len(lo_hi[0])]
         if not parts:
             return cls(np.zeros(0, np.float32), np.zeros(0, np.float32), block, sample_rate)
         starts = np.cumsum([0] + [len(lo) for _key, (lo, _hi) in parts[:-1]]).tolist()
-        return cls(np.concatenate([lo for _key, (lo, _hi) in parts]),
-                   np.concatenate([hi for _key, (_lo, hi) in parts]),
-                   block, sample_rate, starts, [key for key, _lo_hi in parts])
+        return cls(
+            np.concatenate([lo for _key, (lo, _hi) in parts]),
+            np.concatenate([hi for _key, (_lo, hi) in parts]),
+            block,
+            sample_rate,
+            starts,
+            [key for key, _lo_hi in parts],
+        )
 
     def columns(self, width: int) -> tuple[np.ndarray, np.ndarray]:
         return reduce_columns(self.mins, self.maxs, width)
@@ -161,7 +178,9 @@ class WaveformView(Retranslating, QWidget):
         w, h = self.width(), self.height()
         if self.waveform is None or not self.waveform.points:
             painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self._placeholder or self._empty)
+            painter.drawText(
+                self.rect(), Qt.AlignmentFlag.AlignCenter, self._placeholder or self._empty
+            )
             return
         span = self.waveform.span_x(self.selected, w) if len(self.waveform.keys) > 1 else None
         if span is not None:
@@ -175,7 +194,9 @@ class WaveformView(Retranslating, QWidget):
             top, bottom = mid - max(-1.0, min(1.0, hi)) * mid, mid - max(-1.0, min(1.0, lo)) * mid
             painter.drawLine(QPointF(x + 0.5, top), QPointF(x + 0.5, max(bottom, top + 1)))
         if len(self.waveform.starts) > 1:
-            painter.setPen(QPen(QColor(palette.color(QPalette.ColorRole.Highlight)), 1, Qt.PenStyle.DashLine))
+            painter.setPen(
+                QPen(QColor(palette.color(QPalette.ColorRole.Highlight)), 1, Qt.PenStyle.DashLine)
+            )
             for x in self.waveform.boundary_x(w)[1:]:
                 painter.drawLine(QPointF(x, 0), QPointF(x, h))
 

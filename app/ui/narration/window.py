@@ -54,14 +54,20 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table.setModel(self.table_model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
         # Fixed widths but for the text: sizing a column to its contents reads every row, and a
         # row's take count is a query.
         header = self.table.horizontalHeader()
-        for column, width in ((SentenceTableModel.NUMBER, 44), (SentenceTableModel.STATUS, 90),
-                              (SentenceTableModel.DURATION, 70), (SentenceTableModel.TAKE, 60),
-                              (SentenceTableModel.LOCK, 50)):
+        for column, width in (
+            (SentenceTableModel.NUMBER, 44),
+            (SentenceTableModel.STATUS, 90),
+            (SentenceTableModel.DURATION, 70),
+            (SentenceTableModel.TAKE, 60),
+            (SentenceTableModel.LOCK, 50),
+        ):
             header.resizeSection(column, width)
         header.setSectionResizeMode(SentenceTableModel.TEXT, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -75,7 +81,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.render_target = RenderTargetBox()
         self.status = QLabel()
         self.status.setObjectName("narrationStatus")
-        self._status_text = None     # makes the status line's text, again after a language change
+        self._status_text = None  # makes the status line's text, again after a language change
         self.actions: dict[str, QAction] = {}
         self._build_toolbar()
         self._layout()
@@ -90,16 +96,25 @@ class NarrationWindow(Retranslating, QMainWindow):
         bar.setMovable(False)
         self.addToolBar(bar)
         c = self.controller
-        for spec in (("render", c.render, "Ctrl+R"), ("pause", self.toggle_pause, None),
-                     ("cancel", c.cancel, None), None,
-                     ("play_from", self.play_from_here, "Ctrl+Space"), ("stop", c.stop_playing, None), None,
-                     ("regenerate", self.regenerate, "Ctrl+G"), ("edit", self.edit_text, "F2"),
-                     ("lock", self.toggle_lock, "Ctrl+L"), None, ("export", self.export, "Ctrl+E")):
+        for spec in (
+            ("render", c.render, "Ctrl+R"),
+            ("pause", self.toggle_pause, None),
+            ("cancel", c.cancel, None),
+            None,
+            ("play_from", self.play_from_here, "Ctrl+Space"),
+            ("stop", c.stop_playing, None),
+            None,
+            ("regenerate", self.regenerate, "Ctrl+G"),
+            ("edit", self.edit_text, "F2"),
+            ("lock", self.toggle_lock, "Ctrl+L"),
+            None,
+            ("export", self.export, "Ctrl+E"),
+        ):
             if spec is None:
                 bar.addSeparator()
                 continue
             name, handler, keys = spec
-            if name == "play_from":                  # where the render runs, beside its buttons
+            if name == "play_from":  # where the render runs, beside its buttons
                 bar.addWidget(self.render_target)
                 bar.addSeparator()
             action = bar.addAction("")
@@ -141,17 +156,23 @@ class NarrationWindow(Retranslating, QMainWindow):
         c.renderProgress.connect(self.render_bar.show_progress)
         self.render_target.changed.connect(self._on_target_changed)
         c.renderEnded.connect(self._on_render_ended)
-        c.failed.connect(lambda message: self.say(lambda: message))   # said once, in its own language
+        c.failed.connect(
+            lambda message: self.say(lambda: message)
+        )  # said once, in its own language
         c.exportEnded.connect(self._on_export_ended)
         c.model.stateChanged.connect(self._on_model_state)
         self.chapters.currentRowChanged.connect(self._on_chapter_row)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._on_sentence_selected())
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda *_: self._on_sentence_selected()
+        )
         self.table_model.editRequested.connect(c.edit_text)
         self.table_model.lockRequested.connect(c.set_locked)
         self.chapter_wave.partClicked.connect(self.select_sentence)
         self.takes.playRequested.connect(self._play_take)
         self.takes.compareRequested.connect(self._compare_takes)
-        self.takes.chooseRequested.connect(lambda take: self._with_sentence(lambda s: c.choose_take(s.id, take)))
+        self.takes.chooseRequested.connect(
+            lambda take: self._with_sentence(lambda s: c.choose_take(s.id, take))
+        )
         self.takes.regenerateRequested.connect(self.regenerate)
         self.takes.takeSelected.connect(self._show_take)
 
@@ -162,7 +183,9 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.chapters.blockSignals(True)
         self.chapters.clear()
         for chapter in c.chapters():
-            item = QListWidgetItem(chapter.title or self.tr("Chapter %1").replace("%1", str(chapter.index + 1)))
+            item = QListWidgetItem(
+                chapter.title or self.tr("Chapter %1").replace("%1", str(chapter.index + 1))
+            )
             item.setData(Qt.ItemDataRole.UserRole, chapter.id)
             self.chapters.addItem(item)
         self.chapters.blockSignals(False)
@@ -180,9 +203,16 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.notices = list(notices)
         notices = [again(n) for n in notices]
         if notices:
-            self.notice_banner.show_message("\n".join(notices[:5]) + (
-                "\n" + self.tr("... and %1 more").replace("%1", str(len(notices) - 5)) if len(notices) > 5 else ""),
-                "info", self.tr("Dismiss"))
+            self.notice_banner.show_message(
+                "\n".join(notices[:5])
+                + (
+                    "\n" + self.tr("... and %1 more").replace("%1", str(len(notices) - 5))
+                    if len(notices) > 5
+                    else ""
+                ),
+                "info",
+                self.tr("Dismiss"),
+            )
         else:
             self.notice_banner.hide()
 
@@ -195,8 +225,11 @@ class NarrationWindow(Retranslating, QMainWindow):
         selected = self.selected_sentence()
         rows = self.controller.rows(self.chapter_id) if self.chapter_id is not None else []
         self.table_model.set_rows(rows)
-        self.chapter_wave.set_waveform(self.controller.chapter_waveform(self.chapter_id)
-                                       if self.chapter_id is not None else None)
+        self.chapter_wave.set_waveform(
+            self.controller.chapter_waveform(self.chapter_id)
+            if self.chapter_id is not None
+            else None
+        )
         self._chapter_placeholder()
         if selected is not None and self.table_model.row_of(selected.id) >= 0:
             self.select_sentence(selected.id)
@@ -212,13 +245,17 @@ class NarrationWindow(Retranslating, QMainWindow):
 
     def _on_chapter_changed(self, chapter_id) -> None:
         if chapter_id == self.chapter_id and chapter_id is not None:
-            self.chapter_wave.set_waveform(self.controller.chapter_waveform(chapter_id),
-                                           self.chapter_wave.selected)
+            self.chapter_wave.set_waveform(
+                self.controller.chapter_waveform(chapter_id), self.chapter_wave.selected
+            )
             self._chapter_placeholder()
 
     def _chapter_placeholder(self) -> None:
-        self.chapter_wave.set_placeholder(self.tr("Reading the audio...") if self.controller.envelopes.pending()
-                                          else self.tr("Render the chapter to see its waveform"))
+        self.chapter_wave.set_placeholder(
+            self.tr("Reading the audio...")
+            if self.controller.envelopes.pending()
+            else self.tr("Render the chapter to see its waveform")
+        )
 
     def selected_sentence(self):
         index = self.table.currentIndex()
@@ -242,7 +279,9 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.update_actions()
 
     def _show_take(self, take_id) -> None:
-        self.sentence_wave.set_waveform(self.controller.sentence_waveform(take_id) if take_id is not None else None)
+        self.sentence_wave.set_waveform(
+            self.controller.sentence_waveform(take_id) if take_id is not None else None
+        )
 
     # -- actions --------------------------------------------------------------------------------
     def _with_sentence(self, fn) -> None:
@@ -255,7 +294,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         speech = self.controller.speech
         problem = getattr(speech.output, "problem", None)
         if problem:
-            self.say(lambda: again(problem))     # it says already that nothing can be played
+            self.say(lambda: again(problem))  # it says already that nothing can be played
             return False
         if speech.busy:
             self.say(lambda: self.tr("The main window is speaking; stop it first."))
@@ -273,15 +312,22 @@ class NarrationWindow(Retranslating, QMainWindow):
     def play_from_here(self) -> None:
         if not self._can_play():
             return
-        self._with_sentence(lambda s: self.controller.play_from(s.id)
-                            or self.say(lambda: self.tr("Nothing rendered to play from here yet.")))
+        self._with_sentence(
+            lambda s: (
+                self.controller.play_from(s.id)
+                or self.say(lambda: self.tr("Nothing rendered to play from here yet."))
+            )
+        )
 
     def regenerate(self) -> None:
         self._with_sentence(lambda s: self.controller.regenerate(s.id))
 
     def edit_text(self) -> None:
-        self._with_sentence(lambda s: self.table.edit(
-            self.table_model.index(self.table_model.row_of(s.id), SentenceTableModel.TEXT)))
+        self._with_sentence(
+            lambda s: self.table.edit(
+                self.table_model.index(self.table_model.row_of(s.id), SentenceTableModel.TEXT)
+            )
+        )
 
     def toggle_lock(self) -> None:
         self._with_sentence(lambda s: self.controller.set_locked(s.id, not s.locked))
@@ -309,7 +355,9 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.actions["pause"].setEnabled(c.rendering)
         self.actions["cancel"].setEnabled(c.rendering)
         unlocked = has_sentence and not self.selected_sentence().locked
-        self.actions["regenerate"].setEnabled(unlocked and c.model.engine() is not None and not c.rendering)
+        self.actions["regenerate"].setEnabled(
+            unlocked and c.model.engine() is not None and not c.rendering
+        )
         self.takes.regenerate_button.setEnabled(self.actions["regenerate"].isEnabled())
         self.actions["edit"].setEnabled(unlocked)
         for name in ("play_from", "lock"):
@@ -328,17 +376,26 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.update_actions()
 
     def _on_render_ended(self, state: str, failed: int) -> None:
-        self.render_bar.set_state({"finished": "finished", "stopped": "cancelled",
-                                   "cancelled": "cancelled"}.get(state, "idle"))
+        self.render_bar.set_state(
+            {"finished": "finished", "stopped": "cancelled", "cancelled": "cancelled"}.get(
+                state, "idle"
+            )
+        )
         before = self._status_text
 
         def text():
-            words = {"finished": self.tr("Render finished."), "stopped": self.tr("Render cancelled."),
-                     "cancelled": self.tr("Render cancelled.")}
+            words = {
+                "finished": self.tr("Render finished."),
+                "stopped": self.tr("Render cancelled."),
+                "cancelled": self.tr("Render cancelled."),
+            }
             said = words[state] if state in words else before() if before else ""
             if failed:
-                said += " " + self.tr("%1 sentence(s) failed; the table says why.").replace("%1", str(failed))
+                said += " " + self.tr("%1 sentence(s) failed; the table says why.").replace(
+                    "%1", str(failed)
+                )
             return said + self.noise_note()
+
         self.say(text)
         self._reload_chapter()
         self.update_actions()
@@ -353,13 +410,21 @@ class NarrationWindow(Retranslating, QMainWindow):
 
     def _on_model_state(self, *_args) -> None:
         if self.test_model():
-            self.test_banner.show_message(self.tr(
-                "A random-weight test model is loaded: what it renders here is noise, not speech. "
-                "Choose the official ChatTTS model folder in the main window before rendering a book."), "warning")
+            self.test_banner.show_message(
+                self.tr(
+                    "A random-weight test model is loaded: what it renders here is noise, not speech. "
+                    "Choose the official ChatTTS model folder in the main window before rendering a book."
+                ),
+                "warning",
+            )
         elif self.controller.model.engine() is None:
-            self.test_banner.show_message(self.tr(
-                "No model is loaded: you can read and edit the project, and rendering starts once a "
-                "model is loaded in the main window."), "info")
+            self.test_banner.show_message(
+                self.tr(
+                    "No model is loaded: you can read and edit the project, and rendering starts once a "
+                    "model is loaded in the main window."
+                ),
+                "info",
+            )
         else:
             self.test_banner.hide()
         self.update_actions()
@@ -369,19 +434,37 @@ class NarrationWindow(Retranslating, QMainWindow):
         return self.tr("Narration: %1").replace("%1", name)
 
     def retranslate(self) -> None:
-        labels = {"render": (self.tr("Render"), self.tr("Render every sentence not yet rendered (Ctrl+R)")),
-                  "cancel": (self.tr("Cancel"), self.tr("Stop rendering; finished sentences are kept")),
-                  "play_from": (self.tr("Play from here"), self.tr("Play the chapter from the selected sentence")),
-                  "stop": (self.tr("Stop"), self.tr("Stop playing")),
-                  "regenerate": (self.tr("New take"), self.tr("Render the selected sentence again with a new seed")),
-                  "edit": (self.tr("Edit text"), self.tr("Change the selected sentence's text (F2)")),
-                  "lock": (self.tr("Lock"), self.tr("Lock or unlock the selected sentence: a locked sentence "
-                                                    "keeps its text and take until it is unlocked (Ctrl+L)")),
-                  "export": (self.tr("Export..."), self.tr("Write audio files and subtitles"))}
+        labels = {
+            "render": (
+                self.tr("Render"),
+                self.tr("Render every sentence not yet rendered (Ctrl+R)"),
+            ),
+            "cancel": (self.tr("Cancel"), self.tr("Stop rendering; finished sentences are kept")),
+            "play_from": (
+                self.tr("Play from here"),
+                self.tr("Play the chapter from the selected sentence"),
+            ),
+            "stop": (self.tr("Stop"), self.tr("Stop playing")),
+            "regenerate": (
+                self.tr("New take"),
+                self.tr("Render the selected sentence again with a new seed"),
+            ),
+            "edit": (self.tr("Edit text"), self.tr("Change the selected sentence's text (F2)")),
+            "lock": (
+                self.tr("Lock"),
+                self.tr(
+                    "Lock or unlock the selected sentence: a locked sentence "
+                    "keeps its text and take until it is unlocked (Ctrl+L)"
+                ),
+            ),
+            "export": (self.tr("Export..."), self.tr("Write audio files and subtitles")),
+        }
         for name, (text, tip) in labels.items():
             self.actions[name].setText(text)
             self.actions[name].setToolTip(tip)
-        self.sentence_wave.set_placeholder(self.tr("Select a rendered sentence to see its waveform"))
+        self.sentence_wave.set_placeholder(
+            self.tr("Select a rendered sentence to see its waveform")
+        )
         self._chapter_placeholder()
         self.setWindowTitle(self._title())
         self.table_model.retranslate()

@@ -72,10 +72,16 @@ class HistoryStore:
         self.root.mkdir(parents=True, exist_ok=True)
         write_wav(self.root / wav_name, result.audio, result.sample_rate)
         entry = HistoryEntry(
-            id=entry_id, text=request.text, request=dataclasses.asdict(request),
-            duration=round(result.duration, 3), created=datetime.now().isoformat(timespec="seconds"),
-            device=result.device, synth_seconds=round(result.synth_seconds, 3),
-            test_model=result.test_model, speaker=result.speaker, wav=wav_name,
+            id=entry_id,
+            text=request.text,
+            request=dataclasses.asdict(request),
+            duration=round(result.duration, 3),
+            created=datetime.now().isoformat(timespec="seconds"),
+            device=result.device,
+            synth_seconds=round(result.synth_seconds, 3),
+            test_model=result.test_model,
+            speaker=result.speaker,
+            wav=wav_name,
         )
         entries = [entry] + self.entries()
         for old in entries[MAX_ENTRIES:]:
@@ -102,6 +108,7 @@ class HistoryStore:
                 (self.root / e.wav).unlink(missing_ok=True)
         self._save([e for e in entries if e.id != entry_id])
 
+
 # ---- app/engine/voice_library.py ----
 import re  # noqa: E402
 from dataclasses import asdict  # noqa: E402
@@ -117,12 +124,13 @@ def _now() -> str:
 @dataclass
 class Voice:
     name: str
-    speaker: str                        # base16384 speaker embedding ("" for a reference-only voice)
+    speaker: str  # base16384 speaker embedding ("" for a reference-only voice)
     seed: int | None = None
     notes: str = ""
     created: str = field(default_factory=_now)
-    reference: str | None = None        # audio codes of a reference recording (ChatTTS spk_smp)
-    reference_text: str | None = None   # what is said in that recording
+    reference: str | None = None  # audio codes of a reference recording (ChatTTS spk_smp)
+    reference_text: str | None = None  # what is said in that recording
+
 
 FIELDS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")
 
@@ -153,7 +161,11 @@ class VoiceLibrary:
         voices = []
         for path in sorted(self.root.glob("*.json")):
             data = read_json(path, None)
-            if isinstance(data, dict) and data.get("name") and (data.get("speaker") or data.get("reference")):
+            if (
+                isinstance(data, dict)
+                and data.get("name")
+                and (data.get("speaker") or data.get("reference"))
+            ):
                 voices.append(Voice(**{k: data[k] for k in FIELDS if k in data}))
         return sorted(voices, key=lambda v: v.name.casefold())
 
@@ -171,12 +183,15 @@ class VoiceLibrary:
     def delete(self, name: str) -> None:
         self._path(name).unlink(missing_ok=True)
 
+
 # ---- app/engine/text/pronunciations.py ----
 class PronunciationDictionary:
     def __init__(self, path: Path | None = None):
         self.path = Path(path) if path else paths.data_dir() / "pronunciations.json"
         raw = read_json(self.path, {})
-        self.entries: dict[str, str] = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        self.entries: dict[str, str] = (
+            {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        )
 
     def save(self) -> None:
         write_json_atomic(self.path, dict(sorted(self.entries.items())))
@@ -195,7 +210,9 @@ class PronunciationDictionary:
         parts = []
         for word in sorted(self.entries, key=len, reverse=True):
             escaped = re.escape(word)
-            parts.append(rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])" if word.isascii() else escaped)
+            parts.append(
+                rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])" if word.isascii() else escaped
+            )
         return re.compile("|".join(parts), re.IGNORECASE)
 
     def apply(self, text: str) -> str:

@@ -10,14 +10,38 @@ from hypothesis import strategies as st
 from app.engine.library import HistoryStore, Library, PronunciationDictionary, VoiceLibrary
 from app.engine.library.records import HistoryRecord, LexiconEntry, RecordError, VoiceRecord, parse
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
-                    max_leaves=20)
-FIELD_NAMES = st.sampled_from(["name", "speaker", "seed", "notes", "created", "reference", "reference_text",
-                               "text", "request", "duration", "device", "synth_seconds", "test_model", "wav",
-                               "id", "word", "replacement"])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=6)
+    ),
+    max_leaves=20,
+)
+FIELD_NAMES = st.sampled_from(
+    [
+        "name",
+        "speaker",
+        "seed",
+        "notes",
+        "created",
+        "reference",
+        "reference_text",
+        "text",
+        "request",
+        "duration",
+        "device",
+        "synth_seconds",
+        "test_model",
+        "wav",
+        "id",
+        "word",
+        "replacement",
+    ]
+)
 RECORDS = st.dictionaries(FIELD_NAMES, JSON, max_size=10)
-FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FAST = settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 @FAST
@@ -35,10 +59,15 @@ def _tree(root):
 
 
 @FAST
-@given(index=st.one_of(st.lists(RECORDS, max_size=5), JSON), voice=st.one_of(RECORDS, JSON),
-       words=st.one_of(st.dictionaries(st.text(max_size=8), JSON, max_size=5), JSON),
-       raw=st.binary(max_size=200))
-def test_any_legacy_files_import_without_raising_or_writing_outside(tmp_path_factory, index, voice, words, raw):
+@given(
+    index=st.one_of(st.lists(RECORDS, max_size=5), JSON),
+    voice=st.one_of(RECORDS, JSON),
+    words=st.one_of(st.dictionaries(st.text(max_size=8), JSON, max_size=5), JSON),
+    raw=st.binary(max_size=200),
+)
+def test_any_legacy_files_import_without_raising_or_writing_outside(
+    tmp_path_factory, index, voice, words, raw
+):
     base = tmp_path_factory.mktemp("fuzz")
     data, outside = base / "data", base / "outside"
     outside.mkdir()
@@ -58,25 +87,47 @@ def test_any_legacy_files_import_without_raising_or_writing_outside(tmp_path_fac
     VoiceLibrary(lib).list()
     PronunciationDictionary(lib).apply("hello SQL 重庆")
     assert _tree(outside) == before
-    assert {p.name.split(".")[0] for p in data.iterdir()} <= {"history", "voices", "pronunciations", "library"}
+    assert {p.name.split(".")[0] for p in data.iterdir()} <= {
+        "history",
+        "voices",
+        "pronunciations",
+        "library",
+    }
     shutil.rmtree(base)
 
 
 @FAST
-@given(values=st.lists(st.one_of(st.none(), st.integers(-2**70, 2**70), st.floats(), st.text(max_size=20),
-                                  st.binary(max_size=20)), min_size=8, max_size=8))
+@given(
+    values=st.lists(
+        st.one_of(
+            st.none(),
+            st.integers(-(2**70), 2**70),
+            st.floats(),
+            st.text(max_size=20),
+            st.binary(max_size=20),
+        ),
+        min_size=8,
+        max_size=8,
+    )
+)
 def test_any_row_values_are_skipped_or_loaded(tmp_path_factory, values):
     lib = Library(tmp_path_factory.mktemp("rows"))
     with lib.transaction() as con:
         con.execute("INSERT INTO voices (name, speaker, seed, notes) VALUES ('ok', 'abc', 1, '')")
         try:
-            con.execute("INSERT INTO voices (name, speaker, seed, notes, created, reference, reference_text) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)", tuple(values[:7]))
+            con.execute(
+                "INSERT INTO voices (name, speaker, seed, notes, created, reference, reference_text) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                tuple(values[:7]),
+            )
         except Exception:
-            pass   # NOT NULL / UNIQUE / int too large: SQLite itself refused the row
+            pass  # NOT NULL / UNIQUE / int too large: SQLite itself refused the row
         try:
-            con.execute("INSERT INTO history (text, request, duration, created, device, synth_seconds, "
-                        "test_model, speaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", tuple(values))
+            con.execute(
+                "INSERT INTO history (text, request, duration, created, device, synth_seconds, "
+                "test_model, speaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                tuple(values),
+            )
         except Exception:
             pass
         try:

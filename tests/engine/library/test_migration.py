@@ -12,8 +12,16 @@ from tests.engine.library import legacy
 
 
 def _result(n):
-    return SynthesisResult(audio=np.full(n, 0.25, dtype=np.float32), sample_rate=24_000, device="cpu",
-                           speaker="spk", seed=1, segments=1, synth_seconds=0.2, test_model=False)
+    return SynthesisResult(
+        audio=np.full(n, 0.25, dtype=np.float32),
+        sample_rate=24_000,
+        device="cpu",
+        speaker="spk",
+        seed=1,
+        segments=1,
+        synth_seconds=0.2,
+        test_model=False,
+    )
 
 
 def _write_with_todays_code(data):
@@ -41,7 +49,10 @@ def test_todays_files_are_imported_once_and_renamed_never_deleted(isolated_user_
     assert entries[0].to_request() == SynthesisRequest("第二", speed=3)
     audio, rate = HistoryStore().audio(entries[1])
     assert rate == 24_000 and audio.shape == (240,)
-    assert [(v.name, v.seed, v.notes) for v in VoiceLibrary().list()] == [("Alice", None, ""), ("旁白", 5, "calm")]
+    assert [(v.name, v.seed, v.notes) for v in VoiceLibrary().list()] == [
+        ("Alice", None, ""),
+        ("旁白", 5, "calm"),
+    ]
     assert VoiceLibrary().get("旁白").speaker == speaker
     assert PronunciationDictionary().entries == {"SQL": "sequel", "重庆": "虫庆"}
 
@@ -59,7 +70,9 @@ def test_todays_files_are_imported_once_and_renamed_never_deleted(isolated_user_
     assert again.notices == [] and len(HistoryStore(again).entries()) == 2
 
 
-def test_hostile_legacy_records_are_skipped_with_a_sentence_and_the_rest_imported(isolated_user_dirs, tmp_path):
+def test_hostile_legacy_records_are_skipped_with_a_sentence_and_the_rest_imported(
+    isolated_user_dirs, tmp_path
+):
     data = paths.data_dir()
     _write_with_todays_code(data)
     outside = tmp_path / "somewhere" / "file.wav"
@@ -71,7 +84,9 @@ def test_hostile_legacy_records_are_skipped_with_a_sentence_and_the_rest_importe
     items.append(dict(items[0], id="abs", wav=str(outside)))
     items.append(dict(items[0], id="typed", duration="long"))
     index.write_text(json.dumps(items))
-    (data / "voices" / "forge.json").write_text(json.dumps({"name": "F", "speaker": "x", "notes": 123}))
+    (data / "voices" / "forge.json").write_text(
+        json.dumps({"name": "F", "speaker": "x", "notes": 123})
+    )
     (data / "voices" / "broken.json").write_text("{")
 
     library = default_library()
@@ -83,7 +98,7 @@ def test_hostile_legacy_records_are_skipped_with_a_sentence_and_the_rest_importe
     assert [v.name for v in VoiceLibrary().list()] == ["Alice", "旁白"]
     assert outside.read_bytes() == b"not ours"
     renamed = next(data.glob("voices.imported-*"))
-    assert (renamed / "broken.json").read_text() == "{"    # the user's bad file is kept
+    assert (renamed / "broken.json").read_text() == "{"  # the user's bad file is kept
 
 
 def test_a_truncated_legacy_file_is_kept_under_a_new_name_and_reported(isolated_user_dirs):

@@ -16,14 +16,14 @@ from app.engine.library.recovery import KEEP_BACKUPS, backups
 
 def _damage(path):
     data = bytearray(path.read_bytes())
-    data[100:4096] = b"\xff" * (4096 - 100)   # the header's tail and the schema page
+    data[100:4096] = b"\xff" * (4096 - 100)  # the header's tail and the schema page
     path.write_bytes(bytes(data))
 
 
 def test_a_damaged_database_is_set_aside_and_the_backup_restored(tmp_path):
     lib = Library(tmp_path)
     VoiceLibrary(lib).save(Voice(name="kept", speaker="abc"))
-    Library(tmp_path)                        # a later start backs up the library with "kept"
+    Library(tmp_path)  # a later start backs up the library with "kept"
     VoiceLibrary(lib).save(Voice(name="after the backup", speaker="def"))
     lib.rows("PRAGMA wal_checkpoint(TRUNCATE)")
     _damage(lib.path)
@@ -33,7 +33,7 @@ def test_a_damaged_database_is_set_aside_and_the_backup_restored(tmp_path):
     aside = next(tmp_path.glob("library.sqlite3.damaged-*"))
     assert str(aside) in reopened.notices[0].message
     assert [v.name for v in VoiceLibrary(reopened).list()] == ["kept"]
-    assert aside.stat().st_size > 0          # the damaged file is kept for the user
+    assert aside.stat().st_size > 0  # the damaged file is kept for the user
 
 
 def test_no_usable_backup_starts_a_new_library_and_says_so(tmp_path):
@@ -71,7 +71,10 @@ def test_two_processes_writing_at_once_lose_no_row(tmp_path):
             words.save()
             history.add(SynthesisRequest(f"{{tag}} {{i}}"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
     """)
-    procs = [subprocess.Popen([sys.executable, "-c", script, tag], stderr=subprocess.PIPE) for tag in "ab"]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", script, tag], stderr=subprocess.PIPE)
+        for tag in "ab"
+    ]
     errors = [p.communicate(timeout=300)[1].decode() for p in procs]
     assert [p.returncode for p in procs] == [0, 0], errors
     lib = Library(tmp_path)
@@ -79,7 +82,9 @@ def test_two_processes_writing_at_once_lose_no_row(tmp_path):
     from app.engine.library import HistoryStore, PronunciationDictionary
 
     assert len(PronunciationDictionary(lib).entries) == 80
-    assert sorted(e.text for e in HistoryStore(lib).entries()) == sorted(f"{t} {i}" for t in "ab" for i in range(40))
+    assert sorted(e.text for e in HistoryStore(lib).entries()) == sorted(
+        f"{t} {i}" for t in "ab" for i in range(40)
+    )
 
 
 def test_a_library_another_program_keeps_locked_is_not_taken_for_damaged(tmp_path, monkeypatch):
@@ -88,7 +93,9 @@ def test_a_library_another_program_keeps_locked_is_not_taken_for_damaged(tmp_pat
     Library(tmp_path)
     monkeypatch.setattr(recovery, "HEALTH_CHECK_TIMEOUT_S", 0.2)
     monkeypatch.setattr(sqlite_file, "BUSY_TIMEOUT_S", 0.2)
-    with closing(sqlite3.connect(str(tmp_path / "library.sqlite3"), isolation_level=None)) as holder:
+    with closing(
+        sqlite3.connect(str(tmp_path / "library.sqlite3"), isolation_level=None)
+    ) as holder:
         holder.execute("PRAGMA locking_mode=EXCLUSIVE")
         holder.execute("BEGIN EXCLUSIVE")
         holder.execute("CREATE TABLE held (x)")
@@ -102,7 +109,7 @@ def test_a_library_another_program_keeps_locked_is_not_taken_for_damaged(tmp_pat
 def _library_with_a_backed_up_voice(tmp_path):
     lib = Library(tmp_path)
     VoiceLibrary(lib).save(Voice(name="kept", speaker="abc"))
-    Library(tmp_path)                        # a later start backs it up with "kept"
+    Library(tmp_path)  # a later start backs it up with "kept"
     lib.rows("PRAGMA wal_checkpoint(TRUNCATE)")
     return lib
 
@@ -141,12 +148,12 @@ def test_a_missing_library_whose_backups_hold_nothing_is_a_quiet_new_start(tmp_p
 
 def test_rotation_never_pushes_out_the_last_backup_that_holds_data(tmp_path):
     lib = _library_with_a_backed_up_voice(tmp_path)
-    with lib.transaction() as con:           # the user empties the library on purpose...
+    with lib.transaction() as con:  # the user empties the library on purpose...
         con.execute("DELETE FROM voices")
-    for _ in range(KEEP_BACKUPS + 2):        # ...and starts several times: each backs up an empty one
+    for _ in range(KEEP_BACKUPS + 2):  # ...and starts several times: each backs up an empty one
         Library(tmp_path)
     kept = backups(tmp_path / "backups")
     assert len(kept) == KEEP_BACKUPS + 1
     assert [recovery.holds_data(p) for p in kept] == [False] * KEEP_BACKUPS + [True]
-    lib.path.write_bytes(b"")                # and the data can still come back
+    lib.path.write_bytes(b"")  # and the data can still come back
     assert [v.name for v in VoiceLibrary(Library(tmp_path)).list()] == ["kept"]

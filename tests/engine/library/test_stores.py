@@ -12,15 +12,28 @@ from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
 
 
 def result(n=2400):
-    return SynthesisResult(audio=np.linspace(-0.5, 0.5, n, dtype=np.float32), sample_rate=24_000,
-                           device="cpu", speaker="spk", seed=3, segments=1, synth_seconds=0.5,
-                           test_model=True)
+    return SynthesisResult(
+        audio=np.linspace(-0.5, 0.5, n, dtype=np.float32),
+        sample_rate=24_000,
+        device="cpu",
+        speaker="spk",
+        seed=3,
+        segments=1,
+        synth_seconds=0.5,
+        test_model=True,
+    )
 
 
 def test_history_round_trips_the_request_and_audio(tmp_path):
     store = HistoryStore(tmp_path)
-    request = SynthesisRequest("你好", seed=3, speed=2, oral=4, refine_text=False,
-                               sampling=SamplingParams(temperature=0.2, top_k=9))
+    request = SynthesisRequest(
+        "你好",
+        seed=3,
+        speed=2,
+        oral=4,
+        refine_text=False,
+        sampling=SamplingParams(temperature=0.2, top_k=9),
+    )
     entry = store.add(request, result())
     again = HistoryStore(Library(tmp_path)).get(entry.id)
     assert again.to_request() == request
@@ -35,7 +48,9 @@ def test_history_prunes_old_results_and_skips_rows_whose_wav_is_gone(tmp_path, m
     store = HistoryStore(tmp_path)
     ids = [store.add(SynthesisRequest(f"t{i}"), result(100)).id for i in range(5)]
     assert [e.id for e in store.entries()] == ids[::-1][:3]
-    assert sorted(p.name for p in (tmp_path / "audio").glob("*.wav")) == sorted(f"{i}.wav" for i in ids[2:])
+    assert sorted(p.name for p in (tmp_path / "audio").glob("*.wav")) == sorted(
+        f"{i}.wav" for i in ids[2:]
+    )
     store.wav_path(store.get(ids[-1])).unlink()
     assert [e.id for e in store.entries()] == [ids[3], ids[2]]
     store.delete(ids[3])
@@ -49,22 +64,42 @@ def test_deleting_history_touches_only_files_named_from_row_ids(tmp_path):
     entry = store.add(SynthesisRequest("hi"), result(100))
     # A decoy wherever an id used as a file name would land: beside the audio, one and two
     # folders up, and at an absolute path (the ".wav" a file name gets is already on each).
-    decoys = [audio / "precious.wav", audio / "7 .wav", tmp_path / "lib" / "precious.wav",
-              tmp_path / "precious.wav", tmp_path / "elsewhere" / "precious.wav"]
+    decoys = [
+        audio / "precious.wav",
+        audio / "7 .wav",
+        tmp_path / "lib" / "precious.wav",
+        tmp_path / "precious.wav",
+        tmp_path / "elsewhere" / "precious.wav",
+    ]
     for decoy in decoys:
         decoy.parent.mkdir(exist_ok=True)
         decoy.write_bytes(b"user data")
-    assert (audio / "../../precious.wav").resolve() == tmp_path / "precious.wav"   # the ids below reach them
+    assert (
+        audio / "../../precious.wav"
+    ).resolve() == tmp_path / "precious.wav"  # the ids below reach them
     # Whatever text a row holds, the file is found from its integer id alone.
     with store.library.transaction() as con:
-        con.execute("UPDATE history SET text = ?, speaker = ? WHERE id = ?",
-                    ("../../precious.wav", str(decoys[-1]), int(entry.id)))
-    for hostile in ("precious", "7 ", "../precious", "../../precious", str(decoys[-1].with_suffix("")),
-                    f"{entry.id}/../../precious", 7.5, None, True, 2**70, -1):
+        con.execute(
+            "UPDATE history SET text = ?, speaker = ? WHERE id = ?",
+            ("../../precious.wav", str(decoys[-1]), int(entry.id)),
+        )
+    for hostile in (
+        "precious",
+        "7 ",
+        "../precious",
+        "../../precious",
+        str(decoys[-1].with_suffix("")),
+        f"{entry.id}/../../precious",
+        7.5,
+        None,
+        True,
+        2**70,
+        -1,
+    ):
         store.delete(hostile)
         assert store.get(hostile) is None
     assert [decoy for decoy in decoys if not decoy.exists()] == []
-    assert store.get(entry.id) is not None                 # nor the row (True is 1 to SQLite)
+    assert store.get(entry.id) is not None  # nor the row (True is 1 to SQLite)
     store.delete(entry.id)
     assert store.get(entry.id) is None
     assert sorted(p.name for p in audio.iterdir()) == ["7 .wav", "precious.wav"]
@@ -75,7 +110,9 @@ def test_a_row_with_wrong_types_is_skipped_and_the_rest_kept(tmp_path):
     good = store.add(SynthesisRequest("good"), result(100))
     bad = store.add(SynthesisRequest("bad"), result(100))
     with store.library.transaction() as con:
-        con.execute("UPDATE history SET duration = 'long', request = '[' WHERE id = ?", (int(bad.id),))
+        con.execute(
+            "UPDATE history SET duration = 'long', request = '[' WHERE id = ?", (int(bad.id),)
+        )
     assert [e.id for e in store.entries()] == [good.id]
     assert store.get(bad.id) is None
 
@@ -123,7 +160,7 @@ def test_pronunciations_save_only_what_changed(tmp_path):
     one.set("SQL", "sequel")
     one.save()
     two.set("重庆", "虫庆")
-    two.save()   # does not drop the word the other copy added
+    two.save()  # does not drop the word the other copy added
     assert PronunciationDictionary(tmp_path).entries == {"SQL": "sequel", "重庆": "虫庆"}
     one.remove("SQL")
     one.save()

@@ -81,10 +81,14 @@ def test_two_programs_opening_a_new_library_at_once_both_open_it(tmp_path):
             pass
         Library(sys.argv[1])
     """)
-    for attempt in range(4):          # without the retry, 28 of 40 such pairs had one fail
+    for attempt in range(4):  # without the retry, 28 of 40 such pairs had one fail
         folder = tmp_path / f"library{attempt}"
         start = time.time() + 2.0
-        procs = [subprocess.Popen([sys.executable, "-c", script, str(folder), str(start)],
-                                  stderr=subprocess.PIPE) for _ in range(2)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", script, str(folder), str(start)], stderr=subprocess.PIPE
+            )
+            for _ in range(2)
+        ]
         errors = [p.communicate(timeout=120)[1].decode() for p in procs]
         assert [p.returncode for p in procs] == [0, 0], errors

@@ -9,17 +9,35 @@ from __future__ import annotations
 import re
 
 # The dot after these never ends a sentence: a name or a number follows.
-TITLES = {"mr": "Mister", "mrs": "Missus", "ms": "Miz", "prof": "Professor", "mt": "Mount",
-          "vs": "versus", "cf": "compare", "approx": "approximately", "fig": "figure"}
+TITLES = {
+    "mr": "Mister",
+    "mrs": "Missus",
+    "ms": "Miz",
+    "prof": "Professor",
+    "mt": "Mount",
+    "vs": "versus",
+    "cf": "compare",
+    "approx": "approximately",
+    "fig": "figure",
+}
 # These can end a sentence ("... and so on, etc. Then ..."); a capital after them starts one.
-MAY_END = {"etc": "et cetera", "inc": "Incorporated", "ltd": "Limited", "jr": "Junior",
-           "sr": "Senior", "ave": "Avenue", "dept": "Department"}
+MAY_END = {
+    "etc": "et cetera",
+    "inc": "Incorporated",
+    "ltd": "Limited",
+    "jr": "Junior",
+    "sr": "Senior",
+    "ave": "Avenue",
+    "dept": "Department",
+}
 DOTTED = {"e.g.": "for example", "i.e.": "that is", "a.m.": "a m", "p.m.": "p m"}
 
 PATTERN = re.compile(
-    r"(?<![A-Za-z.])(?:(?:[A-Za-z]\.){2,}[A-Za-z](?![A-Za-z.])|(?:[A-Za-z]\.){2,}|(?:" + "|".join(sorted(set(TITLES) | set(MAY_END) | {"st", "dr", "no"},
-                                                               key=len, reverse=True)) + r")\.)",
-    re.IGNORECASE)
+    r"(?<![A-Za-z.])(?:(?:[A-Za-z]\.){2,}[A-Za-z](?![A-Za-z.])|(?:[A-Za-z]\.){2,}|(?:"
+    + "|".join(sorted(set(TITLES) | set(MAY_END) | {"st", "dr", "no"}, key=len, reverse=True))
+    + r")\.)",
+    re.IGNORECASE,
+)
 
 _WORD_BEFORE = re.compile(r"(?:[A-Za-z]\.)*[A-Za-z]+$")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -39,7 +57,9 @@ def _starts_sentence(after: str) -> bool:
 def _previous_word_is_name(before: str) -> bool:
     """'Main St.' (a street) rather than 'in St. Louis' or a sentence start."""
     words = re.findall(r"[A-Za-z]+|[.!?。！？]", before)
-    return bool(words) and words[-1][0].isupper() and len(words) > 1 and words[-2] not in ".!?。！？"
+    return (
+        bool(words) and words[-1][0].isupper() and len(words) > 1 and words[-2] not in ".!?。！？"
+    )
 
 
 def expand(abbreviation: str, before: str, after: str) -> str | None:
@@ -49,7 +69,7 @@ def expand(abbreviation: str, before: str, after: str) -> str | None:
     key = abbreviation.lower()
     if key in DOTTED:
         spoken, may_end = DOTTED[key], key in ("a.m.", "p.m.")
-    elif "." in word:                                   # U.S. -> U S; "the U.S. Army" goes on
+    elif "." in word:  # U.S. -> U S; "the U.S. Army" goes on
         spoken = " ".join(abbreviation.replace(".", "")).upper()
         return spoken + ("." if not after.strip() and abbreviation.endswith(".") else "")
     elif word in TITLES:
@@ -57,13 +77,13 @@ def expand(abbreviation: str, before: str, after: str) -> str | None:
     elif word in MAY_END:
         spoken, may_end = MAY_END[word], True
     elif word == "no":
-        if not re.match(r"\s?\d", after):               # "I said no." is not "number"
+        if not re.match(r"\s?\d", after):  # "I said no." is not "number"
             return None
         spoken, may_end = "number", False
     elif word == "dr":
         named = _next_char(after).isupper()
         spoken, may_end = ("Doctor", False) if named else ("Drive", True)
-    else:                                               # st
+    else:  # st
         saint = _next_char(after).isupper() and not _previous_word_is_name(before)
         spoken, may_end = ("Saint", False) if saint else ("Street", True)
     if may_end and _starts_sentence(after):

@@ -15,10 +15,39 @@ from app.engine.text.normalize import pipeline
 
 # Where our rules read better than wetext's grammars (bench/text_quality.py, docs/text.md):
 # money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
-OURS = frozenset({"roman", "abbreviation", "address", "context_digits", "model", "currency", "decade", "zh_code",
-                  "unit_range", "unit", "zh_ordinal", "version", "phone", "percent", "temperature",
-                  "per_period", "money_range", "decade_range", "grouped", "month_date", "day_month", "ip", "digits", "zh_year",
-                  "year_range", "date", "mdy", "time", "time_range"})
+OURS = frozenset(
+    {
+        "roman",
+        "abbreviation",
+        "address",
+        "context_digits",
+        "model",
+        "currency",
+        "decade",
+        "zh_code",
+        "unit_range",
+        "unit",
+        "zh_ordinal",
+        "version",
+        "phone",
+        "percent",
+        "temperature",
+        "per_period",
+        "money_range",
+        "decade_range",
+        "grouped",
+        "month_date",
+        "day_month",
+        "ip",
+        "digits",
+        "zh_year",
+        "year_range",
+        "date",
+        "mdy",
+        "time",
+        "time_range",
+    }
+)
 # An English ordinal inside Chinese (排名 3rd 的选手): the grammars leave "三rd"; ours say 第三.
 OURS_IN_CHINESE = frozenset({"ordinal"})
 _LETTER = re.compile(r"[A-Za-z]")
@@ -27,14 +56,16 @@ _YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$|[1-9]000$")
 
 
 def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
-    if kind == "number" and span_lang == "en":   # "2024 people" is a count, -7 is minus seven
-        if re.match(r"[A-Za-z]", m.string[m.end():]):
-            return False                           # 1000th: the grammar's ordinal
+    if kind == "number" and span_lang == "en":  # "2024 people" is a count, -7 is minus seven
+        if re.match(r"[A-Za-z]", m.string[m.end() :]):
+            return False  # 1000th: the grammar's ordinal
         return bool(_YEARISH.match(m.group(0)))
-    if kind == "digits":   # 007, an account number; not 08 of 2008-08-08 or 01:00
-        return not re.search(r"[-:/.：]$", m.string[:m.start()]) and not re.match(r"[-:/.：]\d", m.string[m.end():])
-    if kind == "currency" and re.search(r"[A-Z]$", m.string[:m.start()]):
-        return False       # A$, HK$, US$: the grammars know these dollars
+    if kind == "digits":  # 007, an account number; not 08 of 2008-08-08 or 01:00
+        return not re.search(r"[-:/.：]$", m.string[: m.start()]) and not re.match(
+            r"[-:/.：]\d", m.string[m.end() :]
+        )
+    if kind == "currency" and re.search(r"[A-Z]$", m.string[: m.start()]):
+        return False  # A$, HK$, US$: the grammars know these dollars
     if kind in OURS:
         return True
     return kind in OURS_IN_CHINESE and span_lang == "zh" and bool(_LETTER.search(m.group(0)))
@@ -47,7 +78,56 @@ _STUCK = re.compile(r"(?<=\d)[A-Za-z]{1,4}(?![A-Za-z])|(?<![A-Za-z])[A-Z]{1,3}(?
 # wetext's English grammar refuses runs of spaces and reads across line ends: give it one
 # line, one space at a time.
 _EN_SPACES = re.compile(r"(\s{2,}|\n|\r)")
-_NUMBER_WORDS = {"zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion", "trillion", "point", "and", "minus", "first", "second", "third", "fifth", "eighth", "ninth", "twelfth", "twentieth", "thirtieth", "hundredth", "thousandth"}
+_NUMBER_WORDS = {
+    "zero",
+    "oh",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+    "hundred",
+    "thousand",
+    "million",
+    "billion",
+    "trillion",
+    "point",
+    "and",
+    "minus",
+    "first",
+    "second",
+    "third",
+    "fifth",
+    "eighth",
+    "ninth",
+    "twelfth",
+    "twentieth",
+    "thirtieth",
+    "hundredth",
+    "thousandth",
+}
 
 
 def _labels(text: str, default: str) -> list[str]:
@@ -71,7 +151,11 @@ def _labels(text: str, default: str) -> list[str]:
         if number:
             # Decided as our rules decide it for the number itself; a number with letters
             # stuck to it (HKD13.5, O2O) by the text around all of them.
-            a, b = (i, j) if any(k in stuck for k in range(i, j)) else (i + number.start(), i + number.end())
+            a, b = (
+                (i, j)
+                if any(k in stuck for k in range(i, j))
+                else (i + number.start(), i + number.end())
+            )
             lang = pipeline._context_language(text, a, b, default)
         else:
             lang = labels[i - 1] if i else (labels[j] if j < len(text) else default)
@@ -96,16 +180,22 @@ def _library(piece: str, lang: str) -> str:
     from app.engine.text.normalize.library import library_normalize
 
     if lang == "en":
-        return "".join(part if _EN_SPACES.fullmatch(part) else library_normalize(part, "en")
-                       for part in _EN_SPACES.split(piece) if part)
+        return "".join(
+            part if _EN_SPACES.fullmatch(part) else library_normalize(part, "en")
+            for part in _EN_SPACES.split(piece)
+            if part
+        )
     return library_normalize(piece, "zh")
 
 
 # What the grammars read: digits.
 _TRIGGER = {"zh": re.compile(r"\d"), "en": re.compile(r"\d")}
 # A window stops at a clause end: its reading never depends on the next clause.
-_CLAUSE_END = {"zh": re.compile(r"[，。；！？、,;!?\n]"), "en": re.compile(r"[;!?\n]|\.(?=\s+[A-Z\"“])")}
-_REACH = {"zh": 6, "en": 12}   # characters of context on each side (a month name, 比分, 第)
+_CLAUSE_END = {
+    "zh": re.compile(r"[，。；！？、,;!?\n]"),
+    "en": re.compile(r"[;!?\n]|\.(?=\s+[A-Z\"“])"),
+}
+_REACH = {"zh": 6, "en": 12}  # characters of context on each side (a month name, 比分, 第)
 
 
 def _windows(piece: str, lang: str) -> list[tuple[int, int]]:
@@ -117,7 +207,7 @@ def _windows(piece: str, lang: str) -> list[tuple[int, int]]:
         start = ends[-1] if ends else start
         stop = _CLAUSE_END[lang].search(piece, m.end(), end)
         end = stop.start() if stop else end
-        if lang == "en":   # whole words only
+        if lang == "en":  # whole words only
             while start > 0 and piece[start - 1].isalnum():
                 start -= 1
             while end < len(piece) and piece[end].isalnum():
@@ -145,8 +235,11 @@ def _glue(spoken: str, glue: str) -> str:
     splitter keeps them together (as pipeline.normalize does with its own spans)."""
     if glue == " ":
         return spoken
-    return re.sub(r"\b([a-z]+) (?=[A-Za-z])",
-                  lambda m: m.group(1) + (glue if m.group(1) in _NUMBER_WORDS else " "), spoken)
+    return re.sub(
+        r"\b([a-z]+) (?=[A-Za-z])",
+        lambda m: m.group(1) + (glue if m.group(1) in _NUMBER_WORDS else " "),
+        spoken,
+    )
 
 
 def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:

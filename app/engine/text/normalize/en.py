@@ -4,44 +4,104 @@ from __future__ import annotations
 
 import re
 
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 UNITS = {
-    "km/h": ("kilometer per hour", "kilometers per hour"), "mph": ("mile per hour", "miles per hour"),
-    "km": ("kilometer", "kilometers"), "kg": ("kilogram", "kilograms"), "mg": ("milligram", "milligrams"),
-    "g": ("gram", "grams"), "cm": ("centimeter", "centimeters"), "mm": ("millimeter", "millimeters"),
-    "m": ("meter", "meters"), "ml": ("milliliter", "milliliters"), "mL": ("milliliter", "milliliters"),
-    "L": ("liter", "liters"), "l": ("liter", "liters"), "h": ("hour", "hours"), "min": ("minute", "minutes"),
-    "s": ("second", "seconds"), "ms": ("millisecond", "milliseconds"), "Hz": ("hertz", "hertz"),
-    "kHz": ("kilohertz", "kilohertz"), "GHz": ("gigahertz", "gigahertz"), "GB": ("gigabyte", "gigabytes"),
-    "MB": ("megabyte", "megabytes"), "KB": ("kilobyte", "kilobytes"), "TB": ("terabyte", "terabytes"),
-    "kW": ("kilowatt", "kilowatts"), "W": ("watt", "watts"), "V": ("volt", "volts"),
-    "kWh": ("kilowatt hour", "kilowatt hours"), "mAh": ("milliamp hour", "milliamp hours"),
-    "lb": ("pound", "pounds"), "lbs": ("pound", "pounds"), "oz": ("ounce", "ounces"),
-    "ft": ("foot", "feet"), "mi": ("mile", "miles"),
-    "mins": ("minute", "minutes"), "hr": ("hour", "hours"), "hrs": ("hour", "hours"),
-    "secs": ("second", "seconds"), "sec": ("second", "seconds"), "wk": ("week", "weeks"),
-    "wks": ("week", "weeks"), "mo": ("month", "months"), "mos": ("month", "months"),
-    "yr": ("year", "years"), "yrs": ("year", "years"), "kgs": ("kilogram", "kilograms"), "kms": ("kilometer", "kilometers"),
-    "m²": ("square meter", "square meters"), "㎡": ("square meter", "square meters"),
-    "km²": ("square kilometer", "square kilometers"), "m³": ("cubic meter", "cubic meters"),
-    "cm²": ("square centimeter", "square centimeters"), "mm²": ("square millimeter", "square millimeters"),
-    "km³": ("cubic kilometer", "cubic kilometers"), "cm³": ("cubic centimeter", "cubic centimeters"),
+    "km/h": ("kilometer per hour", "kilometers per hour"),
+    "mph": ("mile per hour", "miles per hour"),
+    "km": ("kilometer", "kilometers"),
+    "kg": ("kilogram", "kilograms"),
+    "mg": ("milligram", "milligrams"),
+    "g": ("gram", "grams"),
+    "cm": ("centimeter", "centimeters"),
+    "mm": ("millimeter", "millimeters"),
+    "m": ("meter", "meters"),
+    "ml": ("milliliter", "milliliters"),
+    "mL": ("milliliter", "milliliters"),
+    "L": ("liter", "liters"),
+    "l": ("liter", "liters"),
+    "h": ("hour", "hours"),
+    "min": ("minute", "minutes"),
+    "s": ("second", "seconds"),
+    "ms": ("millisecond", "milliseconds"),
+    "Hz": ("hertz", "hertz"),
+    "kHz": ("kilohertz", "kilohertz"),
+    "GHz": ("gigahertz", "gigahertz"),
+    "GB": ("gigabyte", "gigabytes"),
+    "MB": ("megabyte", "megabytes"),
+    "KB": ("kilobyte", "kilobytes"),
+    "TB": ("terabyte", "terabytes"),
+    "kW": ("kilowatt", "kilowatts"),
+    "W": ("watt", "watts"),
+    "V": ("volt", "volts"),
+    "kWh": ("kilowatt hour", "kilowatt hours"),
+    "mAh": ("milliamp hour", "milliamp hours"),
+    "lb": ("pound", "pounds"),
+    "lbs": ("pound", "pounds"),
+    "oz": ("ounce", "ounces"),
+    "ft": ("foot", "feet"),
+    "mi": ("mile", "miles"),
+    "mins": ("minute", "minutes"),
+    "hr": ("hour", "hours"),
+    "hrs": ("hour", "hours"),
+    "secs": ("second", "seconds"),
+    "sec": ("second", "seconds"),
+    "wk": ("week", "weeks"),
+    "wks": ("week", "weeks"),
+    "mo": ("month", "months"),
+    "mos": ("month", "months"),
+    "yr": ("year", "years"),
+    "yrs": ("year", "years"),
+    "kgs": ("kilogram", "kilograms"),
+    "kms": ("kilometer", "kilometers"),
+    "m²": ("square meter", "square meters"),
+    "㎡": ("square meter", "square meters"),
+    "km²": ("square kilometer", "square kilometers"),
+    "m³": ("cubic meter", "cubic meters"),
+    "cm²": ("square centimeter", "square centimeters"),
+    "mm²": ("square millimeter", "square millimeters"),
+    "km³": ("cubic kilometer", "cubic kilometers"),
+    "cm³": ("cubic centimeter", "cubic centimeters"),
     "m/s": ("meter per second", "meters per second"),
 }
 _DOLLAR = ("dollar", "dollars", "cent", "cents")
 _EURO = ("euro", "euros", "cent", "cents")
 _POUND = ("pound", "pounds", "penny", "pence")
-CURRENCY = {"$": _DOLLAR, "USD": _DOLLAR, "dollar": _DOLLAR, "dollars": _DOLLAR,
-            "€": _EURO, "EUR": _EURO, "euro": _EURO, "euros": _EURO,
-            "£": _POUND, "GBP": _POUND, "pound": _POUND, "pounds": _POUND,
-            "JPY": ("yen", "yen", "sen", "sen"), "¢": ("cent", "cents", "", ""),
-            # ¥ in English is the yen (as style guides use it; the yuan is CN¥ or RMB); the
-            # full-width ￥ of a Chinese keyboard is the yuan (tests/engine/test_numbers_en.py).
-            "¥": ("yen", "yen", "sen", "sen"),
-            "￥": ("yuan", "yuan", "fen", "fen"), "RMB": ("yuan", "yuan", "fen", "fen"),
-            "CNY": ("yuan", "yuan", "fen", "fen")}
+CURRENCY = {
+    "$": _DOLLAR,
+    "USD": _DOLLAR,
+    "dollar": _DOLLAR,
+    "dollars": _DOLLAR,
+    "€": _EURO,
+    "EUR": _EURO,
+    "euro": _EURO,
+    "euros": _EURO,
+    "£": _POUND,
+    "GBP": _POUND,
+    "pound": _POUND,
+    "pounds": _POUND,
+    "JPY": ("yen", "yen", "sen", "sen"),
+    "¢": ("cent", "cents", "", ""),
+    # ¥ in English is the yen (as style guides use it; the yuan is CN¥ or RMB); the
+    # full-width ￥ of a Chinese keyboard is the yuan (tests/engine/test_numbers_en.py).
+    "¥": ("yen", "yen", "sen", "sen"),
+    "￥": ("yuan", "yuan", "fen", "fen"),
+    "RMB": ("yuan", "yuan", "fen", "fen"),
+    "CNY": ("yuan", "yuan", "fen", "fen"),
+}
 
 
 # ChatTTS turns "-" into a comma (a pause): "twenty-four" would be read "twenty, four".
@@ -86,7 +146,9 @@ def year_range(a: str, b: str) -> str:
 def ordinal(value: str) -> str:
     from num2words import num2words
 
-    return num2words(int(value), to="ordinal").replace(" and ", " ").replace(",", "").replace("-", " ")
+    return (
+        num2words(int(value), to="ordinal").replace(" and ", " ").replace(",", "").replace("-", " ")
+    )
 
 
 def _year_of_date(y: str) -> str:
@@ -108,7 +170,7 @@ def date(y: str, m: str, d: str, day_first: bool = False) -> str:
 
 
 def day_month(d: str, month: str, y: str | None) -> str:
-    """"26th May" -> the twenty sixth of May (a day written before its month)."""
+    """ "26th May" -> the twenty sixth of May (a day written before its month)."""
     number_ = month_number(month)
     full = MONTHS[number_ - 1] if number_ else month
     return f"the {ordinal(str(int(d)))} of {full}" + (f" {year(y)}" if y else "")
@@ -123,18 +185,22 @@ def house_number(value: str) -> str:
     if len(value) == 5:
         return digits(value)
     head, tail = value[:-2], int(value[-2:])
-    rest = "hundred" if tail == 0 else ("oh " + DIGIT_WORDS[tail]) if tail < 10 else number(str(tail))
+    rest = (
+        "hundred" if tail == 0 else ("oh " + DIGIT_WORDS[tail]) if tail < 10 else number(str(tail))
+    )
     return f"{number(head)} {rest}"
 
 
 def month_number(month: str) -> int | None:
-    """"Sept." -> 9, "march" -> 3 (a full name or its abbreviation); None for anything else."""
+    """ "Sept." -> 9, "march" -> 3 (a full name or its abbreviation); None for anything else."""
     wanted = month.rstrip(".").lower()
-    return next((i for i, name in enumerate(MONTHS, 1) if wanted and name.lower().startswith(wanted)), None)
+    return next(
+        (i for i, name in enumerate(MONTHS, 1) if wanted and name.lower().startswith(wanted)), None
+    )
 
 
 def month_date(month: str, d: str, y: str | None) -> str:
-    """"March 5, 2024" -> March fifth, twenty twenty four (the month as written, abbreviations too)."""
+    """ "March 5, 2024" -> March fifth, twenty twenty four (the month as written, abbreviations too)."""
     number_ = month_number(month)
     full = MONTHS[number_ - 1] if number_ else month
     return f"{full} {ordinal(str(int(d)))}" + (f", {year(y)}" if y else "")
@@ -152,10 +218,14 @@ def time(h: str, m: str | None, s: str | None, half: str | None = None) -> str:
         if hour == 0:
             return "midnight"
         return out + (" hundred" if hour > 12 else " o'clock")
-    if s:   # 14:10:30 is a moment to the second: hours, minutes and seconds, each named
+    if s:  # 14:10:30 is a moment to the second: hours, minutes and seconds, each named
+
         def part(value: int, name: str) -> str:
             return f"{number(str(value))} {name}{'' if value == 1 else 's'}"
-        return f"{part(hour, 'hour')} {part(minute, 'minute')} and {part(int(s), 'second')}" + suffix
+
+        return (
+            f"{part(hour, 'hour')} {part(minute, 'minute')} and {part(int(s), 'second')}" + suffix
+        )
     out += (" oh " + number(str(minute))) if minute < 10 else " " + number(str(minute))
     return out + suffix
 
@@ -178,18 +248,19 @@ def version(prefix: str, parts: list[str]) -> str:
 def currency(symbol: str, amount: str, scale: str | None = None) -> str:
     """$4.50 -> four dollars and fifty cents; $0.99 -> ninety nine cents;
     $2.5 million -> two point five million dollars."""
-    one, many, sub_one, sub_many = CURRENCY.get(symbol if symbol in CURRENCY else symbol.lower(),
-                                                (symbol, symbol, "", ""))
+    one, many, sub_one, sub_many = CURRENCY.get(
+        symbol if symbol in CURRENCY else symbol.lower(), (symbol, symbol, "", "")
+    )
     amount = amount.replace(",", "")
     if scale:
         return f"{number(amount)} {SCALES[scale.lower()]} {many}"
     whole, _, frac = amount.partition(".")
     if len(frac) > 2 and not frac[2:].strip("0"):
-        frac = frac[:2]                        # $20.500 is twenty dollars fifty cents
+        frac = frac[:2]  # $20.500 is twenty dollars fifty cents
     n = int(whole or "0")
     cents = int(frac[:2].ljust(2, "0")) if frac else 0
     if len(frac) > 2 or (frac and not sub_one):
-        return f"{number(amount)} {many}"      # $0.125 or a currency without a sub-unit
+        return f"{number(amount)} {many}"  # $0.125 or a currency without a sub-unit
     spoken_cents = f"{number(str(cents))} {sub_one if cents == 1 else sub_many}"
     if n == 0 and cents:
         return spoken_cents
@@ -197,13 +268,24 @@ def currency(symbol: str, amount: str, scale: str | None = None) -> str:
     return out + f" and {spoken_cents}" if cents else out
 
 
-SCALES = {"thousand": "thousand", "k": "thousand", "million": "million", "m": "million",
-          "mn": "million", "billion": "billion", "bn": "billion", "b": "billion",
-          "trillion": "trillion", "t": "trillion"}
+SCALES = {
+    "thousand": "thousand",
+    "k": "thousand",
+    "million": "million",
+    "m": "million",
+    "mn": "million",
+    "billion": "billion",
+    "bn": "billion",
+    "b": "billion",
+    "trillion": "trillion",
+    "t": "trillion",
+}
 
 
 def temperature(value: str, unit: str) -> str:
-    scale = {"°F": " Fahrenheit", "℉": " Fahrenheit", "°C": " Celsius", "℃": " Celsius"}.get(unit, "")
+    scale = {"°F": " Fahrenheit", "℉": " Fahrenheit", "°C": " Celsius", "℃": " Celsius"}.get(
+        unit, ""
+    )
     degrees = "degree" if value.lstrip("-") == "1" else "degrees"
     return f"{number(value)} {degrees}{scale}"
 

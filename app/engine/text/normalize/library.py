@@ -38,8 +38,8 @@ def library_normalize(text: str, lang: str) -> str:
     """`text` as wetext's `lang` ("zh" or "en") grammar reads it, its outer spaces kept."""
     if not text.strip():
         return text
-    lead = text[:len(text) - len(text.lstrip())]
-    trail = text[len(text.rstrip()):]
+    lead = text[: len(text) - len(text.lstrip())]
+    trail = text[len(text.rstrip()) :]
     normalizer = _normalizer(lang)
     with _reading:
         return lead + normalizer.normalize(text) + trail

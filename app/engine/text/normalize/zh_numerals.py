@@ -8,7 +8,7 @@ test checks it against cn2an over random numbers.
 from __future__ import annotations
 
 DIGITS = "零一二三四五六七八九"
-MAX_DIGITS = 16   # as cn2an: beyond 万亿 there is no customary unit
+MAX_DIGITS = 16  # as cn2an: beyond 万亿 there is no customary unit
 
 
 def _section(n: int) -> str:
