@@ -183,3 +183,25 @@ def f():
         "Module: took 3 s here.",
         "took 6 s here",
     ]
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def test_every_pointer_to_the_constants_page_names_one_of_its_sections():
+    page = ROOT / "docs" / "design" / "constants.md"
+    anchors = {
+        _anchor(line.lstrip("#"))
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    pointers = {
+        (path.relative_to(ROOT).as_posix(), anchor)
+        for path in SCANNED
+        for anchor in re.findall(r"constants\.md#([\w-]+)", path.read_text(encoding="utf-8"))
+    }
+    assert pointers, "the comments point at docs/design/constants.md"
+    assert {p for p in pointers if p[1] not in anchors} == set()

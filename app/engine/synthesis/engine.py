@@ -7,7 +7,7 @@ kernels run in OpenMP thread pools, one per thread that has used them, and a poo
 long as its thread. A loader thread that stays alive (the window's worker, a command's main
 thread) keeps its pool beside the engine's, more pool threads than cores, and OpenMP then
 stops spinning and sleeps between kernels, which slows every decode (bench/engine_thread.py;
-figures: docs/design/constants.md#load-on-the-engine-s-thread).
+figures: docs/design/constants.md#load-on-the-engines-thread).
 
     engine = Engine.loading(synthesizer)  # loaded here, on the engine's thread
     engine = Engine(synthesizer)          # a Synthesizer loaded elsewhere
