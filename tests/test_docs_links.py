@@ -118,7 +118,7 @@ def _exists(path: Path) -> bool:
 
 def broken(page: Path, text: str) -> list[str]:
     """What the page points at that does not exist, one line per problem."""
-    problems = []
+    problems, where = [], page.relative_to(ROOT).as_posix()
     own = anchors(text)
     for target in links(text):
         if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):  # https:, mailto: ...
@@ -127,7 +127,7 @@ def broken(page: Path, text: str) -> list[str]:
         name, _, anchor = target.partition("#")
         if not name:
             if anchor not in own:
-                problems.append(f"{page.name}: no heading for #{anchor}")
+                problems.append(f"{where}: no heading for #{anchor}")
             continue
         resolved = (page.parent / name).resolve()
         if not resolved.is_relative_to(ROOT):
@@ -135,16 +135,16 @@ def broken(page: Path, text: str) -> list[str]:
             site = Path(os.path.relpath(resolved, ROOT.parent.parent)).parts
             if page.parent == ROOT and name.startswith("../../") and site[0] in GITHUB_PAGES:
                 continue
-            problems.append(f"{page.name}: {target} leaves the repository")
+            problems.append(f"{where}: {target} leaves the repository")
             continue
         if not _exists(resolved):
-            problems.append(f"{page.name}: {target} does not exist")
+            problems.append(f"{where}: {target} does not exist")
         elif anchor and resolved.suffix == ".md" and resolved.is_file():
             if anchor not in anchors(resolved.read_text(encoding="utf-8")):
-                problems.append(f"{page.name}: {target} has no such heading")
+                problems.append(f"{where}: {target} has no such heading")
     for name in named_paths(text):
         if not (_exists(ROOT / name) or _exists(page.parent / name)):
-            problems.append(f"{page.name}: path {name} does not exist")
+            problems.append(f"{where}: path {name} does not exist")
     return problems
 
 
@@ -176,13 +176,13 @@ def test_the_checker_catches_a_missing_file_a_missing_heading_and_a_missing_path
     )
     assert sorted(broken(page, text)) == sorted(
         [
-            "example.md: gone.md does not exist",
-            "example.md: no heading for #no-part",
-            "example.md: ../README.md#no-such-part has no such heading",
-            "example.md: ../nothing-here.md does not exist",
-            "example.md: path bench/no_such_bench.py does not exist",
-            "example.md: path app/engine/nowhere/ does not exist",
-            "example.md: path bench/also_gone.py does not exist",
+            "docs/example.md: gone.md does not exist",
+            "docs/example.md: no heading for #no-part",
+            "docs/example.md: ../README.md#no-such-part has no such heading",
+            "docs/example.md: ../nothing-here.md does not exist",
+            "docs/example.md: path bench/no_such_bench.py does not exist",
+            "docs/example.md: path app/engine/nowhere/ does not exist",
+            "docs/example.md: path bench/also_gone.py does not exist",
         ]
     )
 
