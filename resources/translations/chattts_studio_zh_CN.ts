@@ -542,132 +542,132 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="201"/>
+        <location filename="../../app/ui/main_menu.py" line="198"/>
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="208"/>
+        <location filename="../../app/ui/main_menu.py" line="205"/>
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="233"/>
+        <location filename="../../app/ui/main_menu.py" line="230"/>
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="234"/>
+        <location filename="../../app/ui/main_menu.py" line="231"/>
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在你自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="76"/>
+        <location filename="../../app/ui/main_menu.py" line="73"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="24"/>
+        <location filename="../../app/ui/main_menu.py" line="25"/>
         <source>Precision: automatic (int8 on a CPU, bf16 or fp16 on a GPU)</source>
         <translation>精度：自动（CPU 上为 int8，GPU 上为 bf16 或 fp16）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="27"/>
+        <location filename="../../app/ui/main_menu.py" line="28"/>
         <source>Precision: int8, several times faster on a CPU, close to fp32</source>
         <translation>精度：int8，在 CPU 上快数倍，结果接近 fp32</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="31"/>
+        <location filename="../../app/ui/main_menu.py" line="32"/>
         <source>Precision: fp32 (exact, slowest on a CPU)</source>
         <translation>精度：fp32（精确，在 CPU 上最慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="80"/>
+        <location filename="../../app/ui/main_menu.py" line="77"/>
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="86"/>
+        <location filename="../../app/ui/main_menu.py" line="83"/>
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="93"/>
+        <location filename="../../app/ui/main_menu.py" line="90"/>
         <source>New &amp;narration from file...</source>
         <translation>从文件新建朗读(&amp;N)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="98"/>
+        <location filename="../../app/ui/main_menu.py" line="95"/>
         <source>Open narration pro&amp;ject...</source>
         <translation>打开朗读项目(&amp;J)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="104"/>
+        <location filename="../../app/ui/main_menu.py" line="101"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="112"/>
+        <location filename="../../app/ui/main_menu.py" line="109"/>
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="116"/>
+        <location filename="../../app/ui/main_menu.py" line="113"/>
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="121"/>
+        <location filename="../../app/ui/main_menu.py" line="118"/>
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="128"/>
+        <location filename="../../app/ui/main_menu.py" line="125"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="132"/>
+        <location filename="../../app/ui/main_menu.py" line="129"/>
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="137"/>
+        <location filename="../../app/ui/main_menu.py" line="134"/>
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="142"/>
+        <location filename="../../app/ui/main_menu.py" line="139"/>
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="19"/>
+        <location filename="../../app/ui/main_menu.py" line="20"/>
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="20"/>
+        <location filename="../../app/ui/main_menu.py" line="21"/>
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="21"/>
+        <location filename="../../app/ui/main_menu.py" line="22"/>
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="30"/>
+        <location filename="../../app/ui/main_menu.py" line="31"/>
         <source>Precision: bf16 (experimental)</source>
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="162"/>
+        <location filename="../../app/ui/main_menu.py" line="159"/>
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="167"/>
+        <location filename="../../app/ui/main_menu.py" line="164"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -677,32 +677,32 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="154"/>
+        <location filename="../../app/ui/main_menu.py" line="151"/>
         <source>Speech &amp;server (OpenAI-compatible API)...</source>
         <translation>语音服务器（兼容 OpenAI 的接口）(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="172"/>
+        <location filename="../../app/ui/main_menu.py" line="169"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="176"/>
+        <location filename="../../app/ui/main_menu.py" line="173"/>
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="181"/>
+        <location filename="../../app/ui/main_menu.py" line="178"/>
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="186"/>
+        <location filename="../../app/ui/main_menu.py" line="183"/>
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="189"/>
+        <location filename="../../app/ui/main_menu.py" line="186"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
