@@ -142,17 +142,23 @@ def lrelease(ts: Path, qm: Path) -> None:
     )
 
 
-def ts_messages(ts: Path) -> dict[tuple[str, str, str], tuple[str | None, tuple[str, ...]]]:
+TsMessages = dict[tuple[str, str, str], tuple[str | None, tuple[str, ...]]]
+
+
+def ts_messages(ts: Path) -> TsMessages:
     """(context, source, comment) -> (translation type, translated texts) of a .ts file."""
-    found = {}
+    found: TsMessages = {}
     for context in ET.parse(ts).iter("context"):
         name = context.findtext("name") or ""
         for message in context.iter("message"):
             key = (name, message.findtext("source") or "", message.findtext("comment") or "")
             translation = message.find("translation")
-            forms = translation.findall("numerusform") if translation is not None else []
+            if translation is None:  # no translation element: nothing translated
+                found[key] = ("unfinished", ("",))
+                continue
+            forms = translation.findall("numerusform")
             texts = tuple(f.text or "" for f in forms) if forms else (translation.text or "",)
-            found[key] = (translation.get("type") if translation is not None else None, texts)
+            found[key] = (translation.get("type"), texts)
     return found
 
 
