@@ -17,6 +17,14 @@ from app.engine.text.normalize import pipeline
 # money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
 OURS = frozenset(
     {
+        "electronic",
+        "symbol",
+        "state",
+        "slashed",
+        "section",
+        "letter_code",
+        "dash_code",
+        "dimension",
         "roman",
         "abbreviation",
         "address",
@@ -49,6 +57,7 @@ OURS = frozenset(
     }
 )
 # An English ordinal inside Chinese (排名 3rd 的选手): the grammars leave "三rd"; ours say 第三.
+_WRITTEN = frozenset({"electronic", "symbol", "state", "slashed", "section", "letter_code"})
 OURS_IN_CHINESE = frozenset({"ordinal"})
 _LETTER = re.compile(r"[A-Za-z]")
 # Ours in English: a year, a minus sign, a round thousand (the grammar says 1000 "ten hundred").
@@ -56,6 +65,8 @@ _YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$|[1-9]000$")
 
 
 def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
+    if kind == "number" and m.string[m.start() - 1 : m.start()] == ".":
+        return False  # .1665: the grammar reads a decimal without its zero
     if kind == "number" and span_lang == "en":  # "2024 people" is a count, -7 is minus seven
         if re.match(r"[A-Za-z]", m.string[m.end() :]):
             return False  # 1000th: the grammar's ordinal
@@ -254,4 +265,6 @@ def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:
             except Exception:
                 pass
         out.append(piece)
-    return pipeline.normalize("".join(out), default, glue)
+    # What step 1 read as written (addresses, symbols) is not read again once numbers are
+    # words around it ("p m.est" is no address).
+    return pipeline.normalize("".join(out), default, glue, skip=_WRITTEN)

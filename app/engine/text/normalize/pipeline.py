@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from app.engine.text.normalize import abbreviations as ab
-from app.engine.text.normalize import en, zh
+from app.engine.text.normalize import en, written, zh
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -62,7 +62,8 @@ _SCALE = (
 # room 304, code 4821, Call 911 (tests/engine/test_normalize_combined.py).
 _DIGIT_CONTEXT = (
     r"(?:验证码|校验码|邮编|邮政编码|密码|工号|学号|编号|房间号?|电话|手机号?|号码|拨打|"
-    r"\b(?:[Cc]ode|PIN|[Rr]oom|ZIP|[Zz]ip|[Pp]hone|[Cc]all|[Dd]ial|[Ee]xtension|[Ee]xt\.|[Nn]umber))"
+    r"\b(?:[Cc]ode|PIN|[Rr]oom|ZIP|[Zz]ip|[Pp]hone|[Cc]all|[Dd]ial|[Ee]xtension|[Ee]xt\.|[Nn]umber|"
+    r"OTP|otp|[Ee]nding in|[Ee]nds in))"
     r"(?:\s?(?:is|was|:|：|是|为)?\s?)"
 )
 # A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
@@ -105,19 +106,27 @@ ADDRESS = re.compile(
 
 # Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
 # read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
-_PARTS = r"Chapter|Part|Volume|Vol\.|Book|Act|Scene|World War|Phase|Section|Episode|Season|Article|Appendix|Round"
+_PARTS = (
+    r"(?i:Chapter|Part|Volume|Vol\.|Book|Act|Scene|World War|Phase|Section|Episode|Season|"
+    r"Article|Appendix|Round|Type|Class|Level|Grade|Stage|Category|Mark|Model|Title|Tier|"
+    r"Division|Schedule|Step|Unit|Lesson|Page|Table|Figure|Super Bowl)"
+)
 _RULERS = (
     r"Henry|Louis|Elizabeth|George|Edward|Charles|James|William|Richard|John Paul|Benedict|Leo|"
     r"Pius|Peter|Catherine|Philip|Frederick|Ferdinand|Alexander|Nicholas|Mary|Victoria|Ramesses|"
     r"Gregory|Innocent|Clement|Napoleon|Ivan|Wilhelm|Francis"
 )
+_NUMERAL = r"(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+# Any other capitalised name before a numeral of two letters or more is a ruler or an heir
+# (Sam II, John Smith III): "the second".
 _ROMAN = re.compile(
-    r"\b(?:(" + _PARTS + r")|(" + _RULERS + r"))\s(X{0,3}(?:IX|IV|V?I{0,3}))\b(?!\.\w)"
+    r"\b(?:(" + _PARTS + r")|(" + _RULERS + r"))\s(" + _NUMERAL + r")\b(?!\.\w)"
+    r"|\b([A-Z][a-z]+)\s((?=[IVXL]{2})" + _NUMERAL + r")\b(?![.'’]\w)"
 )
 
 
 def roman_value(numeral: str) -> int:
-    values = {"I": 1, "V": 5, "X": 10}
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
     total = 0
     for a, b in zip(numeral, numeral[1:] + " "):
         total += -values[a] if values.get(b, 0) > values[a] else values[a]
@@ -126,6 +135,8 @@ def roman_value(numeral: str) -> int:
 
 # Order matters: the first pattern that matches at a position wins.
 RULES = [
+    ("electronic", written.ELECTRONIC),
+    ("state", written.STATE),
     ("roman", _ROMAN),
     ("abbreviation", ab.PATTERN),
     ("context_digits", re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
@@ -180,16 +191,14 @@ RULES = [
         "phone",
         re.compile(
             r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
-            r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}"
+            r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)[\s-]?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}(?:-\d{1,5})?"
             r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)"
         ),
     ),
     # 127.0.0.1: an address, each part digit by digit (1.2.3.4, starting below 10, is a version).
     (
         "ip",
-        re.compile(
-            r"(?<![A-Za-z\d.])(?=[1-9]\d)(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)"
-        ),
+        re.compile(r"(?<![A-Za-z\d.])(?=[1-9]\d)(?:\d{1,3}\.){3}\d{1,3}(?!\d|\.\d)"),
     ),
     (
         "version",
@@ -215,7 +224,14 @@ RULES = [
     ),
     ("temperature", re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
     ("percent", re.compile(r"(-?" + _NUM + r")\s?[%％]")),
-    ("decade", re.compile(r"(?<![\d.,])(?:['’](\d0)|((?:1[1-9]|20)\d0)|([1-9]0))s(?![A-Za-z])")),
+    # 1980s, '80s, 80s; 1980 s (a space before the s) only for 1910-2090, not a round hundred.
+    (
+        "decade",
+        re.compile(
+            r"(?<![\d.,])(?:['’](\d0)|((?:1[1-9]|20)\d0)|([1-9]0))s(?![A-Za-z])"
+            r"|(?<![\d.,])((?:19|20)[1-9]0) s(?![A-Za-z])"
+        ),
+    ),
     # 2-3 mins, 5~10公里: a range of a unit.
     (
         "unit_range",
@@ -232,7 +248,7 @@ RULES = [
     (
         "unit",
         re.compile(
-            r"((?:(?<![A-Za-z0-9])-)?"
+            r"(?<![A-Za-z])(?<![A-Za-z]-)((?:(?<![A-Za-z0-9])-)?"
             + _NUM
             + r")\s?("
             + "|".join(re.escape(u) for u in _UNIT_NAMES)
@@ -261,6 +277,19 @@ RULES = [
     ("money_range", re.compile(r"(?<=\d)\s?[-–]\s?(?=[$¥€£￥]\d)")),
     # 1960s-80s is a range of decades; mid-1980s is not minus anything.
     ("decade_range", re.compile(r"(?<=\d0s)\s?[-–]\s?(?=['’]?\d0s|(?:1[1-9]|20)\d0s)")),
+    ("slashed", written.SLASHED),
+    ("section", written.SECTION),
+    ("letter_code", written.LETTER_CODE),
+    # 2x8 is two by eight (a size); 2x alone is a multiplier.
+    (
+        "dimension",
+        re.compile(
+            r"(?<![A-Za-z0-9.])(" + _NUM + r")\s?[x×]\s?(" + _NUM + r")(?![\d.,]|[A-Za-z]{2})"
+            r"(?:\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z0-9]))?"
+        ),
+    ),
+    # 978-0 falls: not a range (that rises) nor a score (small numbers): a code, its dash silent.
+    ("dash_code", re.compile(r"(?<![\d.,/-])(\d{3,})\s?-\s?(\d+)(?![\d.,/-])")),
     # 1,250 is one quantity, whoever reads it (wetext drops its first word).
     ("grouped", re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)")),
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
@@ -271,7 +300,13 @@ RULES = [
             r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} )|(?<=, [A-Z]{2}, ))\d{5}(?:-\d{4})?(?![\d.,])"
         ),
     ),
-    ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|(?<!\d)" + _NUM)),
+    (
+        "number",
+        re.compile(
+            r"(?<![A-Za-z0-9.])-?\.\d+|(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|(?<!\d)" + _NUM
+        ),
+    ),
+    ("symbol", written.SYMBOL),
 ]
 
 
@@ -360,6 +395,35 @@ _PERIODS = {
 def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False) -> str | None:
     r = zh if lang == "zh" else en
     g = m.groups()
+    if kind == "electronic":
+        return written.electronic(m.group(0), lang)
+    if kind == "symbol":
+        return written.symbol(m, lang, text)
+    if kind == "state":
+        return written.state(m, lang)
+    if kind == "slashed":
+        return written.slashed(m, lang)
+    if kind == "section":
+        return written.section(m, lang)
+    if kind == "letter_code":
+        return written.letter_code(m, lang)
+    if kind == "dimension":
+        if lang == "zh":
+            return (
+                zh.number(g[0])
+                + "乘"
+                + zh.number(g[1])
+                + (zh.UNITS.get(g[2], g[2]) if g[2] else "")
+            )
+        unit = " " + en.UNITS[g[2]][1] if g[2] in en.UNITS else (" " + g[2] if g[2] else "")
+        return en.number(g[0]) + " by " + en.number(g[1]) + unit
+    if kind == "dash_code":
+        a, b = g
+        if int(b) >= int(a) or (b[0] == "0" and b != "0") or re.fullmatch(_YEAR, a):
+            return None  # 2-5, 100-200: a range
+        if lang == "zh":
+            return zh.number(a) + "杠" + zh.number(b)
+        return en.number(a) + " " + en.number(b)
     if kind == "abbreviation":
         if partial and m.group(0).lower() in ("a.m.", "p.m."):
             return None  # the time grammar reads 3 p.m.
@@ -376,6 +440,10 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     if kind == "money_range":
         return " to " if lang == "en" else "至"
     if kind == "roman":
+        if g[3]:
+            if not g[4]:
+                return None
+            g = (None, g[3], g[4])
         if not g[2] or (
             g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|of\b)", text[m.end() :])
         ):
@@ -499,7 +567,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             g[2] and not after_range and _word_before(text, m.start()) not in _DECADE_WORDS
         ):
             return None
-        return en.decade(g[0] or g[1] or g[2])
+        return en.decade(g[0] or g[1] or g[2] or g[3])
     if kind == "unit":
         if partial and (
             text[m.end() : m.end() + 1] == "/"
@@ -520,8 +588,10 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         )
     if kind == "digits":
         value = m.group(0)
-        if re.fullmatch(r"[1-9]\d{0,2}0{4,}", value):
-            return None  # 5000000 is a quantity
+        if re.fullmatch(r"[1-9]\d{0,2}0{4,}", value) or (
+            lang == "zh" and value[0] != "0" and len(value) <= 8
+        ):
+            return None  # 5000000 is a quantity; in Chinese up to 千万 (1001111 一百万...)
         return en.digits(value) if lang == "en" else zh.digits(value, zh.PHONE_DIGITS)
     value = m.group(0)
     if partial and _in_expression(text, m.start(), m.end()):
@@ -538,7 +608,9 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     return r.number(value)
 
 
-def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -> str:
+def normalize(
+    text: str, lang: str | None = None, glue: str = " ", kinds=None, skip=frozenset()
+) -> str:
     """Rewrite every number-like span into words; everything else is left as it is. `kinds`
     (default: all) is a set of rule kinds, or a test `kinds(kind, span_lang, match)`: a span it
     refuses is left for the next reader (combined.py).
@@ -554,7 +626,7 @@ def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -
     while pos < len(text):
         best = None
         for kind, pattern in RULES:
-            if isinstance(kinds, (set, frozenset)) and kind not in kinds:
+            if (isinstance(kinds, (set, frozenset)) and kind not in kinds) or kind in skip:
                 continue
             m = upcoming.get(kind, False)
             if m is False or (m is not None and (m.start() < pos or (kind, m.start()) in declined)):
@@ -585,6 +657,8 @@ def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -
         # Keep words apart in English ("5kg" -> "five kilograms"); Chinese needs no spaces.
         if span_lang == "en" and before and before[-1].isalnum():
             spoken = " " + spoken
+        elif span_lang == "en" and not before and out and out[-1][-1:].isalnum():
+            spoken = " " + spoken if spoken[:1].isalnum() else spoken  # $12@12%: dollars at
         nxt = text[end : end + 1]
         if (
             span_lang == "en"
