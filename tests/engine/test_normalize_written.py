@@ -29,6 +29,8 @@ ENGLISH = [
     ("upgrade/update", "upgrade slash update"),
     ("and/or", "and/or"),
     ("Costs ₩460 billion", "Costs four hundred and sixty billion won"),
+    ("I code in C# and F#.", "I code in C sharp and F sharp."),
+    ("R&D at AT&T.", "R and D at AT and T."),
     # A state code closing an address.
     (
         "2788 San Tomas Expy, Santa Clara, CA 95051",
@@ -55,6 +57,7 @@ ENGLISH = [
     # A falling dash is a code, not a range; a rising one is a range.
     ("978-0", "nine hundred seventy eight zero"),
     ("2-5", "two to five"),
+    ("He scored 110-100.", "He scored one hundred ten one hundred."),
     # A decade written with a space before its s.
     ("1980 s", "nineteen eighties"),
     # A number stuck to a letter before it is no unit (W2s is a tax form).
@@ -63,6 +66,7 @@ ENGLISH = [
     ("PART XL", "PART forty"),
     ("Sam II", "Sam the second"),
     ("Type II diabetes", "Type two diabetes"),
+    ("a mark I made", "a mark I made"),  # a part word in lower case is a plain word
     # Numbers between slashes that are no date: the slash said, long ones digit by digit.
     ("31/31/100", "thirty one slash thirty one slash one hundred"),
 ]
@@ -80,6 +84,7 @@ CHINESE = [
     ("邮编1001111", "邮编幺零零幺幺幺幺"),
     # An address inside Chinese: 点 for the dot.
     ("访问test.com", "访问test点com"),
+    ("我的邮箱是abc@163.com。", "我的邮箱是abc at 幺六三点com。"),
     # A symbol inside Chinese is left to the Chinese readers.
     ("比例是5%", "比例是百分之五"),
 ]

@@ -106,11 +106,44 @@ ADDRESS = re.compile(
 
 # Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
 # read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
-_PARTS = (
-    r"(?i:Chapter|Part|Volume|Vol\.|Book|Act|Scene|World War|Phase|Section|Episode|Season|"
-    r"Article|Appendix|Round|Type|Class|Level|Grade|Stage|Category|Mark|Model|Title|Tier|"
-    r"Division|Schedule|Step|Unit|Lesson|Page|Table|Figure|Super Bowl)"
-)
+_PART_WORDS = [
+    "Chapter",
+    "Part",
+    "Volume",
+    "Vol\\.",
+    "Book",
+    "Act",
+    "Scene",
+    "World War",
+    "Phase",
+    "Section",
+    "Episode",
+    "Season",
+    "Article",
+    "Appendix",
+    "Round",
+    "Type",
+    "Class",
+    "Level",
+    "Grade",
+    "Stage",
+    "Category",
+    "Mark",
+    "Model",
+    "Title",
+    "Tier",
+    "Division",
+    "Schedule",
+    "Step",
+    "Unit",
+    "Lesson",
+    "Page",
+    "Table",
+    "Figure",
+    "Super Bowl",
+]
+# As written in a title (Part) or in capitals (PART), not in lower case ("a mark I made").
+_PARTS = "|".join(_PART_WORDS + [w.upper() for w in _PART_WORDS])
 _RULERS = (
     r"Henry|Louis|Elizabeth|George|Edward|Charles|James|William|Richard|John Paul|Benedict|Leo|"
     r"Pius|Peter|Catherine|Philip|Frederick|Ferdinand|Alexander|Nicholas|Mary|Victoria|Ramesses|"
@@ -289,7 +322,7 @@ RULES = [
         ),
     ),
     # 978-0 falls: not a range (that rises) nor a score (small numbers): a code, its dash silent.
-    ("dash_code", re.compile(r"(?<![\d.,/-])(\d{3,})\s?-\s?(\d+)(?![\d.,/-])")),
+    ("dash_code", re.compile(r"(?<![\d.,/-])(\d{3,})\s?-\s?(\d+)(?![\d,/-]|\.\d)")),
     # 1,250 is one quantity, whoever reads it (wetext drops its first word).
     ("grouped", re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)")),
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.

@@ -76,7 +76,7 @@ def electronic(address: str, lang: str) -> str:
     out = []
     for i, part in enumerate(parts):
         if part in _SEPARATORS["en"]:
-            out.append(_SEPARATORS[lang][part].strip())
+            out.append(_SEPARATORS[lang][part].strip() if lang == "en" else _SEPARATORS[lang][part])
         elif part.isalnum():
             out.append(_word(part, lang, bool(words) and i == words[-1]))
         else:
@@ -86,7 +86,7 @@ def electronic(address: str, lang: str) -> str:
 
 # A symbol on its own, not part of a number's reading ($5, 5%): said by its name.
 SYMBOL = re.compile(
-    r"[$€₩£¥#%@]|(?<=[A-Za-z+])\+|(?<=[A-Za-z]{3})/(?=[A-Za-z]{3})|(?<=\s)/(?=\s)"
+    r"[$€₩£¥#%@&]|(?<=[A-Za-z+])\+|(?<=[A-Za-z]{3})/(?=[A-Za-z]{3})|(?<=\s)/(?=\s)"
     r"|(?<!\S)/(?=[$€₩£¥#%@])"
 )
 _SYMBOL_NAMES = {
@@ -101,6 +101,7 @@ _SYMBOL_NAMES = {
         "@": "at",
         "+": "plus",
         "/": "slash",
+        "&": "and",
     },
 }
 # and/or is read "and or": the slash there is not said.
@@ -120,6 +121,8 @@ def symbol(m: re.Match, lang: str, text: str) -> str | None:
         return None  # money: its readers say the amount first
     if m.group(0) == "#" and re.match(r"\d", text[m.end() :]):
         return "number "  # #1 is number one
+    if m.group(0) == "#" and re.search(r"(?<![A-Za-z])[A-G]$", text[: m.start()]):
+        return "sharp"  # C#, F#: the note and the language
     # A space after a symbol before it ($€: dollar euro); one after a letter is the reader's.
     before = text[m.start() - 1 : m.start()]
     lead = " " if before and not before.isspace() and not before.isalnum() else ""
