@@ -50,6 +50,13 @@ ENGLISH = [
     ("(123)-123-5678", "one two three, one two three, five six seven eight"),
     ("123-123-5678-1111", "one two three, one two three, five six seven eight, one one one one"),
     ("987.987.0.40", "nine eight seven dot nine eight seven dot zero dot four zero"),
+    ("Call 1-800-555-0199.", "Call one, eight zero zero, five five five, zero one nine nine."),
+    # A range of percentages; a height in feet and inches; "Version v2" says version once.
+    ("Save 10-20%.", "Save ten to twenty percent."),
+    ("He is 6'2\" tall.", "He is six feet two inches tall."),
+    ("Version v2.0 released.", "Version two point zero released."),
+    # The article before a number and its unit is no model name (A100 is).
+    ("A 100m sprint.", "A one hundred meters sprint."),
     # A decimal without its zero.
     (".1665", "point one six six five"),
     # A size, with its square unit.
@@ -85,6 +92,7 @@ CHINESE = [
     # An address inside Chinese: 点 for the dot.
     ("访问test.com", "访问test点com"),
     ("我的邮箱是abc@163.com。", "我的邮箱是abc at 幺六三点com。"),
+    ("涨幅10-20%。", "涨幅百分之十到百分之二十。"),
     # A symbol inside Chinese is left to the Chinese readers.
     ("比例是5%", "比例是百分之五"),
 ]

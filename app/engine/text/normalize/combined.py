@@ -25,6 +25,7 @@ OURS = frozenset(
         "letter_code",
         "dash_code",
         "dimension",
+        "height",
         "roman",
         "abbreviation",
         "address",

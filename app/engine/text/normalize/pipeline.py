@@ -67,7 +67,11 @@ _DIGIT_CONTEXT = (
     r"(?:\s?(?:is|was|:|：|是|为)?\s?)"
 )
 # A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
-_MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
+# "A 100m sprint": the article, a number and its unit are no model.
+_MODEL = (
+    r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))(?![AI] )"
+    r"([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
+)
 
 # A street address (1428 Elm St., 708 N 1st St): the number in pairs, as a year is said
 # (fourteen twenty eight), the direction and the street type in full.
@@ -224,7 +228,7 @@ RULES = [
         "phone",
         re.compile(
             r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
-            r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)[\s-]?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}(?:-\d{1,5})?"
+            r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)[\s-]?\d{3}-\d{4}|(?:1[-.])?\d{3,4}-\d{3,4}-\d{4}(?:-\d{1,5})?"
             r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)"
         ),
     ),
@@ -273,9 +277,9 @@ RULES = [
             + _NUM
             + r")\s?[-–~～]\s?(?="
             + _NUM
-            + r"\s?(?:"
+            + r"\s?(?:(?:"
             + "|".join(re.escape(u) for u in _UNIT_NAMES)
-            + r")(?![A-Za-z]))"
+            + r")(?![A-Za-z])|[%％]))"
         ),
     ),
     (
@@ -313,6 +317,8 @@ RULES = [
     ("slashed", written.SLASHED),
     ("section", written.SECTION),
     ("letter_code", written.LETTER_CODE),
+    # 6'2" is six feet two inches.
+    ("height", re.compile(r"(?<![\w'’])([4-7])['’′]\s?(\d|1[01])(?:\"|”|″|'')(?!\w)")),
     # 2x8 is two by eight (a size); 2x alone is a multiplier.
     (
         "dimension",
@@ -440,6 +446,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         return written.section(m, lang)
     if kind == "letter_code":
         return written.letter_code(m, lang)
+    if kind == "height":
+        if lang == "zh":
+            return zh.number(g[0]) + "英尺" + zh.number(g[1]) + "英寸"
+        inches = "inch" if g[1] == "1" else "inches"
+        return f"{en.number(g[0])} feet {en.number(g[1])} {inches}"
     if kind == "dimension":
         if lang == "zh":
             return (
@@ -462,7 +473,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return None  # the time grammar reads 3 p.m.
         return ab.expand(m.group(0), text[: m.start()], text[m.end() :])
     if kind == "unit_range":
-        return (en.number(g[0]) + " to") if lang == "en" else zh.number(g[0]) + "到"
+        if lang == "en":
+            return en.number(g[0]) + " to"
+        # 10-20% is 百分之十到百分之二十: each end of the range is a percentage.
+        percent = re.match(_NUM + r"\s?[%％]", text[m.end() :])
+        return ("百分之" if percent else "") + zh.number(g[0]) + "到"
     if kind == "zh_ordinal":
         return zh.number(m.group(0)) if lang == "zh" else None
     if kind == "per_period":
@@ -577,6 +592,8 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             dotted,
         ):
             return None  # 2008.08.08, 01.10.2010: dates
+        if lang == "en" and re.search(r"[Vv]ersion\s*$", text[: m.start()]):
+            prefix = ""  # "Version v2.0": the word is there already
         return r.version(prefix or "", dotted.split("."))
     if kind == "currency":
         if g[6]:
