@@ -87,6 +87,11 @@ def test_english_written_forms(text, spoken):
 CHINESE = [
     # Seven or eight digits with no context word are a quantity (up to 千万).
     ("1001111", "一百万一千一百一十一"),
+    # Longer, but counting something (人, 元): a quantity too; with no such word, a code.
+    ("人口1412000000人。", "人口十四亿一千二百万人。"),
+    ("我的QQ号是123456789。", "我的QQ号是幺二三四五六七八九。"),
+    # Money's zero cents are not said.
+    ("总价￥1,299.00。", "总价一千二百九十九元。"),
     # A code's context word still reads it digit by digit.
     ("邮编1001111", "邮编幺零零幺幺幺幺"),
     # An address inside Chinese: 点 for the dot.

@@ -639,7 +639,9 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     if kind == "digits":
         value = m.group(0)
         if re.fullmatch(r"[1-9]\d{0,2}0{4,}", value) or (
-            lang == "zh" and value[0] != "0" and len(value) <= 8
+            lang == "zh"
+            and value[0] != "0"
+            and (len(value) <= 8 or text[m.end() :].startswith((*zh.MEASURE_WORDS, "元")))
         ):
             return None  # 5000000 is a quantity; in Chinese up to 千万 (1001111 一百万...)
         return en.digits(value) if lang == "en" else zh.digits(value, zh.PHONE_DIGITS)

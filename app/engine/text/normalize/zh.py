@@ -183,7 +183,10 @@ def counted(value: str, following: str, preceding: str = "") -> str:
 
 
 def amount(value: str) -> str:
-    """A quantity with its unit or currency: 2 of anything is 两 (两公里, 两美元)."""
+    """A quantity with its unit or currency: 2 of anything is 两 (两公里, 两美元). Zeros that
+    end a decimal are not said (￥1,299.00 is 一千二百九十九元, 4.50元 四点五元)."""
+    if "." in value:
+        value = value.rstrip("0").rstrip(".")
     return "两" if value == "2" else number(value)
 
 
