@@ -65,6 +65,20 @@ def _pairs(path: Path, sep: str):
             yield source.strip(), [e.strip() for e in expected.split("|")]
 
 
+def _blocks(path: Path):
+    """NeMo's normalize_with_audio cases: a line `~input`, then one right reading a line."""
+    case = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("~"):
+            if case:
+                yield case
+            case = (line[1:], [])
+        elif case and line.strip():
+            case[1].append(line.strip())
+    if case:
+        yield case
+
+
 def accepted() -> dict[tuple[str, str], list[str]]:
     """Readings as right as the test file's, each with its reason (bench/data/text/
     accepted.jsonl, docs/text.md): scored as right, and counted apart as "strict"."""
@@ -82,6 +96,8 @@ def yardsticks():
     reads them, the language found from the text."""
     for path in sorted((DATA / "nemo_en").glob("*.txt")):
         yield f"nemo_en/{path.stem}", "en", "en", list(_pairs(path, "~"))
+    for path in sorted((DATA / "nemo_en_audio").glob("*.txt")):
+        yield f"nemo_en/{path.stem}", "en", "en", list(_blocks(path))
     for path in sorted((DATA / "wetext_zh").glob("*.txt")):
         yield f"wetext_zh/{path.stem}", "zh", "zh", list(_pairs(path, "=>"))
     for lang in ("en", "zh"):

@@ -74,6 +74,16 @@ ENGLISH = [
     ("Sam II", "Sam the second"),
     ("Type II diabetes", "Type two diabetes"),
     ("a mark I made", "a mark I made"),  # a part word in lower case is a plain word
+    # I after a name closing the sentence is "the first"; after a word that is no name, I.
+    ("Sam I", "Sam the first"),
+    ("Francis I--test", "Francis the first--test"),
+    ("Not I.", "Not I."),
+    ("Mary I love you", "Mary I love you"),
+    # A code in the plural: its s is no second.
+    ("W26s", "W twenty six s"),
+    ("B52s flew", "B fifty two s flew"),
+    # A range of percentages written with both signs.
+    ("2%-10%", "two percent to ten percent"),
     # Numbers between slashes that are no date: the slash said, long ones digit by digit.
     ("31/31/100", "thirty one slash thirty one slash one hundred"),
 ]
@@ -98,6 +108,7 @@ CHINESE = [
     ("访问test.com", "访问test点com"),
     ("我的邮箱是abc@163.com。", "我的邮箱是abc at 幺六三点com。"),
     ("涨幅10-20%。", "涨幅百分之十到百分之二十。"),
+    ("增长2%-10%", "增长百分之二到百分之十"),
     # A symbol inside Chinese is left to the Chinese readers.
     ("比例是5%", "比例是百分之五"),
 ]

@@ -25,6 +25,8 @@ OURS = frozenset(
         "letter_code",
         "dash_code",
         "dimension",
+        "code_plural",
+        "percent_range",
         "height",
         "roman",
         "abbreviation",

@@ -154,11 +154,20 @@ _RULERS = (
     r"Gregory|Innocent|Clement|Napoleon|Ivan|Wilhelm|Francis"
 )
 _NUMERAL = r"(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+# Capitalised words before a pronoun I that are no names ("Not I.", "Then I.").
+_NOT_NAMES = (
+    "Not|Nor|Then|So|And|But|Or|If|Yes|No|Me|As|Than|Even|Only|Neither|Either|Who|Why|What|"
+    "Where|How|When|Now|Here|There|Did|Do|Am|Was|Were|Could|Should|Would|Can|Will|May|Must|Have"
+)
 # Any other capitalised name before a numeral of two letters or more is a ruler or an heir
 # (Sam II, John Smith III): "the second".
 _ROMAN = re.compile(
     r"\b(?:(" + _PARTS + r")|(" + _RULERS + r"))\s(" + _NUMERAL + r")\b(?!\.\w)"
-    r"|\b([A-Z][a-z]+)\s((?=[IVXL]{2})" + _NUMERAL + r")\b(?![.'’]\w)"
+    r"|\b(?!(?:"
+    + _NOT_NAMES
+    + r")\b)([A-Z][a-z]+)\s((?=[IVXL]{2}|I\b)"
+    + _NUMERAL
+    + r")\b(?![.'’]\w)"
 )
 
 
@@ -260,6 +269,8 @@ RULES = [
         ),
     ),
     ("temperature", re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
+    # 2%-10% is a range of percentages.
+    ("percent_range", re.compile(r"(?<=\d[%％])\s?[-–~～]\s?(?=-?\d)")),
     ("percent", re.compile(r"(-?" + _NUM + r")\s?[%％]")),
     # 1980s, '80s, 80s; 1980 s (a space before the s) only for 1910-2090, not a round hundred.
     (
@@ -319,6 +330,8 @@ RULES = [
     ("letter_code", written.LETTER_CODE),
     # 6'2" is six feet two inches.
     ("height", re.compile(r"(?<![\w'’])([4-7])['’′]\s?(\d|1[01])(?:\"|”|″|'')(?!\w)")),
+    # W2s, B52s: a code in the plural (tax forms, planes), its s no second.
+    ("code_plural", re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,3})(\d{1,4})s(?![A-Za-z0-9])")),
     # 2x8 is two by eight (a size); 2x alone is a multiplier.
     (
         "dimension",
@@ -451,6 +464,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.number(g[0]) + "英尺" + zh.number(g[1]) + "英寸"
         inches = "inch" if g[1] == "1" else "inches"
         return f"{en.number(g[0])} feet {en.number(g[1])} {inches}"
+    if kind == "code_plural":
+        if lang == "zh":
+            return None
+        value = en.number(g[1]) if len(g[1]) <= 2 else en.digits(g[1])
+        return f"{g[0]} {value} s"
     if kind == "dimension":
         if lang == "zh":
             return (
@@ -485,6 +503,8 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         return (" per " + word) if lang == "en" else None
     if kind == "time_range":
         return " to " if lang == "en" else "至"
+    if kind == "percent_range":
+        return " to " if lang == "en" else "到"
     if kind == "money_range":
         return " to " if lang == "en" else "至"
     if kind == "roman":
@@ -493,7 +513,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
                 return None
             g = (None, g[3], g[4])
         if not g[2] or (
-            g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|of\b)", text[m.end() :])
+            g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|--|of\b)", text[m.end() :])
         ):
             return None  # "Mary I love you": the pronoun
         value = roman_value(g[2])
