@@ -14,6 +14,7 @@ ENGLISH = [
     ("a.bc@gmail.com", "a dot B C at gmail dot com"),  # no vowel: spelled
     ("asdf123@abc.com", "asdf one two three at abc dot com"),
     ("Visit test.com today.", "Visit test dot com today."),
+    ("Visit example.org.", "Visit example dot org."),  # the full stop closes the sentence
     (
         "https://www.nvidia.com/dgx-basepod",
         "H T T P S colon slash slash W W W dot nvidia dot com slash D G X dash basepod",
@@ -25,6 +26,7 @@ ENGLISH = [
     ("$ and 5% or %", "dollar and five percent or percent"),
     ("dfsd#sfgsfd$", "dfsd hash sfgsfd dollar"),
     ("I code in C++ daily.", "I code in C plus plus daily."),
+    ("Ages 18+ only.", "Ages eighteen plus only."),
     ("@mypizza", "at mypizza"),
     ("upgrade/update", "upgrade slash update"),
     ("and/or", "and/or"),
@@ -65,6 +67,7 @@ ENGLISH = [
     ("978-0", "nine hundred seventy eight zero"),
     ("2-5", "two to five"),
     ("He scored 110-100.", "He scored one hundred ten one hundred."),
+    ("FY 2023 budget", "FY twenty twenty three budget"),  # a fiscal year, no model name
     # A decade written with a space before its s.
     ("1980 s", "nineteen eighties"),
     # A number stuck to a letter before it is no unit (W2s is a tax form).
@@ -109,6 +112,7 @@ CHINESE = [
     ("我的邮箱是abc@163.com。", "我的邮箱是abc at 幺六三点com。"),
     ("涨幅10-20%。", "涨幅百分之十到百分之二十。"),
     ("增长2%-10%", "增长百分之二到百分之十"),
+    ("用C++写的程序", "用C加加写的程序"),
     # A symbol inside Chinese is left to the Chinese readers.
     ("比例是5%", "比例是百分之五"),
 ]

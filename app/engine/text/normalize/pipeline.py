@@ -34,6 +34,8 @@ _YEAR_WORDS = (
         "spring",
         "autumn",
         "fall",
+        "q",  # Q1 2024 (the quarter's digit is not a word)
+        "fy",
     }
     | {m.lower() for m in en.MONTHS}
     | {m[:3].lower() for m in en.MONTHS}
@@ -69,7 +71,7 @@ _DIGIT_CONTEXT = (
 # A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
 # "A 100m sprint": the article, a number and its unit are no model.
 _MODEL = (
-    r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))(?![AI] )"
+    r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|FY|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))(?![AI] )"
     r"([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
 )
 

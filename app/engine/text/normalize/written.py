@@ -19,7 +19,7 @@ ELECTRONIC = re.compile(
     r"|www\.[^\s<>\"“”]*[^\s<>\"“”.,;:!?)]"
     r"|(?![a-z]\.[a-z]\b)[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)*\."
     + _TLD
-    + r"(?![A-Za-z0-9_.@])"
+    + r"(?![A-Za-z0-9_@]|\.[A-Za-z0-9])"
     r"(?:/[^\s<>\"“”]*[^\s<>\"“”.,;:!?)])?"
     r")"
 )
@@ -86,7 +86,7 @@ def electronic(address: str, lang: str) -> str:
 
 # A symbol on its own, not part of a number's reading ($5, 5%): said by its name.
 SYMBOL = re.compile(
-    r"[$€₩£¥#%@&]|(?<=[A-Za-z+])\+|(?<=[A-Za-z]{3})/(?=[A-Za-z]{3})|(?<=\s)/(?=\s)"
+    r"[$€₩£¥#%@&]|(?<=[A-Za-z])\+{1,2}|(?<=\d)\+(?![\d+])|(?<=[A-Za-z]{3})/(?=[A-Za-z]{3})|(?<=\s)/(?=\s)"
     r"|(?<!\S)/(?=[$€₩£¥#%@])"
 )
 _SYMBOL_NAMES = {
@@ -109,6 +109,8 @@ _SILENT_SLASH = re.compile(r"\band/or\b", re.IGNORECASE)
 
 
 def symbol(m: re.Match, lang: str, text: str) -> str | None:
+    if m.group(0).startswith("+"):  # C++, A+, 18+: C加加 in Chinese
+        return ("加" * len(m.group(0))) if lang == "zh" else " ".join(["plus"] * len(m.group(0)))
     if lang != "en":
         return None
     if m.group(0) == "/" and (
