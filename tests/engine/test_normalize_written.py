@@ -59,6 +59,10 @@ ENGLISH = [
     ("Version v2.0 released.", "Version two point zero released."),
     # The article before a number and its unit is no model name (A100 is).
     ("A 100m sprint.", "A one hundred meters sprint."),
+    # A decimal stuck to letters; a video resolution, said in pairs.
+    ("USB3.0", "USB three point zero"),
+    ("Watch in 1080p.", "Watch in ten eighty p."),
+    ("a = b", "a equals b"),
     # A decimal without its zero.
     (".1665", "point one six six five"),
     # A size, with its square unit.
@@ -113,6 +117,8 @@ CHINESE = [
     ("涨幅10-20%。", "涨幅百分之十到百分之二十。"),
     ("增长2%-10%", "增长百分之二到百分之十"),
     ("用C++写的程序", "用C加加写的程序"),
+    ("5×6=30", "五乘六等于三十"),
+    ("1080P的屏幕", "一零八零P的屏幕"),
     # A symbol inside Chinese is left to the Chinese readers.
     ("比例是5%", "比例是百分之五"),
 ]

@@ -25,6 +25,7 @@ OURS = frozenset(
         "letter_code",
         "dash_code",
         "dimension",
+        "resolution",
         "code_plural",
         "percent_range",
         "height",
@@ -63,11 +64,16 @@ OURS = frozenset(
 _WRITTEN = frozenset({"electronic", "symbol", "state", "slashed", "section", "letter_code"})
 OURS_IN_CHINESE = frozenset({"ordinal"})
 _LETTER = re.compile(r"[A-Za-z]")
+_CURRENCY_CODES = {"USD", "EUR", "GBP", "JPY", "HKD", "RMB", "CNY", "AUD", "CAD", "CHF", "SGD"}
 # Ours in English: a year, a minus sign, a round thousand (the grammar says 1000 "ten hundred").
 _YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$|[1-9]000$")
 
 
 def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
+    letters = re.search(r"[A-Za-z]+$", m.string[: m.start()]) if kind == "number" else None
+    if letters and "." in m.group(0):
+        # USB3.0: the grammar reads "three.zero" after letters; not after a currency (HKD13.5).
+        return letters.group(0).upper() not in _CURRENCY_CODES
     if kind == "number" and m.string[m.start() - 1 : m.start()] == ".":
         return False  # .1665: the grammar reads a decimal without its zero
     if kind == "number" and span_lang == "en":  # "2024 people" is a count, -7 is minus seven

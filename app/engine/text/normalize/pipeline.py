@@ -107,6 +107,8 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     g = m.groups()
     if kind == "electronic":
         return written.electronic(m.group(0), lang)
+    if kind == "equals":
+        return written.equals(lang)
     if kind == "symbol":
         return written.symbol(m, lang, text)
     if kind == "state":
@@ -122,6 +124,10 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.number(g[0]) + "英尺" + zh.number(g[1]) + "英寸"
         inches = "inch" if g[1] == "1" else "inches"
         return f"{en.number(g[0])} feet {en.number(g[1])} {inches}"
+    if kind == "resolution":
+        if lang == "zh":
+            return zh.digits(g[0]) + g[1].upper()
+        return en.house_number(g[0]) + " " + g[1].lower()
     if kind == "code_plural":
         if lang == "zh":
             return None

@@ -333,6 +333,11 @@ RULES = [
     ("letter_code", written.LETTER_CODE),
     # 6'2" is six feet two inches.
     ("height", re.compile(r"(?<![\w'’])([4-7])['’′]\s?(\d|1[01])(?:\"|”|″|'')(?!\w)")),
+    # 1080p, 720P, 1080i: a video resolution, said in pairs (ten eighty p).
+    (
+        "resolution",
+        re.compile(r"(?<![A-Za-z0-9.])(480|576|720|1080|1440|2160|4320)([pPiI])(?![A-Za-z0-9])"),
+    ),
     # W2s, B52s: a code in the plural (tax forms, planes), its s no second.
     ("code_plural", re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,3})(\d{1,4})s(?![A-Za-z0-9])")),
     # 2x8 is two by eight (a size); 2x alone is a multiplier.
@@ -362,4 +367,5 @@ RULES = [
         ),
     ),
     ("symbol", written.SYMBOL),
+    ("equals", written.EQUALS),
 ]

@@ -131,6 +131,15 @@ def symbol(m: re.Match, lang: str, text: str) -> str | None:
     return lead + _SYMBOL_NAMES["en"][m.group(0)]
 
 
+# An equals sign the grammars left (5×6=30): read only after them, so that they still see
+# whole expressions (x +1 = y).
+EQUALS = re.compile(r"(?<=[\d\s\u3400-\u9fff])=(?=[\s\d\u3400-\u9fff-])")
+
+
+def equals(lang: str) -> str:
+    return "等于" if lang == "zh" else "equals"
+
+
 US_STATES = {
     "AL": "Alabama",
     "AK": "Alaska",
