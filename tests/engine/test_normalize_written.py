@@ -30,7 +30,7 @@ ENGLISH = [
     ("@mypizza", "at mypizza"),
     ("upgrade/update", "upgrade slash update"),
     ("and/or", "and/or"),
-    ("Costs ₩460 billion", "Costs four hundred and sixty billion won"),
+    ("Costs ₩460 billion", "Costs four hundred sixty billion won"),
     ("I code in C# and F#.", "I code in C sharp and F sharp."),
     ("R&D at AT&T.", "R and D at AT and T."),
     # A state code closing an address.
@@ -63,6 +63,15 @@ ENGLISH = [
     ("USB3.0", "USB three point zero"),
     ("Watch in 1080p.", "Watch in ten eighty p."),
     ("a = b", "a equals b"),
+    # Signs and symbols of mathematics; fractions in one character; rupees and won.
+    ("+5", "plus five"),
+    ("y=x +1", "y equals x plus one"),
+    ("10^6", "ten to the power of six"),
+    ("√4", "square root of four"),
+    ("π is 3.14", "pi is three point one four"),
+    ("1¾ cups", "one and three quarters cups"),
+    ("Rs. 500", "five hundred rupees"),
+    ("₩1000", "one thousand won"),
     # A decimal without its zero.
     (".1665", "point one six six five"),
     # A size, with its square unit.
@@ -119,6 +128,9 @@ CHINESE = [
     ("用C++写的程序", "用C加加写的程序"),
     ("5×6=30", "五乘六等于三十"),
     ("1080P的屏幕", "一零八零P的屏幕"),
+    ("√2约等于1.414", "根号二约等于一点四一四"),
+    ("10^6个", "十的六次方个"),
+    ("加入½杯水", "加入二分之一杯水"),
     # A symbol inside Chinese is left to the Chinese readers.
     ("比例是5%", "比例是百分之五"),
 ]

@@ -10,6 +10,7 @@ the rest, each number in the language of the text around it.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from app.engine.text.normalize import pipeline
 
@@ -25,6 +26,7 @@ OURS = frozenset(
         "letter_code",
         "dash_code",
         "dimension",
+        "power",
         "resolution",
         "code_plural",
         "percent_range",
@@ -262,8 +264,18 @@ def _glue(spoken: str, glue: str) -> str:
     )
 
 
+# ½, 1¾: a fraction in one character is written out (1 3/4) for the readers of fractions.
+_VULGAR = re.compile(r"(\d?)([\u00bc-\u00be\u2150-\u215e])")
+
+
+def _vulgar(m: re.Match) -> str:
+    fraction = unicodedata.normalize("NFKC", m.group(2)).replace("\u2044", "/")
+    return m.group(1) + (" " if m.group(1) else "") + fraction
+
+
 def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:
     default = lang or pipeline.language_of(text)
+    text = _VULGAR.sub(_vulgar, text)
     text = pipeline.normalize(text, default, glue, kinds=_ours)
     out = []
     for run_lang, piece in runs(text, default):

@@ -104,6 +104,11 @@ CURRENCY = {
     "￥": ("yuan", "yuan", "fen", "fen"),
     "RMB": ("yuan", "yuan", "fen", "fen"),
     "CNY": ("yuan", "yuan", "fen", "fen"),
+    "₹": ("rupee", "rupees", "paisa", "paise"),
+    "INR": ("rupee", "rupees", "paisa", "paise"),
+    "Rs": ("rupee", "rupees", "paisa", "paise"),
+    "₩": ("won", "won", "", ""),
+    "KRW": ("won", "won", "", ""),
 }
 
 

@@ -108,7 +108,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     if kind == "electronic":
         return written.electronic(m.group(0), lang)
     if kind == "equals":
-        return written.equals(lang)
+        return written.equals(m.group(0), lang)
     if kind == "symbol":
         return written.symbol(m, lang, text)
     if kind == "state":
@@ -124,6 +124,10 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.number(g[0]) + "英尺" + zh.number(g[1]) + "英寸"
         inches = "inch" if g[1] == "1" else "inches"
         return f"{en.number(g[0])} feet {en.number(g[1])} {inches}"
+    if kind == "power":
+        if lang == "zh":
+            return zh.number(g[0]) + "的" + zh.number(g[1]) + "次方"
+        return f"{en.number(g[0])} to the power of {en.number(g[1])}"
     if kind == "resolution":
         if lang == "zh":
             return zh.digits(g[0]) + g[1].upper()

@@ -258,7 +258,7 @@ RULES = [
     (
         "currency",
         re.compile(
-            r"([$¥€£￥])\s?("
+            r"([$¥€£￥₹₩])\s?("
             + _NUM
             + r"|\.\d+)"
             + _SCALE
@@ -266,7 +266,7 @@ RULES = [
             + _NUM
             + r")\s?("
             + _CURRENCY_WORDS
-            + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY)\s?("
+            + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY|INR|KRW|Rs(?=\.?\s?\d))\.?\s?("
             + _NUM
             + r")"
         ),
@@ -340,6 +340,8 @@ RULES = [
     ),
     # W2s, B52s: a code in the plural (tax forms, planes), its s no second.
     ("code_plural", re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,3})(\d{1,4})s(?![A-Za-z0-9])")),
+    # 10^6 is ten to the power of six.
+    ("power", re.compile(r"(?<![\d.])(" + _NUM + r")\s?\^\s?(-?\d+)(?![\d.])")),
     # 2x8 is two by eight (a size); 2x alone is a multiplier.
     (
         "dimension",

@@ -86,7 +86,7 @@ def electronic(address: str, lang: str) -> str:
 
 # A symbol on its own, not part of a number's reading ($5, 5%): said by its name.
 SYMBOL = re.compile(
-    r"[$€₩£¥#%@&]|(?<=[A-Za-z])\+{1,2}|(?<=\d)\+(?![\d+])|(?<=[A-Za-z]{3})/(?=[A-Za-z]{3})|(?<=\s)/(?=\s)"
+    r"[$€₩£¥#%@&√π]|(?<=[A-Za-z])\+{1,2}|(?<=\d)\+(?![\d+])|(?<=[A-Za-z]{3})/(?=[A-Za-z]{3})|(?<=\s)/(?=\s)"
     r"|(?<!\S)/(?=[$€₩£¥#%@])"
 )
 _SYMBOL_NAMES = {
@@ -102,8 +102,11 @@ _SYMBOL_NAMES = {
         "+": "plus",
         "/": "slash",
         "&": "and",
+        "√": "square root of",
+        "π": "pi",
     },
 }
+_ZH_NAMES = {"√": "根号", "π": "派"}
 # and/or is read "and or": the slash there is not said.
 _SILENT_SLASH = re.compile(r"\band/or\b", re.IGNORECASE)
 
@@ -111,6 +114,8 @@ _SILENT_SLASH = re.compile(r"\band/or\b", re.IGNORECASE)
 def symbol(m: re.Match, lang: str, text: str) -> str | None:
     if m.group(0).startswith("+"):  # C++, A+, 18+: C加加 in Chinese
         return ("加" * len(m.group(0))) if lang == "zh" else " ".join(["plus"] * len(m.group(0)))
+    if m.group(0) in _ZH_NAMES and lang == "zh":
+        return _ZH_NAMES[m.group(0)]
     if lang != "en":
         return None
     if m.group(0) == "/" and (
@@ -119,7 +124,7 @@ def symbol(m: re.Match, lang: str, text: str) -> str | None:
         or re.match(r"\s?\d", text[m.end() :])
     ):
         return None
-    if m.group(0) in "$€₩£¥" and re.match(r"\s?[\d.]", text[m.end() :]):
+    if m.group(0) in "$€₩£¥₹" and re.match(r"\s?[\d.]", text[m.end() :]):
         return None  # money: its readers say the amount first
     if m.group(0) == "#" and re.match(r"\d", text[m.end() :]):
         return "number "  # #1 is number one
@@ -131,12 +136,15 @@ def symbol(m: re.Match, lang: str, text: str) -> str | None:
     return lead + _SYMBOL_NAMES["en"][m.group(0)]
 
 
-# An equals sign the grammars left (5×6=30): read only after them, so that they still see
-# whole expressions (x +1 = y).
-EQUALS = re.compile(r"(?<=[\d\s\u3400-\u9fff])=(?=[\s\d\u3400-\u9fff-])")
+# An equals sign or a plus sign the grammars left (5×6=30, +5): read only after them, so
+# that they still see whole expressions (y=x +1).
+EQUALS = re.compile(r"(?<=[\d\s\u3400-\u9fff])=(?=[\s\d\u3400-\u9fff-])|(?<![\w+])\+(?=\d)")
 
 
-def equals(lang: str) -> str:
+def equals(sign: str, lang: str) -> str:
+    """= and a plus sign before a number (+5)."""
+    if sign == "+":
+        return "加" if lang == "zh" else "plus"
     return "等于" if lang == "zh" else "equals"
 
 
