@@ -63,6 +63,7 @@ ENGLISH = [
     ("USB3.0", "USB three point zero"),
     ("Watch in 1080p.", "Watch in ten eighty p."),
     ("a = b", "a equals b"),
+    ("the 2023/2024 season", "the twenty twenty three to twenty twenty four season"),
     # Signs and symbols of mathematics; fractions in one character; rupees and won.
     ("+5", "plus five"),
     ("y=x +1", "y equals x plus one"),
@@ -131,6 +132,13 @@ CHINESE = [
     ("√2约等于1.414", "根号二约等于一点四一四"),
     ("10^6个", "十的六次方个"),
     ("加入½杯水", "加入二分之一杯水"),
+    # Ranges after 第, of seasons, of clock times; a price per what follows; a room after 楼.
+    ("第3-5名", "第三到五名"),
+    ("2023/2024赛季", "二零二三至二零二四赛季"),
+    ("周一至周五9:00-18:00", "周一至周五九点整至十八点整"),
+    ("3元/斤", "三元每斤"),
+    ("3楼302", "三楼三零二"),
+    ("他用的是C#和F#。", "他用的是C sharp和F sharp。"),
     # A symbol inside Chinese is left to the Chinese readers.
     ("比例是5%", "比例是百分之五"),
 ]

@@ -26,6 +26,8 @@ OURS = frozenset(
         "letter_code",
         "dash_code",
         "dimension",
+        "clock_range",
+        "per_zh",
         "power",
         "resolution",
         "code_plural",

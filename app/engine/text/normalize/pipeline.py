@@ -164,8 +164,14 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         # 10-20% is 百分之十到百分之二十: each end of the range is a percentage.
         percent = re.match(_NUM + r"\s?[%％]", text[m.end() :])
         return ("百分之" if percent else "") + zh.number(g[0]) + "到"
-    if kind == "zh_ordinal":
-        return zh.number(m.group(0)) if lang == "zh" else None
+    if kind == "zh_ordinal":  # 第3-5名: 第三到五名
+        if lang != "zh":
+            return None
+        return zh.number(g[0]) + (("到" + zh.number(g[1])) if g[1] else "")
+    if kind == "clock_range":
+        return " to " if lang == "en" else "至"
+    if kind == "per_zh":
+        return "每" if lang == "zh" else None
     if kind == "per_period":
         word = _PERIODS[g[0]]
         return (" per " + word) if lang == "en" else None
@@ -260,6 +266,9 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.time(h, mi or "0", sec, half) + _keep_stop(m, text)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
     if kind == "year_range":
+        g = (g[0], g[2]) if g[1] != "/" or g[2] == str(int(g[0]) + 1) else (None, None)
+        if not g[0]:
+            return None  # 2023/2024 (a season) is a range; other years over a slash are not
         if len(g[1]) == 2:  # 1960-80: the end is a later year of that century
             if int(g[1]) <= int(g[0][2:]):
                 return None

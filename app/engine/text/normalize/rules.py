@@ -229,7 +229,7 @@ RULES = [
         re.compile(
             r"(?<![\d-])("
             + _YEAR
-            + r")\s?[-–]\s?("
+            + r")\s?([-–/])\s?("
             + _YEAR
             + r"|\d\d)(?![\d-])(?!\s?(?:"
             + "|".join(re.escape(u) for u in _UNIT_NAMES)
@@ -312,11 +312,12 @@ RULES = [
         "zh_code",
         re.compile(
             r"(?<![\d.])\d{3,}(?=房间|房|室|路|次|号房|号楼|栋|航班)|(?<=[A-Z])\d{3,}(?![\d.])"
+            r"|(?<=楼)\d{3,4}(?![\d.])"
         ),
     ),
     ("zh_year", re.compile(r"(?<!\d)(\d{2,4})(?=年)")),
     # 第2名 is 第二名: an ordinal, never 两.
-    ("zh_ordinal", re.compile(r"(?<=第)\d+(?![\d.,])")),
+    ("zh_ordinal", re.compile(r"(?<=第)(\d+)(?:\s?[-–~～]\s?(\d+))?(?![\d.,])")),
     # $20/mo, $350/yr: a price per period.
     ("per_period", re.compile(r"(?<=[\d$])/(mo|month|yr|year|wk|week|d|day|hr|hour)\b")),
     # 2pm-5pm is a range of times.
@@ -325,6 +326,13 @@ RULES = [
         re.compile(r"(?<=[\dmM.])\s?[-–]\s?(?=(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?[AaPp]\.?[Mm])"),
     ),
     # $50.00-$100.00 is a range of prices.
+    # 6:00-8:00, 9:00-18:00: a range of clock times.
+    (
+        "clock_range",
+        re.compile(r"(?<=\d[:：][0-5]\d)\s?[-–~～]\s?(?=(?:[01]?\d|2[0-3])[:：][0-5]\d)"),
+    ),
+    # 5美元/月, 3元/斤: a price per what follows.
+    ("per_zh", re.compile(r"(?<=[\d元$¥￥€£])/(?=[\u4e00-\u9fff])")),
     ("money_range", re.compile(r"(?<=\d)\s?[-–]\s?(?=[$¥€£￥]\d)")),
     # 1960s-80s is a range of decades; mid-1980s is not minus anything.
     ("decade_range", re.compile(r"(?<=\d0s)\s?[-–]\s?(?=['’]?\d0s|(?:1[1-9]|20)\d0s)")),

@@ -114,6 +114,8 @@ _SILENT_SLASH = re.compile(r"\band/or\b", re.IGNORECASE)
 def symbol(m: re.Match, lang: str, text: str) -> str | None:
     if m.group(0).startswith("+"):  # C++, A+, 18+: C加加 in Chinese
         return ("加" * len(m.group(0))) if lang == "zh" else " ".join(["plus"] * len(m.group(0)))
+    if m.group(0) == "#" and re.search(r"(?<![A-Za-z])[A-G]$", text[: m.start()]):
+        return " sharp" if lang == "zh" else "sharp"  # C#, F#: the note and the language
     if m.group(0) in _ZH_NAMES and lang == "zh":
         return _ZH_NAMES[m.group(0)]
     if lang != "en":
@@ -128,8 +130,6 @@ def symbol(m: re.Match, lang: str, text: str) -> str | None:
         return None  # money: its readers say the amount first
     if m.group(0) == "#" and re.match(r"\d", text[m.end() :]):
         return "number "  # #1 is number one
-    if m.group(0) == "#" and re.search(r"(?<![A-Za-z])[A-G]$", text[: m.start()]):
-        return "sharp"  # C#, F#: the note and the language
     # A space after a symbol before it ($€: dollar euro); one after a letter is the reader's.
     before = text[m.start() - 1 : m.start()]
     lead = " " if before and not before.isspace() and not before.isalnum() else ""
