@@ -64,6 +64,7 @@ ENGLISH = [
     ("Watch in 1080p.", "Watch in ten eighty p."),
     ("a = b", "a equals b"),
     ("the 2023/2024 season", "the twenty twenty three to twenty twenty four season"),
+    ("Ages 5–12 welcome.", "Ages five to twelve welcome."),  # an en dash between numbers
     # Signs and symbols of mathematics; fractions in one character; rupees and won.
     ("+5", "plus five"),
     ("y=x +1", "y equals x plus one"),
@@ -137,6 +138,7 @@ CHINESE = [
     ("2023/2024赛季", "二零二三至二零二四赛季"),
     ("周一至周五9:00-18:00", "周一至周五九点整至十八点整"),
     ("3元/斤", "三元每斤"),
+    ("3～5天", "三到五天"),  # a full-width tilde is the tilde of a range
     ("3楼302", "三楼三零二"),
     ("他用的是C#和F#。", "他用的是C sharp和F sharp。"),
     # A symbol inside Chinese is left to the Chinese readers.

@@ -270,6 +270,11 @@ def _glue(spoken: str, glue: str) -> str:
 _VULGAR = re.compile(r"(\d?)([\u00bc-\u00be\u2150-\u215e])")
 
 
+# 5–12, 3～5天: an en dash or a full-width tilde between numbers is the hyphen or tilde of a
+# range to the grammars (five to twelve, 三到五天).
+_EN_DASH = re.compile(r"(?<=\d)\s?([–～〜])\s?(?=\d)")
+
+
 def _vulgar(m: re.Match) -> str:
     fraction = unicodedata.normalize("NFKC", m.group(2)).replace("\u2044", "/")
     return m.group(1) + (" " if m.group(1) else "") + fraction
@@ -278,6 +283,7 @@ def _vulgar(m: re.Match) -> str:
 def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:
     default = lang or pipeline.language_of(text)
     text = _VULGAR.sub(_vulgar, text)
+    text = _EN_DASH.sub(lambda m: "-" if m.group(1) == "–" else "~", text)
     text = pipeline.normalize(text, default, glue, kinds=_ours)
     out = []
     for run_lang, piece in runs(text, default):
