@@ -180,7 +180,6 @@ def _attach_punctuation(pieces: list[str], limit: int) -> list[str]:
                 and len(before) + len(piece) - limit <= cut < len(before)
                 and wordy(before[:cut])
                 and wordy(before[cut:])
-                and not _inside_word(before, cut)
             ):
                 out[-1], piece = before[:cut], before[cut:] + piece
                 out.append(piece)
@@ -189,14 +188,8 @@ def _attach_punctuation(pieces: list[str], limit: int) -> list[str]:
         elif not out or wordy(out[-1]):
             out.append(piece)
         else:
-            out[-1] += piece  # punctuation that opens the text joins the words after it
+            out[-1] += piece
     return out
-
-
-def _inside_word(text: str, i: int) -> bool:
-    """Is position i between two letters or digits of one Latin word (a cut of last resort)?"""
-    a, b = text[i - 1 : i], text[i : i + 1]
-    return a.isascii() and b.isascii() and a.isalnum() and b.isalnum()
 
 
 def split_text(text: str, limit: int = MAX_SEGMENT_CHARS) -> list[str]:
