@@ -44,7 +44,7 @@ ENGLISH = [
     ),
     (
         "2 San Tomas hwy, Santa, FL, 95051",
-        "two San Tomas Highway, Santa, FL, nine five zero five one",
+        "two San Tomas Highway, Santa, Florida, nine five zero five one",
     ),
     ("It weighs 4 1/2 lbs.", "It weighs four and a half pounds."),
     (

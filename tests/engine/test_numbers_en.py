@@ -36,7 +36,7 @@ CASES = [
     ("call +1 415 555 0100", "call plus one, four one five, five five five, zero one zero zero"),
     ("call 415.555.0100", "call four one five, five five five, zero one zero zero"),
     ("ZIP 94103", "ZIP nine four one zero three"),
-    ("Austin, TX 78701", "Austin, TX seven eight seven zero one"),
+    ("Austin, TX 78701", "Austin, Texas seven eight seven zero one"),
     ("account 12345678901", "account one two three four five six seven eight nine zero one"),
     ("agent 007", "agent zero zero seven"),  # a leading zero is never a quantity
     ("5000000 people", "five million people"),  # a round number is one

@@ -7,6 +7,17 @@ from app.engine.text.prepare import split_text
 from app.engine.text.sentences import sentences
 
 CASES = [
+    # A list marker alone opens the item after it (the Pragmatic Segmenter's golden rules);
+    # a number closing a sentence stays there.
+    ("1.) The first item 2.) The second item", ["1.) The first item", "2.) The second item"]),
+    ("I scored 5. It was fine.", ["I scored 5.", "It was fine."]),
+    # A line that opens a list is cut before each next marker of the list.
+    (
+        "a. The first item b. The second item c. The third list item",
+        ["a. The first item", "b. The second item", "c. The third list item"],
+    ),
+    ("1. Buy milk 2. Buy eggs 3. Go home", ["1. Buy milk", "2. Buy eggs", "3. Go home"]),
+    ("He said a. word b. more", ["He said a. word b. more"]),
     # Dialogue: a closing quote stays with the sentence it closes.
     (
         "他说：“你好吗？”我说：“很好。”然后我们走了。",

@@ -18,3 +18,22 @@ def test_other_words_stay_different():
     assert not text_quality.reads_the_same("one fifty nine p m east", "one fifty nine PM EST", "en")
     assert not text_quality.reads_the_same("one three", "thirteen", "en")
     assert not text_quality.reads_the_same("eighty seconds", "eighty S", "en")
+
+
+def test_every_accepted_reading_names_a_case_of_its_yardstick_and_gives_a_reason():
+    # An accepted reading (bench/data/text/accepted.jsonl) that names no case would count nothing.
+    import json
+
+    cases = {
+        (name, source): right
+        for name, _lang, _hint, pairs in text_quality.yardsticks()
+        for source, right in (p if isinstance(p[1], list) else p[1] for p in pairs)
+    }
+    lines = (text_quality.DATA / "accepted.jsonl").read_text(encoding="utf-8").splitlines()
+    for case in (json.loads(line) for line in lines if line.strip()):
+        assert (case["yardstick"], case["input"]) in cases, case
+        assert case["why"].strip(), case
+        # Only readings that differ from the file's: an accepted reading never hides a match.
+        lang = "zh" if case["yardstick"].startswith("wetext_zh") else "en"
+        expected = cases[(case["yardstick"], case["input"])]
+        assert not any(text_quality.reads_the_same(case["reading"], r, lang) for r in expected)

@@ -10,7 +10,8 @@ for us (each rule held by tests/engine/test_sentences.py):
 - a quoted sentence ends at its closing quote before a capital ('at 5 p.m.” Then ...'), and
   an English sentence ends before a Chinese one ("at three p m. 他说");
 - our abbreviation list decides an English dot that sentencex's Chinese rules would cut
-  ("他是Dr. Smith的学生"), and in English a title that never ends a sentence ("approx. $40").
+  ("他是Dr. Smith的学生"), and in English a title that never ends a sentence ("approx. $40");
+- a list marker alone opens the item after it ("1.) The first item 2.) The second item").
 """
 
 from __future__ import annotations
@@ -29,6 +30,26 @@ _QUOTED_END = re.compile(r"[.!?][”\"’](?=\s+[A-Z“\"])")
 # An English sentence followed by a Chinese one ("... at three p m. 他说"): sentencex takes
 # "m." for an initial there.
 _EN_THEN_ZH = re.compile(r"(?<=[A-Za-z])[.!?]+(?=\s+[\u3400-\u9fff])")
+
+
+_LIST_MARKER = re.compile(r"\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})(?:\.\)|[.)])")
+
+
+def _list_items(line: str) -> list[str]:
+    """A line that opens with a list marker ("a.", "1)") is cut before the next markers of the
+    same list ("a. The first item b. The second item"): b after a, 2 after 1."""
+    first = re.match(r"\s*\(?([a-z]|\d{1,2})[.)]\)?\s", line)
+    if not first:
+        return [line]
+    marker, start, cuts = first.group(1), 0, []
+    while True:
+        marker = str(int(marker) + 1) if marker.isdigit() else chr(ord(marker) + 1)
+        nxt = re.compile(r"\s\(?" + re.escape(marker) + r"[.)]\)?\s").search(line, start + 1)
+        if not nxt:
+            break
+        cuts.append(nxt.start() + 1)
+        start = nxt.start() + 1
+    return [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)])]
 
 
 def wordy(text: str) -> bool:
@@ -108,7 +129,7 @@ def sentences(line: str) -> list[str]:
     if not line.strip():
         return []
     lang = _lang(line)
-    pieces = [p for p in sentencex.segment(lang, line) if p.strip()]
+    pieces = [p for item in _list_items(line) for p in sentencex.segment(lang, item) if p.strip()]
     pieces = _cut(pieces, _CLOSED_IN_BRACKETS)
     pieces = _cut(pieces, _QUOTED_END)
     pieces = _cut(pieces, _EN_THEN_ZH)
@@ -122,4 +143,9 @@ def sentences(line: str) -> list[str]:
     if len(merged) > 1 and not wordy(merged[0]):
         merged[1] = merged[0] + merged[1]
         merged.pop(0)
+    # A list marker alone ("1.)", "2.") opens the item after it: "1.) The first item".
+    for i in range(len(merged) - 2, -1, -1):
+        if _LIST_MARKER.fullmatch(merged[i].strip()):
+            merged[i + 1] = merged[i] + merged[i + 1]
+            merged.pop(i)
     return [m.strip() for m in merged if wordy(m)]

@@ -10,6 +10,7 @@ the rest, each number in the language of the text around it.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from app.engine.text.normalize import pipeline
 
@@ -17,6 +18,21 @@ from app.engine.text.normalize import pipeline
 # money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
 OURS = frozenset(
     {
+        "electronic",
+        "symbol",
+        "state",
+        "slashed",
+        "section",
+        "letter_code",
+        "dash_code",
+        "dimension",
+        "clock_range",
+        "per_zh",
+        "power",
+        "resolution",
+        "code_plural",
+        "percent_range",
+        "height",
         "roman",
         "abbreviation",
         "address",
@@ -49,13 +65,21 @@ OURS = frozenset(
     }
 )
 # An English ordinal inside Chinese (排名 3rd 的选手): the grammars leave "三rd"; ours say 第三.
+_WRITTEN = frozenset({"electronic", "symbol", "state", "slashed", "section", "letter_code"})
 OURS_IN_CHINESE = frozenset({"ordinal"})
 _LETTER = re.compile(r"[A-Za-z]")
+_CURRENCY_CODES = {"USD", "EUR", "GBP", "JPY", "HKD", "RMB", "CNY", "AUD", "CAD", "CHF", "SGD"}
 # Ours in English: a year, a minus sign, a round thousand (the grammar says 1000 "ten hundred").
 _YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$|[1-9]000$")
 
 
 def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
+    letters = re.search(r"[A-Za-z]+$", m.string[: m.start()]) if kind == "number" else None
+    if letters and "." in m.group(0):
+        # USB3.0: the grammar reads "three.zero" after letters; not after a currency (HKD13.5).
+        return letters.group(0).upper() not in _CURRENCY_CODES
+    if kind == "number" and m.string[m.start() - 1 : m.start()] == ".":
+        return False  # .1665: the grammar reads a decimal without its zero
     if kind == "number" and span_lang == "en":  # "2024 people" is a count, -7 is minus seven
         if re.match(r"[A-Za-z]", m.string[m.end() :]):
             return False  # 1000th: the grammar's ordinal
@@ -242,8 +266,24 @@ def _glue(spoken: str, glue: str) -> str:
     )
 
 
+# ½, 1¾: a fraction in one character is written out (1 3/4) for the readers of fractions.
+_VULGAR = re.compile(r"(\d?)([\u00bc-\u00be\u2150-\u215e])")
+
+
+# 5–12, 3～5天: an en dash or a full-width tilde between numbers is the hyphen or tilde of a
+# range to the grammars (five to twelve, 三到五天).
+_EN_DASH = re.compile(r"(?<=\d)\s?([–～〜])\s?(?=\d)")
+
+
+def _vulgar(m: re.Match) -> str:
+    fraction = unicodedata.normalize("NFKC", m.group(2)).replace("\u2044", "/")
+    return m.group(1) + (" " if m.group(1) else "") + fraction
+
+
 def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:
     default = lang or pipeline.language_of(text)
+    text = _VULGAR.sub(_vulgar, text)
+    text = _EN_DASH.sub(lambda m: "-" if m.group(1) == "–" else "~", text)
     text = pipeline.normalize(text, default, glue, kinds=_ours)
     out = []
     for run_lang, piece in runs(text, default):
@@ -254,4 +294,6 @@ def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:
             except Exception:
                 pass
         out.append(piece)
-    return pipeline.normalize("".join(out), default, glue)
+    # What step 1 read as written (addresses, symbols) is not read again once numbers are
+    # words around it ("p m.est" is no address).
+    return pipeline.normalize("".join(out), default, glue, skip=_WRITTEN)

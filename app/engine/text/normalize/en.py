@@ -68,6 +68,9 @@ UNITS = {
     "kgs": ("kilogram", "kilograms"),
     "kms": ("kilometer", "kilometers"),
     "m²": ("square meter", "square meters"),
+    "m2": ("square meter", "square meters"),
+    "km2": ("square kilometer", "square kilometers"),
+    "cm2": ("square centimeter", "square centimeters"),
     "㎡": ("square meter", "square meters"),
     "km²": ("square kilometer", "square kilometers"),
     "m³": ("cubic meter", "cubic meters"),
@@ -101,6 +104,11 @@ CURRENCY = {
     "￥": ("yuan", "yuan", "fen", "fen"),
     "RMB": ("yuan", "yuan", "fen", "fen"),
     "CNY": ("yuan", "yuan", "fen", "fen"),
+    "₹": ("rupee", "rupees", "paisa", "paise"),
+    "INR": ("rupee", "rupees", "paisa", "paise"),
+    "Rs": ("rupee", "rupees", "paisa", "paise"),
+    "₩": ("won", "won", "", ""),
+    "KRW": ("won", "won", "", ""),
 }
 
 

@@ -42,4 +42,8 @@ def library_normalize(text: str, lang: str) -> str:
     trail = text[len(text.rstrip()) :]
     normalizer = _normalizer(lang)
     with _reading:
-        return lead + normalizer.normalize(text) + trail
+        try:
+            return lead + normalizer.normalize(text) + trail
+        except AssertionError:
+            # wetext asserts on a text its grammar leaves empty (`@12`): left as written.
+            return text

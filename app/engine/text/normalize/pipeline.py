@@ -5,274 +5,19 @@ from __future__ import annotations
 import re
 
 from app.engine.text.normalize import abbreviations as ab
-from app.engine.text.normalize import en, zh
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LATIN = re.compile(r"[A-Za-z]")
-_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
-_UNIT_NAMES = sorted(set(zh.UNITS) | set(en.UNITS), key=len, reverse=True)
-_YEAR_WORDS = (
-    {
-        "in",
-        "since",
-        "year",
-        "by",
-        "until",
-        "from",
-        "of",
-        "before",
-        "after",
-        "during",
-        "born",
-        "circa",
-        "around",
-        "early",
-        "late",
-        "mid",
-        "summer",
-        "winter",
-        "spring",
-        "autumn",
-        "fall",
-    }
-    | {m.lower() for m in en.MONTHS}
-    | {m[:3].lower() for m in en.MONTHS}
+from app.engine.text.normalize import en, written, zh
+from app.engine.text.normalize.rules import (
+    _CJK,
+    _DECADE_WORDS,
+    _DIRECTIONS,
+    _LATIN,
+    _NUM,
+    _YEAR,
+    _YEAR_WORDS,
+    RULES,
+    STREET_TYPES,
+    roman_value,
 )
-_DECADE_WORDS = {"the", "her", "his", "their", "my", "your", "our", "its", "early", "mid", "late"}
-_MONTH_NAMES = "|".join(
-    sorted(
-        {m for name in en.MONTHS for m in (name, name[:3] + r"\.?", name.upper())}
-        | {
-            m
-            for name in en.MONTHS
-            if name not in ("May", "March")
-            for m in (name.lower(), name[:3].lower() + r"\.?", name[:3].upper())
-        },
-        key=len,
-        reverse=True,
-    )
-).replace("Sep\\.?", "Sept?\\.?")
-_YEAR = r"(?:1[1-9]\d\d|20\d\d)"
-_CURRENCY_WORDS = r"dollars?|euros?|pounds?|USD|RMB|CNY|EUR|GBP|JPY"
-_SCALE = (
-    r"(?:\s?(thousand|million|billion|trillion|bn|mn|[kKmMbB])(?![A-Za-z])|(万亿|千万|百万|万|亿))?"
-)
-
-# A number read digit by digit because of the word before it: 验证码4396, 邮编100084,
-# room 304, code 4821, Call 911 (tests/engine/test_normalize_combined.py).
-_DIGIT_CONTEXT = (
-    r"(?:验证码|校验码|邮编|邮政编码|密码|工号|学号|编号|房间号?|电话|手机号?|号码|拨打|"
-    r"\b(?:[Cc]ode|PIN|[Rr]oom|ZIP|[Zz]ip|[Pp]hone|[Cc]all|[Dd]ial|[Ee]xtension|[Ee]xt\.|[Nn]umber))"
-    r"(?:\s?(?:is|was|:|：|是|为)?\s?)"
-)
-# A model number (RTX 4090, GTX 1080 Ti, A100) is a name: its digits are read one by one.
-_MODEL = r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
-
-# A street address (1428 Elm St., 708 N 1st St): the number in pairs, as a year is said
-# (fourteen twenty eight), the direction and the street type in full.
-STREET_TYPES = {
-    "st": "Street",
-    "ave": "Avenue",
-    "rd": "Road",
-    "blvd": "Boulevard",
-    "ln": "Lane",
-    "dr": "Drive",
-    "ct": "Court",
-    "pl": "Place",
-    "sq": "Square",
-    "expy": "Expressway",
-    "hwy": "Highway",
-    "pkwy": "Parkway",
-    "street": "Street",
-    "avenue": "Avenue",
-    "road": "Road",
-    "boulevard": "Boulevard",
-    "lane": "Lane",
-    "drive": "Drive",
-    "court": "Court",
-    "place": "Place",
-    "square": "Square",
-    "terrace": "Terrace",
-    "way": "Way",
-    "highway": "Highway",
-}
-_DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
-ADDRESS = re.compile(
-    r"(?<![\d.,$])(\d{1,5})\s((?:[NSEW]\s)?(?:\d{1,3}(?:st|nd|rd|th)|[A-Z][a-z]+)(?:\s[A-Z][a-z]+)?)\s"
-    r"(" + "|".join(k.capitalize() + "|" + k for k in STREET_TYPES) + r")(?![A-Za-z])(\.)?"
-)
-
-
-# Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
-# read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
-_PARTS = r"Chapter|Part|Volume|Vol\.|Book|Act|Scene|World War|Phase|Section|Episode|Season|Article|Appendix|Round"
-_RULERS = (
-    r"Henry|Louis|Elizabeth|George|Edward|Charles|James|William|Richard|John Paul|Benedict|Leo|"
-    r"Pius|Peter|Catherine|Philip|Frederick|Ferdinand|Alexander|Nicholas|Mary|Victoria|Ramesses|"
-    r"Gregory|Innocent|Clement|Napoleon|Ivan|Wilhelm|Francis"
-)
-_ROMAN = re.compile(
-    r"\b(?:(" + _PARTS + r")|(" + _RULERS + r"))\s(X{0,3}(?:IX|IV|V?I{0,3}))\b(?!\.\w)"
-)
-
-
-def roman_value(numeral: str) -> int:
-    values = {"I": 1, "V": 5, "X": 10}
-    total = 0
-    for a, b in zip(numeral, numeral[1:] + " "):
-        total += -values[a] if values.get(b, 0) > values[a] else values[a]
-    return total
-
-
-# Order matters: the first pattern that matches at a position wins.
-RULES = [
-    ("roman", _ROMAN),
-    ("abbreviation", ab.PATTERN),
-    ("context_digits", re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
-    ("model", re.compile(_MODEL)),
-    ("address", ADDRESS),
-    (
-        "date",
-        re.compile(
-            r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)|年(\d{1,2})月(\d{1,2})[日号])"
-        ),
-    ),
-    # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December;
-    # 11/17/05 and 01.10.2010 too (a dotted date has a four-digit year).
-    ("mdy", re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|\.\d)")),
-    (
-        "month_date",
-        re.compile(
-            r"\b(" + _MONTH_NAMES + r")\s(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s(" + _YEAR + r"))?(?!\d)"
-        ),
-    ),
-    # 26th May, 3 March 2024, 5-7 May: the day before its month.
-    (
-        "day_month",
-        re.compile(
-            r"(?<![\d.,/-])(?:(\d{1,2})(?:st|nd|rd|th)?\s?(-|–|\sto\s|\sand\s)\s?)?"
-            r"(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH_NAMES + r")(?![A-Za-z])"
-            r"(?:,?\s(" + _YEAR + r")(?!\d))?"
-        ),
-    ),
-    (
-        "time",
-        re.compile(
-            r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?![\d:])"
-            r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
-            r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm](?![A-Za-z])\.?"
-        ),
-    ),
-    # 1980-1986 and 1960-80 (a range of years); 1980-1970 kg is a range of a unit.
-    (
-        "year_range",
-        re.compile(
-            r"(?<![\d-])("
-            + _YEAR
-            + r")\s?[-–]\s?("
-            + _YEAR
-            + r"|\d\d)(?![\d-])(?!\s?(?:"
-            + "|".join(re.escape(u) for u in _UNIT_NAMES)
-            + r")(?![A-Za-z]))"
-        ),
-    ),
-    (
-        "phone",
-        re.compile(
-            r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
-            r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)\s?\d{3}-\d{4}|\d{3,4}-\d{3,4}-\d{4}"
-            r"|\d{3}\.\d{3}\.\d{4}|0\d{2,3}-\d{7,8}|\d{3}-\d{4}(?![\d-])))(?!\d)"
-        ),
-    ),
-    # 127.0.0.1: an address, each part digit by digit (1.2.3.4, starting below 10, is a version).
-    (
-        "ip",
-        re.compile(
-            r"(?<![A-Za-z\d.])(?=[1-9]\d)(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)"
-        ),
-    ),
-    (
-        "version",
-        re.compile(
-            r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])"
-        ),
-    ),
-    (
-        "currency",
-        re.compile(
-            r"([$¥€£￥])\s?("
-            + _NUM
-            + r"|\.\d+)"
-            + _SCALE
-            + r"|("
-            + _NUM
-            + r")\s?("
-            + _CURRENCY_WORDS
-            + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY)\s?("
-            + _NUM
-            + r")"
-        ),
-    ),
-    ("temperature", re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
-    ("percent", re.compile(r"(-?" + _NUM + r")\s?[%％]")),
-    ("decade", re.compile(r"(?<![\d.,])(?:['’](\d0)|((?:1[1-9]|20)\d0)|([1-9]0))s(?![A-Za-z])")),
-    # 2-3 mins, 5~10公里: a range of a unit.
-    (
-        "unit_range",
-        re.compile(
-            r"(?<![\d.,-])("
-            + _NUM
-            + r")\s?[-–~～]\s?(?="
-            + _NUM
-            + r"\s?(?:"
-            + "|".join(re.escape(u) for u in _UNIT_NAMES)
-            + r")(?![A-Za-z]))"
-        ),
-    ),
-    (
-        "unit",
-        re.compile(
-            r"((?:(?<![A-Za-z0-9])-)?"
-            + _NUM
-            + r")\s?("
-            + "|".join(re.escape(u) for u in _UNIT_NAMES)
-            + r")(?![A-Za-z])"
-        ),
-    ),
-    ("ordinal", re.compile(r"(?<![A-Za-z0-9.])(\d+)(st|nd|rd|th)\b")),
-    # Chinese codes read digit by digit: 302房间, 302路, G1234次, CA1234航班.
-    (
-        "zh_code",
-        re.compile(
-            r"(?<![\d.])\d{3,}(?=房间|房|室|路|次|号房|号楼|栋|航班)|(?<=[A-Z])\d{3,}(?![\d.])"
-        ),
-    ),
-    ("zh_year", re.compile(r"(?<!\d)(\d{2,4})(?=年)")),
-    # 第2名 is 第二名: an ordinal, never 两.
-    ("zh_ordinal", re.compile(r"(?<=第)\d+(?![\d.,])")),
-    # $20/mo, $350/yr: a price per period.
-    ("per_period", re.compile(r"(?<=[\d$])/(mo|month|yr|year|wk|week|d|day|hr|hour)\b")),
-    # 2pm-5pm is a range of times.
-    (
-        "time_range",
-        re.compile(r"(?<=[\dmM.])\s?[-–]\s?(?=(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?[AaPp]\.?[Mm])"),
-    ),
-    # $50.00-$100.00 is a range of prices.
-    ("money_range", re.compile(r"(?<=\d)\s?[-–]\s?(?=[$¥€£￥]\d)")),
-    # 1960s-80s is a range of decades; mid-1980s is not minus anything.
-    ("decade_range", re.compile(r"(?<=\d0s)\s?[-–]\s?(?=['’]?\d0s|(?:1[1-9]|20)\d0s)")),
-    # 1,250 is one quantity, whoever reads it (wetext drops its first word).
-    ("grouped", re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)")),
-    # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
-    (
-        "digits",
-        re.compile(
-            r"(?<![\d.,])(?:0\d+|\d{7,})(?![\d.,])"
-            r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} )|(?<=, [A-Z]{2}, ))\d{5}(?:-\d{4})?(?![\d.,])"
-        ),
-    ),
-    ("number", re.compile(r"(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|(?<!\d)" + _NUM)),
-]
 
 
 def language_of(text: str) -> str:
@@ -360,24 +105,89 @@ _PERIODS = {
 def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False) -> str | None:
     r = zh if lang == "zh" else en
     g = m.groups()
+    if kind == "electronic":
+        return written.electronic(m.group(0), lang)
+    if kind == "equals":
+        return written.equals(m.group(0), lang)
+    if kind == "symbol":
+        return written.symbol(m, lang, text)
+    if kind == "state":
+        return written.state(m, lang)
+    if kind == "slashed":
+        return written.slashed(m, lang)
+    if kind == "section":
+        return written.section(m, lang)
+    if kind == "letter_code":
+        return written.letter_code(m, lang)
+    if kind == "height":
+        if lang == "zh":
+            return zh.number(g[0]) + "英尺" + zh.number(g[1]) + "英寸"
+        inches = "inch" if g[1] == "1" else "inches"
+        return f"{en.number(g[0])} feet {en.number(g[1])} {inches}"
+    if kind == "power":
+        if lang == "zh":
+            return zh.number(g[0]) + "的" + zh.number(g[1]) + "次方"
+        return f"{en.number(g[0])} to the power of {en.number(g[1])}"
+    if kind == "resolution":
+        if lang == "zh":
+            return zh.digits(g[0]) + g[1].upper()
+        return en.house_number(g[0]) + " " + g[1].lower()
+    if kind == "code_plural":
+        if lang == "zh":
+            return None
+        value = en.number(g[1]) if len(g[1]) <= 2 else en.digits(g[1])
+        return f"{g[0]} {value} s"
+    if kind == "dimension":
+        if lang == "zh":
+            return (
+                zh.number(g[0])
+                + "乘"
+                + zh.number(g[1])
+                + (zh.UNITS.get(g[2], g[2]) if g[2] else "")
+            )
+        unit = " " + en.UNITS[g[2]][1] if g[2] in en.UNITS else (" " + g[2] if g[2] else "")
+        return en.number(g[0]) + " by " + en.number(g[1]) + unit
+    if kind == "dash_code":
+        a, b = g
+        if int(b) >= int(a) or (b[0] == "0" and b != "0") or re.fullmatch(_YEAR, a):
+            return None  # 2-5, 100-200: a range
+        if lang == "zh":
+            return zh.number(a) + "杠" + zh.number(b)
+        return en.number(a) + " " + en.number(b)
     if kind == "abbreviation":
         if partial and m.group(0).lower() in ("a.m.", "p.m."):
             return None  # the time grammar reads 3 p.m.
         return ab.expand(m.group(0), text[: m.start()], text[m.end() :])
     if kind == "unit_range":
-        return (en.number(g[0]) + " to") if lang == "en" else zh.number(g[0]) + "到"
-    if kind == "zh_ordinal":
-        return zh.number(m.group(0)) if lang == "zh" else None
+        if lang == "en":
+            return en.number(g[0]) + " to"
+        # 10-20% is 百分之十到百分之二十: each end of the range is a percentage.
+        percent = re.match(_NUM + r"\s?[%％]", text[m.end() :])
+        return ("百分之" if percent else "") + zh.number(g[0]) + "到"
+    if kind == "zh_ordinal":  # 第3-5名: 第三到五名
+        if lang != "zh":
+            return None
+        return zh.number(g[0]) + (("到" + zh.number(g[1])) if g[1] else "")
+    if kind == "clock_range":
+        return " to " if lang == "en" else "至"
+    if kind == "per_zh":
+        return "每" if lang == "zh" else None
     if kind == "per_period":
         word = _PERIODS[g[0]]
         return (" per " + word) if lang == "en" else None
     if kind == "time_range":
         return " to " if lang == "en" else "至"
+    if kind == "percent_range":
+        return " to " if lang == "en" else "到"
     if kind == "money_range":
         return " to " if lang == "en" else "至"
     if kind == "roman":
+        if g[3]:
+            if not g[4]:
+                return None
+            g = (None, g[3], g[4])
         if not g[2] or (
-            g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|of\b)", text[m.end() :])
+            g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|--|of\b)", text[m.end() :])
         ):
             return None  # "Mary I love you": the pronoun
         value = roman_value(g[2])
@@ -456,6 +266,9 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.time(h, mi or "0", sec, half) + _keep_stop(m, text)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
     if kind == "year_range":
+        g = (g[0], g[2]) if g[1] != "/" or g[2] == str(int(g[0]) + 1) else (None, None)
+        if not g[0]:
+            return None  # 2023/2024 (a season) is a range; other years over a slash are not
         if len(g[1]) == 2:  # 1960-80: the end is a later year of that century
             if int(g[1]) <= int(g[0][2:]):
                 return None
@@ -476,6 +289,8 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             dotted,
         ):
             return None  # 2008.08.08, 01.10.2010: dates
+        if lang == "en" and re.search(r"[Vv]ersion\s*$", text[: m.start()]):
+            prefix = ""  # "Version v2.0": the word is there already
         return r.version(prefix or "", dotted.split("."))
     if kind == "currency":
         if g[6]:
@@ -499,7 +314,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             g[2] and not after_range and _word_before(text, m.start()) not in _DECADE_WORDS
         ):
             return None
-        return en.decade(g[0] or g[1] or g[2])
+        return en.decade(g[0] or g[1] or g[2] or g[3])
     if kind == "unit":
         if partial and (
             text[m.end() : m.end() + 1] == "/"
@@ -520,8 +335,12 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         )
     if kind == "digits":
         value = m.group(0)
-        if re.fullmatch(r"[1-9]\d{0,2}0{4,}", value):
-            return None  # 5000000 is a quantity
+        if re.fullmatch(r"[1-9]\d{0,2}0{4,}", value) or (
+            lang == "zh"
+            and value[0] != "0"
+            and (len(value) <= 8 or text[m.end() :].startswith((*zh.MEASURE_WORDS, "元")))
+        ):
+            return None  # 5000000 is a quantity; in Chinese up to 千万 (1001111 一百万...)
         return en.digits(value) if lang == "en" else zh.digits(value, zh.PHONE_DIGITS)
     value = m.group(0)
     if partial and _in_expression(text, m.start(), m.end()):
@@ -538,7 +357,9 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
     return r.number(value)
 
 
-def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -> str:
+def normalize(
+    text: str, lang: str | None = None, glue: str = " ", kinds=None, skip=frozenset()
+) -> str:
     """Rewrite every number-like span into words; everything else is left as it is. `kinds`
     (default: all) is a set of rule kinds, or a test `kinds(kind, span_lang, match)`: a span it
     refuses is left for the next reader (combined.py).
@@ -554,7 +375,7 @@ def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -
     while pos < len(text):
         best = None
         for kind, pattern in RULES:
-            if isinstance(kinds, (set, frozenset)) and kind not in kinds:
+            if (isinstance(kinds, (set, frozenset)) and kind not in kinds) or kind in skip:
                 continue
             m = upcoming.get(kind, False)
             if m is False or (m is not None and (m.start() < pos or (kind, m.start()) in declined)):
@@ -585,6 +406,8 @@ def normalize(text: str, lang: str | None = None, glue: str = " ", kinds=None) -
         # Keep words apart in English ("5kg" -> "five kilograms"); Chinese needs no spaces.
         if span_lang == "en" and before and before[-1].isalnum():
             spoken = " " + spoken
+        elif span_lang == "en" and not before and out and out[-1][-1:].isalnum():
+            spoken = " " + spoken if spoken[:1].isalnum() else spoken  # $12@12%: dollars at
         nxt = text[end : end + 1]
         if (
             span_lang == "en"

@@ -41,6 +41,9 @@ UNITS = {
     "ft": "英尺",
     "mi": "英里",
     "m²": "平方米",
+    "m2": "平方米",
+    "km2": "平方公里",
+    "cm2": "平方厘米",
     "㎡": "平方米",
     "km²": "平方公里",
     "m³": "立方米",
@@ -75,6 +78,11 @@ CURRENCY = {
     "EUR": "欧元",
     "GBP": "英镑",
     "JPY": "日元",
+    "₹": "卢比",
+    "INR": "卢比",
+    "Rs": "卢比",
+    "₩": "韩元",
+    "KRW": "韩元",
 }
 
 
@@ -180,7 +188,10 @@ def counted(value: str, following: str, preceding: str = "") -> str:
 
 
 def amount(value: str) -> str:
-    """A quantity with its unit or currency: 2 of anything is 两 (两公里, 两美元)."""
+    """A quantity with its unit or currency: 2 of anything is 两 (两公里, 两美元). Zeros that
+    end a decimal are not said (￥1,299.00 is 一千二百九十九元, 4.50元 四点五元)."""
+    if "." in value:
+        value = value.rstrip("0").rstrip(".")
     return "两" if value == "2" else number(value)
 
 
