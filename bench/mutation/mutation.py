@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Hypothesis property tests are left out of mutation runs: each draws hundreds of examples per
 # mutant (seconds each), and a verdict that rests on a random example is not reproducible.
@@ -218,7 +218,7 @@ SKIP_LINES = [
 
 
 # Each mutant's `pytest.main` costs about 0.65 s of CPU before its first test; these bring it to
-# about 0.2 s: bench/mutation_plugin.py (gc.freeze of the inherited heap, fastest tests first),
+# about 0.2 s: bench/mutation/mutation_plugin.py (gc.freeze of the inherited heap, fastest tests first),
 # no unraisable-exception collection at exit, no scan of every installed package for assertion
 # rewriting, and none of the plugins the mutated modules' tests do not use (Qt, anyio,
 # schemathesis, hypothesis's reporting, pytest-timeout: mutmut bounds each mutant's CPU time).
@@ -280,7 +280,7 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
         OMP_NUM_THREADS="1",
         MKL_NUM_THREADS="1",
         PYTHONPATH=os.pathsep.join(
-            filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])
+            filter(None, [str(ROOT / "bench" / "mutation"), os.environ.get("PYTHONPATH")])
         ),
     )
     (work / "reused").mkdir()
