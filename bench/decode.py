@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.support.model import bench_model, child_json
+from bench.support.process import peak_rss_mb
 from bench.support.results import add_save_argument, emit
 
 SENTENCE = "今天天气很好，我们一起去公园散步吧。"
@@ -53,18 +54,6 @@ METRICS = [
     "peak_rss_mb",
     "peak_gpu_mb",
 ]
-
-
-def _peak_rss_mb() -> float:
-    import psutil
-
-    info = psutil.Process().memory_info()
-    peak = getattr(info, "peak_wset", None)  # Windows
-    if peak is None:
-        import resource
-
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
-    return round(peak / 2**20, 1)
 
 
 def _timed(fn) -> float:
@@ -220,7 +209,7 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
         "tokens_per_s_b4": round(4 * tokens / b4, 2),
         "rtf_paragraph": round(paragraph.realtime_factor, 3),
         "first_chunk_s": first_chunk,
-        "peak_rss_mb": _peak_rss_mb(),
+        "peak_rss_mb": peak_rss_mb(),
         "decode": synth.decode_label,
         "device": synth.device.device,
         "load_s": round(synth.load_seconds, 2),

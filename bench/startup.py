@@ -54,6 +54,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.support.model import bench_model
+from bench.support.process import load_average
 from bench.support.results import add_save_argument, emit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,15 +175,13 @@ def _probe(t0: float, out_path: str, replay_after_s: float = REPLAY_AFTER_S) -> 
 
         def on_state(state):
             if state is ModelState.READY and "ready_s" not in events:
-                import resource
+                from bench.support.process import peak_rss_mb
 
                 # Peak resident memory up to Play being possible: the load's high-water mark.
                 mark(
                     "ready_s",
                     decode=window.model.status.decode,
-                    peak_rss_mb_at_ready=round(
-                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                    ),
+                    peak_rss_mb_at_ready=round(peak_rss_mb()),
                 )
                 window.text_panel.set_text(TEXT)
                 press_play(window)
@@ -334,7 +333,7 @@ def main(argv=None) -> int:
         "precision": args.precision,
         "replay_after_s": replay_after_s,
         "cpu_count": os.cpu_count(),
-        "load_average": os.getloadavg(),
+        "load_average": load_average(),
         "runs": runs,
     }
     emit(report, args, __file__)
