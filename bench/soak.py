@@ -8,7 +8,7 @@ random-weight model unless --model is given, so a thousand runs take minutes, no
     python bench/soak.py [--count 1000] [--every 50] [--model DIR] [--modes jit-fp32,upstream]
                          [--quick] [--save]
 
---quick: 6 syntheses after a 2-synthesis warm-up, RSS every 2: it shows the script runs, not
+--quick: 4 syntheses after one to warm up, RSS every 2: it shows the script runs, not
 whether memory grows (that needs the full count).
 """
 
@@ -78,7 +78,7 @@ def run_mode(mode: str, model: str, count: int, every: int, warm_up: int = WARM_
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--count", type=int, help="syntheses per mode (default 1000; --quick 6)")
+    p.add_argument("--count", type=int, help="syntheses per mode (default 1000; --quick 4)")
     p.add_argument("--every", type=int, help="RSS sampled every N (default 50; --quick 2)")
     p.add_argument(
         "--model", help="model folder (default: a tiny random-weight model, built on first use)"
@@ -89,9 +89,9 @@ def main(argv=None) -> int:
     p.add_argument("--warm-up", type=int, help=argparse.SUPPRESS)
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    args.count = args.count or (6 if args.quick else 1000)
+    args.count = args.count or (4 if args.quick else 1000)
     args.every = args.every or (2 if args.quick else 50)
-    args.warm_up = args.warm_up or (2 if args.quick else WARM_UP)
+    args.warm_up = args.warm_up or (1 if args.quick else WARM_UP)
     if args.child:
         from app.engine.synthesis.chattts_model import quiet_libraries
 

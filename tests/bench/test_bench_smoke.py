@@ -4,8 +4,8 @@ Each bench/*.py (the glob: a new benchmark is checked the day it lands) runs in 
 with --quick on the session's tiny random-weight model. Its whole stdout must be one JSON
 object with no "error" anywhere, its key figures present and sane (counts as asked, times and
 rates positive), and a quick run must not write to bench/results/ (only --save does). The runs
-go two at a time (BENCH_SMOKE_JOBS) in a pool started with the first of these tests, so the set
-costs about what its slowest runs cost; what each checks is in CHECKS below.
+go two at a time (BENCH_SMOKE_JOBS) in a pool started with the first of these tests, so on two
+cores the set takes about half the sum of its runs; what each report must hold is in CHECKS.
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("*.py"))
-# Started first: the longest runs, so the pool's two lanes end together.
-SLOW_FIRST = ["startup", "farm", "narrate", "ui_responsiveness", "first_call", "compare_revisions"]
 JOBS = int(os.environ.get("BENCH_SMOKE_JOBS", "2"))
 TIMEOUT_S = 480
 
@@ -83,7 +81,7 @@ def quick_runs(request, tiny_model, tmp_path_factory):
         for item in request.session.items
         if getattr(item, "originalname", None) == "test_quick_mode" and hasattr(item, "callspec")
     }
-    order = [n for n in SLOW_FIRST if n in wanted] + sorted(wanted - set(SLOW_FIRST))
+    order = [n for n in BENCHES if n in wanted]  # the tests' order: each waits about its own run
     home = tmp_path_factory.mktemp("bench-homes")
     results_before = set((ROOT / "bench" / "results").glob("*"))
     pool = ThreadPoolExecutor(max_workers=JOBS)
@@ -128,7 +126,7 @@ def _check_farm(r):
 
 
 def _check_first_call(r):
-    assert set(r["median"]) == {"upstream", "int8", "int8-optimizing"}
+    assert set(r["median"]) == {"upstream", "int8"}
     for variant, figures in r["median"].items():
         assert _positive(figures["first_s"]) and _positive(figures["tokens_per_s"]), variant
 
@@ -191,7 +189,7 @@ def _check_serve(r):
 def _check_soak(r):
     assert set(r["modes"]) == {"jit-fp32", "upstream"}
     for mode, figures in r["modes"].items():
-        assert figures["syntheses"] == 6, mode
+        assert figures["syntheses"] == 4, mode
         assert _positive(figures["rss_start_mb"]) and _positive(figures["rss_end_mb"]), mode
         assert math.isfinite(figures["rss_slope_mb_per_1000"]), mode
 
