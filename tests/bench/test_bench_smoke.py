@@ -62,6 +62,10 @@ def _run(name: str, model: Path, home: Path) -> dict:
         "CHATTTS_STUDIO_HOME": str(home / name),
         "HF_HUB_OFFLINE": "1",
         "QT_QPA_PLATFORM": "offscreen",
+        # Runs share the cores (JOBS at a time): one thread each, so they do not oversubscribe
+        # them; quick figures are not measurements.
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
     }
     started = time.perf_counter()
     out = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
