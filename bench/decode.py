@@ -25,13 +25,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import child_json
+from bench.support.model import bench_model, child_json
+from bench.support.process import peak_rss_mb
+from bench.support.results import add_save_argument, emit
 
 SENTENCE = "今天天气很好，我们一起去公园散步吧。"
 PARAGRAPH = (
@@ -39,7 +40,7 @@ PARAGRAPH = (
     "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。"
 )
 ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8"]
-QUICK_MODES = ["jit-fp32", "jit-int8"]
+QUICK_MODES = ["jit-int8"]  # what ships on a CPU; the smoke run keeps to it
 # On a GPU "jit" is our loop replaying CUDA graphs; "eager" the same loop without them.
 CUDA_MODES = ["jit-fp32", "jit-bf16", "jit-fp16", "eager-fp16"]
 # What the step's matrices are, by precision: fp32/bf16 Linear, int8 RowScaledLinear
@@ -53,18 +54,6 @@ METRICS = [
     "peak_rss_mb",
     "peak_gpu_mb",
 ]
-
-
-def _peak_rss_mb() -> float:
-    import psutil
-
-    info = psutil.Process().memory_info()
-    peak = getattr(info, "peak_wset", None)  # Windows
-    if peak is None:
-        import resource
-
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
-    return round(peak / 2**20, 1)
 
 
 def _timed(fn) -> float:
@@ -220,7 +209,7 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
         "tokens_per_s_b4": round(4 * tokens / b4, 2),
         "rtf_paragraph": round(paragraph.realtime_factor, 3),
         "first_chunk_s": first_chunk,
-        "peak_rss_mb": _peak_rss_mb(),
+        "peak_rss_mb": peak_rss_mb(),
         "decode": synth.decode_label,
         "device": synth.device.device,
         "load_s": round(synth.load_seconds, 2),
@@ -248,7 +237,7 @@ def main(argv=None) -> int:
     p.add_argument(
         "--model", help="model folder (built with random full-size weights if empty or missing)"
     )
-    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 64; --quick 16)")
+    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 64; --quick 8)")
     p.add_argument("--modes", help="comma-separated, from " + ",".join(ALL_MODES))
     p.add_argument(
         "--quick", action="store_true", help="tiny model, fewer tokens and modes (smoke test)"
@@ -260,9 +249,10 @@ def main(argv=None) -> int:
         help="where to run (default: the GPU when PyTorch sees one); on cuda the default "
         "modes are fp32, bf16 and fp16",
     )
+    add_save_argument(p)
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    tokens = args.tokens or (16 if args.quick else 64)
+    tokens = args.tokens or (8 if args.quick else 64)
     if args.child:
         from app.engine.synthesis.chattts_model import quiet_libraries
 
@@ -274,12 +264,7 @@ def main(argv=None) -> int:
         import torch
 
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
-    size = "tiny" if args.quick else "full"
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size=size, seed=0)
+    model, size = bench_model(args.model, args.quick)
     default = CUDA_MODES if args.device == "cuda" else (QUICK_MODES if args.quick else ALL_MODES)
     modes = args.modes.split(",") if args.modes else default
     upstream = _child("upstream", str(model), tokens, args.device)
@@ -295,7 +280,7 @@ def main(argv=None) -> int:
         "modes": results,
         "speedup_vs_upstream": {m: _ratios(r, upstream) for m, r in results.items()},
     }
-    print(json.dumps(report, indent=2))
+    emit(report, args, __file__)
     return 0
 
 

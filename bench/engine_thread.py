@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import bench_model, child_json
+from bench.support.model import bench_model, child_json
+from bench.support.results import add_save_argument, emit
 
 VARIANTS = [
     "loaded on the engine thread (shipped)",
@@ -98,15 +99,19 @@ def main(argv=None) -> int:
     p.add_argument(
         "--model", help="model folder (built with random full-size weights if empty or missing)"
     )
-    p.add_argument("--tokens", type=int, default=96)
-    p.add_argument("--rounds", type=int, default=3, help="sentences timed per process")
-    p.add_argument("--repeats", type=int, default=2, help="processes per variant, interleaved")
+    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 96; --quick 8)")
+    p.add_argument("--rounds", type=int, help="sentences timed per process (default 3; --quick 1)")
+    p.add_argument(
+        "--repeats", type=int, help="processes per variant, interleaved (default 2; --quick 1)"
+    )
     p.add_argument("--precision", default="auto")
-    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--quick", action="store_true", help="tiny model, one round (smoke test)")
+    add_save_argument(p)
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    if args.quick:
-        args.tokens = min(args.tokens, 16)
+    args.tokens = args.tokens or (8 if args.quick else 96)
+    args.rounds = args.rounds or (1 if args.quick else 3)
+    args.repeats = args.repeats or (1 if args.quick else 2)
     if args.child is not None:
         from app.engine.synthesis.chattts_model import quiet_libraries
 
@@ -124,17 +129,13 @@ def main(argv=None) -> int:
     for _ in range(args.repeats):
         for variant in VARIANTS:
             runs[variant].append(_child(variant, str(model), args))
-    print(
-        json.dumps(
-            {
-                "model": f"random weights, {size} size",
-                "cpu_count": os.cpu_count(),
-                "tokens_per_sentence": args.tokens,
-                "runs": runs,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "model": f"random weights, {size} size",
+        "cpu_count": os.cpu_count(),
+        "tokens_per_sentence": args.tokens,
+        "runs": runs,
+    }
+    emit(report, args, __file__)
     return 0
 
 

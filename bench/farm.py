@@ -1,4 +1,4 @@
-"""The render farm's scaling on this machine, in one run. Prints JSON with --json.
+"""The render farm's scaling on this machine, in one run. Prints JSON.
 
 The same chapter (--sentences sentences, each forced to --tokens audio tokens, refinement off,
 fp32 unless --precision) rendered by:
@@ -17,7 +17,6 @@ pool (difference of wall time per sentence at the same worker count). The audio 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -27,6 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.narrate import _document
+from bench.support.model import bench_model
+from bench.support.results import add_save_argument, emit
 
 
 def _render(engine, folder: Path, name: str, sentences: int, tokens: int) -> dict:
@@ -98,25 +99,26 @@ def main(argv=None) -> int:
     p.add_argument(
         "--model", help="model folder (built with random full-size weights if empty or missing)"
     )
-    p.add_argument("--sentences", type=int, default=12)
-    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 48; --quick 16)")
+    p.add_argument("--sentences", type=int, help="sentences in the chapter (default 12; --quick 2)")
+    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 48; --quick 8)")
     p.add_argument("--precision", default="fp32", choices=["fp32", "int8", "bf16"])
     p.add_argument("--no-ray", action="store_true", help="leave out the Ray case")
-    p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens (smoke test)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--quick", action="store_true", help="tiny model, 2 short sentences, no Ray (smoke test)"
+    )
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
     from app.engine.synthesis.chattts_model import quiet_libraries
     from app.narration.farm.local import local_farm
     from app.narration.farm.worker import WorkerSpec
 
     quiet_libraries()
-    tokens = args.tokens or (16 if args.quick else 48)
-    size = "tiny" if args.quick else "full"
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size=size, seed=0)
+    tokens = args.tokens or (8 if args.quick else 48)
+    args.sentences = args.sentences or (2 if args.quick else 12)
+    model, size = bench_model(args.model, args.quick)
     cores = os.cpu_count() or 1
 
     def specs(n, prefix):
@@ -143,7 +145,9 @@ def main(argv=None) -> int:
         report["local_2"] = _farm_case(
             lambda: local_farm(specs(2, "cpu")), folder, "local2", args.sentences, tokens
         )
-        if not args.no_ray:
+        if args.quick and not args.no_ray:
+            report["ray_2"] = {"skipped": "quick mode: starting Ray costs more than the run"}
+        elif not args.no_ray:
             try:
                 import ray
 
@@ -174,11 +178,7 @@ def main(argv=None) -> int:
         report["ray_overhead_s_per_sentence"] = round(
             report["ray_2"]["wall_s_per_sentence"] - report["local_2"]["wall_s_per_sentence"], 3
         )
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        for key in ("in_process", "local_1", "local_2", "ray_2", "upstream_sentence_by_sentence"):
-            print(key, report.get(key))
+    emit(report, args, __file__)
     return 0
 
 

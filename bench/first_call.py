@@ -27,10 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import bench_model, child_json
+from bench.support.model import bench_model, child_json
+from bench.support.results import add_save_argument, emit
 
 SENTENCE = "今天天气很好。"
 VARIANTS = ["upstream", "int8", "int8-optimizing"]
+QUICK_VARIANTS = ["upstream", "int8"]  # the smoke run: ours against upstream
 
 
 def run_variant(variant: str, model: str, short: int, tokens: int) -> dict:
@@ -90,13 +92,19 @@ def main(argv=None) -> int:
     p.add_argument(
         "--tokens",
         type=int,
-        help="tokens per sentence for the steady speed (default 128; --quick 16)",
+        help="tokens per sentence for the steady speed (default 128; --quick 8)",
     )
-    p.add_argument("--repeats", type=int, default=2)
-    p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens (smoke test)")
+    p.add_argument("--repeats", type=int, help="runs of each variant (default 2; --quick 1)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny model, fewer tokens, one run, no int8-optimizing (smoke test)",
+    )
+    add_save_argument(p)
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    tokens = args.tokens or (16 if args.quick else 128)
+    tokens = args.tokens or (8 if args.quick else 128)
+    args.repeats = args.repeats or (1 if args.quick else 2)
     if args.child:
         from app.engine.synthesis.chattts_model import quiet_libraries
 
@@ -105,9 +113,10 @@ def main(argv=None) -> int:
         return 0
 
     model, size = bench_model(args.model, args.quick)
-    runs: dict[str, list[dict]] = {v: [] for v in VARIANTS}
+    variants = QUICK_VARIANTS if args.quick else VARIANTS
+    runs: dict[str, list[dict]] = {v: [] for v in variants}
     for _ in range(args.repeats):
-        for variant in VARIANTS:
+        for variant in variants:
             runs[variant].append(_child(variant, str(model), args.short, tokens))
     summary = {
         v: {
@@ -116,18 +125,14 @@ def main(argv=None) -> int:
         }
         for v, rs in runs.items()
     }
-    print(
-        json.dumps(
-            {
-                "model": f"random weights, {size} size",
-                "short_tokens": args.short,
-                "tokens_per_sentence": tokens,
-                "median": summary,
-                "runs": runs,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "model": f"random weights, {size} size",
+        "short_tokens": args.short,
+        "tokens_per_sentence": tokens,
+        "median": summary,
+        "runs": runs,
+    }
+    emit(report, args, __file__)
     return 0
 
 

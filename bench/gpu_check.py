@@ -1,6 +1,6 @@
 """What only an NVIDIA GPU can show about our decode path. Prints one JSON object.
 
-    python bench/gpu_check.py [--model DIR] [--steps N]
+    python bench/gpu_check.py [--model DIR] [--steps N] [--quick] [--save]
 
 On the tiny random-weight model (built into --model if that folder is empty), on cuda:0:
   precision_auto     what `auto` picks on this card (bf16 needs compute capability 8.0+)
@@ -13,6 +13,9 @@ On the tiny random-weight model (built into --model if that folder is empty), on
   host_syncs         host reads per token of a graph decode (at most one every few steps)
   peak_gpu_mb        the most memory PyTorch allocated during the checks
 Random weights make noise; these are arithmetic checks, not listening tests.
+--quick: a few steps; without a GPU it runs the same checks on the CPU (fp32 and bf16, no
+graphs) and lists under "skipped" what only a card can show, so the script is smoke-tested
+everywhere (tests/bench/test_bench_smoke.py); bench/gpu_check.sh runs the full check.
 """
 
 from __future__ import annotations
@@ -24,6 +27,16 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.results import add_save_argument, emit
+
+# What a run without a card leaves out (it checks the same arithmetic on the CPU instead).
+CPU_SKIPS = [
+    "CUDA graphs (the CPU loop runs TorchScript, not graphs)",
+    "fp16 against fp32",
+    "host_syncs (host reads per token of a graph decode)",
+    "peak_gpu_mb",
+]
 
 TEXTS = [
     "你好，世界。",
@@ -88,15 +101,21 @@ def main(argv=None) -> int:
     p.add_argument(
         "--steps",
         type=int,
-        default=300,
-        help="greedy tokens per sentence (crosses a bucket at 256)",
+        help="greedy tokens per sentence (default 300: crosses a bucket at 256; --quick 8)",
     )
+    p.add_argument("--device", choices=["cuda", "cpu"], help=argparse.SUPPRESS)
     p.add_argument(
-        "--device", default="cuda", help=argparse.SUPPRESS
-    )  # cpu: a smoke run of this script
+        "--quick",
+        action="store_true",
+        help="a few steps; on the CPU when there is no GPU, saying what it skipped (smoke test)",
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
     import torch
 
+    args.steps = args.steps or (8 if args.quick else 300)
+    if args.device is None:
+        args.device = "cpu" if args.quick and not torch.cuda.is_available() else "cuda"
     gpu = args.device == "cuda"
     if gpu and not torch.cuda.is_available():
         print(json.dumps({"error": "PyTorch sees no NVIDIA GPU here; this check needs one."}))
@@ -116,6 +135,9 @@ def main(argv=None) -> int:
     synth.load(verify=False)
     chat = synth.chat
     report = {
+        "device": args.device,
+        "steps": args.steps,
+        "skipped": [] if gpu else CPU_SKIPS,
         "gpu": torch.cuda.get_device_name(0) if gpu else None,
         "capability": list(torch.cuda.get_device_capability(0)) if gpu else None,
         "torch": torch.__version__,
@@ -153,7 +175,7 @@ def main(argv=None) -> int:
             "per_token_graph_fp16": _count_syncs(DecodeLoop(chat, "jit", "fp16"), chat, args.steps)
         }
         report["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
-    print(json.dumps(report, indent=2))
+    emit(report, args, __file__)
     return 0
 
 

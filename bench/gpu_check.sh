@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one check for whoever has an NVIDIA GPU (under 8 minutes on a recent card). It runs
+# The one check for whoever has an NVIDIA GPU (each step has its own time limit below). It runs
 #   1. the engine tests on device="cuda" (the session's synthesizer loads on the GPU),
 #   2. bench/gpu_check.py: graph capture per length bucket, graphs vs no graphs, fp16/bf16
 #      against fp32, host reads per token, GPU memory,

@@ -8,18 +8,20 @@ process per mode): `--steps` greedy steps of `--batches` copies of one sentence 
 round, best of `--rounds`.
 
     python bench/int8_speed.py [--model DIR] [--size full|tiny] [--steps 32] [--rounds 3] [--batches 1,4]
+                               [--quick] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.model import bench_model
+from bench.support.results import add_save_argument, emit
 
 
 def _steps(loop, emb, steps: int) -> None:
@@ -46,12 +48,20 @@ def _steps(loop, emb, steps: int) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--model")
-    p.add_argument("--size", choices=["full", "tiny"], default="full")
-    p.add_argument("--steps", type=int, default=32)
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--batches", default="1,4")
+    p.add_argument("--model", help="model folder (random weights of --size built there if empty)")
+    p.add_argument("--size", choices=["full", "tiny"], help="default full; --quick tiny")
+    p.add_argument("--steps", type=int, help="greedy steps per round (default 32; --quick 4)")
+    p.add_argument("--rounds", type=int, help="best of (default 3; --quick 1)")
+    p.add_argument("--batches", help="comma-separated batch sizes (default 1,4; --quick 1)")
+    p.add_argument(
+        "--quick", action="store_true", help="tiny model, few steps, one round (smoke test)"
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
+    args.size = args.size or ("tiny" if args.quick else "full")
+    args.steps = args.steps or (4 if args.quick else 32)
+    args.rounds = args.rounds or (1 if args.quick else 3)
+    args.batches = args.batches or ("1" if args.quick else "1,4")
     import torch
 
     from app.engine.decode import int8
@@ -61,11 +71,7 @@ def main(argv=None) -> int:
     from tests.support.precision_compare import prompt_embedding
 
     quiet_libraries()
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{args.size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size=args.size, seed=0)
+    model, _size = bench_model(args.model, args.size == "tiny")
     synth = Synthesizer(model, device="cpu", precision="fp32")
     synth.load(verify=False)
     emb = prompt_embedding(synth.chat, synth.speaker_for_seed(1))
@@ -99,22 +105,18 @@ def main(argv=None) -> int:
                 best[f"{name} b{b}"] = min(
                     best[f"{name} b{b}"], (time.perf_counter() - started) * 1000 / args.steps
                 )
-    print(
-        json.dumps(
-            {
-                "model": f"random weights, {args.size} size",
-                "steps": args.steps,
-                "rounds": args.rounds,
-                "cpu_threads": torch.get_num_threads(),
-                "ms_per_step": {k: round(v, 2) for k, v in best.items()},
-                "speedup_vs_fp32": {
-                    k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2) for k, v in best.items()
-                },
-                "build_s": build_s,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "model": f"random weights, {args.size} size",
+        "steps": args.steps,
+        "rounds": args.rounds,
+        "cpu_threads": torch.get_num_threads(),
+        "ms_per_step": {k: round(v, 2) for k, v in best.items()},
+        "speedup_vs_fp32": {
+            k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2) for k, v in best.items()
+        },
+        "build_s": build_s,
+    }
+    emit(report, args, __file__)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Narration speed and resume cost, in one run. Prints JSON with --json.
+"""Narration speed and resume cost, in one run. Prints JSON.
 
 1. A chapter of --sentences sentences on the random-weight model with the official shapes
    (built once into --model if that folder is empty): audio seconds per wall second for our
@@ -14,7 +14,7 @@
    command) is not counted; the median of --repeats runs.
 
     python bench/narrate.py [--model DIR] [--sentences 20] [--tokens 48] [--resume-sentences 2000]
-                            [--repeats 3] [--quick] [--device auto|cpu|cuda] [--json]
+                            [--repeats 3] [--quick] [--device auto|cpu|cuda] [--save]
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import child_json
+from bench.support.model import bench_model, child_json
+from bench.support.results import add_save_argument, emit
 
 SENTENCES = [
     "The morning was cold, and the river ran fast under the old bridge.",
@@ -266,33 +267,38 @@ def main(argv=None) -> int:
         "--model", help="model folder (built with random full-size weights if empty or missing)"
     )
     p.add_argument(
-        "--sentences", type=int, default=20, help="sentences in the timed chapter (default 20)"
+        "--sentences", type=int, help="sentences in the timed chapter (default 20; --quick 3)"
     )
-    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 48; --quick 16)")
+    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 48; --quick 8)")
     p.add_argument(
-        "--resume-sentences", type=int, default=2000, help="sentences in the resumed project"
+        "--resume-sentences",
+        type=int,
+        help="sentences in the resumed project (default 2000; --quick 200)",
     )
-    p.add_argument("--repeats", type=int, default=3, help="resume runs, the median is reported")
-    p.add_argument("--quick", action="store_true", help="tiny model, fewer tokens (smoke test)")
+    p.add_argument(
+        "--repeats", type=int, help="resume runs, the median is reported (default 3; --quick 1)"
+    )
+    p.add_argument("--quick", action="store_true", help="tiny model, a short chapter (smoke test)")
     p.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
+    add_save_argument(p)
     p.add_argument("--child", choices=["ours", "upstream"], help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     from app.engine.synthesis.chattts_model import quiet_libraries
 
     quiet_libraries()
-    tokens = args.tokens or (16 if args.quick else 48)
+    tokens = args.tokens or (8 if args.quick else 48)
+    args.sentences = args.sentences or (3 if args.quick else 20)
+    args.resume_sentences = args.resume_sentences or (200 if args.quick else 2000)
+    args.repeats = args.repeats or (1 if args.quick else 3)
     if args.child:
         print(
             json.dumps(run_child(args.child, Path(args.model), args.sentences, tokens, args.device))
         )
         return 0
-    size = "tiny" if args.quick else "full"
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size=size, seed=0)
+    model, size = bench_model(args.model, args.quick)
     import torch
 
     report = {
@@ -301,18 +307,7 @@ def main(argv=None) -> int:
         "chapter": chapter_speed(model, args.sentences, tokens, args.device),
         "resume": resume_cost(args.resume_sentences, args.repeats),
     }
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        c, r = report["chapter"], report["resume"]
-        print(
-            f"chapter of {c['sentences']}: ours {c['ours']['audio_s_per_wall_s']} audio s per wall s, upstream "
-            f"{c['upstream_sentence_by_sentence']['audio_s_per_wall_s']} ({c['speedup']}x)"
-        )
-        print(
-            f"resume {r['sentences']} sentences ({r['rendered']} rendered): open {r['open_s']} s, "
-            f"open and continue {r['open_and_continue_s']} s"
-        )
+    emit(report, args, __file__)
     return 0
 
 

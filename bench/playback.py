@@ -21,6 +21,7 @@ through the real sound output with a simulated sound card (tests/support/playbac
 what is measured is the engine's real production pace, not this machine's sound stack.
 
     python bench/playback.py [--json] [--model DIR] [--tokens N] [--modes jit-fp32,...] [--quick] [--arrivals]
+                             [--save]
 """
 
 from __future__ import annotations
@@ -28,19 +29,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_model import child_json
+from bench.support.model import bench_model, child_json
+from bench.support.results import add_save_argument, emit
 
 PARAGRAPH = (
     "今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
     "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。"
 )
 CPU_MODES = ["jit-fp32", "jit-bf16", "jit-int8"]
+QUICK_MODES = ["jit-int8"]  # what ships on a CPU
 
 
 def run_mode(mode: str, model: str, tokens: int) -> dict:
@@ -122,7 +124,9 @@ def _child(mode: str, model: str, tokens: int) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
     p.add_argument(
         "--model", help="model folder (built with random full-size weights if empty or missing)"
     )
@@ -130,7 +134,8 @@ def main(argv=None) -> int:
         "--tokens", type=int, help="audio tokens per sentence (default 96, about 2 s; --quick 24)"
     )
     p.add_argument("--modes", help="comma-separated, from " + ",".join(CPU_MODES))
-    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
+    p.add_argument("--quick", action="store_true", help="tiny model, jit-int8 only (smoke test)")
+    add_save_argument(p)
     p.add_argument(
         "--arrivals",
         action="store_true",
@@ -145,13 +150,8 @@ def main(argv=None) -> int:
         quiet_libraries()
         print(json.dumps(run_mode(args.child, args.model, tokens)))
         return 0
-    size = "tiny" if args.quick else "full"
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size=size, seed=0)
-    modes = args.modes.split(",") if args.modes else CPU_MODES
+    model, size = bench_model(args.model, args.quick)
+    modes = args.modes.split(",") if args.modes else (QUICK_MODES if args.quick else CPU_MODES)
     report = {
         "model": f"random weights, {size} size",
         "tokens_per_sentence": tokens,
@@ -161,7 +161,7 @@ def main(argv=None) -> int:
     for result in report["modes"].values():
         if not args.arrivals:
             result.pop("arrivals", None)
-    print(json.dumps(report, indent=2))
+    emit(report, args, __file__)
     return 0
 
 

@@ -11,19 +11,20 @@ Per mode and model, the numbers of tests/support/precision_compare.py over --ste
 of one sentence: first_divergence, free_agreement, top1_agreement (teacher forced), logit
 max_abs, max_rel, min_cosine, mean_cosine.
 
-    python bench/precision_quality.py [--model DIR] [--size full|tiny] [--steps N]
+    python bench/precision_quality.py [--model DIR] [--size full|tiny] [--steps N] [--quick] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.model import bench_model
+from bench.support.results import add_save_argument, emit
 
 MODELS = ["random", "unit_gain", "outliers"]
 MODES = [
@@ -34,6 +35,7 @@ MODES = [
     "int8-per-channel",
     "int8-smooth-per-tensor",
 ]
+QUICK_MODES = ["bf16", "int8"]  # the precisions that ship
 
 
 def _recipes():
@@ -101,31 +103,31 @@ def main(argv=None) -> int:
     p.add_argument(
         "--model", help="model folder (built with random weights of --size if empty or missing)"
     )
-    p.add_argument("--size", choices=["full", "tiny"], default="full")
-    p.add_argument(
-        "--steps", type=int, default=300, help="greedy steps per comparison (default 300)"
-    )
+    p.add_argument("--size", choices=["full", "tiny"], help="default full; --quick tiny")
+    p.add_argument("--steps", type=int, help="greedy steps per comparison (default 300; --quick 8)")
     p.add_argument("--modes", help="comma-separated, from " + ",".join(MODES))
     p.add_argument(
         "--models",
         default=",".join(MODELS),
         help="comma-separated, from " + ",".join(MODELS) + " (default all)",
     )
+    p.add_argument(
+        "--quick", action="store_true", help="tiny model, a few steps, bf16 and int8 (smoke test)"
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
+    args.size = args.size or ("tiny" if args.quick else "full")
+    args.steps = args.steps or (8 if args.quick else 300)
     from app.engine.synthesis.chattts_model import quiet_libraries
     from app.engine.synthesis.synthesizer import Synthesizer
     from tests.support.precision_compare import prompt_embedding
 
     quiet_libraries()
-    model = Path(args.model or Path(tempfile.gettempdir()) / f"chattts-studio-bench-{args.size}")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size=args.size, seed=0)
+    model, _size = bench_model(args.model, args.size == "tiny")
     synth = Synthesizer(model, device="cpu", precision="fp32")
     synth.load(verify=False)
     emb = prompt_embedding(synth.chat, synth.speaker_for_seed(1))
-    modes = args.modes.split(",") if args.modes else MODES
+    modes = args.modes.split(",") if args.modes else (QUICK_MODES if args.quick else MODES)
     import torch
 
     report = {
@@ -134,7 +136,7 @@ def main(argv=None) -> int:
         "cpu_threads": torch.get_num_threads(),
         "results": measure(synth.chat, emb, args.steps, modes, args.models.split(",")),
     }
-    print(json.dumps(report, indent=2))
+    emit(report, args, __file__)
     return 0
 
 

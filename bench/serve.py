@@ -9,19 +9,21 @@ engine sees a single request at a time. Random weights rarely end a sentence, so
 is forced to --tokens audio tokens (min = max new tokens), refinement off; the audio is noise.
 
     python bench/serve.py [--model DIR] [--precision int8] [--tokens 32] [--requests 2]
-                          [--clients 1,4,8] [--quick] [--json]
+                          [--clients 1,4,8] [--quick] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.model import bench_model
+from bench.support.results import add_save_argument, emit
 
 TEXT = "The quick brown fox jumps over the lazy dog near the river bank."
 
@@ -165,16 +167,22 @@ def main(argv=None) -> int:
         "--precision", default="int8", help="decode precision (default int8, the fastest on a CPU)"
     )
     p.add_argument("--device", default="cpu")
-    p.add_argument("--tokens", type=int, default=32, help="audio tokens per sentence (default 32)")
-    p.add_argument("--requests", type=int, default=2, help="requests per client (default 2)")
+    p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 32; --quick 8)")
+    p.add_argument("--requests", type=int, help="requests per client (default 2; --quick 1)")
+    p.add_argument("--clients", help="concurrent clients per round (default 1,4,8; --quick 1,2)")
     p.add_argument(
-        "--clients", default="1,4,8", help="concurrent clients per round (default 1,4,8)"
+        "--quick",
+        action="store_true",
+        help="tiny model, short requests, 1 and 2 clients (smoke test)",
     )
-    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
-    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
-
-    from bench_model import bench_model
+    args.tokens = args.tokens or (8 if args.quick else 32)
+    args.requests = args.requests or (1 if args.quick else 2)
+    args.clients = args.clients or ("1,2" if args.quick else "1,4,8")
 
     from app.engine.request import SamplingParams
     from app.engine.synthesis.engine import Engine
@@ -192,7 +200,6 @@ def main(argv=None) -> int:
         "device": synth.device.device,
         "tokens_per_request": args.tokens,
         "requests_per_client": args.requests,
-        "note": "shared machine: other programs ran at the same time",
         "modes": {},
     }
     steps = _Steps(synth.loop)
@@ -219,7 +226,7 @@ def main(argv=None) -> int:
         for c in counts
         if serial[c]["requests_per_s"]
     }
-    print(json.dumps(report, indent=2))
+    emit(report, args, __file__)
     return 0
 
 

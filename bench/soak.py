@@ -6,6 +6,10 @@ least-squares slope in MB per 1,000 syntheses (about zero when nothing leaks). U
 random-weight model unless --model is given, so a thousand runs take minutes, not hours.
 
     python bench/soak.py [--count 1000] [--every 50] [--model DIR] [--modes jit-fp32,upstream]
+                         [--quick] [--save]
+
+--quick: 4 syntheses after one to warm up, RSS every 2: it shows the script runs, not
+whether memory grows (that needs the full count).
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.model import bench_model
+from bench.support.results import add_save_argument, emit
 
 TEXTS = ["你好。", "今天天气很好。", "Hello there.", "我们走吧。"]
 WARM_UP = 20
@@ -37,7 +43,7 @@ def _slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var if var else 0.0
 
 
-def run_mode(mode: str, model: str, count: int, every: int) -> dict:
+def run_mode(mode: str, model: str, count: int, every: int, warm_up: int = WARM_UP) -> dict:
     from app.engine.request import SamplingParams, SynthesisRequest
     from app.engine.synthesis.synthesizer import Synthesizer
 
@@ -53,7 +59,7 @@ def run_mode(mode: str, model: str, count: int, every: int) -> dict:
             SynthesisRequest(TEXTS[i % len(TEXTS)], seed=i, refine_text=False, sampling=params)
         )
 
-    for i in range(WARM_UP):
+    for i in range(warm_up):
         once(i)
     xs, ys = [], []
     for i in range(count):
@@ -72,25 +78,27 @@ def run_mode(mode: str, model: str, count: int, every: int) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--count", type=int, default=1000)
-    p.add_argument("--every", type=int, default=50)
+    p.add_argument("--count", type=int, help="syntheses per mode (default 1000; --quick 4)")
+    p.add_argument("--every", type=int, help="RSS sampled every N (default 50; --quick 2)")
     p.add_argument(
         "--model", help="model folder (default: a tiny random-weight model, built on first use)"
     )
     p.add_argument("--modes", default="jit-fp32,upstream")
+    p.add_argument("--quick", action="store_true", help="a handful of syntheses (smoke test)")
+    add_save_argument(p)
+    p.add_argument("--warm-up", type=int, help=argparse.SUPPRESS)
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    args.count = args.count or (4 if args.quick else 1000)
+    args.every = args.every or (2 if args.quick else 50)
+    args.warm_up = args.warm_up or (1 if args.quick else WARM_UP)
     if args.child:
         from app.engine.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
-        print(json.dumps(run_mode(args.child, args.model, args.count, args.every)))
+        print(json.dumps(run_mode(args.child, args.model, args.count, args.every, args.warm_up)))
         return 0
-    model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-bench-tiny")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size="tiny", seed=0)
+    model, _size = bench_model(args.model, True)  # the tiny model: many runs, not big ones
     results = {}
     for mode in args.modes.split(","):
         out = subprocess.run(
@@ -105,6 +113,8 @@ def main(argv=None) -> int:
                 str(args.count),
                 "--every",
                 str(args.every),
+                "--warm-up",
+                str(args.warm_up),
             ],
             capture_output=True,
             text=True,
@@ -115,7 +125,8 @@ def main(argv=None) -> int:
             if out.returncode == 0
             else {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
         )
-    print(json.dumps({"device": "cpu", "model": str(model), "modes": results}, indent=2))
+    report = {"device": "cpu", "model": str(model), "warm_up": args.warm_up, "modes": results}
+    emit(report, args, __file__)
     return 0
 
 

@@ -32,7 +32,10 @@ after the parent started the process:
                  warm int8 start reads no fp32 GPT, so it should stay under fp32's)
 The OS file cache is not dropped (that needs root): "cold" means the program's own caches.
 
-    python bench/startup.py [--json] [--model DIR] [--runs N] [--precision auto|fp32|int8|bf16] [--pieces]
+    python bench/startup.py [--model DIR] [--runs N] [--precision auto|fp32|int8|bf16] [--pieces]
+                            [--quick] [--save]
+
+--quick: the tiny model, the replay 0.5 s after the first sentence: a smoke run of the probe.
 """
 
 from __future__ import annotations
@@ -48,12 +51,18 @@ import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.model import bench_model
+from bench.support.process import load_average
+from bench.support.results import add_save_argument, emit
+
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = "今天天气很好，我们一起去公园散步吧。"
 REPLAY_AFTER_S = 5.0
 
 
-def _probe(t0: float, out_path: str) -> None:
+def _probe(t0: float, out_path: str, replay_after_s: float = REPLAY_AFTER_S) -> None:
     """In the launched process: watch the window, press Play when possible, hear the first sound."""
     events: dict = {}
     presses: list[float] = []  # when each Play was pressed (the second: the replay)
@@ -166,15 +175,13 @@ def _probe(t0: float, out_path: str) -> None:
 
         def on_state(state):
             if state is ModelState.READY and "ready_s" not in events:
-                import resource
+                from bench.support.process import peak_rss_mb
 
                 # Peak resident memory up to Play being possible: the load's high-water mark.
                 mark(
                     "ready_s",
                     decode=window.model.status.decode,
-                    peak_rss_mb_at_ready=round(
-                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                    ),
+                    peak_rss_mb_at_ready=round(peak_rss_mb()),
                 )
                 window.text_panel.set_text(TEXT)
                 press_play(window)
@@ -200,7 +207,7 @@ def _probe(t0: float, out_path: str) -> None:
             if "first_sound_s" in events and not stopped and first_sentence_in(0):
                 stopped.append(True)
                 window.stop()
-                QTimer.singleShot(int(REPLAY_AFTER_S * 1000), lambda: press_play(window))
+                QTimer.singleShot(int(replay_after_s * 1000), lambda: press_play(window))
             QTimer.singleShot(20, check)
 
         QTimer.singleShot(20, check)
@@ -255,7 +262,7 @@ def _settings(home: Path, model: Path, precision: str) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
 
 
-def launch(home: Path) -> dict:
+def launch(home: Path, replay_after_s: float = REPLAY_AFTER_S) -> dict:
     out = home / "startup-events.json"
     out.unlink(missing_ok=True)
     env = {
@@ -266,7 +273,7 @@ def launch(home: Path) -> dict:
     }
     t0 = time.time()
     subprocess.run(
-        [sys.executable, __file__, "--child", str(t0), str(out)],
+        [sys.executable, __file__, "--child", str(t0), str(out), str(replay_after_s)],
         env=env,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
@@ -281,7 +288,9 @@ def launch(home: Path) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
     p.add_argument(
         "--model", help="model folder (built with random full-size weights if empty or missing)"
     )
@@ -293,43 +302,41 @@ def main(argv=None) -> int:
         help="also print each Play's pieces: (s after Play, audio s, sentence, final, the seconds "
         "its vocoder call took) as queued",
     )
-    p.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny model, a short wait before the replay (smoke test)",
+    )
+    add_save_argument(p)
+    p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        sys.path.insert(0, str(ROOT))
-        _probe(float(args.child[0]), args.child[1])
+        _probe(float(args.child[0]), args.child[1], float(args.child[2]))
         return 0
-    sys.path.insert(0, str(ROOT))
-    model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-bench-full")
-    if not (model / "chattts-studio-model.json").exists():
-        from app.selftest.random_model import build_random_model
-
-        build_random_model(model, size="full", seed=0)
+    model, size = bench_model(args.model, args.quick)
+    replay_after_s = 0.5 if args.quick else REPLAY_AFTER_S
     home = Path(tempfile.mkdtemp(prefix="chattts-startup-"))
     try:
         _settings(home, model, args.precision)
         runs = []
         for _ in range(args.runs):
             shutil.rmtree(home / "cache", ignore_errors=True)
-            launches = {"cold": launch(home), "warm": launch(home)}
+            launches = {"cold": launch(home, replay_after_s), "warm": launch(home, replay_after_s)}
             for events in launches.values():
                 if not args.pieces:
                     events.pop("pieces", None)
             runs.append(launches)
     finally:
         shutil.rmtree(home, ignore_errors=True)
-    print(
-        json.dumps(
-            {
-                "model": "random weights, full size",
-                "precision": args.precision,
-                "cpu_count": os.cpu_count(),
-                "load_average": os.getloadavg(),
-                "runs": runs,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "model": f"random weights, {size} size",
+        "precision": args.precision,
+        "replay_after_s": replay_after_s,
+        "cpu_count": os.cpu_count(),
+        "load_average": load_average(),
+        "runs": runs,
+    }
+    emit(report, args, __file__)
     return 0
 
 

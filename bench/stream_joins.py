@@ -10,18 +10,20 @@ against the whole decode (max absolute sample error; signal-to-error ratio in dB
 sentence and over its first 0.5 s). Random weights: the numbers say how far a stream departs from
 the whole decode, not how it sounds. Prints JSON.
 
-    python bench/stream_joins.py [--model DIR] [--tokens 96] [--seeds 1,2,3] [--quick] [--json]
+    python bench/stream_joins.py [--model DIR] [--tokens 96] [--seeds 1,2,3] [--quick] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.model import bench_synthesizer
+from bench.support.results import add_save_argument, emit
 
 STREAM_EVERY = 4  # app/engine/decode/speech.py: tokens between looks for a piece
 UPSTREAM_BATCH, UPSTREAM_SPEED, UPSTREAM_PASS = 24, 12000, 2  # ChatTTS InferCodeParams defaults
@@ -105,14 +107,18 @@ def _upstream(chat, hiddens):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", help="model folder (built with random full-size weights if missing)")
-    p.add_argument("--tokens", type=int, default=96)
-    p.add_argument("--seeds", default="1,2,3")
-    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
-    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument("--tokens", type=int, help="audio tokens (default 96; --quick 48)")
+    p.add_argument("--seeds", help="comma-separated (default 1,2,3; --quick 1)")
+    p.add_argument("--quick", action="store_true", help="tiny model, one seed (smoke test)")
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
+    args.tokens = args.tokens or (48 if args.quick else 96)
+    args.seeds = args.seeds or ("1" if args.quick else "1,2,3")
 
     import numpy as np
-    from bench_model import bench_synthesizer
 
     from app.engine.decode.loop import PassParams
     from app.engine.decode.prompts import code_prompt
@@ -197,18 +203,14 @@ def main(argv=None) -> int:
             )
     for entry in results.values():
         entry["max_abs_error"] = round(max(entry["max_abs_error"]), 6)
-    print(
-        json.dumps(
-            {
-                "model": size,
-                "tokens": args.tokens,
-                "receptive_field_tokens": field,
-                "stream_every": STREAM_EVERY,
-                "variants": results,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "model": size,
+        "tokens": args.tokens,
+        "receptive_field_tokens": field,
+        "stream_every": STREAM_EVERY,
+        "variants": results,
+    }
+    emit(report, args, __file__)
     return 0
 
 

@@ -4,19 +4,22 @@ and upstream ChatTTS's own batched decode (`Chat._decode_to_wavs`) of the same w
 same run. Prints JSON: milliseconds per batch of windows (median of --repeat) and the speed-up
 of batching over one call each.
 
-    python bench/vocoder_batch.py [--model DIR] [--batches 1,2,4] [--tokens 16,64] [--repeat 5] [--json]
+    python bench/vocoder_batch.py [--model DIR] [--batches 1,2,4] [--tokens 16,64] [--repeat 5] [--quick]
+                                [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support.model import bench_synthesizer
+from bench.support.results import add_save_argument, emit
 
 
 def _ms(fn, repeat: int) -> float:
@@ -32,19 +35,24 @@ def _ms(fn, repeat: int) -> float:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", help="model folder (built with random full-size weights if missing)")
-    p.add_argument("--batches", default="1,2,4")
+    p.add_argument("--batches", help="sentences at once (default 1,2,4; --quick 1,2)")
     p.add_argument(
         "--tokens",
-        default="16,64",
-        help="window lengths in tokens (16: a first piece; 64: context + piece)",
+        help="window lengths in tokens (16: a first piece; 64: context + piece; default 16,64; "
+        "--quick 16)",
     )
-    p.add_argument("--repeat", type=int, default=5)
-    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
-    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument("--repeat", type=int, help="timed calls, the median kept (default 5; --quick 1)")
+    p.add_argument("--quick", action="store_true", help="tiny model, few windows (smoke test)")
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
+    args.batches = args.batches or ("1,2" if args.quick else "1,2,4")
+    args.tokens = args.tokens or ("16" if args.quick else "16,64")
+    args.repeat = args.repeat or (1 if args.quick else 5)
 
     import torch
-    from bench_model import bench_synthesizer
 
     from app.engine.decode.vocoder_stream import decode_batch, decode_whole
 
@@ -73,17 +81,13 @@ def main(argv=None) -> int:
                     "speedup": round(one_each / together, 2),
                 }
             )
-    print(
-        json.dumps(
-            {
-                "model": f"random weights, {size} size",
-                "threads": torch.get_num_threads(),
-                "repeat": args.repeat,
-                "rows": rows,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "model": f"random weights, {size} size",
+        "threads": torch.get_num_threads(),
+        "repeat": args.repeat,
+        "rows": rows,
+    }
+    emit(report, args, __file__)
     return 0
 
 

@@ -6,19 +6,22 @@ emulated as bench/stream_joins.py does) and one whole decode, in one process, in
 the engine does. Hidden states are random numbers: the vocoder's time does not depend on them.
 Prints JSON: seconds per variant per round, and the median.
 
-    python bench/vocoder_stream_cost.py [--model DIR] [--tokens 96,300] [--rounds 4] [--quick]
+    python bench/vocoder_stream_cost.py [--model DIR] [--tokens 96,300] [--rounds 4] [--quick] [--save]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.stream_joins import _upstream
+from bench.support.model import bench_synthesizer
+from bench.support.results import add_save_argument, emit
 
 STREAM_EVERY = 4
 
@@ -37,15 +40,18 @@ def _streamed(chat, hiddens, layered: bool) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", help="model folder (built with random full-size weights if missing)")
-    p.add_argument("--tokens", default="96,300")
-    p.add_argument("--rounds", type=int, default=4)
-    p.add_argument("--quick", action="store_true", help="tiny model (smoke test)")
-    p.add_argument("--json", action="store_true", help="print JSON (the only output format)")
+    p.add_argument("--tokens", help="sentence lengths (default 96,300; --quick 48)")
+    p.add_argument("--rounds", type=int, help="interleaved rounds (default 4; --quick 1)")
+    p.add_argument("--quick", action="store_true", help="tiny model, one round (smoke test)")
+    p.add_argument(
+        "--json", action="store_true", help="JSON is the only output (kept for old commands)"
+    )
+    add_save_argument(p)
     args = p.parse_args(argv)
+    args.tokens = args.tokens or ("48" if args.quick else "96,300")
+    args.rounds = args.rounds or (1 if args.quick else 4)
 
     import torch
-    from bench_model import bench_synthesizer
-    from stream_joins import _upstream
 
     from app.engine.decode.vocoder_stream import decode_whole
 
@@ -72,18 +78,14 @@ def main(argv=None) -> int:
         out[f"{tokens} tokens"] = {
             name: {"seconds": s, "median": statistics.median(s)} for name, s in seconds.items()
         }
-    print(
-        json.dumps(
-            {
-                "model": f"random weights, {size} size",
-                "decoder": type(chat.decoder).__name__,
-                "cpu_threads": torch.get_num_threads(),
-                "rounds": args.rounds,
-                "results": out,
-            },
-            indent=2,
-        )
-    )
+    report = {
+        "model": f"random weights, {size} size",
+        "decoder": type(chat.decoder).__name__,
+        "cpu_threads": torch.get_num_threads(),
+        "rounds": args.rounds,
+        "results": out,
+    }
+    emit(report, args, __file__)
     return 0
 
 

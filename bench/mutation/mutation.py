@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Hypothesis property tests are left out of mutation runs: each draws hundreds of examples per
 # mutant (seconds each), and a verdict that rests on a random example is not reproducible.
@@ -56,7 +56,7 @@ GROUPS = {
     # Python loop; only the compiled step, filter and draw differ, and those the TorchScript
     # fallback test compares), plus the checks against upstream and the fixed-shape step that
     # cost a second or two. Left out: the sampling-vs-upstream runs with ChatTTS's settings
-    # (8-130 s each; they pin sampling.py, whose group runs its own tests).
+    # (long decodes; they pin sampling.py, whose group runs its own tests).
     "decode.loop": (
         ["app/engine/decode/loop.py"],
         [
@@ -92,8 +92,8 @@ GROUPS = {
             "(stream or receptive or no_tokens) and not upstream",
         ],
     ),
-    # tests/engine/test_download_cancel.py is left out: its threads wait up to 60 s for a
-    # download that a crashing mutant never starts, so each such mutant ran into its time-out.
+    # tests/engine/test_download_cancel.py is left out: its threads wait for a download that a
+    # crashing mutant never starts, so each such mutant would run into its time-out.
     "model.download_store": (
         ["app/engine/models/download.py", "app/engine/models/store.py"],
         [
@@ -217,11 +217,12 @@ SKIP_LINES = [
 ]
 
 
-# Each mutant's `pytest.main` costs about 0.65 s of CPU before its first test; these bring it to
-# about 0.2 s: bench/mutation_plugin.py (gc.freeze of the inherited heap, fastest tests first),
-# no unraisable-exception collection at exit, no scan of every installed package for assertion
-# rewriting, and none of the plugins the mutated modules' tests do not use (Qt, anyio,
-# schemathesis, hypothesis's reporting, pytest-timeout: mutmut bounds each mutant's CPU time).
+# Each mutant's `pytest.main` pays its start-up before the first test; these cut it down
+# (bench/mutation/survivors.md has the figures): bench/mutation/mutation_plugin.py (gc.freeze of
+# the inherited heap, fastest tests first), no unraisable-exception collection at exit, no scan
+# of every installed package for assertion rewriting, and none of the plugins the mutated
+# modules' tests do not use (Qt, anyio, schemathesis, hypothesis's reporting, pytest-timeout:
+# mutmut bounds each mutant's CPU time).
 PYTEST_ARGS = [
     "-q",
     "-p",
@@ -280,13 +281,13 @@ def run_group(name: str, work_root: Path, children: int, limit_s: float, source:
         OMP_NUM_THREADS="1",
         MKL_NUM_THREADS="1",
         PYTHONPATH=os.pathsep.join(
-            filter(None, [str(ROOT / "bench"), os.environ.get("PYTHONPATH")])
+            filter(None, [str(ROOT / "bench" / "mutation"), os.environ.get("PYTHONPATH")])
         ),
     )
     (work / "reused").mkdir()
     # The tests' temporary folders (tmp_path) in memory where there is /dev/shm: the download and
-    # store tests write, hash and fsync model files, and on this machine's shared disk each
-    # mutant's I/O waits cost more than its CPU (workers idled at 35 % with the disk's queue full).
+    # store tests write, hash and fsync model files, and on a shared disk each mutant's I/O
+    # waits would cost more than its CPU.
     shm = Path("/dev/shm")
     if shm.is_dir() and os.access(shm, os.W_OK) and "MUTATION_TMP" not in os.environ:
         env["TMPDIR"] = str(Path(tempfile.mkdtemp(prefix=f"mutation-{name}-", dir=shm)))

@@ -1,5 +1,5 @@
 """Why each surviving mutant of bench/mutation.sh is equivalent or harmless, by file and line of
-the mutated revision (bench/mutation_survivors.py prints each survivor with its reason, and
+the mutated revision (bench/mutation/mutation_survivors.py prints each survivor with its reason, and
 UNEXPLAINED for one that has none: a new survivor, or a line that moved).
 
 A key is (file, line) or (file, line, text the mutant contains) where one line has mutants with

@@ -1,4 +1,4 @@
-"""pytest plugin for bench/mutation.py's runs (passed with `-p mutation_plugin`), never loaded
+"""pytest plugin for bench/mutation/mutation.py's runs (passed with `-p mutation_plugin`), never loaded
 by the ordinary test run.
 
 Each mutant runs its tests in a fresh `pytest.main` inside a process forked from one that has

@@ -1,11 +1,11 @@
 """Survivors of bench/mutation.sh as Markdown: per module, file:line and the mutation.
 
-    .venv/bin/python bench/mutation_survivors.py [work folder]   (default /tmp/chattts-studio-mutation)
+    .venv/bin/python bench/mutation/mutation_survivors.py [work folder]   (default /tmp/chattts-studio-mutation)
 
-Reads the survivors-<group>.txt files bench/mutation.py writes (mutmut's diffs, whose line
+Reads the survivors-<group>.txt files bench/mutation/mutation.py writes (mutmut's diffs, whose line
 numbers count from the mutated function's `def`) and turns each into the line of the source
-file, each with its reason from bench/mutation_reasons.py (UNEXPLAINED: a new survivor, or a line
-that moved: give it a reason or a test), for bench/mutation-survivors.md.
+file, each with its reason from bench/mutation/mutation_reasons.py (UNEXPLAINED: a new survivor, or a line
+that moved: give it a reason or a test), for bench/mutation/survivors.md.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HEADER = re.compile(r"^# (\S+): (.+)$")
 HUNK = re.compile(r"^@@ -(\d+)")
 KEY = re.compile(
@@ -85,7 +85,7 @@ def _where(
 
 
 def reason(rel: str, line: int | None, new: str) -> str:
-    """bench/mutation_reasons.py's reason for this survivor, or UNEXPLAINED."""
+    """bench/mutation/mutation_reasons.py's reason for this survivor, or UNEXPLAINED."""
     from mutation_reasons import REASONS
 
     for key, why in REASONS.items():
