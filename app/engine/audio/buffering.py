@@ -77,6 +77,7 @@ class BufferState(Enum):
 @dataclass
 class _Segment:
     index: int
+    pauses: PauseFinder
     pieces: collections.deque = field(default_factory=collections.deque)
     queued: int = 0  # samples received and not yet played
     received: int = 0
@@ -86,7 +87,6 @@ class _Segment:
     # How far the speaker may play without deciding again: None, to the end; else a wait
     # point in a pause (started before it was known the rest would come in time).
     hold: int | None = None
-    pauses: PauseFinder | None = None
     # When its own pieces came, as (time, samples received by then, vocoder seconds reported by
     # then): the grid rule's rate is the segment's, not the stream's (the next sentence of a
     # paragraph may be made in a larger batch, more slowly). `recent` ends with the last arrival.
@@ -253,7 +253,7 @@ class SegmentBuffer:
         last one did for its size (both slowed by `margin`), and the next is not already late:
         a next piece later than predicted means the producer slowed."""
         rate = self._segment_rate(seg)
-        if rate is None or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
+        if rate is None or seg.first is None or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
             return False
         # Pieces that came slower than real time, nothing taken off, do not start on the grid:
         # that also keeps a report that overstates the vocoder's time from starting a slow

@@ -216,7 +216,7 @@ class CompiledCache:
                 with _weights_taken_out(module) as weights:
                     torch.jit.save(module, str(tmps[0]))
                 torch.save(weights, str(tmps[1]))
-            manifest = {"key": key}
+            manifest: dict[str, object] = {"key": key}
             for part, tmp in zip(("module", "weights"), tmps):
                 with open(tmp, "rb") as f:
                     os.fsync(f.fileno())

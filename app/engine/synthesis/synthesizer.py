@@ -14,6 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -70,7 +71,7 @@ class Synthesizer:
         self.device: DeviceChoice | None = None
         self.load_seconds: float | None = None
         self.test_model = False
-        self.chat = None  # ChatTTS's Chat, once loaded
+        self.chat: Any = None  # ChatTTS's Chat (untyped), once loaded
         self.decoder: Decoder | None = None
         self._stop_flag = StopFlag()
         self._runs: set[Scheduler] = set()
@@ -326,6 +327,7 @@ class Synthesizer:
                 for _ticket, item in scheduler.run_batch():
                     if isinstance(item, BaseException):
                         raise item
+                    assert isinstance(item, (AudioChunk, SynthesisResult))  # run_batch's promise
                     yield item
                 if not ticket.done and not scheduler.has_work():
                     raise SynthesisCancelled(messages.stopped())
@@ -342,6 +344,8 @@ class Synthesizer:
                     on_chunk(item)
             else:
                 result = item
+        if result is None:  # synthesize ends with the result or raises: never here
+            raise SynthesisCancelled(messages.stopped())
         return result
 
 

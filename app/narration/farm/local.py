@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 
 from app.i18n import _
 from app.narration.farm.farm import FarmEngine
@@ -19,16 +21,17 @@ class LocalSlot(Slot):
         self.name = spec.name
         self._context = context or multiprocessing.get_context("spawn")
         self._send_lock = threading.Lock()
-        self.process = None
-        self._conn = None
+        self.process: BaseProcess | None = None
+        self._conn: Connection | None = None
 
     def start(self) -> dict:
         self._end_process()  # a restart: the old one is gone or going
         parent, child = self._context.Pipe()
-        self.process = self._context.Process(
+        process = self._context.Process(
             target=process_main, args=(child, self.spec), name=f"chattts-{self.name}", daemon=True
         )
-        self.process.start()
+        self.process = process
+        process.start()
         child.close()
         self._conn = parent
         status, value = self._receive()
@@ -53,6 +56,8 @@ class LocalSlot(Slot):
     def _send(self, message) -> None:
         with self._send_lock:
             try:
+                if self._conn is None:  # never started
+                    raise OSError("no pipe")
                 self._conn.send(message)
             except (OSError, ValueError):
                 raise WorkerLost(_("its process cannot be reached")) from None

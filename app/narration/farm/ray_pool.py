@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from app.engine.errors import StudioError
 from app.i18n import _
@@ -63,7 +64,7 @@ class RaySlot(Slot):
     def __init__(self, ray, spec: WorkerSpec, gpus: float = 0):
         self.ray, self.spec, self.gpus = ray, spec, gpus
         self.name = spec.name
-        self.actor = None
+        self.actor: Any = None  # a Ray actor handle: its methods are made at run time
         # A cancel must run while a render does: two calls at once.
         self._actor_class = ray.remote(max_concurrency=2)(_ActorBody)
 
