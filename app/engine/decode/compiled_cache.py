@@ -34,6 +34,7 @@ import time
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from app import __version__, paths
 from app.atomic import write_json_atomic
@@ -269,7 +270,7 @@ def _matches(path: Path, entry: dict) -> bool:
     return path.stat().st_size == entry["size"] and _sha256(path) == entry["sha256"]
 
 
-def _packed_modules(module) -> list[tuple[str, object]]:
+def _packed_modules(module) -> list[tuple[str, Any]]:  # quantized Linears (TorchScript)
     return [
         (name, sub)
         for name, sub in module.named_modules()

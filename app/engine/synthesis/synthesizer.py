@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from app.engine.text.pronunciations import PronunciationDictionary
 from app.engine.text.spoken import spoken_segments
 from app.engine.voices.speakers import check_speaker, speaker_from_seed
 from app.i18n import _
+
+if TYPE_CHECKING:
+    from app.engine.decode.compiled_cache import CompiledCache
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -63,7 +66,7 @@ class Synthesizer:
         self.lookahead = lookahead
         # Keep the converted, compiled decode step between starts (decode/compiled_cache.py).
         self.step_cache = step_cache
-        self.compiled_cache = None
+        self.compiled_cache: CompiledCache | None = None
         self._warm_shapes: list[tuple[int, int]] | None = None  # warm-up still to do
         self.warmed = threading.Event()  # set once the warm-up has run (or failed)
         self.dictionary_factory = dictionary_factory
@@ -134,6 +137,7 @@ class Synthesizer:
         runs and reports what is wrong)."""
         from app.engine.light.chat import light_chat
 
+        assert self.device is not None  # load() chose it first
         device = self.device.device
 
         def full():
@@ -176,6 +180,7 @@ class Synthesizer:
         from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))
+        assert self.device is not None  # load() chose it first
         return read_step_in_background(
             self.compiled_cache,
             self.decode,

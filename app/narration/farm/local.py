@@ -40,17 +40,20 @@ class LocalSlot(Slot):
         return value
 
     def _receive(self):
+        conn, process = self._conn, self.process
+        if conn is None or process is None:  # never started
+            raise WorkerLost(_("its process cannot be reached"))
         while True:
             try:
-                if self._conn.poll(POLL_S):
-                    return self._conn.recv()
-                if not self.process.is_alive() and not self._conn.poll(0):
+                if conn.poll(POLL_S):
+                    return conn.recv()
+                if not process.is_alive() and not conn.poll(0):
                     raise WorkerLost(
-                        _("its process ended (exit code {code})").format(code=self.process.exitcode)
+                        _("its process ended (exit code {code})").format(code=process.exitcode)
                     )
             except (EOFError, OSError):
                 raise WorkerLost(
-                    _("its process ended (exit code {code})").format(code=self.process.exitcode)
+                    _("its process ended (exit code {code})").format(code=process.exitcode)
                 ) from None
 
     def _send(self, message) -> None:

@@ -50,6 +50,8 @@ class _ActorBody:
         return ("refused", self.refusal) if self.worker is None else ("ready", self.worker.info())
 
     def handle(self, kind, payload):
+        if self.worker is None:  # refused at start: the farm sends it no work
+            raise Refused(self.refusal or "")
         return self._model_thread.submit(self.worker.handle, kind, payload).result()
 
     def cancel(self):
