@@ -138,5 +138,5 @@ def load_audio_encoder(d: EncoderDims, path, device) -> AudioEncoder:
     module = built(lambda: AudioEncoder(d, d.net.idim))
     wanted = module.state_dict().keys()
     with safe_open(str(path), framework="pt", device=str(device)) as f:
-        state = {name: f.get_tensor(name) for name in f if name in wanted}
+        state = {name: f.get_tensor(name) for name in f.keys() if name in wanted}  # noqa: SIM118 (safe_open is not iterable)
     return assign_strict(module, state, device)
