@@ -1,7 +1,7 @@
 """Translations of the Qt-free code (doctor, CLI; later the engine) with the stdlib `gettext`.
 
 English is the source language. The catalog is resources/locale/<lang>/LC_MESSAGES/chattts_studio.po,
-managed with Babel (see babel.cfg and README "Translations"); the compiled .mo next to it is
+kept by scripts/update_translations.py (Babel, babel.cfg); the compiled .mo next to it is
 committed, so the program needs nothing but `gettext` at run time. The window keeps its own Qt
 catalog and calls set_language() when its language changes, so both follow one choice.
 
@@ -20,11 +20,10 @@ import os
 import struct
 import sys
 
-from app.resources import resources_dir
+from app.resources import LANGUAGE_NAMES, SOURCE_LANGUAGE, resources_dir
 
 DOMAIN = "chattts_studio"
-SOURCE_LANGUAGE = "en"
-LANGUAGES = ("en", "zh_CN")
+LANGUAGES = tuple(LANGUAGE_NAMES)  # SOURCE_LANGUAGE first
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE_LANGUAGE
@@ -44,16 +43,34 @@ def catalog_file(language: str):
     return locale_dir() / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
-def normalize(name: str | None) -> str | None:
-    """A locale or language name ("zh_CN.UTF-8", "zh-Hans", "en_US", "C") -> one of LANGUAGES,
-    or None when it names no language. Every Chinese variant gets the Simplified catalog, as the
-    window does (it is closer for a Traditional reader than English)."""
+def _base(name) -> str | None:
+    """ "zh_CN.UTF-8" / "zh-Hans" / "en_US@euro" -> "zh_CN" / "zh_Hans" / "en_US"; None for "C"."""
     if not isinstance(name, str):
         return None
     base = name.split(".")[0].split("@")[0].replace("-", "_").strip()
-    if not base or base.upper() in ("C", "POSIX"):
+    return None if not base or base.upper() in ("C", "POSIX") else base
+
+
+def match(name: str | None) -> str | None:
+    """The one of LANGUAGES a locale or language name asks for: the same name, else the first of
+    the same language (every Chinese variant gets the Simplified catalog, closer for a
+    Traditional reader than English); None when no language of that name is offered."""
+    base = _base(name)
+    if base is None:
         return None
-    return "zh_CN" if base.lower().split("_")[0] == "zh" else SOURCE_LANGUAGE
+    for language in LANGUAGES:
+        if language.lower() == base.lower():
+            return language
+    primary = base.lower().split("_")[0]
+    return next((lang for lang in LANGUAGES if lang.lower().split("_")[0] == primary), None)
+
+
+def normalize(name: str | None) -> str | None:
+    """A locale or language name ("zh_CN.UTF-8", "zh-Hans", "en_US", "C") -> one of LANGUAGES
+    (English for one without a catalog), or None when it names no language."""
+    if _base(name) is None:
+        return None
+    return match(name) or SOURCE_LANGUAGE
 
 
 def _windows_ui_language() -> str | None:

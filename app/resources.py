@@ -24,8 +24,13 @@ def resources_dir() -> Path:
     return candidates[0]
 
 
-# UI languages other than English (the source strings), each a compiled Qt translation.
-TRANSLATED_LANGUAGES = ("zh_CN",)
+# The one list of the interface's languages, each named in its own language: English (the
+# source strings) first, then each one with catalogs in resources/ (Qt .ts/.qm for the window,
+# gettext .po/.mo for the rest) kept by scripts/update_translations.py. The menus, --lang, the
+# system language's match and the packaging read it (tests/test_languages.py).
+LANGUAGE_NAMES = {"en": "English", "zh_CN": "简体中文"}
+SOURCE_LANGUAGE = "en"
+TRANSLATED_LANGUAGES = tuple(lang for lang in LANGUAGE_NAMES if lang != SOURCE_LANGUAGE)
 
 
 def translation_file(language: str) -> Path:

@@ -1,6 +1,8 @@
 ; Inno Setup 6 script for ChatTTS Studio.
 ; Build the PyInstaller folder first (dist\ChatTTSStudio), then:
-;   iscc /DAppVersion=0.1.0 /DFlavour=cpu installer\ChatTTSStudio.iss
+;   iscc /DAppVersion=VERSION /DFlavour=cpu installer\ChatTTSStudio.iss
+; VERSION is app/__init__.py's __version__ (python -c "import app; print(app.__version__)"),
+; the program's one version (docs/releasing.md); the workflow and the Wine rehearsal pass it.
 ; Flavour "cuda" makes a larger installer split into disk slices (DiskSpanning).
 ; Signing (optional): define SignTool as the name of a sign tool given to ISCC with /S, e.g.
 ;   iscc /DSignTool=studiosign "/Sstudiosign=signtool.exe sign /fd SHA256 /tr URL /td SHA256 $f" ...
@@ -15,7 +17,7 @@
 #endif
 
 #ifndef AppVersion
-  #define AppVersion "0.1.0"
+  #error Pass the version of app/__init__.py: iscc /DAppVersion=VERSION (see the top of this file)
 #endif
 #ifndef Flavour
   #define Flavour "cpu"

@@ -1,6 +1,6 @@
 """The gettext catalog of the Qt-free code (app/i18n.py): complete, current, compiled, and used.
 
-Maintenance commands are in babel.cfg; these tests run the same extraction.
+scripts/update_translations.py maintains it; these tests run its extraction.
 """
 
 import gettext
@@ -14,6 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from app import i18n
+from scripts import update_translations
 
 ROOT = Path(__file__).parents[1]
 PO = i18n.locale_dir() / "zh_CN" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
@@ -56,8 +57,19 @@ def test_every_translation_has_the_same_named_placeholders():
     assert wrong == []
 
 
-def test_every_marked_string_in_the_sources_is_in_the_catalog_and_none_is_stale(tmp_path):
-    """Running Babel's extraction (babel.cfg) over app/ finds exactly the committed msgids."""
+def test_every_marked_string_in_the_sources_is_in_the_catalog_and_none_is_stale():
+    """The extraction of scripts/update_translations.py finds exactly the committed msgids."""
+    fresh = {m.id for m in update_translations.extract_gettext() if m.id}
+    committed = {m.id for m in messages(catalog())}
+    assert len(fresh) > 150
+    assert fresh - committed == set(), (
+        "run scripts/update_translations.py, translate the new strings"
+    )
+    assert committed - fresh == set(), "strings no longer in the sources: the script drops them"
+
+
+def test_the_script_reads_the_files_pybabel_reads(tmp_path):
+    """Its discovery is babel.cfg's: pybabel's own walk of the tree finds the same strings."""
     pot = tmp_path / "fresh.pot"
     pybabel = Path(sys.executable).parent / "pybabel"
     subprocess.run(
@@ -68,11 +80,13 @@ def test_every_marked_string_in_the_sources_is_in_the_catalog_and_none_is_stale(
         timeout=300,
     )
     with open(pot, "rb") as fp:
-        fresh = {m.id for m in read_po(fp) if m.id}
-    committed = {m.id for m in messages(catalog())}
-    assert len(fresh) > 150
-    assert fresh - committed == set(), "run the commands in babel.cfg and translate the new strings"
-    assert committed - fresh == set(), "strings no longer in the sources: pybabel update drops them"
+        walked = {(m.id, tuple(sorted({f for f, _ in m.locations}))) for m in read_po(fp) if m.id}
+    ours = {
+        (m.id, tuple(sorted({f for f, _ in m.locations})))
+        for m in update_translations.extract_gettext()
+        if m.id
+    }
+    assert walked == ours
 
 
 def test_the_committed_mo_is_compiled_from_the_committed_po():

@@ -18,7 +18,7 @@ from app.i18n import LANGUAGES
 WINDOW_PRECISIONS = ("auto", "int8", "bf16", "fp32")
 USAGE = (
     "chattts-studio [--model DIR] [--device auto|cpu|cuda] [--precision auto|int8|bf16|fp32] "
-    "[--lang en|zh_CN] [FILE.txt]"
+    f"[--lang {'|'.join(LANGUAGES)}] [FILE.txt]"
 )
 
 

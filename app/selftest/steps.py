@@ -44,11 +44,13 @@ def step_torch() -> str:
 def step_resources() -> str:
     import importlib.util
 
-    from app.resources import resources_dir, translation_file
+    from app.resources import loaded_resources, resources_dir
 
-    qm = translation_file("zh_CN")
-    if not qm.is_file():
-        raise FileNotFoundError(_("the Chinese translation is missing ({file})").format(file=qm))
+    for file in loaded_resources():
+        if not file.is_file():
+            raise FileNotFoundError(
+                _("a file of the program is missing ({file})").format(file=file)
+            )
     spec = importlib.util.find_spec("ChatTTS")
     res = Path(next(iter(spec.submodule_search_locations))) / "res"
     for name in ("sha256_map.json", "homophones_map.json"):

@@ -3,11 +3,9 @@ never the window's or the process's (tests/server/test_server_language.py)."""
 
 from __future__ import annotations
 
-from app.i18n import SOURCE_LANGUAGE, language_in_context
+from app.i18n import SOURCE_LANGUAGE, language_in_context, match
 
 _MAX_HEADER_CHARS = 1000
-# The languages the API speaks, by the primary subtag a client sends.
-_SPOKEN = {"en": "en", "zh": "zh_CN"}
 
 
 def header(scope, name: bytes) -> str:
@@ -32,7 +30,7 @@ def client_language(accept_language: str) -> str:
                     weight = float(param[2:])
                 except ValueError:
                     weight = 0.0
-        language = _SPOKEN.get(tag.lower().split("-")[0].split("_")[0])
+        language = match(tag)  # one of the languages we speak, or None
         if language and weight > 0:
             choices.append((-weight, order, language))
     return min(choices)[2] if choices else SOURCE_LANGUAGE

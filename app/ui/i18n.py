@@ -16,10 +16,11 @@ _installed: list[QTranslator] = []
 
 
 def resolve_language(setting: str) -> str:
-    """'system' follows the OS locale: Chinese locales get zh_CN, everything else English."""
-    if setting in ("en", "zh_CN"):
+    """'system' follows the OS locale: its language if we have it (any Chinese gets zh_CN),
+    else English."""
+    if setting in plain_i18n.LANGUAGES:
         return setting
-    return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+    return plain_i18n.match(QLocale.system().name()) or plain_i18n.SOURCE_LANGUAGE
 
 
 def qt_translation_dir() -> str:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 from app import __version__, paths
 from app.engine.audio.playback import SoundDeviceOutput, list_output_devices
 from app.engine.device import DeviceOption
+from app.resources import LANGUAGE_NAMES
 from app.ui.menus import Entry, Menu
 
 DEVICE_LABELS = {
@@ -31,11 +32,7 @@ PRECISION_LABELS = {
     "fp32": QT_TRANSLATE_NOOP("Menus", "Precision: fp32 (exact, slowest on a CPU)"),
 }
 # Language names are written in their own language, never translated.
-LANGUAGE_LABELS = {
-    "system": QT_TRANSLATE_NOOP("Menus", "Follow the system"),
-    "en": "English",
-    "zh_CN": "简体中文",
-}
+LANGUAGE_LABELS = {"system": QT_TRANSLATE_NOOP("Menus", "Follow the system"), **LANGUAGE_NAMES}
 
 
 def _choices(prefix: str, labels: dict, current, pick) -> list[Entry]:

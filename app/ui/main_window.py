@@ -273,9 +273,10 @@ class MainWindow(Retranslating, QMainWindow):
             prepared.spoken + "".join(f"\n⚠ {w}" for w in prepared.warnings)
         )
 
-    # Up to this many characters the preview is made again as the text changes (about 0.1 s of
-    # normalizing on the GUI thread); a longer text (a 45,000-character book: about 1 s) says it
-    # is stale instead, so typing never stalls (test_a_long_text_s_preview_says_it_is_stale).
+    # Up to this many characters the preview is made again as the text changes (normalizing runs
+    # on the GUI thread); a longer text says it is stale instead, so typing never stalls
+    # (test_a_long_text_s_preview_says_it_is_stale; figures:
+    # docs/design/constants.md#preview_live_chars).
     PREVIEW_LIVE_CHARS = 5_000
 
     def _text_changed(self) -> None:

@@ -14,10 +14,11 @@ from app import paths, user_settings
 from app.engine.device import CHOICES as DEVICES
 from app.engine.models.sources import DEFAULT_SOURCE
 from app.engine.request import DEFAULT_SEED
+from app.i18n import LANGUAGES as INTERFACE_LANGUAGES
 
 log = logging.getLogger("chattts_studio.settings")
 
-LANGUAGES = ("system", "en", "zh_CN")
+LANGUAGES = ("system", *INTERFACE_LANGUAGES)
 MODEL_DIR_KEY = (
     "model/dir"  # the override's key (app/cli/window.py); the INI's before the shared setting
 )

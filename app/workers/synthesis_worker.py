@@ -145,7 +145,7 @@ class SynthesisWorker(QObject):
         try:
             synth = self._factory(model_dir, device=device, precision=precision)
             # Loaded on the thread that will decode with it: this worker's thread stays alive,
-            # and its OpenMP pool beside the engine's slowed decoding 1.7x (engine.py). Play is
+            # and its OpenMP pool beside the engine's would slow decoding (engine.py). Play is
             # possible first; the warm-up follows.
             engine = Engine.loading(synth, warm_up=False)
         except StudioError as exc:

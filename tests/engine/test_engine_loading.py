@@ -1,6 +1,6 @@
 """The model is loaded on the thread that decodes with it (`Engine.loading`): PyTorch keeps an
-OpenMP pool per thread that used it, and a loader thread left alive beside the engine's made
-decoding 1.7x slower on a 2-core CPU (engine.py, bench/engine_thread.py)."""
+OpenMP pool per thread that used it, and a loader thread left alive beside the engine's slows
+decoding (engine.py; figures: docs/design/constants.md#load-on-the-engines-thread)."""
 
 import threading
 

@@ -111,11 +111,9 @@ def test_a_producer_faster_than_real_time_is_heard_from_its_second_piece(speed):
     """The player starts once a second piece shows the production rate; on the shipped token
     grid that piece comes as many tokens after the first as it holds, so the rate it shows is
     the producer's, and pieces grow slowly enough that a sentence made 1.3x real time or faster
-    starts there, without a gap (1.4x before the rate was taken at the last arrival and pieces
-    grew to a quarter of what was sent, not half). With no vocoder time reported, 1.25x waits a
-    little: 0.9 of it is 1.125x, and the first 48-token piece would come 4 tokens late.
-    (1.25x passed here while the simulation queued each piece at the sound card's next block,
-    which made it look 1.28x; pieces are now queued when they come, as in the window.)"""
+    starts there, without a gap. With no vocoder time reported, 1.25x waits a little: 0.9 of it
+    is 1.125x, and the first 48-token piece would come 4 tokens late. Pieces are queued when
+    they come, as in the window."""
     first_sound, second_piece = _first_sound_and_second_piece(speed)
     assert second_piece <= first_sound <= second_piece + 0.021  # the sound card's next block
 
@@ -134,9 +132,10 @@ def test_a_first_piece_that_looks_less_far_ahead_hid_the_rate_and_delayed_the_so
 
 @pytest.mark.parametrize("tokens", [100, 200, 500])
 def test_no_gap_on_the_shipped_grid_at_any_speed_around_the_threshold(tokens):
-    """Pieces grow after the rate is measured, so the next ones take longer to arrive: with a
-    0.8 rate margin a sentence made at 1.20-1.28x real time started early and ran dry mid-way.
-    Every speed from 1.0x to 2.0x in 1% steps: never a gap inside the sentence."""
+    """Pieces grow after the rate is shown, so the next ones take longer to arrive: a rate
+    margin too thin starts a sentence made just above real time early, and it runs dry mid-way
+    (docs/design/constants.md#rate_safety-and-grid_rate_safety). Every speed from 1.0x to 2.0x
+    in 1% steps: never a gap inside the sentence."""
     gapped = []
     for i in range(101):
         speed = 1.0 + i / 100
@@ -191,11 +190,9 @@ def test_the_rate_is_the_one_at_the_last_arrival_unless_the_next_piece_is_late()
 
 @pytest.mark.parametrize("waver", [0.06, 0.10])
 def test_no_gap_when_the_machine_wavers_and_pieces_cost_the_vocoder_a_call(waver):
-    """What the grid rule's margin is for: the speed redrawn every 12 tokens within +-6% (what
-    one sentence's pieces showed on the 2-core CPU) or +-10%, and 18 ms of vocoder per piece
-    (reported with it), from 1.0x to 1.6x real time and 60 to 450 tokens: never a gap. (At
-    +-12%, 2 of 200 such sentences ran dry once, with a 0.9 margin as with 0.85, while the
-    vocoder's time was not reported and pieces were queued at the sound card's next block.)"""
+    """What the grid rule's margin is for: the speed redrawn every 12 tokens within +-6% or
+    +-10%, and 18 ms of vocoder per piece (reported with it), from 1.0x to 1.6x real time and 60
+    to 450 tokens: never a gap (docs/design/constants.md#rate_safety-and-grid_rate_safety)."""
     from tests.support.playback_sim import wavering_grid_arrivals
 
     gapped = []

@@ -19,8 +19,8 @@ from tests.support.playback_sim import (
     wavering_grid_arrivals,
 )
 
-# The 2-core CPU's vocoder calls (full model, int8 decode): 41, 48.5, 55 and 63 ms for pieces of
-# 12, 24, 36 and 48 tokens.
+# The profiled vocoder calls this model stands for: 41, 48.5, 55 and 63 ms for pieces of 12, 24,
+# 36 and 48 tokens (docs/design/constants.md#vocoder_call_tokens).
 MEASURED = dict(piece_cost_s=0.034, token_cost_s=0.0006)
 
 

@@ -36,16 +36,25 @@ PIECES = st.sampled_from(
 TEXTS = st.lists(PIECES, min_size=1, max_size=60).map("".join).filter(lambda t: t.strip())
 
 
+def _words_span(segment: str) -> str:
+    """The segment from its first to its last letter, digit or CJK character."""
+    at = [i for i, ch in enumerate(segment) if wordy(ch)]
+    return segment[at[0] : at[-1] + 1] if at else ""
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
 @settings(max_examples=300, deadline=None)
 @given(TEXTS, st.integers(min_value=12, max_value=80))
+# Leading punctuation joined a word already cut at the limit, which then passed it.
+@example("。supercalifragilistic", 12)
 def test_split_never_exceeds_the_bound_and_loses_nothing(text, limit):
     segments = split_text(text, limit=limit)
-    # Only punctuation may pass the limit: it stays with its words rather than stand alone.
-    assert all(len(s) > 0 and not wordy(s[limit:]) for s in segments)
+    # Only punctuation may pass the limit (before or after the words): it stays with its words
+    # rather than stand alone, and a word that fits is never cut for it.
+    assert all(len(_words_span(s)) <= limit for s in segments)
     # Nothing speakable is lost; a line of punctuation alone is not read at all.
     assert _squash("".join(segments)) == _squash(
         "".join(line for line in text.splitlines() if wordy(line))
@@ -67,9 +76,11 @@ def test_no_segment_is_punctuation_alone(text, limit):
 
 @settings(max_examples=300, deadline=None)
 @given(TEXTS, st.integers(min_value=25, max_value=80))
-# The same two words cut at a line break here and joined elsewhere in the text (CI, 2026-12-01):
+# The same two words cut at a line break here and joined elsewhere in the text:
 # a split at a line break is not a word cut in two.
 @example("你好你好你好hellowonderful你好hello\nwonderful", 25)
+# Punctuation past the limit took the last letters of a word that fitted, not the whole word.
+@example("hellosupercalifragilistic。", 25)
 def test_split_keeps_control_tokens_and_latin_words_whole(text, limit):
     segments = split_text(text, limit=limit)
     for seg in segments:

@@ -78,9 +78,10 @@ def test_speaker_for_another_model_size_is_refused(spk_stat):
     quantum=st.sampled_from([0.0, 0.25, 1.0]),
 )
 def test_speaker_strings_are_the_bytes_chattts_own_preset_makes(dims, seed, scale, quantum):
-    """Encoding uses a dictionary the size of the input, not the preset's 64 MiB (30 ms a string
-    less); the string must still be the one ChatTTS's strongest preset makes, repetitive
-    embeddings (rounded values, which LZMA finds matches in) included."""
+    """Encoding uses a dictionary the size of the input, not the preset's 64 MiB
+    (docs/design/constants.md#speaker-string-encoding-dictionary); the string must still be the one
+    ChatTTS's strongest preset makes, repetitive embeddings (rounded values, which LZMA finds
+    matches in) included."""
     import lzma
 
     import pybase16384 as b14

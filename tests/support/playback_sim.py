@@ -157,8 +157,8 @@ def wavering_grid_arrivals(
 ) -> list[Arrival]:
     """As a real machine makes them: the speed redrawn every 12 tokens within `speed` * (1 +-
     `waver`), and every piece costing the vocoder `piece_cost_s` (+ `token_cost_s` per token)
-    more (on the 2-core CPU, 12-token pieces came 1.15-1.2x real time when 48-token ones came
-    1.25-1.3x). Deterministic for a `seed`."""
+    more, so small pieces come slower than large ones
+    (docs/design/constants.md#vocoder_call_tokens). Deterministic for a `seed`."""
     import random
 
     rng = random.Random(seed)

@@ -35,24 +35,13 @@ import numpy as np
 from app.engine.audio.pauses import PauseFinder
 from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, piece_size
 
-# Act as if production were this fraction of what was measured. A segment starts on a rate
-# measured over its first pieces, but later pieces can be larger and take longer to arrive:
-# with 0.8 (start at 1.25x real time and two typical pieces queued) a sentence made at
-# 1.20-1.28x on our token grid ran dry once or twice mid-way in simulation; from 0.77 down
-# none did, and 0.72 (1.39x) keeps a margin. On the grid the player also knows the pieces to
-# come and may start earlier if each will arrive in time; GRID_RATE_SAFETY covers only how the
-# machine's speed wavers within a sentence, on both parts of a piece's making (its tokens and
-# its vocoder call, VOCODER_CALL_TOKENS). On the 2-core CPU one sentence's 12-token pieces
-# came within +-6% of each other; in simulation (tests/engine/test_playback_buffering.py,
-# test_playback_vocoder_cost.py) the token speed redrawn every 12 tokens within +-10% never
-# ran dry with 0.9, with or without the vocoder's time reported (a wider sweep, the calls'
-# cost wavering too, 1.2-1.8x, 60-450 tokens: +-12%, 0 of 210 sentences; +-15%, 4 of 210 with
-# it reported, 0 without). Told the vocoder's time, 0.9 starts at its second piece a sentence
-# whose tokens come at 1.5x and 12-token pieces at about 1.2x (without it: 1.3x pieces). In
-# the window on the 2-core CPU, Play sounded after 0.43-0.49 s in all 10 Plays whose second
-# piece showed 1.2x or more, where the rate of the pieces alone waited 0.51-0.78 s at
-# 1.20-1.26x (bench/startup.py, README). Each rule alone never ran dry in the sweeps, so
-# starting when either allows does not either.
+# Act as if production were this fraction of the rate the segment's first pieces showed:
+# later pieces are larger and take longer to arrive, so a start on the measured rate alone
+# runs dry mid-sentence. On our token grid the player knows the pieces to come, so
+# GRID_RATE_SAFETY covers only how the machine's speed wavers within a sentence (its tokens
+# and its vocoder calls); a segment starts when either rule allows, as neither alone runs dry.
+# Held by tests/engine/test_playback_buffering.py and test_playback_vocoder_cost.py;
+# figures: docs/design/constants.md#rate_safety-and-grid_rate_safety
 RATE_SAFETY = 0.72
 GRID_RATE_SAFETY = 0.9
 MIN_LEAD_SECONDS = 0.25  # queued audio kept ahead of the speaker even on a fast producer
@@ -61,10 +50,10 @@ PIECES_AHEAD = 2.0  # ... and at least the time this many typical pieces take to
 # few arrivals (a machine that slows mid-sentence shows it there first).
 RECENT_PIECES = 3
 # A streamed piece of n tokens costs the vocoder about (n + this) times a fixed amount: each
-# call also decodes context, lookahead and provisional frames and has fixed work. On the 2-core
-# CPU (full model, int8, one profiled 290-token sentence) calls took 41, 48.5, 55 and 63 ms for
-# pieces of 12, 24, 36 and 48 tokens (33.7 + 0.61 n ms: this would be 55); 48 predicts 65.6 ms
-# at 48 tokens from 41 ms at 12, a little more than measured.
+# call also decodes context, lookahead and provisional frames and has fixed work. Chosen to
+# predict no less than the profiled calls (tests/engine/test_playback_vocoder_cost.py::
+# test_the_call_model_never_predicts_less_than_the_measured_calls); figures:
+# docs/design/constants.md#vocoder_call_tokens
 VOCODER_CALL_TOKENS = 48
 
 
@@ -225,11 +214,11 @@ class SegmentBuffer:
         sentence; this covers what it cannot (another program taking the CPU, sentences
         joining the batch), for speech that has pauses to wait in. A hold reached while the
         rest is in time costs nothing, the speaker goes on; one reached with less than
-        MIN_LEAD_SECONDS queued waits in that pause until there is. Holding on a short lead
-        too, not only on a late piece, kept more words whole when the machine slowed: a
-        sentence started at 1.4x and then made at 0.6-1.0x from token 60, 120 or 200 (speech
-        with a pause every six syllables, 15 cases) waited outside a pause 17 times against
-        20 on late pieces alone and 57 without holding (tests/engine/test_playback_pauses.py)."""
+        MIN_LEAD_SECONDS queued waits in that pause until there is. It holds on a short lead
+        too, not only on a late piece: that keeps more words whole when the machine slows
+        (tests/engine/test_playback_pauses.py::
+        test_a_machine_that_slows_after_the_start_waits_in_a_pause_it_has; figures:
+        docs/design/constants.md#holding-in-a-pause)."""
         return (
             not seg.complete
             and seg.pauses is not None
@@ -276,11 +265,12 @@ class SegmentBuffer:
         """Seconds of audio per second of token making the segment's own pieces showed, up to
         the last: the lower of since its first piece and over its last RECENT_PIECES arrivals
         (None before two arrivals).
-        - Its own: in a paragraph the next sentence is made beside others, in a larger batch;
-          the stream's rate (the first sentence's, made alone at 1.2x) started one made at
-          0.9x, which ran dry.
+        - Its own: in a paragraph the next sentence is made beside others, in a larger batch,
+          so the stream's rate (the first sentence's, made alone) overstates it; held by
+          test_playback_buffering.py::
+          test_the_next_sentence_is_judged_by_its_own_rate_not_the_streams.
         - Up to its last piece, not now: the time since is counted by predicting from there,
-          and counting it twice made a 1.3x producer look 1.2x a sound-card block later.
+          and counting it twice would make a producer look slower a sound-card block later.
         - Less the vocoder time the producer reported (at most half the time, so that a wrong
           report cannot make tokens look more than twice as fast as the pieces came; pieces
           slower than real time never start, `_grid_allows`): a call's cost is mostly fixed,
@@ -300,10 +290,10 @@ class SegmentBuffer:
     def _making_time(self, seg: _Segment, rate: float, margin: float) -> Callable[[int], float]:
         """Seconds to make a grid piece of n tokens: its tokens at `rate`, and a vocoder call
         scaled from the segment's last piece's by (n + VOCODER_CALL_TOKENS), both slowed
-        by `margin`. The scaling assumes most of a call's cost is fixed, as measured here; a
-        vocoder whose calls grew in proportion to their pieces would be predicted too fast
-        for large pieces (tests/engine/test_playback_vocoder_cost.py holds the constant to the
-        measured calls)."""
+        by `margin`. The scaling assumes most of a call's cost is fixed (see
+        VOCODER_CALL_TOKENS); a vocoder whose calls grew in proportion to their pieces would be
+        predicted too fast for large pieces (tests/engine/test_playback_vocoder_cost.py holds
+        the constant to the profiled calls)."""
         token_s = SAMPLES_PER_TOKEN / self.sample_rate / (rate * margin)
         if seg.last_call is None:
             return lambda n: n * token_s

@@ -18,8 +18,8 @@ Incremental: samples are fed as they arrive, a piece at a time, and the finder n
 revises a wait point it has given. Lazy: they are judged only when a wait point is asked for,
 which the player does only for a sentence it cannot otherwise start or go on with, or one
 playing whose rest may not come in time (a piece late, or less than a quarter second queued,
-as in the first moments of a sentence started at its second piece): 2-3 ms of judging per
-20 s of audio here, spread over those moments. Saved audio played whole costs nothing here.
+as in the first moments of a sentence started at its second piece), so the judging is spread
+over those moments. Saved audio played whole costs nothing here.
 """
 
 from __future__ import annotations

@@ -16,11 +16,12 @@ code and tensors, not pickles of arbitrary objects; the checksum check comes fir
 Files are written to a temporary name and renamed, the manifest last, so a crash leaves no
 entry that looks complete.
 
-int8 weights are kept beside the module (`step-KEY.weights`, plain int8 tensors and their
-scales, read with `weights_only`), not inside it: TorchScript repacks every int8 matrix for
-fbgemm while it loads an archive, holding Python's lock for seconds (about 3 s for the full
-model here), whereas packing them ourselves (`torch.ops.quantized.linear_prepack`) releases it.
-So a start can pack them on the other core while it imports ChatTTS (`load_in_background`).
+int8 weights are kept beside the module (`step-KEY.weights`, plain int8 tensors and their scales,
+read with `weights_only`), not inside it: TorchScript repacks every int8 matrix for fbgemm while it
+loads an archive, holding Python's lock for seconds on the full model
+(docs/design/constants.md#int8-weights-beside-the-cached-step), whereas packing them ourselves
+(`torch.ops.quantized.linear_prepack`) releases it. So a start can pack them on the other core while
+it imports ChatTTS (`load_in_background`).
 """
 
 from __future__ import annotations

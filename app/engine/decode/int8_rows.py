@@ -9,9 +9,9 @@ fixed scale for that range (`linear_with_input_q_dq_qweight_dq_output_fp32`); th
 scaled back and the row's minimum times each output's weight sum added (W x = span * W x' +
 min * W 1). Integer products are summed exactly and the rest is element-wise, so a row's result
 is the same bits at any batch size. It is also finer than one scale per batch: a quiet row keeps
-all 128 levels, and a lopsided row spends none on values it does not have (against a symmetric
-[-peak, peak] per row: top-1 agreement with fp32 85.5 -> 87.1 % on the outlier stress model and
-95.3 -> 95.9 % on plain random weights, full size, 300 steps, bench/precision_quality.py).
+all 128 levels, and a lopsided row spends none on values it does not have, which agrees with
+fp32 more often than a symmetric [-peak, peak] per row (bench/precision_quality.py; figures:
+docs/design/constants.md#int8-per-row-activation-scales).
 
 q/k/v and gate/up share their input, so each trio or pair is one fused matrix: one row scale
 and one fbgemm call where there were three or two.
@@ -39,7 +39,7 @@ TINY = 1e-30  # a constant row gives min * W 1 instead of dividing by zero
 def _per_channel_int8(weight: torch.Tensor) -> torch.Tensor:
     """`weight` as a qint8 tensor with one symmetric scale per output channel: what PyTorch's
     `per_channel_dynamic_qconfig` observer gives (largest magnitude / 127.5, zero point 0),
-    computed directly (its observer and `quantize_per_channel` took seconds per model)."""
+    computed directly (its observer and `quantize_per_channel` are far slower)."""
     scale = (weight.abs().amax(1) / 127.5).clamp(min=torch.finfo(torch.float32).eps).double()
     q = torch.round(weight / scale.float()[:, None]).clamp_(-128, 127).to(torch.int8)
     zero = torch.zeros(weight.shape[0], dtype=torch.int64)

@@ -140,9 +140,9 @@ class DecodeLoop(FixedShapeSteps):
         """Whether a first request pays for more than later ones (TorchScript optimizing the
         step on its first runs), so that a warm-up sentence saves a user's first Play more than
         it costs one pressed while it runs: not for the unoptimized int8 step, whose first calls
-        cost what later ones do (a 2-token sentence's decode 0.04-0.05 s, the second 0.03-0.04 s);
-        with a warm-up sentence a Play pressed at ready sounded after 0.52-0.56 s, without it
-        0.38-0.46 s (three launches each, interleaved)."""
+        cost what later ones do, so a warm-up there only delays a Play pressed at ready
+        (bench/first_call.py, bench/startup.py; figures:
+        docs/design/constants.md#warm-up-and-the-unoptimized-int8-step)."""
         return self._run is None
 
     def _int8_rows(self) -> bool:

@@ -1,12 +1,12 @@
 """ChatTTS's mel decoder run a piece at a time, each layer keeping the frames it has settled.
 
-A streamed piece used to decode a window of hidden states with the whole receptive field (52
-tokens on the full model) of context on its left, again for every piece: for 12-token pieces,
-six tokens decoded per token sent. The decoder (ChatTTS's DVAE, or light/nets.py's copy of it:
-two convolutions, ConvNeXt blocks, two more) is two thirds of the vocoder's time, and each of
-its layers is a convolution of some reach `r` followed by work on single frames. So a layer's
-output frame is final once the layer's input is known `r` frames past it; until then it is
-provisional, computed as the window did, with zeros past the last frame read.
+Decoding each streamed piece as a window of hidden states with the whole receptive field (52 tokens
+on the full model) of context on its left, again for every piece, would decode six tokens per token
+sent for 12-token pieces. The decoder (ChatTTS's DVAE, or light/nets.py's copy of it: two
+convolutions, ConvNeXt blocks, two more) is two thirds of the vocoder's time, and each of its layers
+is a convolution of some reach `r` followed by work on single frames. So a layer's output frame is
+final once the layer's input is known `r` frames past it; until then it is provisional, computed as
+the window did, with zeros past the last frame read.
 
 Each call reads the hidden states up to the piece's window end (the token grid fixes it, so
 the audio does not depend on when a piece is asked for), and each layer computes only its
@@ -16,10 +16,9 @@ needs on its left are kept; nothing else is decoded again. The result is what th
 gave, to float rounding: the same convolutions, the same zeros past the end, and the true
 frames instead of a window's zeros at the far left (which the window's context kept out of
 what it sent anyway). Vocos (the rest of the vocoder) still decodes a window, with only its
-own receptive field as context (vocoder_stream.py). Streamed sentences' vocoder time: 96
-tokens 0.38-0.52 s instead of 0.51-0.66 s, 300 tokens 0.93-1.11 s instead of 1.16-1.42 s
-(bench/vocoder_stream_cost.py, full-size random weights, 2-core CPU, interleaved, two runs). The
-decoder's weights are read once per call whatever its length, which is why it is not less.
+own receptive field as context (vocoder_stream.py). This cuts a streamed sentence's vocoder
+time by about a fifth, not more: the decoder's weights are read once per call whatever its
+length (bench/vocoder_stream_cost.py; figures: docs/design/constants.md#streamed-mel-decoder).
 """
 
 from __future__ import annotations

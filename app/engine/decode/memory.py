@@ -6,8 +6,8 @@ from __future__ import annotations
 MAX_BATCH = {"cpu": 4, "cuda": 16}
 # Leave half of what is free to everything else (the vocoder, the window, other programs).
 SHARE = 0.5
-# Activations, logits and the vocoder per sentence, beyond the KV cache (measured on the full
-# model at 2,048 tokens: well under this).
+# Activations, logits and the vocoder per sentence, beyond the KV cache: a bound with room to
+# spare for the full model at 2,048 tokens.
 EXTRA_PER_ROW = 64 * 2**20
 
 

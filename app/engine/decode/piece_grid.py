@@ -5,30 +5,27 @@ will take to arrive."""
 from __future__ import annotations
 
 SAMPLES_PER_TOKEN = 512  # 2 mel frames per token, hop 256
-# Tokens held back (0.17 s of audio). 8 gives the whole decode's samples to within float
-# rounding (121-125 dB, max error 0.0, bench/stream_joins.py, full-size random weights, 200
-# tokens, 3 seeds), as a lookahead of the receptive field (52) does; 6 gave 98-102 dB.
+# Tokens held back: the least that gives the whole decode's samples to within float rounding,
+# as a lookahead of the full receptive field (52) does; fewer leaves audible joins.
+# Figures: docs/design/constants.md#default_lookahead (bench/stream_joins.py).
 DEFAULT_LOOKAHEAD = 8
 DEFAULT_MIN_PIECE = 12  # tokens per piece after the first, so pieces are not mostly context
-# Every piece decodes its context again (52 tokens on the full model) and costs a fixed ~20 ms a
-# call: 12-token pieces spent 34% of a CPU sentence in the vocoder, 7x a whole decode. Later
-# pieces grow (up to this) so the rest costs less.
+# Every piece decodes its context again (52 tokens on the full model) and pays a fixed cost per
+# call, so small pieces are mostly context: later pieces grow (up to this) so the rest costs
+# less. Figures: docs/design/constants.md#default_max_piece-and-growth
 DEFAULT_MAX_PIECE = 48
 # ... to a GROWTH-th of what was sent. A piece of n tokens arrives n tokens' time after the one
-# before, so the listener must have that much queued by then. Growing to half, a sentence made
-# at 1.25x could not have started before about 0.53 s without running dry, later than its
-# second piece (0.46 s); growing to a quarter it could from 0.37 s, before its second piece
-# (tests/engine/test_gapless_bound.py; the player, with its margin, starts there from about
-# 1.3x, or, told the vocoder's time, from 12-token pieces at about 1.2x). Price: the streamed
-# vocoder's time for a 290-token sentence, 0.63 s instead of 0.50 (medians of 6 interleaved
-# rounds, full model; growing to a sixth, 0.73), about 3% of the sentence's making on the
-# 2-core CPU, and only when it streams.
+# before, so the listener must have that much queued by then: smaller growth lets a sentence
+# made just above real time start at its second piece, at the price of more vocoder calls
+# (tests/engine/test_gapless_bound.py::
+# test_pieces_growing_by_a_quarter_let_a_125x_sentence_start_at_its_second_piece; figures:
+# docs/design/constants.md#default_max_piece-and-growth).
 GROWTH = 4
 # The first piece is short: the player starts once the second piece shows the production rate,
-# and that piece comes 12 tokens after the first only if both look as far ahead. With the first
-# piece looking less far (2 + 6, then 12), the second came 20 tokens later with 12 tokens of
-# audio, the rate looked 0.6 of what it was, and a machine making 1.5x real time waited for its
-# fifth piece (tests/engine/test_playback_buffering.py).
+# and that piece comes DEFAULT_MIN_PIECE tokens after the first only if both look as far ahead;
+# a first piece that looked less far would hide the rate and delay the sound
+# (tests/engine/test_playback_buffering.py::
+# test_a_first_piece_that_looks_less_far_ahead_hid_the_rate_and_delayed_the_sound).
 DEFAULT_FIRST_PIECE = 4
 DEFAULT_FIRST_LOOKAHEAD = DEFAULT_LOOKAHEAD
 

@@ -13,7 +13,8 @@ CHOICES = ("auto", "fp32", "fp16", "bf16", "int8")
 # bf16 is checked against fp32 only on random weights so far; until someone listens to it on
 # the official weights it is opt-in and says so. int8 (decode/int8.py) is measured on a stress
 # model with activation outliers too (bench/precision_quality.py, tests/engine/test_int8_quality.py)
-# and is what `auto` runs on a CPU: about 5x fp32's speed there, the only real-time CPU mode.
+# and is what `auto` runs on a CPU: the only real-time CPU mode (bench/int8_speed.py; figures:
+# docs/design/constants.md#cpu_auto).
 EXPERIMENTAL = ("bf16",)
 # What `auto` runs on a CPU; fp32 stays one choice away (--precision fp32, Model > Precision).
 CPU_AUTO = "int8"
@@ -89,7 +90,7 @@ def compute_dtype(precision: str):
 def convert(stack, precision: str, in_place: bool = False, calibration=None, recipe=None):
     """The stack in `precision`. fp32 shares the model's weights. Otherwise the weights are
     converted: in place when the caller gives up the fp32 model (no second fp32 copy at the
-    peak: that was 0.8 GB on the full model), else on a copy. int8: `calibration()` gives
+    peak), else on a copy. int8: `calibration()` gives
     (x, cos, sin) for the smoothing of `decode/int8.py`; `recipe` defaults to its RECIPE."""
     if precision == "fp32":
         return stack

@@ -66,12 +66,12 @@ class FastSpeech:
         self.lookahead = lookahead
 
     def warm_up_parts(self, shapes: Sequence[tuple[int, int]] = ()) -> list[Callable[[], None]]:
-        """TorchScript optimizes a function on its first runs (about 0.7 s on the full model):
-        pay that while loading, not on the user's first sentence (not for a step whose first
-        calls cost no more: `DecodeLoop.first_calls_cost`). On a GPU, capture the step's
-        graphs for the (batch, cache length) `shapes` of the audio pass, and the same batches
-        of the refine pass, so that the first requests of those shapes capture nothing.
-        In parts, so that a caller can serve a request between them."""
+        """TorchScript optimizes a function on its first runs: pay that while loading, not on the
+        user's first sentence (not for a step whose first calls cost no more:
+        `DecodeLoop.first_calls_cost`). On a GPU, capture the step's graphs for the (batch, cache
+        length) `shapes` of the audio pass, and the same batches of the refine pass, so that the
+        first requests of those shapes capture nothing. In parts, so that a caller can serve a
+        request between them."""
         params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
 
         def sentence() -> None:

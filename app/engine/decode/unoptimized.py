@@ -6,14 +6,13 @@ import torch
 
 
 class Unoptimized:
-    """A TorchScript function called with its executor's graph optimization off. That
-    optimization runs on a function's first call: a quarter to nearly half a second of the int8
-    step's first call with the full model on a 2-core CPU, which a Play pressed at ready waits
-    for. int8's time is in its quantized kernels, and a CPU build of PyTorch without LLVM fuses
-    nothing, so without it the first call costs what the next ones do (bench/first_call.py) and
-    a token takes at most a few percent longer (one process alternating both ways 6 times, twice:
-    medians 15.8 and 15.2 ms against 15.6 and 14.8). fp32 and bf16 keep it. The switch is per
-    thread: it is set around each call, and other models are not touched."""
+    """A TorchScript function called with its executor's graph optimization off. That optimization
+    runs on a function's first call, which a Play pressed at ready waits for. int8's time is in its
+    quantized kernels, and a CPU build of PyTorch without LLVM fuses nothing, so without it the
+    first call costs what the next ones do and a token takes at most a few percent longer
+    (bench/first_call.py; figures: docs/design/constants.md#warm-up-and-the-unoptimized-int8-step).
+    fp32 and bf16 keep it. The switch is per thread: it is set around each call, and other models
+    are not touched."""
 
     __slots__ = ("fn",)
 

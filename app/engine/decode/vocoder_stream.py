@@ -15,7 +15,8 @@ sentence's audio is a function of its tokens alone: the same whether it streamed
 batch, joined one mid-way, or was looked at every token or every few. A sentence that sent
 nothing before it ended (a later sentence of a paragraph, an export, a farm or server request
 without streaming) is decoded whole in one call instead, which its grid pieces equal within
-float rounding at the shipped lookahead (1.2e-7 at most, 123 dB) at a quarter of the work.
+float rounding at the shipped lookahead (tests/engine/test_streaming_and_memory.py;
+docs/design/constants.md#default_lookahead) at a quarter of the work.
 
 The mel decoder (two thirds of the work) does not decode a piece's window again: it streams
 layer by layer, each layer keeping the frames it has settled (mel_stream.py), to the same end

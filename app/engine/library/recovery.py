@@ -32,8 +32,8 @@ def _stamp() -> str:
 def is_healthy(path: Path) -> bool:
     """PRAGMA quick_check says ok (a missing file is not healthy). A file another program keeps
     locked past the timeout says nothing about its health: that raises (the caller's sentence
-    asks to close the other copy). It used to count as damaged, and a library locked for over
-    10 s would have been set aside and replaced by its last backup."""
+    asks to close the other copy). Counted as damaged, a library merely locked by another copy
+    would be set aside and replaced by its last backup."""
     if not path.is_file():
         return False
     try:

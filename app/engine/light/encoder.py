@@ -1,9 +1,9 @@
 """ChatTTS's DVAE as an audio encoder, without ChatTTS: a recording -> the codes (num_vq, T)
 that voice a reference prompt (a cloned voice, and the voice lock's first sentence).
 
-Importing ChatTTS for this cost a light start about 9 s (transformers, and the quantizer's
-package importing torch._dynamo) the first time a paragraph was played: its second sentence
-waited 5 s after the first. The steps are ChatTTS 0.2.5's DVAE.forward(mode="encode"), and the
+Importing ChatTTS for this would cost a light start seconds (transformers, and the quantizer's
+package importing torch._dynamo) the first time a paragraph is played, between its first and
+second sentence. The steps are ChatTTS 0.2.5's DVAE.forward(mode="encode"), and the
 quantizer is vector_quantize_pytorch 1.x's GroupedResidualFSQ as ChatTTS builds it (hard-clamped
 input, symmetry-preserving levels), in the same operations so that the codes are the same bits:
 tests/engine/test_light_encoder.py compares them with ChatTTS's on random recordings.

@@ -6,9 +6,8 @@ Load the model on the engine's own thread (`Engine.loading`) where you can. PyTo
 kernels run in OpenMP thread pools, one per thread that has used them, and a pool lives as
 long as its thread. A loader thread that stays alive (the window's worker, a command's main
 thread) keeps its pool beside the engine's, more pool threads than cores, and OpenMP then
-stops spinning and sleeps between kernels: the same int8 sentence took 2.4 s decoded on the
-engine thread after a live loader against 1.4 s on the thread that loaded it (2-core CPU,
-bench/engine_thread.py).
+stops spinning and sleeps between kernels, which slows every decode (bench/engine_thread.py;
+figures: docs/design/constants.md#load-on-the-engines-thread).
 
     engine = Engine.loading(synthesizer)  # loaded here, on the engine's thread
     engine = Engine(synthesizer)          # a Synthesizer loaded elsewhere

@@ -1,6 +1,6 @@
-"""ChatTTS's text normalizer is four numba functions that numba compiles on first use, about 8
-seconds on a 2-core CPU at every start: numba keeps nothing between runs unless a function asks
-for it. Here they ask, with the machine code kept under the program's cache folder.
+"""ChatTTS's text normalizer is four numba functions that numba compiles on first use, seconds of
+every start: numba keeps nothing between runs unless a function asks for it. Here they ask, with the
+machine code kept under the program's cache folder.
 
 numba checks an entry against the function's source file and this CPU, but it reads entries
 with pickle and fails on a damaged one. So the folder is sealed with the SHA-256 of every file

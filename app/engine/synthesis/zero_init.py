@@ -1,8 +1,9 @@
 """ChatTTS builds each of its modules with PyTorch's random initialisation and then loads every
-weight over it (`load_state_dict`, strict): the random numbers are thrown away, and drawing them
-took about 1.4 s of every start (most of it `kaiming_uniform_` for the Linear and convolution
-layers). While the model is built, PyTorch's initialisers write zeros instead: a memset, and a
-value no file replaced would still be the same at every start, never noise from memory.
+weight over it (`load_state_dict`, strict): the random numbers are thrown away, and drawing them is
+a large part of a start (most of it `kaiming_uniform_` for the Linear and convolution layers;
+docs/design/constants.md#the-light-start). While the model is built, PyTorch's initialisers write
+zeros instead: a memset, and a value no file replaced would still be the same at every start, never
+noise from memory.
 """
 
 from __future__ import annotations
@@ -57,5 +58,5 @@ def zero_init(fill=_zeros):
 def no_init():
     """Within: the random initialisers leave memory as allocated, never written nor read: only
     for modules whose every weight is then replaced by a strict, assigning load (engine/light),
-    where zero-filling 300 MB that is dropped unread took 0.9 s of a 1.3 s light start."""
+    where zero-filling memory that is dropped unread would be most of a light start."""
     return zero_init(_untouched)

@@ -110,9 +110,10 @@ def _inside_token(text: str, i: int) -> bool:
     return opening != -1 and text.rfind("]", 0, i) < opening and text.find("]", i) != -1
 
 
-def _safe_cut(part: str, limit: int) -> int:
+def _safe_cut(part: str, limit: int, hard: bool = True) -> int:
     """The last position <= limit that is not inside a Latin word, a number or a [token],
-    nor (unless nothing else is left) inside a spoken number."""
+    nor (unless nothing else is left) inside a spoken number. Without one: `limit` when
+    `hard` (a word longer than the limit must be cut somewhere), else 0."""
     for keep_numbers in (True, False):
         for i in range(min(limit, len(part) - 1), 0, -1):
             a, b = part[i - 1], part[i]
@@ -125,7 +126,7 @@ def _safe_cut(part: str, limit: int) -> int:
             if keep_numbers and KEEP_TOGETHER in (a, b):
                 continue
             return i
-    return limit  # one unbroken word longer than the limit: nothing better exists
+    return limit if hard else 0  # one unbroken word longer than the limit
 
 
 # A short quotation ("New York", “一言为定”) is one word to the reader: never cut inside it.
@@ -174,7 +175,8 @@ def _attach_punctuation(pieces: list[str], limit: int) -> list[str]:
     for piece in pieces:
         if out and not wordy(piece):
             before = out[-1]
-            cut = _safe_cut(before, len(before) - 1) if len(before) > 1 else 0
+            # Only a safe cut: punctuation may pass the limit, a word is never cut for it.
+            cut = _safe_cut(before, len(before) - 1, hard=False) if len(before) > 1 else 0
             if (
                 len(before) + len(piece) > limit
                 and len(before) + len(piece) - limit <= cut < len(before)
@@ -188,7 +190,7 @@ def _attach_punctuation(pieces: list[str], limit: int) -> list[str]:
         elif not out or wordy(out[-1]):
             out.append(piece)
         else:
-            out[-1] += piece
+            out[-1] += piece  # leading punctuation joins the words after it
     return out
 
 

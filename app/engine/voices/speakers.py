@@ -27,10 +27,10 @@ class _LzmaArgs(TypedDict):
 _LZMA = _LzmaArgs(
     format=lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}]
 )
-# Encoding with that dictionary set up 64 MiB of match-finder tables for 1.5 KB of input: about
-# 30 ms a string, paid by a request for a new seed before its first step. A dictionary at least
-# as large as the input finds the same matches, so the same bytes come out
-# (tests/engine/test_voices.py checks it against the strongest preset) in under a millisecond.
+# Encoding with that dictionary sets up 64 MiB of match-finder tables for 1.5 KB of input, paid
+# by a request for a new seed before its first step. A dictionary at least as large as the input
+# finds the same matches, so the same bytes come out (tests/engine/test_voices.py checks it
+# against the strongest preset) for a fraction of the work.
 _ENCODE_DICT = 1 << 20
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 DEFAULT_BITRATE = 64  # kbit/s: mono speech in AAC-LC
-# FFmpeg's default AAC coder ("twoloop") took 23 s for 30 s of speech-like bursts here, "fast"
-# 4.6 s: a book would take longer to encode than to listen to on a slow machine.
+# FFmpeg's "fast" AAC coder, not its default ("twoloop"), which on a slow machine encodes a book
+# slower than it plays (docs/design/constants.md#aac-coder).
 _CODER = {"aac_coder": "fast"}
 _FRAME = 1 << 14  # samples per frame handed to the encoder
 
