@@ -1,14 +1,11 @@
 """The Windows build files, checked here because no Windows machine runs our tests: the
 installer script's inputs exist in the repository, its slices fit a release asset, the
-bundle runs in UTF-8 mode, and the workflow is valid and passes zizmor's audit (issue 18)."""
+bundle runs in UTF-8 mode (issue 18). The workflows' schema and audit are checked with the
+other workflows' in tests/checks/test_workflows.py."""
 
 import ast
-import json
 import re
-import shutil
 import struct
-import subprocess
-import sys
 from pathlib import Path, PureWindowsPath
 
 import tomllib
@@ -50,17 +47,6 @@ def _referenced_files() -> list[str]:
         if include:
             refs.append(include.group(1))
     return refs
-
-
-def _tool(name: str) -> str:
-    """A console script of the test extra, from this interpreter's environment first."""
-    folder = Path(sys.executable).parent
-    for candidate in (folder / name, folder / f"{name}.exe"):
-        if candidate.is_file():
-            return str(candidate)
-    found = shutil.which(name)
-    assert found, f"{name} is missing: install the test extra (pip install '.[test]')"
-    return found
 
 
 def test_every_file_the_installer_script_uses_is_in_the_repository():
@@ -132,32 +118,6 @@ def test_both_executables_run_in_utf8_mode():
             options = constants[options.id]
         # The bootloader knows "X utf8[=1]"; "X utf8_mode=1" would be ignored.
         assert ("X utf8", None, "OPTION") in ast.literal_eval(options)
-
-
-def test_workflow_matches_the_github_workflow_schema():
-    proc = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
-def test_zizmor_finds_nothing_of_medium_or_high_severity():
-    proc = subprocess.run(
-        [_tool("zizmor"), "--offline", "--format=json", str(WORKFLOW)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    findings = json.loads(proc.stdout)  # an audit that could not run prints no JSON list
-    serious = [
-        (f["ident"], f["determinations"]["severity"])
-        for f in findings
-        if f["determinations"]["severity"] in ("Medium", "High")
-    ]
-    assert serious == []
 
 
 def test_workflow_uploads_every_slice_and_checks_installer_exit_codes():

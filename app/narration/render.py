@@ -19,6 +19,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from app.engine.errors import DiskFullError, StudioError, SynthesisCancelled
 from app.engine.request import SamplingParams, SynthesisRequest
@@ -30,6 +31,9 @@ from app.narration.project import Project, ProjectError, Sentence, SentenceStatu
 from app.narration.project import audio as takes_audio
 from app.narration.project.errors import disk_full
 from app.narration.voicing import Voicing
+
+if TYPE_CHECKING:
+    from app.engine.synthesis.engine import Job
 
 log = logging.getLogger("chattts_studio.narration")
 
@@ -77,7 +81,7 @@ class Renderer:
         self._clock = clock
         self._state = threading.Condition()
         self._paused = self._stopping = self._cancelled = False
-        self._jobs: dict[int, object] = {}
+        self._jobs: dict[int, Job | _Done] = {}
 
     # -- any thread ---------------------------------------------------------------------------
     def pause(self) -> None:
@@ -237,8 +241,9 @@ class Renderer:
         self, sentence: Sentence, chapter: _Chapter, voicing: Voicing, results: queue.Queue
     ) -> None:
         reference = chapter.reference
-        use_reference = reference is not None and reference[2] == sentence.speaker
-        options = {"refine_text": self.refine_text}
+        if reference is not None and reference[2] != sentence.speaker:
+            reference = None  # the chapter's voice is another speaker's
+        options: dict[str, Any] = {"refine_text": self.refine_text}
         if self.sampling is not None:
             options["sampling"] = self.sampling
         speaker = voicing.speaker(sentence.speaker)  # the engine's own errors end the render
@@ -248,8 +253,8 @@ class Renderer:
                 seed=sentence.seed,
                 speaker=speaker,
                 speed=sentence.speed,
-                reference=reference[0] if use_reference else None,
-                reference_text=reference[1] if use_reference else None,
+                reference=reference[0] if reference is not None else None,
+                reference_text=reference[1] if reference is not None else None,
                 **options,
             )
         except StudioError as exc:  # this sentence's values: it fails, the rest go on
@@ -294,14 +299,16 @@ class Renderer:
                     error=f"{type(result).__name__}: {result}"
                 )
             )
-            return self._fail(sentence, message, outcome)
+            self._fail(sentence, message, outcome)
+            return None
         audio = result.audio
         if audio.size == 0:
-            return self._fail(
+            self._fail(
                 sentence,
                 _("The model made no audio for this sentence; regenerate it or change its text."),
                 outcome,
             )
+            return None
         reference = None
         if is_lead and chapter.reference is None:
             reference = voicing.reference_from_audio(
@@ -318,7 +325,8 @@ class Renderer:
         except DiskFullError:
             raise  # every next take would fail the same way: stop here
         except ProjectError as exc:
-            return self._fail(sentence, str(exc), outcome)
+            self._fail(sentence, str(exc), outcome)
+            return None
         except OSError as exc:
             if not is_disk_full(exc):
                 raise
@@ -336,7 +344,6 @@ class Renderer:
             self.project.mark_failed(sentence.id, message)
         except ProjectError as exc:
             log.warning("could not mark sentence %s failed: %s", sentence.id, exc)
-        return None
 
 
 class _Done:

@@ -35,7 +35,8 @@ class Voicing:
             return voice.speaker
         if voice is None and self.project.speaker:
             return self.project.speaker
-        seed = voice.seed if voice is not None else self.project.seed
+        # A voice has a seed or a speaker (Edits.voices), so one without a speaker has a seed.
+        seed = voice.seed if voice is not None and voice.seed is not None else self.project.seed
         if seed not in self._speakers:
             synth = self.engine.synthesizer
             self._speakers[seed] = self.engine.call(lambda: synth.speaker_for_seed(seed))

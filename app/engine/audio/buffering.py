@@ -75,7 +75,7 @@ class _Segment:
     # How far the speaker may play without deciding again: None, to the end; else a wait
     # point in a pause (started before it was known the rest would come in time).
     hold: int | None = None
-    pauses: PauseFinder | None = None
+    pauses: PauseFinder | None = None  # where it may stop (None: nowhere, as in some tests)
     # When its own pieces came, as (time, samples received by then, vocoder seconds reported by
     # then): the grid rule's rate is the segment's, not the stream's (the next sentence of a
     # paragraph may be made in a larger batch, more slowly). `recent` ends with the last arrival.
@@ -144,7 +144,8 @@ class SegmentBuffer:
                 seg.recent.append((now, seg.received + len(samples), before + vocoder_s))
                 seg.first = seg.first or seg.recent[-1]
                 seg.pieces.append(samples)
-                seg.pauses.feed(samples)
+                if seg.pauses is not None:
+                    seg.pauses.feed(samples)
                 seg.queued += len(samples)
                 seg.received += len(samples)
             seg.complete = seg.complete or final
@@ -181,7 +182,7 @@ class SegmentBuffer:
         has, and decides again there."""
         if seg.started and (seg.hold is None or seg.played < seg.hold):
             if seg.hold is None and self._falling_behind_locked(seg, now):
-                wait = seg.pauses.last_wait_after(seg.played)
+                wait = seg.pauses.last_wait_after(seg.played) if seg.pauses is not None else None
                 if wait is not None:
                     return float(wait)
             return float("inf") if seg.hold is None else float(seg.hold)
@@ -242,7 +243,7 @@ class SegmentBuffer:
         last one did for its size (both slowed by `margin`), and the next is not already late:
         a next piece later than predicted means the producer slowed."""
         rate = self._segment_rate(seg)
-        if rate is None or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
+        if rate is None or seg.first is None or seg.queued / self.sample_rate < MIN_LEAD_SECONDS:
             return False
         # Pieces that came slower than real time, nothing taken off, do not start on the grid:
         # that also keeps a report that overstates the vocoder's time from starting a slow

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -88,8 +89,8 @@ class SoundDeviceOutput(AudioOutput):
     def __init__(self, device: str | None = None, clock: Callable[[], float] = time.monotonic):
         self.device = device or None
         self._clock = clock
-        self._sd = None
-        self._stream = None
+        self._sd: Any = None  # the sounddevice module once it loads (untyped)
+        self._stream: Any = None  # its OutputStream
         self._buffer: SegmentBuffer | None = None
         self.problem = self._probe()
 

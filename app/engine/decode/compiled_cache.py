@@ -35,6 +35,7 @@ import time
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from app import __version__, paths
 from app.atomic import write_json_atomic
@@ -217,7 +218,7 @@ class CompiledCache:
                 with _weights_taken_out(module) as weights:
                     torch.jit.save(module, str(tmps[0]))
                 torch.save(weights, str(tmps[1]))
-            manifest = {"key": key}
+            manifest: dict[str, object] = {"key": key}
             for part, tmp in zip(("module", "weights"), tmps):
                 with open(tmp, "rb") as f:
                     os.fsync(f.fileno())
@@ -270,7 +271,7 @@ def _matches(path: Path, entry: dict) -> bool:
     return path.stat().st_size == entry["size"] and _sha256(path) == entry["sha256"]
 
 
-def _packed_modules(module) -> list[tuple[str, object]]:
+def _packed_modules(module) -> list[tuple[str, Any]]:  # quantized Linears (TorchScript)
     return [
         (name, sub)
         for name, sub in module.named_modules()

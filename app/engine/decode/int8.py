@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import copy
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 import torch.nn as nn
+
+from app.engine.decode.llama_step import layers_of
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,9 @@ def calibration_prompt(
     codes = torch.randint(
         0, emb_code.shape[1], (tokens - tokens // 2, emb_code.shape[0]), generator=g
     )
-    audio = sum(emb_code[q][codes[:, q].to(emb_code.device)] for q in range(emb_code.shape[0]))
+    audio = emb_code[0][codes[:, 0].to(emb_code.device)]
+    for q in range(1, emb_code.shape[0]):
+        audio = audio + emb_code[q][codes[:, q].to(emb_code.device)]
     return torch.cat([emb_text[text.to(emb_text.device)], audio]).unsqueeze(0).float()
 
 
@@ -71,11 +76,11 @@ def _input_maxima(stack: nn.Module, x: torch.Tensor, cos: torch.Tensor, sin: tor
     linears = [m for m in stack.modules() if isinstance(m, nn.Linear)]
     hooks = [m.register_forward_pre_hook(record) for m in linears]
     try:
-        first = stack.layers[0]
+        first = layers_of(stack)[0]
         t, heads = x.shape[1], first.heads
         head_dim = first.q_proj.out_features // heads
         cache = torch.zeros(
-            len(stack.layers), 1, heads, t, head_dim, dtype=x.dtype, device=x.device
+            len(layers_of(stack)), 1, heads, t, head_dim, dtype=x.dtype, device=x.device
         )
         mask = torch.ones(t, t, dtype=torch.bool, device=x.device).tril_()[None, None]
         positions = torch.arange(t, device=x.device)
@@ -117,7 +122,7 @@ def smooth(
 ) -> None:
     """Fold SmoothQuant scales into the stack's weights in place (see the module's docstring)."""
     maxima = _input_maxima(stack, x, cos, sin)
-    for layer in stack.layers:
+    for layer in layers_of(stack):
         qkv = [layer.q_proj, layer.k_proj, layer.v_proj]
         s_qkv = _scales(maxima[layer.q_proj], [m.weight for m in qkv], alpha)
         s_o = _scales(maxima[layer.o_proj], [layer.o_proj.weight], alpha)
@@ -134,12 +139,14 @@ def smooth(
             layer.up_proj.bias.data.div_(s_down)
 
 
-def stack_calibration(stack: nn.Module, tokens: int = CALIBRATION_TOKENS):
+def stack_calibration(
+    stack: nn.Module, tokens: int = CALIBRATION_TOKENS
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(x, cos, sin) from the stack alone, for a caller without the model's embeddings: unit
     Gaussian inputs, no rotation. The outlier channels come from the weights (norms, value and
     up rows), so they show here too; the model's own embeddings (`calibration_prompt`) are closer."""
     g = torch.Generator(device="cpu").manual_seed(CALIBRATION_SEED)
-    first = stack.layers[0]
+    first = layers_of(stack)[0]
     width, head_dim = first.q_proj.in_features, first.q_proj.out_features // first.heads
     device = first.ln_in.device
     x = torch.randn(1, tokens, width, generator=g).to(device)
@@ -151,7 +158,10 @@ def stack_calibration(stack: nn.Module, tokens: int = CALIBRATION_TOKENS):
 
 
 def quantize(
-    stack: nn.Module, calibration=None, in_place: bool = False, recipe: Recipe = RECIPE
+    stack: nn.Module,
+    calibration: Callable[[], tuple[torch.Tensor, torch.Tensor, torch.Tensor]] | None = None,
+    in_place: bool = False,
+    recipe: Recipe = RECIPE,
 ) -> nn.Module:
     """The stack with int8 Linear weights. `calibration()` gives (x, cos, sin) for smoothing
     (None: `stack_calibration`); called only when the recipe smooths. Not `in_place`: the

@@ -20,13 +20,14 @@ and one fbgemm call where there were three or two.
 from __future__ import annotations
 
 import warnings
+from typing import cast
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.ao.nn.quantized.modules.linear import LinearPackedParams
 
-from app.engine.decode.llama_step import LlamaLayer
+from app.engine.decode.llama_step import LlamaLayer, layers_of
 
 # 7-bit activations (what fbgemm's `reduce_range` keeps: u8 x s8 pair sums then fit in int16):
 # [0, 1] onto 0..127.
@@ -116,6 +117,6 @@ class RowScaledLayer(LlamaLayer):
 def row_scaled(stack: nn.Module) -> nn.Module:
     """The stack with every layer's Linear weights int8 and activations scaled per row (in
     place: the fp32 projections are dropped as each layer is converted)."""
-    for i in range(len(stack.layers)):
-        stack.layers[i] = RowScaledLayer(stack.layers[i])
+    for i, layer in enumerate(layers_of(stack)):
+        cast(nn.ModuleList, stack.layers)[i] = RowScaledLayer(layer)
     return stack

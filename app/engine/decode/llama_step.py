@@ -10,6 +10,8 @@ the growing-length CPU loop (length = what has been written) and the fixed-shape
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -30,7 +32,8 @@ def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tens
 
 
 class LlamaLayer(nn.Module):
-    def __init__(self, src: nn.Module, heads: int):
+    # `src`: a Llama decoder layer (transformers', or app/engine/light's), read by attribute.
+    def __init__(self, src: Any, heads: int):
         super().__init__()
         attn, mlp = src.self_attn, src.mlp
         self.q_proj, self.k_proj, self.v_proj, self.o_proj = (
@@ -86,7 +89,8 @@ class LlamaLayer(nn.Module):
 class LlamaStack(nn.Module):
     """All layers and the final norm; returns fp32 hidden states whatever the compute dtype."""
 
-    def __init__(self, llama: nn.Module):
+    # `llama`: a Llama model (transformers', or app/engine/light's), read by attribute.
+    def __init__(self, llama: Any):
         super().__init__()
         heads = int(llama.config.num_attention_heads)
         self.layers = nn.ModuleList([LlamaLayer(layer, heads) for layer in llama.layers])
@@ -112,10 +116,16 @@ class LlamaStack(nn.Module):
 
 
 def rotary_tables(
-    llama: nn.Module, count: int, dtype: torch.dtype, device: torch.device
+    llama: Any, count: int, dtype: torch.dtype, device: torch.device
 ) -> list[torch.Tensor]:
-    """cos/sin for positions 0..count-1 from the model's own rotary module (same numbers)."""
+    """cos/sin for positions 0..count-1 from the model's own rotary module (same numbers);
+    `llama` as LlamaStack takes it."""
     positions = torch.arange(count, device=device).unsqueeze(0)
     probe = torch.zeros(1, 1, device=device, dtype=torch.float32)
     cos, sin = llama.rotary_emb(probe, positions)
     return [cos[0].to(dtype), sin[0].to(dtype)]
+
+
+def layers_of(stack: nn.Module) -> list[LlamaLayer]:
+    """A LlamaStack's layers, typed (a ModuleList yields nn.Module)."""
+    return [cast(LlamaLayer, layer) for layer in cast(nn.ModuleList, stack.layers)]

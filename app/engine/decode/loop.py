@@ -217,7 +217,10 @@ class DecodeLoop(FixedShapeSteps):
 
     def embed_tokens(self, tokens: torch.Tensor, audio: bool) -> torch.Tensor:
         if audio:  # (B, vq) codes: the sum of one embedding per codebook, as ChatTTS does
-            return sum(self.emb_code[q][tokens[:, q]] for q in range(self.num_vq)).unsqueeze(1)
+            summed = self.emb_code[0][tokens[:, 0]]
+            for q in range(1, self.num_vq):
+                summed = summed + self.emb_code[q][tokens[:, q]]
+            return summed.unsqueeze(1)
         return self.emb_text[tokens].unsqueeze(1)
 
     # -- the loop -----------------------------------------------------------------------
@@ -308,7 +311,7 @@ class DecodeLoop(FixedShapeSteps):
             table.generated[live.token_rows, token_t] = picked
             if audio:
                 codes = picked.view(-1, self.num_vq)
-                table.hiddens[live.ids, t_at] = hidden
+                table.audio_hiddens()[live.ids, t_at] = hidden
                 ended = codes.eq(eos).any(1)
             else:
                 codes = picked
@@ -361,7 +364,8 @@ class DecodeLoop(FixedShapeSteps):
                 table.generated.view(rows, self.num_vq, -1)[r, :, : counts[r]].t()
                 for r in range(rows)
             ]
-            rows_hidden = [table.hiddens[r, : counts[r]] for r in range(rows)]
+            hiddens = table.audio_hiddens()
+            rows_hidden = [hiddens[r, : counts[r]] for r in range(rows)]
         else:
             tokens = [table.generated[r, : counts[r]] for r in range(rows)]
             rows_hidden = []
@@ -450,7 +454,7 @@ class DecodeLoop(FixedShapeSteps):
             groups.setdefault(t, []).append(j)
         per_row = table.per_row
         if len(groups) == 1:
-            parts = [(t_list[0], None)]
+            parts: list[tuple[int, torch.Tensor | None]] = [(t_list[0], None)]
         else:
             parts = [
                 (
@@ -483,7 +487,7 @@ class DecodeLoop(FixedShapeSteps):
 
     def _progress(self, table: RowTable, audio: bool, steps: int) -> Progress:
         """Every row is at most `steps` tokens in (the first rows began at step 0)."""
-        seen = table.hiddens[:, :steps] if audio else table.generated[:, :steps]
+        seen = table.audio_hiddens()[:, :steps] if audio else table.generated[:, :steps]
         return Progress(seen, table.lengths.tolist(), table.done.tolist(), table.cut())
 
     def _uniforms(self, seeds: list[int], steps: int, per_row: int) -> torch.Tensor:

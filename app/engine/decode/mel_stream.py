@@ -127,15 +127,18 @@ class MelStream:
         `first_token`; `keep_from`: the first frame a later call's `mel_from` may ask for."""
         if end < self.end or mel_from < self._mel_from or keep_from < self._mel_from:
             raise ValueError("pieces must come in order")
-        x = None
+        x: torch.Tensor | None = None
         settled_before = 0  # the previous layer's new settled frames
         for i, layer in enumerate(self._layers):
             start = self._settled[i]
             begin = max(0, start - layer.reach)  # first input frame read
             if i == 0:
                 x = _frames(hiddens, first_token, begin, end)
-            elif self._kept[i] is not None:
-                x = torch.cat([self._kept[i], x], dim=2)
+            else:
+                assert x is not None  # the layer before made it
+                kept = self._kept[i]
+                if kept is not None:
+                    x = torch.cat([kept, x], dim=2)
             # x: input frames [begin, end) -> y: output frames [start, end)
             y = layer.run(x, layer.reach - (start - begin))
             settled = end if final else max(start, end - self._depth[i])
@@ -146,6 +149,8 @@ class MelStream:
             self._settled[i] = settled
             settled_before = settled
             x = y
+        if x is None:
+            raise ValueError("the decoder has no layers")
         mel = x if self._mel is None else torch.cat([self._mel, x], dim=2)  # [self._mel_from, end)
         out = mel[:, :, mel_from - self._mel_from :]
         keep = min(keep_from, settled_before)

@@ -77,7 +77,7 @@ def native_bf16(capability: tuple[int, int] | None = None) -> bool:
     if capability is None:
         import torch
 
-        capability = tuple(torch.cuda.get_device_capability())
+        capability = torch.cuda.get_device_capability()
     return tuple(capability) >= (8, 0)
 
 

@@ -27,6 +27,12 @@ class Joining:
 class RowTable:
     """Per-sentence results, indexed by the sentence's row in the batch (joined rows last)."""
 
+    def audio_hiddens(self) -> torch.Tensor:
+        """The hidden states (B, steps, H): the audio pass keeps them, the text pass does not."""
+        if self.hiddens is None:
+            raise ValueError("a text pass keeps no hidden states")
+        return self.hiddens
+
     def __init__(self, loop, batch: int, per_row: int, steps: int, audio: bool, uniforms):
         device = loop.device
         self.per_row, self.steps = per_row, steps

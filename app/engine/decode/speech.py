@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,7 +21,9 @@ from app.engine.decode.rows_state import Joining
 from app.engine.decode.vocoder_stream import StreamingVocoder, push_all
 
 # ChatTTS's RefineTextParams defaults.
-REFINE = dict(temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0, max_new_tokens=384)
+REFINE = PassParams(
+    temperature=0.7, top_p=0.7, top_k=20, repetition_penalty=1.0, max_new_tokens=384
+)
 STREAM_EVERY = 4  # tokens between looks at whether a piece of audio is ready
 REFINE_PROMPT_ALLOWANCE = 128  # prompt tokens of a typical sentence's refine pass
 
@@ -63,7 +65,7 @@ class FastSpeech:
         self.loop = loop
         self.lookahead = lookahead
 
-    def warm_up_parts(self, shapes: list[tuple[int, int]] = ()) -> list[Callable[[], None]]:
+    def warm_up_parts(self, shapes: Sequence[tuple[int, int]] = ()) -> list[Callable[[], None]]:
         """TorchScript optimizes a function on its first runs: pay that while loading, not on the
         user's first sentence (not for a step whose first calls cost no more:
         `DecodeLoop.first_calls_cost`). On a GPU, capture the step's graphs for the (batch, cache
@@ -86,7 +88,7 @@ class FastSpeech:
                 functools.partial(
                     self.loop.prepare_graphs,
                     batch,
-                    REFINE["max_new_tokens"] + REFINE_PROMPT_ALLOWANCE,
+                    REFINE.max_new_tokens + REFINE_PROMPT_ALLOWANCE,
                 )
             )
         return parts
@@ -100,7 +102,7 @@ class FastSpeech:
                 emb,
                 mask,
                 False,
-                PassParams(**REFINE),
+                REFINE,
                 seeds,
                 eos=self.chat.tokenizer.eos_token,
                 cancel=cancel,
@@ -143,7 +145,7 @@ class FastSpeech:
         lines = _lines(groups if groups is not None else [0] * len(texts))
 
         def admit(live: int) -> Joining | None:
-            joiners = more(live)
+            joiners = more(live) if more is not None else None
             if not joiners:
                 return None
             emb, mask = code_prompts(
@@ -159,8 +161,8 @@ class FastSpeech:
             return Joining(emb, mask, [j.seed for j in joiners])
 
         def leaving() -> list[int]:
-            rows = []
-            for group in gone():
+            rows: list[int] = []
+            for group in gone() if gone is not None else ():
                 rows.extend(lines.get(group, []))
                 lines[group] = []
             return rows
@@ -226,4 +228,6 @@ def _last(events) -> Generated:
     result = None
     for result in events:  # noqa: B007 (the last one is kept)
         pass
+    if result is None:
+        raise ValueError("the pass ended without its result")
     return result

@@ -12,6 +12,7 @@ allocator's cache and costs tens of milliseconds, which a request should not pay
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -99,6 +100,24 @@ class StaticCaches:
 class FixedShapeSteps:
     """The decode loop's fixed-shape steps and their CUDA graphs (a mixin of DecodeLoop, whose
     state it uses: `static_caches`, `cuda_graphs`, `_stack`, `run_stack`, `rotary`)."""
+
+    if TYPE_CHECKING:  # provided by DecodeLoop
+        static_caches: StaticCaches
+        static_steps: bool
+        cuda_graphs: bool
+        mode: str
+        hidden_size: int
+        head_dim: int
+        dtype: torch.dtype
+        device: torch.device
+        _max_positions: int
+        _stack: Any  # LlamaStack, or its TorchScript
+
+        def rotary(self, positions_per_row: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]: ...
+
+        def run_stack(
+            self, x, positions_per_row, mask, k, v, write_at: torch.Tensor, length: int
+        ) -> torch.Tensor: ...
 
     def static_entry(self, batch: int, total: int):
         capacity = capacity_for(total, self._max_positions)

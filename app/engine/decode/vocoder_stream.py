@@ -146,6 +146,8 @@ class StreamingVocoder:
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self._vocos_context)
         later = max(start, window.target // SAMPLES_PER_TOKEN - self._vocos_context)
         end = window.start + window.hiddens.shape[0]
+        if self._mel is None:  # asked only where `layered` said yes
+            raise ValueError("this vocoder decodes whole sentences")
         mel = self._mel.advance(
             window.hiddens, window.start, 2 * end, window.final, 2 * start, 2 * later
         )
@@ -200,8 +202,9 @@ def push_all(chat, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> l
     pieces: list[list[np.ndarray]] = [[] for _ in asks]
     waiting = list(range(len(asks)))
     while waiting:
-        plans = {i: asks[i][0].plan(asks[i][1], asks[i][2]) for i in waiting}
-        waiting = [i for i, window in plans.items() if window is not None]
+        planned = {i: asks[i][0].plan(asks[i][1], asks[i][2]) for i in waiting}
+        plans = {i: window for i, window in planned.items() if window is not None}
+        waiting = list(plans)
         groups: dict[tuple, list[int]] = {}
         mels = {}
         for i in waiting:

@@ -13,7 +13,7 @@ import threading
 from types import SimpleNamespace
 
 from app.engine.light.config import LightConfig, light_config, llama_numbers
-from app.engine.light.encoder import load_audio_encoder
+from app.engine.light.encoder import AudioEncoder, load_audio_encoder
 from app.engine.light.nets import LlamaShell, load_embed, load_mel_decoder, load_vocoder
 from app.engine.light.speaker import LightSpeaker
 from app.engine.light.tokenizer import LightTokenizer
@@ -44,7 +44,8 @@ class LightChat:
         self._full = None
         self._full_lock = threading.Lock()
         self._root = root
-        self._encoder = None  # None: not built yet; False: cannot be built here
+        # None: not built yet; False: cannot be built here
+        self._encoder: AudioEncoder | bool | None = None
         self._encoder_lock = threading.Lock()
 
     def audio_encoder(self):

@@ -141,7 +141,8 @@ def llama_numbers(folder: Path) -> LlamaNumbers | None:
     if (
         not isinstance(rope, dict)
         or rope.get("rope_type", "default") != "default"
-        or type(theta) not in (int, float)
+        or isinstance(theta, bool)
+        or not isinstance(theta, (int, float))
         or theta <= 0
         or head_dim * heads != numbers["hidden_size"]
         or kv_heads != heads

@@ -11,6 +11,8 @@ tests/engine/test_light_encoder.py compares them with ChatTTS's on random record
 
 from __future__ import annotations
 
+from typing import cast
+
 import torch
 from torch import nn
 
@@ -35,6 +37,9 @@ class _Quantizer(nn.Module):
             [_ResidualGroup(d.vq_dim // d.groups, len(d.levels)) for _ in range(d.groups)]
         )
 
+    def groups(self) -> list[_ResidualGroup]:
+        return [cast(_ResidualGroup, group) for group in self.rvqs]  # ModuleList yields Module
+
 
 class _VqLayer(nn.Module):
     def __init__(self, d: EncoderDims):
@@ -42,12 +47,26 @@ class _VqLayer(nn.Module):
         self.quantizer = _Quantizer(d)
 
 
+class _MelPreprocessor(nn.Module):
+    def __init__(self):
+        import torchaudio
+
+        super().__init__()
+        self.mel_spec = torchaudio.transforms.MelSpectrogram(
+            sample_rate=24000, n_fft=1024, hop_length=256, n_mels=MEL_BINS, center=True, power=1
+        )
+
+
 class AudioEncoder(nn.Module):
     """The names are DVAE.safetensors' own, so that the encoder's part of it loads strictly."""
 
-    def __init__(self, d: EncoderDims, dim: int):
-        import torchaudio
+    # Buffers (register_buffer): the mel scaling and the quantizer's constants.
+    coef: torch.Tensor
+    levels: torch.Tensor
+    soft_clamp: torch.Tensor
+    basis: torch.Tensor
 
+    def __init__(self, d: EncoderDims, dim: int):
         super().__init__()
         self.dims = d
         self.register_buffer("coef", torch.zeros(1, MEL_BINS, 1))
@@ -56,10 +75,7 @@ class AudioEncoder(nn.Module):
         )
         self.encoder = _DecoderNet(d.net)
         self.vq_layer = _VqLayer(d)
-        self.preprocessor_mel = nn.Module()  # its window and filter bank are in the file too
-        self.preprocessor_mel.mel_spec = torchaudio.transforms.MelSpectrogram(
-            sample_rate=24000, n_fft=1024, hop_length=256, n_mels=MEL_BINS, center=True, power=1
-        )
+        self.preprocessor_mel = _MelPreprocessor()  # its window and filter bank are in the file too
         # The quantizer's constants, as vector_quantize_pytorch derives them from the levels.
         levels = torch.tensor(d.levels)
         self.register_buffer("levels", levels, persistent=False)
@@ -79,7 +95,9 @@ class AudioEncoder(nn.Module):
         x = self.encoder(self.downsample_conv(mel).unsqueeze_(0)).transpose(1, 2)
         groups = [
             self._residual(group, chunk)
-            for group, chunk in zip(self.vq_layer.quantizer.rvqs, x.chunk(self.dims.groups, dim=-1))
+            for group, chunk in zip(
+                self.vq_layer.quantizer.groups(), x.chunk(self.dims.groups, dim=-1)
+            )
         ]
         ind = torch.stack(groups).permute(1, 2, 0, 3).contiguous()  # (b, n, G, R)
         ind = ind.view(ind.size(0), ind.size(1), -1).transpose(1, 2)  # (b, G * R, n)

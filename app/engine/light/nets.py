@@ -11,20 +11,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import torch
 from torch import nn
 
 from app.engine.light.config import DecoderDims, GptNumbers, LlamaNumbers, VocosDims
 
+M = TypeVar("M", bound=nn.Module)
 
-def _load_strict(make, path, device) -> nn.Module:
+
+def _load_strict(make: Callable[[], M], path, device) -> M:
     """`make()`, then the file's tensors, strictly: every name and shape must match."""
     from safetensors.torch import load_file
 
     return assign_strict(built(make), load_file(str(path), device=str(device)), device)
 
 
-def built(make) -> nn.Module:
+def built(make: Callable[[], M]) -> M:
     """`make()` without PyTorch's random initial weights (drawing, or even zero-filling, them
     only to drop them cost a start seconds: synthesis/zero_init.py); `assign_strict` must follow."""
     from app.engine.synthesis.zero_init import no_init
@@ -33,7 +38,7 @@ def built(make) -> nn.Module:
         return make()
 
 
-def assign_strict(module: nn.Module, state: dict, device) -> nn.Module:
+def assign_strict(module: M, state: dict, device) -> M:
     """`state`'s tensors put in place of `module`'s, strictly, so that every weight `built` left
     unwritten is replaced."""
     module.load_state_dict(state, strict=True, assign=True)
@@ -160,6 +165,8 @@ def vocoder(v: VocosDims):
 
 class _Rotary(nn.Module):
     """transformers 5's default Llama rotary embedding, step for step (same numbers)."""
+
+    inv_freq: torch.Tensor  # a buffer (register_buffer)
 
     def __init__(self, head_dim: int, theta: float):
         super().__init__()

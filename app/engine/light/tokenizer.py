@@ -87,7 +87,7 @@ class LightTokenizer:
             attention_mask[i, start:width] = 1
         text_mask = attention_mask.bool()
         new_input_ids = input_ids.unsqueeze_(-1).expand(-1, -1, num_vq).clone()
-        if prompt_size > 0:
+        if prompt is not None and prompt_size > 0:
             text_mask[:, width - prompt_size :] = False
             new_input_ids[:, width - prompt_size :] = prompt.t().unsqueeze(0).to(device)
         return new_input_ids, attention_mask, text_mask

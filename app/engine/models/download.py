@@ -100,7 +100,7 @@ def official_sha256() -> dict[str, str]:
 
 # What to do after a source failed, suggesting only the other sources (never the one that just
 # failed). Whole sentences, so that a translation need not assemble a list.
-_CHOICES = {
+_CHOICES: dict[str, str] = {
     SourceName.HUGGINGFACE: N_(
         "Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, "
         "or ModelScope), or import a model folder you already have."
@@ -229,6 +229,8 @@ class ModelDownloader:
 
     def _good_already(self, rel: str) -> bool:
         path, sha = self.target / rel, self.expected.get(rel)
+        if sha is None:  # not a file of the model: never good
+            return False
         if self.store.is_known_good(rel, sha):
             return True
         if path.is_file() and file_sha256(path) == sha:
@@ -245,7 +247,7 @@ class ModelDownloader:
         import requests
 
         url = self.source.file_url(rel)
-        last = None
+        last: Exception | None = None
         for attempt in range(self.retries + 1):
             self._check_cancel()
             try:
@@ -277,6 +279,7 @@ class ModelDownloader:
             raise self._error(
                 _("{host} kept failing ({reason}).").format(host=self.source.host, reason=last)
             )
+        assert last is not None  # each attempt (at least one) failed and set it
         raise self._error(connection_problem(self.source.host, last))
 
     def _choices(self) -> str:

@@ -31,11 +31,14 @@ EMPTY_RETRIES = 3
 class Decoder(ABC):
     label: str = ""  # "upstream", or our loop's mode and precision ("jit-int8")
     precision: str = ""  # the decode step's number format ("" on ChatTTS's path)
-    # A sentence decodes to the same samples in any batch, so a batch that is stopped and run
-    # again smaller (out of memory, priority) continues its sentences where they stopped.
-    exact_across_batches: bool = False
     # Rows of different requests may share a batch (their results do not depend on it).
     mixes_requests: bool = False
+
+    @property
+    def exact_across_batches(self) -> bool:
+        """A sentence decodes to the same samples in any batch, so a batch that is stopped and
+        run again smaller (out of memory, priority) continues its sentences where they stopped."""
+        return False
 
     @abstractmethod
     def batch_key(self, row: Row) -> Hashable:

@@ -72,6 +72,7 @@ class Job:
                     on_chunk(item)
             else:
                 return item
+        raise AssertionError("unreachable: the iteration ends only after a SynthesisResult")
 
 
 def _close_when_loaded(handoff: queue.Queue) -> None:

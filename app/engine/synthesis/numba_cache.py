@@ -66,7 +66,8 @@ def cache_normalizer(folder: Path) -> list[str]:
         import numba
 
         folder.mkdir(parents=True, exist_ok=True)
-        numba.config.CACHE_DIR = str(folder)
+        # numba.config makes its settings at import time, from the environment: no stub sees them.
+        numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
     except Exception as exc:  # no numba, or a folder we cannot write: compile as before
         log.info("numba functions are not cached (%s)", exc)
         return []

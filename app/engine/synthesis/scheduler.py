@@ -244,17 +244,17 @@ class Scheduler:
                         yield from self._end(ticket, exc)
                 return
             self.synth.decoder.release()
-            rows = [m for m in batch.members if m[1] not in m[0].finished]
-            if len(rows) <= 1:
+            left = [m for m in batch.members if m[1] not in m[0].finished]
+            if len(left) <= 1:
                 error = OutOfMemoryError(messages.out_of_memory_alone(self.synth.device.device))
                 error.__cause__ = exc
                 for ticket in batch.tickets():
                     if not ticket.done and not ticket.cancelled:
                         yield from self._end(ticket, error)
                 return
-            self.cap = len(rows) // 2
+            self.cap = len(left) // 2
             log.warning(
-                "out of memory with %d sentences at once; retrying with %d", len(rows), self.cap
+                "out of memory with %d sentences at once; retrying with %d", len(left), self.cap
             )
             yield from self._requeue(batch)
         while batch.events:

@@ -14,6 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from app.engine.text.pronunciations import PronunciationDictionary
 from app.engine.text.spoken import spoken_segments
 from app.engine.voices.speakers import check_speaker, speaker_from_seed
 from app.i18n import _
+
+if TYPE_CHECKING:
+    from app.engine.decode.compiled_cache import CompiledCache
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -62,7 +66,7 @@ class Synthesizer:
         self.lookahead = lookahead
         # Keep the converted, compiled decode step between starts (decode/compiled_cache.py).
         self.step_cache = step_cache
-        self.compiled_cache = None
+        self.compiled_cache: CompiledCache | None = None
         self._warm_shapes: list[tuple[int, int]] | None = None  # warm-up still to do
         self.warmed = threading.Event()  # set once the warm-up has run (or failed)
         self.dictionary_factory = dictionary_factory
@@ -70,7 +74,7 @@ class Synthesizer:
         self.device: DeviceChoice | None = None
         self.load_seconds: float | None = None
         self.test_model = False
-        self.chat = None  # ChatTTS's Chat, once loaded
+        self.chat: Any = None  # ChatTTS's Chat (untyped), once loaded
         self.decoder: Decoder | None = None
         self._stop_flag = StopFlag()
         self._runs: set[Scheduler] = set()
@@ -133,6 +137,7 @@ class Synthesizer:
         runs and reports what is wrong)."""
         from app.engine.light.chat import light_chat
 
+        assert self.device is not None  # load() chose it first
         device = self.device.device
 
         def full():
@@ -175,6 +180,7 @@ class Synthesizer:
         from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))
+        assert self.device is not None  # load() chose it first
         return read_step_in_background(
             self.compiled_cache,
             self.decode,
@@ -326,6 +332,7 @@ class Synthesizer:
                 for _ticket, item in scheduler.run_batch():
                     if isinstance(item, BaseException):
                         raise item
+                    assert isinstance(item, (AudioChunk, SynthesisResult))  # run_batch's promise
                     yield item
                 if not ticket.done and not scheduler.has_work():
                     raise SynthesisCancelled(messages.stopped())
@@ -342,6 +349,8 @@ class Synthesizer:
                     on_chunk(item)
             else:
                 result = item
+        if result is None:  # synthesize ends with the result or raises: never here
+            raise SynthesisCancelled(messages.stopped())
         return result
 
 

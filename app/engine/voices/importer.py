@@ -16,8 +16,10 @@ import binascii
 import io
 import pickle
 import re
+from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +119,7 @@ def _find_chattts_token(node, depth: int = 0):
             and str(data.get("model_id", "")).replace("-", "").lower() == "chattts"
         ):
             return data.get("tokens")
-        children = node.values()
+        children: Iterable[Any] = node.values()
     elif isinstance(node, list):
         children = node
     else:

@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import functools
 import lzma
+from typing import TypedDict
 
 import numpy as np
 
 from app.engine.errors import VoiceError
 from app.i18n import _
 
+
 # ChatTTS's own format: raw LZMA2 at its strongest preset, whose 64 MiB dictionary is what a
 # decoder is told (a raw stream does not carry it).
-_LZMA = dict(
+class _LzmaArgs(TypedDict):
+    format: int
+    filters: list[dict[str, int]]
+
+
+_LZMA = _LzmaArgs(
     format=lzma.FORMAT_RAW, filters=[{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME}]
 )
 # Encoding with that dictionary sets up 64 MiB of match-finder tables for 1.5 KB of input, paid

@@ -7,7 +7,7 @@ chapters are.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,7 +26,7 @@ def write_aac(
     rate: int,
     fmt: str,
     *,
-    chapters: list[tuple[str, int, int]] = (),
+    chapters: Sequence[tuple[str, int, int]] = (),
     bitrate: int | None = None,
     tags: dict[str, str] | None = None,
     check: Callable[[], None] = lambda: None,

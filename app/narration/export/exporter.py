@@ -85,6 +85,7 @@ class _Job:
         else:
             loudness, peak = None, true_peak(audio)
         tmp = self.staging.temp_for(target)
+        bitrate: int | None
         try:
             if fmt in ("m4a", "m4b"):
                 bitrate = write_aac(
@@ -150,15 +151,19 @@ class _Job:
             )
         )
         if self.settings.subtitles:
-            self._subtitles(target, rate, spans, chapter)
+            self._subtitles(target, rate, spans, chapter, self.settings.subtitles)
         self.done += 1
         if self.progress is not None:
             self.progress(self.done, self.total)
 
     def _subtitles(
-        self, audio_path: Path, rate: int, spans: tuple[Span, ...], chapter: int | None
+        self,
+        audio_path: Path,
+        rate: int,
+        spans: tuple[Span, ...],
+        chapter: int | None,
+        kind: str,
     ) -> None:
-        kind = self.settings.subtitles
         target = paths.subtitle_path(audio_path, kind)
         tmp = self.staging.temp_for(target)
         text = render(kind, ((s.start / rate, s.end / rate, s.text) for s in spans))

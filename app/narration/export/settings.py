@@ -33,12 +33,14 @@ class ExportSettings(BaseModel):
     per_chapter: bool = False  # and/or one file per chapter
     subtitles: SubtitleFormat | None = None
     loudness: float | None = Field(
-        -18.0, ge=LOUDNESS_RANGE[0], le=LOUDNESS_RANGE[1]
+        default=-18.0, ge=LOUDNESS_RANGE[0], le=LOUDNESS_RANGE[1]
     )  # LUFS; None = as rendered
-    sentence_pause: float = Field(0.35, ge=0.0, le=MAX_SENTENCE_PAUSE)  # seconds
-    chapter_pause: float = Field(1.5, ge=0.0, le=MAX_CHAPTER_PAUSE)  # seconds, one-file export
+    sentence_pause: float = Field(default=0.35, ge=0.0, le=MAX_SENTENCE_PAUSE)  # seconds
+    chapter_pause: float = Field(
+        default=1.5, ge=0.0, le=MAX_CHAPTER_PAUSE
+    )  # seconds, one-file export
     bitrate: int | None = Field(
-        None, ge=BITRATE_RANGE[0], le=BITRATE_RANGE[1]
+        default=None, ge=BITRATE_RANGE[0], le=BITRATE_RANGE[1]
     )  # kbit/s; None = the codec's default
 
     @model_validator(mode="after")

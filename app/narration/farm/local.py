@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 
 from app.i18n import _
 from app.narration.farm.farm import FarmEngine
@@ -19,16 +21,17 @@ class LocalSlot(Slot):
         self.name = spec.name
         self._context = context or multiprocessing.get_context("spawn")
         self._send_lock = threading.Lock()
-        self.process = None
-        self._conn = None
+        self.process: BaseProcess | None = None
+        self._conn: Connection | None = None
 
     def start(self) -> dict:
         self._end_process()  # a restart: the old one is gone or going
         parent, child = self._context.Pipe()
-        self.process = self._context.Process(
+        process = self._context.Process(
             target=process_main, args=(child, self.spec), name=f"chattts-{self.name}", daemon=True
         )
-        self.process.start()
+        self.process = process
+        process.start()
         child.close()
         self._conn = parent
         status, value = self._receive()
@@ -37,22 +40,27 @@ class LocalSlot(Slot):
         return value
 
     def _receive(self):
+        conn, process = self._conn, self.process
+        if conn is None or process is None:  # never started
+            raise WorkerLost(_("its process cannot be reached"))
         while True:
             try:
-                if self._conn.poll(POLL_S):
-                    return self._conn.recv()
-                if not self.process.is_alive() and not self._conn.poll(0):
+                if conn.poll(POLL_S):
+                    return conn.recv()
+                if not process.is_alive() and not conn.poll(0):
                     raise WorkerLost(
-                        _("its process ended (exit code {code})").format(code=self.process.exitcode)
+                        _("its process ended (exit code {code})").format(code=process.exitcode)
                     )
             except (EOFError, OSError):
                 raise WorkerLost(
-                    _("its process ended (exit code {code})").format(code=self.process.exitcode)
+                    _("its process ended (exit code {code})").format(code=process.exitcode)
                 ) from None
 
     def _send(self, message) -> None:
         with self._send_lock:
             try:
+                if self._conn is None:  # never started
+                    raise OSError("no pipe")
                 self._conn.send(message)
             except (OSError, ValueError):
                 raise WorkerLost(_("its process cannot be reached")) from None

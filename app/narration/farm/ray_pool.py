@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from app.engine.errors import StudioError
 from app.i18n import _
@@ -49,6 +50,8 @@ class _ActorBody:
         return ("refused", self.refusal) if self.worker is None else ("ready", self.worker.info())
 
     def handle(self, kind, payload):
+        if self.worker is None:  # refused at start: the farm sends it no work
+            raise Refused(self.refusal or "")
         return self._model_thread.submit(self.worker.handle, kind, payload).result()
 
     def cancel(self):
@@ -63,7 +66,7 @@ class RaySlot(Slot):
     def __init__(self, ray, spec: WorkerSpec, gpus: float = 0):
         self.ray, self.spec, self.gpus = ray, spec, gpus
         self.name = spec.name
-        self.actor = None
+        self.actor: Any = None  # a Ray actor handle: its methods are made at run time
         # A cancel must run while a render does: two calls at once.
         self._actor_class = ray.remote(max_concurrency=2)(_ActorBody)
 

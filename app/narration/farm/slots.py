@@ -39,7 +39,7 @@ class Work:
         self.cancelled = False
         self.killers: set[str] = set()  # the workers that died while making it
         self.worker: str | None = None
-        self._reply = None
+        self._reply: tuple = ()  # set by finish: ("ok", value) or ("error", kind, message)
         self._done = threading.Event()
 
     def finish(self, reply, worker: str | None = None) -> None:

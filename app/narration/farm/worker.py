@@ -52,7 +52,7 @@ class RenderWorker:
     def info(self) -> dict:
         return {
             "name": self.spec.name,
-            "device": self.synth.device.device,
+            "device": self.synth.device.device if self.synth.device is not None else None,
             "decode": self.synth.decode_label,
             "test_model": self.synth.test_model,
         }
@@ -61,6 +61,7 @@ class RenderWorker:
         """('render', request) -> ('ok', SynthesisResult); ('speaker', seed) -> ('ok', str);
         ('reference', (audio, text)) -> ('ok', (codes, text)); a failure -> ('error', class name,
         sentence): exceptions of our own need not survive pickling."""
+        value: object
         try:
             if kind == "render":
                 value = self.synth.run(payload)

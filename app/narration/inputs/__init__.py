@@ -119,7 +119,8 @@ def read_source(
         else:
             from app.narration.inputs.plain import read_text
 
-            script = {"script": True, "text": False}.get(asked)  # None: decide from the lines
+            # None: decide from the lines
+            script = {"script": True, "text": False}.get(asked) if asked else None
             document = read_text(text, source, title, script=script)
     return document if chapters else one_chapter(document)
 

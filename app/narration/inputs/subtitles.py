@@ -122,7 +122,7 @@ def read_cues(text: str, source: str = "") -> list[Cue]:
 
 def _problem(cue: Cue, source: str) -> str | None:
     """Why `cue` is skipped, as a notice; None when it is kept."""
-    if cue.start is None:
+    if cue.start is None or cue.end is None:  # both or neither (read_cues)
         line = cue.timing if len(cue.timing) <= _QUOTED else cue.timing[:_QUOTED] + "..."
         return _(
             "Cue {number} of {source} has a time line that cannot be read ({line}) and was skipped."
@@ -150,13 +150,13 @@ def read_subtitles(
         )
     doc = DocumentBuilder(source, "subtitles", title)
     doc.chapter(title)
-    kept = []
+    kept: list[tuple[float, float, Cue]] = []  # start, end, cue
     for cue in cues:
         problem = _problem(cue, source)
         if problem:
             doc.notice(problem)
-        else:
-            kept.append(cue)
+        elif cue.start is not None and cue.end is not None:  # always, once _problem passed it
+            kept.append((cue.start, cue.end, cue))
     if not kept:
         raise SourceFileError(
             join_sentences(
@@ -166,15 +166,13 @@ def read_subtitles(
                 ]
             )
         )
-    for cue in sorted(kept, key=lambda c: c.start):
+    for start, end, cue in sorted(kept, key=lambda k: k[0]):
         words = html.unescape(_TAG.sub("", cue.text))
         pieces = split_sentences(words)
         total = sum(len(p) for p in pieces)
-        at = cue.start
+        at = start
         for i, piece in enumerate(pieces):
-            until = (
-                cue.end if i == len(pieces) - 1 else at + (cue.end - cue.start) * len(piece) / total
-            )
+            until = end if i == len(pieces) - 1 else at + (end - start) * len(piece) / total
             doc.sentences([SourceSentence(piece, start=round(at, 3), end=round(until, 3))])
             at = until
     return doc.build()

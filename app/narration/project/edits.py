@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +23,7 @@ from app.narration.project.records import (
     Take,
     sentence_seed,
 )
+from app.narration.project.store import Store
 
 MAX_VOICES = 1_000
 MAX_LEXICON = 20_000
@@ -38,6 +41,14 @@ def _now() -> str:
 
 
 class Edits:
+    if TYPE_CHECKING:  # provided by Project, the class this mixin is part of
+        store: Store
+        seed: int
+        _bad_takes: set[int]
+
+        @property
+        def path(self) -> Path: ...
+
     def _row(self, con, sentence_id: int) -> tuple:
         row = con.execute(
             "SELECT locked, chapter_id, idx, generation, seed FROM sentences WHERE id = ?",

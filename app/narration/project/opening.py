@@ -99,7 +99,7 @@ def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
 def survey(con: sqlite3.Connection) -> tuple[list[str], set[int]]:
     """Check every row and each take's header (a few bytes each); say what is not usable."""
     notices: list[str] = []
-    chapters = {}
+    chapters: dict[int, tuple[int, str]] = {}  # id: (number from 1, title)
     for row in con.execute(
         f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT {MAX_ROWS}"
     ):

@@ -222,6 +222,7 @@ class Project(Edits):
                     tuple(
                         RenderedSentence(s.text, self.take_audio(s.take_id), s.start, s.end)
                         for s in sentences
+                        if s.take_id is not None  # all of them: `missing` is empty
                     ),
                     SAMPLE_RATE,
                 )

@@ -105,8 +105,8 @@ def _copy(src: sqlite3.Connection, dst: sqlite3.Connection) -> list[str]:
         )
     }
     present: dict[int, set[int]] = {}
-    for row in sentences:
-        row = list(row)
+    for scanned in sentences:
+        row = list(scanned)
         if row[12] is not None and row[12] not in kept_takes:
             notices.append(
                 _(
