@@ -24,8 +24,6 @@ RECORDED = frozenset(
         "app.doctor.probes.system",
         "app.doctor.probes.windows",
         "app.doctor.report",
-        "app.engine.text.normalize.combined",
-        "app.engine.text.normalize.pipeline",
         "app.i18n",
         "app.selftest.steps",
         "app.selftest.tokenizer",

@@ -182,7 +182,7 @@ def _labels(text: str, default: str) -> list[str]:
             )
             lang = pipeline._context_language(text, a, b, default)
         else:
-            lang = labels[i - 1] if i else (labels[j] if j < len(text) else default)
+            lang = (labels[i - 1] if i else (labels[j] if j < len(text) else None)) or default
         for k in range(i, j):
             labels[k] = lang
         i = j

@@ -190,11 +190,11 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             g[1] and g[2] == "I" and not re.match(r"\s*(?:$|[.,;:!?)]|--|of\b)", text[m.end() :])
         ):
             return None  # "Mary I love you": the pronoun
-        value = roman_value(g[2])
+        roman = str(roman_value(g[2]))
         name = g[0] or g[1]
         if lang == "zh":
-            return name + " " + (f"{zh.number(str(value))}世" if g[1] else zh.number(str(value)))
-        return f"{name} " + (f"the {en.ordinal(str(value))}" if g[1] else en.number(str(value)))
+            return name + " " + (f"{zh.number(roman)}世" if g[1] else zh.number(roman))
+        return f"{name} " + (f"the {en.ordinal(roman)}" if g[1] else en.number(roman))
     if kind == "context_digits":
         value = g[-1]
         spoken = en.digits(value) if lang == "en" else zh.digits(value, zh.PHONE_DIGITS)
@@ -266,26 +266,26 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             return zh.time(h, mi or "0", sec, half) + _keep_stop(m, text)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
     if kind == "year_range":
-        g = (g[0], g[2]) if g[1] != "/" or g[2] == str(int(g[0]) + 1) else (None, None)
-        if not g[0]:
+        if not g[0] or not g[2] or (g[1] == "/" and g[2] != str(int(g[0]) + 1)):
             return None  # 2023/2024 (a season) is a range; other years over a slash are not
-        if len(g[1]) == 2:  # 1960-80: the end is a later year of that century
-            if int(g[1]) <= int(g[0][2:]):
+        first, last = g[0], g[2]
+        if len(last) == 2:  # 1960-80: the end is a later year of that century
+            if int(last) <= int(first[2:]):
                 return None
             return (
-                f"{en.year(g[0])} to {en.number(g[1])}"
+                f"{en.year(first)} to {en.number(last)}"
                 if lang == "en"
-                else f"{zh.year(g[0])}至{zh.year(g[1])}"
+                else f"{zh.year(first)}至{zh.year(last)}"
             )
-        return en.year_range(g[0], g[1]) if lang == "en" else f"{zh.year(g[0])}至{zh.year(g[1])}"
+        return en.year_range(first, last) if lang == "en" else f"{zh.year(first)}至{zh.year(last)}"
     if kind == "phone":
         return r.phone(m.group(0))
     if kind == "version":
         prefix, dotted = (g[0], g[1]) if g[1] else (g[2], g[3])
-        day, month = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
+        day_re, month_re = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
         if not prefix and re.fullmatch(
-            rf"(?:1[1-9]|20)\d\d\.{month}\.{day}|{day}\.{month}\.(?:1[1-9]|20)\d\d|"
-            rf"{month}\.{day}\.(?:1[1-9]|20)\d\d",
+            rf"(?:1[1-9]|20)\d\d\.{month_re}\.{day_re}|{day_re}\.{month_re}\.(?:1[1-9]|20)\d\d|"
+            rf"{month_re}\.{day_re}\.(?:1[1-9]|20)\d\d",
             dotted,
         ):
             return None  # 2008.08.08, 01.10.2010: dates
@@ -377,8 +377,10 @@ def normalize(
         for kind, pattern in RULES:
             if (isinstance(kinds, (set, frozenset)) and kind not in kinds) or kind in skip:
                 continue
-            m = upcoming.get(kind, False)
-            if m is False or (m is not None and (m.start() < pos or (kind, m.start()) in declined)):
+            m = upcoming.get(kind)
+            if kind not in upcoming or (
+                m is not None and (m.start() < pos or (kind, m.start()) in declined)
+            ):
                 m = pattern.search(text, pos)
                 while m and (kind, m.start()) in declined:
                     m = pattern.search(text, m.start() + 1)
@@ -392,7 +394,7 @@ def normalize(
             "en"
             if kind == "abbreviation"
             else _context_language(
-                text, *(m.span(m.lastindex) if kind == "context_digits" else m.span()), default
+                text, *(m.span(m.lastindex or 0) if kind == "context_digits" else m.span()), default
             )
         )
         if callable(kinds) and not kinds(kind, span_lang, m):
