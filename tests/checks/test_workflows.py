@@ -115,6 +115,35 @@ def test_the_windows_build_runs_on_tags_and_packaging_pull_requests_unsigned():
     assert cert["if"] == "github.event_name != 'pull_request'"
 
 
+def test_a_release_tag_must_name_the_version_the_code_says():
+    """The build's tag step, run as the runner would: the code's version passes, another fails."""
+    import app
+
+    step = next(
+        s
+        for s in _load("windows.yml")["jobs"]["build"]["steps"]
+        if "refs/tags/v" in str(s.get("if", ""))
+    )
+    assert step["env"]["TAG"] == "${{ github.ref_name }}"
+    bash = shutil.which("bash")
+    assert bash, "bash runs the step on the runner and here"
+    script = step["run"].replace("python -c", f'"{sys.executable}" -c')
+
+    def run(tag: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [bash, "-c", script],
+            cwd=ROOT,
+            env={"TAG": tag, "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+        )
+
+    assert run(f"v{app.__version__}").returncode == 0
+    wrong = run("v99.0.0")
+    assert wrong.returncode == 1
+    assert f"says {app.__version__}" in wrong.stdout
+
+
 def test_ci_run_fails_on_each_lint_check():
     """.ci/run runs under `set -e`: each check is a plain command of the venv's, after the tests."""
     text = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
