@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.support.model import bench_model
+from bench.support.model import bench_model, child_json
 from bench.support.results import add_save_argument, emit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,27 +36,10 @@ HIGHER_IS_BETTER = {"tokens_per_s_b1", "tokens_per_s_b4"}
 
 
 def _measure(tree: Path, mode: str, model: str, tokens: int, device: str) -> dict:
-    out = subprocess.run(
-        [
-            sys.executable,
-            str(tree / "bench" / "decode.py"),
-            "--child",
-            mode,
-            "--model",
-            model,
-            "--tokens",
-            str(tokens),
-            "--device",
-            device,
-        ],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    script = str(tree / "bench" / "decode.py")
+    return child_json(
+        script, mode, "--model", model, "--tokens", str(tokens), "--device", device, cwd=tree
     )
-    if out.returncode != 0:
-        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _unpack(revision: str, target: Path) -> None:

@@ -32,11 +32,12 @@ def bench_synthesizer(folder: str | None, quick: bool):
     return synth, size
 
 
-def child_json(script: str, *args: str) -> dict:
+def child_json(script: str, *args: str, cwd=None) -> dict:
     """Run `script --child ...args` in a fresh process (offline) and return the JSON its last
     line printed, or {"error": its last line of stderr}."""
     out = subprocess.run(
         [sys.executable, script, "--child", *args],
+        cwd=cwd,
         capture_output=True,
         text=True,
         env={**os.environ, "HF_HUB_OFFLINE": "1"},
