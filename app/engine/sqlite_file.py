@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import sqlite3
 import time
+from collections.abc import Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -19,6 +20,17 @@ def connect(path: Path | str) -> sqlite3.Connection:
     con = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
     con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
     return con
+
+
+def select(columns: Sequence[str]) -> str:
+    """`a, b, c`: the column part of a SELECT from a table's one column list."""
+    return ", ".join(columns)
+
+
+def insert(table: str, columns: Sequence[str], verb: str = "INSERT") -> str:
+    """`INSERT INTO table (a, b) VALUES (:a, :b)`: values go by name (a dict or a named row)."""
+    named = ", ".join(f":{c}" for c in columns)
+    return f"{verb} INTO {table} ({select(columns)}) VALUES ({named})"
 
 
 def is_busy(exc: sqlite3.Error) -> bool:
@@ -69,11 +81,12 @@ class SqliteFile:
 
     @contextmanager
     def transaction(self):
-        """One change: all of it or none of it."""
+        """One change: all of it or none of it. Rows read inside it are named (sqlite3.Row)."""
         try:
             con = self.connect()
         except sqlite3.Error as exc:
             raise self._error(exc) from None
+        con.row_factory = sqlite3.Row
         try:
             con.execute("BEGIN IMMEDIATE")
             yield con
@@ -90,8 +103,17 @@ class SqliteFile:
             con.close()
 
     def rows(self, sql: str, params=()) -> list[tuple]:
+        """Plain tuples: for PRAGMAs and single values. A table's rows are read with named_rows."""
+        return self._fetch(sql, params, None)
+
+    def named_rows(self, sql: str, params=()) -> list[sqlite3.Row]:
+        """Rows whose fields are read by column name (`row["id"]`), never by position."""
+        return self._fetch(sql, params, sqlite3.Row)
+
+    def _fetch(self, sql: str, params, factory) -> list:
         try:
             with closing(self.connect()) as con:
+                con.row_factory = factory
                 return con.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise self._error(exc) from None

@@ -16,6 +16,7 @@ from pathlib import Path
 from app import paths
 from app.engine.errors import LibraryError
 from app.engine.library import notices, recovery
+from app.engine.library.migrate import import_legacy
 from app.engine.library.notices import Notice
 from app.engine.library.schema import migrate
 from app.engine.sqlite_file import SqliteFile, use_wal
@@ -50,8 +51,6 @@ class Library(SqliteFile):
                 ).format(folder=self.root, reason=exc.strerror or exc)
             ) from None
         if legacy_dir is not None:
-            from app.engine.library.migrate import import_legacy
-
             self.notices.extend(import_legacy(self, Path(legacy_dir)))
         for notice in self.notices:
             log.warning("%s", notice.message)

@@ -15,22 +15,15 @@ from app.engine.audio.wav import write_wav
 from app.engine.errors import RecordError
 from app.engine.library.db import Library, as_library
 from app.engine.library.records import HistoryRecord, parse
+from app.engine.library.schema import HISTORY_COLUMNS
 from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
+from app.engine.sqlite_file import insert, select
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.history")
 
 MAX_ENTRIES = 200  # older results (and their WAVs) are dropped beyond this
-_COLUMNS = (
-    "text",
-    "request",
-    "duration",
-    "created",
-    "device",
-    "synth_seconds",
-    "test_model",
-    "speaker",
-)
+SELECT_ROWS = f"SELECT id, {select(HISTORY_COLUMNS)} FROM history"
 
 
 @dataclass
@@ -69,8 +62,9 @@ class HistoryStore:
     def notices(self):
         return self.library.notices
 
-    def _entry(self, row: tuple) -> HistoryEntry:
-        data = dict(zip(_COLUMNS, row[1:]))
+    def _entry(self, row_id: int, row) -> HistoryEntry:
+        """The entry of a row (by column name: a named row or a dict of the values written)."""
+        data = {c: row[c] for c in HISTORY_COLUMNS}
         try:
             data["request"] = (
                 json.loads(data["request"]) if isinstance(data["request"], str) else None
@@ -82,44 +76,39 @@ class HistoryStore:
         record = parse(
             HistoryRecord,
             data,
-            _("{file} (history row {row})").format(file=self.library.path, row=row[0]),
+            _("{file} (history row {row})").format(file=self.library.path, row=row_id),
         )
-        return HistoryEntry(id=str(row[0]), **record.model_dump())
+        return HistoryEntry(id=str(row_id), **record.model_dump())
 
     def entries(self) -> list[HistoryEntry]:
         """Newest first; rows that do not fit or whose WAV has gone are skipped."""
         out = []
-        rows = self.library.rows(f"SELECT id, {', '.join(_COLUMNS)} FROM history ORDER BY id DESC")
-        for row in rows:
+        for row in self.library.named_rows(f"{SELECT_ROWS} ORDER BY id DESC"):
             try:
-                entry = self._entry(row)
+                entry = self._entry(row["id"], row)
             except RecordError as exc:
                 log.warning("%s", exc)
                 continue
-            if self.library.audio_path(row[0]).is_file():
+            if self.library.audio_path(row["id"]).is_file():
                 out.append(entry)
         return out
 
     def add(self, request: SynthesisRequest, result: SynthesisResult) -> HistoryEntry:
         """Store a result; raises OutputError or LibraryError (with a sentence) when it cannot."""
-        values = (
-            request.text,
-            json.dumps(dataclasses.asdict(request), ensure_ascii=False),
-            round(result.duration, 3),
-            datetime.now().isoformat(timespec="seconds"),
-            result.device,
-            round(result.synth_seconds, 3),
-            int(bool(result.test_model)),
-            result.speaker or "",
-        )
+        values = {
+            "text": request.text,
+            "request": json.dumps(dataclasses.asdict(request), ensure_ascii=False),
+            "duration": round(result.duration, 3),
+            "created": datetime.now().isoformat(timespec="seconds"),
+            "device": result.device,
+            "synth_seconds": round(result.synth_seconds, 3),
+            "test_model": int(bool(result.test_model)),
+            "speaker": result.speaker or "",
+        }
         pruned: list[int] = []
         self.library.audio_dir.mkdir(parents=True, exist_ok=True)
         with self.library.transaction() as con:
-            row_id = con.execute(
-                f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
-                f"({', '.join('?' * len(_COLUMNS))})",
-                values,
-            ).lastrowid
+            row_id = con.execute(insert("history", HISTORY_COLUMNS), values).lastrowid
             # Written inside the transaction: if the WAV fails, the row is rolled back.
             write_wav(
                 self.library.audio_path(row_id),
@@ -128,7 +117,7 @@ class HistoryStore:
                 follow_links=False,
             )
             pruned = [
-                r[0]
+                r["id"]
                 for r in con.execute(
                     "SELECT id FROM history ORDER BY id DESC LIMIT -1 OFFSET ?", (MAX_ENTRIES,)
                 )
@@ -136,7 +125,7 @@ class HistoryStore:
             con.executemany("DELETE FROM history WHERE id = ?", [(i,) for i in pruned])
         for old in pruned:
             self.library.audio_path(old).unlink(missing_ok=True)
-        return self._entry((row_id, *values))
+        return self._entry(row_id, values)
 
     @staticmethod
     def _row_id(entry_id) -> int | None:
@@ -158,13 +147,11 @@ class HistoryStore:
         row_id = self._row_id(entry_id)
         if row_id is None:
             return None
-        rows = self.library.rows(
-            f"SELECT id, {', '.join(_COLUMNS)} FROM history WHERE id = ?", (row_id,)
-        )
+        rows = self.library.named_rows(f"{SELECT_ROWS} WHERE id = ?", (row_id,))
         if not rows or not self.library.audio_path(row_id).is_file():
             return None
         try:
-            return self._entry(rows[0])
+            return self._entry(row_id, rows[0])
         except RecordError:
             return None
 

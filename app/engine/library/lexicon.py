@@ -15,6 +15,8 @@ from pathlib import Path
 from app.engine.errors import RecordError
 from app.engine.library.db import Library, as_library
 from app.engine.library.records import LexiconEntry, parse
+from app.engine.library.schema import LEXICON_COLUMNS
+from app.engine.sqlite_file import insert, select
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.lexicon")
@@ -24,11 +26,11 @@ class PronunciationDictionary:
     def __init__(self, library: Library | Path | str | None = None):
         self.library = as_library(library)
         self.entries: dict[str, str] = {}
-        for word, replacement in self.library.rows("SELECT word, replacement FROM lexicon"):
+        for row in self.library.named_rows(f"SELECT {select(LEXICON_COLUMNS)} FROM lexicon"):
             try:
                 entry = parse(
                     LexiconEntry,
-                    {"word": word, "replacement": replacement},
+                    {c: row[c] for c in LEXICON_COLUMNS},
                     _("{file} (pronunciation)").format(file=self.library.path),
                 )
             except RecordError as exc:
@@ -51,9 +53,9 @@ class PronunciationDictionary:
         with self.library.transaction() as con:
             con.executemany("DELETE FROM lexicon WHERE word = ?", [(w,) for w in removed])
             con.executemany(
-                "INSERT INTO lexicon (word, replacement) VALUES (?, ?) ON CONFLICT(word) "
-                "DO UPDATE SET replacement = excluded.replacement",
-                changed,
+                insert("lexicon", LEXICON_COLUMNS)
+                + " ON CONFLICT(word) DO UPDATE SET replacement = excluded.replacement",
+                [{"word": w, "replacement": r} for w, r in changed],
             )
         self.entries = current
         self._saved = dict(current)

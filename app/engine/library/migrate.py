@@ -8,21 +8,23 @@ WAVs are taken only when their stored name is a plain file name inside the old h
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
 import re
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
+from typing import Any, Protocol
 
 from app.engine.errors import RecordError, UnreadableFileError
 from app.engine.library import notices
-from app.engine.library.db import Library
-from app.engine.library.history import _COLUMNS
 from app.engine.library.notices import WHOLE_FILE, Notice, NoticeKind
-from app.engine.library.records import HistoryRecord, LexiconEntry, parse
-from app.engine.library.voices import FIELDS, voice_from_record
+from app.engine.library.records import HistoryRecord, LexiconEntry, parse, voice_from_record
+from app.engine.library.schema import HISTORY_COLUMNS, LEXICON_COLUMNS, VOICE_COLUMNS
 from app.engine.safe_read import read_json_capped
+from app.engine.sqlite_file import insert
 from app.i18n import _, join_sentences
 
 log = logging.getLogger("chattts_studio.library")
@@ -31,6 +33,17 @@ MAX_INDEX_BYTES = 64 * 1024 * 1024
 MAX_VOICE_BYTES = 4 * 1024 * 1024
 MAX_VOICE_FILES = 10_000
 _WAV_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,120}\.wav")
+
+
+class Target(Protocol):
+    """The library the files are imported into (db.Library, which runs the import while it
+    opens: the import is given it rather than importing it)."""
+
+    audio_dir: Path
+
+    def transaction(self) -> AbstractContextManager[Any]: ...
+
+    def audio_path(self, row_id: int) -> Path: ...
 
 
 def _stamp() -> str:
@@ -75,7 +88,7 @@ def _legacy_wav(folder: Path, name) -> Path | None:
     return candidate
 
 
-def _import_history(lib: Library, folder: Path) -> list[Notice]:
+def _import_history(lib: Target, folder: Path) -> list[Notice]:
     index = folder / "index.json"
     if not index.is_file():
         return []
@@ -109,11 +122,7 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
             data = record.model_dump()
             data["request"] = json.dumps(data["request"], ensure_ascii=False)
             data["test_model"] = int(data["test_model"])
-            row_id = con.execute(
-                f"INSERT INTO history ({', '.join(_COLUMNS)}) VALUES "
-                f"({', '.join('?' * len(_COLUMNS))})",
-                tuple(data[c] for c in _COLUMNS),
-            ).lastrowid
+            row_id = con.execute(insert("history", HISTORY_COLUMNS), data).lastrowid
             moves.append((wav, row_id))
     lib.audio_dir.mkdir(parents=True, exist_ok=True)
     for wav, row_id in moves:
@@ -127,7 +136,7 @@ def _import_history(lib: Library, folder: Path) -> list[Notice]:
     return out
 
 
-def _import_voices(lib: Library, folder: Path) -> list[Notice]:
+def _import_voices(lib: Target, folder: Path) -> list[Notice]:
     if not folder.is_dir():
         return []
     out: list[Notice] = []
@@ -144,9 +153,8 @@ def _import_voices(lib: Library, folder: Path) -> list[Notice]:
         if not _claim(con, "voices/"):
             return []
         con.executemany(
-            f"INSERT OR IGNORE INTO voices ({', '.join(FIELDS)}) VALUES "
-            f"({', '.join('?' * len(FIELDS))})",
-            [tuple(getattr(v, k) for k in FIELDS) for v in voices],
+            insert("voices", VOICE_COLUMNS, "INSERT OR IGNORE"),
+            [dataclasses.asdict(v) for v in voices],
         )
     renamed = _rename(folder, "imported")
     if renamed:
@@ -154,7 +162,7 @@ def _import_voices(lib: Library, folder: Path) -> list[Notice]:
     return out
 
 
-def _import_lexicon(lib: Library, path: Path) -> list[Notice]:
+def _import_lexicon(lib: Target, path: Path) -> list[Notice]:
     if not path.is_file():
         return []
     out: list[Notice] = []
@@ -172,7 +180,7 @@ def _import_lexicon(lib: Library, path: Path) -> list[Notice]:
             entry = parse(
                 LexiconEntry, {"word": word.strip(), "replacement": replacement}, str(path)
             )
-            entries.append((entry.word, entry.replacement))
+            entries.append(entry.model_dump())
         except RecordError:
             out.append(notices.skipped(str(path), str(word)[:40]))
     if not isinstance(raw, dict):
@@ -180,14 +188,14 @@ def _import_lexicon(lib: Library, path: Path) -> list[Notice]:
     with lib.transaction() as con:
         if not _claim(con, "pronunciations.json"):
             return []
-        con.executemany("INSERT OR IGNORE INTO lexicon (word, replacement) VALUES (?, ?)", entries)
+        con.executemany(insert("lexicon", LEXICON_COLUMNS, "INSERT OR IGNORE"), entries)
     renamed = _rename(path, "imported")
     if renamed:
         out.append(notices.imported(str(path), str(renamed)))
     return out
 
 
-def import_legacy(lib: Library, data_dir: Path) -> list[Notice]:
+def import_legacy(lib: Target, data_dir: Path) -> list[Notice]:
     """Import whatever earlier versions left in `data_dir`; the notices to show the user."""
     out: list[Notice] = []
     out += _import_history(lib, data_dir / "history")

@@ -6,6 +6,8 @@ file and the field; nothing here ever raises anything but `RecordError`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -76,3 +78,32 @@ def parse(model: type[_Strict], data: Any, where: str):
             ),
             field,
         ) from None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class Voice:
+    name: str
+    speaker: str  # base16384 speaker embedding ("" for a reference-only voice)
+    seed: int | None = None
+    notes: str = ""
+    created: str = field(default_factory=_now)
+    reference: str | None = None  # audio codes of a reference recording (ChatTTS spk_smp)
+    reference_text: str | None = None  # what is said in that recording
+
+
+def voice_from_record(data, where: str) -> Voice:
+    """A Voice from untrusted data; RecordError naming `where` and the field if it does not fit."""
+    record = parse(VoiceRecord, data, where)
+    if not (record.speaker or record.reference):
+        raise RecordError(
+            _(
+                "{where}: the field '{field}' is empty and there is no reference; the record was "
+                "skipped."
+            ).format(where=where, field="speaker"),
+            "speaker",
+        )
+    return Voice(**record.model_dump())

@@ -29,6 +29,21 @@ MIGRATIONS: dict[int, list[str]] = {
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
+# The columns each table's rows are written and read by (the row id apart), in the order above:
+# every reader and writer of a table takes its list from here.
+HISTORY_COLUMNS = (
+    "text",
+    "request",
+    "duration",
+    "created",
+    "device",
+    "synth_seconds",
+    "test_model",
+    "speaker",
+)
+VOICE_COLUMNS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")
+LEXICON_COLUMNS = ("word", "replacement")
+
 
 def migrate(con: sqlite3.Connection, path) -> int:
     """Bring the database up to SCHEMA_VERSION; returns the version it had."""

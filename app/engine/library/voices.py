@@ -3,48 +3,20 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
 from app.engine.errors import RecordError, VoiceError
 from app.engine.library.db import Library, as_library
-from app.engine.library.records import VoiceRecord, parse
+from app.engine.library.records import Voice, voice_from_record
+from app.engine.library.schema import VOICE_COLUMNS
+from app.engine.sqlite_file import insert, select
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.voices")
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-@dataclass
-class Voice:
-    name: str
-    speaker: str  # base16384 speaker embedding ("" for a reference-only voice)
-    seed: int | None = None
-    notes: str = ""
-    created: str = field(default_factory=_now)
-    reference: str | None = None  # audio codes of a reference recording (ChatTTS spk_smp)
-    reference_text: str | None = None  # what is said in that recording
-
-
-FIELDS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")
-
-
-def voice_from_record(data, where: str) -> Voice:
-    """A Voice from untrusted data; RecordError naming `where` and the field if it does not fit."""
-    record = parse(VoiceRecord, data, where)
-    if not (record.speaker or record.reference):
-        raise RecordError(
-            _(
-                "{where}: the field '{field}' is empty and there is no reference; the record was "
-                "skipped."
-            ).format(where=where, field="speaker"),
-            "speaker",
-        )
-    return Voice(**record.model_dump())
+def _values(voice: Voice) -> dict:
+    return {c: getattr(voice, c) for c in VOICE_COLUMNS}
 
 
 class VoiceLibrary:
@@ -53,12 +25,12 @@ class VoiceLibrary:
 
     def list(self) -> list[Voice]:
         voices = []
-        for row in self.library.rows(f"SELECT id, {', '.join(FIELDS)} FROM voices"):
+        for row in self.library.named_rows(f"SELECT id, {select(VOICE_COLUMNS)} FROM voices"):
             try:
                 voices.append(
                     voice_from_record(
-                        dict(zip(FIELDS, row[1:])),
-                        _("{file} (voice row {row})").format(file=self.library.path, row=row[0]),
+                        {c: row[c] for c in VOICE_COLUMNS},
+                        _("{file} (voice row {row})").format(file=self.library.path, row=row["id"]),
                     )
                 )
             except RecordError as exc:
@@ -74,7 +46,7 @@ class VoiceLibrary:
             raise VoiceError(_("Give the voice a name before saving it."))
         voice.name = name
         try:
-            voice_from_record({k: getattr(voice, k) for k in FIELDS}, f"voice '{name[:80]}'")
+            voice_from_record(_values(voice), f"voice '{name[:80]}'")
         except RecordError as exc:
             raise VoiceError(
                 _("The voice '{name}' cannot be saved: its field '{field}' is not valid.").format(
@@ -83,10 +55,10 @@ class VoiceLibrary:
             ) from None
         with self.library.transaction() as con:
             con.execute(
-                f"INSERT INTO voices ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))}) "
-                "ON CONFLICT(name) DO UPDATE SET "
-                + ", ".join(f"{k} = excluded.{k}" for k in FIELDS if k != "name"),
-                tuple(getattr(voice, k) for k in FIELDS),
+                insert("voices", VOICE_COLUMNS)
+                + " ON CONFLICT(name) DO UPDATE SET "
+                + ", ".join(f"{k} = excluded.{k}" for k in VOICE_COLUMNS if k != "name"),
+                _values(voice),
             )
         return voice
 
