@@ -126,7 +126,7 @@ def create_file(path: Path, document: SourceDocument, seed: int, speaker: str | 
             schema.initialize(con)
             _fill(con, document, seed, speaker)
             con.execute("PRAGMA journal_mode=WAL")
-        _link(tmp, path)
+        link_into_place(tmp, path)
     except sqlite3.Error as exc:
         raise ProjectError(
             _(
@@ -138,7 +138,7 @@ def create_file(path: Path, document: SourceDocument, seed: int, speaker: str | 
             leftover.unlink(missing_ok=True)
 
 
-def _link(tmp: Path, path: Path) -> None:
+def link_into_place(tmp: Path, path: Path) -> None:
     """Put the finished file in place without ever replacing one that appeared meanwhile."""
     try:
         os.link(tmp, path)

@@ -1,16 +1,18 @@
-"""The changes a user or the renderer makes to a project, each one transaction."""
+"""The changes a user or the renderer makes to a project, each one transaction. A Project holds
+one Edits, given the project file's store, the project's seed and its set of damaged takes."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from app.engine.library.records import MAX_REFERENCE, MAX_SPEAKER
 from app.engine.request import SEED_MAX, SPEED_RANGE
+from app.engine.sqlite_file import insert, select
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project.errors import ProjectError
@@ -23,6 +25,7 @@ from app.narration.project.records import (
     Take,
     sentence_seed,
 )
+from app.narration.project.schema import LEXICON_COLUMNS, VOICE_COLUMNS
 from app.narration.project.store import Store
 
 MAX_VOICES = 1_000
@@ -41,17 +44,20 @@ def _now() -> str:
 
 
 class Edits:
-    if TYPE_CHECKING:  # provided by Project, the class this mixin is part of
-        store: Store
-        seed: int
-        _bad_takes: set[int]
+    def __init__(self, store: Store, seed: int, bad_takes: set[int]):
+        """`seed`: the project's, which regenerated sentences derive theirs from; `bad_takes`:
+        the project's set of takes that cannot be played (shared: the project adds to it)."""
+        self.store = store
+        self.seed = seed
+        self.bad_takes = bad_takes
 
-        @property
-        def path(self) -> Path: ...
+    @property
+    def path(self) -> Path:
+        return self.store.path
 
-    def _row(self, con, sentence_id: int) -> tuple:
+    def _row(self, con, sentence_id: int) -> sqlite3.Row:
         row = con.execute(
-            "SELECT locked, chapter_id, idx, generation, seed FROM sentences WHERE id = ?",
+            "SELECT locked, chapter_id, idx, generation FROM sentences WHERE id = ?",
             (sentence_id,),
         ).fetchone()
         if row is None:
@@ -60,9 +66,9 @@ class Edits:
             )
         return row
 
-    def _unlocked(self, con, sentence_id: int) -> tuple:
+    def _unlocked(self, con, sentence_id: int) -> sqlite3.Row:
         row = self._row(con, sentence_id)
-        if row[0]:
+        if row["locked"]:
             raise ProjectError(_("The sentence is locked; unlock it to change it."))
         return row
 
@@ -93,7 +99,7 @@ class Edits:
             ) from None
         created, worker = _now(), (worker or None) and str(worker)[:MAX_WORKER]
         with self.store.transaction() as con:
-            chapter_id = self._row(con, sentence_id)[1]
+            chapter_id = self._row(con, sentence_id)["chapter_id"]
             take_id = con.execute(
                 "INSERT INTO takes (sentence_id, seed, samples, created, worker, audio) VALUES (?, ?, ?, ?, ?, ?)",
                 (sentence_id, seed, len(samples), created, worker, blob),
@@ -110,7 +116,7 @@ class Edits:
         )
 
     def choose_take(self, sentence_id: int, take_id: int) -> None:
-        if take_id in self._bad_takes:
+        if take_id in self.bad_takes:
             raise ProjectError(
                 _("That take is damaged; choose another or regenerate the sentence.")
             )
@@ -149,10 +155,11 @@ class Edits:
         """A new seed (derived from the project's seed, the place and how many times it was
         regenerated) and pending again; the chosen take stays until the new one comes."""
         with self.store.transaction() as con:
-            _locked, chapter_id, idx, generation, _seed = self._unlocked(con, sentence_id)
+            row = self._unlocked(con, sentence_id)
+            chapter_id, idx, generation = row["chapter_id"], row["idx"], row["generation"]
             c_idx = con.execute("SELECT idx FROM chapters WHERE id = ?", (chapter_id,)).fetchone()
             generation = (generation if type(generation) is int else 0) + 1
-            seed = sentence_seed(self.seed, c_idx[0] if c_idx else chapter_id, idx, generation)
+            seed = sentence_seed(self.seed, c_idx["idx"] if c_idx else chapter_id, idx, generation)
             con.execute(
                 "UPDATE sentences SET seed = ?, generation = ?, status = 'pending', error = NULL "
                 "WHERE id = ?",
@@ -224,9 +231,10 @@ class Edits:
     # -- voices and lexicon ------------------------------------------------------------------------
     def voices(self) -> dict[str, Voice]:
         out = {}
-        for name, seed, speaker in self.store.rows(
-            f"SELECT name, seed, speaker FROM voices LIMIT {MAX_VOICES}"
+        for row in self.store.named_rows(
+            f"SELECT {select(VOICE_COLUMNS)} FROM voices LIMIT {MAX_VOICES}"
         ):
+            name, seed, speaker = row["name"], row["seed"], row["speaker"]
             if (
                 isinstance(name, str)
                 and 0 < len(name) <= MAX_NAME
@@ -254,16 +262,17 @@ class Edits:
                 con.execute("DELETE FROM voices WHERE name = ?", (name,))
             else:
                 con.execute(
-                    "INSERT OR REPLACE INTO voices (name, seed, speaker) VALUES (?, ?, ?)",
-                    (name, seed, speaker or None),
+                    insert("voices", VOICE_COLUMNS, "INSERT OR REPLACE"),
+                    {"name": name, "seed": seed, "speaker": speaker or None},
                 )
 
     def lexicon(self) -> dict[str, str]:
+        rows = self.store.named_rows(
+            f"SELECT {select(LEXICON_COLUMNS)} FROM lexicon LIMIT {MAX_LEXICON}"
+        )
         return {
             w: r
-            for w, r in self.store.rows(
-                f"SELECT word, replacement FROM lexicon LIMIT {MAX_LEXICON}"
-            )
+            for w, r in ((row["word"], row["replacement"]) for row in rows)
             if isinstance(w, str)
             and isinstance(r, str)
             and 0 < len(w) <= MAX_WORD
@@ -291,6 +300,6 @@ class Edits:
                 con.execute("DELETE FROM lexicon WHERE word = ?", (word,))
             else:
                 con.execute(
-                    "INSERT OR REPLACE INTO lexicon (word, replacement) VALUES (?, ?)",
-                    (word, replacement),
+                    insert("lexicon", LEXICON_COLUMNS, "INSERT OR REPLACE"),
+                    {"word": word, "replacement": replacement},
                 )

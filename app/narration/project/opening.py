@@ -9,22 +9,18 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from app.engine.sqlite_file import connect, is_busy, use_wal
+from app.engine.sqlite_file import connect, is_busy, select, use_wal
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import schema
 from app.narration.project.errors import ProjectError
-from app.narration.project.records import (
-    CHAPTER_COLUMNS,
-    SENTENCE_COLUMNS,
-    TAKE_COLUMNS,
-    bad_sentence_field,
-    chapter_from_row,
-    take_from_row,
-)
+from app.narration.project.places import where
+from app.narration.project.records import bad_sentence_field, chapter_from_row, take_from_row
+from app.narration.project.salvage import salvage
+from app.narration.project.schema import CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS
+from app.narration.project.tables import MAX_ROWS
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-MAX_ROWS = 500_000
 
 
 def not_a_project(path: Path) -> ProjectError:
@@ -34,16 +30,6 @@ def not_a_project(path: Path) -> ProjectError:
             "file, or make a new project from a book or script."
         ).format(file=path)
     )
-
-
-def where(chapter_titles: dict, chapter_id, index) -> str:
-    """How a notice names a sentence: its chapter and its number, as the window shows them."""
-    if chapter_id in chapter_titles and type(index) is int:
-        number, title = chapter_titles[chapter_id]
-        return _("Chapter {chapter} ('{title}'), sentence {sentence}").format(
-            chapter=number, title=title[:60], sentence=index + 1
-        )
-    return _("A sentence of an unknown chapter")
 
 
 def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
@@ -91,17 +77,22 @@ def open_file(path: Path) -> tuple[Path, list[str], set[int]]:
             ) from None
     except sqlite3.DatabaseError:
         pass
-    from app.narration.project.salvage import salvage
-
-    return salvage(path)
+    copy, lost = salvage(path)
+    opened, notices, bad_takes = open_file(copy)
+    damaged = _(
+        "The project {file} is damaged: what could be read was copied to {copy}, which is open now; "
+        "the damaged file was left as it was."
+    ).format(file=path, copy=copy)
+    return opened, [damaged, *lost, *notices], bad_takes
 
 
 def survey(con: sqlite3.Connection) -> tuple[list[str], set[int]]:
     """Check every row and each take's header (a few bytes each); say what is not usable."""
     notices: list[str] = []
+    con.row_factory = sqlite3.Row
     chapters: dict[int, tuple[int, str]] = {}  # id: (number from 1, title)
     for row in con.execute(
-        f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT {MAX_ROWS}"
+        f"SELECT {select(CHAPTER_COLUMNS)} FROM chapters ORDER BY idx, id LIMIT {MAX_ROWS}"
     ):
         chapter = chapter_from_row(row)
         if chapter is None:
@@ -115,9 +106,10 @@ def survey(con: sqlite3.Connection) -> tuple[list[str], set[int]]:
             chapters[chapter.id] = (len(chapters) + 1, chapter.title)
     chosen: dict[int, str] = {}
     for row in con.execute(
-        f"SELECT {SENTENCE_COLUMNS} FROM sentences ORDER BY chapter_id, idx LIMIT {MAX_ROWS}"
+        f"SELECT {select(SENTENCE_COLUMNS)} FROM sentences ORDER BY chapter_id, idx "
+        f"LIMIT {MAX_ROWS}"
     ):
-        place = where(chapters, row[1], row[2])
+        place = where(chapters, row["chapter_id"], row["idx"])
         field = bad_sentence_field(row)
         if field is not None:
             notices.append(
@@ -125,23 +117,26 @@ def survey(con: sqlite3.Connection) -> tuple[list[str], set[int]]:
                     where=place, field=field
                 )
             )
-        elif row[1] not in chapters:
+        elif row["chapter_id"] not in chapters:
             notices.append(_("A sentence belongs to no chapter of the project; it was left out."))
-        elif row[12] is not None:
-            chosen[row[12]] = place
+        elif row["take_id"] is not None:
+            chosen[row["take_id"]] = place
     bad_takes: set[int] = set()
-    for row in con.execute(f"SELECT {TAKE_COLUMNS} FROM takes ORDER BY id LIMIT {MAX_ROWS}"):
+    for row in con.execute(
+        f"SELECT {select(TAKE_COLUMNS)} FROM takes ORDER BY id LIMIT {MAX_ROWS}"
+    ):
         take = take_from_row(row, takes_audio.SAMPLE_RATE)
+        take_id = row["id"]
         if take is None or not _blob_header_ok(
             con, take.id, round(take.duration * takes_audio.SAMPLE_RATE)
         ):
-            if type(row[0]) is int:
-                bad_takes.add(row[0])
-                if row[0] in chosen:
+            if type(take_id) is int:
+                bad_takes.add(take_id)
+                if take_id in chosen:
                     notices.append(
                         _(
                             "{where}: its audio is damaged; the sentence will be rendered again."
-                        ).format(where=chosen[row[0]])
+                        ).format(where=chosen[take_id])
                     )
     return notices, bad_takes
 

@@ -19,16 +19,14 @@ import numpy as np
 from pydantic import ValidationError
 
 from app.engine.request import DEFAULT_SEED, SEED_MAX
+from app.engine.sqlite_file import select
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import opening
 from app.narration.project.creating import create_file
-from app.narration.project.edits import Edits
+from app.narration.project.edits import Edits, Voice
 from app.narration.project.errors import ProjectError
 from app.narration.project.records import (
-    CHAPTER_COLUMNS,
-    SENTENCE_COLUMNS,
-    TAKE_COLUMNS,
     Chapter,
     Sentence,
     SentenceStatus,
@@ -37,6 +35,7 @@ from app.narration.project.records import (
     sentence_from_row,
     take_from_row,
 )
+from app.narration.project.schema import CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS
 from app.narration.project.settings import ExportSettings, read_settings
 from app.narration.project.store import Store
 from app.narration.rendered import RenderedChapter, RenderedSentence
@@ -45,17 +44,17 @@ from app.narration.source import SourceDocument
 SAMPLE_RATE = takes_audio.SAMPLE_RATE
 
 
-class Project(Edits):
+class Project:
     def __init__(self, path: Path, notices: list[str], bad_takes: set[int]):
         """Use Project.create or Project.open."""
         self.store = Store(path)
         self.notices: list[str] = notices
         self._bad_takes = bad_takes
-        meta = dict(
-            r
-            for r in self.store.rows("SELECT key, value FROM meta LIMIT 100")
-            if isinstance(r[1], str) and len(r[1]) <= 70_000
-        )
+        meta = {
+            r["key"]: r["value"]
+            for r in self.store.named_rows("SELECT key, value FROM meta LIMIT 100")
+            if isinstance(r["value"], str) and len(r["value"]) <= 70_000
+        }
         self.title: str = meta.get("title", "")[:1000]
         self.author: str = meta.get("author", "")[:1000]  # a project from before it: ""
         self.kind: str = meta.get("kind", "text")[:32]
@@ -63,6 +62,7 @@ class Project(Edits):
         self.seed: int = int(seed) if seed.isdigit() and int(seed) <= SEED_MAX else DEFAULT_SEED
         self.speaker: str | None = meta.get("speaker") or None
         self.notices.extend(read_settings(meta.get("settings"))[1])
+        self._edits = Edits(self.store, self.seed, self._bad_takes)
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -95,8 +95,8 @@ class Project(Edits):
 
     # -- reading -----------------------------------------------------------------------------
     def chapters(self) -> list[Chapter]:
-        rows = self.store.rows(
-            f"SELECT {CHAPTER_COLUMNS} FROM chapters ORDER BY idx, id LIMIT 20000"
+        rows = self.store.named_rows(
+            f"SELECT {select(CHAPTER_COLUMNS)} FROM chapters ORDER BY idx, id LIMIT 20000"
         )
         return [c for c in map(chapter_from_row, rows) if c is not None]
 
@@ -108,10 +108,11 @@ class Project(Edits):
             _("That chapter is no longer in the project {file}.").format(file=self.path)
         )
 
-    def _durations(self, con_rows) -> dict[int, float]:
+    def _durations(self, rows) -> dict[int, float]:
+        """Take id -> seconds, from named rows of `id` and `samples`."""
         return {
             tid: samples / SAMPLE_RATE
-            for tid, samples in con_rows
+            for tid, samples in ((r["id"], r["samples"]) for r in rows)
             if type(tid) is int
             and type(samples) is int
             and 0 <= samples <= 600 * SAMPLE_RATE
@@ -122,14 +123,14 @@ class Project(Edits):
         where, params = (
             ("WHERE chapter_id = ?", (chapter_id,)) if chapter_id is not None else ("", ())
         )
-        rows = self.store.rows(
-            f"SELECT {SENTENCE_COLUMNS} FROM sentences {where} "
+        rows = self.store.named_rows(
+            f"SELECT {select(SENTENCE_COLUMNS)} FROM sentences {where} "
             "ORDER BY chapter_id, idx, id LIMIT 500000",
             params,
         )
         durations = self._durations(
-            self.store.rows(
-                f"SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id {where.replace('chapter_id', 's.chapter_id')}",
+            self.store.named_rows(
+                f"SELECT t.id AS id, t.samples AS samples FROM takes t JOIN sentences s ON s.take_id = t.id {where.replace('chapter_id', 's.chapter_id')}",
                 params,
             )
         )
@@ -141,12 +142,12 @@ class Project(Edits):
         return found
 
     def sentence(self, sentence_id: int) -> Sentence:
-        rows = self.store.rows(
-            f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE id = ?", (sentence_id,)
+        rows = self.store.named_rows(
+            f"SELECT {select(SENTENCE_COLUMNS)} FROM sentences WHERE id = ?", (sentence_id,)
         )
         durations = self._durations(
-            self.store.rows(
-                "SELECT t.id, t.samples FROM takes t JOIN sentences s ON s.take_id = t.id WHERE s.id = ?",
+            self.store.named_rows(
+                "SELECT t.id AS id, t.samples AS samples FROM takes t JOIN sentences s ON s.take_id = t.id WHERE s.id = ?",
                 (sentence_id,),
             )
         )
@@ -164,8 +165,8 @@ class Project(Edits):
         return [s for s in self.sentences(chapter_id) if s.status in wanted]
 
     def takes(self, sentence_id: int) -> list[Take]:
-        rows = self.store.rows(
-            f"SELECT {TAKE_COLUMNS} FROM takes WHERE sentence_id = ? ORDER BY id LIMIT 10000",
+        rows = self.store.named_rows(
+            f"SELECT {select(TAKE_COLUMNS)} FROM takes WHERE sentence_id = ? ORDER BY id LIMIT 10000",
             (sentence_id,),
         )
         return [
@@ -176,12 +177,14 @@ class Project(Edits):
 
     def take_audio(self, take_id: int) -> np.ndarray:
         """The take's samples: float32, mono, 24 kHz."""
-        rows = self.store.rows("SELECT samples, length(audio) FROM takes WHERE id = ?", (take_id,))
+        rows = self.store.named_rows(
+            "SELECT samples, length(audio) AS size FROM takes WHERE id = ?", (take_id,)
+        )
         if not rows:
             raise ProjectError(
                 _("That take is no longer in the project {file}.").format(file=self.path)
             )
-        samples, size = rows[0]
+        samples, size = rows[0]["samples"], rows[0]["size"]
         try:
             if (
                 take_id in self._bad_takes
@@ -189,8 +192,8 @@ class Project(Edits):
                 or size > takes_audio.MAX_TAKE_BYTES
             ):
                 raise takes_audio.TakeAudioError("unusable")
-            blob = self.store.rows("SELECT audio FROM takes WHERE id = ?", (take_id,))[0][0]
-            return takes_audio.decode(blob, samples if type(samples) is int else -1)
+            blob = self.store.named_rows("SELECT audio FROM takes WHERE id = ?", (take_id,))[0]
+            return takes_audio.decode(blob["audio"], samples if type(samples) is int else -1)
         except takes_audio.TakeAudioError:
             self._bad_takes.add(take_id)
             raise ProjectError(
@@ -233,8 +236,8 @@ class Project(Edits):
     def settings(self) -> ExportSettings:
         """The export settings; a stored field that is not valid reads as its default (the
         notices at opening said which)."""
-        rows = self.store.rows("SELECT value FROM meta WHERE key = 'settings'")
-        return read_settings(rows[0][0] if rows else None)[0]
+        rows = self.store.named_rows("SELECT value FROM meta WHERE key = 'settings'")
+        return read_settings(rows[0]["value"] if rows else None)[0]
 
     def save_settings(self, settings: ExportSettings | None = None, **changes) -> ExportSettings:
         """Store the settings (or the current ones with `changes`); ProjectError if a value is
@@ -255,3 +258,50 @@ class Project(Edits):
                 (json.dumps(new.model_dump(mode="json")),),
             )
         return new
+
+    # -- changes (edits.py) ----------------------------------------------------------------------
+    def add_take(
+        self,
+        sentence_id: int,
+        audio: np.ndarray,
+        seed: int,
+        worker: str | None = None,
+        choose: bool = True,
+        chapter_reference: tuple | None = None,
+    ) -> Take:
+        return self._edits.add_take(sentence_id, audio, seed, worker, choose, chapter_reference)
+
+    def choose_take(self, sentence_id: int, take_id: int) -> None:
+        self._edits.choose_take(sentence_id, take_id)
+
+    def edit_text(self, sentence_id: int, text: str) -> None:
+        self._edits.edit_text(sentence_id, text)
+
+    def regenerate(self, sentence_id: int) -> int:
+        return self._edits.regenerate(sentence_id)
+
+    def set_locked(self, sentence_id: int, locked: bool) -> None:
+        self._edits.set_locked(sentence_id, locked)
+
+    def set_speed(self, sentence_id: int, speed: int) -> None:
+        self._edits.set_speed(sentence_id, speed)
+
+    def mark_failed(self, sentence_id: int, message: str) -> None:
+        self._edits.mark_failed(sentence_id, message)
+
+    def set_reference(
+        self, chapter_id: int, codes: str | None, text: str | None, voice: str | None = None
+    ) -> None:
+        self._edits.set_reference(chapter_id, codes, text, voice)
+
+    def voices(self) -> dict[str, Voice]:
+        return self._edits.voices()
+
+    def set_voice(self, name: str, seed: int | None = None, speaker: str | None = None) -> None:
+        self._edits.set_voice(name, seed, speaker)
+
+    def lexicon(self) -> dict[str, str]:
+        return self._edits.lexicon()
+
+    def set_lexicon(self, word: str, replacement: str | None) -> None:
+        self._edits.set_lexicon(word, replacement)

@@ -96,15 +96,10 @@ def _time(v) -> bool:
     )
 
 
-CHAPTER_COLUMNS = "id, idx, title, reference, reference_text, reference_voice"
-SENTENCE_COLUMNS = (
-    "id, chapter_id, idx, text, speaker, start, end, seed, speed, status, locked, error, take_id"
-)
-TAKE_COLUMNS = "id, sentence_id, seed, samples, created, worker"
-
-
+# A row below is read by column name (schema.py's lists): a sqlite3.Row or a dict.
 def chapter_from_row(row) -> Chapter | None:
-    cid, idx, title, ref, ref_text, ref_voice = row
+    cid, idx, title = row["id"], row["idx"], row["title"]
+    ref, ref_text, ref_voice = row["reference"], row["reference_text"], row["reference_voice"]
     if not (
         _int(cid)
         and _int(idx)
@@ -121,20 +116,20 @@ def chapter_from_row(row) -> Chapter | None:
 
 def bad_sentence_field(row) -> str | None:
     """The first field of a sentence row that fails its check, or None."""
-    sid, cid, idx, text, speaker, start, end, seed, speed, status, locked, error, take_id = row
+    start, end, take_id = row["start"], row["end"], row["take_id"]
     checks = (
-        ("id", _int(sid)),
-        ("chapter", _int(cid)),
-        ("index", _int(idx)),
-        ("text", _text(text, MAX_SENTENCE)),
-        ("speaker", _opt_text(speaker, MAX_NAME)),
+        ("id", _int(row["id"])),
+        ("chapter", _int(row["chapter_id"])),
+        ("index", _int(row["idx"])),
+        ("text", _text(row["text"], MAX_SENTENCE)),
+        ("speaker", _opt_text(row["speaker"], MAX_NAME)),
         ("start", _time(start)),
         ("end", _time(end) and (end is None or start is None or end >= start)),
-        ("seed", _int(seed, 0, SEED_MAX)),
-        ("speed", _int(speed, *SPEED_RANGE)),
-        ("status", status in tuple(SentenceStatus)),
-        ("locked", locked in (0, 1) and type(locked) is int),
-        ("error", _opt_text(error, MAX_ERROR)),
+        ("seed", _int(row["seed"], 0, SEED_MAX)),
+        ("speed", _int(row["speed"], *SPEED_RANGE)),
+        ("status", row["status"] in tuple(SentenceStatus)),
+        ("locked", row["locked"] in (0, 1) and type(row["locked"]) is int),
+        ("error", _opt_text(row["error"], MAX_ERROR)),
         ("take", take_id is None or _int(take_id)),
     )
     return next((name for name, ok in checks if not ok), None)
@@ -143,33 +138,34 @@ def bad_sentence_field(row) -> str | None:
 def sentence_from_row(row, durations: dict[int, float]) -> Sentence | None:
     if bad_sentence_field(row) is not None:
         return None
-    sid, cid, idx, text, speaker, start, end, seed, speed, status, locked, error, take_id = row
-    status = SentenceStatus(status)
+    take_id, start, end = row["take_id"], row["start"], row["end"]
+    status = SentenceStatus(row["status"])
     duration = durations.get(take_id) if take_id is not None else None
     if duration is None:
         take_id = None  # a chosen take that is gone or unreadable: nothing to play
         if status == SentenceStatus.DONE:
             status = SentenceStatus.PENDING
     return Sentence(
-        sid,
-        cid,
-        idx,
-        text,
-        speaker or None,
+        row["id"],
+        row["chapter_id"],
+        row["idx"],
+        row["text"],
+        row["speaker"] or None,
         None if start is None else float(start),
         None if end is None else float(end),
-        seed,
-        speed,
+        row["seed"],
+        row["speed"],
         status,
-        bool(locked),
+        bool(row["locked"]),
         take_id,
         duration,
-        error,
+        row["error"],
     )
 
 
 def take_from_row(row, sample_rate: int) -> Take | None:
-    tid, sid, seed, samples, created, worker = row
+    tid, sid, seed, samples = row["id"], row["sentence_id"], row["seed"], row["samples"]
+    created, worker = row["created"], row["worker"]
     if not (
         _int(tid)
         and _int(sid)

@@ -1,6 +1,6 @@
 """A damaged project file: every row that can still be read is copied into a new project
-beside it (`book.recovered.ctsproj`), which is then opened; the notices say what was lost.
-The damaged file is only read, so nothing more of it is lost by trying."""
+beside it (`book.recovered.ctsproj`), which opening.py then opens; the notices say what was
+lost. The damaged file is only read, so nothing more of it is lost by trying."""
 
 from __future__ import annotations
 
@@ -11,22 +11,26 @@ from contextlib import closing
 from pathlib import Path
 
 from app.atomic import TEMP_SUFFIX
+from app.engine.sqlite_file import insert, select
 from app.i18n import _
-from app.narration.project import opening, schema
-from app.narration.project.creating import _link, free_name
+from app.narration.project import schema
+from app.narration.project.creating import free_name, link_into_place
 from app.narration.project.errors import ProjectError
-from app.narration.project.records import CHAPTER_COLUMNS, chapter_from_row
-from app.narration.project.tables import scan
-
-MAX_ROWS = opening.MAX_ROWS
-SENTENCE_ALL = (
-    "id, chapter_id, idx, text, speaker, start, end, seed, speed, status, locked, error, "
-    "take_id, generation"
+from app.narration.project.places import where
+from app.narration.project.records import SentenceStatus, chapter_from_row
+from app.narration.project.schema import (
+    CHAPTER_COLUMNS,
+    LEXICON_COLUMNS,
+    META_COLUMNS,
+    SENTENCE_COLUMNS,
+    TAKE_COLUMNS,
+    VOICE_COLUMNS,
 )
-TAKE_META = "id, sentence_id, seed, samples, created, worker"
+from app.narration.project.tables import MAX_ROWS, scan
 
 
-def salvage(path: Path) -> tuple[Path, list[str], set[int]]:
+def salvage(path: Path) -> tuple[Path, list[str]]:
+    """(the recovered copy, sentences about what could not be copied)."""
     target = free_name(path, "recovered")
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     os.close(fd)
@@ -39,10 +43,11 @@ def salvage(path: Path) -> tuple[Path, list[str], set[int]]:
             # A file shorter than its header says is refused as a whole unless the schema is
             # "writable"; we only read it, and this makes SQLite read the pages that are there.
             src.execute("PRAGMA writable_schema = ON")
+            src.row_factory = sqlite3.Row
             schema.initialize(dst)
             lost = _copy(src, dst)
             dst.execute("PRAGMA journal_mode=WAL")
-        _link(tmp, target)
+        link_into_place(tmp, target)
     except sqlite3.Error as exc:
         raise ProjectError(
             _("The project {file} is damaged and could not be recovered ({reason}).").format(
@@ -52,15 +57,10 @@ def salvage(path: Path) -> tuple[Path, list[str], set[int]]:
     finally:
         for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
             leftover.unlink(missing_ok=True)
-    opened, notices, bad_takes = opening.open_file(target)
-    head = _(
-        "The project {file} is damaged: what could be read was copied to {copy}, which is open now; "
-        "the damaged file was left as it was."
-    ).format(file=path, copy=target)
-    return opened, [head, *lost, *notices], bad_takes
+    return target, lost
 
 
-def _try_rows(con, sql: str) -> list[tuple]:
+def _try_rows(con, sql: str) -> list[sqlite3.Row]:
     try:
         return con.execute(sql).fetchall()
     except sqlite3.DatabaseError:
@@ -70,34 +70,33 @@ def _try_rows(con, sql: str) -> list[tuple]:
 def _copy(src: sqlite3.Connection, dst: sqlite3.Connection) -> list[str]:
     notices: list[str] = []
     dst.execute("BEGIN IMMEDIATE")
-    dst.executemany(
-        "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
-        _try_rows(src, "SELECT key, value FROM meta LIMIT 100"),
-    )
-    dst.executemany(
-        "INSERT OR IGNORE INTO voices (name, seed, speaker) VALUES (?, ?, ?)",
-        _try_rows(src, "SELECT name, seed, speaker FROM voices LIMIT 1000"),
-    )
-    dst.executemany(
-        "INSERT OR IGNORE INTO lexicon (word, replacement) VALUES (?, ?)",
-        _try_rows(src, "SELECT word, replacement FROM lexicon LIMIT 20000"),
-    )
+    for table, columns, limit in (
+        ("meta", META_COLUMNS, 100),
+        ("voices", VOICE_COLUMNS, 1000),
+        ("lexicon", LEXICON_COLUMNS, 20000),
+    ):
+        dst.executemany(
+            insert(table, columns, "INSERT OR IGNORE"),
+            [
+                dict(row)
+                for row in _try_rows(src, f"SELECT {select(columns)} FROM {table} LIMIT {limit}")
+            ],
+        )
     chapters, chapters_lost = scan(src, "chapters", CHAPTER_COLUMNS, MAX_ROWS)
-    dst.executemany(f"INSERT INTO chapters ({CHAPTER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", chapters)
-    sentences, sentences_lost = scan(src, "sentences", SENTENCE_ALL, MAX_ROWS)
-    takes, takes_lost = scan(src, "takes", TAKE_META, MAX_ROWS)
+    dst.executemany(insert("chapters", CHAPTER_COLUMNS), [dict(row) for row in chapters])
+    sentences, sentences_lost = scan(src, "sentences", SENTENCE_COLUMNS, MAX_ROWS)
+    takes, takes_lost = scan(src, "takes", TAKE_COLUMNS, MAX_ROWS)
     kept_takes = set()
     for take in takes:
         try:
-            blob = src.execute("SELECT audio FROM takes WHERE id = ?", (take[0],)).fetchone()
+            blob = src.execute("SELECT audio FROM takes WHERE id = ?", (take["id"],)).fetchone()
         except sqlite3.DatabaseError:
             continue
         if blob is not None:
             dst.execute(
-                f"INSERT INTO takes ({TAKE_META}, audio) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (*take, blob[0]),
+                insert("takes", (*TAKE_COLUMNS, "audio")), {**dict(take), "audio": blob["audio"]}
             )
-            kept_takes.add(take[0])
+            kept_takes.add(take["id"])
     titles = {
         c.id: (n + 1, c.title)
         for n, c in enumerate(
@@ -106,17 +105,17 @@ def _copy(src: sqlite3.Connection, dst: sqlite3.Connection) -> list[str]:
     }
     present: dict[int, set[int]] = {}
     for scanned in sentences:
-        row = list(scanned)
-        if row[12] is not None and row[12] not in kept_takes:
+        row = dict(scanned)
+        if row["take_id"] is not None and row["take_id"] not in kept_takes:
             notices.append(
                 _(
                     "{where}: its audio could not be read; the sentence will be rendered again."
-                ).format(where=opening.where(titles, row[1], row[2]))
+                ).format(where=where(titles, row["chapter_id"], row["idx"]))
             )
-            row[12], row[9] = None, "pending"
-        dst.execute(f"INSERT INTO sentences ({SENTENCE_ALL}) VALUES ({', '.join('?' * 14)})", row)
-        if type(row[2]) is int:
-            present.setdefault(row[1], set()).add(row[2])
+            row["take_id"], row["status"] = None, SentenceStatus.PENDING.value
+        dst.execute(insert("sentences", SENTENCE_COLUMNS), row)
+        if type(row["idx"]) is int:
+            present.setdefault(row["chapter_id"], set()).add(row["idx"])
     dst.execute("COMMIT")
     for chapter_id, (number, title) in titles.items():
         have = present.get(chapter_id, set())

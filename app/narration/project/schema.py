@@ -39,6 +39,31 @@ MIGRATIONS: dict[int, list[str]] = {
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
+# The columns each table's rows are read and written by, in the order above: every reader and
+# writer of a table takes its list from here, and reads a row's fields by these names.
+META_COLUMNS = ("key", "value")
+CHAPTER_COLUMNS = ("id", "idx", "title", "reference", "reference_text", "reference_voice")
+SENTENCE_COLUMNS = (
+    "id",
+    "chapter_id",
+    "idx",
+    "text",
+    "speaker",
+    "start",
+    "end",
+    "seed",
+    "speed",
+    "status",
+    "locked",
+    "error",
+    "take_id",
+    "generation",
+)
+# A take's audio (up to 48 MB) is not among them: it is read by itself, one take at a time.
+TAKE_COLUMNS = ("id", "sentence_id", "seed", "samples", "created", "worker")
+VOICE_COLUMNS = ("name", "seed", "speaker")
+LEXICON_COLUMNS = ("word", "replacement")
+
 
 def initialize(con: sqlite3.Connection) -> None:
     """A new file: every table, our application id, the current version (one transaction)."""

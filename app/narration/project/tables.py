@@ -4,24 +4,31 @@ reader skips forward past pages that cannot be read instead of giving up on the 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
+from app.engine.sqlite_file import select
+
+MAX_ROWS = 500_000  # of one table, read when a project is opened or recovered
 MAX_SKIPS = 64  # doubling steps: 64 of them pass any 64-bit id
 
 
-def scan(con: sqlite3.Connection, table: str, columns: str, limit: int) -> tuple[list[tuple], bool]:
-    """(rows in id order, whether some could not be read). The first column must be `id`."""
-    rows: list[tuple] = []
+def scan(
+    con: sqlite3.Connection, table: str, columns: Sequence[str], limit: int
+) -> tuple[list[sqlite3.Row], bool]:
+    """(rows in id order, named, whether some could not be read). `columns` include `id`."""
+    rows: list[sqlite3.Row] = []
     last, step, skips, lost = -1, 1, 0, False
+    con.row_factory = sqlite3.Row
     while len(rows) < limit:
         try:
             cursor = con.execute(
-                f"SELECT {columns} FROM {table} WHERE id > ? ORDER BY id LIMIT ?",
+                f"SELECT {select(columns)} FROM {table} WHERE id > ? ORDER BY id LIMIT ?",
                 (last, limit - len(rows)),
             )
             for row in cursor:
                 rows.append(row)
-                if type(row[0]) is int:
-                    last = row[0]
+                if type(row["id"]) is int:
+                    last = row["id"]
                 step = 1
             return rows, lost
         except sqlite3.DatabaseError:
