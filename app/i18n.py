@@ -20,9 +20,8 @@ import os
 import struct
 import sys
 
-from app.resources import LANGUAGE_NAMES, SOURCE_LANGUAGE, resources_dir
+from app.resources import LANGUAGE_NAMES, SOURCE_LANGUAGE, catalog_file
 
-DOMAIN = "chattts_studio"
 LANGUAGES = tuple(LANGUAGE_NAMES)  # SOURCE_LANGUAGE first
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
@@ -32,15 +31,6 @@ _in_context: contextvars.ContextVar[tuple[str, gettext.NullTranslations] | None]
     contextvars.ContextVar("chattts_studio_language", default=None)
 )
 _catalogs: dict[str, tuple[str, gettext.NullTranslations]] = {}
-
-
-def locale_dir():
-    return resources_dir() / "locale"
-
-
-def catalog_file(language: str):
-    """The compiled catalog for `language` (English has none: it is the source)."""
-    return locale_dir() / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
 def _base(name) -> str | None:

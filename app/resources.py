@@ -1,4 +1,5 @@
-"""Locating the `resources/` folder in a source checkout, an installed wheel or a frozen build."""
+"""Locating the `resources/` folder in a source checkout, an installed wheel or a frozen build,
+and the files in it the program loads (i18n.py reads the gettext catalogs found here)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,19 @@ SOURCE_LANGUAGE = "en"
 TRANSLATED_LANGUAGES = tuple(lang for lang in LANGUAGE_NAMES if lang != SOURCE_LANGUAGE)
 
 
+# The gettext domain: resources/locale/<lang>/LC_MESSAGES/<DOMAIN>.mo (and its .po).
+DOMAIN = "chattts_studio"
+
+
+def locale_dir() -> Path:
+    return resources_dir() / "locale"
+
+
+def catalog_file(language: str) -> Path:
+    """The compiled gettext catalog for `language` (English has none: it is the source)."""
+    return locale_dir() / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
 def translation_file(language: str) -> Path:
     return resources_dir() / "translations" / f"chattts_studio_{language}.qm"
 
@@ -44,8 +58,6 @@ def app_icon() -> Path:
 def loaded_resources() -> list[Path]:
     """Every file the program loads from resources/ at run time: the wheel and the frozen
     bundle must carry each (tests/test_packaging.py installs a built wheel and checks)."""
-    from app.i18n import catalog_file
-
     return (
         [translation_file(lang) for lang in TRANSLATED_LANGUAGES]
         + [catalog_file(lang) for lang in TRANSLATED_LANGUAGES]

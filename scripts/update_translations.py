@@ -37,8 +37,13 @@ from babel.messages.mofile import write_mo  # noqa: E402
 from babel.messages.pofile import read_po, write_po  # noqa: E402
 from babel.util import pathmatch  # noqa: E402
 
-from app.i18n import DOMAIN, catalog_file  # noqa: E402
-from app.resources import TRANSLATED_LANGUAGES, resources_dir, translation_file  # noqa: E402
+from app.resources import (  # noqa: E402
+    DOMAIN,
+    TRANSLATED_LANGUAGES,
+    catalog_file,
+    resources_dir,
+    translation_file,
+)
 
 QT_SOURCES = "app/ui"
 BABEL_CFG = "babel.cfg"

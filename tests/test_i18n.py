@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from app import i18n
+from app import i18n, resources
 from scripts import update_translations
 
 ROOT = Path(__file__).parents[1]
-PO = i18n.locale_dir() / "zh_CN" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+PO = resources.locale_dir() / "zh_CN" / "LC_MESSAGES" / f"{resources.DOMAIN}.po"
 
 
 def catalog():
@@ -91,7 +91,7 @@ def test_the_script_reads_the_files_pybabel_reads(tmp_path):
 
 def test_the_committed_mo_is_compiled_from_the_committed_po():
     """The .mo the program reads says exactly what the .po says (pybabel compile after each edit)."""
-    with open(i18n.catalog_file("zh_CN"), "rb") as fp:
+    with open(resources.catalog_file("zh_CN"), "rb") as fp:
         compiled = gettext.GNUTranslations(fp)
     cat = catalog()
     for m in messages(cat):
@@ -120,13 +120,13 @@ def test_set_language_switches_every_thread_and_falls_back_to_english(tmp_path, 
     assert i18n.set_language("en") == "en"
     assert i18n._("No NVIDIA GPU found.") == "No NVIDIA GPU found."
     # A missing or damaged catalog leaves the program in English rather than stopping it.
-    damaged = tmp_path / "zh_CN" / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
+    damaged = tmp_path / "zh_CN" / "LC_MESSAGES" / f"{resources.DOMAIN}.mo"
     damaged.parent.mkdir(parents=True)
     damaged.write_bytes(b"\xde\x12\x04\x95" + b"\x00" * 5)
-    monkeypatch.setattr(i18n, "locale_dir", lambda: tmp_path)
+    monkeypatch.setattr(resources, "locale_dir", lambda: tmp_path)
     assert i18n.set_language("zh_CN") == "en"
     assert i18n._("No NVIDIA GPU found.") == "No NVIDIA GPU found."
-    monkeypatch.setattr(i18n, "locale_dir", lambda: tmp_path / "absent")
+    monkeypatch.setattr(resources, "locale_dir", lambda: tmp_path / "absent")
     assert i18n.set_language("zh_CN") == "en"
 
 

@@ -42,7 +42,7 @@ def test_every_translated_language_has_both_catalogs_compiled_and_shipped():
         ):
             assert path.is_file(), path
         assert resources.translation_file(language) in shipped
-        assert i18n.catalog_file(language) in shipped
+        assert resources.catalog_file(language) in shipped
 
 
 def test_a_locale_or_header_finds_the_language_of_the_list():
