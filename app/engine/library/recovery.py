@@ -54,7 +54,7 @@ def is_blank(path: Path) -> bool:
         return True
     try:
         with closing(sqlite3.connect(str(path), timeout=HEALTH_CHECK_TIMEOUT_S)) as con:
-            return con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+            return con.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is None
     except sqlite3.Error as exc:
         if is_busy(exc):
             raise
@@ -66,7 +66,8 @@ def holds_data(path: Path) -> bool:
     try:
         with closing(sqlite3.connect(str(path), timeout=HEALTH_CHECK_TIMEOUT_S)) as con:
             tables = {
-                row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                name
+                for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
             return any(
                 con.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
