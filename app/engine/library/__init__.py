@@ -9,7 +9,8 @@ from app.engine.library.db import Library, default_library
 from app.engine.library.history import HistoryEntry, HistoryStore
 from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.library.notices import Notice
-from app.engine.library.voices import Voice, VoiceLibrary
+from app.engine.library.records import Voice
+from app.engine.library.voices import VoiceLibrary
 
 __all__ = [
     "HistoryEntry",

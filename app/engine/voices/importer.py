@@ -25,7 +25,7 @@ import numpy as np
 
 from app.atomic import write_json_atomic
 from app.engine.errors import RecordError, UnreadableFileError, VoiceError
-from app.engine.library.voices import Voice, voice_from_record
+from app.engine.library.records import Voice, voice_from_record
 from app.engine.safe_read import read_bytes_capped, read_json_capped
 from app.engine.voices.speakers import MAX_SPEAKER_DIMS, decode_speaker, encode_speaker
 from app.i18n import N_, _
