@@ -94,8 +94,8 @@ def test_pieces_out_of_order_are_refused(chat, hiddens):
 
 
 def _light_decoder():
-    from app.engine.light.config import DecoderDims
-    from app.engine.light.nets import MelDecoder
+    from app.engine.runtime.config import DecoderDims
+    from app.engine.runtime.nets import MelDecoder
 
     torch.manual_seed(2)
     decoder = MelDecoder(DecoderDims(idim=8, odim=8, hidden=16, n_layer=3, bn_dim=8), mel_bins=5)
