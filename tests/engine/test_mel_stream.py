@@ -107,12 +107,13 @@ def _light_decoder():
 
 
 @pytest.mark.parametrize("which", ["chattts", "light"])
-def test_settled_frames_and_the_final_piece_equal_the_whole_decode(chat, which):
-    """Both mel decoders a program may run (ChatTTS's DVAE, or light/nets.py's after a light
-    start) stream: once the sentence ends, what the last piece gives equals the whole decode."""
+def test_settled_frames_and_the_final_piece_equal_the_whole_decode(reference, which):
+    """Both mel decoders a program may run (ChatTTS's DVAE with --decode upstream, or
+    runtime/nets.py's) stream: once the sentence ends, what the last piece gives equals the
+    whole decode."""
     from app.engine.decode.mel_stream import streamable
 
-    decoder = chat.decoder if which == "chattts" else _light_decoder()
+    decoder = reference.decoder if which == "chattts" else _light_decoder()
     assert streamable(decoder)
     width = decoder.decoder.conv_in[0].in_channels * 2
     torch.manual_seed(3)

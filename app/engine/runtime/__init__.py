@@ -20,6 +20,21 @@ the `--decode upstream` way out (synthesis/chattts_model.py).
                 cloning where the DVAE file cannot build the encoder)
 """
 
-from app.engine.runtime.parts import ModelParts, load_parts
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.engine.runtime.parts import ModelParts, load_parts
 
 __all__ = ["ModelParts", "load_parts"]
+
+
+def __getattr__(name: str) -> Any:
+    # On first use: importing the package (runtime/failures.py for ChatTTS's loader) must not
+    # import torch, so that the window appears first.
+    if name in __all__:
+        from app.engine.runtime import parts
+
+        return getattr(parts, name)
+    raise AttributeError(name)
