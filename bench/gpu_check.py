@@ -133,7 +133,7 @@ def main(argv=None) -> int:
         build_random_model(model, size="tiny", seed=0)
     synth = Synthesizer(model, device=args.device, precision="fp32")
     synth.load(verify=False)
-    chat = synth.chat
+    chat = synth.parts
     report = {
         "device": args.device,
         "steps": args.steps,

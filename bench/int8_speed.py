@@ -74,7 +74,7 @@ def main(argv=None) -> int:
     model, _size = bench_model(args.model, args.size == "tiny")
     synth = Synthesizer(model, device="cpu", precision="fp32")
     synth.load(verify=False)
-    emb = prompt_embedding(synth.chat, synth.speaker_for_seed(1))
+    emb = prompt_embedding(synth.parts, synth.speaker_for_seed(1))
 
     class PerTensor(DecodeLoop):
         int8_recipe = int8.PER_TENSOR
@@ -85,10 +85,10 @@ def main(argv=None) -> int:
     batches = [int(b) for b in args.batches.split(",")]
     loops, build_s = {}, {}
     for name, make in (
-        ("fp32", lambda: DecodeLoop(synth.chat, "jit", "fp32")),
-        ("int8-per-tensor", lambda: PerTensor(synth.chat, "jit", "int8")),
-        ("int8-per-batch", lambda: PerBatch(synth.chat, "jit", "int8")),
-        ("int8", lambda: DecodeLoop(synth.chat, "jit", "int8")),
+        ("fp32", lambda: DecodeLoop(synth.parts, "jit", "fp32")),
+        ("int8-per-tensor", lambda: PerTensor(synth.parts, "jit", "int8")),
+        ("int8-per-batch", lambda: PerBatch(synth.parts, "jit", "int8")),
+        ("int8", lambda: DecodeLoop(synth.parts, "jit", "int8")),
     ):
         started = time.perf_counter()
         loops[name] = make()

@@ -126,7 +126,7 @@ def main(argv=None) -> int:
     model, _size = bench_model(args.model, args.size == "tiny")
     synth = Synthesizer(model, device="cpu", precision="fp32")
     synth.load(verify=False)
-    emb = prompt_embedding(synth.chat, synth.speaker_for_seed(1))
+    emb = prompt_embedding(synth.parts, synth.speaker_for_seed(1))
     modes = args.modes.split(",") if args.modes else (QUICK_MODES if args.quick else MODES)
     import torch
 
@@ -134,7 +134,7 @@ def main(argv=None) -> int:
         "model": f"random weights, {args.size} size",
         "steps": args.steps,
         "cpu_threads": torch.get_num_threads(),
-        "results": measure(synth.chat, emb, args.steps, modes, args.models.split(",")),
+        "results": measure(synth.parts, emb, args.steps, modes, args.models.split(",")),
     }
     emit(report, args, __file__)
     return 0

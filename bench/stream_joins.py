@@ -132,7 +132,7 @@ def main(argv=None) -> int:
     )
 
     synth, size = bench_synthesizer(args.model, args.quick)
-    chat, loop = synth.chat, synth.loop
+    chat, loop = synth.parts, synth.loop
     eos = int(chat.config.gpt.num_audio_tokens) - 1
     field = receptive_tokens(chat)
     variants = {

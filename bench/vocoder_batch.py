@@ -55,9 +55,14 @@ def main(argv=None) -> int:
     import torch
 
     from app.engine.decode.vocoder_stream import decode_batch, decode_whole
+    from app.engine.synthesis.chattts_model import StopFlag, load_chat
 
     synth, size = bench_synthesizer(args.model, args.quick)
-    chat = synth.chat
+    chat = synth.parts
+    # ChatTTS's own vocoder path, the baseline compared against.
+    upstream_chat = load_chat(
+        synth.store, "cpu", synth.store.studio_config(), StopFlag(), normalizer=False
+    )
     hidden = chat.config.gpt.hidden_size
     g = torch.Generator().manual_seed(0)
     rows = []
@@ -68,7 +73,7 @@ def main(argv=None) -> int:
                 one_each = _ms(lambda ws=windows: [decode_whole(chat, w) for w in ws], args.repeat)
                 together = _ms(lambda ws=windows: decode_batch(chat, ws), args.repeat)
                 upstream = _ms(
-                    lambda ws=windows: chat._decode_to_wavs([w.clone() for w in ws], True),
+                    lambda ws=windows: upstream_chat._decode_to_wavs([w.clone() for w in ws], True),
                     args.repeat,
                 )
             rows.append(

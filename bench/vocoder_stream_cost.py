@@ -56,7 +56,7 @@ def main(argv=None) -> int:
     from app.engine.decode.vocoder_stream import decode_whole
 
     synth, size = bench_synthesizer(args.model, args.quick)
-    chat = synth.chat
+    chat = synth.parts
     variants = {
         "layered (shipped)": lambda h: _streamed(chat, h, True),
         "windowed (before)": lambda h: _streamed(chat, h, False),

@@ -109,6 +109,22 @@ def synthesizer(tiny_model, tmp_path_factory):
     return synth
 
 
+@pytest.fixture(scope="session")
+def reference(tiny_model):
+    """ChatTTS's own Chat on the tiny model: the reference our parts (engine/runtime) and our
+    decode loop are tested equal to."""
+    from app.engine.models.store import ModelStore
+    from app.engine.synthesis.chattts_model import StopFlag, load_chat
+
+    if _REUSE_DIR and "reference" in _reused:
+        return _reused["reference"]
+    store = ModelStore(tiny_model)
+    chat = load_chat(store, "cpu", store.studio_config(), StopFlag(), normalizer=False)
+    if _REUSE_DIR:
+        _reused["reference"] = chat
+    return chat
+
+
 @pytest.fixture(autouse=True)
 def no_running_worker_threads():
     """Fail any test that leaves a synthesis QThread running (napari's rule)."""

@@ -191,7 +191,7 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
 def _synthesis_request(state: ServerState, engine, body: SpeechRequest) -> SynthesisRequest:
     try:
         text = check_speakable(check_text(body.input))
-        hidden = engine.synthesizer.chat.config.gpt.hidden_size
+        hidden = engine.synthesizer.hidden_size
         voice = resolve_voice(body.voice, state.library().get, hidden)
         fields = {k: v for k, v in vars(voice).items() if v is not None}
         return SynthesisRequest(

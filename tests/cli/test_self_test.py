@@ -30,17 +30,18 @@ def test_the_text_step_fails_when_numbers_are_not_read(monkeypatch):
         selftest.step_text()
 
 
-def test_the_synthesis_step_fails_when_the_second_start_is_not_light(tmp_path, monkeypatch):
-    """The self-test is what proves a built bundle: it starts the model twice, and the second,
-    cached start must build ChatTTS's parts itself (engine/light) and sound the same."""
+def test_the_synthesis_step_fails_when_the_second_start_is_not_cached(tmp_path, monkeypatch):
+    """The self-test is what proves a built bundle: it starts the model twice, and the second
+    start must take its compiled step from the cache and sound the same."""
     import pytest
 
-    def unavailable(*args, **kwargs):
-        raise RuntimeError("a part missing from the bundle")
+    def nothing_cached(*args, **kwargs):
+        return None
 
-    monkeypatch.setattr("app.engine.light.chat.light_chat", unavailable)
+    monkeypatch.setattr("app.engine.decode.compiled_cache.read_step_in_background", nothing_cached)
     with pytest.raises(
-        ValueError, match=r"the second start \(ChatTTS\) did not give the first start's audio"
+        ValueError,
+        match=r"the second start \(no cached step\) did not give the first start's audio",
     ):
         selftest.step_synthesis(tmp_path)
 
@@ -120,13 +121,13 @@ def test_the_synthesis_step_fails_when_the_second_start_needs_chattts_to_encode(
     tmp_path, monkeypatch
 ):
     """Its two sentences are voice-locked: the second start must encode the first one's
-    recording with the encoder built without ChatTTS (engine/light/encoder.py)."""
+    recording with the encoder built without ChatTTS (engine/runtime/encoder.py)."""
     import pytest
 
     def unavailable(*args, **kwargs):
         raise ModuleNotFoundError("torchaudio missing from the bundle")
 
-    monkeypatch.setattr("app.engine.light.chat.load_audio_encoder", unavailable)
+    monkeypatch.setattr("app.engine.runtime.parts.load_audio_encoder", unavailable)
     with pytest.raises(ValueError, match="the second start loaded ChatTTS to encode a recording"):
         selftest.step_synthesis(tmp_path)
 

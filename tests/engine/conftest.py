@@ -7,8 +7,8 @@ from app.engine.synthesis.engine import Engine
 
 @pytest.fixture(scope="module")
 def chat(synthesizer):
-    """The session synthesizer's ChatTTS parts."""
-    return synthesizer.chat
+    """The session synthesizer's model parts (engine/runtime's ModelParts)."""
+    return synthesizer.parts
 
 
 @pytest.fixture

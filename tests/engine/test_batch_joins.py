@@ -41,7 +41,7 @@ def _alone(loop, chat, text, seed, greedy):
 
 @pytest.mark.parametrize("greedy", [False, True], ids=["sampled", "greedy"])
 def test_sentences_joining_a_running_batch_decode_as_if_alone(synthesizer, greedy):
-    loop, chat = synthesizer.loop, synthesizer.chat
+    loop, chat = synthesizer.loop, synthesizer.parts
     steps, asked = [], []
 
     def admit(live):

@@ -14,7 +14,7 @@ from bench.decode import _matmul_floor, floor_layers
 
 @pytest.mark.parametrize("precision, per_layer", [("fp32", 7), ("int8", 4)])
 def test_the_floor_finds_every_matrix_of_each_layer(synthesizer, precision, per_layer):
-    loop = DecodeLoop(synthesizer.chat, "jit", precision)
+    loop = DecodeLoop(synthesizer.parts, "jit", precision)
     layers = floor_layers(loop)
     assert len(layers) == per_layer * loop.layers
     assert _matmul_floor(loop, repeats=2) > 0

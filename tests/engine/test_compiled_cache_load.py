@@ -19,7 +19,7 @@ def _load(model, precision="int8"):
 
 def _tokens(synth):
     """Audio codes of one sentence, sampled (not greedy: more of the numbers must agree)."""
-    chat = synth.chat
+    chat = synth.parts
     emb, mask = code_prompt(
         chat, ["今天天气很好。"], "[speed_5]", synth.speaker_for_seed(7), None, None
     )

@@ -35,7 +35,7 @@ def _generate(loop, chat, tokens=6):
 
 
 def test_int8_steps_run_unoptimized_and_the_threads_switch_is_put_back(synthesizer):
-    chat = synthesizer.chat
+    chat = synthesizer.parts
     loop = DecodeLoop(chat, "jit", "int8")
     assert loop.mode == "jit"
     seen = {"step": [], "filter": [], "draw": []}
@@ -51,7 +51,7 @@ def test_int8_steps_run_unoptimized_and_the_threads_switch_is_put_back(synthesiz
 
 
 def test_fp32_steps_keep_the_executors_optimization(synthesizer):
-    chat = synthesizer.chat
+    chat = synthesizer.parts
     loop = DecodeLoop(chat, "jit", "fp32")
     assert loop.mode == "jit" and loop._run is None
     seen = []
@@ -62,7 +62,7 @@ def test_fp32_steps_keep_the_executors_optimization(synthesizer):
 
 def test_the_benchmarks_can_compare_against_the_optimizing_executor(synthesizer, monkeypatch):
     monkeypatch.setattr(DecodeLoop, "int8_unoptimized", False)
-    loop = DecodeLoop(synthesizer.chat, "jit", "int8")
+    loop = DecodeLoop(synthesizer.parts, "jit", "int8")
     assert loop.mode == "jit" and loop._run is None
 
 
@@ -87,7 +87,7 @@ def test_a_thread_that_had_it_off_keeps_it_off():
 def test_only_a_step_whose_first_calls_cost_more_is_warmed_up_with_sentences(synthesizer):
     from app.engine.decode.speech import FastSpeech
 
-    chat = synthesizer.chat
+    chat = synthesizer.parts
     int8 = DecodeLoop(chat, "jit", "int8")
     assert not int8.first_calls_cost
     assert FastSpeech(chat, int8).warm_up_parts([]) == []

@@ -101,9 +101,11 @@ def loop(request, chat):
 
 
 @pytest.mark.parametrize("texts", [TEXTS[:1], TEXTS], ids=["single", "batch"])
-def test_audio_pass_matches_upstream_logits_tokens_and_hiddens(loop, chat, synthesizer, texts):
+def test_audio_pass_matches_upstream_logits_tokens_and_hiddens(
+    loop, chat, reference, synthesizer, texts
+):
     speaker = synthesizer.speaker_for_seed(7)
-    theirs, their_logits = _upstream(chat, texts, True, 24, speaker)
+    theirs, their_logits = _upstream(reference, texts, True, 24, speaker)
     ours, our_logits = _ours(loop, chat, texts, True, 24, speaker)
     steps = min(len(their_logits), len(our_logits))
     assert steps >= 2
@@ -117,8 +119,8 @@ def test_audio_pass_matches_upstream_logits_tokens_and_hiddens(loop, chat, synth
         torch.testing.assert_close(ours.hiddens[row], theirs.hiddens[row], rtol=1e-4, atol=1e-4)
 
 
-def test_refine_pass_matches_upstream(loop, chat):
-    theirs, their_logits = _upstream(chat, TEXTS, False, 16)
+def test_refine_pass_matches_upstream(loop, chat, reference):
+    theirs, their_logits = _upstream(reference, TEXTS, False, 16)
     ours, our_logits = _ours(loop, chat, TEXTS, False, 16)
     for step in range(min(len(their_logits), len(our_logits))):
         live = ~our_logits[step].isnan().any(1)

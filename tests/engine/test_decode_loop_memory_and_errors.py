@@ -10,23 +10,23 @@ from app.engine.models.store import VERIFY_COMMAND
 
 @pytest.fixture(scope="module")
 def loop(synthesizer):
-    return DecodeLoop(synthesizer.chat, "eager", "fp32")
+    return DecodeLoop(synthesizer.parts, "eager", "fp32")
 
 
 @pytest.fixture(scope="module")
 def bf16_loop(synthesizer):
-    return DecodeLoop(synthesizer.chat, "eager", "bf16")
+    return DecodeLoop(synthesizer.parts, "eager", "bf16")
 
 
 def test_by_default_the_loop_compiles_at_fp32_and_leaves_chattts_weights_alone(synthesizer):
-    made = DecodeLoop(synthesizer.chat)
+    made = DecodeLoop(synthesizer.parts)
     assert (made.mode, made.precision) == ("jit", "fp32") and isinstance(
         made._stack, torch.jit.ScriptModule
     )
-    DecodeLoop(synthesizer.chat, "eager", "bf16")  # converts a copy unless told otherwise
-    assert next(synthesizer.chat.gpt.gpt.parameters()).dtype == torch.float32
+    DecodeLoop(synthesizer.parts, "eager", "bf16")  # converts a copy unless told otherwise
+    assert next(synthesizer.parts.llama.parameters()).dtype == torch.float32
     with pytest.raises(ValueError, match="jit or eager, not 'graph'"):
-        DecodeLoop(synthesizer.chat, "graph")
+        DecodeLoop(synthesizer.parts, "graph")
 
 
 @pytest.mark.parametrize("length", [1, 37, 512])

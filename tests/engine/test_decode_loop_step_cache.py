@@ -3,7 +3,7 @@ which loops have a key at all (not fp32, not eager, not a GPU), that a miss conv
 the step under that key, that a hit is used as it is (nothing converted), that a step read
 beforehand is not read again, and that a GPT loaded without weights needs one."""
 
-import types
+from dataclasses import replace
 
 import pytest
 import torch
@@ -13,6 +13,7 @@ from app.engine.decode import precision as prec
 from app.engine.decode.compiled_cache import read_step, step_key
 from app.engine.decode.loop import DecodeLoop, PassParams
 from app.engine.decode.prompts import code_prompt
+from app.engine.runtime.llama import LlamaShell
 
 CPU, GPU = torch.device("cpu"), torch.device("cuda")
 
@@ -113,11 +114,7 @@ def test_a_step_read_beforehand_is_not_read_again(chat):
 
 
 def test_a_gpt_without_weights_needs_a_cached_step(chat):
-    shell = types.SimpleNamespace(gpt=types.SimpleNamespace(weightless=True))
-    weightless = types.SimpleNamespace(**{**vars(chat), "gpt": shell})
-    shell.gpt.config = chat.gpt.gpt.config
-    shell.gpt.parameters = chat.gpt.gpt.parameters
-    shell.gpt.rotary_emb = chat.gpt.gpt.rotary_emb
+    weightless = replace(chat, llama=LlamaShell(chat.llama.config))
     with pytest.raises(RuntimeError, match="without weights"):
         DecodeLoop(weightless, "jit", "bf16", cache=RecordingCache(), step=None)
 

@@ -37,7 +37,7 @@ def _int8_loop(view, recipe):
 
 @pytest.fixture(scope="module")
 def emb(synthesizer):
-    return prompt_embedding(synthesizer.chat, synthesizer.speaker_for_seed(1))
+    return prompt_embedding(synthesizer.parts, synthesizer.speaker_for_seed(1))
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def test_the_stress_model_has_outliers_and_the_same_fp32_function(chat, emb, ref
         (_linear_input_maxima(without, emb), None, 10),
     ):
         ratios = [float(m.max() / m.median()) for m in maxima.values()]
-        assert len(ratios) == 7 * len(chat.gpt.gpt.layers)
+        assert len(ratios) == 7 * len(chat.llama.layers)
         if lowest is not None:
             assert min(ratios) > lowest, ratios
         if highest is not None:
@@ -111,9 +111,9 @@ def test_smoothing_keeps_the_fp32_function(stress, emb):
 
 
 def test_int8_leaves_the_callers_fp32_weights_alone_unless_given_them(chat, stress):
-    weights = [p.clone() for p in stress.gpt.gpt.parameters()]
+    weights = [p.clone() for p in stress.llama.parameters()]
     DecodeLoop(stress, "jit", "int8")
-    assert all(torch.equal(a, b) for a, b in zip(weights, stress.gpt.gpt.parameters()))
+    assert all(torch.equal(a, b) for a, b in zip(weights, stress.llama.parameters()))
 
 
 def test_auto_picks_int8_on_a_cpu_with_its_kernels_and_fp32_without(monkeypatch):

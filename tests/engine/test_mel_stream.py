@@ -94,8 +94,8 @@ def test_pieces_out_of_order_are_refused(chat, hiddens):
 
 
 def _light_decoder():
-    from app.engine.light.config import DecoderDims
-    from app.engine.light.nets import MelDecoder
+    from app.engine.runtime.config import DecoderDims
+    from app.engine.runtime.nets import MelDecoder
 
     torch.manual_seed(2)
     decoder = MelDecoder(DecoderDims(idim=8, odim=8, hidden=16, n_layer=3, bn_dim=8), mel_bins=5)
@@ -107,12 +107,13 @@ def _light_decoder():
 
 
 @pytest.mark.parametrize("which", ["chattts", "light"])
-def test_settled_frames_and_the_final_piece_equal_the_whole_decode(chat, which):
-    """Both mel decoders a program may run (ChatTTS's DVAE, or light/nets.py's after a light
-    start) stream: once the sentence ends, what the last piece gives equals the whole decode."""
+def test_settled_frames_and_the_final_piece_equal_the_whole_decode(reference, which):
+    """Both mel decoders a program may run (ChatTTS's DVAE with --decode upstream, or
+    runtime/nets.py's) stream: once the sentence ends, what the last piece gives equals the
+    whole decode."""
     from app.engine.decode.mel_stream import streamable
 
-    decoder = chat.decoder if which == "chattts" else _light_decoder()
+    decoder = reference.decoder if which == "chattts" else _light_decoder()
     assert streamable(decoder)
     width = decoder.decoder.conv_in[0].in_channels * 2
     torch.manual_seed(3)

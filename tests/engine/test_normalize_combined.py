@@ -191,7 +191,7 @@ def test_finishing_the_model_load_loads_the_grammars(monkeypatch):
     from app.engine.text.normalize import library
 
     monkeypatch.setattr(library, "_normalizers", {})
-    Synthesizer.finish_loading(SimpleNamespace(light_start=False))
+    Synthesizer.finish_loading(SimpleNamespace(parts=None))
     assert set(library._normalizers) == {"zh", "en"}
 
 

@@ -149,8 +149,8 @@ def loop(request, chat):
     return made
 
 
-def _check(loop, chat, texts, audio, settings, seeds, speaker=None):
-    theirs, their_steps = _upstream(chat, texts, audio, settings, seeds, speaker)
+def _check(loop, chat, reference, texts, audio, settings, seeds, speaker=None):
+    theirs, their_steps = _upstream(reference, texts, audio, settings, seeds, speaker)
     ours, our_raw = _ours(loop, chat, texts, audio, settings, seeds, speaker)
     kept_sizes = set()
     for step, (history, raw, filtered) in enumerate(their_steps[: len(our_raw)]):
@@ -190,15 +190,17 @@ def _check(loop, chat, texts, audio, settings, seeds, speaker=None):
     "texts, seeds", [(TEXTS[:1], [7]), (TEXTS, [11, 12, 13])], ids=["single", "batch"]
 )
 def test_audio_sampling_with_chattts_settings_matches_upstream(
-    loop, chat, synthesizer, texts, seeds
+    loop, chat, reference, synthesizer, texts, seeds
 ):
-    ours, kept = _check(loop, chat, texts, True, AUDIO, seeds, synthesizer.speaker_for_seed(7))
+    ours, kept = _check(
+        loop, chat, reference, texts, True, AUDIO, seeds, synthesizer.speaker_for_seed(7)
+    )
     assert max(t.shape[0] for t in ours.tokens) > 2 * PENALTY_WINDOW  # the window filled and slid
     assert len(kept) > 1 and max(kept) <= AUDIO["top_k"]  # top-P and top-K both cut
 
 
-def test_refine_sampling_with_chattts_settings_matches_upstream(loop, chat):
-    _check(loop, chat, TEXTS, False, REFINE, [21, 22, 23])
+def test_refine_sampling_with_chattts_settings_matches_upstream(loop, chat, reference):
+    _check(loop, chat, reference, TEXTS, False, REFINE, [21, 22, 23])
 
 
 A, B, C = 10, 20, 30  # three audio codes

@@ -144,7 +144,7 @@ def test_receptive_field_counts_every_convolution(chat):
 
 
 def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
-    rf = receptive_tokens(synthesizer.chat)
+    rf = receptive_tokens(synthesizer.parts)
     monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
     request = SynthesisRequest("你好，世界。今天天气很好，我们一起去公园散步吧。", **FAST)
     chunks = list(synthesizer.synthesize(request))[:-1]
@@ -179,7 +179,7 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     the first, the third ends before the second (behind the one being streamed) and the
     fourth runs to the token limit. Streamed, every sentence ends exactly once and in order,
     and the samples equal the unstreamed decode of the same tokens."""
-    rf = receptive_tokens(synthesizer.chat)
+    rf = receptive_tokens(synthesizer.parts)
     monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 20, 1: 50, 2: 35}))
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)  # room for a batch of 4

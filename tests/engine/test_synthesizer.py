@@ -104,7 +104,7 @@ def test_voice_lock_makes_the_first_sentence_the_reference_for_the_rest(synthesi
     assert calls[0]["spk_smp"] is None  # the first sentence sets the voice
     first_audio, first_text = seen[0]
     assert first_text == "第一句。"
-    expected_codes = synthesizer.chat.sample_audio_speaker(
+    expected_codes = synthesizer.parts.sample_audio_speaker(
         __import__("torch").from_numpy(first_audio)
     )
     assert all(c["spk_smp"] == expected_codes and c["txt_smp"] == "第一句。" for c in calls[1:])

@@ -1,15 +1,15 @@
-"""ChatTTS's modules are built with zeros instead of random numbers (synthesis/zero_init.py),
+"""ChatTTS's modules are built with zeros instead of random numbers (runtime/zero_init.py),
 which is safe only because every weight is then loaded from the model's files: checked here
 tensor by tensor, so a ChatTTS version that left a weight to its initialiser would fail."""
 
 import torch
 from safetensors.torch import load_file
 
-from app.engine.synthesis.zero_init import RANDOM_INITS, zero_init
+from app.engine.runtime.zero_init import RANDOM_INITS, zero_init
 
 
-def test_every_weight_of_the_loaded_model_is_the_files_own(synthesizer):
-    chat, root = synthesizer.chat, synthesizer.store.root / "asset"
+def test_every_weight_of_the_loaded_model_is_the_files_own(reference, synthesizer):
+    chat, root = reference, synthesizer.store.root / "asset"
     for module, name in (
         (chat.vocos, "Vocos"),
         (chat.dvae, "DVAE"),
@@ -85,21 +85,21 @@ def test_overlapping_blocks_on_two_threads_leave_the_real_initialisers():
 
 
 def test_no_init_writes_nothing_and_a_light_part_still_gets_every_weight_from_its_file(tiny_model):
-    """engine/light builds its parts without touching their initial memory (no_init): safe only
+    """engine/runtime builds its parts without touching their initial memory (no_init): safe only
     because the load is strict and assigns, so every parameter and buffer is the file's own."""
     from unittest import mock
 
-    from app.engine.light.config import light_config
-    from app.engine.light.nets import load_mel_decoder, load_vocoder
     from app.engine.models.store import ModelStore
-    from app.engine.synthesis.zero_init import no_init
+    from app.engine.runtime.config import parts_config
+    from app.engine.runtime.nets import load_mel_decoder, load_vocoder
+    from app.engine.runtime.zero_init import no_init
 
     with mock.patch.object(torch.Tensor, "zero_", side_effect=AssertionError("memory was written")):
         with no_init():
             torch.nn.Linear(8, 4), torch.nn.Conv1d(2, 2, 3)
     assert torch.nn.init.kaiming_uniform_.__module__ == "torch.nn.init"
     cfg = ModelStore(tiny_model).studio_config()
-    light = light_config(cfg["dimensions"], cfg["spk_stat"])
+    light = parts_config(cfg["dimensions"], cfg["spk_stat"])
     root = tiny_model / "asset"
     for module, name in (
         (load_mel_decoder(light.decoder, root / "Decoder.safetensors", "cpu"), "Decoder"),

@@ -27,15 +27,15 @@ the logits and any precision looks exact. The stress model first gives every Lin
 std 1/sqrt(fan_in) (each projection keeps its input's magnitude, as in a trained model), so
 each layer's update is as large as its input; then it adds the outliers.
 
-`stress_view(chat)` returns what DecodeLoop reads of a Chat (gpt.gpt, embed, config), with its
-own copy of the GPT, so the loaded model the other tests share stays as it was;
-`stress_view(chat, outliers=False)` is the same model without outliers (the same fp32 function).
+`stress_view(parts)` returns the model's parts (engine/runtime's ModelParts) with their own copy
+of the Llama, so the loaded model the other tests share stays as it was;
+`stress_view(parts, outliers=False)` is the same model without outliers (the same fp32 function).
 """
 
 from __future__ import annotations
 
 import copy
-from types import SimpleNamespace
+from dataclasses import replace
 
 import torch
 
@@ -54,7 +54,7 @@ def _factors(
 
 @torch.no_grad()
 def add_outliers(llama: torch.nn.Module, count: int = CHANNELS, seed: int = SEED) -> dict:
-    """Give `llama` (transformers' LlamaModel) outlier channels in place; returns the channels
+    """Give `llama` (engine/runtime's Llama, or transformers' LlamaModel) outlier channels in place; returns the channels
     and factors used, by where they appear."""
     g = torch.Generator().manual_seed(seed)
     hidden = llama.config.hidden_size
@@ -85,18 +85,16 @@ def unit_gain(llama: torch.nn.Module) -> None:
             module.weight.mul_(1.0 / (module.weight.std() * module.in_features**0.5))
 
 
-def stress_view(chat, outliers: bool = True, count: int = CHANNELS, seed: int = SEED):
-    """A Chat-like view for DecodeLoop: the same embeddings and config, its own GPT with layers
-    that matter and (unless `outliers` is False) outlier channels."""
-    llama = copy.deepcopy(chat.gpt.gpt)
+def stress_view(parts, outliers: bool = True, count: int = CHANNELS, seed: int = SEED):
+    """The model's parts for DecodeLoop with their own Llama, whose layers matter and (unless
+    `outliers` is False) have outlier channels."""
+    llama = copy.deepcopy(parts.llama)
     unit_gain(llama)
     if outliers:
         add_outliers(llama, count, seed)
-    return SimpleNamespace(gpt=SimpleNamespace(gpt=llama), embed=chat.embed, config=chat.config)
+    return replace(parts, llama=llama)
 
 
-def plain(chat):
-    """The loaded model as it is, as a Chat-like view."""
-    return SimpleNamespace(
-        gpt=SimpleNamespace(gpt=chat.gpt.gpt), embed=chat.embed, config=chat.config
-    )
+def plain(parts):
+    """The loaded model as it is."""
+    return replace(parts)

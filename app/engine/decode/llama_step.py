@@ -32,7 +32,7 @@ def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tens
 
 
 class LlamaLayer(nn.Module):
-    # `src`: a Llama decoder layer (transformers', or app/engine/light's), read by attribute.
+    # `src`: a Llama decoder layer (transformers', or app/engine/runtime's), read by attribute.
     def __init__(self, src: Any, heads: int):
         super().__init__()
         attn, mlp = src.self_attn, src.mlp
@@ -89,7 +89,7 @@ class LlamaLayer(nn.Module):
 class LlamaStack(nn.Module):
     """All layers and the final norm; returns fp32 hidden states whatever the compute dtype."""
 
-    # `llama`: a Llama model (transformers', or app/engine/light's), read by attribute.
+    # `llama`: a Llama model (transformers', or app/engine/runtime's), read by attribute.
     def __init__(self, llama: Any):
         super().__init__()
         heads = int(llama.config.num_attention_heads)

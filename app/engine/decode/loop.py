@@ -13,6 +13,7 @@ import logging
 import threading
 import warnings
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -29,6 +30,9 @@ from app.engine.decode.static_steps import FixedShapeSteps, StaticCaches
 from app.engine.decode.unoptimized import Unoptimized
 from app.engine.errors import InputTextError, SynthesisCancelled
 from app.i18n import _
+
+if TYPE_CHECKING:
+    from app.engine.runtime.parts import ModelParts
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -48,21 +52,24 @@ class DecodeLoop(FixedShapeSteps):
 
     def __init__(
         self,
-        chat,
+        parts: ModelParts,
         mode: str = "jit",
         precision: str = "fp32",
         own_weights: bool = False,
         cache=None,
         step=LOOK_UP,
     ):
-        """`own_weights`: the caller will drop ChatTTS's fp32 GPT, so a reduced precision may
+        """`parts`: the model (engine/runtime), its Llama's weights included unless `step` brings
+        them. `own_weights`: the caller will drop the fp32 Llama, so a reduced precision may
         convert its weights in place instead of copying them. `cache`: a CompiledCache
         (decode/compiled_cache.py) that keeps the converted, compiled step between starts.
         `step`: that cache's entry (or None: none), read before the model was (`read_step`), so
-        that ChatTTS's GPT could be loaded without its weights; by default the loop reads it."""
+        that the Llama could be loaded without its weights; by default the loop reads it."""
         if mode not in ("jit", "eager"):
             raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
-        llama = chat.gpt.gpt
+        llama = parts.llama
+        if llama is None:
+            raise ValueError("the model's Llama was given to another decode loop")
         self.device = next(llama.parameters()).device
         # `precision_note`: why another precision runs than the one asked for (or None).
         self.precision, self.precision_note = prec.choose(precision, self.device.type)
@@ -74,14 +81,14 @@ class DecodeLoop(FixedShapeSteps):
         self.heads = int(cfg.num_attention_heads)
         self.head_dim = int(cfg.hidden_size) // self.heads
         self.hidden_size = int(cfg.hidden_size)
-        self.num_vq = int(chat.config.gpt.num_vq)
-        self.num_audio_tokens = int(chat.config.gpt.num_audio_tokens)
+        self.num_vq = int(parts.config.gpt.num_vq)
+        self.num_audio_tokens = int(parts.config.gpt.num_audio_tokens)
         self._max_positions = int(cfg.max_position_embeddings)
         with torch.no_grad():
             self._cos, self._sin = rotary_tables(
                 llama, self._max_positions, self.dtype, self.device
             )
-            embed = chat.embed
+            embed: Any = parts.embed  # weight-normed heads: typed as Tensors, built as modules
             self.emb_text = embed.emb_text.weight.detach()
             self.emb_code = torch.stack([e.weight.detach() for e in embed.emb_code])  # (vq, A, H)
             # weight_norm heads: materialize once; the loop reads plain matrices.
@@ -93,7 +100,7 @@ class DecodeLoop(FixedShapeSteps):
             if step is LOOK_UP:
                 step = cache.load(cache_key, str(self.device)) if cache_key else None
             cached = step
-            if cached is None and getattr(llama, "weightless", False):
+            if cached is None and llama.weightless:
                 raise RuntimeError(
                     "the GPT was loaded without weights but no cached step was given"
                 )

@@ -2,7 +2,7 @@
 
 Decoding each streamed piece as a window of hidden states with the whole receptive field (52 tokens
 on the full model) of context on its left, again for every piece, would decode six tokens per token
-sent for 12-token pieces. The decoder (ChatTTS's DVAE, or light/nets.py's copy of it: two
+sent for 12-token pieces. The decoder (ChatTTS's DVAE, or runtime/nets.py's copy of it: two
 convolutions, ConvNeXt blocks, two more) is two thirds of the vocoder's time, and each of its layers
 is a convolution of some reach `r` followed by work on single frames. So a layer's output frame is
 final once the layer's input is known `r` frames past it; until then it is provisional, computed as
@@ -51,7 +51,7 @@ class _Layer(NamedTuple):
 
 def streamable(decoder) -> bool:
     """Whether `decoder` is ChatTTS's mel decoder as we know it: its DVAE without a quantizer
-    (loaded by ChatTTS) or light/nets.py's MelDecoder (a light start). Anything else is
+    (loaded by ChatTTS) or runtime/nets.py's MelDecoder (ours). Anything else is
     decoded a window at a time."""
     try:
         first, act, second = decoder.decoder.conv_in

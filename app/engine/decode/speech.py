@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
 from app.engine.decode.rows_state import Joining
 from app.engine.decode.vocoder_stream import StreamingVocoder, push_all
+
+if TYPE_CHECKING:
+    from app.engine.runtime.parts import ModelParts
 
 # ChatTTS's RefineTextParams defaults.
 REFINE = PassParams(
@@ -60,8 +64,8 @@ class BatchReport:
 
 
 class FastSpeech:
-    def __init__(self, chat, loop: DecodeLoop, lookahead: int | None = None):
-        self.chat = chat
+    def __init__(self, parts: ModelParts, loop: DecodeLoop, lookahead: int | None = None):
+        self.parts = parts
         self.loop = loop
         self.lookahead = lookahead
 
@@ -96,7 +100,7 @@ class FastSpeech:
     def refine(
         self, texts: list[str], prompt: str, seeds: list[int], cancel: threading.Event | None
     ) -> tuple[list[str], list[bool]]:
-        emb, mask = refine_prompt(self.chat, texts, prompt)
+        emb, mask = refine_prompt(self.parts, texts, prompt)
         result = _last(
             self.loop.generate(
                 emb,
@@ -104,11 +108,11 @@ class FastSpeech:
                 False,
                 REFINE,
                 seeds,
-                eos=self.chat.tokenizer.eos_token,
+                eos=self.parts.tokenizer.eos_token,
                 cancel=cancel,
             )
         )
-        return refined_texts(self.chat, result.tokens), result.hit_limit
+        return refined_texts(self.parts, result.tokens), result.hit_limit
 
     def speak(
         self,
@@ -132,8 +136,8 @@ class FastSpeech:
         the batch there; their rows are numbered after the batch's, in the order given.
         `gone()`, asked there too, names groups whose requests went away: their rows leave the
         batch and give no more pieces."""
-        emb, mask = code_prompts(self.chat, texts, prompt, speakers, references)
-        eos = int(self.chat.config.gpt.num_audio_tokens) - 1
+        emb, mask = code_prompts(self.parts, texts, prompt, speakers, references)
+        eos = int(self.parts.config.gpt.num_audio_tokens) - 1
         # A lookahead chosen by the caller (e.g. the receptive field, for an exact stream) holds
         # for the first piece too.
         kwargs = (
@@ -141,7 +145,7 @@ class FastSpeech:
             if self.lookahead is None
             else {"lookahead": self.lookahead, "first_lookahead": self.lookahead}
         )
-        vocoders = [StreamingVocoder(self.chat, **kwargs) for _ in texts]
+        vocoders = [StreamingVocoder(self.parts, **kwargs) for _ in texts]
         lines = _lines(groups if groups is not None else [0] * len(texts))
 
         def admit(live: int) -> Joining | None:
@@ -149,7 +153,7 @@ class FastSpeech:
             if not joiners:
                 return None
             emb, mask = code_prompts(
-                self.chat,
+                self.parts,
                 [j.text for j in joiners],
                 prompt,
                 [j.speaker for j in joiners],
@@ -157,7 +161,7 @@ class FastSpeech:
             )
             for joiner in joiners:
                 lines.setdefault(joiner.group, []).append(len(vocoders))
-                vocoders.append(StreamingVocoder(self.chat, **kwargs))
+                vocoders.append(StreamingVocoder(self.parts, **kwargs))
             return Joining(emb, mask, [j.seed for j in joiners])
 
         def leaving() -> list[int]:
@@ -191,7 +195,7 @@ class FastSpeech:
                         )
                         for line in heads
                     ]
-                    made, took = _timed_push_all(self.chat, asks)
+                    made, took = _timed_push_all(self.parts, asks)
                     for line, piece, (_, _, ended) in zip(heads, made, asks):
                         head = line[0]
                         if piece.size or ended:
@@ -203,16 +207,16 @@ class FastSpeech:
                 report.audio_cut = event.hit_limit
                 rows = [row for line in lines.values() for row in line]
                 asks = [(vocoders[row], event.hiddens[row], True) for row in rows]
-                made, took = _timed_push_all(self.chat, asks)
+                made, took = _timed_push_all(self.parts, asks)
                 for row, piece in zip(rows, made):
                     yield Piece(row, piece, True, bool(event.hit_limit[row]), took)
 
 
-def _timed_push_all(chat, asks) -> tuple[list[np.ndarray], float]:
+def _timed_push_all(parts, asks) -> tuple[list[np.ndarray], float]:
     """`push_all`'s pieces and the seconds the call took (each piece reports the whole call:
     the player counts it apart from the tokens' time)."""
     began = time.perf_counter()
-    made = push_all(chat, asks)
+    made = push_all(parts, asks)
     return made, time.perf_counter() - began
 
 

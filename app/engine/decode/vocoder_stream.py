@@ -53,37 +53,37 @@ def _conv_frames(module) -> int:
     return sum(reach(m) for m in module.modules() if isinstance(m, torch.nn.Conv1d))
 
 
-def _vocos_frames(chat) -> int:
-    head = chat.vocos.head
-    return _conv_frames(chat.vocos.backbone) + math.ceil(
+def _vocos_frames(parts) -> int:
+    head = parts.vocos.head
+    return _conv_frames(parts.vocos.backbone) + math.ceil(
         head.istft.win_length / head.istft.hop_length / 2
     )
 
 
-def receptive_tokens(chat) -> int:
+def receptive_tokens(parts) -> int:
     """Tokens either side of a token that can change its samples (decoder + Vocos + ISTFT)."""
-    return math.ceil((_conv_frames(chat.decoder) + _vocos_frames(chat)) / 2)
+    return math.ceil((_conv_frames(parts.decoder) + _vocos_frames(parts)) / 2)
 
 
-def vocos_tokens(chat) -> int:
+def vocos_tokens(parts) -> int:
     """The same for Vocos and its ISTFT alone: the context a window of mel frames needs."""
-    return math.ceil(_vocos_frames(chat) / 2)
+    return math.ceil(_vocos_frames(parts) / 2)
 
 
 @torch.inference_mode()
-def decode_whole(chat, hiddens: torch.Tensor) -> np.ndarray:
+def decode_whole(parts, hiddens: torch.Tensor) -> np.ndarray:
     """(n, H) hidden states of one sentence -> float32 samples (n * 512 - 256 of them: ChatTTS's
     Vocos runs a centred ISTFT, which yields (frames - 1) * hop samples)."""
     if hiddens.shape[0] == 0:
         return np.zeros(0, dtype=np.float32)
-    mel = chat.decoder(hiddens.t().unsqueeze(0).float().contiguous())
-    return chat.vocos.decode(mel)[0].float().cpu().numpy()
+    mel = parts.decoder(hiddens.t().unsqueeze(0).float().contiguous())
+    return parts.vocos.decode(mel)[0].float().cpu().numpy()
 
 
 class StreamingVocoder:
     def __init__(
         self,
-        chat,
+        parts,
         lookahead: int = DEFAULT_LOOKAHEAD,
         context: int | None = None,
         min_piece: int = DEFAULT_MIN_PIECE,
@@ -92,8 +92,8 @@ class StreamingVocoder:
         first_lookahead: int = DEFAULT_FIRST_LOOKAHEAD,
         max_piece: int = DEFAULT_MAX_PIECE,
     ):
-        self.chat = chat
-        self.context = receptive_tokens(chat) if context is None else context
+        self.parts = parts
+        self.context = receptive_tokens(parts) if context is None else context
         # The newest half frame has no samples yet, so at least one token is always held back.
         self.lookahead = max(1, lookahead)
         self.first_lookahead = max(1, first_lookahead)
@@ -107,8 +107,12 @@ class StreamingVocoder:
         )
         # Our mel decoder runs layer by layer, keeping settled frames (mel_stream.py); then only
         # Vocos decodes a window, with its own receptive field as context.
-        self._mel = MelStream(chat.decoder) if streamable(getattr(chat, "decoder", None)) else None
-        self._vocos_context = min(self.context, vocos_tokens(chat)) if self._mel is not None else 0
+        self._mel = (
+            MelStream(parts.decoder)
+            if streamable(parts.decoder if parts is not None else None)
+            else None
+        )
+        self._vocos_context = min(self.context, vocos_tokens(parts)) if self._mel is not None else 0
 
     def _next_cell(self) -> tuple[int, int]:
         """The next piece's end on the grid (tokens) and the tokens its window reads beyond it."""
@@ -169,7 +173,7 @@ class StreamingVocoder:
 
     def push(self, hiddens: torch.Tensor, final: bool = False) -> np.ndarray:
         """All hidden states so far, (n, H); returns the samples that became ready."""
-        return push_all(self.chat, [(self, hiddens, final)])[0]
+        return push_all(self.parts, [(self, hiddens, final)])[0]
 
 
 @dataclass(frozen=True)
@@ -182,19 +186,19 @@ class Window:
 
 
 @torch.inference_mode()
-def vocos_batch(chat, mels: list[torch.Tensor]) -> np.ndarray:
+def vocos_batch(parts, mels: list[torch.Tensor]) -> np.ndarray:
     """Equal-length (1, mels, F) mel frames -> (B, (F - 1) * 256) samples in one Vocos call."""
-    return chat.vocos.decode(torch.cat(mels)).float().cpu().numpy()
+    return parts.vocos.decode(torch.cat(mels)).float().cpu().numpy()
 
 
 @torch.inference_mode()
-def decode_batch(chat, windows: list[torch.Tensor]) -> np.ndarray:
+def decode_batch(parts, windows: list[torch.Tensor]) -> np.ndarray:
     """Equal-length (n, H) windows -> (B, n * 512 - 256) samples in one decoder and Vocos call."""
-    mel = chat.decoder(torch.stack([w.t() for w in windows]).float().contiguous())
-    return chat.vocos.decode(mel).float().cpu().numpy()
+    mel = parts.decoder(torch.stack([w.t() for w in windows]).float().contiguous())
+    return parts.vocos.decode(mel).float().cpu().numpy()
 
 
-def push_all(chat, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> list[np.ndarray]:
+def push_all(parts, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> list[np.ndarray]:
     """`push` for several sentences at once: every piece that is ready, in order (a sentence
     looked at late has several); windows of the same length share one decoder (whole
     sentences) or Vocos (streamed pieces) call, which on a CPU costs less than one call each
@@ -216,9 +220,9 @@ def push_all(chat, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> l
                 groups.setdefault(("hiddens", plans[i].hiddens.shape[0]), []).append(i)
         for (kind, _), rows in groups.items():
             if kind == "mel":
-                wavs = vocos_batch(chat, [mels[i] for i in rows])
+                wavs = vocos_batch(parts, [mels[i] for i in rows])
             else:
-                wavs = decode_batch(chat, [plans[i].hiddens for i in rows])
+                wavs = decode_batch(parts, [plans[i].hiddens for i in rows])
             for i, wav in zip(rows, wavs):
                 pieces[i].append(asks[i][0].finish(plans[i], wav))
     return [np.concatenate(p) if p else np.zeros(0, dtype=np.float32) for p in pieces]

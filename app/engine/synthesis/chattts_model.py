@@ -1,5 +1,6 @@
-"""Loading ChatTTS itself: quiet libraries, the model on a device, its normalizer, and the
-hooks our decoders need (a cancel flag ChatTTS checks every step, its token-limit log line).
+"""Loading ChatTTS itself, for `--decode upstream` (UpstreamDecoder) and as the audio encoder's
+fallback (runtime/parts.py): quiet libraries, the model on a device, its normalizer, and the
+hooks UpstreamDecoder needs (a cancel flag ChatTTS checks every step, its token-limit log line).
 
 ChatTTS is imported here on first use, never at module import: it costs seconds and the
 window must appear first.
@@ -16,19 +17,19 @@ import warnings
 from dataclasses import asdict
 
 from app import paths
-from app.engine.decode.memory import is_out_of_memory
-from app.engine.errors import ModelCorruptError, OutOfMemoryError
+from app.engine.errors import ModelCorruptError
 from app.engine.models.config import chattts_config
+from app.engine.runtime.failures import load_failures
+from app.engine.runtime.zero_init import zero_init
 from app.engine.synthesis.numba_cache import FOLDER as NUMBA_FOLDER
 from app.engine.synthesis.numba_cache import cache_normalizer, warm_normalizer
 from app.engine.synthesis.weightless_gpt import gpt_without_weights
-from app.engine.synthesis.zero_init import zero_init
 from app.engine.text.normalize import normalize
 from app.i18n import _
 
 CHATTTS_LOG = "chattts_studio.chattts"
 # ChatTTS loads under patches of module globals (weightless_gpt.py, zero_init.py): a load while
-# another runs (a model switched while a light start's ChatTTS loads in the background) would
+# another runs (a model switched while the audio encoder's ChatTTS loads in the background) would
 # see the other's patches, e.g. a GPT without weights it asked to read.
 _LOAD_LOCK = threading.Lock()
 
@@ -119,9 +120,9 @@ def load_chat(
     normalizer: bool = True,
 ):
     """ChatTTS's Chat with the weights of `store` on `device`, its normalizer warmed up.
-    `gpt_weights=False`: the GPT's Llama without its weights (synthesis/weightless_gpt.py), for
-    a decode step that brings its own. `normalizer=False`: its normalizer is not used (a light
-    start has its own), so its numba functions are left uncompiled."""
+    `gpt_weights=False`: the GPT's Llama without its weights (synthesis/weightless_gpt.py), where
+    only its audio encoder is used. `normalizer=False`: its normalizer is not used, so its numba
+    functions are left uncompiled."""
     quiet_libraries()
     import ChatTTS
     import torch
@@ -133,27 +134,13 @@ def load_chat(
         chat.config = chattts_config(studio_cfg["dimensions"], studio_cfg["spk_stat"])
     chat.context = _cancel_context(stop)
     files = {k: str(store.root / v) for k, v in asdict(chat.config.path).items()}
-    try:
-        with (
-            _LOAD_LOCK,
-            contextlib.nullcontext() if gpt_weights else gpt_without_weights(),
-            zero_init(),
-        ):
-            ok = chat._load(device=torch.device(device), compile=False, **files)
-    except Exception as exc:
-        if is_out_of_memory(exc):
-            raise OutOfMemoryError(
-                _(
-                    "There is not enough memory on {device} to load the model; close other programs or "
-                    "use {option}."
-                ).format(device=device, option="--device cpu")
-            ) from exc
-        raise ModelCorruptError(
-            _(
-                "The model in {folder} could not be loaded ({error}); its files may be damaged or from "
-                "another ChatTTS version. Download them again."
-            ).format(folder=store.root, error=f"{type(exc).__name__}: {exc}")
-        ) from exc
+    with (
+        load_failures(store.root, device),
+        _LOAD_LOCK,
+        contextlib.nullcontext() if gpt_weights else gpt_without_weights(),
+        zero_init(),
+    ):
+        ok = chat._load(device=torch.device(device), compile=False, **files)
     if not ok:
         raise ModelCorruptError(
             _("The model in {folder} did not load completely; download it again.").format(

@@ -162,8 +162,7 @@ class LoopDecoder(Decoder):
 
     mixes_requests = True
 
-    def __init__(self, chat, loop, speech):
-        self.chat = chat
+    def __init__(self, loop, speech):
         self.loop = loop
         self.speech = speech
         self.label = f"{loop.mode}-{loop.precision}"

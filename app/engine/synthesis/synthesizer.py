@@ -37,6 +37,7 @@ from app.i18n import _
 
 if TYPE_CHECKING:
     from app.engine.decode.compiled_cache import CompiledCache
+    from app.engine.runtime.parts import ModelParts
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -74,7 +75,12 @@ class Synthesizer:
         self.device: DeviceChoice | None = None
         self.load_seconds: float | None = None
         self.test_model = False
-        self.chat: Any = None  # ChatTTS's Chat (untyped), once loaded
+        # The model: our runtime (engine/runtime), or with --decode upstream ChatTTS's Chat
+        # (untyped), owned by its UpstreamDecoder; the other is None.
+        self.parts: ModelParts | None = None
+        self.chat: Any = None
+        # (spk_stat, hidden_size, text normalizer) of whichever model is loaded
+        self._voices: tuple[str, int, Any] | None = None
         self.decoder: Decoder | None = None
         self._stop_flag = StopFlag()
         self._runs: set[Scheduler] = set()
@@ -85,7 +91,7 @@ class Synthesizer:
     # -- loading ------------------------------------------------------------------
     @property
     def loaded(self) -> bool:
-        return self.chat is not None
+        return self.decoder is not None
 
     def load(self, verify: bool = True, warm_up: bool = True) -> None:
         """`warm_up=False`: ready sooner; the caller runs `warm_up()` once Play is possible
@@ -98,28 +104,16 @@ class Synthesizer:
             self.store.require_present()
         studio_cfg = self.store.studio_config()
         self.device = choose_device(self.device_request)
-        # A cached int8/bf16 step brings its own weights: ChatTTS's fp32 GPT is not read at all,
-        # nor ChatTTS imported (engine/light builds its other parts). The step is checked and
-        # packed on another thread meanwhile.
-        pending = self._cached_step() if self.decode != "upstream" else None
-        chat = self._light_chat(studio_cfg) if pending is not None else None
-        if chat is None:
-            chat = load_chat(
-                self.store,
-                self.device.device,
-                studio_cfg,
-                self._stop_flag,
-                gpt_weights=pending is None,
-            )
-        step = pending.result() if pending is not None else None
-        if pending is not None and step is None:
-            # The entry looked whole but did not check out (it is removed): the GPT's weights are needed.
-            chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag)
         if self.decode == "upstream":
+            chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag)
             self.decoder = UpstreamDecoder(chat, self._stop_flag)
+            self.chat, self.parts = chat, None
+            self._voices = (chat.config.spk_stat, chat.config.gpt.hidden_size, chat.normalizer)
         else:
-            self.decoder = self._loop_decoder(chat, step)
-        self.chat = chat
+            parts, step = self._load_parts(studio_cfg)
+            self.decoder = self._loop_decoder(parts, step)
+            self.chat, self.parts = None, parts
+            self._voices = (parts.config.spk_stat, parts.config.gpt.hidden_size, parts.normalizer)
         if warm_up:
             self.warm_up()
         self.test_model = studio_cfg is not None
@@ -131,11 +125,13 @@ class Synthesizer:
             self.load_seconds,
         )
 
-    def _light_chat(self, studio_cfg):
-        """ChatTTS's parts without importing ChatTTS (engine/light), for a start whose decode
-        step is cached; None where they do not apply or do not load (ChatTTS's loader then
-        runs and reports what is wrong)."""
-        from app.engine.light.chat import light_chat
+    def _load_parts(self, studio_cfg) -> tuple[ModelParts, Any]:
+        """The model's runtime (engine/runtime), without ChatTTS, and the compiled cache's step
+        (None: none). A cached int8/bf16 step brings its own weights: then the GPT's are not
+        read at all, and the step is checked and packed on another thread meanwhile; an entry
+        that does not check out (it is removed) means reading them after all."""
+        from app.engine.runtime.failures import load_failures
+        from app.engine.runtime.parts import load_parts, read_llama
 
         assert self.device is not None  # load() chose it first
         device = self.device.device
@@ -145,22 +141,22 @@ class Synthesizer:
                 self.store, device, studio_cfg, StopFlag(), gpt_weights=False, normalizer=False
             )
 
-        try:
-            return light_chat(self.store, device, studio_cfg, full)
-        except Exception as exc:
-            log.warning(
-                "the light start did not apply (%s: %s); loading ChatTTS", type(exc).__name__, exc
-            )
-            return None
+        pending = self._cached_step()
+        with load_failures(self.store.root, device):
+            parts = load_parts(self.store, device, studio_cfg, full, llama_weights=pending is None)
+            step = pending.result() if pending is not None else None
+            if pending is not None and step is None:
+                read_llama(parts, self.store)
+        return parts, step
 
     def finish_loading(self) -> None:
-        """Load what a light start left out (the audio encoder that the voice lock and voice
-        cloning use; ChatTTS itself only where that cannot be built without it) and the text
-        grammars, so that no request waits for them later. For long-lived clients, on a thread of
-        their own once the model is ready, so that requests are served meanwhile; a thread that
-        then ends, so that its OpenMP pool does not outlive it beside the engine's (engine.py)."""
-        if self.light_start and self.chat.audio_encoder() is None:
-            self.chat.full()
+        """Load what a start left out (the audio encoder that the voice lock and voice cloning
+        use; ChatTTS itself only where that cannot be built without it) and the text grammars,
+        so that no request waits for them later. For long-lived clients, on a thread of their
+        own once the model is ready, so that requests are served meanwhile; a thread that then
+        ends, so that its OpenMP pool does not outlive it beside the engine's (engine.py)."""
+        if self.parts is not None and self.parts.recordings.audio_encoder() is None:
+            self.parts.recordings.full()
         from app.engine.text.normalize.library import load
 
         load()  # the grammars (wetext's FSTs) for the first number of the first request
@@ -189,12 +185,12 @@ class Synthesizer:
             DecodeLoop.int8_recipe,
         )
 
-    def _loop_decoder(self, chat, step=None) -> LoopDecoder:
+    def _loop_decoder(self, parts: ModelParts, step=None) -> LoopDecoder:
         from app.engine.decode.loop import DecodeLoop
         from app.engine.decode.speech import FastSpeech
 
         loop = DecodeLoop(
-            chat,
+            parts,
             self.decode,
             self.precision_request,
             own_weights=True,
@@ -203,12 +199,12 @@ class Synthesizer:
         )
         if loop.precision_note:
             self.notes.append(loop.precision_note)
-        speech = FastSpeech(chat, loop, self.lookahead)
+        speech = FastSpeech(parts, loop, self.lookahead)
         self._warm_shapes = _batch_shapes(loop)
         if loop.precision != "fp32":
             # The loop holds the converted weights; what is left of the fp32 model is dead weight.
-            chat.gpt.gpt = None
-        return LoopDecoder(chat, loop, speech)
+            parts.llama = None
+        return LoopDecoder(loop, speech)
 
     def warm_up(self, run=None) -> None:
         """Run the decode step's first, slower runs (TorchScript optimizes on them; a GPU
@@ -229,11 +225,6 @@ class Synthesizer:
         if shapes is None or self.speech is None:
             return []
         return self.speech.warm_up_parts(shapes)
-
-    @property
-    def light_start(self) -> bool:
-        """Whether ChatTTS's parts were built without ChatTTS (a cached step: engine/light)."""
-        return bool(getattr(self.chat, "light", False))
 
     @property
     def loop(self):
@@ -257,28 +248,36 @@ class Synthesizer:
             return "upstream" if self.decode == "upstream" else ""
         return self.decoder.label
 
-    def _require_loaded(self):
-        if self.chat is None:
+    def _require_loaded(self) -> tuple[str, int, Any]:
+        """(spk_stat, hidden_size, text normalizer) of the loaded model, loading it first."""
+        if self._voices is None:
             self.load()
-        return self.chat
+        assert self._voices is not None  # load() sets them
+        return self._voices
+
+    @property
+    def hidden_size(self) -> int:
+        """The GPT's width, which a speaker embedding must have."""
+        return self._require_loaded()[1]
 
     # -- voices and text ---------------------------------------------------------------
     def speaker_for_seed(self, seed: int) -> str:
-        return speaker_from_seed(seed, self._require_loaded().config.spk_stat)
+        return speaker_from_seed(seed, self._require_loaded()[0])
 
     def resolve_speaker(self, request: SynthesisRequest) -> str:
-        chat = self._require_loaded()
+        spk_stat, hidden_size, _normalizer = self._require_loaded()
         if request.speaker:
-            return check_speaker(request.speaker, chat.config.gpt.hidden_size)
-        return speaker_from_seed(request.seed, chat.config.spk_stat)
+            return check_speaker(request.speaker, hidden_size)
+        return speaker_from_seed(request.seed, spk_stat)
 
     def reference_from_audio(self, audio: np.ndarray, text: str) -> tuple[str, str]:
         """(audio codes, transcript) of a recording, for ChatTTS's spk_smp / txt_smp."""
         import torch
 
-        chat = self._require_loaded()
-        codes = chat.sample_audio_speaker(torch.from_numpy(np.asarray(audio, dtype=np.float32)))
-        return codes, chat.normalizer(text, True, True)
+        normalizer = self._require_loaded()[2]
+        wav = torch.from_numpy(np.asarray(audio, dtype=np.float32))
+        model = self.parts if self.parts is not None else self.chat
+        return model.sample_audio_speaker(wav), normalizer(text, True, True)
 
     def voice_from_recording(self, path: os.PathLike | str, transcript: str) -> tuple[str, str]:
         """A reference voice from a recording and what is said in it."""
@@ -308,8 +307,8 @@ class Synthesizer:
         return self.reference_from_audio(mono.numpy(), transcript.strip())
 
     def prepare(self, text: str) -> PreparedText:
-        chat = self._require_loaded()
-        return spoken_segments(text, self.dictionary_factory(), chat.normalizer)
+        normalizer = self._require_loaded()[2]
+        return spoken_segments(text, self.dictionary_factory(), normalizer)
 
     # -- synthesis on the caller's thread ------------------------------------------------
     def cancel(self) -> None:

@@ -35,7 +35,7 @@ def _flag(flags: dict, name: str, default):
     return value if value is None or isinstance(value, bool) else default
 
 
-class LightTokenizer:
+class Tokenizer:
     def __init__(self, folder: Path | str):
         from tokenizers import Tokenizer, decoders, normalizers, pre_tokenizers
 

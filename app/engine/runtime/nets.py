@@ -4,9 +4,7 @@
   heads as plain matrices; torch's weight_norm computes them as ChatTTS's does);
 - MelDecoder: ChatTTS's DVAE used as the decoder (no encoder, no quantizer): hidden states
   -> mel frames, the same layer names so that Decoder.safetensors loads strictly;
-- the vocoder: the `vocos` package's own classes, as ChatTTS builds them;
-- LlamaShell: what the loop asks of the Llama when its step comes from the cache (config,
-  rotary tables, device).
+- the vocoder: the `vocos` package's own classes, as ChatTTS builds them.
 """
 
 from __future__ import annotations
@@ -17,7 +15,8 @@ from typing import TypeVar
 import torch
 from torch import nn
 
-from app.engine.light.config import DecoderDims, GptNumbers, LlamaNumbers, VocosDims
+from app.engine.runtime.config import DecoderDims, GptNumbers, VocosDims
+from app.engine.runtime.zero_init import no_init
 
 M = TypeVar("M", bound=nn.Module)
 
@@ -31,9 +30,7 @@ def _load_strict(make: Callable[[], M], path, device) -> M:
 
 def built(make: Callable[[], M]) -> M:
     """`make()` without PyTorch's random initial weights (drawing, or even zero-filling, them
-    only to drop them cost a start seconds: synthesis/zero_init.py); `assign_strict` must follow."""
-    from app.engine.synthesis.zero_init import no_init
-
+    only to drop them cost a start seconds: runtime/zero_init.py); `assign_strict` must follow."""
     with no_init():
         return make()
 
@@ -161,41 +158,6 @@ def vocoder(v: VocosDims):
         ),
         head=ISTFTHead(dim=v.dim, n_fft=1024, hop_length=256, padding="center"),
     )
-
-
-class _Rotary(nn.Module):
-    """transformers 5's default Llama rotary embedding, step for step (same numbers)."""
-
-    inv_freq: torch.Tensor  # a buffer (register_buffer)
-
-    def __init__(self, head_dim: int, theta: float):
-        super().__init__()
-        inv_freq = 1.0 / (theta ** (torch.arange(0, head_dim, 2, dtype=torch.float) / head_dim))
-        self.register_buffer("inv_freq", inv_freq, persistent=False)
-
-    @torch.no_grad()
-    def forward(self, x: torch.Tensor, position_ids: torch.Tensor):
-        freqs = position_ids[..., None].float() * self.inv_freq.to(
-            device=x.device, dtype=torch.float
-        )
-        emb = torch.cat((freqs, freqs), dim=-1)
-        # transformers multiplies by its attention scaling, 1.0 for the default rotary type.
-        return (emb.cos() * 1.0).to(dtype=x.dtype), (emb.sin() * 1.0).to(dtype=x.dtype)
-
-
-class LlamaShell(nn.Module):
-    """The Llama without its layers: the step that holds them comes from the compiled cache."""
-
-    weightless = True
-
-    def __init__(self, numbers: LlamaNumbers):
-        super().__init__()
-        self.config = numbers
-        self.rotary_emb = _Rotary(
-            numbers.hidden_size // numbers.num_attention_heads, numbers.rope_theta
-        )
-        # One empty parameter: where the model is, as `next(llama.parameters()).device` asks.
-        self.device_probe = nn.Parameter(torch.zeros(0), requires_grad=False)
 
 
 def load_embed(gpt: GptNumbers, path, device) -> Embed:

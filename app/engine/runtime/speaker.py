@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from app.engine.voices.speakers import _LZMA, decode_speaker
 
 
-class LightSpeaker:
+class Speaker:
     @staticmethod
     def decorate_code_prompts(
         text: list[str], prompt: str, txt_smp: str | None, spk_emb: str | None

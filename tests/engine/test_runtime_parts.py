@@ -1,6 +1,6 @@
-"""engine/light rebuilds ChatTTS's parts around the decode step without importing ChatTTS; each
-must give exactly what ChatTTS's own part gives on the same files (the session's synthesizer
-holds ChatTTS's, loaded from the tiny model)."""
+"""engine/runtime builds the model's parts without importing ChatTTS; each must give exactly
+what ChatTTS's own part gives on the same files (the `reference` fixture holds ChatTTS's,
+loaded from the tiny model)."""
 
 import json
 from dataclasses import asdict
@@ -11,18 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine.decode.llama_step import rotary_tables
-from app.engine.light.config import light_config, llama_numbers
-from app.engine.light.nets import LlamaShell, load_embed, load_mel_decoder, load_vocoder
-from app.engine.light.speaker import LightSpeaker
-from app.engine.light.tokenizer import LightTokenizer
 from app.engine.models.config import chattts_config
 from app.engine.models.store import ModelStore
+from app.engine.runtime.config import llama_numbers, parts_config
+from app.engine.runtime.llama import LlamaShell, load_llama
+from app.engine.runtime.nets import load_embed, load_mel_decoder, load_vocoder
+from app.engine.runtime.speaker import Speaker
+from app.engine.runtime.tokenizer import Tokenizer
 
 
 @pytest.fixture(scope="module")
 def light(tiny_model):
     cfg = ModelStore(tiny_model).studio_config()
-    return light_config(cfg["dimensions"], cfg["spk_stat"])
+    return parts_config(cfg["dimensions"], cfg["spk_stat"])
 
 
 def _numbers(cfg):
@@ -44,7 +45,7 @@ def _numbers(cfg):
 
 
 def test_the_official_numbers_are_chattts_defaults():
-    assert _numbers(light_config()) == _numbers(chattts_config())
+    assert _numbers(parts_config()) == _numbers(chattts_config())
 
 
 def test_a_test_models_numbers_are_read_as_chattts_config_reads_them(tiny_model, light):
@@ -70,9 +71,9 @@ def test_the_vocoders_fixed_arguments_are_chattts_defaults():
     assert v["backbone"]["init_args"]["input_channels"] == 100
 
 
-def test_llama_numbers_match_the_models_own_config(tiny_model, chat):
+def test_llama_numbers_match_the_models_own_config(tiny_model, reference):
     numbers = llama_numbers(tiny_model / "asset" / "gpt")
-    cfg = chat.gpt.gpt.config
+    cfg = reference.gpt.gpt.config
     assert (
         numbers.num_hidden_layers,
         numbers.num_attention_heads,
@@ -92,9 +93,12 @@ def test_llama_numbers_match_the_models_own_config(tiny_model, chat):
         {"rope_parameters": {"rope_theta": 10000.0, "rope_type": "linear", "factor": 2.0}},
         {"head_dim": 8},
         {"num_key_value_heads": 2},
+        {"hidden_act": "gelu"},
+        {"attention_bias": True},
+        {"mlp_bias": True},
     ],
 )
-def test_a_llama_the_light_path_does_not_cover_is_left_to_chattts(tiny_model, tmp_path, change):
+def test_a_llama_our_runtime_does_not_build_is_refused(tiny_model, tmp_path, change):
     data = json.loads((tiny_model / "asset" / "gpt" / "config.json").read_text())
     (tmp_path / "config.json").write_text(json.dumps(data | change))
     assert llama_numbers(tmp_path) is None
@@ -109,18 +113,44 @@ def test_a_hostile_llama_config_raises(tmp_path, text):
         llama_numbers(tmp_path)
 
 
-def test_rotary_tables_are_the_same(tiny_model, chat):
+def test_rotary_tables_are_the_same(tiny_model, reference):
     shell = LlamaShell(llama_numbers(tiny_model / "asset" / "gpt"))
     for dtype in (torch.float32, torch.bfloat16):
         ours = rotary_tables(shell, 300, dtype, torch.device("cpu"))
-        theirs = rotary_tables(chat.gpt.gpt, 300, dtype, torch.device("cpu"))
+        theirs = rotary_tables(reference.gpt.gpt, 300, dtype, torch.device("cpu"))
         assert all(torch.equal(a, b) for a, b in zip(ours, theirs))
+
+
+def test_our_llama_holds_chattts_weights_and_steps_the_same(tiny_model, reference):
+    """The GPT read by our own loader (no transformers) has every weight of ChatTTS's Llama, and
+    one step of decode/llama_step.py's stack over each gives the same hidden states."""
+    from app.engine.decode.llama_step import LlamaStack
+
+    folder = tiny_model / "asset" / "gpt"
+    ours, theirs = load_llama(llama_numbers(folder), folder, "cpu"), reference.gpt.gpt
+    their_state = {k: v for k, v in theirs.state_dict().items() if not k.startswith("embed")}
+    our_state = {k: v for k, v in ours.state_dict().items() if k != "device_probe"}
+    assert our_state.keys() == their_state.keys()
+    assert all(torch.equal(our_state[k], their_state[k]) for k in our_state)
+    assert all(p.dtype == torch.float32 for p in ours.parameters())
+    heads, length = ours.config.num_attention_heads, 5
+    width = ours.config.hidden_size
+    x = torch.randn(2, length, width, generator=torch.Generator().manual_seed(0))
+    mask = torch.ones(length, length, dtype=torch.bool).tril_()[None, None].expand(2, 1, -1, -1)
+    results = []
+    for llama in (ours, theirs):
+        cos, sin = rotary_tables(llama, length, torch.float32, torch.device("cpu"))
+        shape = (ours.config.num_hidden_layers, 2, heads, length, width // heads)
+        k, v = torch.zeros(shape), torch.zeros(shape)
+        with torch.no_grad():
+            results.append(LlamaStack(llama)(x, cos, sin, mask, k, v, torch.arange(length), length))
+    assert torch.equal(results[0], results[1])
 
 
 # -- tokenizer ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def tokenizers(tiny_model, chat):
-    return LightTokenizer(tiny_model / "asset" / "tokenizer"), chat.tokenizer
+def tokenizers(tiny_model, reference):
+    return Tokenizer(tiny_model / "asset" / "tokenizer"), reference.tokenizer
 
 
 def test_the_tokenizers_special_ids_are_the_same(tokenizers):
@@ -199,64 +229,64 @@ def test_decoding_is_the_same(tokenizers, ids):
 
 
 # -- speaker -----------------------------------------------------------------------------------
-def test_prompt_decoration_is_the_same(chat):
+def test_prompt_decoration_is_the_same(reference):
     texts = ["[Stts][spk_emb] 你好 [empty_spk]", "Hello."]
     for txt_smp, spk in ((None, None), ("参考", "x"), (None, "x")):
-        assert LightSpeaker.decorate_code_prompts(
+        assert Speaker.decorate_code_prompts(
             list(texts), "[speed_5]", txt_smp, spk
-        ) == chat.speaker.decorate_code_prompts(list(texts), "[speed_5]", txt_smp, spk)
-    assert LightSpeaker.decorate_text_prompts(
+        ) == reference.speaker.decorate_code_prompts(list(texts), "[speed_5]", txt_smp, spk)
+    assert Speaker.decorate_text_prompts(
         texts, "[oral_2]"
-    ) == chat.speaker.decorate_text_prompts(texts, "[oral_2]")
+    ) == reference.speaker.decorate_text_prompts(texts, "[oral_2]")
 
 
-def test_reference_codes_unpack_the_same(chat):
+def test_reference_codes_unpack_the_same(reference):
     codes = torch.randint(0, 625, (4, 37), dtype=torch.int32)
-    packed = chat.speaker.encode_prompt(codes)
-    assert torch.equal(LightSpeaker.decode_prompt(packed), chat.speaker.decode_prompt(packed))
-    assert torch.equal(LightSpeaker.decode_prompt(packed), codes)
+    packed = reference.speaker.encode_prompt(codes)
+    assert torch.equal(Speaker.decode_prompt(packed), reference.speaker.decode_prompt(packed))
+    assert torch.equal(Speaker.decode_prompt(packed), codes)
 
 
-def test_the_speaker_embedding_is_placed_the_same(chat, synthesizer, tokenizers):
+def test_the_speaker_embedding_is_placed_the_same(reference, synthesizer, tokenizers):
     ours_tok, _ = tokenizers
     speaker = synthesizer.speaker_for_seed(11)
     ids, _, _ = ours_tok.encode(
-        LightSpeaker.decorate_code_prompts(["你好。"], "", None, speaker), chat.config.gpt.num_vq
+        Speaker.decorate_code_prompts(["你好。"], "", None, speaker), reference.config.gpt.num_vq
     )
-    emb = torch.randn(ids.shape[0], ids.shape[1], chat.config.gpt.hidden_size)
-    got = LightSpeaker().apply(emb.clone(), speaker, ids, ours_tok.spk_emb_ids, torch.device("cpu"))
-    expected = chat.speaker.apply(
+    emb = torch.randn(ids.shape[0], ids.shape[1], reference.config.gpt.hidden_size)
+    got = Speaker().apply(emb.clone(), speaker, ids, ours_tok.spk_emb_ids, torch.device("cpu"))
+    expected = reference.speaker.apply(
         emb.clone(), speaker, ids, ours_tok.spk_emb_ids, torch.device("cpu")
     )
     assert torch.equal(got, expected) and not torch.equal(got, emb)
 
 
 # -- networks ----------------------------------------------------------------------------------
-def test_embeddings_and_heads_are_the_same(tiny_model, chat, light, tokenizers):
+def test_embeddings_and_heads_are_the_same(tiny_model, reference, light, tokenizers):
     embed = load_embed(light.gpt, tiny_model / light.paths["embed_path"], "cpu")
-    assert torch.equal(embed.head_text.weight, chat.embed.head_text.weight)
+    assert torch.equal(embed.head_text.weight, reference.embed.head_text.weight)
     assert all(
-        torch.equal(a.weight, b.weight) for a, b in zip(embed.head_code, chat.embed.head_code)
+        torch.equal(a.weight, b.weight) for a, b in zip(embed.head_code, reference.embed.head_code)
     )
     ours_tok, _ = tokenizers
     ids, _, mask = ours_tok.encode(["你好 hello", "世界"], 4, prompt=torch.randint(0, 600, (4, 6)))
-    assert torch.equal(embed(ids, mask), chat.embed(ids, mask))
+    assert torch.equal(embed(ids, mask), reference.embed(ids, mask))
 
 
-def test_the_mel_decoder_is_the_same(tiny_model, chat, light):
+def test_the_mel_decoder_is_the_same(tiny_model, reference, light):
     decoder = load_mel_decoder(light.decoder, tiny_model / light.paths["decoder_ckpt_path"], "cpu")
     hiddens = torch.randn(2, light.gpt.hidden_size, 23)
     with torch.inference_mode():
         torch.testing.assert_close(
-            decoder(hiddens.clone()), chat.decoder(hiddens.clone()), rtol=0, atol=1e-6
+            decoder(hiddens.clone()), reference.decoder(hiddens.clone()), rtol=0, atol=1e-6
         )
 
 
-def test_the_vocoder_is_the_same(tiny_model, chat, light):
+def test_the_vocoder_is_the_same(tiny_model, reference, light):
     vocos = load_vocoder(light.vocos, tiny_model / light.paths["vocos_ckpt_path"], "cpu")
     mel = torch.randn(2, 100, 40)
     with torch.inference_mode():
-        assert torch.equal(vocos.decode(mel), chat.vocos.decode(mel))
+        assert torch.equal(vocos.decode(mel), reference.vocos.decode(mel))
 
 
 def test_a_weights_file_of_other_shapes_is_refused(tiny_model, light, tmp_path):

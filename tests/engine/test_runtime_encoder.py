@@ -1,6 +1,6 @@
-"""The audio encoder built without ChatTTS (engine/light/encoder.py) turns a recording into the
+"""The audio encoder built without ChatTTS (engine/runtime/encoder.py) turns a recording into the
 same codes, and the same text form, as ChatTTS's DVAE and Speaker on the same files (the
-session's synthesizer holds ChatTTS's, loaded from the tiny model)."""
+`reference` fixture holds ChatTTS's, loaded from the tiny model)."""
 
 from dataclasses import replace
 
@@ -10,16 +10,16 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.light.config import light_config
-from app.engine.light.encoder import load_audio_encoder
-from app.engine.light.speaker import LightSpeaker
 from app.engine.models.store import ModelStore
+from app.engine.runtime.config import parts_config
+from app.engine.runtime.encoder import load_audio_encoder
+from app.engine.runtime.speaker import Speaker
 
 
 @pytest.fixture(scope="module")
 def dims(tiny_model):
     cfg = ModelStore(tiny_model).studio_config()
-    return light_config(cfg["dimensions"], cfg["spk_stat"]).dvae
+    return parts_config(cfg["dimensions"], cfg["spk_stat"]).dvae
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def encoder(tiny_model, dims):
 def test_the_official_numbers_are_chattts_defaults():
     from ChatTTS.config import Config
 
-    official, ours = Config().dvae, light_config().dvae
+    official, ours = Config().dvae, parts_config().dvae
     assert ours.net.__dict__ == official.encoder.__dict__
     assert (ours.vq_dim, ours.levels, ours.groups, ours.residuals) == (
         official.vq.dim,
@@ -48,22 +48,20 @@ def test_the_official_numbers_are_chattts_defaults():
     loudness=st.sampled_from([1e-4, 0.05, 0.7, 3.0]),
     seed=st.integers(min_value=0, max_value=2**32 - 1),
 )
-def test_a_recording_gives_chattts_codes_to_the_bit(synthesizer, encoder, samples, loudness, seed):
+def test_a_recording_gives_chattts_codes_to_the_bit(reference, encoder, samples, loudness, seed):
     wav = (np.random.default_rng(seed).standard_normal(samples) * loudness).astype(np.float32)
-    expected = synthesizer.chat.dvae.sample_audio(wav.copy())
+    expected = reference.dvae.sample_audio(wav.copy())
     got = encoder(torch.from_numpy(wav))
     assert got.dtype == expected.dtype and torch.equal(got, expected)
 
 
-def test_silence_and_a_pure_tone_give_chattts_codes(synthesizer, encoder):
+def test_silence_and_a_pure_tone_give_chattts_codes(reference, encoder):
     t = np.arange(48_000, dtype=np.float32) / 24_000
     for wav in (
         np.zeros(30_000, dtype=np.float32),
         (0.3 * np.sin(2 * np.pi * 220 * t)).astype(np.float32),
     ):
-        assert torch.equal(
-            encoder(torch.from_numpy(wav)), synthesizer.chat.dvae.sample_audio(wav.copy())
-        )
+        assert torch.equal(encoder(torch.from_numpy(wav)), reference.dvae.sample_audio(wav.copy()))
 
 
 @settings(max_examples=40, deadline=None)
@@ -78,14 +76,14 @@ def test_the_text_form_is_chattts_and_reads_back(vq, frames, seed):
     codes = torch.from_numpy(
         np.random.default_rng(seed).integers(0, 625, (vq, frames)).astype(np.int32)
     )
-    text = LightSpeaker.encode_prompt(codes)
+    text = Speaker.encode_prompt(codes)
     assert text == Speaker.encode_prompt(codes)
-    assert torch.equal(LightSpeaker.decode_prompt(text), codes)
+    assert torch.equal(Speaker.decode_prompt(text), codes)
 
 
 def test_codes_of_another_rank_are_refused():
     with pytest.raises(ValueError, match="num_vq, T"):
-        LightSpeaker.encode_prompt(torch.zeros(4, dtype=torch.int32))
+        Speaker.encode_prompt(torch.zeros(4, dtype=torch.int32))
 
 
 def test_a_file_of_other_shapes_is_refused(tiny_model, dims):

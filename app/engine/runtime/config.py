@@ -1,4 +1,4 @@
-"""The numbers of ChatTTS's `Config` that a light start needs, without importing ChatTTS.
+"""The numbers of ChatTTS's `Config` that the model's parts are built from, without ChatTTS.
 
 The official model uses ChatTTS 0.2.5's defaults, copied into official.json (a test compares
 them with ChatTTS's Config); a random-weight test model names its own dimensions, read the
@@ -51,7 +51,7 @@ class VocosDims:
 
 
 @dataclass(frozen=True)
-class LightConfig:
+class PartsConfig:
     gpt: GptNumbers
     decoder: DecoderDims
     vocos: VocosDims
@@ -68,11 +68,13 @@ class LlamaNumbers:
     num_attention_heads: int
     hidden_size: int
     max_position_embeddings: int
+    intermediate_size: int
     rope_theta: float
+    rms_norm_eps: float
 
 
-def light_config(dims: dict | None = None, spk_stat: str | None = None) -> LightConfig:
-    """As `models.config.chattts_config(dims, spk_stat)`, for the parts a light start uses."""
+def parts_config(dims: dict | None = None, spk_stat: str | None = None) -> PartsConfig:
+    """As `models.config.chattts_config(dims, spk_stat)`, for the parts engine/runtime builds."""
     official = json.loads(OFFICIAL.read_text(encoding="utf-8"))
     gpt, decoder, vocos = dict(official["gpt"]), dict(official["decoder"]), dict(official["vocos"])
     if dims is not None:
@@ -94,7 +96,7 @@ def light_config(dims: dict | None = None, spk_stat: str | None = None) -> Light
         int(vq["G"]),
         int(vq["R"]),
     )
-    return LightConfig(
+    return PartsConfig(
         GptNumbers(**gpt),
         DecoderDims(**decoder),
         VocosDims(**vocos),
@@ -112,8 +114,8 @@ def _positive_int(data: dict, name: str) -> int:
 
 
 def llama_numbers(folder: Path) -> LlamaNumbers | None:
-    """The Llama's numbers from its config.json, or None where the light path does not apply
-    (a rotary scaling or head size other than plain Llama's: ChatTTS's own loader handles it)."""
+    """The Llama's numbers from its config.json, or None where our Llama does not build it (a
+    rotary scaling, head size, activation or bias other than plain Llama's, as ChatTTS's is)."""
     path = Path(folder) / "config.json"
     if path.stat().st_size > GPT_CONFIG_CAP:
         raise ValueError(f"{path} is larger than a model config")
@@ -127,6 +129,7 @@ def llama_numbers(folder: Path) -> LlamaNumbers | None:
             "num_attention_heads",
             "hidden_size",
             "max_position_embeddings",
+            "intermediate_size",
         )
     }
     # transformers 5 writes `rope_parameters`; older files a top-level rope_theta and rope_scaling.
@@ -138,6 +141,9 @@ def llama_numbers(folder: Path) -> LlamaNumbers | None:
     head_dim = data.get("head_dim", numbers["hidden_size"] // heads)
     kv_heads = data.get("num_key_value_heads", heads)
     theta = rope.get("rope_theta") if isinstance(rope, dict) else None
+    eps = data.get("rms_norm_eps", 1e-6)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or eps <= 0:
+        raise ValueError(f"rms_norm_eps is {eps!r}")
     if (
         not isinstance(rope, dict)
         or rope.get("rope_type", "default") != "default"
@@ -147,6 +153,9 @@ def llama_numbers(folder: Path) -> LlamaNumbers | None:
         or head_dim * heads != numbers["hidden_size"]
         or kv_heads != heads
         or rope.get("partial_rotary_factor", 1.0) != 1.0
+        or data.get("hidden_act", "silu") != "silu"
+        or data.get("attention_bias", False)
+        or data.get("mlp_bias", False)
     ):
         return None
-    return LlamaNumbers(**numbers, rope_theta=float(theta))
+    return LlamaNumbers(**numbers, rope_theta=float(theta), rms_norm_eps=float(eps))

@@ -57,6 +57,6 @@ def zero_init(fill=_zeros):
 
 def no_init():
     """Within: the random initialisers leave memory as allocated, never written nor read: only
-    for modules whose every weight is then replaced by a strict, assigning load (engine/light),
+    for modules whose every weight is then replaced by a strict, assigning load (engine/runtime),
     where zero-filling memory that is dropped unread would be most of a light start."""
     return zero_init(_untouched)

@@ -6,7 +6,7 @@ package importing torch._dynamo) the first time a paragraph is played, between i
 second sentence. The steps are ChatTTS 0.2.5's DVAE.forward(mode="encode"), and the
 quantizer is vector_quantize_pytorch 1.x's GroupedResidualFSQ as ChatTTS builds it (hard-clamped
 input, symmetry-preserving levels), in the same operations so that the codes are the same bits:
-tests/engine/test_light_encoder.py compares them with ChatTTS's on random recordings.
+tests/engine/test_runtime_encoder.py compares them with ChatTTS's on random recordings.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import cast
 import torch
 from torch import nn
 
-from app.engine.light.config import EncoderDims
-from app.engine.light.nets import _DecoderNet
+from app.engine.runtime.config import EncoderDims
+from app.engine.runtime.nets import _DecoderNet
 
 MEL_BINS = 100
 
@@ -133,7 +133,7 @@ def load_audio_encoder(d: EncoderDims, path, device) -> AudioEncoder:
     (the decoder half of the file is ChatTTS's own use, not read here)."""
     from safetensors import safe_open
 
-    from app.engine.light.nets import assign_strict, built
+    from app.engine.runtime.nets import assign_strict, built
 
     module = built(lambda: AudioEncoder(d, d.net.idim))
     wanted = module.state_dict().keys()
