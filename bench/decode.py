@@ -79,29 +79,18 @@ def _forced_upstream(synth, texts, tokens):
 
 
 def _forced_ours(synth, texts, tokens):
+    from app.engine.decode.batch import Row
     from app.engine.decode.loop import PassParams
-    from app.engine.decode.speech import BatchReport
-    from app.engine.request import SamplingParams
+    from app.engine.request import SamplingParams, SynthesisRequest
 
     s = SamplingParams()  # ChatTTS's defaults, as a request would carry them
     params = PassParams(
         s.temperature, s.top_p, s.top_k, s.repetition_penalty, tokens, min_new_tokens=tokens
     )
     speaker = synth.speaker_for_seed(1)
-    seeds = list(range(len(texts)))
-    return lambda: list(
-        synth.speech.speak(
-            list(texts),
-            "[speed_5]",
-            params,
-            seeds,
-            [speaker] * len(texts),
-            [None] * len(texts),
-            None,
-            False,
-            BatchReport(),
-        )
-    )
+    request = SynthesisRequest("".join(texts), seed=1)
+    rows = [Row(text, i, request, speaker, None, 0) for i, text in enumerate(texts)]
+    return lambda: list(synth.speech.speak(rows, "[speed_5]", params))
 
 
 def floor_layers(loop) -> list:

@@ -13,7 +13,7 @@ from app.i18n import _
 
 # ChatTTS-ui's default voice seed: on the official weights it is the same voice there.
 DEFAULT_SEED = 2222
-# Sentence seeds use the low 32 bits (decode/speech.py), so larger seeds would repeat voices.
+# Sentence seeds use the low 32 bits (decode/batch.py), so larger seeds would repeat voices.
 SEED_MAX = 2**32 - 1
 # The levels ChatTTS's prompt tokens take ([speed_N], [oral_N], [laugh_N], [break_N]), inclusive;
 # the CLI's options and the window's spin boxes offer the same.

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from app.engine.errors import DiskFullError, StudioError, SynthesisCancelled
 from app.engine.request import SamplingParams, SynthesisRequest
 from app.engine.sqlite_file import is_disk_full
-from app.engine.synthesis.scheduler import Priority
+from app.engine.synthesis.tickets import Priority
 from app.i18n import _
 from app.narration.progress import Meter, RenderProgress
 from app.narration.project import Project, ProjectError, Sentence, SentenceStatus

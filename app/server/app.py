@@ -29,7 +29,7 @@ from app.engine.errors import (
     VoiceError,
 )
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
-from app.engine.synthesis.scheduler import Priority
+from app.engine.synthesis.tickets import Priority
 from app.engine.text.prepare import check_speakable, check_text
 from app.i18n import _, again
 from app.server import DEFAULT_MAX_QUEUE

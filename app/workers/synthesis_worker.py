@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.engine.errors import StudioError, SynthesisCancelled
 from app.engine.request import AudioChunk, SynthesisRequest
 from app.engine.synthesis.engine import Engine
-from app.engine.synthesis.scheduler import Priority
+from app.engine.synthesis.tickets import Priority
 from app.i18n import _
 from app.workers.threads import OwnedThread
 

@@ -5,12 +5,13 @@ import numpy as np
 import pytest
 import torch
 
+from app.engine.decode.batch import BatchSession, Row
 from app.engine.decode.loop import Generated, PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.decode.rows_state import Joining
 from app.engine.request import SamplingParams, SynthesisRequest
 from app.engine.synthesis.engine import Engine
-from app.engine.synthesis.scheduler import Priority
+from app.engine.synthesis.tickets import Priority
 from tests.support.decode_hooks import record_batch_rows
 
 EOS_AUDIO = 625
@@ -76,6 +77,35 @@ def test_sentences_joining_a_running_batch_decode_as_if_alone(synthesizer, greed
         alone = _alone(loop, chat, text, 11 + row, greedy)
         assert torch.equal(together.tokens[row], alone.tokens[0])
         torch.testing.assert_close(together.hiddens[row], alone.hiddens[0], rtol=1e-4, atol=1e-4)
+
+
+def test_speak_asks_the_session_for_rows_that_join_and_groups_that_leave(synthesizer, monkeypatch):
+    """FastSpeech asks the running batch's session between steps: a joining row is numbered
+    after the batch's and said as `spoken` gives it; a group that leaves stops decoding at once
+    and gets no piece."""
+    request = SynthesisRequest("第一句话。今天天气很好。", seed=5, **FAST)
+    first = Row("第一句话。", 0, request, None, None, 1)
+    joining = Row("今天天气很好。", 1, request, None, None, 2)
+    steps, said = [], []
+
+    class Session(BatchSession):
+        def join(self, live):
+            return [joining] if len(steps) == 3 else []
+
+        def leave(self):
+            return {2} if len(steps) >= 8 else set()
+
+    def spoken(rows):
+        said.extend(rows)
+        return rows
+
+    monkeypatch.setattr(
+        synthesizer.loop, "on_logits", lambda step, logits, rows: steps.append(rows.tolist())
+    )
+    pieces = list(synthesizer.speech.speak([first], "[speed_5]", _params(True), Session(), spoken))
+    assert said == [joining]
+    assert steps[2] == [0] and steps[3] == steps[7] == [0, 1] and steps[8] == [0]
+    assert [(p.row, p.final) for p in pieces] == [(0, True)]  # not streamed: one piece
 
 
 def _join_during(engine, synthesizer, monkeypatch, first, second, priority=Priority.INTERACTIVE):

@@ -9,7 +9,7 @@ import pytest
 
 from app.engine.errors import SynthesisCancelled, VoiceError
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
-from app.engine.synthesis.scheduler import Priority
+from app.engine.synthesis.tickets import Priority
 from tests.support.decode_hooks import record_audio_batches, record_batch_rows
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))

@@ -11,7 +11,7 @@ import torch
 from app.engine.decode import memory
 from app.engine.errors import OutOfMemoryError, SynthesisCancelled
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
-from app.engine.synthesis.scheduler import Priority
+from app.engine.synthesis.tickets import Priority
 from tests.support.decode_hooks import record_audio_batches
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
@@ -172,9 +172,9 @@ def test_a_play_that_arrives_while_background_text_is_prepared_is_decoded_first(
             jobs["play"] = e.submit(PLAY, Priority.INTERACTIVE)
         return real_prepare(text)
 
-    def decoding(rows, stop, stream, more=None, gone=None):
+    def decoding(rows, batch):
         groups.append([r.group for r in rows])
-        return real_decode(rows, stop, stream, more, gone)
+        return real_decode(rows, batch)
 
     monkeypatch.setattr(synthesizer, "prepare", preparing)
     monkeypatch.setattr(synthesizer.decoder, "decode", decoding)

@@ -273,21 +273,18 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
     """The speech pieces of one batch: row 1 ends at once (no audio), row 0 (streamed first)
     ends while row 2 goes on, so row 1's end is passed while streaming, not at the batch's end.
     Each row still gets exactly one final piece, in reading order."""
+    from app.engine.decode.batch import BatchSession, Row
     from app.engine.decode.loop import PassParams
-    from app.engine.decode.speech import BatchReport
 
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
+    texts = ["第一句话。", "第二句话。", "第三句话。"]
+    request = SynthesisRequest("".join(texts), seed=1)
     pieces = list(
         synthesizer.speech.speak(
-            ["第一句话。", "第二句话。", "第三句话。"],
+            [Row(text, i, request, None, None, 0) for i, text in enumerate(texts)],
             "[speed_5]",
             PassParams(0.3, 0.7, 20, 1.05, 64),
-            [1, 2, 3],
-            [None] * 3,
-            [None] * 3,
-            None,
-            True,
-            BatchReport(),
+            BatchSession(stream=True),
         )
     )
     assert [p.row for p in pieces] == sorted(p.row for p in pieces)

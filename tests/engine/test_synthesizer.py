@@ -79,11 +79,12 @@ def _record_infer_calls(synthesizer, monkeypatch):
     real_speak = speech.speak
     calls = []
 
-    def recording(texts, prompt, params, seeds, speakers, references, *args, **kwargs):
-        for reference in references:
-            spk_smp, txt_smp = reference if reference else (None, None)
-            calls.append({"texts": list(texts), "spk_smp": spk_smp, "txt_smp": txt_smp})
-        return real_speak(texts, prompt, params, seeds, speakers, references, *args, **kwargs)
+    def recording(rows, *args, **kwargs):
+        texts = [r.text for r in rows]
+        for row in rows:
+            spk_smp, txt_smp = row.reference if row.reference else (None, None)
+            calls.append({"texts": texts, "spk_smp": spk_smp, "txt_smp": txt_smp})
+        return real_speak(rows, *args, **kwargs)
 
     monkeypatch.setattr(speech, "speak", recording)
     return calls

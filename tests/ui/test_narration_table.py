@@ -5,7 +5,7 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import Qt
 
-from app.ui.narration.sentence_model import Row, SentenceTableModel
+from app.ui.narration.sentence_model import SentenceRow, SentenceTableModel
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,9 @@ def _model(qtbot):
     model = SentenceTableModel()
     model.set_rows(
         [
-            Row(S(10, 0, "First.", "done", 2.25), takes=3, take_number=2),
-            Row(S(11, 1, "Second.", speaker="Alice")),
-            Row(S(12, 2, "Third.", "failed", error="The text was empty.")),
+            SentenceRow(S(10, 0, "First.", "done", 2.25), takes=3, take_number=2),
+            SentenceRow(S(11, 1, "Second.", speaker="Alice")),
+            SentenceRow(S(12, 2, "Third.", "failed", error="The text was empty.")),
         ]
     )
     return model
@@ -84,7 +84,7 @@ def test_take_counts_are_asked_only_for_rows_shown_and_once(qtbot):
         return 2, 1
 
     m = SentenceTableModel(take_info=take_info)
-    m.set_rows([Row(S(i, i, f"Sentence {i}.")) for i in range(100)])
+    m.set_rows([SentenceRow(S(i, i, f"Sentence {i}.")) for i in range(100)])
     assert asked == []  # opening a chapter reads no takes
     assert _show(m, 5, m.TAKE) == "1 of 2" and _show(m, 5, m.TAKE) == "1 of 2"
     assert asked == [5]

@@ -13,6 +13,7 @@
 - vocoder_stream.py: hidden states -> audio in pieces with seamless joins
 - mel_stream.py: the mel decoder streamed layer by layer, keeping each layer's settled frames
 - piece_grid.py: the token grid those pieces lie on (no torch: the player reads it too)
+- batch.py:      a batch's rows, pieces and cut notices, and the session rows join and leave by
 - speech.py:     one batch of sentences through refine, audio codes and the vocoder
 """
 

@@ -11,15 +11,16 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.engine.decode.batch import BatchSession, Piece, Row
 from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
 from app.engine.decode.rows_state import Joining
 from app.engine.decode.vocoder_stream import StreamingVocoder, push_all
+from app.engine.request import SynthesisRequest
 
 if TYPE_CHECKING:
     from app.engine.runtime.parts import ModelParts
@@ -30,37 +31,7 @@ REFINE = PassParams(
 )
 STREAM_EVERY = 4  # tokens between looks at whether a piece of audio is ready
 REFINE_PROMPT_ALLOWANCE = 128  # prompt tokens of a typical sentence's refine pass
-
-
-def sentence_seed(seed: int, index: int, retry: int = 0) -> int:
-    return int(np.random.SeedSequence([int(seed) & 0xFFFFFFFF, index, retry]).generate_state(1)[0])
-
-
-@dataclass
-class Piece:
-    row: int
-    samples: np.ndarray
-    final: bool
-    cut: bool = False  # (final pieces) the row ran to the token limit
-    vocoder_s: float = 0.0  # the vocoder call that made it (the player's grid rule)
-
-
-@dataclass
-class Joiner:
-    """A sentence that joins a running batch (see `FastSpeech.speak`)."""
-
-    text: str
-    seed: int
-    speaker: str | None
-    reference: tuple[str, str] | None
-    group: int
-
-
-@dataclass
-class BatchReport:
-    """Filled in by `speak` when the batch ends: which sentences hit the audio token limit."""
-
-    audio_cut: list[bool] = field(default_factory=list)
+WARM_UP = "你好。"
 
 
 class FastSpeech:
@@ -78,12 +49,10 @@ class FastSpeech:
         request between them."""
         params = PassParams(1.0, 1.0, 0, 1.0, 2, greedy=True)
 
+        row = Row(WARM_UP, 0, SynthesisRequest(WARM_UP, seed=0), None, None, 0)
+
         def sentence() -> None:
-            list(
-                self.speak(
-                    ["你好。"], "[speed_5]", params, [0], [None], [None], None, False, BatchReport()
-                )
-            )
+            list(self.speak([row], "[speed_5]", params))
 
         parts = [sentence, sentence] if self.loop.first_calls_cost else []
         for batch, tokens in shapes:
@@ -116,27 +85,27 @@ class FastSpeech:
 
     def speak(
         self,
-        texts: list[str],
+        rows: list[Row],
         prompt: str,
         params: PassParams,
-        seeds: list[int],
-        speakers: list[str | None],
-        references: list[tuple[str, str] | None],
-        cancel: threading.Event | None,
-        stream: bool,
-        report: BatchReport,
-        groups: list[int] | None = None,
-        more: Callable[[int], list[Joiner]] | None = None,
-        gone: Callable[[], set[int]] | None = None,
+        batch: BatchSession | None = None,
+        spoken: Callable[[list[Row]], list[Row]] | None = None,
     ) -> Iterator[Piece]:
         """Pieces of each group's rows in reading order: all of its first row, then its next,
         ... (a group is one request; rows of different requests share a batch). The first row
-        in line of each group streams while it is decoded; the group's later rows come once
-        the rows before them end. `more(live)`, asked between steps, gives sentences that join
-        the batch there; their rows are numbered after the batch's, in the order given.
-        `gone()`, asked there too, names groups whose requests went away: their rows leave the
-        batch and give no more pieces."""
-        emb, mask = code_prompts(self.parts, texts, prompt, speakers, references)
+        in line of each group streams while it is decoded (`batch.stream`); the group's later
+        rows come once the rows before them end. Rows that join the batch (`batch.join`) are
+        numbered after the batch's, in the order given; `spoken(rows)` gives them as the model
+        is to say them (refined text). The rows of groups that leave (`batch.leave`) give no
+        more pieces."""
+        batch = batch if batch is not None else BatchSession()
+        emb, mask = code_prompts(
+            self.parts,
+            [r.text for r in rows],
+            prompt,
+            [r.speaker for r in rows],
+            [r.reference for r in rows],
+        )
         eos = int(self.parts.config.gpt.num_audio_tokens) - 1
         # A lookahead chosen by the caller (e.g. the receptive field, for an exact stream) holds
         # for the first piece too.
@@ -145,43 +114,45 @@ class FastSpeech:
             if self.lookahead is None
             else {"lookahead": self.lookahead, "first_lookahead": self.lookahead}
         )
-        vocoders = [StreamingVocoder(self.parts, **kwargs) for _ in texts]
-        lines = _lines(groups if groups is not None else [0] * len(texts))
+        vocoders = [StreamingVocoder(self.parts, **kwargs) for _ in rows]
+        lines = _lines([r.group for r in rows])
 
-        def admit(live: int) -> Joining | None:
-            joiners = more(live) if more is not None else None
-            if not joiners:
+        def join(live: int) -> Joining | None:
+            new = batch.join(live)
+            if not new:
                 return None
+            if spoken is not None:
+                new = spoken(new)
             emb, mask = code_prompts(
                 self.parts,
-                [j.text for j in joiners],
+                [r.text for r in new],
                 prompt,
-                [j.speaker for j in joiners],
-                [j.reference for j in joiners],
+                [r.speaker for r in new],
+                [r.reference for r in new],
             )
-            for joiner in joiners:
-                lines.setdefault(joiner.group, []).append(len(vocoders))
+            for row in new:
+                lines.setdefault(row.group, []).append(len(vocoders))
                 vocoders.append(StreamingVocoder(self.parts, **kwargs))
-            return Joining(emb, mask, [j.seed for j in joiners])
+            return Joining(emb, mask, [r.seed for r in new])
 
-        def leaving() -> list[int]:
-            rows: list[int] = []
-            for group in gone() if gone is not None else ():
-                rows.extend(lines.get(group, []))
+        def leave() -> list[int]:
+            going: list[int] = []
+            for group in batch.leave():
+                going.extend(lines.get(group, []))
                 lines[group] = []
-            return rows
+            return going
 
         for event in self.loop.generate(
             emb,
             mask,
             True,
             params,
-            seeds,
+            [r.seed for r in rows],
             eos=eos,
-            cancel=cancel,
-            stream_every=STREAM_EVERY if stream else 0,
-            admit=admit if more is not None else None,
-            gone=leaving if gone is not None else None,
+            cancel=batch.stop,
+            stream_every=STREAM_EVERY if batch.stream else 0,
+            admit=join,
+            gone=leave,
         ):
             if isinstance(event, Progress):
                 # Each group's head row streams; a head that ended hands over to the next row.
@@ -204,11 +175,10 @@ class FastSpeech:
                             line.pop(0)
                     heads = [line for line, (_, _, ended) in zip(heads, asks) if ended and line]
             else:
-                report.audio_cut = event.hit_limit
-                rows = [row for line in lines.values() for row in line]
-                asks = [(vocoders[row], event.hiddens[row], True) for row in rows]
+                waiting = [row for line in lines.values() for row in line]
+                asks = [(vocoders[row], event.hiddens[row], True) for row in waiting]
                 made, took = _timed_push_all(self.parts, asks)
-                for row, piece in zip(rows, made):
+                for row, piece in zip(waiting, made):
                     yield Piece(row, piece, True, bool(event.hit_limit[row]), took)
 
 

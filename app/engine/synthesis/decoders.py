@@ -9,16 +9,16 @@ from __future__ import annotations
 import logging
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import replace
 
 import numpy as np
 
+from app.engine.decode.batch import BatchSession, Cut, CutKind, Piece, Row
 from app.engine.decode.memory import choose_batch, max_batch
 from app.engine.errors import SynthesisCancelled
 from app.engine.synthesis import messages
 from app.engine.synthesis.chattts_model import CHATTTS_LOG, StopFlag, TokenLimitWatch
-from app.engine.synthesis.rows import Cut, CutKind, Piece, Row
 
 # ChatTTS's own path decodes up to this many sentences at once.
 UPSTREAM_BATCH = 4
@@ -49,26 +49,19 @@ class Decoder(ABC):
         """How many of `rows` (all of one key) to decode at once now."""
 
     @abstractmethod
-    def decode(
-        self,
-        rows: list[Row],
-        stop: threading.Event,
-        stream: bool,
-        more: Callable[[int], list[Row]] | None = None,
-        gone: Callable[[], set[int]] | None = None,
-    ) -> Iterator[Piece | Cut]:
+    def decode(self, rows: list[Row], batch: BatchSession) -> Iterator[Piece | Cut]:
         """Pieces of every row (each row's in order, ending with one final piece), and cut
-        notices. Raises SynthesisCancelled within a step of `stop` being set. A decoder that
-        `joins_running` asks `more(live)` between steps (live: rows still decoding) for rows
-        that join the batch; they are numbered after the rows it has, in the order given.
-        `gone()` names groups (requests) that went away: a decoder may stop their rows early,
-        and owes them no more pieces."""
+        notices. Raises SynthesisCancelled within a step of `batch.stop` being set. A decoder
+        that `joins_running` asks `batch.join(live)` between steps (live: rows still decoding)
+        for rows that join the batch; they are numbered after the rows it has, in the order
+        given. `batch.leave()` names groups (requests) that went away: a decoder may stop their
+        rows early, and owes them no more pieces."""
 
     def release(self) -> None:  # noqa: B027 (optional: most decoders keep nothing)
         """Free what is kept between batches (after running out of memory)."""
 
     def joins_running(self, row: Row) -> bool:
-        """Whether rows may join a running batch of `row`'s key (`decode`'s `more`)."""
+        """Whether rows may join a running batch of `row`'s key (`BatchSession.join`)."""
         return False
 
     def capacity(self, row: Row) -> int:
@@ -92,11 +85,10 @@ class UpstreamDecoder(Decoder):
     def batch_size(self, rows: list[Row]) -> int:
         return UPSTREAM_BATCH
 
-    def decode(
-        self, rows: list[Row], stop: threading.Event, stream: bool, more=None, gone=None
-    ) -> Iterator[Piece | Cut]:
+    def decode(self, rows: list[Row], batch: BatchSession) -> Iterator[Piece | Cut]:
         request = rows[0].request
         s = request.sampling
+        stop = batch.stop
         wavs, limits = self._infer(rows, stop)
         every = list(range(len(rows)))
         if s.max_new_tokens in limits:
@@ -200,13 +192,9 @@ class LoopDecoder(Decoder):
             PROMPT_ALLOWANCE, row.request.sampling.max_new_tokens
         )
 
-    def decode(
-        self, rows: list[Row], stop: threading.Event, stream: bool, more=None, gone=None
-    ) -> Iterator[Piece | Cut]:
+    def decode(self, rows: list[Row], batch: BatchSession) -> Iterator[Piece | Cut]:
         from app.engine.decode.loop import PassParams
-        from app.engine.decode.speech import BatchReport, Joiner, sentence_seed
 
-        rows = list(rows)
         request = rows[0].request
         s = request.sampling
         params = PassParams(
@@ -217,82 +205,49 @@ class LoopDecoder(Decoder):
             s.max_new_tokens,
             min_new_tokens=s.min_new_tokens,
         )
-        texts = [r.text for r in rows]
-        seeds = [sentence_seed(r.request.seed, r.index, r.retry) for r in rows]
-        if request.refine_text:
-            texts, cut = self.speech.refine(texts, request.refine_prompt(), seeds, stop)
-            for i, hit in enumerate(cut):
-                if hit:
-                    yield Cut([i], CutKind.REFINE_LIMIT)
+        said: list[Row] = []  # every row of the batch as the model says it
         cuts: list[Cut] = []
 
-        def joiners(live: int) -> list[Joiner]:
-            new = more(live)
-            if not new:
-                return []
-            new_texts = [r.text for r in new]
-            new_seeds = [sentence_seed(r.request.seed, r.index, r.retry) for r in new]
-            if request.refine_text:  # refined alone: a sentence's text does not depend on its batch
-                new_texts, hits = self.speech.refine(
-                    new_texts, request.refine_prompt(), new_seeds, stop
+        def spoken(new: list[Row]) -> list[Row]:
+            """`new` with the text the model is to say: refined first if the request asks
+            (alone: a sentence's refined text does not depend on its batch)."""
+            if request.refine_text:
+                seeds = [r.seed for r in new]
+                texts, hits = self.speech.refine(
+                    [r.text for r in new], request.refine_prompt(), seeds, batch.stop
                 )
                 cuts.extend(
-                    Cut([len(rows) + k], CutKind.REFINE_LIMIT) for k, hit in enumerate(hits) if hit
+                    Cut([len(said) + k], CutKind.REFINE_LIMIT) for k, hit in enumerate(hits) if hit
                 )
-            rows.extend(new)
-            texts.extend(new_texts)
-            return [
-                Joiner(t, seed, r.speaker, r.reference, r.group)
-                for t, seed, r in zip(new_texts, new_seeds, new)
-            ]
+                new = [replace(r, text=text) for r, text in zip(new, texts)]
+            said.extend(new)
+            return new
 
+        first = spoken(list(rows))
+        while cuts:
+            yield cuts.pop(0)
         produced: dict[int, int] = {}
-        for piece in self.speech.speak(
-            list(texts),
-            request.code_prompt(),
-            params,
-            seeds,
-            [r.speaker for r in rows],
-            [r.reference for r in rows],
-            stop,
-            stream,
-            BatchReport(),
-            [r.group for r in rows],
-            more=joiners if more is not None else None,
-            gone=gone,
-        ):
+        for piece in self.speech.speak(first, request.code_prompt(), params, batch, spoken):
             while cuts:
                 yield cuts.pop(0)
             produced[piece.row] = produced.get(piece.row, 0) + piece.samples.size
             if piece.final and piece.cut:
                 yield Cut([piece.row], CutKind.AUDIO_LIMIT)
             if piece.final and produced[piece.row] == 0:
-                piece = Piece(
-                    piece.row, self._again(rows[piece.row], texts[piece.row], params, stop), True
-                )
-            yield Piece(piece.row, piece.samples, piece.final, piece.vocoder_s)
+                piece = Piece(piece.row, self._again(said[piece.row], params, batch.stop), True)
+            yield piece
 
-    def _again(self, row: Row, text: str, params, stop) -> np.ndarray:
+    def _again(self, row: Row, params, stop: threading.Event) -> np.ndarray:
         """The model ended a sentence at once: its (refined) text with other random draws."""
-        from app.engine.decode.speech import BatchReport, sentence_seed
-
         wav = np.zeros(0, dtype=np.float32)
         for retry in range(row.retry + 1, row.retry + EMPTY_RETRIES + 1):
-            parts = [
-                p.samples
-                for p in self.speech.speak(
-                    [text],
-                    row.request.code_prompt(),
-                    params,
-                    [sentence_seed(row.request.seed, row.index, retry)],
-                    [row.speaker],
-                    [row.reference],
-                    stop,
-                    False,
-                    BatchReport(),
-                )
-            ]
-            wav = np.concatenate(parts)
+            pieces = self.speech.speak(
+                [replace(row, retry=retry)],
+                row.request.code_prompt(),
+                params,
+                BatchSession(stop),
+            )
+            wav = np.concatenate([p.samples for p in pieces])
             if wav.size:
                 break
         return wav

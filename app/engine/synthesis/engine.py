@@ -25,7 +25,8 @@ from collections.abc import Iterator
 
 from app.engine.errors import StudioError
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
-from app.engine.synthesis.scheduler import Priority, Scheduler, Ticket
+from app.engine.synthesis.scheduler import Scheduler
+from app.engine.synthesis.tickets import Priority, Ticket
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.engine")

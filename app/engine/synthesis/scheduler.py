@@ -19,14 +19,12 @@ from collections.abc import Iterator
 import numpy as np
 
 from app.engine.audio.wav import SAMPLE_RATE
+from app.engine.decode.batch import BatchSession, Cut, CutKind, Piece, Row
 from app.engine.decode.memory import is_out_of_memory
 from app.engine.errors import OutOfMemoryError, SynthesisCancelled
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
 from app.engine.synthesis import messages
-from app.engine.synthesis.rows import Cut, CutKind, Row
-
-# The scheduler's records live in tickets.py; importers keep using Priority and Ticket from here.
-from app.engine.synthesis.tickets import Batch, Priority, Ticket
+from app.engine.synthesis.tickets import Priority, Ticket
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -46,7 +44,7 @@ class Scheduler:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._tickets: list[Ticket] = []
-        self._running: Batch | None = None
+        self._running: RunningBatch | None = None
         self._told_cancelled: set[int] = set()
         self.cap: int | None = None  # batch limit after running out of memory
 
@@ -153,7 +151,7 @@ class Scheduler:
                 self.cap = None
         yield ticket, outcome
 
-    def _form(self) -> Batch | None:
+    def _form(self) -> RunningBatch | None:
         """The next batch: the first waiting request of the highest priority decides which
         rows fit with it (same decoder key, first sentences only with first sentences); the
         others of that priority join in turn, one sentence each, up to the batch size."""
@@ -173,38 +171,47 @@ class Scheduler:
             return None
         key = decoder.batch_key(self._row(head, head.queue[0]))
         first = head.queue[0] == 0
+        peers = [t for t in live if t is head or decoder.mixes_requests]
+        lines = self._lines([t for t in peers if t.priority == head.priority], key, first)
+        turns = _in_turn(lines)
+        size = decoder.batch_size([self._row(t, i) for t, i in turns])
+        members = self._take(turns[: min(size, self.cap or size, self.max_batch or size)])
+        capacity = decoder.capacity(self._row(*members[0]))
+        return RunningBatch(
+            self,
+            members,
+            priority=head.priority,
+            key=key,
+            capacity=min(capacity, self.cap or capacity, self.max_batch or capacity),
+            joins=decoder.joins_running(self._row(*members[0])),
+        )
+
+    def _lines(
+        self, tickets: list[Ticket], key, first: bool | None = None
+    ) -> list[tuple[Ticket, list[int]]]:
+        """Per ticket, its waiting sentences in order up to the first that may not share a
+        batch of `key` (`first`: only first sentences, or only later ones; None: either)."""
+        key_of = self.synth.decoder.batch_key
         lines = []
-        for ticket in live:
-            if ticket.priority != head.priority or (
-                ticket is not head and not decoder.mixes_requests
-            ):
-                continue
+        for ticket in tickets:
             line = []
             for index in ticket.queue:
-                if (index == 0) != first or decoder.batch_key(self._row(ticket, index)) != key:
+                if first is not None and (index == 0) != first:
+                    break
+                if key_of(self._row(ticket, index)) != key:
                     break
                 line.append(index)
             if line:
                 lines.append((ticket, line))
-        members = [
-            (t, line[k])
-            for k in range(max(len(line) for _t, line in lines))
-            for t, line in lines
-            if k < len(line)
-        ]
-        size = decoder.batch_size([self._row(t, i) for t, i in members])
-        members = members[: min(size, self.cap or size, self.max_batch or size)]
-        members.sort(key=lambda m: (m[0].id, m[1]))  # a request's rows together, in order
-        for ticket, index in members:
+        return lines
+
+    @staticmethod
+    def _take(picked: list[tuple[Ticket, int]]) -> list[tuple[Ticket, int]]:
+        """`picked` out of their requests' lines, a request's rows together and in order."""
+        picked = sorted(picked, key=lambda m: (m[0].id, m[1]))
+        for ticket, index in picked:
             ticket.queue.remove(index)
-        capacity = decoder.capacity(self._row(*members[0]))
-        return Batch(
-            members,
-            produced=[0] * len(members),
-            priority=head.priority,
-            key=key,
-            capacity=min(capacity, self.cap or capacity, self.max_batch or capacity),
-        )
+        return picked
 
     def _row(self, ticket: Ticket, index: int) -> Row:
         return Row(
@@ -216,21 +223,11 @@ class Scheduler:
             ticket.id,
         )
 
-    def _run(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
+    def _run(self, batch: RunningBatch) -> Iterator[tuple[Ticket, object]]:
         rows = [self._row(t, i) for t, i in batch.members]
-        decoder = self.synth.decoder
-        more = self._joiner(batch) if decoder.joins_running(rows[0]) else None
         try:
-            for event in decoder.decode(
-                rows, batch.stop, self.synth.stream, more, gone=self._gone(batch)
-            ):
-                while batch.events:
-                    yield batch.events.pop(0)
-                if isinstance(event, Cut):
-                    self._note_cut(batch, event)
-                else:
-                    yield from self._deliver(batch, event)
-                yield from self._tell_cancelled_in(batch)
+            for event in self.synth.decoder.decode(rows, batch):
+                yield from batch.emit(event)
         except SynthesisCancelled:
             # Stopped for an interactive request, or for cancelled requests (whose rows the
             # requeue skips): what is left of the others goes back in line.
@@ -257,69 +254,9 @@ class Scheduler:
                 "out of memory with %d sentences at once; retrying with %d", len(left), self.cap
             )
             yield from self._requeue(batch)
-        while batch.events:
-            yield batch.events.pop(0)
+        yield from batch.flush()
 
-    def _gone(self, batch: Batch):
-        """`gone()` for the decoder: the requests of the batch that were cancelled or have
-        ended, whose rows need not be decoded any further."""
-
-        def gone() -> set[int]:
-            with self._lock:
-                return {t.id for t in batch.tickets() if t.cancelled or t.done}
-
-        return gone
-
-    def _joiner(self, batch: Batch):
-        """`more(live)` for the decoder: between its steps, waiting sentences of the batch's
-        priority and key join it, one per request in turn, while it has room (`live`: rows
-        still decoding). New requests are admitted and requests whose first sentence ended
-        release the rest of theirs meanwhile; what that ends is told after the next event."""
-        decoder = self.synth.decoder
-
-        def more(live: int) -> list[Row]:
-            batch.events.extend(self._admit())
-            batch.events.extend(self._release_rest(batch))
-            batch.events.extend(self._tell_cancelled())
-            with self._lock:
-                room = min(batch.capacity - live, JOIN_LIMIT - len(batch.members))
-                if room <= 0 or batch.stop.is_set():
-                    return []
-                lines = []
-                for ticket in sorted(self._tickets, key=lambda t: t.id):
-                    if (
-                        not ticket.admitted
-                        or ticket.done
-                        or ticket.cancelled
-                        or not ticket.queue
-                        or ticket.priority != batch.priority
-                    ):
-                        continue
-                    line = []
-                    for index in ticket.queue:
-                        if decoder.batch_key(self._row(ticket, index)) != batch.key:
-                            break
-                        line.append(index)
-                    if line:
-                        lines.append((ticket, line))
-                if not lines:
-                    return []
-                picked = [
-                    (t, line[k])
-                    for k in range(max(len(line) for _t, line in lines))
-                    for t, line in lines
-                    if k < len(line)
-                ][:room]
-                picked.sort(key=lambda m: (m[0].id, m[1]))
-                for ticket, index in picked:
-                    ticket.queue.remove(index)
-                    batch.members.append((ticket, index))
-                    batch.produced.append(0)
-            return [self._row(t, i) for t, i in picked]
-
-        return more
-
-    def _requeue(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
+    def _requeue(self, batch: RunningBatch) -> Iterator[tuple[Ticket, object]]:
         """Put a stopped batch's unfinished sentences back in line. Where a smaller batch gives
         other low bits (a GPU), a sentence already partly played would not continue where its
         sound stopped: it ends there, and the user is told."""
@@ -334,39 +271,13 @@ class Scheduler:
             ticket.queue.append(index)
             ticket.queue.sort()
 
-    def _note_cut(self, batch: Batch, cut: Cut) -> None:
-        ticket = batch.members[cut.rows[0]][0]
-        indexes = [batch.members[r][1] for r in cut.rows]
-        first, count = min(indexes), len(indexes)
-        if cut.kind is CutKind.AUDIO_LIMIT:
-            limit = ticket.request.sampling.max_new_tokens
-            ticket.warnings.append(messages.token_cut_warning(first, count, limit))
-        else:
-            ticket.warnings.append(messages.refine_cut_warning(first, count))
-
-    def _deliver(self, batch: Batch, piece) -> Iterator[tuple[Ticket, object]]:
-        """A decoded piece to its request, less what was already sent before a retry (the
-        sentence replays identically, having its own seed; a replay that is decoded whole
-        where the first try streamed, or the reverse, differs only by float rounding:
-        decode/vocoder_stream.py)."""
-        ticket, index = batch.members[piece.row]
-        produced = batch.produced[piece.row]
-        batch.produced[piece.row] += piece.samples.size
-        if ticket.done or ticket.cancelled or index in ticket.finished:
-            return
-        skip = max(0, ticket.emitted[index] - produced)
-        if skip < piece.samples.size or piece.final:
-            yield from self._send(
-                ticket, index, piece.samples[skip:], piece.final, batch, piece.vocoder_s
-            )
-
     def _send(
         self,
         ticket: Ticket,
         index: int,
         samples: np.ndarray,
         final: bool,
-        batch: Batch | None = None,
+        batch: RunningBatch | None = None,
         vocoder_s: float = 0.0,
     ):
         with self._lock:
@@ -387,14 +298,7 @@ class Scheduler:
         if len(ticket.finished) == len(ticket.segments):
             yield from self._end(ticket, self._result(ticket))
 
-    def _tell_cancelled_in(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
-        """A request cancelled while its sentences share a batch with others: it ends now;
-        the batch goes on for them (its rows' audio is dropped)."""
-        for ticket in batch.tickets():
-            if ticket.cancelled and not ticket.done:
-                yield from self._end(ticket, SynthesisCancelled(messages.stopped()))
-
-    def _release_rest(self, batch: Batch) -> Iterator[tuple[Ticket, object]]:
+    def _release_rest(self, batch: RunningBatch) -> Iterator[tuple[Ticket, object]]:
         """Once a request's first sentence is done, its voice can be locked to it and the
         other sentences join batches."""
         for ticket in batch.tickets():
@@ -437,3 +341,119 @@ class Scheduler:
             spoken_text=ticket.spoken,
             decode=synth.decode_label,
         )
+
+
+def _in_turn(lines: list[tuple[Ticket, list[int]]]) -> list[tuple[Ticket, int]]:
+    """The lines' sentences one request at a time, in turn (round robin)."""
+    return [
+        (t, line[k])
+        for k in range(max((len(line) for _t, line in lines), default=0))
+        for t, line in lines
+        if k < len(line)
+    ]
+
+
+class RunningBatch(BatchSession):
+    """The batch being decoded, owned by the scheduler and passed down to the decoder: its
+    rows as (ticket, sentence), the session the decoder asks between steps (`join`, `leave`),
+    and `emit`, which turns what the decoder gives into what each request gets."""
+
+    def __init__(
+        self,
+        scheduler: Scheduler,
+        members: list[tuple[Ticket, int]],
+        priority: Priority,
+        key: object,
+        capacity: int,
+        joins: bool,
+    ):
+        super().__init__(threading.Event(), scheduler.synth.stream)
+        self.scheduler = scheduler
+        self.members = members  # (ticket, sentence) per batch row, joined rows last
+        self.produced = [0] * len(members)  # samples decoded per row in this run
+        self.priority = priority
+        self.key = key  # the decoder's batch key of every row
+        self.capacity = capacity  # rows at once, joined rows included
+        self.joins = joins  # whether rows may join it while it runs
+        self.preempted = False
+        self.events: list[tuple[Ticket, object]] = []  # found between steps, told at the next emit
+
+    def tickets(self) -> list[Ticket]:
+        return list(dict.fromkeys(t for t, _i in self.members))
+
+    def join(self, live: int) -> list[Row]:
+        """Waiting sentences of the batch's priority and key join it, one per request in turn,
+        while it has room. New requests are admitted and requests whose first sentence ended
+        release the rest of theirs meanwhile; what that ends is told at the next `emit`."""
+        if not self.joins:
+            return []
+        scheduler = self.scheduler
+        self.events.extend(scheduler._admit())
+        self.events.extend(scheduler._release_rest(self))
+        self.events.extend(scheduler._tell_cancelled())
+        with scheduler._lock:
+            room = min(self.capacity - live, JOIN_LIMIT - len(self.members))
+            if room <= 0 or self.stop.is_set():
+                return []
+            waiting = [
+                t
+                for t in sorted(scheduler._tickets, key=lambda t: t.id)
+                if t.admitted
+                and not t.done
+                and not t.cancelled
+                and t.queue
+                and t.priority == self.priority
+            ]
+            picked = scheduler._take(_in_turn(scheduler._lines(waiting, self.key))[:room])
+            self.members.extend(picked)
+            self.produced.extend([0] * len(picked))
+        return [scheduler._row(t, i) for t, i in picked]
+
+    def leave(self) -> set[int]:
+        """The requests of the batch that were cancelled or have ended."""
+        with self.scheduler._lock:
+            return {t.id for t in self.tickets() if t.cancelled or t.done}
+
+    def emit(self, event: Piece | Cut) -> Iterator[tuple[Ticket, object]]:
+        """What the decoder gave, as (ticket, event) for the requests, after what was found
+        between steps."""
+        yield from self.flush()
+        if isinstance(event, Cut):
+            self._note_cut(event)
+        else:
+            yield from self._deliver(event)
+        # A request cancelled while its sentences share the batch with others ends now; the
+        # batch goes on for them (its rows' audio is dropped).
+        for ticket in self.tickets():
+            if ticket.cancelled and not ticket.done:
+                yield from self.scheduler._end(ticket, SynthesisCancelled(messages.stopped()))
+
+    def flush(self) -> Iterator[tuple[Ticket, object]]:
+        while self.events:
+            yield self.events.pop(0)
+
+    def _note_cut(self, cut: Cut) -> None:
+        ticket = self.members[cut.rows[0]][0]
+        indexes = [self.members[r][1] for r in cut.rows]
+        first, count = min(indexes), len(indexes)
+        if cut.kind is CutKind.AUDIO_LIMIT:
+            limit = ticket.request.sampling.max_new_tokens
+            ticket.warnings.append(messages.token_cut_warning(first, count, limit))
+        else:
+            ticket.warnings.append(messages.refine_cut_warning(first, count))
+
+    def _deliver(self, piece: Piece) -> Iterator[tuple[Ticket, object]]:
+        """A decoded piece to its request, less what was already sent before a retry (the
+        sentence replays identically, having its own seed; a replay that is decoded whole
+        where the first try streamed, or the reverse, differs only by float rounding:
+        decode/vocoder_stream.py)."""
+        ticket, index = self.members[piece.row]
+        produced = self.produced[piece.row]
+        self.produced[piece.row] += piece.samples.size
+        if ticket.done or ticket.cancelled or index in ticket.finished:
+            return
+        skip = max(0, ticket.emitted[index] - produced)
+        if skip < piece.samples.size or piece.final:
+            yield from self.scheduler._send(
+                ticket, index, piece.samples[skip:], piece.final, self, piece.vocoder_s
+            )

@@ -28,7 +28,8 @@ from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, Syn
 from app.engine.synthesis import messages
 from app.engine.synthesis.chattts_model import StopFlag, load_chat
 from app.engine.synthesis.decoders import PROMPT_ALLOWANCE, Decoder, LoopDecoder, UpstreamDecoder
-from app.engine.synthesis.scheduler import Priority, Scheduler
+from app.engine.synthesis.scheduler import Scheduler
+from app.engine.synthesis.tickets import Priority
 from app.engine.text.prepare import PreparedText
 from app.engine.text.pronunciations import PronunciationDictionary
 from app.engine.text.spoken import spoken_segments

@@ -1,10 +1,9 @@
-"""The scheduler's records (synthesis/scheduler.py): a request's priority, its ticket (what has
-been decoded of it so far) and a running batch's rows."""
+"""The scheduler's records (synthesis/scheduler.py): a request's priority and its ticket (what
+has been decoded of it so far)."""
 
 from __future__ import annotations
 
 import enum
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,18 +37,3 @@ class Ticket:
     warnings: list[str] = field(default_factory=list)
     started: float = 0.0
     rest_released: bool = False  # sentences after the first may be batched
-
-
-@dataclass(eq=False)
-class Batch:
-    members: list[tuple[Ticket, int]]  # (ticket, sentence) per batch row
-    stop: threading.Event = field(default_factory=threading.Event)
-    preempted: bool = False
-    produced: list[int] = field(default_factory=list)  # samples decoded per row in this run
-    priority: Priority = Priority.INTERACTIVE
-    key: object = None  # the decoder's batch key of every row
-    capacity: int = 1  # rows at once, joiners included
-    events: list = field(default_factory=list)  # (ticket, event) found while rows join
-
-    def tickets(self) -> list[Ticket]:
-        return list(dict.fromkeys(t for t, _i in self.members))

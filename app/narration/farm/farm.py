@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.engine.synthesis.scheduler import Priority
+from app.engine.synthesis.tickets import Priority
 from app.narration.farm.slots import Farm, FarmError, Work
 
 

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app.engine.errors import StudioError
 from app.ui.narration.envelopes import EnvelopeCache
-from app.ui.narration.sentence_model import Row
+from app.ui.narration.sentence_model import SentenceRow
 from app.ui.narration.waveform import Waveform
 from app.workers.narration_worker import NarrationThread
 
@@ -29,7 +29,7 @@ PLAY_LIMIT_S = 20 * 60  # play-from-here stops after this much audio (memory, no
 
 class NarrationController(QObject):
     opened = Signal()  # a project was opened or created
-    rowChanged = Signal(object)  # Row: a sentence's new state
+    rowChanged = Signal(object)  # SentenceRow: a sentence's new state
     chapterChanged = Signal(object)  # chapter id whose rows and waveform changed
     waveformsReady = Signal()  # more of the chapter waveform can be drawn
     renderStarted = Signal()
@@ -113,12 +113,12 @@ class NarrationController(QObject):
         takes = self.takes(sentence.id)
         return len(takes), next((i for i, t in enumerate(takes, 1) if t.id == sentence.take_id), 0)
 
-    def make_row(self, sentence) -> Row:
-        return Row(sentence, *self.take_info(sentence))
+    def make_row(self, sentence) -> SentenceRow:
+        return SentenceRow(sentence, *self.take_info(sentence))
 
-    def rows(self, chapter_id) -> list[Row]:
+    def rows(self, chapter_id) -> list[SentenceRow]:
         """The chapter's sentences; their takes are counted when a row is shown (take_info)."""
-        return [Row(s) for s in self.sentences(chapter_id)]
+        return [SentenceRow(s) for s in self.sentences(chapter_id)]
 
     def find(self, sentence_id):
         """The sentence with this id, or None (with `failed`) when it is gone."""

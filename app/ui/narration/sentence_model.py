@@ -16,7 +16,7 @@ from app.ui.narration.status import status_color, status_label, status_value
 
 
 @dataclass(frozen=True)
-class Row:
+class SentenceRow:
     sentence: object  # app.narration.project Sentence
     takes: int | None = None  # how many takes it has (None: not asked yet)
     take_number: int = 0  # which of them is chosen, from 1; 0 for none
@@ -31,16 +31,16 @@ class SentenceTableModel(QAbstractTableModel):
         """`take_info(sentence)` -> (takes, chosen number), asked only for rows on screen:
         a chapter of hundreds of sentences opens without reading every sentence's takes."""
         super().__init__(parent)
-        self._rows: list[Row] = []
+        self._rows: list[SentenceRow] = []
         self.take_info = take_info
 
     # -- contents ---------------------------------------------------------------------------
-    def set_rows(self, rows: list[Row]) -> None:
+    def set_rows(self, rows: list[SentenceRow]) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         self.endResetModel()
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[SentenceRow]:
         return list(self._rows)
 
     def row_of(self, sentence_id) -> int:
@@ -53,7 +53,7 @@ class SentenceTableModel(QAbstractTableModel):
     def sentence(self, row: int):
         return self._rows[row].sentence if 0 <= row < len(self._rows) else None
 
-    def update_row(self, row_data: Row) -> bool:
+    def update_row(self, row_data: SentenceRow) -> bool:
         """Show a sentence's new state (same id); False if it is not in this chapter."""
         row = self.row_of(row_data.sentence.id)
         if row < 0:
@@ -125,7 +125,7 @@ class SentenceTableModel(QAbstractTableModel):
             return s.id
         return None
 
-    def _display(self, row: Row, column: int):
+    def _display(self, row: SentenceRow, column: int):
         s = row.sentence
         if column == self.NUMBER:
             return str(s.index + 1)
