@@ -79,7 +79,7 @@ def _forced_upstream(synth, texts, tokens):
 
 
 def _forced_ours(synth, texts, tokens):
-    from app.engine.decode.loop import PassParams
+    from app.engine.decode.passes import PassParams
     from app.engine.decode.speech import BatchReport
     from app.engine.request import SamplingParams
 

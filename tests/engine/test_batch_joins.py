@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.loop import Generated, PassParams
+from app.engine.decode.passes import Generated, PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.decode.rows_state import Joining
 from app.engine.request import SamplingParams, SynthesisRequest

@@ -6,7 +6,8 @@ fails, so no other model in the process is affected."""
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.decode.unoptimized import Unoptimized
 

@@ -11,7 +11,8 @@ import torch
 from app.engine.decode import compiled_cache
 from app.engine.decode import precision as prec
 from app.engine.decode.compiled_cache import read_step, step_key
-from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import PassParams
 from app.engine.decode.prompts import code_prompt
 
 CPU, GPU = torch.device("cpu"), torch.device("cuda")

@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from app.engine.decode import memory, precision, static_steps
-from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.errors import NumericalError
 from app.engine.request import SamplingParams, SynthesisRequest

@@ -273,7 +273,7 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
     """The speech pieces of one batch: row 1 ends at once (no audio), row 0 (streamed first)
     ends while row 2 goes on, so row 1's end is passed while streaming, not at the batch's end.
     Each row still gets exactly one final piece, in reading order."""
-    from app.engine.decode.loop import PassParams
+    from app.engine.decode.passes import PassParams
     from app.engine.decode.speech import BatchReport
 
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))

@@ -19,10 +19,7 @@ import torch
 from app.engine.decode import precision as prec
 from app.engine.decode.compiled_cache import LOOK_UP, step_key
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
-
-# The loop's plain data lives in passes.py; importers keep using these names from here.
-from app.engine.decode.passes import Generated, PassParams, Progress
-from app.engine.decode.passes import nonfinite_error as _nonfinite_error
+from app.engine.decode.passes import Generated, PassParams, Progress, nonfinite_error
 from app.engine.decode.rows_state import Joining, LiveRows, RowTable, leave
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
 from app.engine.decode.static_steps import FixedShapeSteps, StaticCaches
@@ -325,7 +322,7 @@ class DecodeLoop(FixedShapeSteps):
             if i % check_every == 0 or min(t_list) + 1 >= steps_max:
                 if bool(table.nonfinite.any()):
                     self.release_static()
-                    raise _nonfinite_error(self.precision, table.nonfinite)
+                    raise nonfinite_error(self.precision, table.nonfinite)
                 if bool(table.done.all()):
                     break
             if stream_every and i % stream_every == 0:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
 from app.engine.decode.rows_state import Joining
 from app.engine.decode.vocoder_stream import StreamingVocoder, push_all

@@ -204,7 +204,7 @@ class LoopDecoder(Decoder):
     def decode(
         self, rows: list[Row], stop: threading.Event, stream: bool, more=None, gone=None
     ) -> Iterator[Piece | Cut]:
-        from app.engine.decode.loop import PassParams
+        from app.engine.decode.passes import PassParams
         from app.engine.decode.speech import BatchReport, Joiner, sentence_seed
 
         rows = list(rows)

@@ -30,7 +30,7 @@ from app.engine.synthesis.chattts_model import StopFlag, load_chat
 from app.engine.synthesis.decoders import PROMPT_ALLOWANCE, Decoder, LoopDecoder, UpstreamDecoder
 from app.engine.synthesis.scheduler import Priority, Scheduler
 from app.engine.text.prepare import PreparedText
-from app.engine.text.pronunciations import PronunciationDictionary
+from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.text.spoken import spoken_segments
 from app.engine.voices.speakers import check_speaker, speaker_from_seed
 from app.i18n import _
