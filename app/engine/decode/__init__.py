@@ -3,6 +3,8 @@
 - llama_step.py: the Llama layers as one TorchScript-able step over a KV cache
 - sampling.py:   ChatTTS's sampling rules as one TorchScript-able function
 - loop.py:       prefill + per-token steps for both passes, batches, streaming events
+- modes.py:      DecodeMode (jit, eager, graph, upstream)
+- options.py:    DecodeOptions, what benchmarks and tests vary in the loop
 - unoptimized.py: calling the int8 step without TorchScript's first-call optimization
 - precision.py:  fp32 / bf16 / fp16 / int8 per device (`auto`: int8 on a CPU)
 - int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
@@ -15,6 +17,3 @@
 - piece_grid.py: the token grid those pieces lie on (no torch: the player reads it too)
 - speech.py:     one batch of sentences through refine, audio codes and the vocoder
 """
-
-# "upstream" keeps ChatTTS's own Chat.infer for comparison and as a way out.
-MODES = ("jit", "eager", "upstream")

@@ -19,10 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.engine.audio.wav import SAMPLE_RATE
-from app.engine.decode import MODES
 from app.engine.decode.memory import choose_batch, max_batch
+from app.engine.decode.modes import DecodeMode
+from app.engine.decode.options import DEFAULT, DecodeOptions
+from app.engine.decode.precision import Precision
 from app.engine.device import DeviceChoice, choose_device
-from app.engine.errors import DeviceError, InputTextError, SynthesisCancelled
+from app.engine.errors import InputTextError, SynthesisCancelled
+from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.models.store import ModelStore
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
 from app.engine.synthesis import messages
@@ -30,7 +33,6 @@ from app.engine.synthesis.chattts_model import StopFlag, load_chat
 from app.engine.synthesis.decoders import PROMPT_ALLOWANCE, Decoder, LoopDecoder, UpstreamDecoder
 from app.engine.synthesis.scheduler import Priority, Scheduler
 from app.engine.text.prepare import PreparedText
-from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.text.spoken import spoken_segments
 from app.engine.voices.speakers import check_speaker, speaker_from_seed
 from app.i18n import _
@@ -47,21 +49,18 @@ class Synthesizer:
         model_dir: os.PathLike | str | None = None,
         device: str = "auto",
         dictionary_factory=PronunciationDictionary,
-        decode: str = "jit",
-        precision: str = "auto",
+        decode: str = DecodeMode.JIT,
+        precision: str = Precision.AUTO,
         stream: bool = True,
         lookahead: int | None = None,
         step_cache: bool = True,
+        decode_options: DecodeOptions = DEFAULT,
     ):
-        if decode not in MODES:
-            raise DeviceError(
-                _("Unknown decode mode {mode}; use one of: {choices}.").format(
-                    mode=repr(decode), choices=", ".join(MODES)
-                )
-            )
+        """`decode_options`: what benchmarks and tests vary in our loop (decode/options.py)."""
         self.store = ModelStore(model_dir)
-        self.decode = decode
-        self.precision_request = precision
+        self.decode = DecodeMode.parse(decode)
+        self.precision_request = Precision.parse(precision)
+        self.decode_options = decode_options
         self.stream = stream
         self.lookahead = lookahead
         # Keep the converted, compiled decode step between starts (decode/compiled_cache.py).
@@ -101,7 +100,7 @@ class Synthesizer:
         # A cached int8/bf16 step brings its own weights: ChatTTS's fp32 GPT is not read at all,
         # nor ChatTTS imported (engine/light builds its other parts). The step is checked and
         # packed on another thread meanwhile.
-        pending = self._cached_step() if self.decode != "upstream" else None
+        pending = self._cached_step() if self.decode.ours else None
         chat = self._light_chat(studio_cfg) if pending is not None else None
         if chat is None:
             chat = load_chat(
@@ -115,7 +114,7 @@ class Synthesizer:
         if pending is not None and step is None:
             # The entry looked whole but did not check out (it is removed): the GPT's weights are needed.
             chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag)
-        if self.decode == "upstream":
+        if not self.decode.ours:
             self.decoder = UpstreamDecoder(chat, self._stop_flag)
         else:
             self.decoder = self._loop_decoder(chat, step)
@@ -177,7 +176,6 @@ class Synthesizer:
             model_fingerprint,
             read_step_in_background,
         )
-        from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))
         assert self.device is not None  # load() chose it first
@@ -186,7 +184,7 @@ class Synthesizer:
             self.decode,
             self.precision_request,
             torch.device(self.device.device),
-            DecodeLoop.int8_recipe,
+            self.decode_options.int8_recipe,
         )
 
     def _loop_decoder(self, chat, step=None) -> LoopDecoder:
@@ -200,12 +198,13 @@ class Synthesizer:
             own_weights=True,
             cache=self.compiled_cache,
             step=step,
+            options=self.decode_options,
         )
         if loop.precision_note:
             self.notes.append(loop.precision_note)
         speech = FastSpeech(chat, loop, self.lookahead)
         self._warm_shapes = _batch_shapes(loop)
-        if loop.precision != "fp32":
+        if loop.precision is not Precision.FP32:
             # The loop holds the converted weights; what is left of the fp32 model is dead weight.
             chat.gpt.gpt = None
         return LoopDecoder(chat, loop, speech)
@@ -254,7 +253,7 @@ class Synthesizer:
     def decode_label(self) -> str:
         """What runs the decode: "upstream", or our loop's mode and precision ("jit-int8")."""
         if self.decoder is None:
-            return "upstream" if self.decode == "upstream" else ""
+            return "" if self.decode.ours else DecodeMode.UPSTREAM
         return self.decoder.label
 
     def _require_loaded(self):
