@@ -80,7 +80,7 @@ def _forced_upstream(synth, texts, tokens):
 
 def _forced_ours(synth, texts, tokens):
     from app.engine.decode.batch import Row
-    from app.engine.decode.loop import PassParams
+    from app.engine.decode.passes import PassParams
     from app.engine.request import SamplingParams, SynthesisRequest
 
     s = SamplingParams()  # ChatTTS's defaults, as a request would carry them

@@ -36,17 +36,17 @@ QUICK_VARIANTS = ["upstream", "int8"]  # the smoke run: ours against upstream
 
 
 def run_variant(variant: str, model: str, short: int, tokens: int) -> dict:
-    from app.engine.decode.loop import DecodeLoop
+    from app.engine.decode.options import DecodeOptions
     from app.engine.synthesis.synthesizer import Synthesizer
     from bench.decode import _forced_ours, _forced_upstream
 
-    DecodeLoop.int8_unoptimized = variant != "int8-optimizing"
     upstream = variant == "upstream"
     synth = Synthesizer(
         model,
         device="cpu",
         decode="upstream" if upstream else "jit",
         precision="fp32" if upstream else "int8",
+        decode_options=DecodeOptions(int8_unoptimized=variant != "int8-optimizing"),
     )
     synth.load(warm_up=False)
     forced = _forced_upstream if upstream else _forced_ours

@@ -46,7 +46,7 @@ TEXTS = [
 
 
 def _greedy(loop, chat, steps: int):
-    from app.engine.decode.loop import PassParams
+    from app.engine.decode.passes import PassParams
     from app.engine.decode.prompts import code_prompt
 
     emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)

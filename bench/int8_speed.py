@@ -66,6 +66,8 @@ def main(argv=None) -> int:
 
     from app.engine.decode import int8
     from app.engine.decode.loop import DecodeLoop
+    from app.engine.decode.modes import DecodeMode
+    from app.engine.decode.options import DecodeOptions
     from app.engine.synthesis.chattts_model import quiet_libraries
     from app.engine.synthesis.synthesizer import Synthesizer
     from tests.support.precision_compare import prompt_embedding
@@ -76,23 +78,27 @@ def main(argv=None) -> int:
     synth.load(verify=False)
     emb = prompt_embedding(synth.parts, synth.speaker_for_seed(1))
 
-    class PerTensor(DecodeLoop):
-        int8_recipe = int8.PER_TENSOR
-
-    class PerBatch(DecodeLoop):
-        int8_recipe = int8.PER_BATCH
-
     batches = [int(b) for b in args.batches.split(",")]
     loops, build_s = {}, {}
     for name, make in (
         ("fp32", lambda: DecodeLoop(synth.parts, "jit", "fp32")),
-        ("int8-per-tensor", lambda: PerTensor(synth.parts, "jit", "int8")),
-        ("int8-per-batch", lambda: PerBatch(synth.parts, "jit", "int8")),
+        (
+            "int8-per-tensor",
+            lambda: DecodeLoop(
+                synth.parts, "jit", "int8", options=DecodeOptions(int8_recipe=int8.PER_TENSOR)
+            ),
+        ),
+        (
+            "int8-per-batch",
+            lambda: DecodeLoop(
+                synth.parts, "jit", "int8", options=DecodeOptions(int8_recipe=int8.PER_BATCH)
+            ),
+        ),
         ("int8", lambda: DecodeLoop(synth.parts, "jit", "int8")),
     ):
         started = time.perf_counter()
         loops[name] = make()
-        assert loops[name].mode == "jit", loops[name].jit_error
+        assert loops[name].mode is DecodeMode.JIT, loops[name].jit_error
         build_s[name] = round(time.perf_counter() - started, 2)
         for b in batches:
             _steps(loops[name], emb.expand(b, -1, -1).contiguous(), 4)  # TorchScript's first runs

@@ -54,13 +54,15 @@ def _recipes():
 
 def _loop(view, mode: str):
     from app.engine.decode.loop import DecodeLoop
+    from app.engine.decode.options import DecodeOptions
 
     recipe = _recipes().get(mode)
-
-    class Loop(DecodeLoop):
-        int8_recipe = recipe
-
-    return Loop(view, "jit", "int8" if recipe is not None else mode)
+    return DecodeLoop(
+        view,
+        "jit",
+        "int8" if recipe is not None else mode,
+        options=DecodeOptions(int8_recipe=recipe),
+    )
 
 
 def measure(chat, emb, steps: int, modes: list[str], models: list[str]) -> dict:

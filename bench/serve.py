@@ -34,13 +34,17 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 class _OneAtATime:
-    """wrap_submit for ServerState: each job waits for the previous one to end."""
+    """The engine as the server sees it, with each job waiting for the previous one to end."""
 
-    def __init__(self):
+    def __init__(self, engine):
+        self.engine = engine
         self.lock = threading.Lock()
 
-    def __call__(self, engine, request, priority):
-        return _LockedJob(self.lock, engine, request, priority)
+    def submit(self, request, priority):
+        return _LockedJob(self.lock, self.engine, request, priority)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
 
 
 class _LockedJob:
@@ -204,13 +208,12 @@ def main(argv=None) -> int:
     }
     steps = _Steps(synth.loop)
     try:
-        for mode, wrap in (("batched", None), ("one_at_a_time", _OneAtATime())):
+        for mode, served in (("batched", engine), ("one_at_a_time", _OneAtATime(engine))):
             state = ServerState(
-                engine=engine,
+                engine=served,
                 max_queue=max(counts) * 2,
                 sampling=sampling,
                 refine_text=False,
-                wrap_submit=wrap,
             )
             server, thread, url = _serve(state)
             _one_request(url)  # warm-up: first shapes compile

@@ -120,16 +120,15 @@ def main(argv=None) -> int:
 
     import numpy as np
 
-    from app.engine.decode.loop import PassParams
-    from app.engine.decode.prompts import code_prompt
-    from app.engine.decode.vocoder_stream import (
+    from app.engine.decode.passes import PassParams
+    from app.engine.decode.piece_grid import (
         DEFAULT_FIRST_LOOKAHEAD,
         DEFAULT_FIRST_PIECE,
         DEFAULT_LOOKAHEAD,
         DEFAULT_MIN_PIECE,
-        decode_whole,
-        receptive_tokens,
     )
+    from app.engine.decode.prompts import code_prompt
+    from app.engine.decode.vocoder_stream import decode_whole, receptive_tokens
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat, loop = synth.parts, synth.loop

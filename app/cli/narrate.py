@@ -27,6 +27,7 @@ from app.engine.errors import (
 from app.engine.request import SEED_MAX
 from app.i18n import _
 from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS
+from app.narration.render_state import RenderState
 
 PROJECT_SUFFIX = ".ctsproj"
 DEFAULT_LOUDNESS = -18.0
@@ -256,6 +257,7 @@ def run(args) -> int:
 def _render(args, store, project, reporter, resumed: bool) -> bool:
     from app.cli.ctrl_c import ctrl_c_cancels
     from app.cli.narrate_engine import open_engine
+    from app.narration.project import SentenceStatus
     from app.narration.render import Renderer
 
     sentences = project.sentences()
@@ -291,10 +293,10 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
         engines.close()
         for notice in engines.notices():  # workers refused or retired on the way
             reporter.notice(notice)
-    if outcome.state != "finished":
+    if outcome.state is not RenderState.FINISHED:
         raise SynthesisCancelled(stopped)
     if outcome.remaining:
-        failed = [s for s in project.sentences() if s.status == "failed"]
+        failed = [s for s in project.sentences() if s.status == SentenceStatus.FAILED]
         first = failed[0].error if failed and failed[0].error else outcome.first_error
         if first:
             raise RenderIncomplete(

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 from app.cli.arguments import number, read_input_text
-from app.engine.decode import MODES
+from app.engine.decode.modes import CHOICES as MODES
+from app.engine.decode.modes import DecodeMode
 from app.engine.decode.precision import CHOICES as PRECISIONS
 from app.engine.decode.precision import running_note
 from app.engine.device import CHOICES as DEVICES
@@ -95,7 +96,7 @@ def add_parser(sub) -> None:
     s.add_argument(
         "--decode",
         choices=MODES,
-        default="jit",
+        default=DecodeMode.JIT.value,
         help="decode loop: jit (ours, compiled; default), eager (ours, not compiled), "
         "upstream (ChatTTS's own)",
     )

@@ -11,11 +11,14 @@ import argparse
 from pathlib import Path
 
 from app.cli.arguments import Parser
+from app.engine.decode.precision import Precision
 from app.engine.device import CHOICES as DEVICES
 from app.i18n import LANGUAGES
 
 # Offered by the window's Precision menu (app/ui/settings.py WINDOW_PRECISIONS, which imports Qt).
-WINDOW_PRECISIONS = ("auto", "int8", "bf16", "fp32")
+WINDOW_PRECISIONS = tuple(
+    p.value for p in (Precision.AUTO, Precision.INT8, Precision.BF16, Precision.FP32)
+)
 USAGE = (
     "chattts-studio [--model DIR] [--device auto|cpu|cuda] [--precision auto|int8|bf16|fp32] "
     f"[--lang {'|'.join(LANGUAGES)}] [FILE.txt]"

@@ -120,3 +120,23 @@ class SchemaError(StudioError):
 
 class LibraryError(StudioError):
     """The library cannot be opened or changed; the message says what to do."""
+
+
+# Messages of failed allocations that are not raised as OutOfMemoryError.
+OOM_SIGNS = (
+    "out of memory",
+    "can't allocate memory",
+    "cublas_status_alloc_failed",
+    "cudnn_status_alloc_failed",
+    "cuda_error_out_of_memory",
+)
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    import torch
+
+    if isinstance(exc, (torch.OutOfMemoryError, MemoryError)):
+        return True
+    text = str(exc).lower()
+    # cuBLAS reports a failed workspace allocation with its own status, not as OOM.
+    return any(sign in text for sign in OOM_SIGNS)

@@ -30,6 +30,7 @@ from app.narration.progress import Meter, RenderProgress
 from app.narration.project import Project, ProjectError, Sentence, SentenceStatus
 from app.narration.project import audio as takes_audio
 from app.narration.project.errors import disk_full
+from app.narration.render_state import RenderState
 from app.narration.voicing import Voicing
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ IN_FLIGHT = 8  # requests kept at the engine: enough for the scheduler to fill a
 
 @dataclass
 class RenderOutcome:
-    state: str  # "finished", "stopped" or "cancelled"
+    state: RenderState  # FINISHED, STOPPED or CANCELLED
     done: int = 0  # sentences rendered in this run
     failed: list[int] = field(default_factory=list)  # sentence ids that failed in this run
     remaining: int = 0  # sentences still pending or failed after it
@@ -146,7 +147,7 @@ class Renderer:
             if c.id in scope
         ]
         voicing = Voicing(project, self.engine)
-        outcome = RenderOutcome("finished")
+        outcome = RenderOutcome(RenderState.FINISHED)
         meter = Meter()
         results: queue.Queue = queue.Queue()
         pending_chars = sum(len(s.text) for s in todo)
@@ -211,11 +212,11 @@ class Renderer:
             self.cancel()  # a crash or an engine shut down: nothing stays running for us
             raise
         outcome.state = (
-            "cancelled"
+            RenderState.CANCELLED
             if self._cancelled
-            else "stopped"
+            else RenderState.STOPPED
             if (self._stopping or self._paused)
-            else "finished"
+            else RenderState.FINISHED
         )
         outcome.remaining = len(project.pending(include_failed=True))
         return outcome

@@ -131,7 +131,8 @@ def step_synthesis(work: Path) -> str:
     import soundfile as sf
 
     from app.engine.audio.wav import write_wav
-    from app.engine.decode.precision import resolve
+    from app.engine.decode.modes import DecodeMode
+    from app.engine.decode.precision import Precision, resolve
     from app.engine.request import SamplingParams, SynthesisRequest
     from app.engine.synthesis.chattts_model import quiet_libraries
     from app.engine.synthesis.synthesizer import Synthesizer
@@ -142,7 +143,11 @@ def step_synthesis(work: Path) -> str:
     synth = Synthesizer(model, device="cpu")
     synth.load()
     loop = synth.loop
-    if loop is None or loop.mode != "jit" or synth.precision != resolve("auto", "cpu"):
+    if (
+        loop is None
+        or loop.mode is not DecodeMode.JIT
+        or synth.precision != resolve(Precision.AUTO, "cpu")
+    ):
         # TorchScript reads the .py sources of the decode step: a bundle without them falls
         # back to the slower eager loop, which a build must not ship silently.
         raise ValueError(
@@ -161,7 +166,7 @@ def step_synthesis(work: Path) -> str:
     again = Synthesizer(model, device="cpu")
     again.load()
     cached = again.compiled_cache is not None and again.compiled_cache.hits > 0
-    if again.precision != "fp32" and (
+    if again.precision != Precision.FP32 and (
         not cached or not np.array_equal(again.run(request).audio, result.audio)
     ):
         raise ValueError(

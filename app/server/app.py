@@ -11,7 +11,6 @@ import base64
 import json
 import logging
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import anyio
@@ -58,7 +57,6 @@ class ServerState:
     # What OpenAI's fields do not say: sampling and refinement for every request.
     sampling: SamplingParams = field(default_factory=SamplingParams)
     refine_text: bool = True
-    wrap_submit: Callable | None = None  # the benchmark's one-at-a-time lock
     _active: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -175,11 +173,7 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
         synth_request = await run_in_threadpool(_synthesis_request, state, engine, body)
         state.admit()
         try:
-            job = (
-                engine.submit(synth_request, state.priority)
-                if state.wrap_submit is None
-                else state.wrap_submit(engine, synth_request, state.priority)
-            )
+            job = engine.submit(synth_request, state.priority)
         except BaseException:
             state.release()
             raise

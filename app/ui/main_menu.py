@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app import __version__, paths
 from app.engine.audio.playback import SoundDeviceOutput, list_output_devices
+from app.engine.decode.precision import Precision
 from app.engine.device import DeviceOption
 from app.resources import LANGUAGE_NAMES
 from app.ui.menus import Entry, Menu
@@ -22,14 +23,14 @@ DEVICE_LABELS = {
     DeviceOption.CUDA: QT_TRANSLATE_NOOP("Menus", "Device: NVIDIA GPU (CUDA)"),
 }
 PRECISION_LABELS = {
-    "auto": QT_TRANSLATE_NOOP(
+    Precision.AUTO: QT_TRANSLATE_NOOP(
         "Menus", "Precision: automatic (int8 on a CPU, bf16 or fp16 on a GPU)"
     ),
-    "int8": QT_TRANSLATE_NOOP(
+    Precision.INT8: QT_TRANSLATE_NOOP(
         "Menus", "Precision: int8, several times faster on a CPU, close to fp32"
     ),
-    "bf16": QT_TRANSLATE_NOOP("Menus", "Precision: bf16 (experimental)"),
-    "fp32": QT_TRANSLATE_NOOP("Menus", "Precision: fp32 (exact, slowest on a CPU)"),
+    Precision.BF16: QT_TRANSLATE_NOOP("Menus", "Precision: bf16 (experimental)"),
+    Precision.FP32: QT_TRANSLATE_NOOP("Menus", "Precision: fp32 (exact, slowest on a CPU)"),
 }
 # Language names are written in their own language, never translated.
 LANGUAGE_LABELS = {"system": QT_TRANSLATE_NOOP("Menus", "Follow the system"), **LANGUAGE_NAMES}

@@ -11,6 +11,7 @@ import logging
 from PySide6.QtCore import QByteArray, QSettings
 
 from app import paths, user_settings
+from app.engine.decode.precision import Precision
 from app.engine.device import CHOICES as DEVICES
 from app.engine.models.sources import DEFAULT_SOURCE
 from app.engine.request import DEFAULT_SEED
@@ -25,7 +26,9 @@ MODEL_DIR_KEY = (
 # The window offers automatic (fp32 on a CPU, bf16/fp16 on a GPU), the two faster,
 # experimental CPU formats, and fp32 (the way out when fp16 overflows on a GPU); fp16 by name
 # stays on the command line.
-WINDOW_PRECISIONS = ("auto", "int8", "bf16", "fp32")
+WINDOW_PRECISIONS = tuple(
+    p.value for p in (Precision.AUTO, Precision.INT8, Precision.BF16, Precision.FP32)
+)
 
 
 class _Key:

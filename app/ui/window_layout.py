@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.engine.decode.precision import Precision
 from app.engine.errors import ParameterError
 from app.i18n import again, join_sentences
 from app.ui.banners import AudioBanner, DoctorBanner, LibraryBanner, ModelBanner
@@ -130,13 +131,13 @@ class WindowLayout(QObject):
             .replace("%3", s.decode)
             .replace("%4", f"{s.load_seconds:.1f}")
         ]
-        if s.precision_asked not in ("", "auto", s.precision):
+        if s.precision_asked not in ("", Precision.AUTO, s.precision):
             parts.append(
                 self.tr("Precision %1 is not available on this device, so %2 runs.")
                 .replace("%1", s.precision_asked)
                 .replace("%2", s.precision)
             )
-        if s.precision == "int8":
+        if s.precision == Precision.INT8:
             parts.append(
                 self.tr(
                     "int8 is the fast choice on a CPU; for exact numbers choose "

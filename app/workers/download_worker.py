@@ -16,7 +16,7 @@ log = logging.getLogger("chattts_studio.worker")
 
 
 class DownloadWorker(QObject):
-    progress = Signal(object)  # Progress (a copy: the worker keeps changing its own)
+    progress = Signal(object)  # DownloadProgress (a copy: the worker keeps changing its own)
     finished = Signal(object)  # VerifyReport of the installed model
     failed = Signal(str)
     cancelled = Signal(str)

@@ -25,7 +25,7 @@ class NarrationWorker(QObject):
     started = Signal()
     progress = Signal(object)  # app.narration.progress.RenderProgress (counts, ETA)
     sentenceDone = Signal(object)  # sentence id: a take was added (or it failed)
-    ended = Signal(str, int)  # "finished", "stopped" or "cancelled"; sentences that failed
+    ended = Signal(str, int)  # a RenderState; sentences that failed
     exported = Signal(object, object)  # the files written (list of str), warnings (list of str)
     failed = Signal(str)  # the sentence to show
 

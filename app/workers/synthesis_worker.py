@@ -43,7 +43,9 @@ class ModelStatus:
 
 
 @dataclass
-class Job:
+class WindowJob:
+    """A request from the window, numbered so that its results find their way back."""
+
     id: int
     request: SynthesisRequest
 
@@ -174,7 +176,7 @@ class SynthesisWorker(QObject):
         threading.Thread(target=_warm_up, args=(engine, synth), name="warm-up", daemon=True).start()
 
     @Slot(object)
-    def run(self, job: Job) -> None:
+    def run(self, job: WindowJob) -> None:
         with self._lock:
             engine = self._engine
             if job.id <= self._cancelled_upto:
@@ -223,7 +225,7 @@ class SynthesisWorker(QObject):
 class WorkerThread(OwnedThread):
     """The synthesis worker on its thread; `shutdown()` cancels, stops and waits."""
 
-    submit = Signal(object)  # Job -> worker.run (queued)
+    submit = Signal(object)  # WindowJob -> worker.run (queued)
     requestLoad = Signal(
         str, str, str
     )  # model folder, device, precision -> worker.loadModel (queued)
@@ -236,9 +238,9 @@ class WorkerThread(OwnedThread):
         self.requestReference.connect(self.worker.makeReference)
         self._next_id = 0
 
-    def new_job(self, request: SynthesisRequest) -> Job:
+    def new_job(self, request: SynthesisRequest) -> WindowJob:
         self._next_id += 1
-        return Job(self._next_id, request)
+        return WindowJob(self._next_id, request)
 
     def stop_work(self) -> None:
         self.worker.cancel(self._next_id)

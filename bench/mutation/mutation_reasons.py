@@ -84,7 +84,7 @@ REASONS: dict[tuple, str] = {
     (
         LOOP,
         78,
-    ): "EQUIVALENT: `int8_recipe` is None unless a benchmark sets it, so the key gets None either way",
+    ): "EQUIVALENT: `options.int8_recipe` is None unless a benchmark sets it, so the key gets None either way",
     (LOOP, 85, "self.precision, calibration="): (
         "EQUIVALENT in output (memory only): `in_place` dropped: "
         "converted on a copy, a higher peak memory, the same numbers"
@@ -99,12 +99,12 @@ REASONS: dict[tuple, str] = {
         LOOP,
         86,
         "recipe=None",
-    ): "EQUIVALENT: `int8_recipe` is None by default, and the conversion reads None as RECIPE",
+    ): "EQUIVALENT: `options.int8_recipe` is None by default, and the conversion reads None as RECIPE",
     (LOOP, 86, "calibration=self._calibration, )"): (
         "EQUIVALENT: the recipe argument dropped is None, which the "
-        "conversion reads as RECIPE, as for `int8_recipe` None"
+        "conversion reads as RECIPE, as for `options.int8_recipe` None"
     ),
-    (LOOP, 86, "recipe=self.int8_recipe)"): _KILLED_INT8,
+    (LOOP, 86, "recipe=options.int8_recipe)"): _KILLED_INT8,
     (LOOP, 85): _KILLED_INT8,
     (LOOP, 82): "EQUIVALENT: getattr default None instead of False: both falsy",
     (LOOP, 83): (

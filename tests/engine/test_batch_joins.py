@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from app.engine.decode.batch import BatchSession, Row
-from app.engine.decode.loop import Generated, PassParams
+from app.engine.decode.passes import Generated, PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.decode.rows_state import Joining
 from app.engine.request import SamplingParams, SynthesisRequest

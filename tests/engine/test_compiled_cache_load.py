@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from app.engine.decode.loop import PassParams
+from app.engine.decode.passes import PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.synthesis.synthesizer import Synthesizer
 

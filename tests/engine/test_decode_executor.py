@@ -6,7 +6,9 @@ fails, so no other model in the process is affected."""
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.options import DecodeOptions
+from app.engine.decode.passes import PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.decode.unoptimized import Unoptimized
 
@@ -60,9 +62,10 @@ def test_fp32_steps_keep_the_executors_optimization(synthesizer):
     assert seen and all(seen)
 
 
-def test_the_benchmarks_can_compare_against_the_optimizing_executor(synthesizer, monkeypatch):
-    monkeypatch.setattr(DecodeLoop, "int8_unoptimized", False)
-    loop = DecodeLoop(synthesizer.parts, "jit", "int8")
+def test_the_benchmarks_can_compare_against_the_optimizing_executor(synthesizer):
+    loop = DecodeLoop(
+        synthesizer.parts, "jit", "int8", options=DecodeOptions(int8_unoptimized=False)
+    )
     assert loop.mode == "jit" and loop._run is None
 
 

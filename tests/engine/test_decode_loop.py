@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop, Generated, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import Generated, PassParams
 from app.engine.decode.prompts import code_prompt, refine_prompt
 
 TEXTS = [

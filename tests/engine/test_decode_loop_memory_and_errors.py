@@ -4,7 +4,8 @@ really take, and a sentence whose numbers become invalid is named by its place i
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop, _nonfinite_error
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import nonfinite_error
 from app.engine.models.store import VERIFY_COMMAND
 
 
@@ -49,7 +50,7 @@ def test_the_fixed_shape_cache_starts_as_zeros(loop):
     "precision, words", [("fp16", "fp32"), ("bf16", "fp32"), ("fp32", "verify")]
 )
 def test_invalid_numbers_name_the_sentence_and_what_to_do(precision, words):
-    message = str(_nonfinite_error(precision, torch.tensor([False, False, True, True])))
+    message = str(nonfinite_error(precision, torch.tensor([False, False, True, True])))
     assert "sentence 3" in message and words in message
     if precision != "fp32":
         assert precision in message

@@ -8,7 +8,8 @@ import threading
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompt, refine_prompt
 from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
 

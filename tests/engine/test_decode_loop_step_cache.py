@@ -11,7 +11,9 @@ import torch
 from app.engine.decode import compiled_cache
 from app.engine.decode import precision as prec
 from app.engine.decode.compiled_cache import read_step, step_key
-from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.options import DEFAULT, DecodeOptions
+from app.engine.decode.passes import PassParams
 from app.engine.decode.prompts import code_prompt
 from app.engine.runtime.llama import LlamaShell
 
@@ -44,19 +46,17 @@ class RecordingCache:
     ],
 )
 def test_only_a_compiled_reduced_precision_step_on_a_cpu_has_a_key(cache, mode, precision, device):
-    assert step_key(cache, mode, precision, device, DecodeLoop.int8_recipe) is None
+    assert step_key(cache, mode, precision, device, DEFAULT.int8_recipe) is None
     assert cache is None or cache.keys == []
 
 
 def test_the_key_names_precision_recipe_and_device():
     cache = RecordingCache()
-    assert step_key(cache, "jit", "bf16", CPU, DecodeLoop.int8_recipe) == "key-bf16-cpu"
-    assert cache.keys == [("bf16", DecodeLoop.int8_recipe, "cpu")]
+    assert step_key(cache, "jit", "bf16", CPU, DEFAULT.int8_recipe) == "key-bf16-cpu"
+    assert cache.keys == [("bf16", DEFAULT.int8_recipe, "cpu")]
 
-    class Stressed(DecodeLoop):
-        int8_recipe = "another recipe"
-
-    step_key(cache, "jit", "int8", CPU, Stressed.int8_recipe)
+    stressed = DecodeOptions(int8_recipe="another recipe")
+    step_key(cache, "jit", "int8", CPU, stressed.int8_recipe)
     assert cache.keys[-1] == ("int8", "another recipe", "cpu")
 
 
@@ -160,12 +160,9 @@ def test_an_int8_sentence_decodes_the_same_alone_and_in_a_batch(chat):
             0
         ]
 
-    class PerBatch(DecodeLoop):
-        int8_recipe = int8.PER_BATCH
-
     for loop in (DecodeLoop(chat, "jit", "fp32"), DecodeLoop(chat, "jit", "int8")):
         assert loop.exact_across_batches and loop.mode == "jit", loop.jit_error
         assert torch.equal(first_sentence(loop, 1), first_sentence(loop, 3)), loop.precision
-    per_batch = PerBatch(chat, "jit", "int8")
+    per_batch = DecodeLoop(chat, "jit", "int8", options=DecodeOptions(int8_recipe=int8.PER_BATCH))
     assert not per_batch.exact_across_batches
     assert not torch.equal(first_sentence(per_batch, 1), first_sentence(per_batch, 3))

@@ -9,9 +9,10 @@ import pytest
 import torch
 
 from app.engine.decode import memory, precision, static_steps
-from app.engine.decode.loop import DecodeLoop, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import PassParams
 from app.engine.decode.prompts import code_prompt
-from app.engine.errors import NumericalError
+from app.engine.errors import NumericalError, is_out_of_memory
 from app.engine.request import SamplingParams, SynthesisRequest
 
 TEXTS = [
@@ -343,8 +344,8 @@ def test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use(synthesizer
     ],
 )
 def test_allocation_failures_count_as_out_of_memory(message):
-    assert memory.is_out_of_memory(RuntimeError(message))
-    assert not memory.is_out_of_memory(RuntimeError("CUBLAS_STATUS_EXECUTION_FAILED"))
+    assert is_out_of_memory(RuntimeError(message))
+    assert not is_out_of_memory(RuntimeError("CUBLAS_STATUS_EXECUTION_FAILED"))
 
 
 def test_free_gpu_memory_counts_what_pytorch_holds_unused(monkeypatch):

@@ -13,7 +13,8 @@ import pytest
 import torch
 from ChatTTS.model.processors import gen_logits
 
-from app.engine.decode.loop import DecodeLoop, Generated, PassParams
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import Generated, PassParams
 from app.engine.decode.prompts import code_prompt, refine_prompt
 from app.engine.decode.sampling import PENALTY_WINDOW, filter_logits
 

@@ -274,7 +274,7 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
     ends while row 2 goes on, so row 1's end is passed while streaming, not at the batch's end.
     Each row still gets exactly one final piece, in reading order."""
     from app.engine.decode.batch import BatchSession, Row
-    from app.engine.decode.loop import PassParams
+    from app.engine.decode.passes import PassParams
 
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
     texts = ["第一句话。", "第二句话。", "第三句话。"]

@@ -10,16 +10,15 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.vocoder_stream import (
+from app.engine.decode.piece_grid import (
     DEFAULT_FIRST_LOOKAHEAD,
     DEFAULT_FIRST_PIECE,
     DEFAULT_LOOKAHEAD,
     DEFAULT_MAX_PIECE,
     DEFAULT_MIN_PIECE,
     SAMPLES_PER_TOKEN,
-    StreamingVocoder,
-    decode_whole,
 )
+from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole
 
 
 class _Decoder(torch.nn.Module):

@@ -70,13 +70,16 @@ def engine(synthesizer):
 
 @pytest.fixture
 def serve(tmp_path):
-    """serve(engine=..., **state fields) -> a RunningServer, stopped after the test."""
+    """serve(engine=..., **state fields) -> a RunningServer, stopped after the test;
+    `wrap_submit(engine, request, priority)` stands in for the engine's submit (SubmitWrapped)."""
     from app.engine.library.voices import VoiceLibrary
 
     running = []
 
-    def start(engine=None, cors=None, **fields):
+    def start(engine=None, cors=None, wrap_submit=None, **fields):
         fields.setdefault("voices", VoiceLibrary(tmp_path / "library"))
+        if wrap_submit is not None:
+            engine = SubmitWrapped(engine, wrap_submit)
         server = RunningServer(ServerState(engine=engine, **fields), cors=cors)
         running.append(server)
         return server
@@ -94,6 +97,20 @@ def fast_sampling():
     from app.engine.request import SamplingParams
 
     return SamplingParams(max_new_tokens=24)
+
+
+class SubmitWrapped:
+    """The engine as the server sees it, with `submit` going through `wrap_submit(engine,
+    request, priority)`: a test holds or breaks jobs from outside the server."""
+
+    def __init__(self, engine, wrap_submit):
+        self._engine, self._wrap_submit = engine, wrap_submit
+
+    def submit(self, request, priority):
+        return self._wrap_submit(self._engine, request, priority)
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
 
 
 class GatedJob:
@@ -120,7 +137,7 @@ class GatedJob:
 
 
 class Gate:
-    """A wrap_submit for ServerState that keeps each job and holds its end until `open()`."""
+    """A wrap_submit (SubmitWrapped) that keeps each job and holds its end until `open()`."""
 
     def __init__(self):
         self.event = threading.Event()

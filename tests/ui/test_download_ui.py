@@ -116,13 +116,15 @@ def test_every_file_state_has_its_own_words_and_unfinished_rows_say_how_it_ended
 ):
     from itertools import cycle
 
-    from app.engine.models.download import FileProgress, FileState, Progress
+    from app.engine.models.download import DownloadProgress, FileProgress, FileState
 
     settings.model_dir = str(tmp_path / "model")
     dialog = make_window(wait_loaded=False).open_download()
     states = [state for _, state in zip(MODEL_FILES, cycle(FileState))]
     dialog.on_progress(
-        Progress([FileProgress(rel, 10, 5, state) for rel, state in zip(MODEL_FILES, states)])
+        DownloadProgress(
+            [FileProgress(rel, 10, 5, state) for rel, state in zip(MODEL_FILES, states)]
+        )
     )
     words = [dialog.table.item(row, 2).text() for row in range(len(MODEL_FILES))]
     assert len(set(words)) == len(FileState) and all(words)

@@ -3,6 +3,8 @@
 - llama_step.py: the Llama layers as one TorchScript-able step over a KV cache
 - sampling.py:   ChatTTS's sampling rules as one TorchScript-able function
 - loop.py:       prefill + per-token steps for both passes, batches, streaming events
+- modes.py:      DecodeMode (jit, eager, graph, upstream)
+- options.py:    DecodeOptions, what benchmarks and tests vary in the loop
 - unoptimized.py: calling the int8 step without TorchScript's first-call optimization
 - precision.py:  fp32 / bf16 / fp16 / int8 per device (`auto`: int8 on a CPU)
 - int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
@@ -16,6 +18,3 @@
 - batch.py:      a batch's rows, pieces and cut notices, and the session rows join and leave by
 - speech.py:     one batch of sentences through refine, audio codes and the vocoder
 """
-
-# "upstream" keeps ChatTTS's own Chat.infer for comparison and as a way out.
-MODES = ("jit", "eager", "upstream")

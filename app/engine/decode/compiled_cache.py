@@ -39,7 +39,8 @@ from typing import Any
 
 from app import __version__, paths
 from app.atomic import write_json_atomic
-from app.engine.decode.precision import choose
+from app.engine.decode.modes import DecodeMode
+from app.engine.decode.precision import Precision, choose
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -373,7 +374,12 @@ LOOK_UP = object()  # DecodeLoop(step=...): the loop reads the cache itself
 def step_key(cache, mode: str, precision: str, device, recipe) -> str | None:
     """The key of a decode loop's compiled step, or None where nothing is cached: fp32 shares
     the model's weights (a loaded copy would double them) and a GPU captures graphs."""
-    if cache is None or mode != "jit" or device.type != "cpu" or precision == "fp32":
+    if (
+        cache is None
+        or mode != DecodeMode.JIT
+        or device.type != "cpu"
+        or precision == Precision.FP32
+    ):
         return None
     return cache.key(precision, recipe, str(device))
 

@@ -13,7 +13,7 @@ import logging
 
 import torch
 
-from app.engine.decode.memory import is_out_of_memory
+from app.engine.errors import is_out_of_memory
 
 log = logging.getLogger("chattts_studio.engine")
 

@@ -20,10 +20,9 @@ import torch
 from app.engine.decode import precision as prec
 from app.engine.decode.compiled_cache import LOOK_UP, step_key
 from app.engine.decode.llama_step import LlamaStack, rotary_tables
-
-# The loop's plain data lives in passes.py; importers keep using these names from here.
-from app.engine.decode.passes import Generated, PassParams, Progress
-from app.engine.decode.passes import nonfinite_error as _nonfinite_error
+from app.engine.decode.modes import LOOP_CHOICES, DecodeMode
+from app.engine.decode.options import DEFAULT, DecodeOptions
+from app.engine.decode.passes import Generated, PassParams, Progress, nonfinite_error
 from app.engine.decode.rows_state import Joining, LiveRows, RowTable, leave
 from app.engine.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
 from app.engine.decode.static_steps import FixedShapeSteps, StaticCaches
@@ -44,29 +43,27 @@ def _silence_jit_deprecation():
 
 
 class DecodeLoop(FixedShapeSteps):
-    # How int8 is made (decode/int8.py); None: its RECIPE. Benchmarks and tests set others.
-    int8_recipe = None
-    # Whether compiled int8 runs without the executor's optimization (Unoptimized); the
-    # benchmark turns it off to compare.
-    int8_unoptimized = True
-
     def __init__(
         self,
         parts: ModelParts,
-        mode: str = "jit",
-        precision: str = "fp32",
+        mode: str = DecodeMode.JIT,
+        precision: str = prec.Precision.FP32,
         own_weights: bool = False,
         cache=None,
         step=LOOK_UP,
+        options: DecodeOptions = DEFAULT,
     ):
         """`parts`: the model (engine/runtime), its Llama's weights included unless `step` brings
         them. `own_weights`: the caller will drop the fp32 Llama, so a reduced precision may
         convert its weights in place instead of copying them. `cache`: a CompiledCache
         (decode/compiled_cache.py) that keeps the converted, compiled step between starts.
         `step`: that cache's entry (or None: none), read before the model was (`read_step`), so
-        that the Llama could be loaded without its weights; by default the loop reads it."""
-        if mode not in ("jit", "eager"):
+        that the Llama could be loaded without its weights; by default the loop reads it.
+        `options`: what benchmarks and tests vary (decode/options.py)."""
+        if mode not in LOOP_CHOICES:
             raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
+        mode = DecodeMode(mode)
+        self.options = options
         llama = parts.llama
         if llama is None:
             raise ValueError("the model's Llama was given to another decode loop")
@@ -96,7 +93,7 @@ class DecodeLoop(FixedShapeSteps):
             self.head_code = torch.cat([h.weight.detach() for h in embed.head_code]).clone()
             # A reduced precision's compiled step from the cache skips conversion and compilation
             # (fp32 is not cached: it shares the model's weights, a loaded copy would double them).
-            cache_key = step_key(cache, mode, self.precision, self.device, self.int8_recipe)
+            cache_key = step_key(cache, mode, self.precision, self.device, options.int8_recipe)
             if step is LOOK_UP:
                 step = cache.load(cache_key, str(self.device)) if cache_key else None
             cached = step
@@ -112,7 +109,7 @@ class DecodeLoop(FixedShapeSteps):
                     self.precision,
                     in_place=own_weights,
                     calibration=self._calibration,
-                    recipe=self.int8_recipe,
+                    recipe=options.int8_recipe,
                 )
             )
         self.mode = mode
@@ -125,12 +122,12 @@ class DecodeLoop(FixedShapeSteps):
         # step; TorchScript is not used there: its fuser compiles ~130 kernels for each new
         # shape while the first requests wait, and the graph already removes launch overhead.
         # "eager" on a GPU is the plain growing loop (the reference the graphs are checked with).
-        self.static_steps = self.cuda_graphs = on_gpu and mode == "jit"
+        self.static_steps = self.cuda_graphs = on_gpu and mode is DecodeMode.JIT
         if self.cuda_graphs:
-            self.mode = "graph"
-        elif mode == "jit":
+            self.mode = DecodeMode.GRAPH
+        elif mode is DecodeMode.JIT:
             self._compile(stack)
-            if cache_key and cached is None and self.mode == "jit":
+            if cache_key and cached is None and self.mode is DecodeMode.JIT:
                 cache.save(cache_key, self._stack)
         self.static_caches = StaticCaches(self._zero_cache)
         # Steps between looks at completion and overflow: each look waits for a GPU; on a CPU
@@ -138,7 +135,9 @@ class DecodeLoop(FixedShapeSteps):
         self.sync_every = 8 if on_gpu else 1
         # Same numbers at any batch size, so a retry or preemption resumes a sentence where it was
         # cut: not on a GPU (other low bits), nor with int8 activation scales that span the batch.
-        self.exact_across_batches = not on_gpu and (self.precision != "int8" or self._int8_rows())
+        self.exact_across_batches = not on_gpu and (
+            self.precision is not prec.Precision.INT8 or self._int8_rows()
+        )
         # Tests: (step, raw logits, the request rows they belong to) at every step.
         self.on_logits: Callable[[int, torch.Tensor, torch.Tensor], None] | None = None
 
@@ -155,7 +154,7 @@ class DecodeLoop(FixedShapeSteps):
     def _int8_rows(self) -> bool:
         from app.engine.decode.int8 import RECIPE
 
-        return (self.int8_recipe or RECIPE).rows
+        return (self.options.int8_recipe or RECIPE).rows
 
     def _calibration(self):
         """What int8 smoothing measures activations on: a fixed prompt of the model's embeddings."""
@@ -175,11 +174,11 @@ class DecodeLoop(FixedShapeSteps):
                 self._stack = torch.jit.script(stack)
                 self._filter = torch.jit.script(filter_logits)
                 self._draw = torch.jit.script(draw)
-            if self.precision == "int8" and self.int8_unoptimized:
+            if self.precision is prec.Precision.INT8 and self.options.int8_unoptimized:
                 self._filter, self._draw = Unoptimized(self._filter), Unoptimized(self._draw)
                 self._run = Unoptimized(self._stack)
         except Exception as exc:  # any TorchScript gap: same math, eager
-            self.mode, self.jit_error = "eager", f"{type(exc).__name__}: {exc}"
+            self.mode, self.jit_error = DecodeMode.EAGER, f"{type(exc).__name__}: {exc}"
             self._stack, self._filter, self._draw = stack, filter_logits, draw
             log.warning(
                 "TorchScript could not compile the decode step; running it eagerly (%s)",
@@ -332,7 +331,7 @@ class DecodeLoop(FixedShapeSteps):
             if i % check_every == 0 or min(t_list) + 1 >= steps_max:
                 if bool(table.nonfinite.any()):
                     self.release_static()
-                    raise _nonfinite_error(self.precision, table.nonfinite)
+                    raise nonfinite_error(self.precision, table.nonfinite)
                 if bool(table.done.all()):
                     break
             if stream_every and i % stream_every == 0:

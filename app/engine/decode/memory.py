@@ -11,15 +11,6 @@ SHARE = 0.5
 EXTRA_PER_ROW = 64 * 2**20
 
 
-OOM_SIGNS = (
-    "out of memory",
-    "can't allocate memory",
-    "cublas_status_alloc_failed",
-    "cudnn_status_alloc_failed",
-    "cuda_error_out_of_memory",
-)
-
-
 def max_batch(device) -> int:
     return MAX_BATCH.get(device.type, MAX_BATCH["cpu"])
 
@@ -44,13 +35,3 @@ def choose_batch(loop, tokens: int, wanted: int) -> int:
     kept = loop.kept_cache_bytes() if hasattr(loop, "kept_cache_bytes") else 0
     fits = int((free_bytes(loop.device) + kept) * SHARE // per_row)
     return max(1, min(wanted, max_batch(loop.device), fits))
-
-
-def is_out_of_memory(exc: BaseException) -> bool:
-    import torch
-
-    if isinstance(exc, (torch.OutOfMemoryError, MemoryError)):
-        return True
-    text = str(exc).lower()
-    # cuBLAS reports a failed workspace allocation with its own status, not as OOM.
-    return any(sign in text for sign in OOM_SIGNS)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from app.engine.decode.precision import HALF
 from app.engine.errors import NumericalError
 from app.engine.models.store import VERIFY_COMMAND
 from app.i18n import _
@@ -43,7 +44,7 @@ class Generated:
 
 def nonfinite_error(precision: str, rows: torch.Tensor) -> NumericalError:
     first = int(rows.nonzero()[0, 0]) + 1
-    if precision in ("fp16", "bf16"):
+    if precision in HALF:
         text = _(
             "Decoding stopped at sentence {n} of the batch because its numbers overflowed in {precision}; "
             "choose fp32 precision ({option}, or Model > Precision: fp32) and try again."

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.engine.decode.batch import BatchSession, Piece, Row
-from app.engine.decode.loop import DecodeLoop, Generated, PassParams, Progress
+from app.engine.decode.loop import DecodeLoop
+from app.engine.decode.passes import Generated, PassParams, Progress
 from app.engine.decode.prompts import code_prompts, refine_prompt, refined_texts
 from app.engine.decode.rows_state import Joining
 from app.engine.decode.vocoder_stream import StreamingVocoder, push_all

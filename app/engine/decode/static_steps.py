@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from app.engine.decode.memory import is_out_of_memory
+from app.engine.decode.modes import DecodeMode
+from app.engine.errors import is_out_of_memory
 
 # Capacities are rounded up to this, so that requests of nearby lengths share an entry.
 SLOT_ROUND = 256
@@ -105,7 +106,7 @@ class FixedShapeSteps:
         static_caches: StaticCaches
         static_steps: bool
         cuda_graphs: bool
-        mode: str
+        mode: DecodeMode
         hidden_size: int
         head_dim: int
         dtype: torch.dtype
@@ -158,7 +159,7 @@ class FixedShapeSteps:
                 entry.pool = torch.cuda.graph_pool_handle()
             graph = capture(self._stack, entry.inputs, size, entry.k, entry.v, entry.pool)
             if graph is None:  # not on this machine: stop trying, step without graphs
-                self.cuda_graphs, self.mode = False, "eager"
+                self.cuda_graphs, self.mode = False, DecodeMode.EAGER
                 return None
             entry.graphs[size] = graph
         return entry.graphs[size]

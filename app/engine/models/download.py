@@ -74,7 +74,7 @@ class FileProgress:
 
 
 @dataclass
-class Progress:
+class DownloadProgress:
     files: list[FileProgress] = field(default_factory=list)
     speed_bps: float = 0.0
     message: str = ""
@@ -163,7 +163,7 @@ class ModelDownloader:
         target: os.PathLike | str,
         source: Source,
         expected: dict[str, str] | None = None,
-        on_progress: Callable[[Progress], None] | None = None,
+        on_progress: Callable[[DownloadProgress], None] | None = None,
         session=None,
         retries: int | None = None,
         backoff_s: float | None = None,
@@ -181,7 +181,7 @@ class ModelDownloader:
         self.timeout_s = timeout_s
         self._session = session
         self._cancel = cancel_event if cancel_event is not None else threading.Event()
-        self.progress = Progress([FileProgress(rel) for rel in MODEL_FILES])
+        self.progress = DownloadProgress([FileProgress(rel) for rel in MODEL_FILES])
         self._last_report = 0.0
         self._window: list[tuple[float, int]] = []
 
@@ -403,7 +403,7 @@ class ModelDownloader:
             )
 
     # -- the whole job --------------------------------------------------------------------
-    def run(self) -> Progress:
+    def run(self) -> DownloadProgress:
         import requests
 
         try:
@@ -418,7 +418,7 @@ class ModelDownloader:
                 ).format(folder=self.target, reason=exc.strerror or exc)
             ) from None
 
-    def _run(self) -> Progress:
+    def _run(self) -> DownloadProgress:
         self.target.mkdir(parents=True, exist_ok=True)
         todo = []
         for item in self.progress.files:

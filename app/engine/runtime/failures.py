@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from app.engine.decode.memory import is_out_of_memory
-from app.engine.errors import ModelCorruptError, OutOfMemoryError
+from app.engine.errors import ModelCorruptError, OutOfMemoryError, is_out_of_memory
 from app.i18n import _
 
 

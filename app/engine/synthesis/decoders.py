@@ -193,7 +193,7 @@ class LoopDecoder(Decoder):
         )
 
     def decode(self, rows: list[Row], batch: BatchSession) -> Iterator[Piece | Cut]:
-        from app.engine.decode.loop import PassParams
+        from app.engine.decode.passes import PassParams
 
         request = rows[0].request
         s = request.sampling

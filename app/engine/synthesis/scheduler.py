@@ -20,8 +20,7 @@ import numpy as np
 
 from app.engine.audio.wav import SAMPLE_RATE
 from app.engine.decode.batch import BatchSession, Cut, CutKind, Piece, Row
-from app.engine.decode.memory import is_out_of_memory
-from app.engine.errors import OutOfMemoryError, SynthesisCancelled
+from app.engine.errors import OutOfMemoryError, SynthesisCancelled, is_out_of_memory
 from app.engine.request import AudioChunk, SynthesisRequest, SynthesisResult
 from app.engine.synthesis import messages
 from app.engine.synthesis.tickets import Priority, Ticket

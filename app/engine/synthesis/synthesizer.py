@@ -19,10 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from app.engine.audio.wav import SAMPLE_RATE
-from app.engine.decode import MODES
 from app.engine.decode.memory import choose_batch, max_batch
+from app.engine.decode.modes import DecodeMode
+from app.engine.decode.options import DEFAULT, DecodeOptions
+from app.engine.decode.precision import Precision
 from app.engine.device import DeviceChoice, choose_device
-from app.engine.errors import DeviceError, InputTextError, SynthesisCancelled
+from app.engine.errors import InputTextError, SynthesisCancelled
+from app.engine.library.lexicon import PronunciationDictionary
 from app.engine.models.store import ModelStore
 from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
 from app.engine.synthesis import messages
@@ -31,7 +34,6 @@ from app.engine.synthesis.decoders import PROMPT_ALLOWANCE, Decoder, LoopDecoder
 from app.engine.synthesis.scheduler import Scheduler
 from app.engine.synthesis.tickets import Priority
 from app.engine.text.prepare import PreparedText
-from app.engine.text.pronunciations import PronunciationDictionary
 from app.engine.text.spoken import spoken_segments
 from app.engine.voices.speakers import check_speaker, speaker_from_seed
 from app.i18n import _
@@ -49,21 +51,18 @@ class Synthesizer:
         model_dir: os.PathLike | str | None = None,
         device: str = "auto",
         dictionary_factory=PronunciationDictionary,
-        decode: str = "jit",
-        precision: str = "auto",
+        decode: str = DecodeMode.JIT,
+        precision: str = Precision.AUTO,
         stream: bool = True,
         lookahead: int | None = None,
         step_cache: bool = True,
+        decode_options: DecodeOptions = DEFAULT,
     ):
-        if decode not in MODES:
-            raise DeviceError(
-                _("Unknown decode mode {mode}; use one of: {choices}.").format(
-                    mode=repr(decode), choices=", ".join(MODES)
-                )
-            )
+        """`decode_options`: what benchmarks and tests vary in our loop (decode/options.py)."""
         self.store = ModelStore(model_dir)
-        self.decode = decode
-        self.precision_request = precision
+        self.decode = DecodeMode.parse(decode)
+        self.precision_request = Precision.parse(precision)
+        self.decode_options = decode_options
         self.stream = stream
         self.lookahead = lookahead
         # Keep the converted, compiled decode step between starts (decode/compiled_cache.py).
@@ -105,7 +104,7 @@ class Synthesizer:
             self.store.require_present()
         studio_cfg = self.store.studio_config()
         self.device = choose_device(self.device_request)
-        if self.decode == "upstream":
+        if not self.decode.ours:
             chat = load_chat(self.store, self.device.device, studio_cfg, self._stop_flag)
             self.decoder = UpstreamDecoder(chat, self._stop_flag)
             self.chat, self.parts = chat, None
@@ -174,7 +173,6 @@ class Synthesizer:
             model_fingerprint,
             read_step_in_background,
         )
-        from app.engine.decode.loop import DecodeLoop
 
         self.compiled_cache = CompiledCache(model_fingerprint(self.store))
         assert self.device is not None  # load() chose it first
@@ -183,7 +181,7 @@ class Synthesizer:
             self.decode,
             self.precision_request,
             torch.device(self.device.device),
-            DecodeLoop.int8_recipe,
+            self.decode_options.int8_recipe,
         )
 
     def _loop_decoder(self, parts: ModelParts, step=None) -> LoopDecoder:
@@ -197,12 +195,13 @@ class Synthesizer:
             own_weights=True,
             cache=self.compiled_cache,
             step=step,
+            options=self.decode_options,
         )
         if loop.precision_note:
             self.notes.append(loop.precision_note)
         speech = FastSpeech(parts, loop, self.lookahead)
         self._warm_shapes = _batch_shapes(loop)
-        if loop.precision != "fp32":
+        if loop.precision is not Precision.FP32:
             # The loop holds the converted weights; what is left of the fp32 model is dead weight.
             parts.llama = None
         return LoopDecoder(loop, speech)
@@ -246,7 +245,7 @@ class Synthesizer:
     def decode_label(self) -> str:
         """What runs the decode: "upstream", or our loop's mode and precision ("jit-int8")."""
         if self.decoder is None:
-            return "upstream" if self.decode == "upstream" else ""
+            return "" if self.decode.ours else DecodeMode.UPSTREAM
         return self.decoder.label
 
     def _require_loaded(self) -> tuple[str, int, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from app.engine.device import DeviceOption
 from app.narration.farm.worker import WorkerSpec
 
 CPU_THREADS_PER_WORKER = 4  # below this a CPU worker's matmuls lose more than a second worker gains
@@ -40,7 +41,11 @@ def worker_specs(
 ) -> list[WorkerSpec]:
     """`count` workers: one per GPU first (device cuda:i), the rest on the CPU sharing its cores."""
     cores = cores if cores is not None else (os.cpu_count() or 1)
-    gpus = gpus if gpus is not None else (cuda_devices() if device in ("auto", "cuda") else 0)
+    gpus = (
+        gpus
+        if gpus is not None
+        else (cuda_devices() if device in (DeviceOption.AUTO, DeviceOption.CUDA) else 0)
+    )
     specs = [
         WorkerSpec(f"gpu{i}", str(model_dir), "cuda", precision, gpu=i)
         for i in range(min(gpus, count))

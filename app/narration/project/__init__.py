@@ -1,13 +1,14 @@
 """The narration project file (.ctsproj): one SQLite database with chapters, sentences, takes,
 voices, lexicon and export settings. See project.py."""
 
-from app.narration.project.edits import Voice
+from app.narration.project.edits import CastVoice
 from app.narration.project.errors import ProjectError
 from app.narration.project.project import Project
 from app.narration.project.records import Chapter, Sentence, SentenceStatus, Take, sentence_seed
 from app.narration.project.settings import ExportSettings
 
 __all__ = [
+    "CastVoice",
     "Chapter",
     "ExportSettings",
     "Project",
@@ -15,6 +16,5 @@ __all__ = [
     "Sentence",
     "SentenceStatus",
     "Take",
-    "Voice",
     "sentence_seed",
 ]

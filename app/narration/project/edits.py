@@ -33,7 +33,9 @@ MAX_LEXICON = 20_000
 
 
 @dataclass(frozen=True)
-class Voice:
+class CastVoice:
+    """The voice one of a script's speakers is read in (the library's saved voices are `Voice`)."""
+
     name: str  # the script's speaker name
     seed: int | None = None
     speaker: str | None = None  # a speaker string; wins over the seed
@@ -229,7 +231,7 @@ class Edits:
         )
 
     # -- voices and lexicon ------------------------------------------------------------------------
-    def voices(self) -> dict[str, Voice]:
+    def voices(self) -> dict[str, CastVoice]:
         out = {}
         for row in self.store.named_rows(
             f"SELECT {select(VOICE_COLUMNS)} FROM voices LIMIT {MAX_VOICES}"
@@ -242,7 +244,7 @@ class Edits:
                 and (speaker is None or (isinstance(speaker, str) and len(speaker) <= MAX_SPEAKER))
                 and (seed is not None or speaker)
             ):
-                out[name] = Voice(name, seed, speaker or None)
+                out[name] = CastVoice(name, seed, speaker or None)
         return out
 
     def set_voice(self, name: str, seed: int | None = None, speaker: str | None = None) -> None:

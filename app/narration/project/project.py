@@ -24,7 +24,7 @@ from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import opening
 from app.narration.project.creating import create_file
-from app.narration.project.edits import Edits, Voice
+from app.narration.project.edits import CastVoice, Edits
 from app.narration.project.errors import ProjectError
 from app.narration.project.records import (
     Chapter,
@@ -294,7 +294,7 @@ class Project:
     ) -> None:
         self._edits.set_reference(chapter_id, codes, text, voice)
 
-    def voices(self) -> dict[str, Voice]:
+    def voices(self) -> dict[str, CastVoice]:
         return self._edits.voices()
 
     def set_voice(self, name: str, seed: int | None = None, speaker: str | None = None) -> None:

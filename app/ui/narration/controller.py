@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.engine.errors import StudioError
+from app.narration.render_state import RenderState
 from app.ui.narration.envelopes import EnvelopeCache
 from app.ui.narration.sentence_model import SentenceRow
 from app.ui.narration.waveform import Waveform
@@ -34,9 +35,7 @@ class NarrationController(QObject):
     waveformsReady = Signal()  # more of the chapter waveform can be drawn
     renderStarted = Signal()
     renderProgress = Signal(object)  # app.narration.progress.RenderProgress
-    renderEnded = Signal(
-        str, int
-    )  # "finished", "stopped", "cancelled" or "failed"; failed sentences
+    renderEnded = Signal(str, int)  # a RenderState; failed sentences
     failed = Signal(str)  # the sentence to show
     exportEnded = Signal(
         object, object
@@ -301,7 +300,7 @@ class NarrationController(QObject):
             self.exportEnded.emit(None, [])
         if self.rendering:
             self.rendering = self.paused = False
-            self.renderEnded.emit("failed", 0)
+            self.renderEnded.emit(RenderState.FAILED, 0)
 
     def shutdown(self) -> bool:
         self.cancel()

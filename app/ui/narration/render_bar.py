@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
 from app.ui.retranslate import Retranslating
+
+
+class BarState(StrEnum):
+    """What the bar's last label says."""
+
+    IDLE = "idle"
+    RENDERING = "rendering"
+    PAUSED = "paused"
+    CANCELLED = "cancelled"
+    FINISHED = "finished"
 
 
 class RenderBar(Retranslating, QWidget):
@@ -30,19 +41,18 @@ class RenderBar(Retranslating, QWidget):
         layout.addWidget(self.overall_bar, 1)
         layout.addWidget(self.eta_label)
         self._last = None
-        self._state = "idle"
+        self._state = BarState.IDLE
         self.retranslate()
 
     def show_progress(self, progress) -> None:
         """A RenderProgress from the narration worker."""
         self._last = progress
-        if self._state != "paused":  # sentences in flight still finish after Pause
-            self._state = "rendering"
+        if self._state is not BarState.PAUSED:  # sentences in flight still finish after Pause
+            self._state = BarState.RENDERING
         self._show()
 
-    def set_state(self, state: str) -> None:
-        """ "idle", "rendering", "paused", "cancelled" or "finished"."""
-        self._state = state
+    def set_state(self, state: BarState) -> None:
+        self._state = BarState(state)
         self._show()
 
     def eta_text(self) -> str:
@@ -63,13 +73,13 @@ class RenderBar(Retranslating, QWidget):
             self.chapter_bar.setValue(p.chapter_done)
             self.overall_bar.setRange(0, max(p.total, 1))
             self.overall_bar.setValue(p.done)
-        if self._state == "paused":
+        if self._state is BarState.PAUSED:
             self.eta_label.setText(self.tr("Paused"))
-        elif self._state == "cancelled":
+        elif self._state is BarState.CANCELLED:
             self.eta_label.setText(self.tr("Cancelled"))
-        elif self._state == "finished":
+        elif self._state is BarState.FINISHED:
             self.eta_label.setText(self.tr("Finished"))
-        elif self._state == "rendering" and p is not None:
+        elif self._state is BarState.RENDERING and p is not None:
             self.eta_label.setText(self.format_eta(p.eta_seconds))
         else:
             self.eta_label.setText("")

@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import again
+from app.narration.render_state import RenderState
 from app.ui.banner import Banner
 from app.ui.controllers.model import ModelState
-from app.ui.narration.render_bar import RenderBar
+from app.ui.narration.render_bar import BarState, RenderBar
 from app.ui.narration.render_target import RenderTargetBox
 from app.ui.narration.sentence_model import SentenceTableModel
 from app.ui.narration.takes_panel import TakesPanel
@@ -366,28 +367,30 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.actions["pause"].setText(self.tr("Resume") if c.paused else self.tr("Pause"))
 
     def _on_render_started(self) -> None:
-        self.render_bar.set_state("rendering")
+        self.render_bar.set_state(BarState.RENDERING)
         self.say(lambda: self.tr("Rendering...") + self.noise_note())
         self.update_actions()
 
     def toggle_pause(self) -> None:
         self.controller.pause()
-        self.render_bar.set_state("paused" if self.controller.paused else "rendering")
+        self.render_bar.set_state(BarState.PAUSED if self.controller.paused else BarState.RENDERING)
         self.update_actions()
 
     def _on_render_ended(self, state: str, failed: int) -> None:
         self.render_bar.set_state(
-            {"finished": "finished", "stopped": "cancelled", "cancelled": "cancelled"}.get(
-                state, "idle"
-            )
+            {
+                RenderState.FINISHED: BarState.FINISHED,
+                RenderState.STOPPED: BarState.CANCELLED,
+                RenderState.CANCELLED: BarState.CANCELLED,
+            }.get(state, BarState.IDLE)
         )
         before = self._status_text
 
         def text():
             words = {
-                "finished": self.tr("Render finished."),
-                "stopped": self.tr("Render cancelled."),
-                "cancelled": self.tr("Render cancelled."),
+                RenderState.FINISHED: self.tr("Render finished."),
+                RenderState.STOPPED: self.tr("Render cancelled."),
+                RenderState.CANCELLED: self.tr("Render cancelled."),
             }
             said = words[state] if state in words else before() if before else ""
             if failed:

@@ -13,82 +13,85 @@ import re
 import unicodedata
 
 from app.engine.text.normalize import pipeline
+from app.engine.text.normalize.kinds import Kind
 
 # Where our rules read better than wetext's grammars (bench/text_quality.py, docs/text.md):
 # money, codes and model numbers, decades, units, years in Chinese, 第2名, dates, times.
 OURS = frozenset(
     {
-        "electronic",
-        "symbol",
-        "state",
-        "slashed",
-        "section",
-        "letter_code",
-        "dash_code",
-        "dimension",
-        "clock_range",
-        "per_zh",
-        "power",
-        "resolution",
-        "code_plural",
-        "percent_range",
-        "height",
-        "roman",
-        "abbreviation",
-        "address",
-        "context_digits",
-        "model",
-        "currency",
-        "decade",
-        "zh_code",
-        "unit_range",
-        "unit",
-        "zh_ordinal",
-        "version",
-        "phone",
-        "percent",
-        "temperature",
-        "per_period",
-        "money_range",
-        "decade_range",
-        "grouped",
-        "month_date",
-        "day_month",
-        "ip",
-        "digits",
-        "zh_year",
-        "year_range",
-        "date",
-        "mdy",
-        "time",
-        "time_range",
+        Kind.ELECTRONIC,
+        Kind.SYMBOL,
+        Kind.STATE,
+        Kind.SLASHED,
+        Kind.SECTION,
+        Kind.LETTER_CODE,
+        Kind.DASH_CODE,
+        Kind.DIMENSION,
+        Kind.CLOCK_RANGE,
+        Kind.PER_ZH,
+        Kind.POWER,
+        Kind.RESOLUTION,
+        Kind.CODE_PLURAL,
+        Kind.PERCENT_RANGE,
+        Kind.HEIGHT,
+        Kind.ROMAN,
+        Kind.ABBREVIATION,
+        Kind.ADDRESS,
+        Kind.CONTEXT_DIGITS,
+        Kind.MODEL,
+        Kind.CURRENCY,
+        Kind.DECADE,
+        Kind.ZH_CODE,
+        Kind.UNIT_RANGE,
+        Kind.UNIT,
+        Kind.ZH_ORDINAL,
+        Kind.VERSION,
+        Kind.PHONE,
+        Kind.PERCENT,
+        Kind.TEMPERATURE,
+        Kind.PER_PERIOD,
+        Kind.MONEY_RANGE,
+        Kind.DECADE_RANGE,
+        Kind.GROUPED,
+        Kind.MONTH_DATE,
+        Kind.DAY_MONTH,
+        Kind.IP,
+        Kind.DIGITS,
+        Kind.ZH_YEAR,
+        Kind.YEAR_RANGE,
+        Kind.DATE,
+        Kind.MDY,
+        Kind.TIME,
+        Kind.TIME_RANGE,
     }
 )
 # An English ordinal inside Chinese (排名 3rd 的选手): the grammars leave "三rd"; ours say 第三.
-_WRITTEN = frozenset({"electronic", "symbol", "state", "slashed", "section", "letter_code"})
-OURS_IN_CHINESE = frozenset({"ordinal"})
+_WRITTEN = frozenset(
+    {Kind.ELECTRONIC, Kind.SYMBOL, Kind.STATE, Kind.SLASHED, Kind.SECTION, Kind.LETTER_CODE}
+)
+OURS_IN_CHINESE = frozenset({Kind.ORDINAL})
 _LETTER = re.compile(r"[A-Za-z]")
 _CURRENCY_CODES = {"USD", "EUR", "GBP", "JPY", "HKD", "RMB", "CNY", "AUD", "CAD", "CHF", "SGD"}
 # Ours in English: a year, a minus sign, a round thousand (the grammar says 1000 "ten hundred").
 _YEARISH = re.compile(r"-\d|(?:1[1-9]|20)\d\d$|[1-9]000$")
 
 
-def _ours(kind: str, span_lang: str, m: re.Match) -> bool:
-    letters = re.search(r"[A-Za-z]+$", m.string[: m.start()]) if kind == "number" else None
+def _ours(kind: Kind, span_lang: str, m: re.Match) -> bool:
+    letters = re.search(r"[A-Za-z]+$", m.string[: m.start()]) if kind == Kind.NUMBER else None
     if letters and "." in m.group(0):
         # USB3.0: the grammar reads "three.zero" after letters; not after a currency (HKD13.5).
         return letters.group(0).upper() not in _CURRENCY_CODES
-    if kind == "number" and m.string[m.start() - 1 : m.start()] == ".":
+    if kind == Kind.NUMBER and m.string[m.start() - 1 : m.start()] == ".":
         return False  # .1665: the grammar reads a decimal without its zero
-    if kind == "number" and span_lang == "en":  # "2024 people" is a count, -7 is minus seven
+    if kind == Kind.NUMBER and span_lang == "en":  # "2024 people" is a count, -7 is minus seven
         if re.match(r"[A-Za-z]", m.string[m.end() :]):
             return False  # 1000th: the grammar's ordinal
         return bool(_YEARISH.match(m.group(0)))
-    if kind == "digits":  # 007, an account number; not 08 of 2008-08-08 or 01:00
+    if kind == Kind.DIGITS:  # 007, an account number; not 08 of 2008-08-08 or 01:00
         return not re.search(r"[-:/.：]$", m.string[: m.start()]) and not re.match(
             r"[-:/.：]\d", m.string[m.end() :]
         )
-    if kind == "currency" and re.search(r"[A-Z]$", m.string[: m.start()]):
+    if kind == Kind.CURRENCY and re.search(r"[A-Z]$", m.string[: m.start()]):
         return False  # A$, HK$, US$: the grammars know these dollars
     if kind in OURS:
         return True

@@ -6,6 +6,7 @@ import re
 
 from app.engine.text.normalize import abbreviations as ab
 from app.engine.text.normalize import en, written, zh
+from app.engine.text.normalize.kinds import Kind
 from app.engine.text.normalize.rules import (
     _CJK,
     _DECADE_WORDS,
@@ -102,42 +103,42 @@ _PERIODS = {
 }
 
 
-def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False) -> str | None:
+def _render(kind: Kind, m: re.Match, lang: str, text: str, partial: bool = False) -> str | None:
     r = zh if lang == "zh" else en
     g = m.groups()
-    if kind == "electronic":
+    if kind == Kind.ELECTRONIC:
         return written.electronic(m.group(0), lang)
-    if kind == "equals":
+    if kind == Kind.EQUALS:
         return written.equals(m.group(0), lang)
-    if kind == "symbol":
+    if kind == Kind.SYMBOL:
         return written.symbol(m, lang, text)
-    if kind == "state":
+    if kind == Kind.STATE:
         return written.state(m, lang)
-    if kind == "slashed":
+    if kind == Kind.SLASHED:
         return written.slashed(m, lang)
-    if kind == "section":
+    if kind == Kind.SECTION:
         return written.section(m, lang)
-    if kind == "letter_code":
+    if kind == Kind.LETTER_CODE:
         return written.letter_code(m, lang)
-    if kind == "height":
+    if kind == Kind.HEIGHT:
         if lang == "zh":
             return zh.number(g[0]) + "英尺" + zh.number(g[1]) + "英寸"
         inches = "inch" if g[1] == "1" else "inches"
         return f"{en.number(g[0])} feet {en.number(g[1])} {inches}"
-    if kind == "power":
+    if kind == Kind.POWER:
         if lang == "zh":
             return zh.number(g[0]) + "的" + zh.number(g[1]) + "次方"
         return f"{en.number(g[0])} to the power of {en.number(g[1])}"
-    if kind == "resolution":
+    if kind == Kind.RESOLUTION:
         if lang == "zh":
             return zh.digits(g[0]) + g[1].upper()
         return en.house_number(g[0]) + " " + g[1].lower()
-    if kind == "code_plural":
+    if kind == Kind.CODE_PLURAL:
         if lang == "zh":
             return None
         value = en.number(g[1]) if len(g[1]) <= 2 else en.digits(g[1])
         return f"{g[0]} {value} s"
-    if kind == "dimension":
+    if kind == Kind.DIMENSION:
         if lang == "zh":
             return (
                 zh.number(g[0])
@@ -147,41 +148,41 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
             )
         unit = " " + en.UNITS[g[2]][1] if g[2] in en.UNITS else (" " + g[2] if g[2] else "")
         return en.number(g[0]) + " by " + en.number(g[1]) + unit
-    if kind == "dash_code":
+    if kind == Kind.DASH_CODE:
         a, b = g
         if int(b) >= int(a) or (b[0] == "0" and b != "0") or re.fullmatch(_YEAR, a):
             return None  # 2-5, 100-200: a range
         if lang == "zh":
             return zh.number(a) + "杠" + zh.number(b)
         return en.number(a) + " " + en.number(b)
-    if kind == "abbreviation":
+    if kind == Kind.ABBREVIATION:
         if partial and m.group(0).lower() in ("a.m.", "p.m."):
             return None  # the time grammar reads 3 p.m.
         return ab.expand(m.group(0), text[: m.start()], text[m.end() :])
-    if kind == "unit_range":
+    if kind == Kind.UNIT_RANGE:
         if lang == "en":
             return en.number(g[0]) + " to"
         # 10-20% is 百分之十到百分之二十: each end of the range is a percentage.
         percent = re.match(_NUM + r"\s?[%％]", text[m.end() :])
         return ("百分之" if percent else "") + zh.number(g[0]) + "到"
-    if kind == "zh_ordinal":  # 第3-5名: 第三到五名
+    if kind == Kind.ZH_ORDINAL:  # 第3-5名: 第三到五名
         if lang != "zh":
             return None
         return zh.number(g[0]) + (("到" + zh.number(g[1])) if g[1] else "")
-    if kind == "clock_range":
+    if kind == Kind.CLOCK_RANGE:
         return " to " if lang == "en" else "至"
-    if kind == "per_zh":
+    if kind == Kind.PER_ZH:
         return "每" if lang == "zh" else None
-    if kind == "per_period":
+    if kind == Kind.PER_PERIOD:
         word = _PERIODS[g[0]]
         return (" per " + word) if lang == "en" else None
-    if kind == "time_range":
+    if kind == Kind.TIME_RANGE:
         return " to " if lang == "en" else "至"
-    if kind == "percent_range":
+    if kind == Kind.PERCENT_RANGE:
         return " to " if lang == "en" else "到"
-    if kind == "money_range":
+    if kind == Kind.MONEY_RANGE:
         return " to " if lang == "en" else "至"
-    if kind == "roman":
+    if kind == Kind.ROMAN:
         if g[3]:
             if not g[4]:
                 return None
@@ -195,20 +196,20 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         if lang == "zh":
             return name + " " + (f"{zh.number(roman)}世" if g[1] else zh.number(roman))
         return f"{name} " + (f"the {en.ordinal(roman)}" if g[1] else en.number(roman))
-    if kind == "context_digits":
+    if kind == Kind.CONTEXT_DIGITS:
         value = g[-1]
         spoken = en.digits(value) if lang == "en" else zh.digits(value, zh.PHONE_DIGITS)
         return m.group(0)[: m.start(len(g)) - m.start()] + spoken
-    if kind == "model":
+    if kind == Kind.MODEL:
         return (
             g[0]
             + (" " if lang == "en" else g[1])
             + (en.digits(g[2]) if lang == "en" else zh.digits(g[2], zh.PHONE_DIGITS))
         )
-    if kind == "date":
+    if kind == Kind.DATE:
         y, mo, d = (g[0], g[1], g[2]) if g[1] else (g[0], g[3], g[4])
         return r.date(y, mo, d)
-    if kind == "mdy":
+    if kind == Kind.MDY:
         day_first = int(g[0]) > 12 >= int(g[2])
         mo, d = (g[2], g[0]) if day_first else (g[0], g[2])
         if not (1 <= int(mo) <= 12 and 1 <= int(d) <= 31) or (g[1] == "." and len(g[3]) == 2):
@@ -216,7 +217,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         if lang == "zh":
             return zh.date(g[3], mo, d)
         return en.date(g[3], mo, d, day_first=day_first)
-    if kind == "day_month":
+    if kind == Kind.DAY_MONTH:
         first, joint, day, name, y = g
         month = en.month_number(name)
         if not month or not all(1 <= int(d) <= 31 for d in (first, day) if d):
@@ -236,7 +237,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
                 f"the {en.ordinal(str(int(first)))} {'and' if 'and' in joint else 'to'} {spoken}"
             )
         return spoken[len("the ") :] if re.search(r"\bthe\s$", text[: m.start()]) else spoken
-    if kind == "address":
+    if kind == Kind.ADDRESS:
         if lang != "en":
             return None
         number, name, street, dot = g
@@ -245,19 +246,19 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         ]
         end = ("." if ab._starts_sentence(text[m.end() :]) else "") if dot else ""
         return " ".join([en.house_number(number), *words, STREET_TYPES[street.lower()]]) + end
-    if kind == "ip":
+    if kind == Kind.IP:
         parts = m.group(0).split(".")
         return (
             " dot ".join(en.digits(p) for p in parts)
             if lang == "en"
             else "点".join(zh.digits(p) for p in parts)
         )
-    if kind == "month_date":
+    if kind == Kind.MONTH_DATE:
         if lang == "en":
             return en.month_date(g[0], g[1], g[2])
         # "May 5" in Chinese text: 五月五日, as a Chinese reader says a date.
         return zh.date(g[2], str(en.month_number(g[0])), g[1])
-    if kind == "time":
+    if kind == Kind.TIME:
         if g[4]:
             h, mi, sec, half = g[4], None, None, g[5]
         else:
@@ -265,7 +266,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         if lang == "zh":
             return zh.time(h, mi or "0", sec, half) + _keep_stop(m, text)
         return en.time(h, mi, sec, half) + _keep_stop(m, text)
-    if kind == "year_range":
+    if kind == Kind.YEAR_RANGE:
         if not g[0] or not g[2] or (g[1] == "/" and g[2] != str(int(g[0]) + 1)):
             return None  # 2023/2024 (a season) is a range; other years over a slash are not
         first, last = g[0], g[2]
@@ -278,9 +279,9 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
                 else f"{zh.year(first)}至{zh.year(last)}"
             )
         return en.year_range(first, last) if lang == "en" else f"{zh.year(first)}至{zh.year(last)}"
-    if kind == "phone":
+    if kind == Kind.PHONE:
         return r.phone(m.group(0))
-    if kind == "version":
+    if kind == Kind.VERSION:
         prefix, dotted = (g[0], g[1]) if g[1] else (g[2], g[3])
         day_re, month_re = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
         if not prefix and re.fullmatch(
@@ -292,7 +293,7 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         if lang == "en" and re.search(r"[Vv]ersion\s*$", text[: m.start()]):
             prefix = ""  # "Version v2.0": the word is there already
         return r.version(prefix or "", dotted.split("."))
-    if kind == "currency":
+    if kind == Kind.CURRENCY:
         if g[6]:
             return r.currency(g[6], g[7])
         if not g[0]:
@@ -302,20 +303,20 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         if g[2]:
             return None
         return zh.amount(g[1]) + (g[3] or "") + zh.CURRENCY.get(g[0], g[0])
-    if kind == "temperature":
+    if kind == Kind.TEMPERATURE:
         return r.temperature(g[0], g[1])
-    if kind == "percent":
+    if kind == Kind.PERCENT:
         return r.percent(g[0])
-    if kind == "decade_range":
+    if kind == Kind.DECADE_RANGE:
         return " to " if lang == "en" else "至"
-    if kind == "decade":
+    if kind == Kind.DECADE:
         after_range = re.search(r"\d0s\s?[-–]\s?$", text[: m.start()])
         if lang != "en" or (
             g[2] and not after_range and _word_before(text, m.start()) not in _DECADE_WORDS
         ):
             return None
         return en.decade(g[0] or g[1] or g[2] or g[3])
-    if kind == "unit":
+    if kind == Kind.UNIT:
         if partial and (
             text[m.end() : m.end() + 1] == "/"
             or re.search(r"\d-$", text[: m.start() + 1])
@@ -325,15 +326,15 @@ def _render(kind: str, m: re.Match, lang: str, text: str, partial: bool = False)
         if lang == "zh" and g[1] in zh.PER_UNITS and re.search(r"[时秒]速$", text[: m.start()]):
             return zh.amount(g[0]) + zh.PER_UNITS[g[1]][1]  # 时速10km/h: 时速 says "per hour"
         return r.unit(g[0], g[1])
-    if kind == "ordinal":
+    if kind == Kind.ORDINAL:
         return r.ordinal(g[0]) if lang == "en" else zh.ordinal(g[0])
-    if kind == "zh_code":
+    if kind == Kind.ZH_CODE:
         return zh.digits(m.group(0), zh.PHONE_DIGITS) if lang == "zh" else None
-    if kind == "zh_year":
+    if kind == Kind.ZH_YEAR:
         return (
             zh.year(g[0]) if len(g[0]) == 4 or re.match(r"年\d{1,2}月", text[m.end() :]) else None
         )
-    if kind == "digits":
+    if kind == Kind.DIGITS:
         value = m.group(0)
         if re.fullmatch(r"[1-9]\d{0,2}0{4,}", value) or (
             lang == "zh"
@@ -392,9 +393,11 @@ def normalize(
         kind, m = best
         span_lang = (
             "en"
-            if kind == "abbreviation"
+            if kind == Kind.ABBREVIATION
             else _context_language(
-                text, *(m.span(m.lastindex or 0) if kind == "context_digits" else m.span()), default
+                text,
+                *(m.span(m.lastindex or 0) if kind == Kind.CONTEXT_DIGITS else m.span()),
+                default,
             )
         )
         if callable(kinds) and not kinds(kind, span_lang, m):
@@ -418,7 +421,7 @@ def normalize(
             and not spoken.endswith(" ")
         ):
             spoken += " "
-        if glue != " " and kind != "abbreviation":
+        if glue != " " and kind != Kind.ABBREVIATION:
             lead, trail = (
                 spoken[: len(spoken) - len(spoken.lstrip(" "))],
                 spoken[len(spoken.rstrip(" ")) :],

@@ -7,6 +7,7 @@ import re
 
 from app.engine.text.normalize import abbreviations as ab
 from app.engine.text.normalize import en, written, zh
+from app.engine.text.normalize.kinds import Kind
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -184,31 +185,31 @@ def roman_value(numeral: str) -> int:
 
 # Order matters: the first pattern that matches at a position wins.
 RULES = [
-    ("electronic", written.ELECTRONIC),
-    ("state", written.STATE),
-    ("roman", _ROMAN),
-    ("abbreviation", ab.PATTERN),
-    ("context_digits", re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
-    ("model", re.compile(_MODEL)),
-    ("address", ADDRESS),
+    (Kind.ELECTRONIC, written.ELECTRONIC),
+    (Kind.STATE, written.STATE),
+    (Kind.ROMAN, _ROMAN),
+    (Kind.ABBREVIATION, ab.PATTERN),
+    (Kind.CONTEXT_DIGITS, re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
+    (Kind.MODEL, re.compile(_MODEL)),
+    (Kind.ADDRESS, ADDRESS),
     (
-        "date",
+        Kind.DATE,
         re.compile(
             r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)|年(\d{1,2})月(\d{1,2})[日号])"
         ),
     ),
     # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December;
     # 11/17/05 and 01.10.2010 too (a dotted date has a four-digit year).
-    ("mdy", re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|\.\d)")),
+    (Kind.MDY, re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|\.\d)")),
     (
-        "month_date",
+        Kind.MONTH_DATE,
         re.compile(
             r"\b(" + _MONTH_NAMES + r")\s(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s(" + _YEAR + r"))?(?!\d)"
         ),
     ),
     # 26th May, 3 March 2024, 5-7 May: the day before its month.
     (
-        "day_month",
+        Kind.DAY_MONTH,
         re.compile(
             r"(?<![\d.,/-])(?:(\d{1,2})(?:st|nd|rd|th)?\s?(-|–|\sto\s|\sand\s)\s?)?"
             r"(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH_NAMES + r")(?![A-Za-z])"
@@ -216,7 +217,7 @@ RULES = [
         ),
     ),
     (
-        "time",
+        Kind.TIME,
         re.compile(
             r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?![\d:])"
             r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
@@ -225,7 +226,7 @@ RULES = [
     ),
     # 1980-1986 and 1960-80 (a range of years); 1980-1970 kg is a range of a unit.
     (
-        "year_range",
+        Kind.YEAR_RANGE,
         re.compile(
             r"(?<![\d-])("
             + _YEAR
@@ -237,7 +238,7 @@ RULES = [
         ),
     ),
     (
-        "phone",
+        Kind.PHONE,
         re.compile(
             r"(?<![A-Za-z0-9.])(?:\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){2,5}(?![\d.-])"
             r"|(?:\+\d{1,3}[- ]?)?(?:1[3-9]\d{9}|\(\d{3}\)[\s-]?\d{3}-\d{4}|(?:1[-.])?\d{3,4}-\d{3,4}-\d{4}(?:-\d{1,5})?"
@@ -246,17 +247,17 @@ RULES = [
     ),
     # 127.0.0.1: an address, each part digit by digit (1.2.3.4, starting below 10, is a version).
     (
-        "ip",
+        Kind.IP,
         re.compile(r"(?<![A-Za-z\d.])(?=[1-9]\d)(?:\d{1,3}\.){3}\d{1,3}(?!\d|\.\d)"),
     ),
     (
-        "version",
+        Kind.VERSION,
         re.compile(
             r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])"
         ),
     ),
     (
-        "currency",
+        Kind.CURRENCY,
         re.compile(
             r"([$¥€£￥₹₩])\s?("
             + _NUM
@@ -271,13 +272,13 @@ RULES = [
             + r")"
         ),
     ),
-    ("temperature", re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
+    (Kind.TEMPERATURE, re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
     # 2%-10% is a range of percentages.
-    ("percent_range", re.compile(r"(?<=\d[%％])\s?[-–~～]\s?(?=-?\d)")),
-    ("percent", re.compile(r"(-?" + _NUM + r")\s?[%％]")),
+    (Kind.PERCENT_RANGE, re.compile(r"(?<=\d[%％])\s?[-–~～]\s?(?=-?\d)")),
+    (Kind.PERCENT, re.compile(r"(-?" + _NUM + r")\s?[%％]")),
     # 1980s, '80s, 80s; 1980 s (a space before the s) only for 1910-2090, not a round hundred.
     (
-        "decade",
+        Kind.DECADE,
         re.compile(
             r"(?<![\d.,])(?:['’](\d0)|((?:1[1-9]|20)\d0)|([1-9]0))s(?![A-Za-z])"
             r"|(?<![\d.,])((?:19|20)[1-9]0) s(?![A-Za-z])"
@@ -285,7 +286,7 @@ RULES = [
     ),
     # 2-3 mins, 5~10公里: a range of a unit.
     (
-        "unit_range",
+        Kind.UNIT_RANGE,
         re.compile(
             r"(?<![\d.,-])("
             + _NUM
@@ -297,7 +298,7 @@ RULES = [
         ),
     ),
     (
-        "unit",
+        Kind.UNIT,
         re.compile(
             r"(?<![A-Za-z])(?<![A-Za-z]-)((?:(?<![A-Za-z0-9])-)?"
             + _NUM
@@ -306,76 +307,79 @@ RULES = [
             + r")(?![A-Za-z])"
         ),
     ),
-    ("ordinal", re.compile(r"(?<![A-Za-z0-9.])(\d+)(st|nd|rd|th)\b")),
+    (Kind.ORDINAL, re.compile(r"(?<![A-Za-z0-9.])(\d+)(st|nd|rd|th)\b")),
     # Chinese codes read digit by digit: 302房间, 302路, G1234次, CA1234航班.
     (
-        "zh_code",
+        Kind.ZH_CODE,
         re.compile(
             r"(?<![\d.])\d{3,}(?=房间|房|室|路|次|号房|号楼|栋|航班)|(?<=[A-Z])\d{3,}(?![\d.])"
             r"|(?<=楼)\d{3,4}(?![\d.])"
         ),
     ),
-    ("zh_year", re.compile(r"(?<!\d)(\d{2,4})(?=年)")),
+    (Kind.ZH_YEAR, re.compile(r"(?<!\d)(\d{2,4})(?=年)")),
     # 第2名 is 第二名: an ordinal, never 两.
-    ("zh_ordinal", re.compile(r"(?<=第)(\d+)(?:\s?[-–~～]\s?(\d+))?(?![\d.,])")),
+    (Kind.ZH_ORDINAL, re.compile(r"(?<=第)(\d+)(?:\s?[-–~～]\s?(\d+))?(?![\d.,])")),
     # $20/mo, $350/yr: a price per period.
-    ("per_period", re.compile(r"(?<=[\d$])/(mo|month|yr|year|wk|week|d|day|hr|hour)\b")),
+    (Kind.PER_PERIOD, re.compile(r"(?<=[\d$])/(mo|month|yr|year|wk|week|d|day|hr|hour)\b")),
     # 2pm-5pm is a range of times.
     (
-        "time_range",
+        Kind.TIME_RANGE,
         re.compile(r"(?<=[\dmM.])\s?[-–]\s?(?=(?:[01]?\d|2[0-3])(?::[0-5]\d)?\s?[AaPp]\.?[Mm])"),
     ),
     # $50.00-$100.00 is a range of prices.
     # 6:00-8:00, 9:00-18:00: a range of clock times.
     (
-        "clock_range",
+        Kind.CLOCK_RANGE,
         re.compile(r"(?<=\d[:：][0-5]\d)\s?[-–~～]\s?(?=(?:[01]?\d|2[0-3])[:：][0-5]\d)"),
     ),
     # 5美元/月, 3元/斤: a price per what follows.
-    ("per_zh", re.compile(r"(?<=[\d元$¥￥€£])/(?=[\u4e00-\u9fff])")),
-    ("money_range", re.compile(r"(?<=\d)\s?[-–]\s?(?=[$¥€£￥]\d)")),
+    (Kind.PER_ZH, re.compile(r"(?<=[\d元$¥￥€£])/(?=[\u4e00-\u9fff])")),
+    (Kind.MONEY_RANGE, re.compile(r"(?<=\d)\s?[-–]\s?(?=[$¥€£￥]\d)")),
     # 1960s-80s is a range of decades; mid-1980s is not minus anything.
-    ("decade_range", re.compile(r"(?<=\d0s)\s?[-–]\s?(?=['’]?\d0s|(?:1[1-9]|20)\d0s)")),
-    ("slashed", written.SLASHED),
-    ("section", written.SECTION),
-    ("letter_code", written.LETTER_CODE),
+    (Kind.DECADE_RANGE, re.compile(r"(?<=\d0s)\s?[-–]\s?(?=['’]?\d0s|(?:1[1-9]|20)\d0s)")),
+    (Kind.SLASHED, written.SLASHED),
+    (Kind.SECTION, written.SECTION),
+    (Kind.LETTER_CODE, written.LETTER_CODE),
     # 6'2" is six feet two inches.
-    ("height", re.compile(r"(?<![\w'’])([4-7])['’′]\s?(\d|1[01])(?:\"|”|″|'')(?!\w)")),
+    (Kind.HEIGHT, re.compile(r"(?<![\w'’])([4-7])['’′]\s?(\d|1[01])(?:\"|”|″|'')(?!\w)")),
     # 1080p, 720P, 1080i: a video resolution, said in pairs (ten eighty p).
     (
-        "resolution",
+        Kind.RESOLUTION,
         re.compile(r"(?<![A-Za-z0-9.])(480|576|720|1080|1440|2160|4320)([pPiI])(?![A-Za-z0-9])"),
     ),
     # W2s, B52s: a code in the plural (tax forms, planes), its s no second.
-    ("code_plural", re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,3})(\d{1,4})s(?![A-Za-z0-9])")),
+    (Kind.CODE_PLURAL, re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,3})(\d{1,4})s(?![A-Za-z0-9])")),
     # 10^6 is ten to the power of six.
-    ("power", re.compile(r"(?<![\d.])(" + _NUM + r")\s?\^\s?(-?\d+)(?![\d.])")),
+    (Kind.POWER, re.compile(r"(?<![\d.])(" + _NUM + r")\s?\^\s?(-?\d+)(?![\d.])")),
     # 2x8 is two by eight (a size); 2x alone is a multiplier.
     (
-        "dimension",
+        Kind.DIMENSION,
         re.compile(
             r"(?<![A-Za-z0-9.])(" + _NUM + r")\s?[x×]\s?(" + _NUM + r")(?![\d.,]|[A-Za-z]{2})"
             r"(?:\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z0-9]))?"
         ),
     ),
     # 978-0 falls: not a range (that rises) nor a score (small numbers): a code, its dash silent.
-    ("dash_code", re.compile(r"(?<![\d.,/-])(\d{3,})\s?-\s?(\d+)(?![\d,/-]|\.\d)")),
+    (Kind.DASH_CODE, re.compile(r"(?<![\d.,/-])(\d{3,})\s?-\s?(\d+)(?![\d,/-]|\.\d)")),
     # 1,250 is one quantity, whoever reads it (wetext drops its first word).
-    ("grouped", re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)")),
+    (
+        Kind.GROUPED,
+        re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]|\.\d|st|nd|rd|th)"),
+    ),
     # Digits that are not a quantity: 007, 0100, ZIP 94103, an account number.
     (
-        "digits",
+        Kind.DIGITS,
         re.compile(
             r"(?<![\d.,])(?:0\d+|\d{7,})(?![\d.,])"
             r"|(?:(?<=ZIP )|(?<=zip )|(?<=ZIP: )|(?<=code )|(?<=, [A-Z]{2} )|(?<=, [A-Z]{2}, ))\d{5}(?:-\d{4})?(?![\d.,])"
         ),
     ),
     (
-        "number",
+        Kind.NUMBER,
         re.compile(
             r"(?<![A-Za-z0-9.])-?\.\d+|(?<![A-Za-z0-9.])-(?=\d)" + _NUM + r"|(?<!\d)" + _NUM
         ),
     ),
-    ("symbol", written.SYMBOL),
-    ("equals", written.EQUALS),
+    (Kind.SYMBOL, written.SYMBOL),
+    (Kind.EQUALS, written.EQUALS),
 ]
