@@ -44,11 +44,3 @@ def config_dir() -> Path:
 
 def default_model_dir() -> Path:
     return data_dir() / "models" / "ChatTTS"
-
-
-def model_dir(explicit: str | os.PathLike | None = None) -> Path:
-    """The model folder: an explicit choice, else the environment, else the folder saved in
-    the shared settings (app/user_settings.py), else the default."""
-    from app.user_settings import model_dir_choice
-
-    return model_dir_choice(explicit).path

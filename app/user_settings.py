@@ -130,3 +130,9 @@ def model_dir_choice(
             "the model folder %r in %s is not absolute; it was ignored", saved, settings_file()
         )
     return ModelDirChoice(paths.default_model_dir(), ModelDirSource.DEFAULT)
+
+
+def model_dir(explicit: str | os.PathLike | None = None) -> Path:
+    """The model folder: an explicit choice, else the environment, else the folder saved in
+    the shared settings, else the default."""
+    return model_dir_choice(explicit).path

@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     import numpy as np
 
     from app.engine.decode.passes import PassParams
-    from app.engine.decode.piece_grid import (
+    from app.engine.audio.piece_grid import (
         DEFAULT_FIRST_LOOKAHEAD,
         DEFAULT_FIRST_PIECE,
         DEFAULT_LOOKAHEAD,

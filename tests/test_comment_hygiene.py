@@ -115,7 +115,7 @@ def test_no_comment_or_docstring_quotes_a_benchmark_run():
 
 def test_the_scan_covers_the_code_it_is_meant_to():
     rels = {p.relative_to(ROOT).as_posix() for p in SCANNED}
-    assert {"app/engine/audio/buffering.py", "app/engine/decode/piece_grid.py"} <= rels
+    assert {"app/engine/audio/buffering.py", "app/engine/audio/piece_grid.py"} <= rels
     assert "build.spec" in rels and any(r.startswith("installer/") for r in rels)
     assert any(r.startswith("app/engine/text/") for r in rels)
 
@@ -141,7 +141,7 @@ REMOVED = [
 # piece showed 1.2x or more, where the rate of the pieces alone waited 0.51-0.78 s at
 # 1.20-1.26x (bench/startup.py, README). Each rule alone never ran dry in the sweeps, so
 # starting when either allows does not either.""",
-    # decode/piece_grid.py, the history of GROWTH
+    # audio/piece_grid.py, the history of GROWTH
     """# ... to a GROWTH-th of what was sent. Growing to half, a sentence made at 1.25x could not
 # have started before about 0.53 s without running dry. Price: the streamed vocoder's time for
 # a 290-token sentence, 0.63 s instead of 0.50 (medians of 6 interleaved rounds, full model)""",

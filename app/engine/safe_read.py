@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.engine.errors import UnreadableFileError
 from app.i18n import _
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 MAX_JSON_BYTES = 8 * 1024 * 1024
 
@@ -67,3 +70,10 @@ def read_json_capped(
                 "and not used."
             ).format(what=what, file=path)
         ) from None
+
+
+def first_bad_field(exc: ValidationError) -> str:
+    """The dotted place of a record's first invalid field, named in the sentence a user sees."""
+    errors = exc.errors()
+    loc = errors[0].get("loc", ()) if errors else ()
+    return ".".join(str(part) for part in loc) or "(the record itself)"

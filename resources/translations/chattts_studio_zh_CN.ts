@@ -492,7 +492,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="289"/>
+        <location filename="../../app/ui/main_window.py" line="290"/>
         <source>The text has changed; press Preview to see what will be spoken.</source>
         <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
     </message>
@@ -502,39 +502,39 @@
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="299"/>
+        <location filename="../../app/ui/main_window.py" line="300"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="333"/>
+        <location filename="../../app/ui/main_window.py" line="334"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="343"/>
+        <location filename="../../app/ui/main_window.py" line="344"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="345"/>
+        <location filename="../../app/ui/main_window.py" line="346"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="348"/>
+        <location filename="../../app/ui/main_window.py" line="349"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="359"/>
+        <location filename="../../app/ui/main_window.py" line="360"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="368"/>
+        <location filename="../../app/ui/main_window.py" line="369"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
@@ -542,167 +542,167 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="198"/>
+        <location filename="../../app/ui/main_menu.py" line="199"/>
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="205"/>
+        <location filename="../../app/ui/main_menu.py" line="206"/>
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="230"/>
+        <location filename="../../app/ui/main_menu.py" line="231"/>
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="231"/>
+        <location filename="../../app/ui/main_menu.py" line="232"/>
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在你自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="73"/>
+        <location filename="../../app/ui/main_menu.py" line="74"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="25"/>
+        <location filename="../../app/ui/main_menu.py" line="26"/>
         <source>Precision: automatic (int8 on a CPU, bf16 or fp16 on a GPU)</source>
         <translation>精度：自动（CPU 上为 int8，GPU 上为 bf16 或 fp16）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="28"/>
+        <location filename="../../app/ui/main_menu.py" line="29"/>
         <source>Precision: int8, several times faster on a CPU, close to fp32</source>
         <translation>精度：int8，在 CPU 上快数倍，结果接近 fp32</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="32"/>
+        <location filename="../../app/ui/main_menu.py" line="33"/>
         <source>Precision: fp32 (exact, slowest on a CPU)</source>
         <translation>精度：fp32（精确，在 CPU 上最慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="77"/>
+        <location filename="../../app/ui/main_menu.py" line="78"/>
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="83"/>
+        <location filename="../../app/ui/main_menu.py" line="84"/>
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="90"/>
+        <location filename="../../app/ui/main_menu.py" line="91"/>
         <source>New &amp;narration from file...</source>
         <translation>从文件新建朗读(&amp;N)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="95"/>
+        <location filename="../../app/ui/main_menu.py" line="96"/>
         <source>Open narration pro&amp;ject...</source>
         <translation>打开朗读项目(&amp;J)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="101"/>
+        <location filename="../../app/ui/main_menu.py" line="102"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="109"/>
+        <location filename="../../app/ui/main_menu.py" line="110"/>
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="113"/>
+        <location filename="../../app/ui/main_menu.py" line="114"/>
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="118"/>
+        <location filename="../../app/ui/main_menu.py" line="119"/>
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="125"/>
+        <location filename="../../app/ui/main_menu.py" line="126"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="129"/>
+        <location filename="../../app/ui/main_menu.py" line="130"/>
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="134"/>
+        <location filename="../../app/ui/main_menu.py" line="135"/>
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="139"/>
+        <location filename="../../app/ui/main_menu.py" line="140"/>
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="20"/>
+        <location filename="../../app/ui/main_menu.py" line="21"/>
         <source>Device: automatic</source>
         <translation>设备：自动</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="21"/>
+        <location filename="../../app/ui/main_menu.py" line="22"/>
         <source>Device: CPU</source>
         <translation>设备：CPU</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="22"/>
+        <location filename="../../app/ui/main_menu.py" line="23"/>
         <source>Device: NVIDIA GPU (CUDA)</source>
         <translation>设备：NVIDIA 显卡 (CUDA)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="31"/>
+        <location filename="../../app/ui/main_menu.py" line="32"/>
         <source>Precision: bf16 (experimental)</source>
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="159"/>
+        <location filename="../../app/ui/main_menu.py" line="160"/>
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="164"/>
+        <location filename="../../app/ui/main_menu.py" line="165"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="35"/>
+        <location filename="../../app/ui/main_menu.py" line="36"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="151"/>
+        <location filename="../../app/ui/main_menu.py" line="152"/>
         <source>Speech &amp;server (OpenAI-compatible API)...</source>
         <translation>语音服务器（兼容 OpenAI 的接口）(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="169"/>
+        <location filename="../../app/ui/main_menu.py" line="170"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="173"/>
+        <location filename="../../app/ui/main_menu.py" line="174"/>
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="178"/>
+        <location filename="../../app/ui/main_menu.py" line="179"/>
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="183"/>
+        <location filename="../../app/ui/main_menu.py" line="184"/>
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="186"/>
+        <location filename="../../app/ui/main_menu.py" line="187"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
@@ -819,7 +819,7 @@
 <context>
     <name>NarrationController</name>
     <message>
-        <location filename="../../app/ui/narration/controller.py" line="233"/>
+        <location filename="../../app/ui/narration/controller.py" line="232"/>
         <source>Load a model first: narration is rendered by the model.</source>
         <translation>请先加载模型：朗读由模型生成。</translation>
     </message>
@@ -903,173 +903,173 @@
 <context>
     <name>NarrationWindow</name>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="187"/>
+        <location filename="../../app/ui/narration/window.py" line="188"/>
         <source>Chapter %1</source>
         <translation>第 %1 章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="209"/>
+        <location filename="../../app/ui/narration/window.py" line="210"/>
         <source>... and %1 more</source>
         <translation>……另有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="214"/>
+        <location filename="../../app/ui/narration/window.py" line="215"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="255"/>
+        <location filename="../../app/ui/narration/window.py" line="256"/>
         <source>Reading the audio...</source>
         <translation>正在读取音频...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="257"/>
+        <location filename="../../app/ui/narration/window.py" line="258"/>
         <source>Render the chapter to see its waveform</source>
         <translation>生成本章后即可查看其波形</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="300"/>
+        <location filename="../../app/ui/narration/window.py" line="301"/>
         <source>The main window is speaking; stop it first.</source>
         <translation>主窗口正在朗读；请先停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="318"/>
+        <location filename="../../app/ui/narration/window.py" line="319"/>
         <source>Nothing rendered to play from here yet.</source>
         <translation>从这里开始还没有已生成的音频可播放。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="366"/>
+        <location filename="../../app/ui/narration/window.py" line="367"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="366"/>
+        <location filename="../../app/ui/narration/window.py" line="367"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="370"/>
+        <location filename="../../app/ui/narration/window.py" line="371"/>
         <source>Rendering...</source>
         <translation>正在生成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="388"/>
+        <location filename="../../app/ui/narration/window.py" line="391"/>
         <source>Render finished.</source>
         <translation>生成完成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="389"/>
-        <location filename="../../app/ui/narration/window.py" line="390"/>
+        <location filename="../../app/ui/narration/window.py" line="392"/>
+        <location filename="../../app/ui/narration/window.py" line="393"/>
         <source>Render cancelled.</source>
         <translation>已取消生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="394"/>
+        <location filename="../../app/ui/narration/window.py" line="397"/>
         <source>%1 sentence(s) failed; the table says why.</source>
         <translation>%1 个句子生成失败；原因见表格。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="409"/>
+        <location filename="../../app/ui/narration/window.py" line="412"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="415"/>
+        <location filename="../../app/ui/narration/window.py" line="418"/>
         <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
         <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="423"/>
+        <location filename="../../app/ui/narration/window.py" line="426"/>
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
         <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="434"/>
+        <location filename="../../app/ui/narration/window.py" line="437"/>
         <source>Narration: %1</source>
         <translation>朗读：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="439"/>
+        <location filename="../../app/ui/narration/window.py" line="442"/>
         <source>Render</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="440"/>
+        <location filename="../../app/ui/narration/window.py" line="443"/>
         <source>Render every sentence not yet rendered (Ctrl+R)</source>
         <translation>生成所有尚未生成的句子 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="442"/>
+        <location filename="../../app/ui/narration/window.py" line="445"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="442"/>
+        <location filename="../../app/ui/narration/window.py" line="445"/>
         <source>Stop rendering; finished sentences are kept</source>
         <translation>停止生成；已完成的句子会保留</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="444"/>
+        <location filename="../../app/ui/narration/window.py" line="447"/>
         <source>Play from here</source>
         <translation>从此处播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="445"/>
+        <location filename="../../app/ui/narration/window.py" line="448"/>
         <source>Play the chapter from the selected sentence</source>
         <translation>从所选句子开始播放本章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="447"/>
+        <location filename="../../app/ui/narration/window.py" line="450"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="447"/>
+        <location filename="../../app/ui/narration/window.py" line="450"/>
         <source>Stop playing</source>
         <translation>停止播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="449"/>
+        <location filename="../../app/ui/narration/window.py" line="452"/>
         <source>New take</source>
         <translation>新版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="450"/>
+        <location filename="../../app/ui/narration/window.py" line="453"/>
         <source>Render the selected sentence again with a new seed</source>
         <translation>用新的种子重新生成所选句子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="452"/>
+        <location filename="../../app/ui/narration/window.py" line="455"/>
         <source>Edit text</source>
         <translation>编辑文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="452"/>
+        <location filename="../../app/ui/narration/window.py" line="455"/>
         <source>Change the selected sentence&apos;s text (F2)</source>
         <translation>修改所选句子的文本 (F2)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="454"/>
+        <location filename="../../app/ui/narration/window.py" line="457"/>
         <source>Lock</source>
         <translation>锁定</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="456"/>
+        <location filename="../../app/ui/narration/window.py" line="459"/>
         <source>Lock or unlock the selected sentence: a locked sentence keeps its text and take until it is unlocked (Ctrl+L)</source>
         <translation>锁定或解锁所选句子：锁定的句子在解锁前保持其文本和所用版本不变 (Ctrl+L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="460"/>
+        <location filename="../../app/ui/narration/window.py" line="463"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="460"/>
+        <location filename="../../app/ui/narration/window.py" line="463"/>
         <source>Write audio files and subtitles</source>
         <translation>写出音频文件和字幕</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="466"/>
+        <location filename="../../app/ui/narration/window.py" line="469"/>
         <source>Select a rendered sentence to see its waveform</source>
         <translation>选择一个已生成的句子以查看其波形</translation>
     </message>
@@ -1163,52 +1163,52 @@
 <context>
     <name>RenderBar</name>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="57"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="67"/>
         <source>Chapter</source>
         <translation>章节</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="60"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="70"/>
         <source>Chapter %1</source>
         <translation>第 %1 章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="67"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="77"/>
         <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="69"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="79"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="71"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="81"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="79"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="89"/>
         <source>Estimating the time left...</source>
         <translation>正在估算剩余时间...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="81"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="91"/>
         <source>Less than a minute left</source>
         <translation>剩余不到一分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="84"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="94"/>
         <source>About %1 min left</source>
         <translation>约剩 %1 分钟</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="85"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="95"/>
         <source>About %1 h left</source>
         <translation>约剩 %1 小时</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_bar.py" line="88"/>
+        <location filename="../../app/ui/narration/render_bar.py" line="98"/>
         <source>Overall</source>
         <translation>总体</translation>
     </message>
@@ -1862,122 +1862,122 @@
 <context>
     <name>WindowLayout</name>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="112"/>
+        <location filename="../../app/ui/window_layout.py" line="113"/>
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="119"/>
+        <location filename="../../app/ui/window_layout.py" line="120"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="121"/>
+        <location filename="../../app/ui/window_layout.py" line="122"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="127"/>
+        <location filename="../../app/ui/window_layout.py" line="128"/>
         <source>Ready: %1 on %2, %3 (loaded in %4 s).</source>
         <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="135"/>
+        <location filename="../../app/ui/window_layout.py" line="136"/>
         <source>Precision %1 is not available on this device, so %2 runs.</source>
         <translation>此设备不支持 %1 精度，因此使用 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="142"/>
+        <location filename="../../app/ui/window_layout.py" line="143"/>
         <source>int8 is the fast choice on a CPU; for exact numbers choose Model &gt; Precision: fp32.</source>
         <translation>int8 是 CPU 上的快速选项；如需精确数值，请选择 模型 &gt; 精度：fp32。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="158"/>
+        <location filename="../../app/ui/window_layout.py" line="159"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="173"/>
+        <location filename="../../app/ui/window_layout.py" line="174"/>
         <source>Buffering: waiting for the rest of the speech to be ready...</source>
         <translation>正在缓冲：等待后面的语音生成完毕……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="181"/>
+        <location filename="../../app/ui/window_layout.py" line="182"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="215"/>
+        <location filename="../../app/ui/window_layout.py" line="216"/>
         <source>%1 must be greater than %2; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="218"/>
+        <location filename="../../app/ui/window_layout.py" line="219"/>
         <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="221"/>
+        <location filename="../../app/ui/window_layout.py" line="222"/>
         <source>%1 must be at least %2; change it in the Parameters tab.</source>
         <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="223"/>
+        <location filename="../../app/ui/window_layout.py" line="224"/>
         <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
         <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="231"/>
+        <location filename="../../app/ui/window_layout.py" line="232"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="232"/>
+        <location filename="../../app/ui/window_layout.py" line="233"/>
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="233"/>
+        <location filename="../../app/ui/window_layout.py" line="234"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="234"/>
+        <location filename="../../app/ui/window_layout.py" line="235"/>
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="235"/>
+        <location filename="../../app/ui/window_layout.py" line="236"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="236"/>
+        <location filename="../../app/ui/window_layout.py" line="237"/>
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="237"/>
+        <location filename="../../app/ui/window_layout.py" line="238"/>
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="238"/>
+        <location filename="../../app/ui/window_layout.py" line="239"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="239"/>
+        <location filename="../../app/ui/window_layout.py" line="240"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="156"/>
+        <location filename="../../app/ui/window_layout.py" line="157"/>
         <source>Making the audio (no sound device, so it is not played; Export WAV works)...</source>
         <translation>正在生成音频（没有声音设备，所以不会播放；“导出 WAV”可用）……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="230"/>
+        <location filename="../../app/ui/window_layout.py" line="231"/>
         <source>Copy the warnings</source>
         <translation>复制这些警告</translation>
     </message>

@@ -168,7 +168,7 @@ def test_the_rate_is_the_one_at_the_last_arrival_unless_the_next_piece_is_late()
     """The grid rule predicts from the last arrival, so it takes the rate measured then: the
     rate now, which falls while nothing arrives, counted the wait twice and a 1.28x producer
     waited. But a producer that stopped after two good pieces must not look as fast as it was."""
-    from app.engine.decode.piece_grid import SAMPLES_PER_TOKEN
+    from app.engine.audio.piece_grid import SAMPLES_PER_TOKEN
 
     def two_pieces(now):
         buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from app.engine.audio.buffering import SegmentBuffer
-from app.engine.decode.piece_grid import SAMPLES_PER_TOKEN
+from app.engine.audio.piece_grid import SAMPLES_PER_TOKEN
 from tests.support.playback_sim import (
     SAMPLE_RATE,
     paced_grid_arrivals,

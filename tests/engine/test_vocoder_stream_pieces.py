@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.piece_grid import (
+from app.engine.audio.piece_grid import (
     DEFAULT_FIRST_LOOKAHEAD,
     DEFAULT_FIRST_PIECE,
     DEFAULT_LOOKAHEAD,

@@ -120,7 +120,7 @@ def paced_grid_arrivals(
     plus `token_cost_s` per token it holds, which the producer reports with the piece."""
     import torch
 
-    from app.engine.decode.piece_grid import SAMPLES_PER_TOKEN
+    from app.engine.audio.piece_grid import SAMPLES_PER_TOKEN
     from app.engine.decode.vocoder_stream import StreamingVocoder
 
     stream = StreamingVocoder(None, context=0, **vocoder)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from app import paths
+from app import user_settings
 from app.doctor.probes import gpu, system, windows
 from app.doctor.probes.base import Probe
 
@@ -14,7 +14,7 @@ class LiveProbe(Probe):
     def __init__(
         self, model_dir: str | Path | None = None, verify_model: bool = True, offline: bool = False
     ):
-        self.model_dir = paths.model_dir(model_dir)
+        self.model_dir = user_settings.model_dir(model_dir)
         wsl = windows.read_wsl_from_windows if sys.platform == "win32" else system.read_wsl_inside
         self._readers = {
             "os": system.read_os,

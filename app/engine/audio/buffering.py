@@ -33,7 +33,7 @@ from enum import Enum
 import numpy as np
 
 from app.engine.audio.pauses import PauseFinder
-from app.engine.decode.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, piece_size
+from app.engine.audio.piece_grid import DEFAULT_MAX_PIECE, SAMPLES_PER_TOKEN, piece_size
 
 # Act as if production were this fraction of the rate the segment's first pieces showed:
 # later pieces are larger and take longer to arrive, so a start on the measured rate alone

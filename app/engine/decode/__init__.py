@@ -10,11 +10,10 @@
 - int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
 - int8_rows.py:  int8 Linear layers with per-row activation scales (batch-independent), q/k/v and gate/up fused
 - static_steps.py: fixed-shape steps and CUDA graphs (a GPU's decode)
-- memory.py:     batch size from free memory, out-of-memory detection
+- memory.py:     batch size from free memory
 - prompts.py:    prompt embeddings from ChatTTS's own tokenizer, speaker and Embed
-- vocoder_stream.py: hidden states -> audio in pieces with seamless joins
+- vocoder_stream.py: hidden states -> audio in pieces with seamless joins, on audio/piece_grid.py
 - mel_stream.py: the mel decoder streamed layer by layer, keeping each layer's settled frames
-- piece_grid.py: the token grid those pieces lie on (no torch: the player reads it too)
 - batch.py:      a batch's rows, pieces and cut notices, and the session rows join and leave by
 - speech.py:     one batch of sentences through refine, audio codes and the vocoder
 """

@@ -34,8 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from app.engine.decode.mel_stream import MelStream, reach, streamable
-from app.engine.decode.piece_grid import (
+from app.engine.audio.piece_grid import (
     DEFAULT_FIRST_LOOKAHEAD,
     DEFAULT_FIRST_PIECE,
     DEFAULT_LOOKAHEAD,
@@ -44,6 +43,7 @@ from app.engine.decode.piece_grid import (
     SAMPLES_PER_TOKEN,
     piece_size,
 )
+from app.engine.decode.mel_stream import MelStream, reach, streamable
 
 HALF_FRAME = 256
 CROSSFADE = 256  # samples

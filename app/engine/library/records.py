@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.engine.errors import RecordError
+from app.engine.safe_read import first_bad_field
 from app.i18n import _
 
 MAX_NAME = 200
@@ -53,12 +54,6 @@ class HistoryRecord(_Strict):
 class LexiconEntry(_Strict):
     word: str = Field(min_length=1, max_length=MAX_WORD)
     replacement: str = Field(max_length=MAX_WORD * 4)
-
-
-def first_bad_field(exc: ValidationError) -> str:
-    errors = exc.errors()
-    loc = errors[0].get("loc", ()) if errors else ()
-    return ".".join(str(part) for part in loc) or "(the record itself)"
 
 
 def parse(model: type[_Strict], data: Any, where: str):

@@ -11,8 +11,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.engine.errors import ModelCorruptError, UnreadableFileError
-from app.engine.library.records import first_bad_field
-from app.engine.safe_read import read_json_capped
+from app.engine.safe_read import first_bad_field, read_json_capped
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.models")

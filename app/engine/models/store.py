@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app import paths
+from app import paths, user_settings
 from app.atomic import write_json_atomic
 from app.engine.errors import ModelCorruptError, ModelMissingError
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, ModelKind, sha256_map_key
@@ -80,7 +80,7 @@ class ModelStore:
     """One model folder in the official layout (`asset/...`)."""
 
     def __init__(self, root: os.PathLike | str | None = None):
-        self.root = paths.model_dir(root)
+        self.root = user_settings.model_dir(root)
 
     # -- what kind of model is this -------------------------------------------------
     def studio_config(self) -> dict | None:
