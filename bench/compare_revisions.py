@@ -1,13 +1,17 @@
-"""Decode speed of this tree against another revision, in one run, alternating. Prints JSON.
+"""This tree against another revision, in one run, alternating: decode, start-up or serving.
 
-A refactor must not slow the product down: this runs bench/decode.py's per-mode measurement
-(each in its own process) for a git revision (its committed files, unpacked into a scratch
-folder) and for the working tree, alternating base/head `--rounds` times so a busy machine hurts
-both alike, and reports every run, the median per metric and head/base ratios.
+A refactor must not slow the product down: this runs a benchmark (each run in its own process)
+for a git revision (its committed files, unpacked into a scratch folder) and for the working
+tree, alternating base/head `--rounds` times so a busy machine hurts both alike, and reports
+every run, the median per metric and head/base ratios (> 1: the head is better). Prints JSON.
 
-    python bench/compare_revisions.py --base 72d5ed0 [--modes jit-int8] [--model DIR] [--tokens N]
+    python bench/compare_revisions.py --base 72d5ed0 [--bench decode|startup|serve]
+                                      [--modes jit-int8] [--model DIR] [--tokens N]
                                       [--rounds 2] [--device cpu] [--quick] [--save]
 
+--bench decode (default): bench/decode.py's per-mode measurement, one entry per `--modes`.
+--bench startup: bench/startup.py, one cold+warm pair of launches per run (entry "startup").
+--bench serve: bench/serve.py, batched and one-at-a-time rounds per run (entry "serve").
 --quick: HEAD against the working tree (unless --base), the tiny model, short sentences, one
 round: a smoke run of the comparison, not a measurement.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -33,6 +38,43 @@ ROOT = Path(__file__).resolve().parents[1]
 
 METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb"]
 HIGHER_IS_BETTER = {"tokens_per_s_b1", "tokens_per_s_b4"}
+LAUNCH_METRICS = ["window_s", "ready_s", "first_sound_s", "replay_sound_s", "peak_rss_mb_at_ready"]
+
+
+def _higher_is_better(metric: str) -> bool:
+    return metric in HIGHER_IS_BETTER or metric.endswith("requests_per_s")
+
+
+def startup_metrics(report: dict) -> dict:
+    """bench/startup.py's report, flat: `cold_ready_s`, `warm_first_sound_s`, ... of its first
+    cold+warm pair (a run of this script launches one pair)."""
+    pair = report["runs"][0]
+    out = {}
+    for launch in ("cold", "warm"):
+        for key in LAUNCH_METRICS:
+            value = pair[launch].get(key)
+            if isinstance(value, (int, float)):
+                out[f"{launch}_{key}"] = value
+        if "error" in pair[launch]:
+            out["error"] = pair[launch]["error"]
+    return out
+
+
+def serve_metrics(report: dict) -> dict:
+    """bench/serve.py's report, flat: `batched_4_requests_per_s`, `batched_4_first_byte_p50_s`,
+    ... per serving mode and client count."""
+    out = {}
+    for mode, rounds in report["modes"].items():
+        for r in rounds:
+            out[f"{mode}_{r['clients']}_requests_per_s"] = r["requests_per_s"]
+            if r.get("first_byte_s"):
+                out[f"{mode}_{r['clients']}_first_byte_p50_s"] = r["first_byte_s"]["p50"]
+            if r.get("errors"):
+                out["error"] = r["errors"][0]
+    return out
+
+
+WHOLE = {"startup": startup_metrics, "serve": serve_metrics}
 
 
 def _measure(tree: Path, mode: str, model: str, tokens: int, device: str) -> dict:
@@ -40,6 +82,25 @@ def _measure(tree: Path, mode: str, model: str, tokens: int, device: str) -> dic
     return child_json(
         script, mode, "--model", model, "--tokens", str(tokens), "--device", device, cwd=tree
     )
+
+
+def _measure_whole(tree: Path, bench: str, model: str, extra: list[str]) -> dict:
+    """One run of a whole benchmark script of `tree`, its report flattened; a failed run is
+    {"error": its last line of stderr}."""
+    out = subprocess.run(
+        [sys.executable, str(tree / "bench" / f"{bench}.py"), "--model", model, *extra],
+        check=False,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    if out.returncode != 0:
+        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
+    try:
+        return WHOLE[bench](json.loads(out.stdout))
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        return {"error": f"unreadable report: {exc!r}"}
 
 
 def _unpack(revision: str, target: Path) -> None:
@@ -54,13 +115,35 @@ def _unpack(revision: str, target: Path) -> None:
         tar.extractall(target, filter="data")
 
 
-def _summary(runs: list[dict]) -> dict:
+def _summary(runs: list[dict], metrics: list[str]) -> dict:
     good = [r for r in runs if "error" not in r]
     return {
         m: statistics.median(r[m] for r in good)
-        for m in METRICS
+        for m in metrics
         if good and all(r.get(m) is not None for r in good)
     }
+
+
+def _compare(runs: dict, metrics: list[str] | None = None) -> dict:
+    """Medians per side and head/base ratios (> 1: the head is better: faster, less memory)."""
+    if metrics is None:  # a whole benchmark: the metrics every run reported
+        names = [set(r) - {"error"} for side in runs.values() for r in side if "error" not in r]
+        metrics = sorted(set.intersection(*names)) if names else []
+    base, head = _summary(runs["base"], metrics), _summary(runs["head"], metrics)
+    ratio = {}
+    for m in metrics:
+        if base.get(m) and head.get(m):
+            ratio[m] = round(head[m] / base[m] if _higher_is_better(m) else base[m] / head[m], 3)
+    return {"runs": runs, "median_base": base, "median_head": head, "head_vs_base": ratio}
+
+
+def _whole_args(args, tokens: int | None) -> list[str]:
+    """The whole benchmark's arguments: one launch pair, or serving at its own default length
+    unless --tokens was given."""
+    quick = ["--quick"] if args.quick else []
+    if args.bench == "startup":
+        return ["--runs", "1", *quick]
+    return [*(["--tokens", str(tokens)] if tokens else []), "--device", args.device, *quick]
 
 
 def main(argv=None) -> int:
@@ -68,6 +151,7 @@ def main(argv=None) -> int:
     p.add_argument(
         "--base", help="git revision to compare against (e.g. the previous main; --quick: HEAD)"
     )
+    p.add_argument("--bench", choices=["decode", *WHOLE], default="decode", help="what to compare")
     p.add_argument("--modes", default="jit-int8", help="comma-separated modes of bench/decode.py")
     p.add_argument(
         "--model", help="model folder (default: bench/decode.py's full-size random model)"
@@ -83,6 +167,7 @@ def main(argv=None) -> int:
     if not args.base and not args.quick:
         p.error("--base is required (a git revision)")
     args.base = args.base or "HEAD"
+    explicit_tokens = args.tokens
     args.tokens = args.tokens or (8 if args.quick else 64)
     args.rounds = args.rounds or (1 if args.quick else 2)
     model = str(bench_model(args.model, args.quick)[0])
@@ -90,37 +175,27 @@ def main(argv=None) -> int:
         base_tree = Path(scratch) / "tree"
         _unpack(args.base, base_tree)
         report = {
+            "bench": args.bench,
             "base": args.base,
             "head": "working tree",
             "device": args.device,
             "tokens": args.tokens,
             "modes": {},
         }
-        for mode in args.modes.split(","):
-            runs = {"base": [], "head": []}
+        entries = args.modes.split(",") if args.bench == "decode" else [args.bench]
+        for entry in entries:
+            runs: dict[str, list[dict]] = {"base": [], "head": []}
             for _round in range(args.rounds):
                 for side, tree in (("base", base_tree), ("head", ROOT)):
-                    runs[side].append(_measure(tree, mode, model, args.tokens, args.device))
+                    if args.bench == "decode":
+                        run = _measure(tree, entry, model, args.tokens, args.device)
+                    else:
+                        extra = _whole_args(args, explicit_tokens)
+                        run = _measure_whole(tree, args.bench, model, extra)
+                    runs[side].append(run)
                     # each run as it ends, so a run cut short still leaves its numbers
-                    print(
-                        json.dumps({"mode": mode, "side": side, **runs[side][-1]}),
-                        file=sys.stderr,
-                        flush=True,
-                    )
-            base, head = _summary(runs["base"]), _summary(runs["head"])
-            ratio = {}
-            for m in METRICS:
-                if base.get(m) and head.get(m):
-                    # > 1 means the head is better (faster, less memory)
-                    ratio[m] = round(
-                        head[m] / base[m] if m in HIGHER_IS_BETTER else base[m] / head[m], 3
-                    )
-            report["modes"][mode] = {
-                "runs": runs,
-                "median_base": base,
-                "median_head": head,
-                "head_vs_base": ratio,
-            }
+                    print(json.dumps({"entry": entry, "side": side, **run}), file=sys.stderr)
+            report["modes"][entry] = _compare(runs, METRICS if args.bench == "decode" else None)
     emit(report, args, __file__)
     return 0
 

@@ -120,13 +120,13 @@ def main(argv=None) -> int:
 
     import numpy as np
 
-    from app.engine.decode.passes import PassParams
     from app.engine.audio.piece_grid import (
         DEFAULT_FIRST_LOOKAHEAD,
         DEFAULT_FIRST_PIECE,
         DEFAULT_LOOKAHEAD,
         DEFAULT_MIN_PIECE,
     )
+    from app.engine.decode.passes import PassParams
     from app.engine.decode.prompts import code_prompt
     from app.engine.decode.vocoder_stream import decode_whole, receptive_tokens
 
