@@ -1,4 +1,4 @@
-"""Dimensions of the random-weight test models.
+"""Dimensions of the random-weight test models, as `ModelDims` (engine/models/dims.py).
 
 `full` repeats the defaults of ChatTTS 0.2.5's `ChatTTS/config/config.py`, so a full model
 has the official shapes and parameter count; `tiny` keeps every structural constraint of
@@ -8,7 +8,7 @@ in seconds on a CPU.
 
 from __future__ import annotations
 
-import copy
+from app.engine.models.dims import ModelDims
 
 # Constraints the architecture imposes, which both sizes respect:
 # - num_audio_tokens is 626: the DVAE's quantizer has 5**4 = 625 codes, plus one end token.
@@ -64,8 +64,9 @@ TINY: dict = {
 SIZES = {"tiny": TINY, "full": FULL}
 
 
-def dimensions(size: str) -> dict:
+def dimensions(size: str) -> ModelDims:
     try:
-        return copy.deepcopy(SIZES[size])
+        numbers = SIZES[size]
     except KeyError:
         raise ValueError(f"unknown model size {size!r}; choose one of {sorted(SIZES)}") from None
+    return ModelDims.model_validate(numbers)

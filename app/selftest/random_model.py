@@ -15,10 +15,13 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
+from app.engine.models.dims import ModelDims
 from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.engine.models.store import file_sha256
 from app.selftest.dimensions import dimensions
 from app.selftest.tokenizer import build_tokenizer
+
+LLAMA_VOCAB = 32000  # LlamaConfig's default, for dimensions that do not name it
 
 
 def _save_state(module, path: Path) -> None:
@@ -40,7 +43,7 @@ def _speaker_stat(hidden_size: int, generator) -> str:
     return b14.encode_to_string(values.tobytes())
 
 
-def _write_modules(root: Path, dims: dict, seed: int) -> dict:
+def _write_modules(root: Path, dims: ModelDims, seed: int) -> dict:
     import torch
     from ChatTTS.model.dvae import DVAE
     from ChatTTS.model.embed import Embed
@@ -52,9 +55,9 @@ def _write_modules(root: Path, dims: dict, seed: int) -> dict:
 
     asset = root / "asset"
     num_text_tokens = build_tokenizer(asset / "tokenizer")
-    dims["num_text_tokens"] = num_text_tokens
+    dims = dims.model_copy(update={"num_text_tokens": num_text_tokens})
     generator = torch.Generator().manual_seed(seed)
-    spk_stat = _speaker_stat(dims["gpt"]["hidden_size"], generator)
+    spk_stat = _speaker_stat(dims.gpt.hidden_size, generator)
     cfg = chattts_config(dims, spk_stat, num_text_tokens)
 
     torch.manual_seed(seed)
@@ -67,7 +70,7 @@ def _write_modules(root: Path, dims: dict, seed: int) -> dict:
             num_key_value_heads=g.num_attention_heads,
             num_hidden_layers=g.num_hidden_layers,
             max_position_embeddings=g.max_position_embeddings,
-            vocab_size=dims["gpt"]["vocab_size"],
+            vocab_size=dims.gpt.vocab_size or LLAMA_VOCAB,
         )
     )
     llama.save_pretrained(str(asset / "gpt"), safe_serialization=True)
@@ -99,7 +102,7 @@ def _write_modules(root: Path, dims: dict, seed: int) -> dict:
         head=instantiate_class(args=(), init=asdict(cfg.vocos.head)),
     )
     _save_state(vocos, asset / "Vocos.safetensors")
-    return {"spk_stat": spk_stat}
+    return {"spk_stat": spk_stat, "dimensions": dims.model_dump()}
 
 
 def build_random_model(out_dir: os.PathLike | str, size: str = "tiny", seed: int = 0) -> Path:
@@ -125,7 +128,7 @@ def build_random_model(out_dir: os.PathLike | str, size: str = "tiny", seed: int
             "seed": seed,
             "note": "Random weights with the ChatTTS architecture, for tests and benchmarks. "
             "Output is noise, not speech.",
-            "dimensions": dims,
+            "dimensions": extra["dimensions"],
             "spk_stat": extra["spk_stat"],
             "sha256": {rel: file_sha256(staging / rel) for rel in MODEL_FILES},
         }

@@ -94,11 +94,11 @@ def test_pieces_out_of_order_are_refused(chat, hiddens):
 
 
 def _light_decoder():
-    from app.engine.runtime.config import DecoderDims
+    from app.engine.models.dims import CoderDims
     from app.engine.runtime.nets import MelDecoder
 
     torch.manual_seed(2)
-    decoder = MelDecoder(DecoderDims(idim=8, odim=8, hidden=16, n_layer=3, bn_dim=8), mel_bins=5)
+    decoder = MelDecoder(CoderDims(idim=8, odim=8, hidden=16, n_layer=3, bn_dim=8), mel_bins=5)
     with torch.no_grad():
         for p in decoder.parameters():
             p.normal_(0, 0.5)  # layer scales of 1: the blocks' convolutions matter

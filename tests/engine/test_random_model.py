@@ -15,7 +15,7 @@ def test_tiny_model_has_the_official_layout_and_a_config(tiny_model):
     assert cfg["kind"] == "random-weights"
     assert cfg["size"] == "tiny"
     assert set(cfg["sha256"]) == set(MODEL_FILES)
-    assert cfg["dimensions"]["gpt"]["hidden_size"] == dimensions("tiny")["gpt"]["hidden_size"]
+    assert cfg["dimensions"]["gpt"]["hidden_size"] == dimensions("tiny").gpt.hidden_size
     assert "noise" in cfg["note"]
 
 
@@ -23,7 +23,7 @@ def test_full_dimensions_are_chattts_defaults():
     from ChatTTS.config.config import Config
 
     official = Config()
-    full = dimensions("full")
+    full = dimensions("full").model_dump()
     for key in (
         "hidden_size",
         "intermediate_size",

@@ -2,15 +2,13 @@
 same codes, and the same text form, as ChatTTS's DVAE and Speaker on the same files (the
 `reference` fixture holds ChatTTS's, loaded from the tiny model)."""
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.models.store import ModelStore
+from app.engine.models.schemas import read_model_dims
 from app.engine.runtime.config import parts_config
 from app.engine.runtime.encoder import load_audio_encoder
 from app.engine.runtime.speaker import Speaker
@@ -18,8 +16,7 @@ from app.engine.runtime.speaker import Speaker
 
 @pytest.fixture(scope="module")
 def dims(tiny_model):
-    cfg = ModelStore(tiny_model).studio_config()
-    return parts_config(cfg["dimensions"], cfg["spk_stat"]).dvae
+    return parts_config(read_model_dims(tiny_model)).dvae
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +28,8 @@ def test_the_official_numbers_are_chattts_defaults():
     from ChatTTS.config import Config
 
     official, ours = Config().dvae, parts_config().dvae
-    assert ours.net.__dict__ == official.encoder.__dict__
-    assert (ours.vq_dim, ours.levels, ours.groups, ours.residuals) == (
+    assert ours.encoder.model_dump() == official.encoder.__dict__
+    assert (ours.vq.dim, tuple(ours.vq.levels), ours.vq.G, ours.vq.R) == (
         official.vq.dim,
         tuple(official.vq.levels),
         official.vq.G,
@@ -87,7 +84,7 @@ def test_codes_of_another_rank_are_refused():
 
 
 def test_a_file_of_other_shapes_is_refused(tiny_model, dims):
-    wider = replace(dims, vq_dim=dims.vq_dim * 2)
+    wider = dims.model_copy(update={"vq": dims.vq.model_copy(update={"dim": dims.vq.dim * 2})})
     with pytest.raises(RuntimeError, match="size mismatch"):
         load_audio_encoder(wider, tiny_model / "asset" / "DVAE.safetensors", "cpu")
 

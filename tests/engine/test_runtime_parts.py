@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from app.engine.decode.llama_step import rotary_tables
 from app.engine.models.config import chattts_config
+from app.engine.models.schemas import read_model_dims
 from app.engine.models.store import ModelStore
 from app.engine.runtime.config import llama_numbers, parts_config
 from app.engine.runtime.llama import LlamaShell, load_llama
@@ -23,22 +24,22 @@ from app.engine.runtime.tokenizer import Tokenizer
 @pytest.fixture(scope="module")
 def light(tiny_model):
     cfg = ModelStore(tiny_model).studio_config()
-    return parts_config(cfg["dimensions"], cfg["spk_stat"])
+    return parts_config(read_model_dims(tiny_model), cfg["spk_stat"])
 
 
 def _numbers(cfg):
+    """The numbers both name, of ChatTTS's Config or of our PartsConfig."""
+    ours = not hasattr(cfg, "path")
     return (
-        {
-            k: getattr(cfg.gpt, k)
-            for k in ("hidden_size", "num_vq", "num_audio_tokens", "num_text_tokens")
-        },
-        asdict(cfg.decoder),
+        {k: getattr(cfg.gpt, k) for k in ("hidden_size", "num_vq", "num_audio_tokens")}
+        | {"num_text_tokens": cfg.num_text_tokens if ours else cfg.gpt.num_text_tokens},
+        cfg.decoder.model_dump() if ours else asdict(cfg.decoder),
         {
             k: getattr(cfg.vocos.backbone.init_args, k)
             for k in ("dim", "intermediate_dim", "num_layers")
         }
         if hasattr(cfg.vocos, "backbone")
-        else asdict(cfg.vocos),
+        else cfg.vocos.model_dump(),
         asdict(cfg.path) if hasattr(cfg, "path") else cfg.paths,
         cfg.spk_stat,
     )
@@ -50,7 +51,7 @@ def test_the_official_numbers_are_chattts_defaults():
 
 def test_a_test_models_numbers_are_read_as_chattts_config_reads_them(tiny_model, light):
     cfg = ModelStore(tiny_model).studio_config()
-    assert _numbers(light) == _numbers(chattts_config(cfg["dimensions"], cfg["spk_stat"]))
+    assert _numbers(light) == _numbers(chattts_config(read_model_dims(tiny_model), cfg["spk_stat"]))
 
 
 def test_the_vocoders_fixed_arguments_are_chattts_defaults():
@@ -263,7 +264,9 @@ def test_the_speaker_embedding_is_placed_the_same(reference, synthesizer, tokeni
 
 # -- networks ----------------------------------------------------------------------------------
 def test_embeddings_and_heads_are_the_same(tiny_model, reference, light, tokenizers):
-    embed = load_embed(light.gpt, tiny_model / light.paths["embed_path"], "cpu")
+    embed = load_embed(
+        light.gpt, light.num_text_tokens, tiny_model / light.paths["embed_path"], "cpu"
+    )
     assert torch.equal(embed.head_text.weight, reference.embed.head_text.weight)
     assert all(
         torch.equal(a.weight, b.weight) for a, b in zip(embed.head_code, reference.embed.head_code)
@@ -297,4 +300,4 @@ def test_a_weights_file_of_other_shapes_is_refused(tiny_model, light, tmp_path):
     tables["emb_text.weight"] = tables["emb_text.weight"][:-1]
     save_file(tables, str(tmp_path / "Embed.safetensors"))
     with pytest.raises(RuntimeError):
-        load_embed(light.gpt, tmp_path / "Embed.safetensors", "cpu")
+        load_embed(light.gpt, light.num_text_tokens, tmp_path / "Embed.safetensors", "cpu")

@@ -89,6 +89,7 @@ def test_no_init_writes_nothing_and_a_light_part_still_gets_every_weight_from_it
     because the load is strict and assigns, so every parameter and buffer is the file's own."""
     from unittest import mock
 
+    from app.engine.models.schemas import read_model_dims
     from app.engine.models.store import ModelStore
     from app.engine.runtime.config import parts_config
     from app.engine.runtime.nets import load_mel_decoder, load_vocoder
@@ -99,7 +100,7 @@ def test_no_init_writes_nothing_and_a_light_part_still_gets_every_weight_from_it
             torch.nn.Linear(8, 4), torch.nn.Conv1d(2, 2, 3)
     assert torch.nn.init.kaiming_uniform_.__module__ == "torch.nn.init"
     cfg = ModelStore(tiny_model).studio_config()
-    light = parts_config(cfg["dimensions"], cfg["spk_stat"])
+    light = parts_config(read_model_dims(tiny_model), cfg["spk_stat"])
     root = tiny_model / "asset"
     for module, name in (
         (load_mel_decoder(light.decoder, root / "Decoder.safetensors", "cpu"), "Decoder"),

@@ -11,6 +11,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.engine.errors import ModelCorruptError, UnreadableFileError
+from app.engine.models.dims import ModelDims, official
+from app.engine.models.files import STUDIO_CONFIG_NAME
 from app.engine.safe_read import first_bad_field, read_json_capped
 from app.i18n import _
 
@@ -18,71 +20,32 @@ log = logging.getLogger("chattts_studio.models")
 
 MAX_DESCRIPTION_BYTES = 1024 * 1024
 MAX_CACHE_BYTES = 4 * 1024 * 1024
-Dim = Annotated[int, Field(gt=0, le=1_000_000)]
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
-class _Dims(BaseModel):
+class ModelDescription(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
 
-
-class GptDims(_Dims):
-    hidden_size: Dim
-    intermediate_size: Dim
-    num_attention_heads: Dim
-    num_hidden_layers: Dim
-    max_position_embeddings: Dim
-    num_audio_tokens: Dim
-    num_vq: Dim
-    spk_emb_dim: Dim = 192
-
-
-class CoderDims(_Dims):
-    idim: Dim
-    odim: Dim
-    hidden: Dim
-    n_layer: Dim
-    bn_dim: Dim
-
-
-class VqDims(_Dims):
-    dim: Dim
-    levels: list[Annotated[int, Field(ge=2, le=1_000_000)]] = Field(
-        min_length=1, max_length=16
-    )  # 1 divides by 0
-    G: Dim
-    R: Dim
-
-
-class DvaeDims(_Dims):
-    encoder: CoderDims
-    decoder: CoderDims
-    vq: VqDims
-
-
-class VocosDims(_Dims):
-    dim: Dim
-    intermediate_dim: Dim
-    num_layers: Dim
-
-
-class Dimensions(_Dims):
-    gpt: GptDims
-    decoder: CoderDims
-    dvae: DvaeDims
-    vocos: VocosDims
-    num_text_tokens: Dim | None = None
-
-
-class ModelDescription(_Dims):
     size: str = Field(default="?", max_length=40)
-    dimensions: Dimensions
+    dimensions: ModelDims
     spk_stat: str = Field(min_length=1, max_length=200_000)
     sha256: dict[str, Sha256] = Field(max_length=64)
 
 
+def read_model_dims(folder: Path) -> ModelDims:
+    """A model folder's dimensions: its test-model description's, else the official numbers."""
+    path = Path(folder) / STUDIO_CONFIG_NAME
+    if not path.exists():
+        return official()
+    return _description(path).dimensions
+
+
 def read_model_description(path: Path) -> dict:
     """The test model's description as a plain dict (unknown keys dropped)."""
+    return _description(path).model_dump()
+
+
+def _description(path: Path) -> ModelDescription:
     try:
         data = read_json_capped(path, MAX_DESCRIPTION_BYTES, _("model description"))
     except UnreadableFileError:
@@ -94,7 +57,7 @@ def read_model_description(path: Path) -> dict:
             ).format(file=path)
         ) from None
     try:
-        return ModelDescription.model_validate(data).model_dump()
+        return ModelDescription.model_validate(data)
     except ValidationError as exc:
         raise ModelCorruptError(
             _(

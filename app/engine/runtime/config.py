@@ -1,8 +1,5 @@
-"""The numbers of ChatTTS's `Config` that the model's parts are built from, without ChatTTS.
-
-The official model uses ChatTTS 0.2.5's defaults, copied into official.json (a test compares
-them with ChatTTS's Config); a random-weight test model names its own dimensions, read the
-way models/config.py reads them for ChatTTS.
+"""What the model's parts are built from, without ChatTTS: the model's dimensions
+(models/dims.py), its files' paths and speaker statistics, and the Llama's numbers.
 """
 
 from __future__ import annotations
@@ -11,53 +8,28 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-OFFICIAL = Path(__file__).with_name("official.json")
+from app.engine.models.dims import (
+    CoderDims,
+    DvaeDims,
+    GptDims,
+    ModelDims,
+    VocosDims,
+    official,
+    text_tokens,
+)
+
 GPT_CONFIG_CAP = 64 * 1024
 
 
 @dataclass(frozen=True)
-class GptNumbers:
-    hidden_size: int
-    num_vq: int
-    num_audio_tokens: int
-    num_text_tokens: int
-
-
-@dataclass(frozen=True)
-class DecoderDims:
-    idim: int
-    odim: int
-    hidden: int
-    n_layer: int
-    bn_dim: int
-
-
-@dataclass(frozen=True)
-class EncoderDims:
-    """ChatTTS's DVAE as an audio encoder: its encoder net, and its grouped residual quantizer."""
-
-    net: DecoderDims
-    vq_dim: int
-    levels: tuple[int, ...]
-    groups: int
-    residuals: int
-
-
-@dataclass(frozen=True)
-class VocosDims:
-    dim: int
-    intermediate_dim: int
-    num_layers: int
-
-
-@dataclass(frozen=True)
 class PartsConfig:
-    gpt: GptNumbers
-    decoder: DecoderDims
+    gpt: GptDims
+    num_text_tokens: int
+    decoder: CoderDims
     vocos: VocosDims
     paths: dict
     spk_stat: str
-    dvae: EncoderDims
+    dvae: DvaeDims
 
 
 @dataclass(frozen=True)
@@ -73,36 +45,19 @@ class LlamaNumbers:
     rms_norm_eps: float
 
 
-def parts_config(dims: dict | None = None, spk_stat: str | None = None) -> PartsConfig:
-    """As `models.config.chattts_config(dims, spk_stat)`, for the parts engine/runtime builds."""
-    official = json.loads(OFFICIAL.read_text(encoding="utf-8"))
-    gpt, decoder, vocos = dict(official["gpt"]), dict(official["decoder"]), dict(official["vocos"])
-    if dims is not None:
-        g = dims["gpt"]
-        gpt = {
-            "hidden_size": g["hidden_size"],
-            "num_vq": g["num_vq"],
-            "num_audio_tokens": g["num_audio_tokens"],
-            "num_text_tokens": dims.get("num_text_tokens") or gpt["num_text_tokens"],
-        }
-        decoder = dict(dims["decoder"])
-        vocos = {k: dims["vocos"][k] for k in ("dim", "intermediate_dim", "num_layers")}
-    dvae = (dims or official)["dvae"]
-    vq = dvae["vq"]
-    encoder = EncoderDims(
-        DecoderDims(**dvae["encoder"]),
-        int(vq["dim"]),
-        tuple(int(x) for x in vq["levels"]),
-        int(vq["G"]),
-        int(vq["R"]),
-    )
+def parts_config(dims: ModelDims | None = None, spk_stat: str | None = None) -> PartsConfig:
+    """As `models.config.chattts_config(dims, spk_stat)`, for the parts engine/runtime builds;
+    `dims` None: the official model's."""
+    numbers = official()
+    dims = numbers if dims is None else dims
     return PartsConfig(
-        GptNumbers(**gpt),
-        DecoderDims(**decoder),
-        VocosDims(**vocos),
-        dict(official["paths"]),
-        spk_stat if spk_stat is not None else official["spk_stat"],
-        encoder,
+        gpt=dims.gpt,
+        num_text_tokens=text_tokens(dims),
+        decoder=dims.decoder,
+        vocos=dims.vocos,
+        paths=dict(numbers.paths),
+        spk_stat=spk_stat if spk_stat is not None else numbers.spk_stat,
+        dvae=dims.dvae,
     )
 
 

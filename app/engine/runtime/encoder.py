@@ -16,7 +16,7 @@ from typing import cast
 import torch
 from torch import nn
 
-from app.engine.runtime.config import EncoderDims
+from app.engine.models.dims import DvaeDims
 from app.engine.runtime.nets import _DecoderNet
 
 MEL_BINS = 100
@@ -31,10 +31,10 @@ class _ResidualGroup(nn.Module):
 
 
 class _Quantizer(nn.Module):
-    def __init__(self, d: EncoderDims):
+    def __init__(self, d: DvaeDims):
         super().__init__()
         self.rvqs = nn.ModuleList(
-            [_ResidualGroup(d.vq_dim // d.groups, len(d.levels)) for _ in range(d.groups)]
+            [_ResidualGroup(d.vq.dim // d.vq.G, len(d.vq.levels)) for _ in range(d.vq.G)]
         )
 
     def groups(self) -> list[_ResidualGroup]:
@@ -42,7 +42,7 @@ class _Quantizer(nn.Module):
 
 
 class _VqLayer(nn.Module):
-    def __init__(self, d: EncoderDims):
+    def __init__(self, d: DvaeDims):
         super().__init__()
         self.quantizer = _Quantizer(d)
 
@@ -66,23 +66,23 @@ class AudioEncoder(nn.Module):
     soft_clamp: torch.Tensor
     basis: torch.Tensor
 
-    def __init__(self, d: EncoderDims, dim: int):
+    def __init__(self, d: DvaeDims, dim: int):
         super().__init__()
         self.dims = d
         self.register_buffer("coef", torch.zeros(1, MEL_BINS, 1))
         self.downsample_conv = nn.Sequential(
             nn.Conv1d(MEL_BINS, dim, 3, 1, 1), nn.GELU(), nn.Conv1d(dim, dim, 4, 2, 1), nn.GELU()
         )
-        self.encoder = _DecoderNet(d.net)
+        self.encoder = _DecoderNet(d.encoder)
         self.vq_layer = _VqLayer(d)
         self.preprocessor_mel = _MelPreprocessor()  # its window and filter bank are in the file too
         # The quantizer's constants, as vector_quantize_pytorch derives them from the levels.
-        levels = torch.tensor(d.levels)
+        levels = torch.tensor(d.vq.levels)
         self.register_buffer("levels", levels, persistent=False)
         self.register_buffer("soft_clamp", 1 + (1 / (levels - 1)), persistent=False)
         self.register_buffer(
             "basis",
-            torch.cumprod(torch.tensor([1] + list(d.levels[:-1])), dim=0, dtype=torch.int32),
+            torch.cumprod(torch.tensor([1] + list(d.vq.levels[:-1])), dim=0, dtype=torch.int32),
             persistent=False,
         )
 
@@ -96,7 +96,7 @@ class AudioEncoder(nn.Module):
         groups = [
             self._residual(group, chunk)
             for group, chunk in zip(
-                self.vq_layer.quantizer.groups(), x.chunk(self.dims.groups, dim=-1)
+                self.vq_layer.quantizer.groups(), x.chunk(self.dims.vq.G, dim=-1)
             )
         ]
         ind = torch.stack(groups).permute(1, 2, 0, 3).contiguous()  # (b, n, G, R)
@@ -107,7 +107,7 @@ class AudioEncoder(nn.Module):
         x = group.project_in(x)
         x = (x / self.soft_clamp).tanh() * self.soft_clamp
         residual, indices = x, []
-        for i in range(self.dims.residuals):
+        for i in range(self.dims.vq.R):
             scale = self.levels.float() ** -i
             codes, index = self._fsq(residual / scale)
             residual = residual - codes * scale
@@ -128,14 +128,14 @@ class AudioEncoder(nn.Module):
         return codes, index
 
 
-def load_audio_encoder(d: EncoderDims, path, device) -> AudioEncoder:
+def load_audio_encoder(d: DvaeDims, path, device) -> AudioEncoder:
     """The encoder's part of DVAE.safetensors, strictly: each of its names present, of its shape
     (the decoder half of the file is ChatTTS's own use, not read here)."""
     from safetensors import safe_open
 
     from app.engine.runtime.nets import assign_strict, built
 
-    module = built(lambda: AudioEncoder(d, d.net.idim))
+    module = built(lambda: AudioEncoder(d, d.encoder.idim))
     wanted = module.state_dict().keys()
     with safe_open(str(path), framework="pt", device=str(device)) as f:
         state = {name: f.get_tensor(name) for name in f.keys() if name in wanted}  # noqa: SIM118 (safe_open is not iterable)

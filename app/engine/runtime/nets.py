@@ -15,7 +15,7 @@ from typing import TypeVar
 import torch
 from torch import nn
 
-from app.engine.runtime.config import DecoderDims, GptNumbers, VocosDims
+from app.engine.models.dims import CoderDims, GptDims, VocosDims
 from app.engine.runtime.zero_init import no_init
 
 M = TypeVar("M", bound=nn.Module)
@@ -43,7 +43,7 @@ def assign_strict(module: M, state: dict, device) -> M:
 
 
 class Embed(nn.Module):
-    def __init__(self, gpt: GptNumbers):
+    def __init__(self, gpt: GptDims, num_text_tokens: int):
         from torch.nn.utils.parametrizations import weight_norm
 
         super().__init__()
@@ -52,8 +52,8 @@ class Embed(nn.Module):
         self.emb_code = nn.ModuleList(
             [nn.Embedding(gpt.num_audio_tokens, dim) for _ in range(gpt.num_vq)]
         )
-        self.emb_text = nn.Embedding(gpt.num_text_tokens, dim)
-        self.head_text = weight_norm(nn.Linear(dim, gpt.num_text_tokens, bias=False), name="weight")
+        self.emb_text = nn.Embedding(num_text_tokens, dim)
+        self.head_text = weight_norm(nn.Linear(dim, num_text_tokens, bias=False), name="weight")
         self.head_code = nn.ModuleList(
             [
                 weight_norm(nn.Linear(dim, gpt.num_audio_tokens, bias=False), name="weight")
@@ -106,7 +106,7 @@ class _ConvNeXtBlock(nn.Module):
 
 
 class _DecoderNet(nn.Module):
-    def __init__(self, d: DecoderDims, kernel: int = 7, dilation: int = 2):
+    def __init__(self, d: CoderDims, kernel: int = 7, dilation: int = 2):
         super().__init__()
         self.conv_in = nn.Sequential(
             nn.Conv1d(d.idim, d.bn_dim, 3, 1, 1), nn.GELU(), nn.Conv1d(d.bn_dim, d.hidden, 3, 1, 1)
@@ -124,7 +124,7 @@ class _DecoderNet(nn.Module):
 
 
 class MelDecoder(nn.Module):
-    def __init__(self, d: DecoderDims, mel_bins: int = 100):
+    def __init__(self, d: CoderDims, mel_bins: int = 100):
         super().__init__()
         self.register_buffer("coef", torch.zeros(1, mel_bins, 1))
         self.decoder = _DecoderNet(d)
@@ -160,11 +160,11 @@ def vocoder(v: VocosDims):
     )
 
 
-def load_embed(gpt: GptNumbers, path, device) -> Embed:
-    return _load_strict(lambda: Embed(gpt), path, device)
+def load_embed(gpt: GptDims, num_text_tokens: int, path, device) -> Embed:
+    return _load_strict(lambda: Embed(gpt, num_text_tokens), path, device)
 
 
-def load_mel_decoder(d: DecoderDims, path, device) -> MelDecoder:
+def load_mel_decoder(d: CoderDims, path, device) -> MelDecoder:
     return _load_strict(lambda: MelDecoder(d), path, device)
 
 

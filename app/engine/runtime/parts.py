@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from app.engine.models.schemas import read_model_dims
 from app.engine.runtime.config import PartsConfig, llama_numbers, parts_config
 from app.engine.runtime.encoder import AudioEncoder, load_audio_encoder
 from app.engine.runtime.llama import LlamaShell, load_llama
@@ -120,10 +121,9 @@ def load_parts(
     (without its GPT), only ever for `RecordingEncoder`. Raises ValueError for a GPT that our
     Llama does not build, and what the files' readers raise for damaged files."""
     root = store.root
-    if studio_cfg is None:
-        config = parts_config()
-    else:
-        config = parts_config(studio_cfg["dimensions"], studio_cfg["spk_stat"])
+    config = parts_config(
+        read_model_dims(root), None if studio_cfg is None else studio_cfg["spk_stat"]
+    )
     gpt_folder = root / config.paths["gpt_ckpt_path"]
     numbers = llama_numbers(gpt_folder)
     if numbers is None:
@@ -135,7 +135,9 @@ def load_parts(
         device=dev,
         tokenizer=Tokenizer(root / config.paths["tokenizer_path"]),
         speaker=Speaker(),
-        embed=load_embed(config.gpt, root / config.paths["embed_path"], dev),
+        embed=load_embed(
+            config.gpt, config.num_text_tokens, root / config.paths["embed_path"], dev
+        ),
         decoder=load_mel_decoder(config.decoder, root / config.paths["decoder_ckpt_path"], dev),
         vocos=load_vocoder(config.vocos, root / config.paths["vocos_ckpt_path"], dev),
         llama=llama,

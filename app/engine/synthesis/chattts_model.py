@@ -19,6 +19,7 @@ from dataclasses import asdict
 from app import paths
 from app.engine.errors import ModelCorruptError
 from app.engine.models.config import chattts_config
+from app.engine.models.schemas import read_model_dims
 from app.engine.runtime.failures import load_failures
 from app.engine.runtime.zero_init import zero_init
 from app.engine.synthesis.numba_cache import FOLDER as NUMBA_FOLDER
@@ -128,10 +129,9 @@ def load_chat(
     import torch
 
     chat = ChatTTS.Chat(logging.getLogger(CHATTTS_LOG))
-    if studio_cfg is None:
-        chat.config = chattts_config()
-    else:
-        chat.config = chattts_config(studio_cfg["dimensions"], studio_cfg["spk_stat"])
+    chat.config = chattts_config(
+        read_model_dims(store.root), None if studio_cfg is None else studio_cfg["spk_stat"]
+    )
     chat.context = _cancel_context(stop)
     files = {k: str(store.root / v) for k, v in asdict(chat.config.path).items()}
     with (
