@@ -2,8 +2,9 @@
 
 A refactor must not slow the product down: this runs a benchmark (each run in its own process)
 for a git revision (its committed files, unpacked into a scratch folder) and for the working
-tree, alternating base/head `--rounds` times so a busy machine hurts both alike, and reports
-every run, the median per metric and head/base ratios (> 1: the head is better). Prints JSON.
+tree, alternating base/head `--rounds` times (base first, then head first: ABBA) so a busy
+machine and the order of a pair hurt both alike, and reports every run, the median per metric
+and head/base ratios (> 1: the head is better). Prints JSON.
 
     python bench/compare_revisions.py --base 72d5ed0 [--bench decode|startup|serve]
                                       [--modes jit-int8] [--model DIR] [--tokens N]
@@ -137,6 +138,13 @@ def _compare(runs: dict, metrics: list[str] | None = None) -> dict:
     return {"runs": runs, "median_base": base, "median_head": head, "head_vs_base": ratio}
 
 
+def _order(round_: int, base_tree: Path) -> list[tuple[str, Path]]:
+    """Base first in even rounds, head first in odd ones (ABBA): the second run of a pair can
+    be slower on this machine whichever tree it is (tests/bench/test_compare_whole.py)."""
+    pair = [("base", base_tree), ("head", ROOT)]
+    return pair if round_ % 2 == 0 else pair[::-1]
+
+
 def _whole_args(args, tokens: int | None) -> list[str]:
     """The whole benchmark's arguments: one launch pair, or serving at its own default length
     unless --tokens was given."""
@@ -185,8 +193,8 @@ def main(argv=None) -> int:
         entries = args.modes.split(",") if args.bench == "decode" else [args.bench]
         for entry in entries:
             runs: dict[str, list[dict]] = {"base": [], "head": []}
-            for _round in range(args.rounds):
-                for side, tree in (("base", base_tree), ("head", ROOT)):
+            for round_ in range(args.rounds):
+                for side, tree in _order(round_, base_tree):
                     if args.bench == "decode":
                         run = _measure(tree, entry, model, args.tokens, args.device)
                     else:

@@ -83,3 +83,10 @@ def test_a_report_without_its_fields_is_a_failed_run_not_a_crash():
     assert "error" in cr.serve_metrics(
         {"modes": {"batched": [{"clients": 1, "requests_per_s": 0.0, "errors": ["boom"]}]}}
     )
+
+
+def test_the_rounds_take_turns_going_first():
+    base = Path("/base")
+    firsts = [cr._order(r, base)[0][0] for r in range(4)]
+    assert firsts == ["base", "head", "base", "head"]
+    assert {side for side, _tree in cr._order(1, base)} == {"base", "head"}
