@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -32,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.support.model import bench_model, child_json
+from bench.support.model import bench_model, child_json, run_json
 from bench.support.results import add_save_argument, emit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,18 +87,11 @@ def _measure(tree: Path, mode: str, model: str, tokens: int, device: str) -> dic
 def _measure_whole(tree: Path, bench: str, model: str, extra: list[str]) -> dict:
     """One run of a whole benchmark script of `tree`, its report flattened; a failed run is
     {"error": its last line of stderr}."""
-    out = subprocess.run(
-        [sys.executable, str(tree / "bench" / f"{bench}.py"), "--model", model, *extra],
-        check=False,
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
-    )
-    if out.returncode != 0:
-        return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
     try:
-        return WHOLE[bench](json.loads(out.stdout))
+        report = run_json(
+            [str(tree / "bench" / f"{bench}.py"), "--model", model, *extra], cwd=tree, whole=True
+        )
+        return report if "error" in report else WHOLE[bench](report)
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         return {"error": f"unreadable report: {exc!r}"}
 

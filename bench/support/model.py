@@ -32,11 +32,13 @@ def bench_synthesizer(folder: str | None, quick: bool):
     return synth, size
 
 
-def child_json(script: str, *args: str, cwd=None) -> dict:
-    """Run `script --child ...args` in a fresh process (offline) and return the JSON its last
-    line printed, or {"error": its last line of stderr}."""
+def run_json(argv: list[str], cwd=None, whole: bool = False) -> dict:
+    """Run `python argv...` in a fresh process (offline) and return the JSON it printed: its
+    last line, or with `whole` all of stdout (an indented report); {"error": its last line of
+    stderr} when it failed."""
     out = subprocess.run(
-        [sys.executable, script, "--child", *args],
+        [sys.executable, *argv],
+        check=False,
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -44,4 +46,10 @@ def child_json(script: str, *args: str, cwd=None) -> dict:
     )
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout if whole else out.stdout.strip().splitlines()[-1])
+
+
+def child_json(script: str, *args: str, cwd=None) -> dict:
+    """Run `script --child ...args` in a fresh process (offline) and return the JSON its last
+    line printed, or {"error": its last line of stderr}."""
+    return run_json([script, "--child", *args], cwd=cwd)

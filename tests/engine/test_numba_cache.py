@@ -4,16 +4,14 @@ damaged, added or missing) is deleted before numba may read it, since numba read
 pickle and fails on a damaged one; an entry that fails anyway is compiled again."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from app.engine.synthesis import numba_cache
 from app.engine.synthesis.numba_cache import SEAL, is_sealed, seal, warm_normalizer
+from tests.support.child_json import run_child
 
-ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
 import json, sys
 from pathlib import Path
@@ -30,15 +28,7 @@ print(json.dumps({"names": names, "hits": sum(sum(s.cache_hits.values()) for s i
 
 
 def _start(folder: Path) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(folder)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, str(folder))
 
 
 @pytest.fixture(scope="module")

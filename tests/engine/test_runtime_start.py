@@ -4,12 +4,8 @@ from the cache and reads none of them; both give the same audio, neither imports
 transformers (its audio encoder too is built here), and ChatTTS itself is loaded only for
 `--decode upstream` and where that encoder cannot be built."""
 
-import json
 import os
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,8 +15,8 @@ from app.engine.request import SynthesisRequest
 from app.engine.runtime.llama import Llama
 from app.engine.runtime.parts import ModelParts
 from app.engine.synthesis.synthesizer import Synthesizer
+from tests.support.child_json import ROOT, run_child
 
-ROOT = Path(__file__).resolve().parents[2]
 TWO_SENTENCES = "今天天气很好。我们去公园散步吧。"
 
 
@@ -139,16 +135,7 @@ def test_no_start_imports_chattts_or_transformers_but_upstream_does(tiny_model, 
     env = dict(os.environ, CHATTTS_STUDIO_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
 
     def child(decode="jit"):
-        done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(tiny_model), decode],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return run_child(_CHILD, str(tiny_model), decode, env=env)
 
     first, cached = child(), child()
     assert first == {"parts": "ModelParts", "hits": 0, "samples": first["samples"], "imported": []}

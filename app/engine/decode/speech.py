@@ -84,6 +84,16 @@ class FastSpeech:
         )
         return refined_texts(self.parts, result.tokens), result.hit_limit
 
+    def _prompts(self, rows: list[Row], prompt: str):
+        """The audio-code prompts of `rows`: embeddings and attention mask, one row each."""
+        return code_prompts(
+            self.parts,
+            [r.text for r in rows],
+            prompt,
+            [r.speaker for r in rows],
+            [r.reference for r in rows],
+        )
+
     def speak(
         self,
         rows: list[Row],
@@ -100,13 +110,7 @@ class FastSpeech:
         is to say them (refined text). The rows of groups that leave (`batch.leave`) give no
         more pieces."""
         batch = batch if batch is not None else BatchSession()
-        emb, mask = code_prompts(
-            self.parts,
-            [r.text for r in rows],
-            prompt,
-            [r.speaker for r in rows],
-            [r.reference for r in rows],
-        )
+        emb, mask = self._prompts(rows, prompt)
         eos = int(self.parts.config.gpt.num_audio_tokens) - 1
         # A lookahead chosen by the caller (e.g. the receptive field, for an exact stream) holds
         # for the first piece too.
@@ -124,13 +128,7 @@ class FastSpeech:
                 return None
             if spoken is not None:
                 new = spoken(new)
-            emb, mask = code_prompts(
-                self.parts,
-                [r.text for r in new],
-                prompt,
-                [r.speaker for r in new],
-                [r.reference for r in new],
-            )
+            emb, mask = self._prompts(new, prompt)
             for row in new:
                 lines.setdefault(row.group, []).append(len(vocoders))
                 vocoders.append(StreamingVocoder(self.parts, **kwargs))
