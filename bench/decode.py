@@ -79,9 +79,9 @@ def _forced_upstream(synth, texts, tokens):
 
 
 def _forced_ours(synth, texts, tokens):
-    from app.engine.decode.batch import Row
-    from app.engine.decode.passes import PassParams
-    from app.engine.request import SamplingParams, SynthesisRequest
+    from app.core.request import SamplingParams, SynthesisRequest
+    from app.decode.batch import Row
+    from app.decode.passes import PassParams
 
     s = SamplingParams()  # ChatTTS's defaults, as a request would carry them
     params = PassParams(
@@ -135,8 +135,8 @@ def _matmul_floor(loop, repeats: int = 20) -> float:
 
 
 def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
-    from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.core.request import SamplingParams, SynthesisRequest
+    from app.synthesis.synthesizer import Synthesizer
 
     decode, _, precision = mode.partition("-")
     synth = Synthesizer(model, device=device, decode=decode, precision=precision or "auto")
@@ -243,7 +243,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     tokens = args.tokens or (8 if args.quick else 64)
     if args.child:
-        from app.engine.synthesis.chattts_model import quiet_libraries
+        from app.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
         print(json.dumps(run_mode(args.child, args.model, tokens, args.device)))

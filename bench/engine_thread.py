@@ -37,9 +37,9 @@ SENTENCE = "今天天气很好，我们一起去公园散步吧。"
 
 
 def run_variant(variant: str, model: str, tokens: int, rounds: int, precision: str) -> dict:
-    from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesis.engine import Engine
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.core.request import SamplingParams, SynthesisRequest
+    from app.synthesis.engine import Engine
+    from app.synthesis.synthesizer import Synthesizer
 
     synth = Synthesizer(
         model,
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.repeats = args.repeats or (1 if args.quick else 2)
     if args.child is not None:
-        from app.engine.synthesis.chattts_model import quiet_libraries
+        from app.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
         print(

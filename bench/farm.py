@@ -31,7 +31,7 @@ from bench.support.results import add_save_argument, emit
 
 
 def _render(engine, folder: Path, name: str, sentences: int, tokens: int) -> dict:
-    from app.engine.request import SamplingParams
+    from app.core.request import SamplingParams
     from app.narration.project import Project
     from app.narration.render import Renderer
 
@@ -64,8 +64,8 @@ def _farm_case(make, folder: Path, name: str, sentences: int, tokens: int) -> di
 
 
 def _in_process(model: Path, folder: Path, sentences: int, tokens: int, precision: str) -> dict:
-    from app.engine.synthesis.engine import Engine
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.engine import Engine
+    from app.synthesis.synthesizer import Synthesizer
 
     started = time.perf_counter()
     synth = Synthesizer(model, device="cpu", precision=precision, stream=False)
@@ -80,7 +80,7 @@ def _in_process(model: Path, folder: Path, sentences: int, tokens: int, precisio
 
 
 def _upstream(model: Path, sentences: int, tokens: int) -> dict:
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
     from bench.narrate import _render_upstream
 
     synth = Synthesizer(model, device="cpu", decode="upstream", stream=False)
@@ -111,9 +111,9 @@ def main(argv=None) -> int:
     )
     add_save_argument(p)
     args = p.parse_args(argv)
-    from app.engine.synthesis.chattts_model import quiet_libraries
     from app.narration.farm.local import local_farm
     from app.narration.farm.worker import WorkerSpec
+    from app.synthesis.chattts_model import quiet_libraries
 
     quiet_libraries()
     tokens = args.tokens or (8 if args.quick else 48)

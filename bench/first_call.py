@@ -36,8 +36,8 @@ QUICK_VARIANTS = ["upstream", "int8"]  # the smoke run: ours against upstream
 
 
 def run_variant(variant: str, model: str, short: int, tokens: int) -> dict:
-    from app.engine.decode.options import DecodeOptions
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.decode.options import DecodeOptions
+    from app.synthesis.synthesizer import Synthesizer
     from bench.decode import _forced_ours, _forced_upstream
 
     upstream = variant == "upstream"
@@ -106,7 +106,7 @@ def main(argv=None) -> int:
     tokens = args.tokens or (8 if args.quick else 128)
     args.repeats = args.repeats or (1 if args.quick else 2)
     if args.child:
-        from app.engine.synthesis.chattts_model import quiet_libraries
+        from app.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
         print(json.dumps(run_variant(args.child, args.model, args.short, tokens)))

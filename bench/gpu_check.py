@@ -46,8 +46,8 @@ TEXTS = [
 
 
 def _greedy(loop, chat, steps: int):
-    from app.engine.decode.passes import PassParams
-    from app.engine.decode.prompts import code_prompt
+    from app.decode.passes import PassParams
+    from app.decode.prompts import code_prompt
 
     emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
     eos = int(chat.config.gpt.num_audio_tokens) - 1
@@ -120,10 +120,10 @@ def main(argv=None) -> int:
     if gpu and not torch.cuda.is_available():
         print(json.dumps({"error": "PyTorch sees no NVIDIA GPU here; this check needs one."}))
         return 2
-    from app.engine.decode import precision as prec
-    from app.engine.decode.loop import DecodeLoop
-    from app.engine.synthesis.chattts_model import quiet_libraries
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.decode import precision as prec
+    from app.decode.loop import DecodeLoop
+    from app.synthesis.chattts_model import quiet_libraries
+    from app.synthesis.synthesizer import Synthesizer
 
     quiet_libraries()
     model = Path(args.model or Path(tempfile.gettempdir()) / "chattts-studio-gpu-check-tiny")

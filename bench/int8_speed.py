@@ -64,12 +64,12 @@ def main(argv=None) -> int:
     args.batches = args.batches or ("1" if args.quick else "1,4")
     import torch
 
-    from app.engine.decode import int8
-    from app.engine.decode.loop import DecodeLoop
-    from app.engine.decode.modes import DecodeMode
-    from app.engine.decode.options import DecodeOptions
-    from app.engine.synthesis.chattts_model import quiet_libraries
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.decode import int8
+    from app.decode.loop import DecodeLoop
+    from app.decode.modes import DecodeMode
+    from app.decode.options import DecodeOptions
+    from app.synthesis.chattts_model import quiet_libraries
+    from app.synthesis.synthesizer import Synthesizer
     from tests.support.precision_compare import prompt_embedding
 
     quiet_libraries()

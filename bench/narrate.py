@@ -64,7 +64,7 @@ def _document(chapters: int, per_chapter: int):
 def _render_ours(
     engine, folder: Path, name: str, sentences: int, tokens: int
 ) -> tuple[float, float]:
-    from app.engine.request import SamplingParams
+    from app.core.request import SamplingParams
     from app.narration.project import Project
     from app.narration.render import Renderer
 
@@ -102,8 +102,8 @@ def _render_upstream(synth, sentences: int, tokens: int) -> tuple[float, float]:
 
 def run_child(kind: str, model: Path, sentences: int, tokens: int, device: str) -> dict:
     """One side of the comparison, in this process: "ours" or "upstream"."""
-    from app.engine.synthesis.engine import Engine
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.engine import Engine
+    from app.synthesis.synthesizer import Synthesizer
 
     # Our loop takes over ChatTTS's GPT layers, so upstream runs from its own load.
     synth = Synthesizer(
@@ -170,7 +170,7 @@ class _StandInJob:
         self.ended.set()
 
     def result(self):
-        from app.engine.errors import SynthesisCancelled
+        from app.core.errors import SynthesisCancelled
 
         self.ended.wait()
         raise SynthesisCancelled("cancelled")
@@ -286,7 +286,7 @@ def main(argv=None) -> int:
     add_save_argument(p)
     p.add_argument("--child", choices=["ours", "upstream"], help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    from app.engine.synthesis.chattts_model import quiet_libraries
+    from app.synthesis.chattts_model import quiet_libraries
 
     quiet_libraries()
     tokens = args.tokens or (8 if args.quick else 48)

@@ -46,8 +46,8 @@ QUICK_MODES = ["jit-int8"]  # what ships on a CPU
 
 
 def run_mode(mode: str, model: str, tokens: int) -> dict:
-    from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.core.request import AudioChunk, SamplingParams, SynthesisRequest
+    from app.synthesis.synthesizer import Synthesizer
     from tests.support.playback_sim import (
         SAMPLE_RATE,
         Arrival,
@@ -145,7 +145,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     tokens = args.tokens or (24 if args.quick else 96)
     if args.child:
-        from app.engine.synthesis.chattts_model import quiet_libraries
+        from app.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
         print(json.dumps(run_mode(args.child, args.model, tokens)))

@@ -39,7 +39,7 @@ QUICK_MODES = ["bf16", "int8"]  # the precisions that ship
 
 
 def _recipes():
-    from app.engine.decode import int8
+    from app.decode import int8
 
     return {
         "int8": int8.RECIPE,
@@ -53,8 +53,8 @@ def _recipes():
 
 
 def _loop(view, mode: str):
-    from app.engine.decode.loop import DecodeLoop
-    from app.engine.decode.options import DecodeOptions
+    from app.decode.loop import DecodeLoop
+    from app.decode.options import DecodeOptions
 
     recipe = _recipes().get(mode)
     return DecodeLoop(
@@ -120,8 +120,8 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     args.size = args.size or ("tiny" if args.quick else "full")
     args.steps = args.steps or (8 if args.quick else 300)
-    from app.engine.synthesis.chattts_model import quiet_libraries
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.chattts_model import quiet_libraries
+    from app.synthesis.synthesizer import Synthesizer
     from tests.support.precision_compare import prompt_embedding
 
     quiet_libraries()

@@ -188,10 +188,10 @@ def main(argv=None) -> int:
     args.requests = args.requests or (1 if args.quick else 2)
     args.clients = args.clients or ("1,2" if args.quick else "1,4,8")
 
-    from app.engine.request import SamplingParams
-    from app.engine.synthesis.engine import Engine
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.core.request import SamplingParams
     from app.server.app import ServerState
+    from app.synthesis.engine import Engine
+    from app.synthesis.synthesizer import Synthesizer
 
     model, size = bench_model(args.model, args.quick)
     synth = Synthesizer(model, device=args.device, precision=args.precision)

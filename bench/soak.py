@@ -44,8 +44,8 @@ def _slope(xs: list[float], ys: list[float]) -> float:
 
 
 def run_mode(mode: str, model: str, count: int, every: int, warm_up: int = WARM_UP) -> dict:
-    from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.core.request import SamplingParams, SynthesisRequest
+    from app.synthesis.synthesizer import Synthesizer
 
     decode, _, precision = mode.partition("-")
     synth = Synthesizer(model, device="cpu", decode=decode, precision=precision or "auto")
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
     args.every = args.every or (2 if args.quick else 50)
     args.warm_up = args.warm_up or (1 if args.quick else WARM_UP)
     if args.child:
-        from app.engine.synthesis.chattts_model import quiet_libraries
+        from app.synthesis.chattts_model import quiet_libraries
 
         quiet_libraries()
         print(json.dumps(run_mode(args.child, args.model, args.count, args.every, args.warm_up)))

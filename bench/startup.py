@@ -76,7 +76,7 @@ def _probe(t0: float, out_path: str, replay_after_s: float = REPLAY_AFTER_S) -> 
     import numpy as np
 
     import app.ui.main_window as mw
-    from app.engine.audio.playback import SoundDeviceOutput
+    from app.audio.playback import SoundDeviceOutput
 
     def _why(buffer) -> None:
         """What the player knew when it started: the rate it measured and whether it had waited
@@ -132,7 +132,7 @@ def _probe(t0: float, out_path: str, replay_after_s: float = REPLAY_AFTER_S) -> 
             return None
 
     mw.SoundDeviceOutput = lambda _device=None: ProbeOutput()
-    from app.engine.audio import buffering
+    from app.audio import buffering
 
     queue_piece = buffering.SegmentBuffer.push
 

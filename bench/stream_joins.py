@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.support.model import bench_synthesizer
 from bench.support.results import add_save_argument, emit
 
-STREAM_EVERY = 4  # app/engine/decode/speech.py: tokens between looks for a piece
+STREAM_EVERY = 4  # app/decode/speech.py: tokens between looks for a piece
 UPSTREAM_BATCH, UPSTREAM_SPEED, UPSTREAM_PASS = 24, 12000, 2  # ChatTTS InferCodeParams defaults
 
 
@@ -40,8 +40,8 @@ def _snr_db(reference, streamed) -> float | None:
 def _ours(chat, hiddens, **kwargs):
     import numpy as np
 
-    from app.engine.decode import vocoder_stream
-    from app.engine.decode.vocoder_stream import StreamingVocoder
+    from app.decode import vocoder_stream
+    from app.decode.vocoder_stream import StreamingVocoder
 
     vocoder, pieces, first = StreamingVocoder(chat, **kwargs), [], None
     work = {"calls": 0, "tokens": 0}
@@ -79,7 +79,7 @@ def _upstream(chat, hiddens):
     hidden states: each batch decodes the prefix whole and sends up to 12000 new samples."""
     import numpy as np
 
-    from app.engine.decode.vocoder_stream import decode_whole
+    from app.decode.vocoder_stream import decode_whole
 
     sent, pieces, first, batches, decoded = 0, [], None, 0, 0
     n = UPSTREAM_BATCH
@@ -120,15 +120,15 @@ def main(argv=None) -> int:
 
     import numpy as np
 
-    from app.engine.audio.piece_grid import (
+    from app.audio.piece_grid import (
         DEFAULT_FIRST_LOOKAHEAD,
         DEFAULT_FIRST_PIECE,
         DEFAULT_LOOKAHEAD,
         DEFAULT_MIN_PIECE,
     )
-    from app.engine.decode.passes import PassParams
-    from app.engine.decode.prompts import code_prompt
-    from app.engine.decode.vocoder_stream import decode_whole, receptive_tokens
+    from app.decode.passes import PassParams
+    from app.decode.prompts import code_prompt
+    from app.decode.vocoder_stream import decode_whole, receptive_tokens
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat, loop = synth.parts, synth.loop

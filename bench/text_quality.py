@@ -110,9 +110,9 @@ def yardsticks():
 
 
 def normalizers():
-    from app.engine.text.normalize import normalize
-    from app.engine.text.normalize.library import library_normalize
-    from app.engine.text.normalize.pipeline import normalize as rules_normalize
+    from app.text.normalize import normalize
+    from app.text.normalize.library import library_normalize
+    from app.text.normalize.pipeline import normalize as rules_normalize
 
     return {
         "ours": lambda text, lang, hint: normalize(text, hint),
@@ -124,7 +124,7 @@ def normalizers():
 def _old_sentences(line: str) -> list[str]:
     """The splitter before issue 38: cut after 。！？!?;； and a dot before a space unless our
     abbreviation list says otherwise."""
-    from app.engine.text.normalize.abbreviations import dot_ends_sentence
+    from app.text.normalize.abbreviations import dot_ends_sentence
 
     out, start = [], 0
     for m in re.finditer(r"[。！？!?；;]|\.(?=\s)", line):
@@ -139,8 +139,8 @@ def _old_sentences(line: str) -> list[str]:
 def segmenters():
     import sentencex
 
-    from app.engine.text.normalize import language_of
-    from app.engine.text.sentences import sentences
+    from app.text.normalize import language_of
+    from app.text.sentences import sentences
 
     return {
         "ours": sentences,
@@ -217,12 +217,12 @@ def timing() -> dict:
     clause read before) and again (the preview on the next keystroke)."""
     import subprocess
 
-    from app.engine.text.normalize import normalize
-    from app.engine.text.normalize.library import library_normalize
+    from app.text.normalize import normalize
+    from app.text.normalize.library import library_normalize
 
     # The first number of a session loads the grammars: timed in a fresh interpreter.
     code = (
-        "import time; from app.engine.text.normalize import normalize; t = time.perf_counter(); "
+        "import time; from app.text.normalize import normalize; t = time.perf_counter(); "
         "normalize('比分3:2, score 1/4'); print(time.perf_counter() - t)"
     )
     load = float(

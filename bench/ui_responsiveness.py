@@ -124,9 +124,9 @@ def main(argv=None) -> int:
     model, _size = bench_model(args.model, True)
 
     app = QApplication.instance() or QApplication([])
-    from app.engine.synthesis.chattts_model import quiet_libraries
-    from app.engine.synthesis.synthesizer import Synthesizer
     from app.selftest.fake_audio import FakeOutput
+    from app.synthesis.chattts_model import quiet_libraries
+    from app.synthesis.synthesizer import Synthesizer
     from app.ui.main_window import MainWindow
     from app.ui.settings import Settings
 

@@ -54,8 +54,8 @@ def main(argv=None) -> int:
 
     import torch
 
-    from app.engine.decode.vocoder_stream import decode_batch, decode_whole
-    from app.engine.synthesis.chattts_model import StopFlag, load_chat
+    from app.decode.vocoder_stream import decode_batch, decode_whole
+    from app.synthesis.chattts_model import StopFlag, load_chat
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat = synth.parts

@@ -27,7 +27,7 @@ STREAM_EVERY = 4
 
 
 def _streamed(chat, hiddens, layered: bool) -> None:
-    from app.engine.decode.vocoder_stream import StreamingVocoder
+    from app.decode.vocoder_stream import StreamingVocoder
 
     vocoder = StreamingVocoder(chat)
     if not layered:
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
 
     import torch
 
-    from app.engine.decode.vocoder_stream import decode_whole
+    from app.decode.vocoder_stream import decode_whole
 
     synth, size = bench_synthesizer(args.model, args.quick)
     chat = synth.parts

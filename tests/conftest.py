@@ -92,7 +92,7 @@ def model_copy(tiny_model, tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def synthesizer(tiny_model, tmp_path_factory):
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
 
     if _REUSE_DIR and "synthesizer" in _reused:
         return _reused["synthesizer"]
@@ -111,10 +111,10 @@ def synthesizer(tiny_model, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def reference(tiny_model):
-    """ChatTTS's own Chat on the tiny model: the reference our parts (engine/runtime) and our
+    """ChatTTS's own Chat on the tiny model: the reference our parts (model/runtime) and our
     decode loop are tested equal to."""
-    from app.engine.models.store import ModelStore
-    from app.engine.synthesis.chattts_model import StopFlag, load_chat
+    from app.model.store import ModelStore
+    from app.synthesis.chattts_model import StopFlag, load_chat
 
     if _REUSE_DIR and "reference" in _reused:
         return _reused["reference"]

@@ -8,8 +8,8 @@ from decimal import Decimal
 import numpy as np
 
 from app import i18n
-from app.engine.audio.playback import NO_DEVICE
-from app.engine.synthesis import messages
+from app.audio.playback import NO_DEVICE
+from app.synthesis import messages
 
 
 def test_again_follows_the_language():

@@ -18,7 +18,7 @@ COMPARISONS = [
 ]
 # Where the values are defined, and "auto"s that are no mode: a worker count, a Ray address,
 # chapter detection.
-ALLOWED_FILES = {"engine/decode/modes.py", "engine/decode/precision.py"}
+ALLOWED_FILES = {"decode/modes.py", "decode/precision.py"}
 ALLOWED_LINES = {
     ("cli/narrate.py", 'chapters=args.chapters == "auto"'),
     ("cli/narrate_engine.py", 'if text == "auto":'),
@@ -63,13 +63,13 @@ def test_the_check_finds_each_form_of_comparison(tmp_path):
 
 
 def test_the_normalizer_compares_rule_kinds_through_their_enum():
-    from app.engine.text.normalize.kinds import Kind
+    from app.text.normalize.kinds import Kind
 
     values = "|".join(kind.value for kind in Kind)
     compared = re.compile(rf"(?:==|!=)\s*[\"'](?:{values})[\"']|[\"'](?:{values})[\"']\s*(?:==|!=)")
     found = [
         f"{path.name}:{number}: {line.strip()}"
-        for path in sorted((APP / "engine/text/normalize").glob("*.py"))
+        for path in sorted((APP / "text/normalize").glob("*.py"))
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if compared.search(line.split("#")[0])
     ]

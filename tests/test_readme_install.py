@@ -4,7 +4,7 @@ CUDA build: `pip install .` fetched about 4 GB of NVIDIA wheels on a CPU-only ma
 import re
 from pathlib import Path
 
-from app.engine.device import TORCH_WHEEL_URL
+from app.core.device import TORCH_WHEEL_URL
 
 ROOT = Path(__file__).resolve().parents[1]
 

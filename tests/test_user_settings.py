@@ -11,7 +11,7 @@ import pytest
 from app import paths, user_settings
 from app.cli import main
 from app.doctor.probes.live import LiveProbe
-from app.engine.models.store import ModelStore
+from app.model.store import ModelStore
 from app.user_settings import ModelDirSource, model_dir_choice, save_model_dir, settings_file
 
 

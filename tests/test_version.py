@@ -63,7 +63,7 @@ def test_the_about_box_says_it(language, qapp, monkeypatch):
 def test_the_speech_server_says_it(tmp_path):
     from fastapi.testclient import TestClient
 
-    from app.engine.library.voices import VoiceLibrary
+    from app.library.voices import VoiceLibrary
     from app.server.app import ServerState, create_app
 
     client = TestClient(create_app(ServerState(voices=VoiceLibrary(tmp_path / "library"))))

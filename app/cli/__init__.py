@@ -13,7 +13,7 @@ import os
 import sys
 
 from app.cli.parser import language_asked, parse
-from app.engine.errors import StudioError
+from app.core import StudioError
 from app.i18n import _, set_language
 
 
@@ -27,13 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     set_language(args.lang)
     bootstrap(verbose=args.verbose)
     from app import paths
-    from app.library_output import library_output_to_log
+    from app.third_party_output import third_party_output_to_log
 
     # A command's terminal shows our sentences only; what libraries print goes to the log
     # folder (the window keeps its own; -v shows everything).
     quiet = getattr(args, "command", None) is not None and not args.verbose
     try:
-        with library_output_to_log(paths.log_dir() if quiet else None):
+        with third_party_output_to_log(paths.log_dir() if quiet else None):
             return args.func(args)
     except StudioError as exc:
         if getattr(args, "json", False) is True:

@@ -1,7 +1,7 @@
 """What several commands share: the parser class, numbers with ranges, the text to read.
 
 A bad number is one sentence and exit code 2, before any work. The ranges are the ones
-SynthesisRequest enforces for the window (app/engine/request.py), so the command line and the
+SynthesisRequest enforces for the window (app/core/request.py), so the command line and the
 window refuse the same values with the same words.
 """
 
@@ -11,10 +11,9 @@ import argparse
 import math
 import sys
 
-from app.engine.errors import InputTextError, ParameterError
-from app.engine.request import check_number
-from app.engine.text.prepare import decode_text, read_capped, read_text_file
+from app.core import InputTextError, ParameterError, check_number
 from app.i18n import _
+from app.text import decode_text, read_capped, read_text_file
 
 
 def number(option: str, low, high=None, low_open: bool = False, integer: bool = False):

@@ -5,7 +5,7 @@ Exit code 1 when a check fails, so a script can act on it.
 
 from __future__ import annotations
 
-from app.engine.errors import OutputError
+from app.core import OutputError
 from app.i18n import _
 
 

@@ -15,16 +15,16 @@ from pathlib import Path
 
 from app.cli.arguments import number
 from app.cli.narrate_engine import add_arguments as add_engine_arguments
-from app.engine.decode.precision import CHOICES as PRECISIONS
-from app.engine.device import CHOICES as DEVICES
-from app.engine.errors import (
+from app.core import DEVICE_CHOICES as DEVICES
+from app.core import (
+    SEED_MAX,
     DiskFullError,
     InputTextError,
     OutputError,
     StudioError,
     SynthesisCancelled,
 )
-from app.engine.request import SEED_MAX
+from app.decode import PRECISION_CHOICES as PRECISIONS
 from app.i18n import _
 from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS
 from app.narration.render_state import RenderState
@@ -172,7 +172,7 @@ def _narrator(args) -> tuple[int | None, str | None]:
     """The narrator's seed and speaker string from --voice or --seed."""
     if args.voice is None:
         return args.seed, None
-    from app.engine.library.voices import VoiceLibrary
+    from app.library import VoiceLibrary
 
     voice = VoiceLibrary().get(args.voice)
     if voice is None or not voice.speaker:
@@ -223,7 +223,7 @@ def _map_speakers(project, document) -> None:
     names = {s.speaker for c in document.chapters for s in c.sentences if s.speaker}
     if not names:
         return
-    from app.engine.library.voices import VoiceLibrary
+    from app.library import VoiceLibrary
 
     library = VoiceLibrary()
     for name in sorted(names):
@@ -234,7 +234,7 @@ def _map_speakers(project, document) -> None:
 
 def run(args) -> int:
     from app.cli.narrate_progress import Reporter
-    from app.engine.models.store import ModelStore
+    from app.model import ModelStore
     from app.narration.export import format_for_path
 
     reporter = Reporter(args.json)

@@ -52,8 +52,7 @@ class InProcess:
     in_process = True
 
     def __init__(self, root, device: str, precision: str):
-        from app.engine.synthesis.engine import Engine
-        from app.engine.synthesis.synthesizer import Synthesizer
+        from app.synthesis import Engine, Synthesizer
 
         self.synth = Synthesizer(root, device=device, precision=precision, stream=False)
         # Loaded on the engine's thread, not this one, which stays alive (engine.py).

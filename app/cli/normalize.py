@@ -29,8 +29,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from app.engine.library.lexicon import PronunciationDictionary
-    from app.engine.text.spoken import ChatTTSTextFilter, spoken_segments
+    from app.library import PronunciationDictionary
+    from app.text import ChatTTSTextFilter, spoken_segments
 
     text = read_input_text(args.text, args.file)
     prepared = spoken_segments(text, PronunciationDictionary(), ChatTTSTextFilter())

@@ -10,8 +10,7 @@ from __future__ import annotations
 import time
 
 from app.cli.arguments import number
-from app.engine.errors import OutputError
-from app.engine.request import SEED_MAX
+from app.core import SEED_MAX, OutputError
 from app.i18n import _
 
 SIZES = ("tiny", "full")
@@ -36,8 +35,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from app.engine.synthesis.chattts_model import quiet_libraries
     from app.selftest.random_model import build_random_model
+    from app.synthesis import quiet_libraries
 
     quiet_libraries()
     started = time.perf_counter()

@@ -13,10 +13,10 @@ import sys
 import threading
 
 from app.cli.arguments import number
-from app.engine.decode.precision import CHOICES as PRECISIONS
-from app.engine.decode.precision import running_note
-from app.engine.device import CHOICES as DEVICES
-from app.engine.errors import StudioError
+from app.core import DEVICE_CHOICES as DEVICES
+from app.core import StudioError
+from app.decode import PRECISION_CHOICES as PRECISIONS
+from app.decode import running_note
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.server")
@@ -108,7 +108,7 @@ def check_exposure(host: str, api_key: str | None) -> None:
 
 def run(args) -> int:
     check_exposure(args.host, args.api_key)
-    from app.engine.models.store import ModelStore
+    from app.model import ModelStore
 
     store = ModelStore(args.model)
     store.require_present()
@@ -162,8 +162,7 @@ def run(args) -> int:
 
 
 def _load(state, root, args) -> None:
-    from app.engine.synthesis.engine import Engine
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis import Engine, Synthesizer
 
     try:
         synth = Synthesizer(root, device=args.device, precision=args.precision)

@@ -11,13 +11,18 @@ import sys
 from pathlib import Path
 
 from app.cli.arguments import number, read_input_text
-from app.engine.decode.modes import CHOICES as MODES
-from app.engine.decode.modes import DecodeMode
-from app.engine.decode.precision import CHOICES as PRECISIONS
-from app.engine.decode.precision import running_note
-from app.engine.device import CHOICES as DEVICES
-from app.engine.errors import InputTextError, OutputError, SynthesisCancelled
-from app.engine.request import SEED_MAX, SamplingParams, SynthesisRequest
+from app.core import DEVICE_CHOICES as DEVICES
+from app.core import (
+    SEED_MAX,
+    InputTextError,
+    OutputError,
+    SamplingParams,
+    SynthesisCancelled,
+    SynthesisRequest,
+)
+from app.decode import MODE_CHOICES as MODES
+from app.decode import PRECISION_CHOICES as PRECISIONS
+from app.decode import DecodeMode, running_note
 from app.i18n import _
 
 # The defaults live in one place, the request types the window uses too.
@@ -129,9 +134,9 @@ def _request(args, text: str) -> SynthesisRequest:
 
 
 def run(args) -> int:
-    from app.engine.audio.wav import check_output_path, write_wav
-    from app.engine.models.store import ModelStore
-    from app.engine.text.prepare import check_speakable, check_text
+    from app.audio import check_output_path, write_wav
+    from app.model import ModelStore
+    from app.text import check_speakable, check_text
 
     text = check_speakable(check_text(read_input_text(args.text, args.file)))
     output = check_output_path(args.output)
@@ -147,7 +152,7 @@ def run(args) -> int:
     request = _request(args, text)
 
     from app.cli.ctrl_c import ctrl_c_cancels
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis import Synthesizer
 
     # A file gets the whole-sentence vocoder: streaming only helps when someone is listening.
     synth = Synthesizer(

@@ -11,8 +11,8 @@ import argparse
 from pathlib import Path
 
 from app.cli.arguments import Parser
-from app.engine.decode.precision import Precision
-from app.engine.device import CHOICES as DEVICES
+from app.core import DEVICE_CHOICES as DEVICES
+from app.decode import Precision
 from app.i18n import LANGUAGES
 
 # Offered by the window's Precision menu (app/ui/settings.py WINDOW_PRECISIONS, which imports Qt).

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 # Values the engine acts on live in the engine; the checks judge by the same ones. (The engine
 # never imports Qt, so the doctor can import it.)
-from app.engine.device import MIN_FREE_GPU_MB, TORCH_VERSION, torch_install_command  # noqa: F401
-from app.engine.models.files import OFFICIAL_MODEL_BYTES  # noqa: F401
-from app.engine.models.sources import HF_DEFAULT, HF_MIRROR, OFFICIAL_URL  # noqa: F401
+from app.core import MIN_FREE_GPU_MB, TORCH_VERSION, torch_install_command  # noqa: F401
+from app.model import (  # noqa: F401
+    HF_DEFAULT,
+    HF_MIRROR,
+    OFFICIAL_MODEL_BYTES,
+    OFFICIAL_URL,
+)
 
 SOURCES = {
     "driver_min": "NVIDIA CUDA Toolkit release notes, Table 3 (minimum driver per toolkit)",

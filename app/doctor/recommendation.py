@@ -10,11 +10,11 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
+from app.core import DeviceOption
 from app.doctor import torch_advice
 from app.doctor.checks import vram as vram_check
 from app.doctor.result import ERROR, FAIL, WARN, CheckResult
 from app.doctor.snapshot import SAVE_SNAPSHOT_COMMAND, Snapshot
-from app.engine.device import DeviceOption
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.doctor")

@@ -11,9 +11,8 @@ import os
 from pathlib import Path
 
 from app.atomic import write_json_atomic
+from app.core import StudioError, UnreadableFileError, read_json_capped
 from app.doctor.snapshot_schema import clean_snapshot
-from app.engine.errors import StudioError, UnreadableFileError
-from app.engine.safe_read import read_json_capped
 from app.i18n import _
 
 SNAPSHOT_VERSION = 1

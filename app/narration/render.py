@@ -21,10 +21,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from app.engine.errors import DiskFullError, StudioError, SynthesisCancelled
-from app.engine.request import SamplingParams, SynthesisRequest
-from app.engine.sqlite_file import is_disk_full
-from app.engine.synthesis.tickets import Priority
+from app.core import (
+    DiskFullError,
+    SamplingParams,
+    StudioError,
+    SynthesisCancelled,
+    SynthesisRequest,
+    is_disk_full,
+)
 from app.i18n import _
 from app.narration.progress import Meter, RenderProgress
 from app.narration.project import Project, ProjectError, Sentence, SentenceStatus
@@ -32,9 +36,10 @@ from app.narration.project import audio as takes_audio
 from app.narration.project.errors import disk_full
 from app.narration.render_state import RenderState
 from app.narration.voicing import Voicing
+from app.synthesis import Priority
 
 if TYPE_CHECKING:
-    from app.engine.synthesis.engine import Job
+    from app.synthesis import Job
 
 log = logging.getLogger("chattts_studio.narration")
 

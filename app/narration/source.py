@@ -2,7 +2,7 @@
 
 Every reader in `inputs/` returns a SourceDocument; the project is created from one. A
 sentence is one unit of synthesis and of subtitles: short enough to decode alone
-(at most `app.engine.text.prepare.MAX_SEGMENT_CHARS` characters).
+(at most `app.text.prepare.MAX_SEGMENT_CHARS` characters).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dimensions of the random-weight test models, as `ModelDims` (engine/models/dims.py).
+"""Dimensions of the random-weight test models, as `ModelDims` (model/dims.py).
 
 `full` repeats the defaults of ChatTTS 0.2.5's `ChatTTS/config/config.py`, so a full model
 has the official shapes and parameter count; `tiny` keeps every structural constraint of
@@ -8,7 +8,7 @@ in seconds on a CPU.
 
 from __future__ import annotations
 
-from app.engine.models.dims import ModelDims
+from app.model import ModelDims
 
 # Constraints the architecture imposes, which both sizes respect:
 # - num_audio_tokens is 626: the DVAE's quantizer has 5**4 = 625 codes, plus one end token.

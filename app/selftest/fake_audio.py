@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.engine.audio.playback import AudioOutput
+from app.audio import AudioOutput
 
 
 class FakeOutput(AudioOutput):

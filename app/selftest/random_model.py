@@ -15,9 +15,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from app.engine.models.dims import ModelDims
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
-from app.engine.models.store import file_sha256
+from app.model import MODEL_FILES, STUDIO_CONFIG_NAME, ModelDims, file_sha256
 from app.selftest.dimensions import dimensions
 from app.selftest.tokenizer import build_tokenizer
 
@@ -51,7 +49,7 @@ def _write_modules(root: Path, dims: ModelDims, seed: int) -> dict:
     from vocos import Vocos
     from vocos.pretrained import instantiate_class
 
-    from app.engine.models.config import chattts_config
+    from app.model import chattts_config
 
     asset = root / "asset"
     num_text_tokens = build_tokenizer(asset / "tokenizer")

@@ -76,7 +76,7 @@ TEXT_SAMPLES = (
 
 def step_text() -> str:
     """Sentence boundaries (sentencex) and normalization (wetext's FSTs) load and read right."""
-    from app.engine.text.prepare import prepare_text
+    from app.text import prepare_text
 
     spoken = []
     for text, expected in TEXT_SAMPLES:
@@ -130,13 +130,12 @@ def step_synthesis(work: Path) -> str:
     import numpy as np
     import soundfile as sf
 
-    from app.engine.audio.wav import write_wav
-    from app.engine.decode.modes import DecodeMode
-    from app.engine.decode.precision import Precision, resolve
-    from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesis.chattts_model import quiet_libraries
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.audio import write_wav
+    from app.core import SamplingParams, SynthesisRequest
+    from app.decode import DecodeMode, Precision
+    from app.decode import resolve_precision as resolve
     from app.selftest.random_model import build_random_model
+    from app.synthesis import Synthesizer, quiet_libraries
 
     quiet_libraries()
     model = build_random_model(work / "tiny-model", "tiny")
@@ -156,7 +155,7 @@ def step_synthesis(work: Path) -> str:
             )
         )
     # Two sentences: with the voice lock, the second is voiced from the first one's recording,
-    # encoded by the audio encoder built without ChatTTS (engine/runtime).
+    # encoded by the audio encoder built without ChatTTS (model/runtime).
     request = SynthesisRequest(
         "你好，世界。我们走吧。", refine_text=False, sampling=SamplingParams(max_new_tokens=128)
     )

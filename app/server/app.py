@@ -20,16 +20,16 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from app import __version__
-from app.engine.errors import (
+from app.core import (
+    AudioChunk,
     InputTextError,
     ParameterError,
+    SamplingParams,
     StudioError,
     SynthesisCancelled,
+    SynthesisRequest,
     VoiceError,
 )
-from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
-from app.engine.synthesis.tickets import Priority
-from app.engine.text.prepare import check_speakable, check_text
 from app.i18n import _, again
 from app.server import DEFAULT_MAX_QUEUE
 from app.server.encoders import MEDIA_TYPES, encoder_for
@@ -38,6 +38,8 @@ from app.server.guards import ApiKeyCheck
 from app.server.language import ClientLanguage
 from app.server.speech_request import MAX_BODY_BYTES, MODELS, SpeechRequest, chattts_speed
 from app.server.voices import UnknownVoice, resolve_voice, voice_names
+from app.synthesis import Priority
+from app.text import check_speakable, check_text
 
 log = logging.getLogger("chattts_studio.server")
 RETRY_AFTER_S = 2
@@ -62,7 +64,7 @@ class ServerState:
 
     def library(self):
         if self.voices is None:
-            from app.engine.library.voices import VoiceLibrary
+            from app.library import VoiceLibrary
 
             self.voices = VoiceLibrary()
         return self.voices

@@ -12,7 +12,7 @@ import struct
 
 import numpy as np
 
-from app.engine.audio.wav import SAMPLE_RATE
+from app.audio import SAMPLE_RATE
 
 FORMATS = ("mp3", "opus", "aac", "flac", "wav", "pcm")
 MEDIA_TYPES = {

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.engine.request import SPEED_RANGE
+from app.core import SPEED_RANGE
 from app.server.encoders import FORMATS
 
 MODEL_ID = "chattts"

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine.errors import StudioError, VoiceError
-from app.engine.request import SEED_MAX
-from app.engine.voices.speakers import check_speaker
+from app.core import SEED_MAX, StudioError, VoiceError
 from app.i18n import _
+from app.voices import check_speaker
 
 # OpenAI's voice names, each a fixed seed, so a tool that only offers those names still picks
 # distinct, repeatable ChatTTS voices. 2222 is ChatTTS-ui's default voice.

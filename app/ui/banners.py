@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 
-from app.engine.library.notices import WHOLE_FILE, NoticeKind
 from app.i18n import again
+from app.library import WHOLE_FILE, NoticeKind
 from app.ui.banner import Banner
 from app.ui.controllers.model import ModelState
 from app.ui.retranslate import Retranslating

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.atomic import write_text_atomic
+from app.core import DeviceOption
 from app.doctor.report import (
     fold_not_applicable,
     not_applicable_summary,
@@ -31,7 +32,6 @@ from app.doctor.report import (
 )
 from app.doctor.result import MARKS
 from app.doctor.runner import rejudge
-from app.engine.device import DeviceOption
 from app.i18n import current_language
 from app.ui.retranslate import Retranslating
 

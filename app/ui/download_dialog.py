@@ -16,10 +16,15 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from app.engine.errors import StudioError
-from app.engine.models.download import FileState
-from app.engine.models.files import MODEL_FILES, OFFICIAL_DOWNLOAD_GB
-from app.engine.models.sources import HF_MIRROR, SourceName, make_source
+from app.core import StudioError
+from app.model import (
+    HF_MIRROR,
+    MODEL_FILES,
+    OFFICIAL_DOWNLOAD_GB,
+    FileState,
+    SourceName,
+    make_source,
+)
 from app.ui.retranslate import Retranslating
 from app.workers.download_worker import DownloadThread
 

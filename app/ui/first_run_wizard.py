@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWizard, QWizardPage
 
-from app.engine.models.files import OFFICIAL_DOWNLOAD_GB
-from app.engine.request import SamplingParams, SynthesisRequest
+from app.core import SamplingParams, SynthesisRequest
 from app.i18n import again
+from app.model import OFFICIAL_DOWNLOAD_GB
 from app.ui.controllers import ModelState, NotReady
 from app.ui.doctor_panel import DoctorPanel
 from app.ui.retranslate import Retranslating

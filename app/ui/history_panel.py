@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.errors import OutputError
-from app.engine.library.history import HistoryEntry
+from app.core import OutputError
 from app.i18n import again
+from app.library import HistoryEntry
 from app.ui.retranslate import Retranslating
 
 # Names Windows reserves for devices, whatever the suffix (superscript digits included).

@@ -11,9 +11,9 @@ from PySide6.QtGui import QActionGroup, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app import __version__, paths
-from app.engine.audio.playback import SoundDeviceOutput, list_output_devices
-from app.engine.decode.precision import Precision
-from app.engine.device import DeviceOption
+from app.audio import SoundDeviceOutput, list_output_devices
+from app.core import DeviceOption
+from app.decode import Precision
 from app.resources import LANGUAGE_NAMES
 from app.ui.menus import Entry, Menu
 

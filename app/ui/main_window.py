@@ -16,10 +16,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
-from app.engine.audio.playback import AudioOutput, SoundDeviceOutput
-from app.engine.errors import InputTextError, ParameterError, StudioError
-from app.engine.library import HistoryStore, VoiceLibrary
-from app.engine.request import SynthesisRequest
+from app.audio import AudioOutput, SoundDeviceOutput
+from app.core import InputTextError, ParameterError, StudioError, SynthesisRequest
+from app.library import HistoryStore, VoiceLibrary
 from app.ui.controllers import (
     DoctorController,
     HistoryController,

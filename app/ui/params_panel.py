@@ -6,7 +6,7 @@ import math
 
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox, QWidget
 
-from app.engine.request import BREAK_RANGE, LAUGH_RANGE, ORAL_RANGE, SPEED_RANGE, SynthesisRequest
+from app.core import BREAK_RANGE, LAUGH_RANGE, ORAL_RANGE, SPEED_RANGE, SynthesisRequest
 from app.ui.retranslate import Retranslating
 
 OFF = -1  # spin boxes for the optional levels show "off" at -1

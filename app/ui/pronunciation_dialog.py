@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from app.engine.library.lexicon import PronunciationDictionary
+from app.library import PronunciationDictionary
 from app.ui.retranslate import Retranslating
 
 

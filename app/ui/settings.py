@@ -11,11 +11,11 @@ import logging
 from PySide6.QtCore import QByteArray, QSettings
 
 from app import paths, user_settings
-from app.engine.decode.precision import Precision
-from app.engine.device import CHOICES as DEVICES
-from app.engine.models.sources import DEFAULT_SOURCE
-from app.engine.request import DEFAULT_SEED
+from app.core import DEFAULT_SEED
+from app.core import DEVICE_CHOICES as DEVICES
+from app.decode import Precision
 from app.i18n import LANGUAGES as INTERFACE_LANGUAGES
+from app.model import DEFAULT_SOURCE
 
 log = logging.getLogger("chattts_studio.settings")
 

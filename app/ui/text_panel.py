@@ -16,9 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.errors import InputTextError
-from app.engine.text.control_tokens import BUTTONS
-from app.engine.text.prepare import MAX_TEXT_CHARS, read_text_file
+from app.core import InputTextError
+from app.text import BUTTONS, MAX_TEXT_CHARS, read_text_file
 from app.ui.retranslate import Retranslating
 
 

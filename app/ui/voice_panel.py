@@ -30,12 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.errors import StudioError
-from app.engine.library.voices import Voice, VoiceLibrary
-from app.engine.request import SEED_MAX
-from app.engine.voices.importer import IMPORT_FILTER, export_voice, import_voice_file
-from app.engine.voices.speakers import decode_speaker
+from app.core import SEED_MAX, StudioError
+from app.library import Voice, VoiceLibrary
 from app.ui.retranslate import Retranslating
+from app.voices import IMPORT_FILTER, decode_speaker, export_voice, import_voice_file
 
 # A QSpinBox holds a signed 32-bit int, so the box offers the lower half of the engine's seeds.
 MAX_SEED = min(SEED_MAX, 2**31 - 1)

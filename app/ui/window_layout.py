@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.decode.precision import Precision
-from app.engine.errors import ParameterError
+from app.core import ParameterError
+from app.decode import Precision
 from app.i18n import again, join_sentences
 from app.ui.banners import AudioBanner, DoctorBanner, LibraryBanner, ModelBanner
 from app.ui.controllers.model import ModelState

@@ -8,7 +8,7 @@ import threading
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.engine.errors import DownloadCancelled, StudioError
+from app.core import DownloadCancelled, StudioError
 from app.i18n import _
 from app.workers.threads import OwnedThread
 
@@ -33,9 +33,7 @@ class DownloadWorker(QObject):
 
     @Slot(str, str, str)
     def download(self, target: str, source_name: str, url: str) -> None:
-        from app.engine.models.download import ModelDownloader
-        from app.engine.models.sources import make_source
-        from app.engine.models.store import ModelStore
+        from app.model import ModelDownloader, ModelStore, make_source
 
         try:
             source = make_source(source_name, url or None)
@@ -63,7 +61,7 @@ class DownloadWorker(QObject):
 
     @Slot(str, str)
     def import_folder(self, source: str, target: str) -> None:
-        from app.engine.models.importer import import_model
+        from app.model import import_model
 
         try:
             self.finished.emit(import_model(source, target, link=True))

@@ -14,7 +14,7 @@ import traceback
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.engine.errors import StudioError
+from app.core import StudioError
 from app.i18n import _
 from app.workers.threads import OwnedThread
 

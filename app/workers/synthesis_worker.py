@@ -3,7 +3,7 @@ scheduler and turns what comes back into Qt signals.
 
 It lives on its own QThread (a load takes seconds and must not freeze the window); requests
 arrive through queued signals. The model itself belongs to the engine's thread
-(app/engine/synthesis/engine.py), which other clients can share through `engine()`.
+(app/synthesis/engine.py), which other clients can share through `engine()`.
 `cancel()` is called directly from the GUI thread: it only sets flags, so it is not stuck
 behind the request it is meant to stop. Signals carry plain data: AudioChunk,
 SynthesisResult, str.
@@ -18,11 +18,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.engine.errors import StudioError, SynthesisCancelled
-from app.engine.request import AudioChunk, SynthesisRequest
-from app.engine.synthesis.engine import Engine
-from app.engine.synthesis.tickets import Priority
+from app.core import AudioChunk, StudioError, SynthesisCancelled, SynthesisRequest
 from app.i18n import _
+from app.synthesis import Engine, Priority
 from app.workers.threads import OwnedThread
 
 log = logging.getLogger("chattts_studio.worker")
@@ -87,7 +85,7 @@ class SynthesisWorker(QObject):
     def __init__(self, synthesizer_factory=None):
         super().__init__()
         if synthesizer_factory is None:
-            from app.engine.synthesis.synthesizer import Synthesizer as synthesizer_factory
+            from app.synthesis import Synthesizer as synthesizer_factory
         self._factory = synthesizer_factory
         self._synth = None
         self._engine: Engine | None = None

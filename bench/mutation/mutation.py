@@ -44,7 +44,7 @@ _PROPERTY_TESTS = " or ".join(
 # chosen where a fast one would not exercise the code (the decode loop, the vocoder).
 GROUPS = {
     "decode.sampling": (
-        ["app/engine/decode/sampling.py"],
+        ["app/decode/sampling.py"],
         [
             "tests/engine/test_sampling_vs_upstream.py::test_the_penalty_divides_positive_and_multiplies_negative_logits",
             "tests/engine/test_decode_loop.py::test_repetition_penalty_and_filters_follow_chattts",
@@ -58,7 +58,7 @@ GROUPS = {
     # cost a second or two. Left out: the sampling-vs-upstream runs with ChatTTS's settings
     # (long decodes; they pin sampling.py, whose group runs its own tests).
     "decode.loop": (
-        ["app/engine/decode/loop.py"],
+        ["app/decode/loop.py"],
         [
             "tests/engine/test_decode_loop_rows.py",
             "tests/engine/test_decode_loop_memory_and_errors.py",
@@ -84,7 +84,7 @@ GROUPS = {
         ],
     ),
     "decode.vocoder_stream": (
-        ["app/engine/decode/vocoder_stream.py"],
+        ["app/decode/vocoder_stream.py"],
         [
             "tests/engine/test_vocoder_stream_pieces.py",
             "tests/engine/test_streaming_and_memory.py",
@@ -95,7 +95,7 @@ GROUPS = {
     # tests/engine/test_download_cancel.py is left out: its threads wait for a download that a
     # crashing mutant never starts, so each such mutant would run into its time-out.
     "model.download_store": (
-        ["app/engine/models/download.py", "app/engine/models/store.py"],
+        ["app/model/download.py", "app/model/store.py"],
         [
             "tests/engine/test_model_download.py",
             "tests/engine/test_model_store.py",
@@ -111,10 +111,10 @@ GROUPS = {
     ),
     "text.normalize_split": (
         [
-            "app/engine/text/normalize/zh.py",
-            "app/engine/text/normalize/en.py",
-            "app/engine/text/normalize/pipeline.py",
-            "app/engine/text/prepare.py",
+            "app/text/normalize/zh.py",
+            "app/text/normalize/en.py",
+            "app/text/normalize/pipeline.py",
+            "app/text/prepare.py",
         ],
         [
             "tests/engine/test_normalize.py",
@@ -171,7 +171,7 @@ for arg in sys.argv[1:]:
 """
 MODULE = re.compile(
     r"^(.*?)\.x[_\u01c1]"
-)  # app.engine.text.prepare.x_split_text__mutmut_3 -> app.engine.text.prepare
+)  # app.text.prepare.x_split_text__mutmut_3 -> app.text.prepare
 
 
 def _copy_project(work: Path, source: str) -> None:

@@ -9,15 +9,15 @@ OUTSIDE (killed by a test outside the group's selection, named), KILLED SINCE / 
 test or a fix after the run, checked by hand against the mutant), REAL (a gap, said as such).
 """
 
-LOOP = "app/engine/decode/loop.py"
-SAMPLING = "app/engine/decode/sampling.py"
-VOCODER = "app/engine/decode/vocoder_stream.py"
-DOWNLOAD = "app/engine/models/download.py"
-STORE = "app/engine/models/store.py"
-PIPELINE = "app/engine/text/normalize/pipeline.py"
-EN = "app/engine/text/normalize/en.py"
-ZH = "app/engine/text/normalize/zh.py"
-PREPARE = "app/engine/text/prepare.py"
+LOOP = "app/decode/loop.py"
+SAMPLING = "app/decode/sampling.py"
+VOCODER = "app/decode/vocoder_stream.py"
+DOWNLOAD = "app/model/download.py"
+STORE = "app/model/store.py"
+PIPELINE = "app/text/normalize/pipeline.py"
+EN = "app/text/normalize/en.py"
+ZH = "app/text/normalize/zh.py"
+PREPARE = "app/text/prepare.py"
 
 _DEVICE = (
     "CPU-ONLY: `device=self.device` dropped or None, `.to(None)`: the CPU is torch's default device"

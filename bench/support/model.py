@@ -24,7 +24,7 @@ def bench_model(folder: str | None, quick: bool) -> tuple[Path, str]:
 
 def bench_synthesizer(folder: str | None, quick: bool):
     """(the bench model loaded in fp32 on the CPU, "full" or "tiny")."""
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
 
     model, size = bench_model(folder, quick)
     synth = Synthesizer(model, device="cpu", precision="fp32")

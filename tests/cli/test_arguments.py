@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from app.cli import main
 from app.cli.arguments import number
-from app.engine.errors import InputTextError
-from app.engine.request import SEED_MAX, ParameterError, SamplingParams, SynthesisRequest
-from app.engine.text.prepare import prepare_text
+from app.core.errors import InputTextError
+from app.core.request import SEED_MAX, ParameterError, SamplingParams, SynthesisRequest
+from app.text.prepare import prepare_text
 
 
 def run(args, capsys):
@@ -136,7 +136,7 @@ def test_no_bracket_ever_reaches_the_model_unreported(text):
         prepared = prepare_text(text)
     except InputTextError:
         return
-    from app.engine.text.control_tokens import INLINE
+    from app.text.control_tokens import INLINE
 
     spoken = prepared.spoken
     for token in INLINE:

@@ -1,7 +1,7 @@
 """Sentences that tell the user where the fix is: the download command, the refine switch."""
 
 from app.cli import main
-from app.engine.request import SamplingParams, SynthesisRequest
+from app.core.request import SamplingParams, SynthesisRequest
 
 
 def test_a_missing_model_points_to_the_download_command(tmp_path, capsys):

@@ -10,7 +10,7 @@ EOS_AUDIO = 625
 def test_ctrl_c_stops_the_decode_within_a_step_and_writes_nothing(
     tiny_model, tmp_path, capsys, monkeypatch
 ):
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
 
     steps = {"all": 0, "after": None}
 

@@ -6,7 +6,7 @@ import pytest
 from app.cli import doctor, main, normalize, random_model, self_test, synth, window
 from app.cli.models import download, import_model, remove, status
 from app.cli.parser import build_parser, command_names
-from app.engine.request import SamplingParams, SynthesisRequest
+from app.core.request import SamplingParams, SynthesisRequest
 
 ROUTES = [
     (["synth", "hi", "-o", "x.wav"], synth),

@@ -3,7 +3,7 @@
 import json
 
 from app.cli import main
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.model.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from tests.support.fake_hub import FakeHub
 
 
@@ -41,8 +41,8 @@ def test_status_without_a_model_is_still_the_status(tmp_path, capsys):
 
 
 def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch):
-    import app.engine.models.download as md
-    from app.engine.models.store import ModelStore
+    import app.model.download as md
+    from app.model.store import ModelStore
 
     # The stand-in hub serves the tiny model, so "official" means its hashes in this test.
     hashes = json.loads((tiny_model / STUDIO_CONFIG_NAME).read_text())["sha256"]
@@ -72,7 +72,7 @@ def test_download_from_a_custom_source(tiny_model, tmp_path, capsys, monkeypatch
 
 
 def test_download_from_an_unreachable_host_is_a_sentence(tmp_path, capsys, monkeypatch):
-    import app.engine.models.download as md
+    import app.model.download as md
 
     monkeypatch.setattr(md, "BACKOFF_S", 0.0)  # retries with back-off, minus the waiting
     code, _, err = models(

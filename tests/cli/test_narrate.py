@@ -226,7 +226,7 @@ def test_script_speakers_and_voice_get_the_saved_voices_of_their_names(tmp_path)
     from argparse import Namespace
 
     from app.cli.narrate import _map_speakers, _narrator
-    from app.engine.library.voices import Voice, VoiceLibrary
+    from app.library.voices import Voice, VoiceLibrary
     from app.narration.inputs import read_source
     from app.narration.project import Project
 
@@ -248,7 +248,7 @@ def _project_file_stops_growing(monkeypatch):
     """SQLite's own "database or disk is full": every connection may not grow the file."""
     import sqlite3
 
-    from app.engine import sqlite_file
+    from app.core import sqlite_file
 
     real = sqlite_file.connect
 

@@ -3,7 +3,7 @@
 import json
 
 from app.cli import main
-from app.engine.models.files import STUDIO_CONFIG_NAME
+from app.model.files import STUDIO_CONFIG_NAME
 
 
 def test_builds_a_model_that_verifies_and_refuses_a_folder_in_use(tmp_path, capsys):

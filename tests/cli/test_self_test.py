@@ -23,9 +23,7 @@ def test_the_text_step_fails_when_numbers_are_not_read(monkeypatch):
     # A bundle without wetext's FSTs or sentencex fails here, not on the user's first sentence.
     import pytest
 
-    monkeypatch.setattr(
-        "app.engine.text.normalize.normalize", lambda text, lang=None, glue=" ": text
-    )
+    monkeypatch.setattr("app.text.normalize.normalize", lambda text, lang=None, glue=" ": text)
     with pytest.raises(ValueError, match="was read as"):
         selftest.step_text()
 
@@ -38,7 +36,7 @@ def test_the_synthesis_step_fails_when_the_second_start_is_not_cached(tmp_path, 
     def nothing_cached(*args, **kwargs):
         return None
 
-    monkeypatch.setattr("app.engine.decode.compiled_cache.read_step_in_background", nothing_cached)
+    monkeypatch.setattr("app.decode.compiled_cache.read_step_in_background", nothing_cached)
     with pytest.raises(
         ValueError,
         match=r"the second start \(no cached step\) did not give the first start's audio",
@@ -121,13 +119,13 @@ def test_the_synthesis_step_fails_when_the_second_start_needs_chattts_to_encode(
     tmp_path, monkeypatch
 ):
     """Its two sentences are voice-locked: the second start must encode the first one's
-    recording with the encoder built without ChatTTS (engine/runtime/encoder.py)."""
+    recording with the encoder built without ChatTTS (model/runtime/encoder.py)."""
     import pytest
 
     def unavailable(*args, **kwargs):
         raise ModuleNotFoundError("torchaudio missing from the bundle")
 
-    monkeypatch.setattr("app.engine.runtime.parts.load_audio_encoder", unavailable)
+    monkeypatch.setattr("app.model.runtime.parts.load_audio_encoder", unavailable)
     with pytest.raises(ValueError, match="the second start loaded ChatTTS to encode a recording"):
         selftest.step_synthesis(tmp_path)
 

@@ -184,7 +184,7 @@ def test_bad_input_gets_a_sentence_and_non_zero_exit(args, message, tmp_path, ca
 
 
 def test_unusable_output_is_reported_before_the_model_is_loaded(tmp_path, capsys, monkeypatch):
-    from app.engine.synthesis import synthesizer
+    from app.synthesis import synthesizer
 
     monkeypatch.setattr(synthesizer.Synthesizer, "load", lambda self: pytest.fail("model loaded"))
     code, _, stderr = synth(["你好", "-o", str(tmp_path / "none" / "x.wav")], capsys)
@@ -278,7 +278,7 @@ def test_the_default_int8_is_said_once_with_the_way_to_fp32_and_plain_fp32_is_no
 
 
 def test_interrupt_during_synthesis_leaves_no_file(tiny_model, tmp_path, capsys, monkeypatch):
-    from app.engine.synthesis import synthesizer
+    from app.synthesis import synthesizer
 
     def interrupted(self, request, on_chunk=None):
         raise KeyboardInterrupt
@@ -320,7 +320,7 @@ def test_no_command_opens_the_window(monkeypatch):
 
 
 def test_normalize_shows_what_will_be_spoken(capsys, tmp_path, isolated_user_dirs):
-    from app.engine.library.lexicon import PronunciationDictionary
+    from app.library.lexicon import PronunciationDictionary
 
     d = PronunciationDictionary()
     d.set("AI", "A I")

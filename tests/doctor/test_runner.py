@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core.device import TORCH_WHEEL_URL, DeviceOption
 from app.doctor import facts
 from app.doctor.checks import ALL
 from app.doctor.probes import SnapshotProbe
@@ -16,7 +17,6 @@ from app.doctor.report import render_json, render_text
 from app.doctor.result import ERROR, OK, WARN, Basis
 from app.doctor.runner import run_checks, run_doctor
 from app.doctor.snapshot import Snapshot, load_snapshot
-from app.engine.device import TORCH_WHEEL_URL, DeviceOption
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -147,7 +147,7 @@ def test_facts_helpers():
 def test_the_model_kind_is_read_as_a_value_and_the_check_acts_on_it(tiny_model):
     from app.doctor.checks import model_files
     from app.doctor.probes.system import read_model
-    from app.engine.models.files import ModelKind
+    from app.model.files import ModelKind
 
     model = read_model(tiny_model, verify=False)
     assert model["kind"] == ModelKind.RANDOM_WEIGHTS

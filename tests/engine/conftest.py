@@ -2,12 +2,12 @@
 
 import pytest
 
-from app.engine.synthesis.engine import Engine
+from app.synthesis.engine import Engine
 
 
 @pytest.fixture(scope="module")
 def chat(synthesizer):
-    """The session synthesizer's model parts (engine/runtime's ModelParts)."""
+    """The session synthesizer's model parts (model/runtime's ModelParts)."""
     return synthesizer.parts
 
 

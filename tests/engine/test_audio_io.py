@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from app.engine.audio import wav as audio_io
-from app.engine.audio.wav import check_output_path, to_pcm16, write_wav
-from app.engine.errors import OutputError
+from app.audio import wav as audio_io
+from app.audio.wav import check_output_path, to_pcm16, write_wav
+from app.core.errors import OutputError
 
 
 def test_wav_is_pcm16_mono_24k(tmp_path):

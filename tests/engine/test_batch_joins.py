@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.batch import BatchSession, Row
-from app.engine.decode.passes import Generated, PassParams
-from app.engine.decode.prompts import code_prompt
-from app.engine.decode.rows_state import Joining
-from app.engine.request import SamplingParams, SynthesisRequest
-from app.engine.synthesis.engine import Engine
-from app.engine.synthesis.tickets import Priority
+from app.core.request import SamplingParams, SynthesisRequest
+from app.decode.batch import BatchSession, Row
+from app.decode.passes import Generated, PassParams
+from app.decode.prompts import code_prompt
+from app.decode.rows_state import Joining
+from app.synthesis.engine import Engine
+from app.synthesis.tickets import Priority
 from tests.support.decode_hooks import record_batch_rows
 
 EOS_AUDIO = 625

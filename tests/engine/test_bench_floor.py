@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.decode.loop import DecodeLoop
+from app.decode.loop import DecodeLoop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.decode import _matmul_floor, floor_layers

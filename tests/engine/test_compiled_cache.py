@@ -10,8 +10,8 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.decode import compiled_cache
-from app.engine.decode.compiled_cache import CompiledCache
+from app.decode import compiled_cache
+from app.decode.compiled_cache import CompiledCache
 
 MODEL = {"root": "/m", "sha256": {"asset/GPT.pt": "ab" * 32}, "files": {"asset/GPT.pt": [10, 1]}}
 
@@ -180,7 +180,7 @@ def test_old_entries_beyond_a_few_are_removed(tmp_path):
 
 
 def _int8_module(seed=0):
-    from app.engine.decode.int8_rows import RowScaledLinear
+    from app.decode.int8_rows import RowScaledLinear
 
     torch.manual_seed(seed)
     layers = [torch.nn.Linear(256, 192, bias=False), torch.nn.Linear(256, 64, bias=False)]
@@ -260,7 +260,7 @@ def test_the_background_read_runs_on_another_thread_and_only_for_a_whole_looking
 ):
     import threading
 
-    from app.engine.decode.compiled_cache import read_step_in_background
+    from app.decode.compiled_cache import read_step_in_background
 
     cpu = torch.device("cpu")
     cache = CompiledCache(MODEL, tmp_path)
@@ -310,7 +310,7 @@ def test_any_weights_table_that_does_not_fit_is_refused_with_a_value_error(table
     """What a weights file holds is checked before anything is packed: every table that is not
     exactly the module's matrices (int8, one float64 scale and int64 zero point per row) is
     refused with ValueError, the one error `load` turns into "rebuild"."""
-    from app.engine.decode.compiled_cache import _put_weights
+    from app.decode.compiled_cache import _put_weights
 
     module = _int8_module()
     x = torch.randn(2, 256)

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from app.engine.decode.passes import PassParams
-from app.engine.decode.prompts import code_prompt
-from app.engine.synthesis.synthesizer import Synthesizer
+from app.decode.passes import PassParams
+from app.decode.prompts import code_prompt
+from app.synthesis.synthesizer import Synthesizer
 
 
 def _load(model, precision="int8"):

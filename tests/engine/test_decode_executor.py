@@ -6,11 +6,11 @@ fails, so no other model in the process is affected."""
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop
-from app.engine.decode.options import DecodeOptions
-from app.engine.decode.passes import PassParams
-from app.engine.decode.prompts import code_prompt
-from app.engine.decode.unoptimized import Unoptimized
+from app.decode.loop import DecodeLoop
+from app.decode.options import DecodeOptions
+from app.decode.passes import PassParams
+from app.decode.prompts import code_prompt
+from app.decode.unoptimized import Unoptimized
 
 EOS_AUDIO = 625
 
@@ -88,7 +88,7 @@ def test_a_thread_that_had_it_off_keeps_it_off():
 
 
 def test_only_a_step_whose_first_calls_cost_more_is_warmed_up_with_sentences(synthesizer):
-    from app.engine.decode.speech import FastSpeech
+    from app.decode.speech import FastSpeech
 
     chat = synthesizer.parts
     int8 = DecodeLoop(chat, "jit", "int8")

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop
-from app.engine.decode.passes import Generated, PassParams
-from app.engine.decode.prompts import code_prompt, refine_prompt
+from app.decode.loop import DecodeLoop
+from app.decode.passes import Generated, PassParams
+from app.decode.prompts import code_prompt, refine_prompt
 
 TEXTS = [
     "你好，世界。",
@@ -207,7 +207,7 @@ def test_repetition_penalty_and_filters_follow_chattts():
     """Our TorchScript filter against ChatTTS's processor and transformers' warpers."""
     from ChatTTS.model.processors import gen_logits
 
-    from app.engine.decode.sampling import filter_logits
+    from app.decode.sampling import filter_logits
 
     torch.manual_seed(0)
     logits = torch.randn(8, 626) * 3
@@ -226,7 +226,7 @@ def test_repetition_penalty_and_filters_follow_chattts():
 
 
 def test_draw_follows_the_distribution():
-    from app.engine.decode.sampling import draw
+    from app.decode.sampling import draw
 
     logits = torch.log(torch.tensor([[0.1, 0.0001, 0.6, 0.2999]]))
     picks = [int(draw(logits, torch.tensor([[u]]))[0]) for u in np.linspace(0.0, 0.999, 1000)]

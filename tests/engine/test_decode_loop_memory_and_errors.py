@@ -4,9 +4,9 @@ really take, and a sentence whose numbers become invalid is named by its place i
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop
-from app.engine.decode.passes import nonfinite_error
-from app.engine.models.store import VERIFY_COMMAND
+from app.decode.loop import DecodeLoop
+from app.decode.passes import nonfinite_error
+from app.model.store import VERIFY_COMMAND
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,10 @@ import threading
 import pytest
 import torch
 
-from app.engine.decode.loop import DecodeLoop
-from app.engine.decode.passes import Generated, PassParams, Progress
-from app.engine.decode.prompts import code_prompt, refine_prompt
-from app.engine.errors import InputTextError, NumericalError, SynthesisCancelled
+from app.core.errors import InputTextError, NumericalError, SynthesisCancelled
+from app.decode.loop import DecodeLoop
+from app.decode.passes import Generated, PassParams, Progress
+from app.decode.prompts import code_prompt, refine_prompt
 
 TEXTS = ["你好，世界。", "Hello there, a longer sentence than the first。", "再见。"]
 EOS = 625
@@ -325,7 +325,7 @@ def _generate_plain(loop, chat):
 def test_a_replayed_graph_step_gets_this_steps_inputs(chat, monkeypatch):
     """What a captured CUDA graph replays is fed through its static inputs: a stand-in graph
     that runs the step on exactly what was loaded into them must decode like the growing step."""
-    from app.engine.decode import cuda_graph
+    from app.decode import cuda_graph
 
     replays = []
 
@@ -355,7 +355,7 @@ def test_a_replayed_graph_step_gets_this_steps_inputs(chat, monkeypatch):
 
 def test_a_graph_that_cannot_be_captured_is_not_tried_again(chat, monkeypatch):
     """On a machine where capture fails, the loop steps without graphs from then on."""
-    from app.engine.decode import cuda_graph
+    from app.decode import cuda_graph
 
     tried = []
     monkeypatch.setattr(cuda_graph, "capture", lambda _stack, _inputs, size, *_: tried.append(size))

@@ -8,14 +8,14 @@ from dataclasses import replace
 import pytest
 import torch
 
-from app.engine.decode import compiled_cache
-from app.engine.decode import precision as prec
-from app.engine.decode.compiled_cache import read_step, step_key
-from app.engine.decode.loop import DecodeLoop
-from app.engine.decode.options import DEFAULT, DecodeOptions
-from app.engine.decode.passes import PassParams
-from app.engine.decode.prompts import code_prompt
-from app.engine.runtime.llama import LlamaShell
+from app.decode import compiled_cache
+from app.decode import precision as prec
+from app.decode.compiled_cache import read_step, step_key
+from app.decode.loop import DecodeLoop
+from app.decode.options import DEFAULT, DecodeOptions
+from app.decode.passes import PassParams
+from app.decode.prompts import code_prompt
+from app.model.runtime.llama import LlamaShell
 
 CPU, GPU = torch.device("cpu"), torch.device("cuda")
 
@@ -123,7 +123,7 @@ def test_int8_is_calibrated_on_the_models_own_embeddings_and_quantized(chat, mon
     """The loop hands the int8 conversion its own calibration (ChatTTS's text and audio
     embeddings, closer to what the step sees than the stack-only fallback) and the precision
     that will run."""
-    from app.engine.decode import int8
+    from app.decode import int8
 
     seen = {}
     real = int8.quantize
@@ -149,7 +149,7 @@ def test_an_int8_sentence_decodes_the_same_alone_and_in_a_batch(chat):
     depend on the sentences beside it: a server's clients each get what they would alone, and a
     retry or preemption may resume a partly played sentence in another batch. int8 with one
     activation scale per batch (fbgemm's own) changes them, so the check can tell."""
-    from app.engine.decode import int8
+    from app.decode import int8
 
     texts = ["你好，世界。", "Hello there, a longer sentence than the first.", "再见。"]
     params = PassParams(0.3, 0.7, 20, 1.05, 24, min_new_tokens=24)

@@ -11,10 +11,10 @@ import time
 import pytest
 import requests
 
-from app.engine.errors import DownloadCancelled
-from app.engine.models.download import FileState, ModelDownloader
-from app.engine.models.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR
-from app.engine.models.sources import Source
+from app.core.errors import DownloadCancelled
+from app.model.download import FileState, ModelDownloader
+from app.model.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR
+from app.model.sources import Source
 
 HOUR = 3600.0
 EXPECTED = dict.fromkeys(MODEL_FILES, "0" * 64)

@@ -7,10 +7,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from app.engine.errors import DownloadError
-from app.engine.models.download import ModelDownloader
-from app.engine.models.files import MODEL_FILES
-from app.engine.models.sources import Source
+from app.core.errors import DownloadError
+from app.model.download import ModelDownloader
+from app.model.files import MODEL_FILES
+from app.model.sources import Source
 
 EXPECTED = dict.fromkeys(MODEL_FILES, "0" * 64)
 
@@ -79,7 +79,7 @@ def test_an_endless_body_stops_at_the_announced_size(tmp_path, serve):
 
 
 def test_without_any_size_the_largest_model_file_bounds_the_file(tmp_path, serve, monkeypatch):
-    import app.engine.models.download as download
+    import app.model.download as download
 
     monkeypatch.setattr(download, "MAX_UNKNOWN_FILE_BYTES", 5000)
     url = serve(NoLength)
@@ -124,8 +124,8 @@ def test_a_model_folder_on_a_file_or_read_only_is_a_sentence(tmp_path):
 
 
 def test_importing_a_model_onto_a_file_is_a_sentence(tiny_model, tmp_path):
-    from app.engine.errors import OutputError
-    from app.engine.models.importer import import_model
+    from app.core.errors import OutputError
+    from app.model.importer import import_model
 
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
@@ -137,8 +137,8 @@ def test_importing_a_model_onto_a_file_is_a_sentence(tiny_model, tmp_path):
 def test_removing_a_model_that_cannot_be_deleted_is_a_sentence(model_copy, monkeypatch):
     from pathlib import Path
 
-    from app.engine.errors import OutputError
-    from app.engine.models.importer import remove_model
+    from app.core.errors import OutputError
+    from app.model.importer import remove_model
 
     def refuse(self, missing_ok=False):
         raise PermissionError(13, "Permission denied")

@@ -4,10 +4,10 @@ sources than the one that just failed."""
 import pytest
 import requests
 
-from app.engine.errors import DownloadError
-from app.engine.models.download import ModelDownloader, choices_after, connection_problem
-from app.engine.models.files import MODEL_FILES
-from app.engine.models.sources import make_source
+from app.core.errors import DownloadError
+from app.model.download import ModelDownloader, choices_after, connection_problem
+from app.model.files import MODEL_FILES
+from app.model.sources import make_source
 
 OFFLINE = requests.ConnectionError(
     "HTTPSConnectionPool(host='hf-mirror.com', port=443): Max retries exceeded with url: /2Noise/ChatTTS "

@@ -9,11 +9,11 @@ from urllib.parse import unquote
 import pytest
 import requests
 
-from app.engine.errors import DownloadError
-from app.engine.models import download
-from app.engine.models.download import FileState, ModelDownloader
-from app.engine.models.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR
-from app.engine.models.sources import Source
+from app.core.errors import DownloadError
+from app.model import download
+from app.model.download import FileState, ModelDownloader
+from app.model.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR
+from app.model.sources import Source
 
 BODIES = {rel: (rel.encode() + b"-weights-") * 50 for rel in MODEL_FILES}
 EXPECTED = {rel: hashlib.sha256(body).hexdigest() for rel, body in BODIES.items()}
@@ -300,12 +300,12 @@ def test_files_already_good_are_present_and_not_fetched(tmp_path):
     ],
 )
 def test_each_sign_of_a_failed_connection_is_said_in_words(exc, words):
-    from app.engine.models.download import connection_problem
+    from app.model.download import connection_problem
 
     assert words in connection_problem("hub.example", exc)
 
 
 def test_an_unknown_source_gets_the_suggestions_for_a_custom_one():
-    from app.engine.models.download import choices_after
+    from app.model.download import choices_after
 
     assert choices_after("no such source") == choices_after("custom")

@@ -8,12 +8,12 @@ import threading
 import pytest
 import requests
 
-from app.engine.errors import DownloadError
-from app.engine.models import download
-from app.engine.models.download import FileState, ModelDownloader
-from app.engine.models.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR
-from app.engine.models.sources import Source
-from app.engine.models.store import ModelStore
+from app.core.errors import DownloadError
+from app.model import download
+from app.model.download import FileState, ModelDownloader
+from app.model.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR
+from app.model.sources import Source
+from app.model.store import ModelStore
 from tests.engine.test_download_protocol_edges import (
     BODIES,
     EXPECTED,

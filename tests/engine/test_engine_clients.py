@@ -7,9 +7,9 @@ import threading
 import numpy as np
 import pytest
 
-from app.engine.errors import SynthesisCancelled, VoiceError
-from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
-from app.engine.synthesis.tickets import Priority
+from app.core.errors import SynthesisCancelled, VoiceError
+from app.core.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
+from app.synthesis.tickets import Priority
 from tests.support.decode_hooks import record_audio_batches, record_batch_rows
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
@@ -165,7 +165,7 @@ def test_the_out_of_memory_cap_ends_when_the_engine_has_nothing_left_to_do(
 ):
     import torch
 
-    from app.engine.decode import memory
+    from app.decode import memory
 
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)  # room for a batch of 4
     request = SynthesisRequest(

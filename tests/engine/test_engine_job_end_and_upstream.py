@@ -4,9 +4,9 @@ one Engine. The scheduler's edges with our decode loop are in test_scheduler_edg
 import numpy as np
 import pytest
 
-from app.engine.errors import SynthesisCancelled
-from app.engine.request import SynthesisRequest, SynthesisResult
-from app.engine.synthesis.engine import Engine
+from app.core.errors import SynthesisCancelled
+from app.core.request import SynthesisRequest, SynthesisResult
+from app.synthesis.engine import Engine
 from tests.engine.test_scheduler_edges import FAST, PLAY, _collect, _finish
 
 
@@ -39,7 +39,7 @@ def test_closing_an_engine_that_never_started_ends_its_jobs(synthesizer):
 # -- ChatTTS's own decoder through the engine ----------------------------------------------
 @pytest.fixture(scope="module")
 def upstream(tiny_model):
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
 
     synth = Synthesizer(tiny_model, device="cpu", decode="upstream")
     synth.load()
@@ -84,7 +84,7 @@ def test_upstream_decoder_serves_two_clients_each_as_alone_and_never_mixes_them(
 def test_upstream_tries_a_sentence_the_model_ends_at_once_a_bounded_number_of_times(
     upstream, monkeypatch
 ):
-    from app.engine.synthesis.decoders import EMPTY_RETRIES
+    from app.synthesis.decoders import EMPTY_RETRIES
 
     seeds = []
 

@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from app.engine.errors import StudioError
-from app.engine.request import SamplingParams, SynthesisRequest
-from app.engine.synthesis.engine import Engine
+from app.core.errors import StudioError
+from app.core.request import SamplingParams, SynthesisRequest
+from app.synthesis.engine import Engine
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=16, min_new_tokens=16))
 
@@ -71,7 +71,7 @@ def test_an_engine_closed_at_once_after_loading_ends_its_thread(synthesizer, mon
 def test_the_commands_load_their_model_on_the_engines_thread(tiny_model, monkeypatch, client):
     """The speech server and `narrate` load through Engine.loading, so their decoding runs
     beside no other live OpenMP pool of theirs (the window's worker: tests/ui)."""
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
 
     loaded_on = []
     load = Synthesizer.load

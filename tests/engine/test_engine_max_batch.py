@@ -3,8 +3,8 @@ obey it and the audio is what each request gets alone."""
 
 import numpy as np
 
-from app.engine.request import SamplingParams, SynthesisRequest
-from app.engine.synthesis.engine import Engine
+from app.core.request import SamplingParams, SynthesisRequest
+from app.synthesis.engine import Engine
 from tests.support.decode_hooks import record_batch_rows
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))

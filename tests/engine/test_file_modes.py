@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from app.atomic import write_json_atomic
-from app.engine.audio.wav import write_wav
+from app.audio.wav import write_wav
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
 

@@ -72,7 +72,7 @@ def test_pieces_growing_by_a_quarter_let_a_125x_sentence_start_at_its_second_pie
     """A grown piece arrives as many tokens' time after the one before as it holds, so pieces
     that grow fast push the earliest gapless start past the second piece, where the player
     first knows the rate; growing to a quarter of what was sent keeps it before."""
-    from app.engine.audio import piece_grid
+    from app.audio import piece_grid
 
     arrivals = grid_arrivals(300, 1.25, latency_s=0.05)
     assert earliest_gapless_start(arrivals) < arrivals[1].at

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode import memory, precision, static_steps
-from app.engine.decode.loop import DecodeLoop
-from app.engine.decode.passes import PassParams
-from app.engine.decode.prompts import code_prompt
-from app.engine.errors import NumericalError, is_out_of_memory
-from app.engine.request import SamplingParams, SynthesisRequest
+from app.core.errors import NumericalError, is_out_of_memory
+from app.core.request import SamplingParams, SynthesisRequest
+from app.decode import memory, precision, static_steps
+from app.decode.loop import DecodeLoop
+from app.decode.passes import PassParams
+from app.decode.prompts import code_prompt
 
 TEXTS = [
     "你好，世界。",
@@ -68,7 +68,7 @@ def test_unknown_precision_is_still_refused():
 
 
 def test_synthesizer_with_a_precision_this_device_lacks_loads_and_says_so(tiny_model):
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
 
     synth = Synthesizer(tiny_model, device="cpu", precision="fp16")
     synth.load()
@@ -368,7 +368,7 @@ def test_a_gpu_batches_up_to_its_own_limit():
 
 
 def test_later_batches_use_the_devices_batch_limit(synthesizer, monkeypatch):
-    import app.engine.synthesis.decoders as module
+    import app.synthesis.decoders as module
 
     monkeypatch.setattr(module, "max_batch", lambda _device: 6)
     monkeypatch.setattr(memory, "MAX_BATCH", {"cpu": 6, "cuda": 16})

@@ -9,9 +9,9 @@ proves the check can tell them apart.
 import pytest
 import torch
 
-from app.engine.decode import int8
-from app.engine.decode import precision as prec
-from app.engine.decode.loop import DecodeLoop
+from app.decode import int8
+from app.decode import precision as prec
+from app.decode.loop import DecodeLoop
 from tests.support.outlier_model import stress_view
 from tests.support.precision_compare import compare, prompt_embedding
 

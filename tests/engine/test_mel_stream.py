@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode.mel_stream import MelStream, _Layer
-from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole, receptive_tokens
+from app.decode.mel_stream import MelStream, _Layer
+from app.decode.vocoder_stream import StreamingVocoder, decode_whole, receptive_tokens
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +94,8 @@ def test_pieces_out_of_order_are_refused(chat, hiddens):
 
 
 def _light_decoder():
-    from app.engine.models.dims import CoderDims
-    from app.engine.runtime.nets import MelDecoder
+    from app.model.dims import CoderDims
+    from app.model.runtime.nets import MelDecoder
 
     torch.manual_seed(2)
     decoder = MelDecoder(CoderDims(idim=8, odim=8, hidden=16, n_layer=3, bn_dim=8), mel_bins=5)
@@ -111,7 +111,7 @@ def test_settled_frames_and_the_final_piece_equal_the_whole_decode(reference, wh
     """Both mel decoders a program may run (ChatTTS's DVAE with --decode upstream, or
     runtime/nets.py's) stream: once the sentence ends, what the last piece gives equals the
     whole decode."""
-    from app.engine.decode.mel_stream import streamable
+    from app.decode.mel_stream import streamable
 
     decoder = reference.decoder if which == "chattts" else _light_decoder()
     assert streamable(decoder)
@@ -130,7 +130,7 @@ def test_settled_frames_and_the_final_piece_equal_the_whole_decode(reference, wh
 
 
 def test_an_unknown_decoder_is_decoded_in_windows():
-    from app.engine.decode.mel_stream import streamable
+    from app.decode.mel_stream import streamable
 
     assert not streamable(torch.nn.Conv1d(4, 4, 3))
     assert not streamable(None)

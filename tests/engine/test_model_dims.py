@@ -1,4 +1,4 @@
-"""One `ModelDims` (engine/models/dims.py), read by one reader: the official numbers for a folder
+"""One `ModelDims` (model/dims.py), read by one reader: the official numbers for a folder
 without a test-model description, else the description's; the builder's sizes are the same type."""
 
 import json
@@ -6,11 +6,11 @@ from dataclasses import asdict
 
 import pytest
 
-from app.engine.errors import ModelCorruptError
-from app.engine.models.config import chattts_config
-from app.engine.models.dims import ModelDims, official
-from app.engine.models.files import STUDIO_CONFIG_NAME
-from app.engine.models.schemas import read_model_dims
+from app.core.errors import ModelCorruptError
+from app.model.config import chattts_config
+from app.model.dims import ModelDims, official
+from app.model.files import STUDIO_CONFIG_NAME
+from app.model.schemas import read_model_dims
 from app.selftest.dimensions import dimensions
 
 

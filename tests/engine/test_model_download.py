@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.errors import DownloadCancelled, DownloadError, SourceError
-from app.engine.models.download import FileState, ModelDownloader
-from app.engine.models.files import (
+from app.core.errors import DownloadCancelled, DownloadError, SourceError
+from app.model.download import FileState, ModelDownloader
+from app.model.files import (
     MODEL_FILES,
     PART_SUFFIX,
     PARTIAL_DIR,
     QUARANTINE_DIR,
     STUDIO_CONFIG_NAME,
 )
-from app.engine.models.importer import find_model_root, import_model, remove_model
-from app.engine.models.sources import Source, make_source
-from app.engine.models.store import ModelStore
+from app.model.importer import find_model_root, import_model, remove_model
+from app.model.sources import Source, make_source
+from app.model.store import ModelStore
 from tests.support.fake_hub import FakeHub
 
 
@@ -64,7 +64,7 @@ def test_dropped_connection_resumes_without_starting_over(tmp_path, hub, hashes,
     hub.drop_after[big] = size // 2
     downloader(tmp_path / "m", hub, hashes).run()
     assert same_files(tmp_path / "m", tiny_model)
-    from app.engine.models.download import CHUNK
+    from app.model.download import CHUNK
 
     gets = [r for (method, rel, r) in hub.log if method == "GET" and rel == big]
     assert gets[0] is None and gets[1].startswith("bytes=")
@@ -132,7 +132,7 @@ def test_cancel_leaves_the_old_model_intact(tmp_path, hub, hashes, tiny_model, m
 
 
 def test_not_enough_disk_space_is_refused_before_starting(tmp_path, hub, hashes, monkeypatch):
-    import app.engine.models.download as md
+    import app.model.download as md
 
     monkeypatch.setattr(
         md.shutil, "disk_usage", lambda p: shutil._ntuple_diskusage(10**9, 10**9, 1000)
@@ -146,7 +146,7 @@ def test_a_damaged_file_already_in_the_folder_is_found_by_hashing_and_fetched_ag
     hub, hashes, model_copy, tiny_model
 ):
     """Same size, one byte changed: only its hash can tell. It is fetched again; the rest stays."""
-    from app.engine.models.store import ModelStore
+    from app.model.store import ModelStore
 
     damaged = model_copy / "asset/Decoder.safetensors"
     ModelStore(model_copy).verify()  # remembered as good ...
@@ -226,7 +226,7 @@ def test_import_official_layout_and_hf_cache(tmp_path, tiny_model):
 
 
 def test_import_refuses_incomplete_or_damaged_sources(tmp_path, model_copy):
-    from app.engine.errors import ModelCorruptError, ModelMissingError
+    from app.core.errors import ModelCorruptError, ModelMissingError
 
     (model_copy / "asset/DVAE.safetensors").write_bytes(b"junk")
     with pytest.raises(ModelCorruptError, match="asset/DVAE.safetensors"):
@@ -245,7 +245,7 @@ def test_remove_deletes_only_model_files(model_copy):
 
 
 def test_files_are_hashed_once_not_again_by_the_report(hub, hashes, model_copy, monkeypatch):
-    import app.engine.models.store as ms
+    import app.model.store as ms
 
     (model_copy / "asset/Vocos.safetensors").unlink()
     downloader(model_copy, hub, hashes).run()

@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import paths
-from app.engine.errors import ModelCorruptError
-from app.engine.models.files import STUDIO_CONFIG_NAME
-from app.engine.models.schemas import read_model_description, read_verified_cache
-from app.engine.models.store import ModelStore
+from app.core.errors import ModelCorruptError
+from app.model.files import STUDIO_CONFIG_NAME
+from app.model.schemas import read_model_description, read_verified_cache
+from app.model.store import ModelStore
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.errors import ModelCorruptError, ModelMissingError
-from app.engine.models import store as ms
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME, sha256_map_key
-from app.engine.models.store import ModelStore
+from app.core.errors import ModelCorruptError, ModelMissingError
+from app.model import store as ms
+from app.model.files import MODEL_FILES, STUDIO_CONFIG_NAME, sha256_map_key
+from app.model.store import ModelStore
 
 
 def test_default_folder_is_in_user_data_and_env_overrides(

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from app.engine.errors import ModelCorruptError
-from app.engine.models.files import MODEL_FILES
-from app.engine.models.store import ModelStore
+from app.core.errors import ModelCorruptError
+from app.model.files import MODEL_FILES
+from app.model.store import ModelStore
 
 
 def _damage_keeping_size_and_time(path):
@@ -54,7 +54,7 @@ def test_verify_without_the_cache_neither_reads_nor_writes_it(model_copy):
 def test_without_the_chattts_package_the_checksums_cannot_be_read_and_it_says_so(monkeypatch):
     import importlib.util
 
-    from app.engine.models import store
+    from app.model import store
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModelCorruptError, match="ChatTTS package is not installed"):
@@ -62,8 +62,8 @@ def test_without_the_chattts_package_the_checksums_cannot_be_read_and_it_says_so
 
 
 def test_chatttss_own_table_lists_every_official_file():
-    from app.engine.models.download import official_sha256
-    from app.engine.models.store import chattts_sha256_map, sha256_map_key
+    from app.model.download import official_sha256
+    from app.model.store import chattts_sha256_map, sha256_map_key
 
     table = chattts_sha256_map()
     assert all(len(table[sha256_map_key(rel)]) == 64 for rel in MODEL_FILES)

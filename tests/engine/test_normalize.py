@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.engine.text.normalize import language_of, normalize
+from app.text.normalize import language_of, normalize
 
 ZH = [
     ("618购物节", "六百一十八购物节"),

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from app.engine.text.normalize import normalize
-from app.engine.text.prepare import prepare_text
+from app.text.normalize import normalize
+from app.text.prepare import prepare_text
 
 ENGLISH = [
     # Years read as years, dates with ordinals.
@@ -153,7 +153,7 @@ def test_the_pronunciation_dictionary_applies_before_the_numbers():
 
 
 def test_a_grammar_that_cannot_read_a_run_leaves_it_to_our_rules(monkeypatch):
-    from app.engine.text.normalize import library
+    from app.text.normalize import library
 
     def broken(text, lang):
         raise AssertionError("the grammar cannot parse this")
@@ -165,7 +165,7 @@ def test_a_grammar_that_cannot_read_a_run_leaves_it_to_our_rules(monkeypatch):
 def test_loading_the_text_modules_loads_no_grammar():
     # The window imports these at start; wetext's import and FSTs wait for the first number.
     code = (
-        "import sys, app.engine.text.prepare, app.engine.text.normalize, app.engine.text.sentences;"
+        "import sys, app.text.prepare, app.text.normalize, app.text.sentences;"
         "print(sorted(m for m in ('wetext', 'kaldifst', 'sentencex') if m in sys.modules))"
     )
     out = subprocess.run(
@@ -175,7 +175,7 @@ def test_loading_the_text_modules_loads_no_grammar():
 
 
 def test_a_text_within_the_limit_is_prepared_though_its_spoken_form_is_longer():
-    from app.engine.text.prepare import MAX_TEXT_CHARS
+    from app.text.prepare import MAX_TEXT_CHARS
 
     sentence = "Then he paid $4.50 at 3:30 pm. "
     text = sentence * (MAX_TEXT_CHARS // len(sentence))
@@ -187,8 +187,8 @@ def test_a_text_within_the_limit_is_prepared_though_its_spoken_form_is_longer():
 def test_finishing_the_model_load_loads_the_grammars(monkeypatch):
     from types import SimpleNamespace
 
-    from app.engine.synthesis.synthesizer import Synthesizer
-    from app.engine.text.normalize import library
+    from app.synthesis.synthesizer import Synthesizer
+    from app.text.normalize import library
 
     monkeypatch.setattr(library, "_normalizers", {})
     Synthesizer.finish_loading(SimpleNamespace(parts=None))

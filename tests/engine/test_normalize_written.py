@@ -6,8 +6,8 @@ where the rule stops."""
 
 import pytest
 
-from app.engine.text.normalize import normalize
-from app.engine.text.normalize.library import library_normalize
+from app.text.normalize import normalize
+from app.text.normalize.library import library_normalize
 
 ENGLISH = [
     # Web and mail addresses are spelled out: dots, slashes and at said, digits one by one.

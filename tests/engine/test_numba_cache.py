@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.synthesis import numba_cache
-from app.engine.synthesis.numba_cache import SEAL, is_sealed, seal, warm_normalizer
+from app.synthesis import numba_cache
+from app.synthesis.numba_cache import SEAL, is_sealed, seal, warm_normalizer
 from tests.support.child_json import run_child
 
 CHILD = """
 import json, sys
 from pathlib import Path
-from app.engine.synthesis.chattts_model import chattts_normalizer
-from app.engine.synthesis.numba_cache import NORMALIZER_FUNCTIONS, cache_normalizer, warm_normalizer
+from app.synthesis.chattts_model import chattts_normalizer
+from app.synthesis.numba_cache import NORMALIZER_FUNCTIONS, cache_normalizer, warm_normalizer
 import ChatTTS.norm as norm
 folder = Path(sys.argv[1])
 names = cache_normalizer(folder)

@@ -5,8 +5,8 @@ else the language of the whole text. Chosen so the whole text's language says ot
 
 import pytest
 
-from app.engine.text.normalize import normalize
-from app.engine.text.normalize.pipeline import language_of
+from app.text.normalize import normalize
+from app.text.normalize.pipeline import language_of
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.engine.text.normalize import normalize
-from app.engine.text.prepare import prepare_text, split_text
+from app.text.normalize import normalize
+from app.text.prepare import prepare_text, split_text
 
 CASES = [
     # Dates: US month/day order, ISO, a day that can only be a day, and month names.

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from app.engine.text.normalize import normalize
-from app.engine.text.normalize.zh_numerals import an2cn
-from app.engine.text.prepare import prepare_text, split_text
+from app.text.normalize import normalize
+from app.text.normalize.zh_numerals import an2cn
+from app.text.prepare import prepare_text, split_text
 
 CASES = [
     # Phone numbers: mobile, landline with area code, with a country code.

@@ -6,8 +6,8 @@ import types
 import numpy as np
 import pytest
 
-from app.engine.audio import playback
-from app.engine.audio.playback import NO_DEVICE, SoundDeviceOutput
+from app.audio import playback
+from app.audio.playback import NO_DEVICE, SoundDeviceOutput
 
 
 def test_missing_portaudio_is_one_sentence_and_calls_do_nothing(monkeypatch):

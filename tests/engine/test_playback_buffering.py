@@ -4,7 +4,7 @@ sentence; waiting happens between sentences and is reported as BUFFERING."""
 import numpy as np
 import pytest
 
-from app.engine.audio.buffering import BufferState, SegmentBuffer
+from app.audio.buffering import BufferState, SegmentBuffer
 from tests.support.playback_sim import SAMPLE_RATE, grid_arrivals, paced, play
 
 # Sentences of different lengths, so no fixed guess of a sentence's length would do.
@@ -155,7 +155,7 @@ def test_on_the_grid_a_sentence_made_just_above_real_time_starts_long_before_it_
 
 
 def test_pieces_that_are_not_on_the_grid_get_the_wide_margin():
-    from app.engine.audio.buffering import _Segment
+    from app.audio.buffering import _Segment
 
     on = _Segment(0, received=(4 + 12 + 12) * 512)  # three grid pieces, or one that holds them
     off = _Segment(0, received=(4 + 10) * 512)
@@ -168,7 +168,7 @@ def test_the_rate_is_the_one_at_the_last_arrival_unless_the_next_piece_is_late()
     """The grid rule predicts from the last arrival, so it takes the rate measured then: the
     rate now, which falls while nothing arrives, counted the wait twice and a 1.28x producer
     waited. But a producer that stopped after two good pieces must not look as fast as it was."""
-    from app.engine.audio.piece_grid import SAMPLES_PER_TOKEN
+    from app.audio.piece_grid import SAMPLES_PER_TOKEN
 
     def two_pieces(now):
         buf = SegmentBuffer(SAMPLE_RATE, lambda: now[0])

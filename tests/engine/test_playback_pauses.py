@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.audio.buffering import BufferState, SegmentBuffer
-from app.engine.audio.pauses import FLOOR, INTO_PAUSE_S, MIN_PAUSE_S, PauseFinder
+from app.audio.buffering import BufferState, SegmentBuffer
+from app.audio.pauses import FLOOR, INTO_PAUSE_S, MIN_PAUSE_S, PauseFinder
 from tests.support.playback_sim import BLOCK, SAMPLE_RATE, play
 from tests.support.speech_like import (
     ROOM_NOISE,

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app import i18n
-from app.engine.audio.playback import SoundDeviceOutput
+from app.audio.playback import SoundDeviceOutput
 
 real_import = builtins.__import__
 

@@ -10,8 +10,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from app.engine.audio.buffering import SegmentBuffer
-from app.engine.audio.piece_grid import SAMPLES_PER_TOKEN
+from app.audio.buffering import SegmentBuffer
+from app.audio.piece_grid import SAMPLES_PER_TOKEN
 from tests.support.playback_sim import (
     SAMPLE_RATE,
     paced_grid_arrivals,

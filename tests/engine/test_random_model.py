@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.model.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.selftest.dimensions import dimensions
 from app.selftest.random_model import build_random_model
 from app.selftest.tokenizer import INLINE_CONTROLS, PROMPT_CONTROLS
@@ -38,7 +38,7 @@ def test_full_dimensions_are_chattts_defaults():
     assert full["dvae"]["vq"]["dim"] == official.dvae.vq.dim
     assert full["vocos"]["dim"] == official.vocos.backbone.init_args.dim
     # ChatTTS's speaker statistics: 2 x hidden_size float16 values.
-    from app.engine.voices.speakers import decode_stat
+    from app.voices.speakers import decode_stat
 
     std, mean = decode_stat(official.spk_stat)
     assert std.shape[0] == mean.shape[0] == full["gpt"]["hidden_size"]

@@ -1,4 +1,4 @@
-"""The audio encoder built without ChatTTS (engine/runtime/encoder.py) turns a recording into the
+"""The audio encoder built without ChatTTS (model/runtime/encoder.py) turns a recording into the
 same codes, and the same text form, as ChatTTS's DVAE and Speaker on the same files (the
 `reference` fixture holds ChatTTS's, loaded from the tiny model)."""
 
@@ -8,10 +8,10 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.models.schemas import read_model_dims
-from app.engine.runtime.config import parts_config
-from app.engine.runtime.encoder import load_audio_encoder
-from app.engine.runtime.speaker import Speaker
+from app.model.runtime.config import parts_config
+from app.model.runtime.encoder import load_audio_encoder
+from app.model.runtime.speaker import Speaker
+from app.model.schemas import read_model_dims
 
 
 @pytest.fixture(scope="module")

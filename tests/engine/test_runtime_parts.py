@@ -1,4 +1,4 @@
-"""engine/runtime builds the model's parts without importing ChatTTS; each must give exactly
+"""model/runtime builds the model's parts without importing ChatTTS; each must give exactly
 what ChatTTS's own part gives on the same files (the `reference` fixture holds ChatTTS's,
 loaded from the tiny model)."""
 
@@ -10,15 +10,15 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.decode.llama_step import rotary_tables
-from app.engine.models.config import chattts_config
-from app.engine.models.schemas import read_model_dims
-from app.engine.models.store import ModelStore
-from app.engine.runtime.config import llama_numbers, parts_config
-from app.engine.runtime.llama import LlamaShell, load_llama
-from app.engine.runtime.nets import load_embed, load_mel_decoder, load_vocoder
-from app.engine.runtime.speaker import Speaker
-from app.engine.runtime.tokenizer import Tokenizer
+from app.decode.llama_step import rotary_tables
+from app.model.config import chattts_config
+from app.model.runtime.config import llama_numbers, parts_config
+from app.model.runtime.llama import LlamaShell, load_llama
+from app.model.runtime.nets import load_embed, load_mel_decoder, load_vocoder
+from app.model.runtime.speaker import Speaker
+from app.model.runtime.tokenizer import Tokenizer
+from app.model.schemas import read_model_dims
+from app.model.store import ModelStore
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +125,7 @@ def test_rotary_tables_are_the_same(tiny_model, reference):
 def test_our_llama_holds_chattts_weights_and_steps_the_same(tiny_model, reference):
     """The GPT read by our own loader (no transformers) has every weight of ChatTTS's Llama, and
     one step of decode/llama_step.py's stack over each gives the same hidden states."""
-    from app.engine.decode.llama_step import LlamaStack
+    from app.decode.llama_step import LlamaStack
 
     folder = tiny_model / "asset" / "gpt"
     ours, theirs = load_llama(llama_numbers(folder), folder, "cpu"), reference.gpt.gpt

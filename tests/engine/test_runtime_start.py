@@ -1,4 +1,4 @@
-"""Every jit/eager start runs on the model's runtime (engine/runtime), built by our own code:
+"""Every jit/eager start runs on the model's runtime (model/runtime), built by our own code:
 a first start reads the GPT's weights with our own loader, a later one takes its compiled step
 from the cache and reads none of them; both give the same audio, neither imports ChatTTS nor
 transformers (its audio encoder too is built here), and ChatTTS itself is loaded only for
@@ -10,11 +10,11 @@ import textwrap
 import numpy as np
 import pytest
 
-from app.engine.errors import ModelCorruptError
-from app.engine.request import SynthesisRequest
-from app.engine.runtime.llama import Llama
-from app.engine.runtime.parts import ModelParts
-from app.engine.synthesis.synthesizer import Synthesizer
+from app.core.errors import ModelCorruptError
+from app.core.request import SynthesisRequest
+from app.model.runtime.llama import Llama
+from app.model.runtime.parts import ModelParts
+from app.synthesis.synthesizer import Synthesizer
 from tests.support.child_json import ROOT, run_child
 
 TWO_SENTENCES = "今天天气很好。我们去公园散步吧。"
@@ -56,7 +56,7 @@ def test_a_first_start_reads_the_gpt_with_our_loader_and_a_cached_one_does_not(
 ):
     monkeypatch.setenv("CHATTTS_STUDIO_HOME", str(tmp_path / "home"))
     read = []
-    from app.engine.runtime import parts as parts_module
+    from app.model.runtime import parts as parts_module
 
     real = parts_module.load_llama
     monkeypatch.setattr(parts_module, "load_llama", lambda *a, **k: read.append(a) or real(*a, **k))
@@ -93,7 +93,7 @@ def test_where_the_encoder_cannot_be_built_chattts_loads_once_for_it(
     def unreadable(*args, **kwargs):
         raise KeyError("vq_layer.quantizer.rvqs.0.project_in.weight")
 
-    monkeypatch.setattr("app.engine.runtime.parts.load_audio_encoder", unreadable)
+    monkeypatch.setattr("app.model.runtime.parts.load_audio_encoder", unreadable)
     cached.finish_loading()
     recordings = cached.parts.recordings
     first = recordings.full()
@@ -116,8 +116,8 @@ def test_parts_that_do_not_load_are_the_users_sentence(model_copy, tmp_path, mon
 
 _CHILD = textwrap.dedent("""
     import json, sys
-    from app.engine.request import SynthesisRequest
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.core.request import SynthesisRequest
+    from app.synthesis.synthesizer import Synthesizer
     synth = Synthesizer(sys.argv[1], device="cpu", precision="int8", decode=sys.argv[2])
     synth.load(verify=False)
     audio = synth.run(SynthesisRequest(text="你好。", seed=3)).audio
@@ -152,8 +152,8 @@ def test_a_load_that_reads_the_gpt_waits_for_one_that_does_not(tiny_model, monke
 
     import ChatTTS
 
-    from app.engine.models.store import ModelStore
-    from app.engine.synthesis.chattts_model import StopFlag, load_chat
+    from app.model.store import ModelStore
+    from app.synthesis.chattts_model import StopFlag, load_chat
 
     store = ModelStore(tiny_model)
     cfg = store.studio_config()

@@ -8,7 +8,7 @@ TopPLogitsWarper / TopKLogitsWarper with min_tokens_to_keep=3) or are worked out
 import pytest
 import torch
 
-from app.engine.decode.sampling import draw, filter_logits, greedy
+from app.decode.sampling import draw, filter_logits, greedy
 
 EOS = 10_000  # outside every vocabulary below: never banned by accident
 

@@ -13,10 +13,10 @@ import pytest
 import torch
 from ChatTTS.model.processors import gen_logits
 
-from app.engine.decode.loop import DecodeLoop
-from app.engine.decode.passes import Generated, PassParams
-from app.engine.decode.prompts import code_prompt, refine_prompt
-from app.engine.decode.sampling import PENALTY_WINDOW, filter_logits
+from app.decode.loop import DecodeLoop
+from app.decode.passes import Generated, PassParams
+from app.decode.prompts import code_prompt, refine_prompt
+from app.decode.sampling import PENALTY_WINDOW, filter_logits
 
 EOS_AUDIO = 625
 TEXTS = [
@@ -242,7 +242,7 @@ def test_the_repetition_penalty_and_its_window_decide_the_tokens(chat):
 
 def test_the_penalty_divides_positive_and_multiplies_negative_logits():
     """Direct check of the arithmetic (ChatTTS's processor): 1.05 per occurrence in the history."""
-    from app.engine.decode.sampling import filter_logits
+    from app.decode.sampling import filter_logits
 
     logits = torch.tensor([[2.0, -2.0, 1.0, 0.5]])
     history = torch.tensor([[0, 0, 1]])

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode import memory
-from app.engine.errors import OutOfMemoryError, SynthesisCancelled
-from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest
-from app.engine.synthesis.tickets import Priority
+from app.core.errors import OutOfMemoryError, SynthesisCancelled
+from app.core.request import AudioChunk, SamplingParams, SynthesisRequest
+from app.decode import memory
+from app.synthesis.tickets import Priority
 from tests.support.decode_hooks import record_audio_batches
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))

@@ -3,8 +3,8 @@ that motivated it."""
 
 import pytest
 
-from app.engine.text.prepare import split_text
-from app.engine.text.sentences import sentences
+from app.text.prepare import split_text
+from app.text.sentences import sentences
 
 CASES = [
     # A list marker alone opens the item after it (the Pragmatic Segmenter's golden rules);

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.text.spoken import ChatTTSTextFilter
+from app.text.spoken import ChatTTSTextFilter
 
 ALPHABET = st.sampled_from(
     list("你好世界的了是重行长乐得地着和")
@@ -22,7 +22,7 @@ _filter = ChatTTSTextFilter()
 
 
 def _upstream():
-    from app.engine.synthesis.chattts_model import chattts_normalizer
+    from app.synthesis.chattts_model import chattts_normalizer
 
     if not hasattr(_upstream, "norm"):
         _upstream.norm = chattts_normalizer()
@@ -38,7 +38,7 @@ def test_same_text_as_chattts_normalizer(text, normalize, homophones, lang):
 
 
 def test_homophones_come_from_chattts_table():
-    from app.engine.text.spoken import homophones_path
+    from app.text.spoken import homophones_path
 
     with open(homophones_path(), encoding="utf-8") as f:
         source, target = next(iter(json.load(f).items()))

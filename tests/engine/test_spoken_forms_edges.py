@@ -5,7 +5,7 @@ month, so the numbers are read as they are; $0.125 has no whole number of cents)
 
 import pytest
 
-from app.engine.text.normalize import en, normalize, zh
+from app.text.normalize import en, normalize, zh
 
 
 @pytest.mark.parametrize(

@@ -4,15 +4,15 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.decode import memory
-from app.engine.decode.vocoder_stream import (
+from app.core.errors import OutOfMemoryError
+from app.core.request import SamplingParams, SynthesisRequest
+from app.decode import memory
+from app.decode.vocoder_stream import (
     StreamingVocoder,
     decode_whole,
     push_all,
     receptive_tokens,
 )
-from app.engine.errors import OutOfMemoryError
-from app.engine.request import SamplingParams, SynthesisRequest
 from tests.support.decode_hooks import record_audio_batches
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=96))
@@ -117,7 +117,7 @@ def test_a_sentence_that_sent_nothing_before_it_ended_is_decoded_whole_in_one_ca
     """Its grid pieces would each decode their context again (4x the work at 96 tokens); one
     whole decode gives the reference audio, which the streamed pieces equal within float
     rounding at the shipped lookahead."""
-    from app.engine.decode import vocoder_stream
+    from app.decode import vocoder_stream
 
     calls = []
     real = vocoder_stream.decode_batch
@@ -261,7 +261,7 @@ def test_batch_size_follows_free_memory(synthesizer, monkeypatch):
 
 
 def test_upstream_decode_is_still_selectable(tiny_model):
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.synthesizer import Synthesizer
 
     synth = Synthesizer(tiny_model, device="cpu", decode="upstream")
     synth.load()
@@ -273,8 +273,8 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
     """The speech pieces of one batch: row 1 ends at once (no audio), row 0 (streamed first)
     ends while row 2 goes on, so row 1's end is passed while streaming, not at the batch's end.
     Each row still gets exactly one final piece, in reading order."""
-    from app.engine.decode.batch import BatchSession, Row
-    from app.engine.decode.passes import PassParams
+    from app.decode.batch import BatchSession, Row
+    from app.decode.passes import PassParams
 
     monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
     texts = ["第一句话。", "第二句话。", "第三句话。"]

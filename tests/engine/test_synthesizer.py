@@ -3,8 +3,8 @@ import threading
 import numpy as np
 import pytest
 
-from app.engine.errors import InputTextError, SynthesisCancelled, VoiceError
-from app.engine.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
+from app.core.errors import InputTextError, SynthesisCancelled, VoiceError
+from app.core.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=96))
 

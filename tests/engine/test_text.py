@@ -1,7 +1,7 @@
 import pytest
 
-from app.engine.errors import InputTextError
-from app.engine.text.prepare import MAX_TEXT_CHARS, check_text, split_text
+from app.core.errors import InputTextError
+from app.text.prepare import MAX_TEXT_CHARS, check_text, split_text
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t \n", None])

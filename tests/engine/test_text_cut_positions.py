@@ -8,8 +8,8 @@ import io
 
 import pytest
 
-from app.engine.errors import InputTextError
-from app.engine.text.prepare import (
+from app.core.errors import InputTextError
+from app.text.prepare import (
     KEEP_TOGETHER,
     MAX_TEXT_BYTES,
     _inside_token,

@@ -5,8 +5,8 @@ import io
 
 import pytest
 
-from app.engine.errors import InputTextError
-from app.engine.text.prepare import (
+from app.core.errors import InputTextError
+from app.text.prepare import (
     MAX_TEXT_BYTES,
     MAX_TEXT_CHARS,
     check_text,

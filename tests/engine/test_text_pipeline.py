@@ -5,10 +5,10 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.engine.library.lexicon import PronunciationDictionary
-from app.engine.text.control_tokens import INLINE, clean_control_tokens
-from app.engine.text.prepare import finish_segment, prepare_text, split_text
-from app.engine.text.sentences import wordy
+from app.library.lexicon import PronunciationDictionary
+from app.text.control_tokens import INLINE, clean_control_tokens
+from app.text.prepare import finish_segment, prepare_text, split_text
+from app.text.sentences import wordy
 
 PIECES = st.sampled_from(
     [

@@ -5,7 +5,7 @@ Every case uses Chinese filler, where any position is otherwise a legal cut."""
 
 import pytest
 
-from app.engine.text.prepare import KEEP_TOGETHER, finish_segment, split_text
+from app.text.prepare import KEEP_TOGETHER, finish_segment, split_text
 
 
 def _cuts_at_legal_places(text, limit):

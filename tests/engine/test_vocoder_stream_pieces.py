@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from app.engine.audio.piece_grid import (
+from app.audio.piece_grid import (
     DEFAULT_FIRST_LOOKAHEAD,
     DEFAULT_FIRST_PIECE,
     DEFAULT_LOOKAHEAD,
@@ -18,7 +18,7 @@ from app.engine.audio.piece_grid import (
     DEFAULT_MIN_PIECE,
     SAMPLES_PER_TOKEN,
 )
-from app.engine.decode.vocoder_stream import StreamingVocoder, decode_whole
+from app.decode.vocoder_stream import StreamingVocoder, decode_whole
 
 
 class _Decoder(torch.nn.Module):
@@ -229,6 +229,6 @@ def test_the_receptive_field_counts_every_convolutions_reach_and_the_istft_windo
     chat = types.SimpleNamespace(
         decoder=_convs(*decoder), vocos=types.SimpleNamespace(backbone=_convs(*backbone), head=head)
     )
-    from app.engine.decode.vocoder_stream import receptive_tokens
+    from app.decode.vocoder_stream import receptive_tokens
 
     assert receptive_tokens(chat) == tokens

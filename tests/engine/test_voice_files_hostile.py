@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.errors import VoiceError
-from app.engine.voices.importer import MAX_VOICE_FILE_BYTES, import_voice_file
-from app.engine.voices.speakers import _LZMA, decode_speaker, encode_speaker
+from app.core.errors import VoiceError
+from app.voices.importer import MAX_VOICE_FILE_BYTES, import_voice_file
+from app.voices.speakers import LZMA_ARGS, decode_speaker, encode_speaker
 
 EMB = np.random.default_rng(3).normal(size=768).astype(np.float32)
 
@@ -25,7 +25,7 @@ def _peak_mb():
 
 def test_a_speaker_string_that_expands_without_bound_is_refused_cheaply():
     # 128 MiB of zeros packs into a string under the character cap: only decompression can tell.
-    fast = dict(_LZMA, filters=[{"id": lzma.FILTER_LZMA2, "preset": 1}])
+    fast = dict(LZMA_ARGS, filters=[{"id": lzma.FILTER_LZMA2, "preset": 1}])
     bomb = b14.encode_to_string(lzma.compress(b"\0" * (1 << 27), **fast))
     assert len(bomb) < 24_000
     before = _peak_mb()

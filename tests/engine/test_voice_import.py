@@ -6,10 +6,10 @@ import json
 import numpy as np
 import pytest
 
-from app.engine.errors import VoiceError
-from app.engine.library.voices import Voice
-from app.engine.voices.importer import export_voice, import_voice_file, voice_from_string
-from app.engine.voices.speakers import encode_speaker
+from app.core.errors import VoiceError
+from app.library.voices import Voice
+from app.voices.importer import export_voice, import_voice_file, voice_from_string
+from app.voices.speakers import encode_speaker
 
 EMB = np.random.default_rng(7).normal(size=768).astype(np.float32)
 EXPECTED = encode_speaker(EMB.astype(np.float16))
@@ -75,8 +75,8 @@ def test_our_own_file_round_trips_every_field(tmp_path):
 def test_a_seed_voice_matches_its_speaker_string(tiny_model):
     import json as _json
 
-    from app.engine.models.files import STUDIO_CONFIG_NAME
-    from app.engine.voices.speakers import speaker_from_seed
+    from app.model.files import STUDIO_CONFIG_NAME
+    from app.voices.speakers import speaker_from_seed
 
     stat = _json.loads((tiny_model / STUDIO_CONFIG_NAME).read_text())["spk_stat"]
     assert voice_from_string(speaker_from_seed(2222, stat)).speaker == speaker_from_seed(2222, stat)

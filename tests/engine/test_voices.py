@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.errors import VoiceError
-from app.engine.models.files import STUDIO_CONFIG_NAME
-from app.engine.voices.speakers import (
+from app.core.errors import VoiceError
+from app.model.files import STUDIO_CONFIG_NAME
+from app.voices.speakers import (
     check_speaker,
     decode_speaker,
     encode_speaker,

@@ -5,7 +5,7 @@ tensor by tensor, so a ChatTTS version that left a weight to its initialiser wou
 import torch
 from safetensors.torch import load_file
 
-from app.engine.runtime.zero_init import RANDOM_INITS, zero_init
+from app.model.runtime.zero_init import RANDOM_INITS, zero_init
 
 
 def test_every_weight_of_the_loaded_model_is_the_files_own(reference, synthesizer):
@@ -51,7 +51,7 @@ def test_the_initialisers_come_back_when_the_build_fails():
 
 
 def test_overlapping_blocks_on_two_threads_leave_the_real_initialisers():
-    """A light start builds its parts while ChatTTS may load on another thread: without one
+    """A start builds its parts while ChatTTS may load on another thread: without one
     block at a time, the second would save the first's zeros as the originals and put them
     back last, and every layer made afterwards would start at zero."""
     import threading
@@ -85,15 +85,15 @@ def test_overlapping_blocks_on_two_threads_leave_the_real_initialisers():
 
 
 def test_no_init_writes_nothing_and_a_light_part_still_gets_every_weight_from_its_file(tiny_model):
-    """engine/runtime builds its parts without touching their initial memory (no_init): safe only
+    """model/runtime builds its parts without touching their initial memory (no_init): safe only
     because the load is strict and assigns, so every parameter and buffer is the file's own."""
     from unittest import mock
 
-    from app.engine.models.schemas import read_model_dims
-    from app.engine.models.store import ModelStore
-    from app.engine.runtime.config import parts_config
-    from app.engine.runtime.nets import load_mel_decoder, load_vocoder
-    from app.engine.runtime.zero_init import no_init
+    from app.model.runtime.config import parts_config
+    from app.model.runtime.nets import load_mel_decoder, load_vocoder
+    from app.model.runtime.zero_init import no_init
+    from app.model.schemas import read_model_dims
+    from app.model.store import ModelStore
 
     with mock.patch.object(torch.Tensor, "zero_", side_effect=AssertionError("memory was written")):
         with no_init():

@@ -8,12 +8,12 @@ import av
 import pytest
 import soundfile as sf
 
-from app.engine.request import SamplingParams
-from app.engine.synthesis.engine import Engine
+from app.core.request import SamplingParams
 from app.narration.export import FORMATS, ExportSettings, export
 from app.narration.inputs import read_source
 from app.narration.project import Project
 from app.narration.render import Renderer
+from app.synthesis.engine import Engine
 from tests.narration.test_inputs_formats import make_epub, make_subs
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=32))

@@ -11,8 +11,8 @@ import signal
 import numpy as np
 import pytest
 
-from app.engine.errors import StudioError
-from app.engine.request import SamplingParams
+from app.core.errors import StudioError
+from app.core.request import SamplingParams
 from app.narration.farm.local import local_farm
 from app.narration.farm.plan import auto_workers, worker_specs
 from app.narration.farm.worker import WorkerSpec

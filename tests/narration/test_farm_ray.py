@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.errors import StudioError
+from app.core.errors import StudioError
 from app.narration.farm import ray_pool
 from app.narration.project import Project
 from tests.narration.test_farm import assert_same, one_worker, takes  # noqa: F401

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from app.engine.errors import StudioError
+from app.core.errors import StudioError
 from app.narration.farm.farm import FarmEngine
 from app.narration.farm.slots import Farm, FarmError, Slot, Work, WorkerLost
 from app.narration.farm.worker import Refused

@@ -11,9 +11,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from app.engine.text.prepare import MAX_SEGMENT_CHARS
 from app.narration.inputs import SourceFileError, limits, read_source
 from app.narration.inputs.building import speakable
+from app.text.prepare import MAX_SEGMENT_CHARS
 
 FUZZ = settings(
     max_examples=120,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.text.prepare import MAX_SEGMENT_CHARS
 from app.narration.inputs import SourceFileError, limits, read_source
+from app.text.prepare import MAX_SEGMENT_CHARS
 
 # A copy of the team's shared sample (the clone CI tests has no folder beside it).
 SAMPLES = Path(__file__).resolve().parent / "data"

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.engine.request import SEED_MAX, SPEED_RANGE
+from app.core.request import SEED_MAX, SPEED_RANGE
 from app.narration.export import ExportSettings
 from app.narration.project import Project, ProjectError, SentenceStatus
 from app.narration.project.records import MAX_SENTENCE, MAX_TITLE

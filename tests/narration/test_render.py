@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.engine.errors import StudioError
-from app.engine.request import SamplingParams
+from app.core.errors import StudioError
+from app.core.request import SamplingParams
 from app.narration.project import Project, SentenceStatus
 from app.narration.render import Renderer
 from tests.support.narration_books import book, script

@@ -2,7 +2,7 @@
 process gives the same takes as one render that was never interrupted: the same voices (each
 chapter's reference), the same tokens and the same audio, to the bit. The killed process runs
 the model as the resuming one does (device and precision): an int8 child against an fp32 parent
-gave takes apart by up to 1.7e-5 and, after the light start changed the rounding, the third
+gave takes apart by up to 1.7e-5 and, after the start without ChatTTS changed the rounding, the third
 chapter's reference apart by one code on every run."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.engine.request import SamplingParams
+from app.core.request import SamplingParams
 from app.narration.project import Project, SentenceStatus
 from app.narration.render import Renderer
 from tests.support.narration_books import book
@@ -27,9 +27,9 @@ CHAPTERS = tuple(
 )
 CHILD = r"""
 import sys
-from app.engine.request import SamplingParams
-from app.engine.synthesis.engine import Engine
-from app.engine.synthesis.synthesizer import Synthesizer
+from app.core.request import SamplingParams
+from app.synthesis.engine import Engine
+from app.synthesis.synthesizer import Synthesizer
 from app.narration.project import Project
 from app.narration.render import Renderer
 synth = Synthesizer(sys.argv[1], device=sys.argv[3], precision=sys.argv[4])

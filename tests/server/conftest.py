@@ -61,7 +61,7 @@ class RunningServer:
 
 @pytest.fixture(scope="module")
 def engine(synthesizer):
-    from app.engine.synthesis.engine import Engine
+    from app.synthesis.engine import Engine
 
     eng = Engine(synthesizer)
     yield eng
@@ -72,7 +72,7 @@ def engine(synthesizer):
 def serve(tmp_path):
     """serve(engine=..., **state fields) -> a RunningServer, stopped after the test;
     `wrap_submit(engine, request, priority)` stands in for the engine's submit (SubmitWrapped)."""
-    from app.engine.library.voices import VoiceLibrary
+    from app.library.voices import VoiceLibrary
 
     running = []
 
@@ -94,7 +94,7 @@ FAST = dict(refine_text=False)
 
 def fast_sampling():
     """Short sentences from the random model (it never chooses to stop by itself)."""
-    from app.engine.request import SamplingParams
+    from app.core.request import SamplingParams
 
     return SamplingParams(max_new_tokens=24)
 
@@ -128,7 +128,7 @@ class GatedJob:
         self.job.cancel()
 
     def __iter__(self):
-        from app.engine.request import SynthesisResult
+        from app.core.request import SynthesisResult
 
         for item in self.job:
             if isinstance(item, SynthesisResult):

@@ -13,7 +13,7 @@ import pytest
 
 from app.cli import main
 from app.cli.serve import check_exposure, is_loopback
-from app.engine.errors import StudioError
+from app.core.errors import StudioError
 from tests.server.conftest import free_port, health_of, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from tests.server.conftest import FAST, fast_sampling
 
 @pytest.fixture(scope="module")
 def fuzzed_app(engine, tmp_path_factory):
-    from app.engine.library.voices import VoiceLibrary
+    from app.library.voices import VoiceLibrary
 
     state = ServerState(
         engine=engine,

@@ -179,8 +179,8 @@ def test_an_engine_threads_failure_is_said_in_the_clients_language(
     chinese_process, serve, engine, accept_language, chinese
 ):
     """The engine's thread makes its sentence in the process's language; the client hears its own."""
-    from app.engine.errors import StudioError
-    from app.engine.synthesis.messages import out_of_memory_speaking
+    from app.core.errors import StudioError
+    from app.synthesis.messages import out_of_memory_speaking
 
     said_on_the_engine_thread = out_of_memory_speaking("cuda:0")
     assert HAN.search(said_on_the_engine_thread)
@@ -197,7 +197,7 @@ def test_an_engine_threads_failure_is_said_in_the_clients_language(
 
 def test_why_the_model_did_not_load_is_said_in_the_clients_language(chinese_process, serve):
     """`serve` keeps the load failure as it was said (in the process's language) for every client."""
-    from app.engine.synthesis.messages import out_of_memory_alone
+    from app.synthesis.messages import out_of_memory_alone
 
     server = serve(None, load_error=out_of_memory_alone("cuda:0"))
     english = httpx.post(server.url + SPEECH, json=BODY)

@@ -10,8 +10,8 @@ import threading
 import numpy as np
 import pytest
 
-from app.engine.library.voices import Voice, VoiceLibrary
-from app.engine.request import SynthesisRequest
+from app.core.request import SynthesisRequest
+from app.library.voices import Voice, VoiceLibrary
 from app.server.encoders import FORMATS, to_s16le
 from app.server.speech_request import chattts_speed
 from app.server.voices import OPENAI_VOICES
@@ -113,8 +113,8 @@ def test_sse_stream_carries_base64_audio_then_done(serve, engine):
 def int8_engine(tiny_model, tmp_path_factory):
     """An engine over the tiny model in int8, what `auto` runs on a CPU (the session's
     synthesizer is fp32)."""
-    from app.engine.synthesis.engine import Engine
-    from app.engine.synthesis.synthesizer import Synthesizer
+    from app.synthesis.engine import Engine
+    from app.synthesis.synthesizer import Synthesizer
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("CHATTTS_STUDIO_HOME", str(tmp_path_factory.mktemp("int8-home")))
@@ -130,7 +130,7 @@ def int8_engine(tiny_model, tmp_path_factory):
 def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, request, precision):
     """Their sentences share decode batches, and each client still hears exactly its own
     audio: in int8 too, whose activation scales are per row (decode/int8_rows.py)."""
-    from app.engine.request import SamplingParams
+    from app.core.request import SamplingParams
 
     engine = request.getfixturevalue("engine" if precision == "fp32" else "int8_engine")
     synthesizer = engine.synthesizer

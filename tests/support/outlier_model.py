@@ -27,7 +27,7 @@ the logits and any precision looks exact. The stress model first gives every Lin
 std 1/sqrt(fan_in) (each projection keeps its input's magnitude, as in a trained model), so
 each layer's update is as large as its input; then it adds the outliers.
 
-`stress_view(parts)` returns the model's parts (engine/runtime's ModelParts) with their own copy
+`stress_view(parts)` returns the model's parts (model/runtime's ModelParts) with their own copy
 of the Llama, so the loaded model the other tests share stays as it was;
 `stress_view(parts, outliers=False)` is the same model without outliers (the same fp32 function).
 """
@@ -54,7 +54,7 @@ def _factors(
 
 @torch.no_grad()
 def add_outliers(llama: torch.nn.Module, count: int = CHANNELS, seed: int = SEED) -> dict:
-    """Give `llama` (engine/runtime's Llama, or transformers' LlamaModel) outlier channels in place; returns the channels
+    """Give `llama` (model/runtime's Llama, or transformers' LlamaModel) outlier channels in place; returns the channels
     and factors used, by where they appear."""
     g = torch.Generator().manual_seed(seed)
     hidden = llama.config.hidden_size

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.engine.audio.buffering import BufferState
-from app.engine.audio.playback import SoundDeviceOutput
+from app.audio.buffering import BufferState
+from app.audio.playback import SoundDeviceOutput
 
 SAMPLE_RATE = 24_000
 BLOCK = 480  # 20 ms per callback, a typical sound card period
@@ -120,8 +120,8 @@ def paced_grid_arrivals(
     plus `token_cost_s` per token it holds, which the producer reports with the piece."""
     import torch
 
-    from app.engine.audio.piece_grid import SAMPLES_PER_TOKEN
-    from app.engine.decode.vocoder_stream import StreamingVocoder
+    from app.audio.piece_grid import SAMPLES_PER_TOKEN
+    from app.decode.vocoder_stream import StreamingVocoder
 
     stream = StreamingVocoder(None, context=0, **vocoder)
     token_s = SAMPLES_PER_TOKEN / SAMPLE_RATE

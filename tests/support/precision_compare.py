@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import torch
 
-from app.engine.decode.prompts import code_prompt
+from app.decode.prompts import code_prompt
 
 TEXT = "今天天气很好，我们一起去公园散步吧。"
 

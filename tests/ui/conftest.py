@@ -23,7 +23,7 @@ def settings(tiny_model):
 @pytest.fixture
 def unopenable_library(monkeypatch):
     """The user's library cannot be opened (a read-only folder, say); gives the reason."""
-    from app.engine.errors import StudioError
+    from app.core.errors import StudioError
     from app.ui.controllers import history as module
 
     real, reason = module.HistoryStore, "the library folder is read-only"

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+from app.core.device import DeviceOption
+from app.core.errors import InputTextError, ParameterError
+from app.core.request import SamplingParams, SynthesisRequest, SynthesisResult
 from app.doctor.recommendation import Because, Recommendation
-from app.engine.device import DeviceOption
-from app.engine.errors import InputTextError, ParameterError
-from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
 from app.selftest.fake_audio import FakeOutput
 from app.ui.controllers import (
     DoctorController,
@@ -171,8 +171,8 @@ def test_history_records_deletes_and_exports(qtbot, tmp_path):
 
 
 def test_history_says_when_a_result_cannot_be_kept(qtbot, monkeypatch):
-    from app.engine.errors import OutputError
-    from app.engine.library import history as history_module
+    from app.core.errors import OutputError
+    from app.library import history as history_module
 
     history = HistoryController()
     monkeypatch.setattr(
@@ -200,7 +200,7 @@ def test_a_library_that_cannot_open_gives_a_temporary_one_and_says_why(unopenabl
 
 
 def test_closing_a_history_on_the_user_s_library_removes_nothing(tmp_path):
-    from app.engine.library import HistoryStore, Library
+    from app.library import HistoryStore, Library
 
     history = HistoryController(HistoryStore(Library(tmp_path / "lib")))
     assert history.record(SynthesisRequest("kept"), _result()) is not None

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from app import paths
-from app.engine.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
-from app.engine.request import SynthesisRequest, SynthesisResult
-from app.engine.voices.speakers import encode_speaker
+from app.core.request import SynthesisRequest, SynthesisResult
+from app.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
+from app.voices.speakers import encode_speaker
 
 SPEAKER = encode_speaker(np.linspace(-1, 1, 32).astype(np.float16))
 
@@ -115,8 +115,8 @@ def test_a_history_row_with_wrong_types_does_not_stop_the_window(make_window):
 
 
 def test_a_history_that_cannot_be_written_is_said_in_the_window(make_window, monkeypatch):
-    from app.engine.errors import OutputError
-    from app.engine.library import history as history_module
+    from app.core.errors import OutputError
+    from app.library import history as history_module
 
     window = make_window(start=False)
 

@@ -3,7 +3,7 @@
 import json
 
 from app import paths
-from app.engine.models.files import STUDIO_CONFIG_NAME
+from app.model.files import STUDIO_CONFIG_NAME
 from app.ui.controllers import ModelState
 from tests.ui.conftest import LOAD_TIMEOUT_MS
 

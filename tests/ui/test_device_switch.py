@@ -3,8 +3,8 @@ it), and a switch that fails goes back to the device that worked, says so, and i
 Choosing the GPU on a machine without one used to unload the working model, disable Play, and
 be saved, so the next start failed too."""
 
-from app.engine.errors import DeviceError
-from app.engine.synthesis.synthesizer import Synthesizer
+from app.core.errors import DeviceError
+from app.synthesis.synthesizer import Synthesizer
 from app.ui.controllers import ModelState
 from app.ui.settings import Settings
 from tests.ui.conftest import LOAD_TIMEOUT_MS

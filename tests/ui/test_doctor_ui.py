@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.doctor.probes import SnapshotProbe
 from app.doctor.snapshot import load_snapshot
-from app.engine.synthesis.synthesizer import Synthesizer
+from app.synthesis.synthesizer import Synthesizer
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
 
 SNAPSHOTS = Path(__file__).parents[1] / "doctor" / "snapshots"

@@ -5,7 +5,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.model.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from tests.support.fake_hub import FakeHub
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
 
@@ -13,8 +13,8 @@ from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS
 @pytest.fixture
 def tiny_is_official(tiny_model, monkeypatch):
     """The stand-in hub serves the tiny model, so its hashes play the official ones here."""
-    import app.engine.models.download as md
-    from app.engine.models.store import ModelStore
+    import app.model.download as md
+    from app.model.store import ModelStore
 
     hashes = json.loads((tiny_model / STUDIO_CONFIG_NAME).read_text())["sha256"]
     monkeypatch.setattr(md, "official_sha256", lambda: hashes)
@@ -61,7 +61,7 @@ def test_download_from_the_banner_then_the_model_loads(
 def test_cancel_stops_and_says_it_will_resume(
     qtbot, make_window, settings, tiny_model, tmp_path, tiny_is_official, monkeypatch
 ):
-    import app.engine.models.download as md
+    import app.model.download as md
 
     settings.model_dir = str(tmp_path / "model")
     window = make_window(wait_loaded=False)
@@ -85,7 +85,7 @@ def test_cancel_stops_and_says_it_will_resume(
 
 
 def test_unreachable_source_is_explained(qtbot, make_window, settings, tmp_path, monkeypatch):
-    import app.engine.models.download as md
+    import app.model.download as md
 
     monkeypatch.setattr(md, "BACKOFF_S", 0.0)
     settings.model_dir = str(tmp_path / "model")
@@ -116,7 +116,7 @@ def test_every_file_state_has_its_own_words_and_unfinished_rows_say_how_it_ended
 ):
     from itertools import cycle
 
-    from app.engine.models.download import DownloadProgress, FileProgress, FileState
+    from app.model.download import DownloadProgress, FileProgress, FileState
 
     settings.model_dir = str(tmp_path / "model")
     dialog = make_window(wait_loaded=False).open_download()

@@ -6,8 +6,8 @@ import re
 
 from PySide6.QtCore import Qt
 
-from app.engine.audio.playback import NO_DEVICE
-from app.engine.request import SamplingParams, SynthesisRequest
+from app.audio.playback import NO_DEVICE
+from app.core.request import SamplingParams, SynthesisRequest
 from app.i18n import _
 from tests.doctor.test_report_zh import english_runs
 from tests.ui.conftest import RUN_TIMEOUT_MS, run_to_end

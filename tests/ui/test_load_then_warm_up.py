@@ -3,7 +3,7 @@ decode step's first runs happen on the engine's thread."""
 
 import threading
 
-from app.engine.synthesis.synthesizer import Synthesizer
+from app.synthesis.synthesizer import Synthesizer
 from app.workers.synthesis_worker import SynthesisWorker
 
 
@@ -59,8 +59,8 @@ def test_loaded_is_said_before_the_warm_up_which_runs_on_the_engine_thread(tiny_
 def test_a_play_pressed_during_the_warm_up_is_decoded_before_its_next_part(synthesizer):
     """The warm-up runs as separate engine calls: a request that arrives while one part runs
     has its first sentence decoded before the next part, instead of waiting for all of them."""
-    from app.engine.request import SamplingParams, SynthesisRequest
-    from app.engine.synthesis.engine import Engine
+    from app.core.request import SamplingParams, SynthesisRequest
+    from app.synthesis.engine import Engine
     from app.workers.synthesis_worker import _warm_up
 
     engine = Engine(synthesizer)

@@ -7,7 +7,7 @@ import soundfile as sf
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from app.engine.audio.wav import to_pcm16
+from app.audio.wav import to_pcm16
 from app.selftest.fake_audio import FakeOutput
 from app.workers.threads import running_threads
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS, run_to_end
@@ -287,7 +287,7 @@ def test_object_names_for_automation(window):
 
 
 def test_precision_menu_reloads_the_model_in_that_format_and_remembers_it(qtbot, window):
-    from app.engine.decode import precision
+    from app.decode import precision
 
     automatic = precision.choose("auto", "cpu")[0]  # int8 where x86 int8 kernels exist
     assert window.model_status.decode == f"jit-{automatic}"
@@ -308,7 +308,7 @@ def test_the_status_line_says_buffering_while_playback_waits(qtbot, make_window)
     """The sound output reports from its own thread; the window shows it, then resumes."""
     import threading
 
-    from app.engine.audio.buffering import BufferState
+    from app.audio.buffering import BufferState
 
     window = make_window(start=False)
     output = window.output

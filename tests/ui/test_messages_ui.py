@@ -2,7 +2,7 @@
 
 from PySide6.QtCore import Qt
 
-from app.engine.request import SamplingParams, SynthesisRequest
+from app.core.request import SamplingParams, SynthesisRequest
 from tests.ui.conftest import RUN_TIMEOUT_MS
 
 

@@ -8,13 +8,13 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
-from app.engine.errors import ParameterError
-from app.engine.library.voices import VoiceLibrary
-from app.engine.request import SynthesisRequest
-from app.engine.voices.speakers import encode_speaker
+from app.core.errors import ParameterError
+from app.core.request import SynthesisRequest
+from app.library.voices import VoiceLibrary
 from app.ui.params_panel import OFF, ParamsPanel
 from app.ui.text_panel import TextPanel
 from app.ui.voice_panel import VoicePanel
+from app.voices.speakers import encode_speaker
 from tests.ui.conftest import run_to_end
 
 

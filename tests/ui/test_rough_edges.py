@@ -10,13 +10,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
-from app.engine.audio.playback import NO_DEVICE
-from app.engine.library import VoiceLibrary
-from app.engine.voices.speakers import encode_speaker
+from app.audio.playback import NO_DEVICE
 from app.i18n import _
+from app.library import VoiceLibrary
 from app.selftest.fake_audio import FakeOutput
 from app.ui.history_panel import default_export_name
 from app.ui.voice_panel import VoicePanel
+from app.voices.speakers import encode_speaker
 from tests.ui.conftest import RUN_TIMEOUT_MS, run_to_end
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -4,8 +4,8 @@ import numpy as np
 import soundfile as sf
 from PySide6.QtCore import Qt
 
-from app.engine.library.lexicon import PronunciationDictionary
-from app.engine.voices.speakers import encode_speaker
+from app.library.lexicon import PronunciationDictionary
+from app.voices.speakers import encode_speaker
 from tests.ui.conftest import RUN_TIMEOUT_MS
 
 

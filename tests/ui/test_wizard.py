@@ -6,7 +6,7 @@ import shutil
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.engine.models.files import MODEL_FILES, STUDIO_CONFIG_NAME
+from app.model.files import MODEL_FILES, STUDIO_CONFIG_NAME
 from app.selftest.fake_audio import FakeOutput
 from tests.support.fake_hub import FakeHub
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS

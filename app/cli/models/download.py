@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from app.cli.models.report import print_report, progress_printer
-from app.engine.models.sources import SOURCE_NAMES
+from app.model import SOURCE_NAMES
 
 
 def add_parsers(actions) -> list:
@@ -22,9 +22,7 @@ def add_parsers(actions) -> list:
 
 
 def run(args) -> int:
-    from app.engine.models.download import ModelDownloader
-    from app.engine.models.sources import make_source
-    from app.engine.models.store import ModelStore
+    from app.model import ModelDownloader, ModelStore, make_source
 
     store = ModelStore(args.model)
     source = make_source(args.source, args.url)

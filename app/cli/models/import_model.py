@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.cli.models.report import print_report
-from app.engine.errors import InputTextError
+from app.core import InputTextError
 from app.i18n import _
 
 
@@ -16,8 +16,7 @@ def add_parsers(actions) -> list:
 
 
 def run(args) -> int:
-    from app.engine.models.importer import import_model
-    from app.engine.models.store import ModelStore
+    from app.model import ModelStore, import_model
 
     if not args.path:
         # A sentence of ours rather than argparse's "the following arguments are required".

@@ -16,8 +16,7 @@ def add_parsers(actions) -> list:
 
 
 def run(args) -> int:
-    from app.engine.models.importer import remove_model
-    from app.engine.models.store import ModelStore
+    from app.model import ModelStore, remove_model
 
     store = ModelStore(args.model)
     if not args.yes:

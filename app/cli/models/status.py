@@ -18,7 +18,7 @@ def add_parsers(actions) -> list:
 
 
 def run(args) -> int:
-    from app.engine.models.store import ModelStore
+    from app.model import ModelStore
     from app.user_settings import model_dir_choice
 
     choice = model_dir_choice(args.model)

@@ -2,8 +2,8 @@
 
 from app.doctor.facts import OFFICIAL_URL
 from app.doctor.result import Verdict
-from app.engine.models.files import ModelKind
 from app.i18n import N_, _, join_sentences, ngettext
+from app.model import ModelKind
 
 ID, TITLE = "model_files", N_("Model files")
 

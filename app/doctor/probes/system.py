@@ -85,8 +85,7 @@ def read_disk_free(model_dir: Path) -> dict:
 
 
 def read_model(model_dir: Path, verify: bool) -> dict:
-    from app.engine.models.files import MODEL_FILES
-    from app.engine.models.store import ModelStore
+    from app.model import MODEL_FILES, ModelStore
 
     store = ModelStore(model_dir)
     files = {}
@@ -150,7 +149,7 @@ def one_line_error(exc: BaseException) -> str:
 
 
 def read_network(offline: bool) -> dict:
-    from app.engine.models.sources import HF_DEFAULT
+    from app.model import HF_DEFAULT
 
     endpoint = os.environ.get("HF_ENDPOINT") or HF_DEFAULT
     if offline or os.environ.get("HF_HUB_OFFLINE") in ("1", "true", "True"):
@@ -181,7 +180,7 @@ def read_audio() -> dict:
         import sounddevice  # noqa: F401  (raises OSError without PortAudio)
     except OSError as exc:
         return {"portaudio": False, "output_devices": [], "default_output": None, "error": str(exc)}
-    from app.engine.audio.playback import list_output_devices
+    from app.audio import list_output_devices
 
     names, default = list_output_devices()
     return {"portaudio": True, "output_devices": names, "default_output": default}

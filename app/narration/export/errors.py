@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.engine.errors import OutputError, StudioError
+from app.core import OutputError, StudioError
 from app.i18n import _
 
 
@@ -21,8 +21,8 @@ class ExportCancelled(StudioError):
 def explain_os_error(exc: OSError, target: Path) -> str:
     """The same sentences as the main window's WAV export (one translation each); a full disk
     names the folder to free space on (an export fills it long after the check before it)."""
-    from app.engine.audio.wav import explain_os_error as explain
-    from app.engine.sqlite_file import is_disk_full
+    from app.audio import explain_os_error as explain
+    from app.core import is_disk_full
 
     if is_disk_full(exc):
         return _(

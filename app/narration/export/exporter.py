@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.engine.errors import StudioError
+from app.core import StudioError
 from app.i18n import _
 from app.narration.export import paths
 from app.narration.export.aac_writer import write_aac

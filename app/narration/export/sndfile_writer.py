@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.engine.audio.wav import to_pcm16
+from app.audio import to_pcm16
 
 _FORMATS = {  # ours -> (libsndfile format, subtype)
     "wav": ("WAV", "PCM_16"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.engine.synthesis.tickets import Priority
 from app.narration.farm.slots import Farm, FarmError, Work
+from app.synthesis import Priority
 
 
 class FarmJob:

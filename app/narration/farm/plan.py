@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from app.engine.device import DeviceOption
+from app.core import DeviceOption
 from app.narration.farm.worker import WorkerSpec
 
 CPU_THREADS_PER_WORKER = 4  # below this a CPU worker's matmuls lose more than a second worker gains

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from app.engine.errors import StudioError
+from app.core import StudioError
 from app.i18n import _
 from app.narration.farm.farm import FarmEngine
 from app.narration.farm.slots import Farm, Slot, WorkerLost
@@ -36,7 +36,7 @@ class _ActorBody:
     the driver reads the sentence rather than an actor's death. Ray runs a threaded actor's
     calls (two at once, so that a cancel reaches a running render) on threads of its own: the
     model is loaded and used on one thread, so PyTorch keeps one OpenMP pool beside no other
-    (engine/synthesis/engine.py)."""
+    (synthesis/engine.py)."""
 
     def __init__(self, spec: WorkerSpec):
         self._model_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")

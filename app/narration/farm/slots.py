@@ -13,7 +13,7 @@ import collections
 import logging
 import threading
 
-from app.engine.errors import StudioError, SynthesisCancelled
+from app.core import StudioError, SynthesisCancelled
 from app.i18n import _
 
 log = logging.getLogger("chattts_studio.farm")

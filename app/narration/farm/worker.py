@@ -8,7 +8,7 @@ import logging
 import os
 from dataclasses import dataclass
 
-from app.engine.errors import StudioError, SynthesisCancelled
+from app.core import StudioError, SynthesisCancelled
 
 log = logging.getLogger("chattts_studio.farm")
 
@@ -40,7 +40,7 @@ class RenderWorker:
             import torch
 
             torch.set_num_threads(max(1, int(spec.threads)))
-        from app.engine.synthesis.synthesizer import Synthesizer
+        from app.synthesis import Synthesizer
 
         self.spec = spec
         try:

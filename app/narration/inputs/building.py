@@ -1,6 +1,6 @@
 """Chapters and sentences gathered while a reader walks its file, with the caps enforced.
 
-Sentences are cut by the engine's own splitter (app.engine.text.prepare.split_text), so each
+Sentences are cut by the engine's own splitter (app.text.prepare.split_text), so each
 one fits a synthesis segment; a piece with nothing to say (a scene break "* * *", a lone
 control token) is dropped, since the model would babble over it.
 """
@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 
-from app.engine.text.control_tokens import only_control_tokens
-from app.engine.text.prepare import MAX_TEXT_CHARS, split_text
 from app.i18n import _, ngettext
 from app.narration.inputs import limits
 from app.narration.inputs.cleaning import one_line, title_text
 from app.narration.source import SourceChapter, SourceDocument, SourceSentence
+from app.text import MAX_TEXT_CHARS, only_control_tokens, split_text
 
 # split_text refuses more than MAX_TEXT_CHARS at once, and its abbreviation check looks at
 # everything before each dot of a line (quadratic in the line's length): a long paragraph is
@@ -25,7 +24,7 @@ _SPACE = re.compile(r"\s")
 
 
 def _cut(text: str) -> int:
-    from app.engine.text.normalize.abbreviations import dot_ends_sentence
+    from app.text import dot_ends_sentence
 
     cut = 0
     for m in _SENTENCE_END.finditer(text, _CHUNK_CHARS // 2, _CHUNK_CHARS):

@@ -8,7 +8,7 @@ module at call time (tests lower them).
 
 from __future__ import annotations
 
-from app.engine.errors import StudioError
+from app.core import StudioError
 
 MAX_TEXT_BYTES = 32 * 1024 * 1024  # .txt, .md, .srt, .vtt: a long novel in UTF-16 is ~8 MiB
 MAX_EPUB_BYTES = 256 * 1024 * 1024  # the zip itself (pictures make EPUBs large)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from app.engine.text.control_tokens import INLINE
 from app.narration.inputs.cleaning import one_line
+from app.text import INLINE
 
 MAX_NAME_CHARS = 40
 MAX_NAME_WORDS = 4

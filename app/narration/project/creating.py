@@ -11,9 +11,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from app.atomic import TEMP_SUFFIX
-from app.engine.library.records import MAX_SPEAKER
-from app.engine.request import SEED_MAX
+from app.core import SEED_MAX
 from app.i18n import _
+from app.library import MAX_SPEAKER
 from app.narration.project import schema
 from app.narration.project.errors import ProjectError
 from app.narration.project.records import MAX_SENTENCE, MAX_TIME, MAX_TITLE, sentence_seed

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from app.engine.library.records import MAX_REFERENCE, MAX_SPEAKER
-from app.engine.request import SEED_MAX, SPEED_RANGE
-from app.engine.sqlite_file import insert, select
+from app.core import SEED_MAX, SPEED_RANGE, insert, select
 from app.i18n import _
+from app.library import MAX_REFERENCE, MAX_SPEAKER
 from app.narration.project import audio as takes_audio
 from app.narration.project.errors import ProjectError
 from app.narration.project.records import (

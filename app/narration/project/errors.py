@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.engine.errors import DiskFullError, StudioError
+from app.core import DiskFullError, StudioError
 from app.i18n import _
 
 

@@ -9,7 +9,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from app.engine.sqlite_file import connect, is_busy, select, use_wal
+from app.core import connect, is_busy, select, use_wal
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import schema

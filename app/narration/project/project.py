@@ -18,8 +18,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import ValidationError
 
-from app.engine.request import DEFAULT_SEED, SEED_MAX
-from app.engine.sqlite_file import select
+from app.core import DEFAULT_SEED, SEED_MAX, select
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import opening

@@ -10,8 +10,8 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-from app.engine.library.records import MAX_REFERENCE
-from app.engine.request import SEED_MAX, SPEED_RANGE
+from app.core import SEED_MAX, SPEED_RANGE
+from app.library import MAX_REFERENCE
 
 MAX_TITLE = 1_000
 MAX_SENTENCE = 10_000  # a source sentence is far shorter; a hostile row is not

@@ -11,7 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 from app.atomic import TEMP_SUFFIX
-from app.engine.sqlite_file import insert, select
+from app.core import insert, select
 from app.i18n import _
 from app.narration.project import schema
 from app.narration.project.creating import free_name, link_into_place

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.engine import sqlite_file
+from app.core import migrate_schema
 from app.i18n import _
 from app.narration.project.errors import ProjectError
 
@@ -82,4 +82,4 @@ def migrate(con: sqlite3.Connection, path) -> int:
             ).format(file=path, version=version)
         )
 
-    return sqlite_file.migrate(con, MIGRATIONS, newer)
+    return migrate_schema(con, MIGRATIONS, newer)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from app.engine.sqlite_file import SqliteFile, is_disk_full
+from app.core import SqliteFile, is_disk_full
 from app.i18n import _
 from app.narration.project.errors import ProjectError, disk_full
 

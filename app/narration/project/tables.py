@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from app.engine.sqlite_file import select
+from app.core import select
 
 MAX_ROWS = 500_000  # of one table, read when a project is opened or recovered
 MAX_SKIPS = 64  # doubling steps: 64 of them pass any 64-bit id

@@ -15,10 +15,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from app.engine.audio.wav import write_wav
-from app.engine.errors import StudioError
-from app.engine.library import HistoryStore, Library, VoiceLibrary
-from app.engine.library.notices import NoticeKind
+from app.audio import write_wav
+from app.core import StudioError
+from app.library import HistoryStore, Library, NoticeKind, VoiceLibrary
 
 log = logging.getLogger("chattts_studio.ui")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.core import DeviceOption
 from app.doctor.recommendation import Because
-from app.engine.device import DeviceOption
-from app.engine.models.store import ModelStore
+from app.model import ModelStore
 from app.workers.synthesis_worker import ModelStatus
 
 _NONE = object()
@@ -173,8 +173,8 @@ class ModelController(QObject):
     def prepare(self, text: str):
         """What will be spoken: with ChatTTS's own filter once the model is loaded, else ours.
         Raises StudioError with the sentence to show."""
-        from app.engine.library.lexicon import PronunciationDictionary
-        from app.engine.text.prepare import prepare_text
+        from app.library import PronunciationDictionary
+        from app.text import prepare_text
 
         synth = self.synthesizer()
         return (

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-from app.engine.audio.buffering import BufferState
-from app.engine.audio.wav import SAMPLE_RATE
-from app.engine.request import SynthesisRequest
-from app.engine.text.prepare import check_text
+from app.audio import SAMPLE_RATE, BufferState
+from app.core import SynthesisRequest
+from app.text import check_text
 from app.ui.controllers.model import ModelState
 from app.ui.controllers.progress import SpeechProgress
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.engine.errors import StudioError
+from app.core import StudioError
 from app.narration.render_state import RenderState
 from app.ui.narration.envelopes import EnvelopeCache
 from app.ui.narration.sentence_model import SentenceRow

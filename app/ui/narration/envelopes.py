@@ -13,7 +13,7 @@ import logging
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from app.engine.errors import StudioError
+from app.core import StudioError
 from app.ui.narration.waveform import CHAPTER_BLOCK, Waveform, envelope
 
 log = logging.getLogger("chattts_studio.ui")

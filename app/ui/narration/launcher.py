@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from app.engine.errors import StudioError
+from app.core import StudioError
 
 PROJECT_SUFFIX = ".ctsproj"
 
@@ -38,7 +38,7 @@ class NarrationLauncher(QObject):
 
     def _render_options(self) -> dict:
         """The main window's text refinement and sampling choices apply to narration too."""
-        from app.engine.request import SamplingParams
+        from app.core import SamplingParams
 
         v = self._main.params_panel.values()
         return {

@@ -1,5 +1,5 @@
 """Verbatim copies of the JSON writers of ChatTTS Studio before the library (commit 55fe23c:
-app/history.py, app/engine/voice_library.py, app/engine/text/pronunciations.py), so that the import
+app/history.py, app/engine/voice_library.py, app/text/pronunciations.py), so that the import
 is tested with files written by that code, not with files we imagine it wrote."""
 
 # ---- app/history.py ----
@@ -16,8 +16,8 @@ import numpy as np
 
 from app import paths
 from app.atomic import read_json, write_json_atomic
-from app.engine.audio.wav import write_wav
-from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
+from app.audio.wav import write_wav
+from app.core.request import SamplingParams, SynthesisRequest, SynthesisResult
 
 log = logging.getLogger("chattts_studio.history")
 
@@ -114,7 +114,7 @@ import re  # noqa: E402
 from dataclasses import asdict  # noqa: E402
 from datetime import timezone  # noqa: E402
 
-from app.engine.errors import VoiceError  # noqa: E402
+from app.core.errors import VoiceError  # noqa: E402
 
 
 def _now() -> str:
@@ -184,7 +184,7 @@ class VoiceLibrary:
         self._path(name).unlink(missing_ok=True)
 
 
-# ---- app/engine/text/pronunciations.py ----
+# ---- app/text/pronunciations.py ----
 class PronunciationDictionary:
     def __init__(self, path: Path | None = None):
         self.path = Path(path) if path else paths.data_dir() / "pronunciations.json"

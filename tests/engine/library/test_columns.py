@@ -8,8 +8,8 @@ from contextlib import closing
 
 import pytest
 
-from app.engine.library import Library
-from app.engine.library.schema import HISTORY_COLUMNS, LEXICON_COLUMNS, VOICE_COLUMNS
+from app.library import Library
+from app.library.schema import HISTORY_COLUMNS, LEXICON_COLUMNS, VOICE_COLUMNS
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ import shutil
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.library import HistoryStore, Library, PronunciationDictionary, VoiceLibrary
-from app.engine.library.records import HistoryRecord, LexiconEntry, RecordError, VoiceRecord, parse
+from app.library import HistoryStore, Library, PronunciationDictionary, VoiceLibrary
+from app.library.records import HistoryRecord, LexiconEntry, RecordError, VoiceRecord, parse
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),

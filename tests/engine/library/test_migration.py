@@ -5,9 +5,9 @@ import json
 import numpy as np
 
 from app import paths
-from app.engine.library import HistoryStore, PronunciationDictionary, VoiceLibrary, default_library
-from app.engine.request import SynthesisRequest, SynthesisResult
-from app.engine.voices.speakers import encode_speaker
+from app.core.request import SynthesisRequest, SynthesisResult
+from app.library import HistoryStore, PronunciationDictionary, VoiceLibrary, default_library
+from app.voices.speakers import encode_speaker
 from tests.engine.library import legacy
 
 
@@ -64,7 +64,7 @@ def test_todays_files_are_imported_once_and_renamed_never_deleted(isolated_user_
     assert {n.kind for n in library.notices} == {"imported"}
 
     # A second start (another process) imports nothing again.
-    from app.engine.library import Library
+    from app.library import Library
 
     again = Library(data / "library", legacy_dir=data)
     assert again.notices == [] and len(HistoryStore(again).entries()) == 2

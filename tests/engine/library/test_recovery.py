@@ -8,10 +8,10 @@ from contextlib import closing
 
 import pytest
 
-from app.engine import sqlite_file
-from app.engine.errors import LibraryError
-from app.engine.library import Library, Voice, VoiceLibrary, recovery
-from app.engine.library.recovery import KEEP_BACKUPS, backups
+from app.core import sqlite_file
+from app.core.errors import LibraryError
+from app.library import Library, Voice, VoiceLibrary, recovery
+from app.library.recovery import KEEP_BACKUPS, backups
 
 
 def _damage(path):
@@ -58,8 +58,8 @@ def test_two_processes_writing_at_once_lose_no_row(tmp_path):
     script = textwrap.dedent(f"""
         import sys
         import numpy as np
-        from app.engine.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
-        from app.engine.request import SynthesisRequest, SynthesisResult
+        from app.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
+        from app.core.request import SynthesisRequest, SynthesisResult
         tag = sys.argv[1]
         lib = Library({str(tmp_path)!r})
         history, voices = HistoryStore(lib), VoiceLibrary(lib)
@@ -79,7 +79,7 @@ def test_two_processes_writing_at_once_lose_no_row(tmp_path):
     assert [p.returncode for p in procs] == [0, 0], errors
     lib = Library(tmp_path)
     assert len(VoiceLibrary(lib).list()) == 80
-    from app.engine.library import HistoryStore, PronunciationDictionary
+    from app.library import HistoryStore, PronunciationDictionary
 
     assert len(PronunciationDictionary(lib).entries) == 80
     assert sorted(e.text for e in HistoryStore(lib).entries()) == sorted(

@@ -5,10 +5,10 @@ import os
 import numpy as np
 import pytest
 
-from app.engine.errors import OutputError, VoiceError
-from app.engine.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
-from app.engine.library import history as history_module
-from app.engine.request import SamplingParams, SynthesisRequest, SynthesisResult
+from app.core.errors import OutputError, VoiceError
+from app.core.request import SamplingParams, SynthesisRequest, SynthesisResult
+from app.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
+from app.library import history as history_module
 
 
 def result(n=2400):

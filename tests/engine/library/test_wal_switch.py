@@ -11,7 +11,7 @@ from contextlib import closing
 
 import pytest
 
-from app.engine.sqlite_file import connect, use_wal
+from app.core.sqlite_file import connect, use_wal
 
 
 class _Connection:
@@ -75,7 +75,7 @@ def test_a_file_already_in_wal_is_not_switched_again(tmp_path):
 def test_two_programs_opening_a_new_library_at_once_both_open_it(tmp_path):
     script = textwrap.dedent("""
         import sys, time
-        from app.engine.library import Library
+        from app.library import Library
         start = float(sys.argv[2])
         while time.time() < start:
             pass

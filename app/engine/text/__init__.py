@@ -1,1 +1,0 @@
-"""Text on its way to the model: reading, checking, normalizing, pronunciations, sentences."""

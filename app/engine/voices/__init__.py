@@ -1,1 +1,0 @@
-"""Voices: speaker strings from seeds, and voice files in and out."""

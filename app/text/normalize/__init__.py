@@ -1,0 +1,11 @@
+"""Spoken-form normalization that installs everywhere (no pynini).
+
+ChatTTS drops every character it cannot read, digits included, so "618" is silently lost.
+We rewrite numbers, dates, times, money, temperatures, units, phone numbers and versions
+into words first, in Chinese or English chosen per occurrence from the text around it: our
+rules (pipeline.py) where they read better, WeTextProcessing's grammars (library.py) for the
+rest (combined.py; docs/text.md).
+"""
+
+from app.text.normalize.combined import normalize  # noqa: F401
+from app.text.normalize.pipeline import language_of  # noqa: F401
