@@ -123,159 +123,159 @@
 <context>
     <name>DownloadDialog</name>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="159"/>
+        <location filename="../../app/ui/download_dialog.py" line="164"/>
         <source>Copying and verifying %1...</source>
         <translation>正在复制并校验 %1...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="166"/>
+        <location filename="../../app/ui/download_dialog.py" line="171"/>
         <source>Cancelling...</source>
         <translation>正在取消...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="177"/>
+        <location filename="../../app/ui/download_dialog.py" line="182"/>
         <source>waiting</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="178"/>
+        <location filename="../../app/ui/download_dialog.py" line="183"/>
         <source>already here, verified</source>
         <translation>已存在，已校验</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="179"/>
+        <location filename="../../app/ui/download_dialog.py" line="184"/>
         <source>downloading</source>
         <translation>下载中</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="180"/>
+        <location filename="../../app/ui/download_dialog.py" line="185"/>
         <source>checking sha256</source>
         <translation>正在校验 sha256</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="181"/>
-        <location filename="../../app/ui/download_dialog.py" line="211"/>
+        <location filename="../../app/ui/download_dialog.py" line="186"/>
+        <location filename="../../app/ui/download_dialog.py" line="216"/>
         <source>verified</source>
         <translation>已校验</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="182"/>
-        <location filename="../../app/ui/download_dialog.py" line="213"/>
+        <location filename="../../app/ui/download_dialog.py" line="187"/>
+        <location filename="../../app/ui/download_dialog.py" line="218"/>
         <source>checksum mismatch</source>
         <translation>校验不一致</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="198"/>
+        <location filename="../../app/ui/download_dialog.py" line="203"/>
         <source>%1 of %2 at %3/s%4</source>
         <translation>%1 / %2，速度 %3/秒%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="202"/>
+        <location filename="../../app/ui/download_dialog.py" line="207"/>
         <source>, about %1 s left</source>
         <translation>，约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="215"/>
+        <location filename="../../app/ui/download_dialog.py" line="220"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="221"/>
+        <location filename="../../app/ui/download_dialog.py" line="226"/>
         <source>All %1 files are present and match their sha256 checksums.</source>
         <translation>全部 %1 个文件都已就位，且与 sha256 校验值一致。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="228"/>
+        <location filename="../../app/ui/download_dialog.py" line="233"/>
         <source>Some files are missing or damaged; start again to fetch them.</source>
         <translation>有文件缺失或损坏；请再次开始以重新获取。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="240"/>
+        <location filename="../../app/ui/download_dialog.py" line="245"/>
         <source>not downloaded</source>
         <translation>未下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="246"/>
+        <location filename="../../app/ui/download_dialog.py" line="251"/>
         <source>stopped, resumes next time</source>
         <translation>已停止，下次从中断处继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="256"/>
+        <location filename="../../app/ui/download_dialog.py" line="261"/>
         <source>Get the ChatTTS model</source>
         <translation>获取 ChatTTS 模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="261"/>
+        <location filename="../../app/ui/download_dialog.py" line="266"/>
         <source>Hugging Face</source>
         <translation>Hugging Face</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="262"/>
+        <location filename="../../app/ui/download_dialog.py" line="267"/>
         <source>Hugging Face mirror</source>
         <translation>Hugging Face 镜像</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="263"/>
+        <location filename="../../app/ui/download_dialog.py" line="268"/>
         <source>ModelScope (mainland China)</source>
         <translation>ModelScope（中国大陆）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="264"/>
+        <location filename="../../app/ui/download_dialog.py" line="269"/>
         <source>Custom address</source>
         <translation>自定义地址</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="270"/>
+        <location filename="../../app/ui/download_dialog.py" line="275"/>
         <source>https://...</source>
         <translation>https://...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="272"/>
+        <location filename="../../app/ui/download_dialog.py" line="277"/>
         <source>Into %1 (about %2 GB). Interrupted downloads resume where they stopped.</source>
         <translation>下载到 %1（约 %2 GB）。中断的下载会从中断处继续。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="276"/>
+        <location filename="../../app/ui/download_dialog.py" line="281"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="276"/>
+        <location filename="../../app/ui/download_dialog.py" line="281"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="276"/>
+        <location filename="../../app/ui/download_dialog.py" line="281"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="277"/>
+        <location filename="../../app/ui/download_dialog.py" line="282"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="278"/>
+        <location filename="../../app/ui/download_dialog.py" line="283"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="279"/>
+        <location filename="../../app/ui/download_dialog.py" line="284"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="112"/>
+        <location filename="../../app/ui/download_dialog.py" line="117"/>
         <source>%1 did not answer when this computer was checked: choose ModelScope or a mirror, or Download to try it again.</source>
         <translation>检查这台电脑时 %1 没有响应：请选择 ModelScope 或镜像，或点“下载”再试一次。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="148"/>
+        <location filename="../../app/ui/download_dialog.py" line="153"/>
         <source>Trying %1 again; it did not answer when this computer was checked, so this may fail after a while. ModelScope or a mirror may work instead.</source>
         <translation>正在再次尝试 %1；检查这台电脑时它没有响应，所以可能在一段时间后失败。改用 ModelScope 或镜像也许可行。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/download_dialog.py" line="152"/>
+        <location filename="../../app/ui/download_dialog.py" line="157"/>
         <source>Contacting the download host...</source>
         <translation>正在连接下载服务器……</translation>
     </message>
@@ -492,49 +492,49 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="290"/>
+        <location filename="../../app/ui/main_window.py" line="289"/>
         <source>The text has changed; press Preview to see what will be spoken.</source>
         <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="199"/>
+        <location filename="../../app/ui/main_window.py" line="198"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="300"/>
+        <location filename="../../app/ui/main_window.py" line="299"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="334"/>
+        <location filename="../../app/ui/main_window.py" line="333"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="344"/>
+        <location filename="../../app/ui/main_window.py" line="343"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="346"/>
+        <location filename="../../app/ui/main_window.py" line="345"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="349"/>
+        <location filename="../../app/ui/main_window.py" line="348"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="360"/>
+        <location filename="../../app/ui/main_window.py" line="359"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="369"/>
+        <location filename="../../app/ui/main_window.py" line="368"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
@@ -1561,64 +1561,64 @@
 <context>
     <name>TextPanel</name>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="118"/>
+        <location filename="../../app/ui/text_panel.py" line="117"/>
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="123"/>
+        <location filename="../../app/ui/text_panel.py" line="122"/>
         <source>Open text</source>
         <translation>打开文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="123"/>
+        <location filename="../../app/ui/text_panel.py" line="122"/>
         <source>Text files (*.txt)</source>
         <translation>文本文件 (*.txt)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/text_panel.py" line="131"/>
+        <location filename="../../app/ui/text_panel.py" line="130"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n 个字符</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="133"/>
+        <location filename="../../app/ui/text_panel.py" line="132"/>
         <source> (over the %1 limit)</source>
         <translation>（超过 %1 字的上限）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="141"/>
+        <location filename="../../app/ui/text_panel.py" line="140"/>
         <source>Type or paste Chinese or English text here, or drop a .txt file.</source>
         <translation>在此输入或粘贴中文或英文文本，或拖入 .txt 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="143"/>
+        <location filename="../../app/ui/text_panel.py" line="142"/>
         <source>Open .txt...</source>
         <translation>打开 .txt...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="144"/>
+        <location filename="../../app/ui/text_panel.py" line="143"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="145"/>
+        <location filename="../../app/ui/text_panel.py" line="144"/>
         <source>Show exactly what will be spoken</source>
         <translation>显示实际将要朗读的内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="147"/>
+        <location filename="../../app/ui/text_panel.py" line="146"/>
         <source>Insert a short pause</source>
         <translation>插入短停顿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="148"/>
+        <location filename="../../app/ui/text_panel.py" line="147"/>
         <source>Insert a laugh</source>
         <translation>插入笑声</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="149"/>
+        <location filename="../../app/ui/text_panel.py" line="148"/>
         <source>Insert a long pause</source>
         <translation>插入长停顿</translation>
     </message>
@@ -1626,214 +1626,214 @@
 <context>
     <name>VoicePanel</name>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="276"/>
-        <location filename="../../app/ui/voice_panel.py" line="291"/>
-        <location filename="../../app/ui/voice_panel.py" line="307"/>
+        <location filename="../../app/ui/voice_panel.py" line="274"/>
+        <location filename="../../app/ui/voice_panel.py" line="289"/>
+        <location filename="../../app/ui/voice_panel.py" line="305"/>
         <source>Save voice</source>
         <translation>保存音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="277"/>
+        <location filename="../../app/ui/voice_panel.py" line="275"/>
         <source>Play something with this voice first, so its speaker string is known.</source>
         <translation>请先用这个音色播放一次，以便得到它的音色字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="307"/>
+        <location filename="../../app/ui/voice_panel.py" line="305"/>
         <source>Name of this voice:</source>
         <translation>音色名称：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="354"/>
-        <location filename="../../app/ui/voice_panel.py" line="362"/>
+        <location filename="../../app/ui/voice_panel.py" line="352"/>
+        <location filename="../../app/ui/voice_panel.py" line="360"/>
         <source>Import voice</source>
         <translation>导入音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="364"/>
+        <location filename="../../app/ui/voice_panel.py" line="362"/>
         <source>Voice files (%1)</source>
         <translation>音色文件 (%1)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="375"/>
-        <location filename="../../app/ui/voice_panel.py" line="381"/>
+        <location filename="../../app/ui/voice_panel.py" line="373"/>
+        <location filename="../../app/ui/voice_panel.py" line="379"/>
         <source>Export voice</source>
         <translation>导出音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="375"/>
+        <location filename="../../app/ui/voice_panel.py" line="373"/>
         <source>Voice files (*.json)</source>
         <translation>音色文件 (*.json)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="194"/>
-        <location filename="../../app/ui/voice_panel.py" line="392"/>
-        <location filename="../../app/ui/voice_panel.py" line="398"/>
-        <location filename="../../app/ui/voice_panel.py" line="421"/>
+        <location filename="../../app/ui/voice_panel.py" line="192"/>
+        <location filename="../../app/ui/voice_panel.py" line="390"/>
+        <location filename="../../app/ui/voice_panel.py" line="396"/>
+        <location filename="../../app/ui/voice_panel.py" line="419"/>
         <source>Voice from a recording</source>
         <translation>从录音生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="392"/>
+        <location filename="../../app/ui/voice_panel.py" line="390"/>
         <source>Audio (*.wav *.flac *.ogg)</source>
         <translation>音频 (*.wav *.flac *.ogg)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="399"/>
+        <location filename="../../app/ui/voice_panel.py" line="397"/>
         <source>Exactly what is said in the recording:</source>
         <translation>录音中说的原话：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="410"/>
+        <location filename="../../app/ui/voice_panel.py" line="408"/>
         <source>Made from %1</source>
         <translation>由 %1 生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="416"/>
+        <location filename="../../app/ui/voice_panel.py" line="414"/>
         <source>Saved the voice &quot;%1&quot; made from the recording.</source>
         <translation>已保存由录音生成的音色“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="425"/>
+        <location filename="../../app/ui/voice_panel.py" line="423"/>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="426"/>
+        <location filename="../../app/ui/voice_panel.py" line="424"/>
         <source>Speaker</source>
         <translation>说话人</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="427"/>
+        <location filename="../../app/ui/voice_panel.py" line="425"/>
         <source>Random</source>
         <translation>随机</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="428"/>
+        <location filename="../../app/ui/voice_panel.py" line="426"/>
         <source>Pick a random voice</source>
         <translation>随机挑选一个音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="429"/>
+        <location filename="../../app/ui/voice_panel.py" line="427"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="430"/>
+        <location filename="../../app/ui/voice_panel.py" line="428"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="432"/>
+        <location filename="../../app/ui/voice_panel.py" line="430"/>
         <source>Saved voices</source>
         <translation>已保存的音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="433"/>
+        <location filename="../../app/ui/voice_panel.py" line="431"/>
         <source>Save voice...</source>
         <translation>保存音色...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="434"/>
+        <location filename="../../app/ui/voice_panel.py" line="432"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="435"/>
+        <location filename="../../app/ui/voice_panel.py" line="433"/>
         <source>Import...</source>
         <translation>导入...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="438"/>
+        <location filename="../../app/ui/voice_panel.py" line="436"/>
         <source>A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, a voice file or a speaker string in a .txt</source>
         <translation>.pt 张量、ChatTTS-ui 的 .csv、ChatTTS-Forge 的 .spkv1.json、音色文件，或存有音色字符串的 .txt</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="442"/>
+        <location filename="../../app/ui/voice_panel.py" line="440"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="443"/>
+        <location filename="../../app/ui/voice_panel.py" line="441"/>
         <source>Audition</source>
         <translation>试听</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="444"/>
+        <location filename="../../app/ui/voice_panel.py" line="442"/>
         <source>Hear the selected voice say a test sentence</source>
         <translation>用选中的音色朗读一句测试语句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="445"/>
+        <location filename="../../app/ui/voice_panel.py" line="443"/>
         <source>From recording...</source>
         <translation>从录音...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="447"/>
+        <location filename="../../app/ui/voice_panel.py" line="445"/>
         <source>Make a voice from a recording and its transcript</source>
         <translation>用一段录音及其文字生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="196"/>
+        <location filename="../../app/ui/voice_panel.py" line="194"/>
         <source>Voice of seed %1</source>
         <translation>种子 %1 的音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="197"/>
+        <location filename="../../app/ui/voice_panel.py" line="195"/>
         <source>Custom voice</source>
         <translation>自定义音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="205"/>
+        <location filename="../../app/ui/voice_panel.py" line="203"/>
         <source>Save this voice under a name</source>
         <translation>为这个音色取名并保存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="207"/>
+        <location filename="../../app/ui/voice_panel.py" line="205"/>
         <source>Play something with this voice first; then it can be saved</source>
         <translation>请先用这个音色播放一段内容，然后才能保存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="210"/>
+        <location filename="../../app/ui/voice_panel.py" line="208"/>
         <source>Copy this voice&apos;s speaker string</source>
         <translation>复制这个音色的说话人字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="213"/>
+        <location filename="../../app/ui/voice_panel.py" line="211"/>
         <source>Play something with this voice first; then its speaker string can be copied</source>
         <translation>请先用这个音色播放一段内容，然后才能复制它的说话人字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="235"/>
+        <location filename="../../app/ui/voice_panel.py" line="233"/>
         <source>This voice&apos;s speaker string is not known yet: play something with it first, then copy.</source>
         <translation>这个音色的说话人字符串还未知：请先用它播放一段内容，再复制。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="242"/>
+        <location filename="../../app/ui/voice_panel.py" line="240"/>
         <source>Copied the speaker string of %1.</source>
         <translation>已复制“%1”的说话人字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="249"/>
+        <location filename="../../app/ui/voice_panel.py" line="247"/>
         <source>The clipboard holds no text; copy a speaker string first.</source>
         <translation>剪贴板里没有文字；请先复制一个说话人字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="259"/>
+        <location filename="../../app/ui/voice_panel.py" line="257"/>
         <source>Pasted a custom voice; Play uses it until the seed changes.</source>
         <translation>已粘贴自定义音色；在更改种子之前，播放都使用它。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="296"/>
+        <location filename="../../app/ui/voice_panel.py" line="294"/>
         <source>Saved the voice &quot;%1&quot;.</source>
         <translation>已保存音色“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="431"/>
+        <location filename="../../app/ui/voice_panel.py" line="429"/>
         <source>Use a speaker string copied from elsewhere</source>
         <translation>使用从别处复制的说话人字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="327"/>
+        <location filename="../../app/ui/voice_panel.py" line="325"/>
         <source>Select a saved voice in the list first.</source>
         <translation>请先在列表中选择一个已保存的音色。</translation>
     </message>
