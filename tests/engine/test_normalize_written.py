@@ -1,5 +1,5 @@
-"""What is written but not a quantity (normalize/written.py and its neighbours in
-pipeline.py): web and mail addresses, symbols on their own, state codes, codes stuck to
+"""What is written but not a quantity (normalize/written.py and its neighbours in rules.py,
+roman.py and render.py): web and mail addresses, symbols on their own, state codes, codes stuck to
 letters, sizes, falling dashes, Roman numerals after a name. Each case is a sentence of NeMo's
 test files that the program first read wrong (docs/text.md, "held out"), or one that shows
 where the rule stops."""

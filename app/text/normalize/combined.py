@@ -270,7 +270,7 @@ def _glue(spoken: str, glue: str) -> str:
 
 
 # ½, 1¾: a fraction in one character is written out (1 3/4) for the readers of fractions.
-_VULGAR = re.compile(r"(\d?)([\u00bc-\u00be\u2150-\u215e])")
+_VULGAR = re.compile(r"(?P<whole>\d?)(?P<fraction>[\u00bc-\u00be\u2150-\u215e])")
 
 
 # 5–12, 3～5天: an en dash or a full-width tilde between numbers is the hyphen or tilde of a
@@ -279,8 +279,8 @@ _EN_DASH = re.compile(r"(?<=\d)\s?([–～〜])\s?(?=\d)")
 
 
 def _vulgar(m: re.Match) -> str:
-    fraction = unicodedata.normalize("NFKC", m.group(2)).replace("\u2044", "/")
-    return m.group(1) + (" " if m.group(1) else "") + fraction
+    fraction = unicodedata.normalize("NFKC", m["fraction"]).replace("\u2044", "/")
+    return m["whole"] + (" " if m["whole"] else "") + fraction
 
 
 def normalize(text: str, lang: str | None = None, glue: str = " ") -> str:

@@ -1,4 +1,4 @@
-"""The kinds of span our rules find (rules.py), each read by its own branch (pipeline.py)."""
+"""The kinds of span our rules find (rules.py), each read by its own branch (render.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The patterns that find number-like spans, and the word lists they lean on; the order of
-RULES decides which wins where two start at one place (pipeline.py reads what they find)."""
+RULES decides which wins where two start at one place (render.py reads what they find, by
+the names of their groups)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from app.text.normalize import abbreviations as ab
 from app.text.normalize import en, written, zh
 from app.text.normalize.kinds import Kind
+from app.text.normalize.roman import ROMAN
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -59,7 +61,8 @@ _MONTH_NAMES = "|".join(
 _YEAR = r"(?:1[1-9]\d\d|20\d\d)"
 _CURRENCY_WORDS = r"dollars?|euros?|pounds?|USD|RMB|CNY|EUR|GBP|JPY"
 _SCALE = (
-    r"(?:\s?(thousand|million|billion|trillion|bn|mn|[kKmMbB])(?![A-Za-z])|(万亿|千万|百万|万|亿))?"
+    r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|[kKmMbB])(?![A-Za-z])"
+    r"|(?P<zh_scale>万亿|千万|百万|万|亿))?"
 )
 
 # A number read digit by digit because of the word before it: 验证码4396, 邮编100084,
@@ -74,7 +77,7 @@ _DIGIT_CONTEXT = (
 # "A 100m sprint": the article, a number and its unit are no model.
 _MODEL = (
     r"(?<![A-Za-z])(?!(?:AD|BC|CE|BCE|FY|USD|EUR|GBP|JPY|RMB|CNY|HKD)(?![A-Za-z]))(?![AI] )"
-    r"([A-Z]{1,5})([ -]?)(\d{3,5})(?!\d|[.,:/]\d|%)"
+    r"(?P<letters>[A-Z]{1,5})(?P<joint>[ -]?)(?P<digits>\d{3,5})(?!\d|[.,:/]\d|%)"
 )
 
 # A street address (1428 Elm St., 708 N 1st St): the number in pairs, as a year is said
@@ -107,130 +110,71 @@ STREET_TYPES = {
 }
 _DIRECTIONS = {"N": "North", "S": "South", "E": "East", "W": "West"}
 ADDRESS = re.compile(
-    r"(?<![\d.,$])(\d{1,5})\s((?:[NSEW]\s)?(?:\d{1,3}(?:st|nd|rd|th)|[A-Z][a-z]+)(?:\s[A-Z][a-z]+)?)\s"
-    r"(" + "|".join(k.capitalize() + "|" + k for k in STREET_TYPES) + r")(?![A-Za-z])(\.)?"
+    r"(?<![\d.,$])(?P<number>\d{1,5})\s"
+    r"(?P<name>(?:[NSEW]\s)?(?:\d{1,3}(?:st|nd|rd|th)|[A-Z][a-z]+)(?:\s[A-Z][a-z]+)?)\s"
+    r"(?P<street>" + "|".join(k.capitalize() + "|" + k for k in STREET_TYPES) + r")"
+    r"(?![A-Za-z])(?P<dot>\.)?"
 )
-
-
-# Roman numerals where a reader expects one: a numbered part (Chapter IV, World War II) is
-# read as a number, a ruler (Henry VIII, Louis XIV) as "the eighth".
-_PART_WORDS = [
-    "Chapter",
-    "Part",
-    "Volume",
-    "Vol\\.",
-    "Book",
-    "Act",
-    "Scene",
-    "World War",
-    "Phase",
-    "Section",
-    "Episode",
-    "Season",
-    "Article",
-    "Appendix",
-    "Round",
-    "Type",
-    "Class",
-    "Level",
-    "Grade",
-    "Stage",
-    "Category",
-    "Mark",
-    "Model",
-    "Title",
-    "Tier",
-    "Division",
-    "Schedule",
-    "Step",
-    "Unit",
-    "Lesson",
-    "Page",
-    "Table",
-    "Figure",
-    "Super Bowl",
-]
-# As written in a title (Part) or in capitals (PART), not in lower case ("a mark I made").
-_PARTS = "|".join(_PART_WORDS + [w.upper() for w in _PART_WORDS])
-_RULERS = (
-    r"Henry|Louis|Elizabeth|George|Edward|Charles|James|William|Richard|John Paul|Benedict|Leo|"
-    r"Pius|Peter|Catherine|Philip|Frederick|Ferdinand|Alexander|Nicholas|Mary|Victoria|Ramesses|"
-    r"Gregory|Innocent|Clement|Napoleon|Ivan|Wilhelm|Francis"
-)
-_NUMERAL = r"(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
-# Capitalised words before a pronoun I that are no names ("Not I.", "Then I.").
-_NOT_NAMES = (
-    "Not|Nor|Then|So|And|But|Or|If|Yes|No|Me|As|Than|Even|Only|Neither|Either|Who|Why|What|"
-    "Where|How|When|Now|Here|There|Did|Do|Am|Was|Were|Could|Should|Would|Can|Will|May|Must|Have"
-)
-# Any other capitalised name before a numeral of two letters or more is a ruler or an heir
-# (Sam II, John Smith III): "the second".
-_ROMAN = re.compile(
-    r"\b(?:(" + _PARTS + r")|(" + _RULERS + r"))\s(" + _NUMERAL + r")\b(?!\.\w)"
-    r"|\b(?!(?:"
-    + _NOT_NAMES
-    + r")\b)([A-Z][a-z]+)\s((?=[IVXL]{2}|I\b)"
-    + _NUMERAL
-    + r")\b(?![.'’]\w)"
-)
-
-
-def roman_value(numeral: str) -> int:
-    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-    total = 0
-    for a, b in zip(numeral, numeral[1:] + " "):
-        total += -values[a] if values.get(b, 0) > values[a] else values[a]
-    return total
 
 
 # Order matters: the first pattern that matches at a position wins.
 RULES = [
     (Kind.ELECTRONIC, written.ELECTRONIC),
     (Kind.STATE, written.STATE),
-    (Kind.ROMAN, _ROMAN),
+    (Kind.ROMAN, ROMAN),
     (Kind.ABBREVIATION, ab.PATTERN),
-    (Kind.CONTEXT_DIGITS, re.compile(_DIGIT_CONTEXT + r"(\d{3,})(?!\d|[.,:/-]\d)")),
+    (Kind.CONTEXT_DIGITS, re.compile(_DIGIT_CONTEXT + r"(?P<digits>\d{3,})(?!\d|[.,:/-]\d)")),
     (Kind.MODEL, re.compile(_MODEL)),
     (Kind.ADDRESS, ADDRESS),
     (
         Kind.DATE,
         re.compile(
-            r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)|年(\d{1,2})月(\d{1,2})[日号])"
+            r"(?<!\d)(?P<year>\d{4})(?:[-/.](?P<month>\d{1,2})[-/.](?P<day>\d{1,2})(?!\d)"
+            r"|年(?P<zh_month>\d{1,2})月(?P<zh_day>\d{1,2})[日号])"
         ),
     ),
     # 3/5/2024 is March 5th (US order); 25/12/2024 can only be the 25th of December;
     # 11/17/05 and 01.10.2010 too (a dotted date has a four-digit year).
-    (Kind.MDY, re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|\.\d)")),
+    (
+        Kind.MDY,
+        re.compile(
+            r"(?<![\d/.])(?P<first>\d{1,2})(?P<sep>[/.])(?P<second>\d{1,2})(?P=sep)"
+            r"(?P<year>\d{4}|\d{2})(?![\d/]|\.\d)"
+        ),
+    ),
     (
         Kind.MONTH_DATE,
         re.compile(
-            r"\b(" + _MONTH_NAMES + r")\s(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s(" + _YEAR + r"))?(?!\d)"
+            r"\b(?P<month>" + _MONTH_NAMES + r")\s(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
+            r"(?:,?\s(?P<year>" + _YEAR + r"))?(?!\d)"
         ),
     ),
     # 26th May, 3 March 2024, 5-7 May: the day before its month.
     (
         Kind.DAY_MONTH,
         re.compile(
-            r"(?<![\d.,/-])(?:(\d{1,2})(?:st|nd|rd|th)?\s?(-|–|\sto\s|\sand\s)\s?)?"
-            r"(\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(" + _MONTH_NAMES + r")(?![A-Za-z])"
-            r"(?:,?\s(" + _YEAR + r")(?!\d))?"
+            r"(?<![\d.,/-])(?:(?P<first>\d{1,2})(?:st|nd|rd|th)?\s?(?P<joint>-|–|\sto\s|\sand\s)\s?)?"
+            r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\s(?:of\s)?(?P<month>"
+            + _MONTH_NAMES
+            + r")(?![A-Za-z])"
+            r"(?:,?\s(?P<year>" + _YEAR + r")(?!\d))?"
         ),
     ),
     (
         Kind.TIME,
         re.compile(
-            r"(?<![\d:])([01]?\d|2[0-3])[:：]([0-5]\d)(?:[:：]([0-5]\d))?(?![\d:])"
-            r"(?:\s?([AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
-            r"|(?<![\d:.,])(1[0-2]|0?[1-9])\s?([AaPp])\.?[Mm](?![A-Za-z])\.?"
+            r"(?<![\d:])(?P<hour>[01]?\d|2[0-3])[:：](?P<minute>[0-5]\d)(?:[:：](?P<second>[0-5]\d))?"
+            r"(?![\d:])(?:\s?(?P<half>[AaPp])\.?[Mm]\.?(?![A-Za-z]))?"
+            r"|(?<![\d:.,])(?P<bare_hour>1[0-2]|0?[1-9])\s?(?P<bare_half>[AaPp])\.?[Mm](?![A-Za-z])\.?"
         ),
     ),
     # 1980-1986 and 1960-80 (a range of years); 1980-1970 kg is a range of a unit.
     (
         Kind.YEAR_RANGE,
         re.compile(
-            r"(?<![\d-])("
+            r"(?<![\d-])(?P<first>"
             + _YEAR
-            + r")\s?([-–/])\s?("
+            + r")\s?(?P<sep>[-–/])\s?(?P<last>"
             + _YEAR
             + r"|\d\d)(?![\d-])(?!\s?(?:"
             + "|".join(re.escape(u) for u in _UNIT_NAMES)
@@ -253,42 +197,44 @@ RULES = [
     (
         Kind.VERSION,
         re.compile(
-            r"(?<![A-Za-z0-9.])([vV])?(\d+(?:\.\d+){2,3})(?![.\d])|(?<![A-Za-z0-9.])([vV])(\d+\.\d+)(?![.\d])"
+            r"(?<![A-Za-z0-9.])(?P<prefix>[vV])?(?P<dotted>\d+(?:\.\d+){2,3})(?![.\d])"
+            r"|(?<![A-Za-z0-9.])(?P<short_prefix>[vV])(?P<short_dotted>\d+\.\d+)(?![.\d])"
         ),
     ),
     (
         Kind.CURRENCY,
         re.compile(
-            r"([$¥€£￥₹₩])\s?("
+            r"(?P<symbol>[$¥€£￥₹₩])\s?(?P<amount>"
             + _NUM
             + r"|\.\d+)"
             + _SCALE
-            + r"|("
+            + r"|(?P<word_amount>"
             + _NUM
-            + r")\s?("
+            + r")\s?(?P<word>"
             + _CURRENCY_WORDS
-            + r"|¢)(?![A-Za-z])|(?<![A-Za-z])(USD|EUR|GBP|JPY|RMB|CNY|INR|KRW|Rs(?=\.?\s?\d))\.?\s?("
+            + r"|¢)(?![A-Za-z])"
+            r"|(?<![A-Za-z])(?P<code>USD|EUR|GBP|JPY|RMB|CNY|INR|KRW|Rs(?=\.?\s?\d))\.?\s?(?P<code_amount>"
             + _NUM
             + r")"
         ),
     ),
-    (Kind.TEMPERATURE, re.compile(r"(-?" + _NUM + r")\s?(°C|℃|°F|℉|°)")),
+    (Kind.TEMPERATURE, re.compile(r"(?P<value>-?" + _NUM + r")\s?(?P<unit>°C|℃|°F|℉|°)")),
     # 2%-10% is a range of percentages.
     (Kind.PERCENT_RANGE, re.compile(r"(?<=\d[%％])\s?[-–~～]\s?(?=-?\d)")),
-    (Kind.PERCENT, re.compile(r"(-?" + _NUM + r")\s?[%％]")),
+    (Kind.PERCENT, re.compile(r"(?P<value>-?" + _NUM + r")\s?[%％]")),
     # 1980s, '80s, 80s; 1980 s (a space before the s) only for 1910-2090, not a round hundred.
     (
         Kind.DECADE,
         re.compile(
-            r"(?<![\d.,])(?:['’](\d0)|((?:1[1-9]|20)\d0)|([1-9]0))s(?![A-Za-z])"
-            r"|(?<![\d.,])((?:19|20)[1-9]0) s(?![A-Za-z])"
+            r"(?<![\d.,])(?:['’](?P<short>\d0)|(?P<full>(?:1[1-9]|20)\d0)|(?P<bare>[1-9]0))s"
+            r"(?![A-Za-z])|(?<![\d.,])(?P<spaced>(?:19|20)[1-9]0) s(?![A-Za-z])"
         ),
     ),
     # 2-3 mins, 5~10公里: a range of a unit.
     (
         Kind.UNIT_RANGE,
         re.compile(
-            r"(?<![\d.,-])("
+            r"(?<![\d.,-])(?P<first>"
             + _NUM
             + r")\s?[-–~～]\s?(?="
             + _NUM
@@ -300,14 +246,14 @@ RULES = [
     (
         Kind.UNIT,
         re.compile(
-            r"(?<![A-Za-z])(?<![A-Za-z]-)((?:(?<![A-Za-z0-9])-)?"
+            r"(?<![A-Za-z])(?<![A-Za-z]-)(?P<value>(?:(?<![A-Za-z0-9])-)?"
             + _NUM
-            + r")\s?("
+            + r")\s?(?P<unit>"
             + "|".join(re.escape(u) for u in _UNIT_NAMES)
             + r")(?![A-Za-z])"
         ),
     ),
-    (Kind.ORDINAL, re.compile(r"(?<![A-Za-z0-9.])(\d+)(st|nd|rd|th)\b")),
+    (Kind.ORDINAL, re.compile(r"(?<![A-Za-z0-9.])(?P<value>\d+)(?:st|nd|rd|th)\b")),
     # Chinese codes read digit by digit: 302房间, 302路, G1234次, CA1234航班.
     (
         Kind.ZH_CODE,
@@ -316,11 +262,17 @@ RULES = [
             r"|(?<=楼)\d{3,4}(?![\d.])"
         ),
     ),
-    (Kind.ZH_YEAR, re.compile(r"(?<!\d)(\d{2,4})(?=年)")),
+    (Kind.ZH_YEAR, re.compile(r"(?<!\d)(?P<year>\d{2,4})(?=年)")),
     # 第2名 is 第二名: an ordinal, never 两.
-    (Kind.ZH_ORDINAL, re.compile(r"(?<=第)(\d+)(?:\s?[-–~～]\s?(\d+))?(?![\d.,])")),
+    (
+        Kind.ZH_ORDINAL,
+        re.compile(r"(?<=第)(?P<first>\d+)(?:\s?[-–~～]\s?(?P<last>\d+))?(?![\d.,])"),
+    ),
     # $20/mo, $350/yr: a price per period.
-    (Kind.PER_PERIOD, re.compile(r"(?<=[\d$])/(mo|month|yr|year|wk|week|d|day|hr|hour)\b")),
+    (
+        Kind.PER_PERIOD,
+        re.compile(r"(?<=[\d$])/(?P<period>mo|month|yr|year|wk|week|d|day|hr|hour)\b"),
+    ),
     # 2pm-5pm is a range of times.
     (
         Kind.TIME_RANGE,
@@ -341,26 +293,42 @@ RULES = [
     (Kind.SECTION, written.SECTION),
     (Kind.LETTER_CODE, written.LETTER_CODE),
     # 6'2" is six feet two inches.
-    (Kind.HEIGHT, re.compile(r"(?<![\w'’])([4-7])['’′]\s?(\d|1[01])(?:\"|”|″|'')(?!\w)")),
+    (
+        Kind.HEIGHT,
+        re.compile(r"(?<![\w'’])(?P<feet>[4-7])['’′]\s?(?P<inches>\d|1[01])(?:\"|”|″|'')(?!\w)"),
+    ),
     # 1080p, 720P, 1080i: a video resolution, said in pairs (ten eighty p).
     (
         Kind.RESOLUTION,
-        re.compile(r"(?<![A-Za-z0-9.])(480|576|720|1080|1440|2160|4320)([pPiI])(?![A-Za-z0-9])"),
+        re.compile(
+            r"(?<![A-Za-z0-9.])(?P<lines>480|576|720|1080|1440|2160|4320)(?P<scan>[pPiI])"
+            r"(?![A-Za-z0-9])"
+        ),
     ),
     # W2s, B52s: a code in the plural (tax forms, planes), its s no second.
-    (Kind.CODE_PLURAL, re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,3})(\d{1,4})s(?![A-Za-z0-9])")),
+    (
+        Kind.CODE_PLURAL,
+        re.compile(r"(?<![A-Za-z0-9])(?P<letters>[A-Z]{1,3})(?P<digits>\d{1,4})s(?![A-Za-z0-9])"),
+    ),
     # 10^6 is ten to the power of six.
-    (Kind.POWER, re.compile(r"(?<![\d.])(" + _NUM + r")\s?\^\s?(-?\d+)(?![\d.])")),
+    (
+        Kind.POWER,
+        re.compile(r"(?<![\d.])(?P<base>" + _NUM + r")\s?\^\s?(?P<exponent>-?\d+)(?![\d.])"),
+    ),
     # 2x8 is two by eight (a size); 2x alone is a multiplier.
     (
         Kind.DIMENSION,
         re.compile(
-            r"(?<![A-Za-z0-9.])(" + _NUM + r")\s?[x×]\s?(" + _NUM + r")(?![\d.,]|[A-Za-z]{2})"
-            r"(?:\s?(" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z0-9]))?"
+            r"(?<![A-Za-z0-9.])(?P<first>" + _NUM + r")\s?[x×]\s?(?P<second>" + _NUM + r")"
+            r"(?![\d.,]|[A-Za-z]{2})"
+            r"(?:\s?(?P<unit>" + "|".join(re.escape(u) for u in _UNIT_NAMES) + r")(?![A-Za-z0-9]))?"
         ),
     ),
     # 978-0 falls: not a range (that rises) nor a score (small numbers): a code, its dash silent.
-    (Kind.DASH_CODE, re.compile(r"(?<![\d.,/-])(\d{3,})\s?-\s?(\d+)(?![\d,/-]|\.\d)")),
+    (
+        Kind.DASH_CODE,
+        re.compile(r"(?<![\d.,/-])(?P<head>\d{3,})\s?-\s?(?P<tail>\d+)(?![\d,/-]|\.\d)"),
+    ),
     # 1,250 is one quantity, whoever reads it (wetext drops its first word).
     (
         Kind.GROUPED,

@@ -205,13 +205,13 @@ US_STATES = {
 # Codes that are also words (OK, IN, OR, ME, HI) only before a ZIP.
 _WORDLIKE = "OK|IN|OR|ME|HI|MD|MA|PA"
 STATE = re.compile(
-    r"(?<=[A-Za-z], )(?:(" + "|".join(US_STATES) + r")(?=,?\s\d{5}(?:-\d{4})?(?!\d))"
-    r"|(?!(?:" + _WORDLIKE + r")\b)(" + "|".join(US_STATES) + r")(?=\.?\s*$|\.?\s*\n))"
+    r"(?<=[A-Za-z], )(?:(?P<before_zip>" + "|".join(US_STATES) + r")(?=,?\s\d{5}(?:-\d{4})?(?!\d))"
+    r"|(?!(?:" + _WORDLIKE + r")\b)(?P<at_end>" + "|".join(US_STATES) + r")(?=\.?\s*$|\.?\s*\n))"
 )
 
 
 def state(m: re.Match, lang: str) -> str | None:
-    return US_STATES[m.group(1) or m.group(2)] if lang == "en" else None
+    return US_STATES[m["before_zip"] or m["at_end"]] if lang == "en" else None
 
 
 # 31/31/100, 123/261788/2021: three numbers or more between slashes that are not a date.
@@ -230,19 +230,22 @@ def slashed(m: re.Match, lang: str) -> str:
 
 
 # 401(k), 403(b), 501(c): a section of the tax code, its digits and letter said one by one.
-SECTION = re.compile(r"(?<![A-Za-z0-9_.])(\d{3})\(([a-z])\)")
+SECTION = re.compile(r"(?<![A-Za-z0-9_.])(?P<digits>\d{3})\((?P<letter>[a-z])\)")
 
 
 def section(m: re.Match, lang: str) -> str:
-    spoken = en.digits(m.group(1)) if lang == "en" else zh.digits(m.group(1), zh.PHONE_DIGITS)
-    return spoken + " " + m.group(2)
+    digits = m["digits"]
+    spoken = en.digits(digits) if lang == "en" else zh.digits(digits, zh.PHONE_DIGITS)
+    return spoken + " " + m["letter"]
 
 
 # ab9453, asdf123, h264: lowercase letters with digits stuck to them are a code.
-LETTER_CODE = re.compile(r"(?<![A-Za-z0-9_.@/-])([a-z]{1,8})(\d{3,})(?![A-Za-z0-9_.,@/-])")
+LETTER_CODE = re.compile(
+    r"(?<![A-Za-z0-9_.@/-])(?P<letters>[a-z]{1,8})(?P<digits>\d{3,})(?![A-Za-z0-9_.,@/-])"
+)
 
 
 def letter_code(m: re.Match, lang: str) -> str:
     if lang == "zh":
-        return m.group(1) + zh.digits(m.group(2), zh.PHONE_DIGITS)
-    return m.group(1) + " " + en.digits(m.group(2))
+        return m["letters"] + zh.digits(m["digits"], zh.PHONE_DIGITS)
+    return m["letters"] + " " + en.digits(m["digits"])
