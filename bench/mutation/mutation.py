@@ -114,6 +114,8 @@ GROUPS = {
             "app/text/normalize/zh.py",
             "app/text/normalize/en.py",
             "app/text/normalize/pipeline.py",
+            "app/text/normalize/render.py",
+            "app/text/normalize/roman.py",
             "app/text/prepare.py",
         ],
         [
