@@ -48,14 +48,14 @@ TEXTS = [
 def _greedy(loop, chat, steps: int):
     from app.decode.passes import PassParams
     from app.decode.prompts import code_prompt
+    from tests.support.decode_hooks import hooking_steps
 
     emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
     eos = int(chat.config.gpt.num_audio_tokens) - 1
     seen = []
-    loop.on_logits = lambda i, logits, rows: i == 0 and seen.append(logits.float().cpu())
     params = PassParams(1.0, 1.0, 0, 1.0, steps, min_new_tokens=steps, greedy=True)  # forced length
-    result = list(loop.generate(emb, mask, True, params, [1, 2, 3], eos=eos))[-1]
-    loop.on_logits = None
+    with hooking_steps(loop, lambda i, logits, rows: i == 0 and seen.append(logits.float().cpu())):
+        result = list(loop.generate(emb, mask, True, params, [1, 2, 3], eos=eos))[-1]
     return [t.cpu() for t in result.tokens], seen[0]
 
 

@@ -106,8 +106,10 @@ class _Steps:
     """Counts the decode loop's steps and the sentences in each (how full batches are)."""
 
     def __init__(self, loop):
+        from tests.support.decode_hooks import step_hooked
+
         self.steps = self.rows = 0
-        loop.on_logits = self
+        loop.filter_step = step_hooked(loop, self)  # for the rest of the run
 
     def __call__(self, _step, _logits, rows):
         self.steps += 1

@@ -1,17 +1,16 @@
 """Our decode loop over ChatTTS's GPT: both passes (refine-text tokens, audio codes).
 
-One batch = one KV cache allocated up front, one prefill over the prompt, then one step per
-token: heads, sampling, next embedding, the compiled Llama step. Sentences of a batch are
-left-padded like ChatTTS does, keep their own positions and random streams, and stop at their
-own end token, so a sentence decodes to the same tokens alone or in any batch. Sentences may
-join a running batch between steps and leave it when they end (rows_state.py).
+One batch = one KV cache allocated up front, one prefill over the prompt (prefill.py), then one
+step per token: heads, sampling (row_sampling.py), next embedding, the compiled Llama step.
+Sentences of a batch are left-padded like ChatTTS does, keep their own positions and random
+streams, and stop at their own end token, so a sentence decodes to the same tokens alone or in
+any batch. Sentences may join a running batch between steps and leave it when they end
+(rows_state.py).
 """
 
 from __future__ import annotations
 
-import logging
 import threading
-import warnings
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -23,23 +22,19 @@ from app.decode.compiled_cache import LOOK_UP, step_key
 from app.decode.llama_step import LlamaStack, rotary_tables
 from app.decode.modes import LOOP_CHOICES, DecodeMode
 from app.decode.options import DEFAULT, DecodeOptions
+from app.decode.pass_output import generated, progress
 from app.decode.passes import Generated, PassParams, Progress, nonfinite_error
+from app.decode.prefill import join_rows, prefill
+from app.decode.row_sampling import filter_rows, row_uniforms
 from app.decode.rows_state import Joining, LiveRows, RowTable, leave
-from app.decode.sampling import PENALTY_WINDOW, draw, filter_logits, greedy
+from app.decode.sampling import draw, filter_logits, greedy
 from app.decode.static_steps import FixedShapeSteps, StaticCaches
+from app.decode.step_script import script_step
 from app.decode.unoptimized import Unoptimized
 from app.i18n import _
 
 if TYPE_CHECKING:
     from app.model import ModelParts
-
-log = logging.getLogger("chattts_studio.engine")
-
-
-def _silence_jit_deprecation():
-    warnings.filterwarnings("ignore", category=FutureWarning, module=r"torch\.jit.*")
-    warnings.filterwarnings("ignore", message=r".*TorchScript.*")
-    warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"torch\.jit.*")
 
 
 class DecodeLoop(FixedShapeSteps):
@@ -126,7 +121,13 @@ class DecodeLoop(FixedShapeSteps):
         if self.cuda_graphs:
             self.mode = DecodeMode.GRAPH
         elif mode is DecodeMode.JIT:
-            self._compile(stack)
+            calls = script_step(
+                stack, self.precision is prec.Precision.INT8 and options.int8_unoptimized
+            )
+            self._stack, self._filter, self._draw = calls.stack, calls.filter, calls.draw
+            self._run = calls.run
+            if calls.error is not None:
+                self.mode, self.jit_error = DecodeMode.EAGER, calls.error
             if cache_key and cached is None and self.mode is DecodeMode.JIT:
                 cache.save(cache_key, self._stack)
         self.static_caches = StaticCaches(self._zero_cache)
@@ -138,8 +139,6 @@ class DecodeLoop(FixedShapeSteps):
         self.exact_across_batches = not on_gpu and (
             self.precision is not prec.Precision.INT8 or self._int8_rows()
         )
-        # Tests: (step, raw logits, the request rows they belong to) at every step.
-        self.on_logits: Callable[[int, torch.Tensor, torch.Tensor], None] | None = None
 
     @property
     def first_calls_cost(self) -> bool:
@@ -165,25 +164,6 @@ class DecodeLoop(FixedShapeSteps):
             self._cos,
             self._sin,
         )
-
-    def _compile(self, stack) -> None:
-        _silence_jit_deprecation()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                self._stack = torch.jit.script(stack)
-                self._filter = torch.jit.script(filter_logits)
-                self._draw = torch.jit.script(draw)
-            if self.precision is prec.Precision.INT8 and self.options.int8_unoptimized:
-                self._filter, self._draw = Unoptimized(self._filter), Unoptimized(self._draw)
-                self._run = Unoptimized(self._stack)
-        except Exception as exc:  # any TorchScript gap: same math, eager
-            self.mode, self.jit_error = DecodeMode.EAGER, f"{type(exc).__name__}: {exc}"
-            self._stack, self._filter, self._draw = stack, filter_logits, draw
-            log.warning(
-                "TorchScript could not compile the decode step; running it eagerly (%s)",
-                self.jit_error,
-            )
 
     # -- pieces the loop (and tests) use ------------------------------------------------
     def allocate_cache(
@@ -272,7 +252,7 @@ class DecodeLoop(FixedShapeSteps):
             per_row,
             steps_max,
             audio,
-            None if params.greedy else self._uniforms(seeds, steps_max, per_row),
+            None if params.greedy else row_uniforms(seeds, steps_max, per_row, self.device),
         )
         live = LiveRows(
             torch.arange(batch, device=self.device),
@@ -285,7 +265,7 @@ class DecodeLoop(FixedShapeSteps):
         )
         del k_cache, v_cache
         slots = torch.arange(total, device=self.device)
-        hidden = self._prefill(emb, mask_in, live.k, live.v)
+        hidden = prefill(self.run_stack, emb, mask_in, live.k, live.v)
         # Every host read waits for the GPU: there, look at completion and bad numbers only
         # every few steps (rows that ended meanwhile just run on; their lengths stop growing).
         check_every = min(stream_every or self.sync_every, self.sync_every)
@@ -299,16 +279,25 @@ class DecodeLoop(FixedShapeSteps):
             if admit is not None and not static:
                 joining = admit(live.ids.numel())
                 if joining is not None and joining.emb.shape[0]:
-                    hidden, at = self._join(table, live, hidden, joining, at, i, per_row, params)
+                    self._check_length(joining.emb.shape[1], params.max_new_tokens)
+                    hidden, at = join_rows(
+                        self.run_stack,
+                        self.allocate_cache,
+                        table,
+                        live,
+                        hidden,
+                        joining,
+                        at,
+                        i,
+                        params,
+                    )
                     slots = torch.arange(live.valid.shape[1], device=self.device)
             # Each row's own token count: rows that joined later are earlier in their sentence.
             t_list = [i - table.start[r] for r in live.id_list]
             t_at = t_list[0] if len(set(t_list)) == 1 else torch.tensor(t_list, device=self.device)
             table.nonfinite[live.ids] |= ~torch.isfinite(hidden).all(-1) & ~table.finished[live.ids]
             logits = self.logits(hidden, audio)
-            if self.on_logits is not None:
-                self.on_logits(i, logits, live.ids)
-            filtered = self._filtered(logits, table, live, t_list, params, eos)
+            filtered = self.filter_step(logits, table, live, t_list, params, eos)
             if table.uniforms is None:
                 picked = greedy(filtered)
             else:
@@ -335,7 +324,7 @@ class DecodeLoop(FixedShapeSteps):
                 if bool(table.done.all()):
                     break
             if stream_every and i % stream_every == 0:
-                yield self._progress(table, audio, i)
+                yield progress(table, audio, i)
             if cancel is not None and cancel.is_set():
                 raise SynthesisCancelled(_("Synthesis was stopped."))
             if not static and bool(leaving.any()):
@@ -363,19 +352,7 @@ class DecodeLoop(FixedShapeSteps):
             hidden = out[:, -1]
             at += 1
         del live
-        counts = table.lengths.tolist()
-        rows = table.count
-        if audio:
-            tokens = [
-                table.generated.view(rows, self.num_vq, -1)[r, :, : counts[r]].t()
-                for r in range(rows)
-            ]
-            hiddens = table.audio_hiddens()
-            rows_hidden = [hiddens[r, : counts[r]] for r in range(rows)]
-        else:
-            tokens = [table.generated[r, : counts[r]] for r in range(rows)]
-            rows_hidden = []
-        yield Generated(tokens, rows_hidden, table.cut())  # every row is done by now
+        yield generated(table, audio)  # every row is done by now
 
     def _check_length(self, prompt_len: int, max_new_tokens: int) -> None:
         if prompt_len + max_new_tokens > self._max_positions:
@@ -396,55 +373,7 @@ class DecodeLoop(FixedShapeSteps):
         """Whether a sentence of this prompt and token limit fits the model's positions."""
         return prompt_len + max_new_tokens <= self._max_positions
 
-    def _prefill(
-        self, emb: torch.Tensor, mask_in: torch.Tensor, k: torch.Tensor, v: torch.Tensor
-    ) -> torch.Tensor:
-        """Run the prompt through the stack into caches `k`, `v`; the last position's hidden state."""
-        prompt_len = emb.shape[1]
-        # ChatTTS's positions: count of real tokens so far; padding sits at position 1.
-        positions = (mask_in.long().cumsum(-1) - 1).masked_fill_(~mask_in, 1)
-        causal = torch.ones(prompt_len, prompt_len, dtype=torch.bool, device=self.device).tril_()
-        eye = torch.eye(prompt_len, dtype=torch.bool, device=self.device)
-        # A padding query may only see itself: a row with no visible key would be NaN, and
-        # NaN in a cached padding value poisons the real rows even through a zero weight.
-        prefill_mask = (causal & (mask_in[:, None, :] | eye)).unsqueeze(1)
-        out = self.run_stack(
-            emb.to(self.device),
-            positions,
-            prefill_mask,
-            k,
-            v,
-            torch.arange(prompt_len, device=self.device),
-            prompt_len,
-        )
-        return out[:, -1]
-
-    def _join(
-        self,
-        table: RowTable,
-        live: LiveRows,
-        hidden: torch.Tensor,
-        joining: Joining,
-        at: int,
-        step: int,
-        per_row: int,
-        params: PassParams,
-    ) -> tuple[torch.Tensor, int]:
-        """Prefill joining sentences alone, then add them to the live rows at batch step `step`."""
-        count, prompt_len = joining.emb.shape[0], joining.emb.shape[1]
-        self._check_length(prompt_len, params.max_new_tokens)
-        mask = joining.mask.to(self.device).bool()
-        k, v = self.allocate_cache(count, prompt_len)
-        joined_hidden = self._prefill(joining.emb, mask, k, v)
-        ids = torch.arange(table.count, table.count + count, device=self.device)
-        uniforms = (
-            None if params.greedy else self._uniforms(joining.seeds, params.max_new_tokens, per_row)
-        )
-        table.extend(count, step, uniforms)
-        at = live.join(ids, mask, k, v, at, params.max_new_tokens)
-        return torch.cat([hidden, joined_hidden]), at
-
-    def _filtered(
+    def filter_step(
         self,
         logits: torch.Tensor,
         table: RowTable,
@@ -453,59 +382,6 @@ class DecodeLoop(FixedShapeSteps):
         params: PassParams,
         eos: int,
     ) -> torch.Tensor:
-        """Filtered logits; rows at different token counts (one joined later) are filtered per
-        count, each row exactly as it would be alone (the filter works row by row)."""
-        groups: dict[int, list[int]] = {}
-        for j, t in enumerate(t_list):
-            groups.setdefault(t, []).append(j)
-        per_row = table.per_row
-        if len(groups) == 1:
-            parts: list[tuple[int, torch.Tensor | None]] = [(t_list[0], None)]
-        else:
-            parts = [
-                (
-                    t,
-                    torch.tensor(
-                        [j * per_row + q for j in js for q in range(per_row)], device=self.device
-                    ),
-                )
-                for t, js in groups.items()
-            ]
-        filtered = logits if len(parts) == 1 else torch.empty_like(logits)
-        for t, tokens in parts:
-            rows = live.token_rows if tokens is None else live.token_rows[tokens]
-            start = max(0, t - PENALTY_WINDOW)
-            out = self._filter(
-                logits if tokens is None else logits[tokens],
-                table.generated[rows, start:t],
-                live.temperature if tokens is None else live.temperature[tokens],
-                float(params.repetition_penalty),
-                float(params.top_p),
-                int(params.top_k),
-                eos,
-                t < params.min_new_tokens,
-            )
-            if tokens is None:
-                filtered = out
-            else:
-                filtered[tokens] = out
-        return filtered
-
-    def _progress(self, table: RowTable, audio: bool, steps: int) -> Progress:
-        """Every row is at most `steps` tokens in (the first rows began at step 0)."""
-        seen = table.audio_hiddens()[:, :steps] if audio else table.generated[:, :steps]
-        return Progress(seen, table.lengths.tolist(), table.done.tolist(), table.cut())
-
-    def _uniforms(self, seeds: list[int], steps: int, per_row: int) -> torch.Tensor:
-        """(batch, steps, per_row) uniform numbers, each row from its own sentence's generator,
-        drawn at once and moved to the device once: the same numbers as one draw per step
-        (a CPU generator yields them in order), without a host copy per token."""
-        table = torch.stack(
-            [
-                torch.rand(
-                    steps, per_row, generator=torch.Generator(device="cpu").manual_seed(int(s))
-                )
-                for s in seeds
-            ]
-        )
-        return table.to(self.device)
+        """One step's raw logits of the live rows (`live.ids`, at their token counts `t_list`),
+        filtered for sampling (row_sampling.py): the one call per step that is given them."""
+        return filter_rows(self._filter, logits, table, live, t_list, params, eos)

@@ -58,7 +58,13 @@ GROUPS = {
     # cost a second or two. Left out: the sampling-vs-upstream runs with ChatTTS's settings
     # (long decodes; they pin sampling.py, whose group runs its own tests).
     "decode.loop": (
-        ["app/decode/loop.py"],
+        [
+            "app/decode/loop.py",
+            "app/decode/prefill.py",
+            "app/decode/row_sampling.py",
+            "app/decode/pass_output.py",
+            "app/decode/step_script.py",
+        ],
         [
             "tests/engine/test_decode_loop_rows.py",
             "tests/engine/test_decode_loop_memory_and_errors.py",

@@ -72,7 +72,7 @@ REASONS: dict[tuple, str] = {
     (LOOP, 106): _GPU,
     (LOOP, 109): (
         "OUTSIDE: `exact_across_batches` None/on_gpu makes a CPU out-of-memory retry treat a "
-        "sentence as not resumable: tests/engine/test_gpu_path.py::test_an_inexact_retry_cuts_a_partly_"
+        "sentence as not resumable: tests/engine/test_gpu_memory.py::test_an_inexact_retry_cuts_a_partly_"
         "played_sentence_with_a_warning (77 s under load, outside the selection)"
     ),
     (LOOP, 71): (

@@ -3,6 +3,7 @@
 import signal
 
 from app.cli import main
+from tests.support.decode_hooks import step_hooked
 
 EOS_AUDIO = 625
 
@@ -27,7 +28,7 @@ def test_ctrl_c_stops_the_decode_within_a_step_and_writes_nothing(
 
     def load(self, *args, **kwargs):
         real_load(self, *args, **kwargs)
-        self.loop.on_logits = hook
+        self.loop.filter_step = step_hooked(self.loop, hook)
 
     monkeypatch.setattr(Synthesizer, "load", load)
     before = signal.getsignal(signal.SIGINT)

@@ -12,7 +12,7 @@ from app.decode.prompts import code_prompt
 from app.decode.rows_state import Joining
 from app.synthesis.engine import Engine
 from app.synthesis.tickets import Priority
-from tests.support.decode_hooks import record_batch_rows
+from tests.support.decode_hooks import hooking_steps, record_batch_rows, step_hooked
 
 EOS_AUDIO = 625
 STEPS = 40
@@ -53,14 +53,11 @@ def test_sentences_joining_a_running_batch_decode_as_if_alone(synthesizer, greed
         emb, mask = _prompt(chat, TEXTS[JOIN_AT[step]])
         return Joining(emb, mask, [11 + JOIN_AT[step]])
 
-    loop.on_logits = lambda step, logits, rows: steps.append(rows.tolist())
-    try:
+    with hooking_steps(loop, lambda step, logits, rows: steps.append(rows.tolist())):
         emb, mask = _prompt(chat, TEXTS[0])
         together = list(
             loop.generate(emb, mask, True, _params(greedy), [11], eos=EOS_AUDIO, admit=admit)
         )[-1]
-    finally:
-        loop.on_logits = None
     assert isinstance(together, Generated) and len(together.tokens) == 3
     # Side by side: fewer steps than the tokens of the three sentences together.
     assert len(steps) < sum(t.shape[0] for t in together.tokens)
@@ -100,7 +97,9 @@ def test_speak_asks_the_session_for_rows_that_join_and_groups_that_leave(synthes
         return rows
 
     monkeypatch.setattr(
-        synthesizer.loop, "on_logits", lambda step, logits, rows: steps.append(rows.tolist())
+        synthesizer.loop,
+        "filter_step",
+        step_hooked(synthesizer.loop, lambda step, logits, rows: steps.append(rows.tolist())),
     )
     pieces = list(synthesizer.speech.speak([first], "[speed_5]", _params(True), Session(), spoken))
     assert said == [joining]
@@ -116,7 +115,7 @@ def _join_during(engine, synthesizer, monkeypatch, first, second, priority=Prior
         if step == 5 and "second" not in jobs:
             jobs["second"] = engine.submit(second, priority)
 
-    monkeypatch.setattr(synthesizer.loop, "on_logits", hook)
+    monkeypatch.setattr(synthesizer.loop, "filter_step", step_hooked(synthesizer.loop, hook))
     job = engine.submit(first)
     engine.start()
     result = job.result()

@@ -7,6 +7,7 @@ import torch
 from app.decode.loop import DecodeLoop
 from app.decode.passes import Generated, PassParams
 from app.decode.prompts import code_prompt, refine_prompt
+from tests.support.decode_hooks import hooking_steps, step_hooked
 
 TEXTS = [
     "你好，世界。",
@@ -71,8 +72,7 @@ def _ours(loop, chat, texts, audio, steps, speaker=None, greedy=True, seeds=None
         full.view(len(texts), per_row, -1)[rows] = logits.view(len(rows), per_row, -1)
         seen.append(full)
 
-    loop.on_logits = record
-    try:
+    with hooking_steps(loop, record):
         if audio:
             emb, mask = code_prompt(chat, texts, "[speed_5]", speaker, None, None)
         else:
@@ -88,8 +88,6 @@ def _ours(loop, chat, texts, audio, steps, speaker=None, greedy=True, seeds=None
                 eos=EOS_AUDIO if audio else chat.tokenizer.eos_token,
             )
         )
-    finally:
-        loop.on_logits = None
     assert isinstance(events[-1], Generated)
     return events[-1], seen
 
@@ -156,9 +154,12 @@ def test_each_sentence_stops_at_its_own_end_token(chat):
     for static in (False, True):
         loop = DecodeLoop(chat, "eager", "fp32")
         loop.static_steps = static
-        loop.on_logits = lambda step, logits, rows, static=static: (
-            batch_sizes.append((static, len(rows))),
-            force_ends(step, logits, rows),
+        loop.filter_step = step_hooked(
+            loop,
+            lambda step, logits, rows, static=static: (
+                batch_sizes.append((static, len(rows))),
+                force_ends(step, logits, rows),
+            ),
         )
         emb, mask = code_prompt(chat, TEXTS, "[speed_5]", None, None, None)
         results.append(

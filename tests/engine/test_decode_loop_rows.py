@@ -12,6 +12,7 @@ from app.core.errors import InputTextError, NumericalError, SynthesisCancelled
 from app.decode.loop import DecodeLoop
 from app.decode.passes import Generated, PassParams, Progress
 from app.decode.prompts import code_prompt, refine_prompt
+from tests.support.decode_hooks import hooking_steps, step_hooked
 
 TEXTS = ["你好，世界。", "Hello there, a longer sentence than the first。", "再见。"]
 EOS = 625
@@ -53,8 +54,7 @@ def _run(
         else refine_prompt(chat, texts, "")
     )
     eos = EOS if audio else chat.tokenizer.eos_token
-    loop.on_logits = _ends(ends or {}, 4 if audio else 1, eos)
-    try:
+    with hooking_steps(loop, _ends(ends or {}, 4 if audio else 1, eos)):
         settings = {**CHATTTS, **params}
         return list(
             loop.generate(
@@ -68,8 +68,6 @@ def _run(
                 stream_every=stream_every,
             )
         )
-    finally:
-        loop.on_logits = None
 
 
 def _same_rows(together: Generated, row: int, alone: Generated) -> None:
@@ -148,15 +146,14 @@ def test_a_batch_whose_rows_all_ended_stops_stepping(loop, chat):
     steps = []
     hook = _ends({0: 1, 1: 3}, 4, EOS)
     emb, mask = code_prompt(chat, TEXTS[:2], "[speed_5]", None, None, None)
-    loop.on_logits = lambda i, logits, rows: (steps.append((i, len(rows))), hook(i, logits, rows))
-    try:
+    with hooking_steps(
+        loop, lambda i, logits, rows: (steps.append((i, len(rows))), hook(i, logits, rows))
+    ):
         result = list(
             loop.generate(
                 emb, mask, True, PassParams(max_new_tokens=50, **CHATTTS), [1, 2], eos=EOS
             )
         )[-1]
-    finally:
-        loop.on_logits = None
     assert steps == [(0, 2), (1, 2), (2, 1), (3, 1)]
     assert [t.shape[0] for t in result.tokens] == [1, 3] and result.hit_limit == [False, False]
 
@@ -171,8 +168,7 @@ def test_stop_ends_the_decode_before_another_step(loop, chat):
         if i == 3:
             cancel.set()
 
-    loop.on_logits = hook
-    try:
+    with hooking_steps(loop, hook):
         with pytest.raises(SynthesisCancelled):
             list(
                 loop.generate(
@@ -185,8 +181,6 @@ def test_stop_ends_the_decode_before_another_step(loop, chat):
                     cancel=cancel,
                 )
             )
-    finally:
-        loop.on_logits = None
     assert steps == [0, 1, 2, 3]
 
 
@@ -197,8 +191,7 @@ def test_no_end_before_the_minimum_token_count(loop, chat, least):
     def eager_to_end(_i, logits, _rows):
         logits[:, EOS] = logits.max() + 50.0  # the end token wins whenever it is allowed
 
-    loop.on_logits = eager_to_end
-    try:
+    with hooking_steps(loop, eager_to_end):
         result = list(
             loop.generate(
                 emb,
@@ -209,21 +202,16 @@ def test_no_end_before_the_minimum_token_count(loop, chat, least):
                 eos=EOS,
             )
         )[-1]
-    finally:
-        loop.on_logits = None
     assert result.tokens[0].shape[0] == least and result.hit_limit == [False]
 
 
 def test_the_longest_decode_the_positions_allow_runs_and_one_more_token_is_refused(loop, chat):
     emb, mask = code_prompt(chat, TEXTS[:1], "[speed_5]", None, None, None)
     room = loop._max_positions - emb.shape[1]
-    loop.on_logits = _ends({0: 1}, 4, EOS)
-    try:
+    with hooking_steps(loop, _ends({0: 1}, 4, EOS)):
         result = list(
             loop.generate(emb, mask, True, PassParams(max_new_tokens=room, **CHATTTS), [1], eos=EOS)
         )[-1]
-    finally:
-        loop.on_logits = None
     assert result.tokens[0].shape[0] == 1
     with pytest.raises(InputTextError) as refused:
         list(
@@ -257,8 +245,7 @@ def test_the_first_token_is_in_the_penalty_history_from_the_second_step(loop, ch
         logits.fill_(float("-inf"))
         logits[:, a], logits[:, b] = 10.0, 9.0
 
-    loop.on_logits = two_choices
-    try:
+    with hooking_steps(loop, two_choices):
         params = PassParams(
             temperature=1.0,
             top_p=1.0,
@@ -270,8 +257,6 @@ def test_the_first_token_is_in_the_penalty_history_from_the_second_step(loop, ch
         result = list(loop.generate(emb, mask, False, params, [1], eos=chat.tokenizer.eos_token))[
             -1
         ]
-    finally:
-        loop.on_logits = None
     # Third step: both seen once, 10/1000 > 9/1000.
     assert result.tokens[0].tolist() == [a, b, a]
 
@@ -309,7 +294,7 @@ def test_invalid_numbers_in_one_row_stop_the_decode_naming_that_sentence(chat, m
 
     monkeypatch.setattr(loop, "run_stack", poisoned)
     steps = []
-    loop.on_logits = lambda i, *_: steps.append(i)
+    loop.filter_step = step_hooked(loop, lambda i, *_: steps.append(i))
     with pytest.raises(NumericalError, match="sentence 3 of the batch"):
         _generate_plain(loop, chat)
     assert steps == [0, 1, 2]  # found at the step its hidden state is read, not later

@@ -10,7 +10,12 @@ import pytest
 from app.core.errors import SynthesisCancelled, VoiceError
 from app.core.request import AudioChunk, SamplingParams, SynthesisRequest, SynthesisResult
 from app.synthesis.tickets import Priority
-from tests.support.decode_hooks import record_audio_batches, record_batch_rows
+from tests.support.decode_hooks import (
+    hooking_steps,
+    record_audio_batches,
+    record_batch_rows,
+    step_hooked,
+)
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 A = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
@@ -72,8 +77,7 @@ def test_a_cancelled_clients_rows_leave_the_running_batch_at_once(synthesizer, e
     b = SynthesisRequest("今天天气很好。", seed=22, **long)
     alone_b = synthesizer.run(b)
     steps: list[list[int]] = []
-    synthesizer.loop.on_logits = lambda step, logits, rows: steps.append(rows.tolist())
-    try:
+    with hooking_steps(synthesizer.loop, lambda step, logits, rows: steps.append(rows.tolist())):
         e = engine()
         job_a, job_b = e.submit(a), e.submit(b)
         e.start()
@@ -83,8 +87,6 @@ def test_a_cancelled_clients_rows_leave_the_running_batch_at_once(synthesizer, e
                 job_a.cancel()  # after its first piece, mid-sentence
                 cancelled_at = len(steps)
         chunks_b, result_b = _collect(job_b)
-    finally:
-        synthesizer.loop.on_logits = None
     assert steps[0] == [0, 1]  # one batch: a's row 0, b's row 1
     # The step running while cancel() returned may still hold row 0; none after it does, and b
     # went on (each sentence is at least 40 tokens, its first piece came at about 16).
@@ -122,19 +124,19 @@ def test_an_interactive_request_stops_a_running_background_batch_which_then_cont
     play_request = SynthesisRequest("你好。", seed=3, **FAST)
     jobs = {}
     batches = record_audio_batches(monkeypatch, synthesizer.loop)
-    real_hook = synthesizer.loop.on_logits
+    hooked_before = "filter_step" in vars(synthesizer.loop)  # by an earlier test
 
     def hook(step, logits, rows):
         if len(batches) == 2 and step == 5 and "play" not in jobs:
             jobs["play"] = e.submit(play_request, Priority.INTERACTIVE)
 
-    monkeypatch.setattr(synthesizer.loop, "on_logits", hook)
+    monkeypatch.setattr(synthesizer.loop, "filter_step", step_hooked(synthesizer.loop, hook))
     background = e.submit(long_text, Priority.BACKGROUND)
     order = []
     e.start()
     chunks, result = _collect(background, order)
     _play_chunks, play_result = _collect(jobs["play"])
-    assert real_hook is None
+    assert not hooked_before
     # background first sentence, background rest (stopped), the Play, background rest again
     assert batches == [1, 3, 1, 3]
     assert play_result.segments == 1 and play_result.audio.size > 0

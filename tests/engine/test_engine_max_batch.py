@@ -5,7 +5,7 @@ import numpy as np
 
 from app.core.request import SamplingParams, SynthesisRequest
 from app.synthesis.engine import Engine
-from tests.support.decode_hooks import record_batch_rows
+from tests.support.decode_hooks import record_batch_rows, step_hooked
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 A = SynthesisRequest("第一句话。第二句话。第三句话。", seed=11, **FAST)
@@ -15,7 +15,11 @@ B = SynthesisRequest("今天天气很好。我们去公园。然后回家。", s
 def _widths(monkeypatch, loop) -> list[int]:
     """Sentences decoded at each step (joiners included)."""
     widths = []
-    monkeypatch.setattr(loop, "on_logits", lambda _step, _logits, rows: widths.append(rows.numel()))
+    monkeypatch.setattr(
+        loop,
+        "filter_step",
+        step_hooked(loop, lambda _step, _logits, rows: widths.append(rows.numel())),
+    )
     return widths
 
 

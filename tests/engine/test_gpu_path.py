@@ -1,19 +1,17 @@
 """The GPU decode path, simulated on the CPU: precision choice, length buckets, kept caches,
-one draw per sentence, lazy completion checks, overflow detection, graph capture failures,
-out-of-memory classification and retries that cannot splice exactly."""
+one draw per sentence, lazy completion checks, overflow detection and graph capture failures
+(a GPU's memory and batches: test_gpu_memory.py)."""
 
-from types import SimpleNamespace
-
-import numpy as np
 import pytest
 import torch
 
-from app.core.errors import NumericalError, is_out_of_memory
-from app.core.request import SamplingParams, SynthesisRequest
+from app.core.errors import NumericalError
 from app.decode import memory, precision, static_steps
 from app.decode.loop import DecodeLoop
 from app.decode.passes import PassParams
 from app.decode.prompts import code_prompt
+from app.decode.row_sampling import row_uniforms
+from tests.support.decode_hooks import step_hooked
 
 TEXTS = [
     "你好，世界。",
@@ -80,7 +78,7 @@ def test_synthesizer_with_a_precision_this_device_lacks_loads_and_says_so(tiny_m
 # -- one draw per sentence --------------------------------------------------------------
 def test_a_sentences_random_numbers_drawn_at_once_equal_one_draw_per_step(chat):
     loop = DecodeLoop(chat, "eager", "fp32")
-    table = loop._uniforms([11, 12], 2048, 4)
+    table = row_uniforms([11, 12], 2048, 4, loop.device)
     for row, seed in enumerate([11, 12]):
         g = torch.Generator().manual_seed(seed)
         per_step = torch.stack([torch.rand(4, 1, generator=g).reshape(-1) for _ in range(2048)])
@@ -103,7 +101,7 @@ def test_checking_completion_every_few_steps_gives_the_same_sentences(chat):
         loop = _fixed_shape(chat)
         loop.sync_every = every
         steps = []
-        loop.on_logits = force_ends
+        loop.filter_step = step_hooked(loop, force_ends)
         results.append(
             (
                 _generate(
@@ -332,90 +330,3 @@ def test_warm_up_captures_the_graphs_of_the_shapes_requests_will_use(synthesizer
         part()
     assert (1, 2304) in prepared and (4, 2304) in prepared
     assert {b for b, t in prepared if t < 1024} == {1, 4}  # the refine pass too
-
-
-# -- memory -----------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "message",
-    [
-        "CUDA out of memory. Tried to allocate 2.00 GiB",
-        "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
-        "cuDNN error: CUDNN_STATUS_ALLOC_FAILED",
-    ],
-)
-def test_allocation_failures_count_as_out_of_memory(message):
-    assert is_out_of_memory(RuntimeError(message))
-    assert not is_out_of_memory(RuntimeError("CUBLAS_STATUS_EXECUTION_FAILED"))
-
-
-def test_free_gpu_memory_counts_what_pytorch_holds_unused(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "mem_get_info", lambda _d: (1_000, 8_000))
-    monkeypatch.setattr(torch.cuda, "memory_reserved", lambda _d: 5_000)
-    monkeypatch.setattr(torch.cuda, "memory_allocated", lambda _d: 3_500)
-    assert memory.free_bytes(torch.device("cuda", 0)) == 2_500
-
-
-def test_a_gpu_batches_up_to_its_own_limit():
-    loop = SimpleNamespace(device=torch.device("cuda", 0), cache_bytes_per_row=lambda _n: 1)
-    memory_free = memory.free_bytes
-    try:
-        memory.free_bytes = lambda _d: 2**40
-        assert memory.choose_batch(loop, 2304, 64) == memory.MAX_BATCH["cuda"] == 16
-        loop.device = torch.device("cpu")
-        assert memory.choose_batch(loop, 2304, 64) == memory.MAX_BATCH["cpu"]
-    finally:
-        memory.free_bytes = memory_free
-
-
-def test_later_batches_use_the_devices_batch_limit(synthesizer, monkeypatch):
-    import app.synthesis.decoders as module
-
-    monkeypatch.setattr(module, "max_batch", lambda _device: 6)
-    monkeypatch.setattr(memory, "MAX_BATCH", {"cpu": 6, "cuda": 16})
-    sizes = []
-    monkeypatch.setattr(
-        synthesizer.loop,
-        "on_logits",
-        lambda step, logits, rows: step == 0 and sizes.append(len(rows)),
-    )
-    text = "".join(f"第{n}句。" for n in range(1, 8))
-    synthesizer.run(
-        SynthesisRequest(
-            text, refine_text=False, voice_lock=False, sampling=SamplingParams(max_new_tokens=8)
-        )
-    )
-    assert sizes == [1, 6]
-
-
-def test_an_inexact_retry_cuts_a_partly_played_sentence_with_a_warning(synthesizer, monkeypatch):
-    """On a GPU a smaller batch gives other low bits: the retry would not continue the sound
-    where it stopped, so a sentence already partly played ends there, said in a warning."""
-    loop = synthesizer.loop
-    monkeypatch.setattr(loop, "exact_across_batches", False)
-    real = loop.run_stack
-    seen = {"steps": 0}
-
-    def failing(x, *args):
-        if x.shape[0] > 1:
-            seen["steps"] += 1
-            if seen["steps"] == 30:
-                raise torch.OutOfMemoryError("CUDA out of memory.")
-        return real(x, *args)
-
-    monkeypatch.setattr(loop, "run_stack", failing)
-    request = SynthesisRequest(
-        "第一句话。第二句话。第三句话。第四句话。",
-        voice_lock=False,
-        refine_text=False,
-        sampling=SamplingParams(max_new_tokens=96),
-    )
-    chunks = []
-    result = synthesizer.run(request, on_chunk=chunks.append)
-    finals = [c.index for c in chunks if c.final]
-    assert finals == [0, 1, 2, 3]  # each sentence ends once, in order
-    cut = [w for w in result.warnings if "cut short" in w]
-    assert cut and all(w.startswith(("Sentence 2", "Sentence 3", "Sentence 4")) for w in cut)
-    played = {i: sum(c.samples.size for c in chunks if c.index == i) for i in range(4)}
-    assert all(played[i] > 0 for i in range(4))
-    assert result.audio.size == sum(played.values())
-    np.testing.assert_array_equal(result.audio, np.concatenate([c.samples for c in chunks]))

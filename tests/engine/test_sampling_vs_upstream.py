@@ -17,6 +17,7 @@ from app.decode.loop import DecodeLoop
 from app.decode.passes import Generated, PassParams
 from app.decode.prompts import code_prompt, refine_prompt
 from app.decode.sampling import PENALTY_WINDOW, filter_logits
+from tests.support.decode_hooks import hooking_steps, step_hooked
 
 EOS_AUDIO = 625
 TEXTS = [
@@ -122,8 +123,7 @@ def _ours(loop, chat, texts, audio, settings, seeds, speaker=None):
         full.view(len(texts), per_row, -1)[rows] = logits.view(len(rows), per_row, -1)
         seen.append(full)
 
-    loop.on_logits = record
-    try:
+    with hooking_steps(loop, record):
         if audio:
             emb, mask = code_prompt(chat, texts, "[speed_5]", speaker, None, None)
         else:
@@ -137,8 +137,6 @@ def _ours(loop, chat, texts, audio, settings, seeds, speaker=None):
         )
         eos = EOS_AUDIO if audio else chat.tokenizer.eos_token
         result = list(loop.generate(emb, mask, audio, params, seeds, eos=eos))[-1]
-    finally:
-        loop.on_logits = None
     assert isinstance(result, Generated)
     return result, seen
 
@@ -227,7 +225,7 @@ def _scripted(step: int, logits: torch.Tensor, _rows) -> None:
 
 def test_the_repetition_penalty_and_its_window_decide_the_tokens(chat):
     loop = DecodeLoop(chat, "eager", "fp32")
-    loop.on_logits = _scripted
+    loop.filter_step = step_hooked(loop, _scripted)
     emb, mask = code_prompt(chat, TEXTS[:2], "[speed_5]", None, None, None)
     result = list(
         loop.generate(

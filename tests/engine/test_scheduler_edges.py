@@ -1,6 +1,7 @@
 """The scheduler's edges, seen by clients of one Engine: cancels, preemption, errors and retries
-while requests share batches. Timing is made deterministic by acting from the decode loop's
-own step hook (`loop.on_logits`, on the engine's thread) instead of racing a second thread."""
+while requests share batches. Timing is made deterministic by acting from a hook on the decode
+loop's steps (tests/support/decode_hooks.py, on the engine's thread) instead of racing a second
+thread."""
 
 import threading
 
@@ -12,7 +13,7 @@ from app.core.errors import OutOfMemoryError, SynthesisCancelled
 from app.core.request import AudioChunk, SamplingParams, SynthesisRequest
 from app.decode import memory
 from app.synthesis.tickets import Priority
-from tests.support.decode_hooks import record_audio_batches
+from tests.support.decode_hooks import record_audio_batches, step_hooked
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=48))
 LONG = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=200))
@@ -91,7 +92,7 @@ def test_cancelling_the_last_request_still_decoding_in_a_batch_stops_that_batch(
             jobs["cancelled"] = step
             jobs["long"].cancel()
 
-    monkeypatch.setattr(loop, "on_logits", hook)
+    monkeypatch.setattr(loop, "filter_step", step_hooked(loop, hook))
     jobs["short"] = e.submit(SynthesisRequest("你好。", seed=1, **LONG))
     jobs["long"] = e.submit(SynthesisRequest("今天天气很好。", seed=2, **LONG))
     e.start()
@@ -119,7 +120,7 @@ def test_cancelling_a_queued_background_request_during_preemption_ends_it_and_se
             jobs["play"] = e.submit(PLAY, Priority.INTERACTIVE)  # stops the background batch
             jobs["background"].cancel()  # ...which is cancelled too
 
-    monkeypatch.setattr(loop, "on_logits", hook)
+    monkeypatch.setattr(loop, "filter_step", step_hooked(loop, hook))
     jobs["background"] = e.submit(background_request, Priority.BACKGROUND)
     e.start()
     with pytest.raises(SynthesisCancelled):
@@ -146,7 +147,7 @@ def test_cancelling_the_play_that_preempted_a_batch_lets_the_background_finish_a
             jobs["play"] = e.submit(PLAY, Priority.INTERACTIVE)
             jobs["play"].cancel()
 
-    monkeypatch.setattr(loop, "on_logits", hook)
+    monkeypatch.setattr(loop, "filter_step", step_hooked(loop, hook))
     jobs["background"] = e.submit(background_request, Priority.BACKGROUND)
     e.start()
     chunks, result = _finish(lambda: _collect(jobs["background"]))
@@ -204,7 +205,7 @@ def test_a_preempted_batch_on_an_inexact_decoder_sends_nothing_after_the_stop(
         _force_ends(loop, logits, rows, {**never_end, "step": step})
         now["step"] = step
 
-    monkeypatch.setattr(loop, "on_logits", spy)
+    monkeypatch.setattr(loop, "filter_step", step_hooked(loop, spy))
     first = []
     alone = synthesizer.run(
         background_request, on_chunk=lambda c: first.append((now["step"], c.final))
@@ -221,7 +222,7 @@ def test_a_preempted_batch_on_an_inexact_decoder_sends_nothing_after_the_stop(
         if len(batches) == 1 and step == first_step and "play" not in jobs:
             jobs["play"] = e.submit(PLAY, Priority.INTERACTIVE)
 
-    monkeypatch.setattr(loop, "on_logits", hook)
+    monkeypatch.setattr(loop, "filter_step", step_hooked(loop, hook))
     jobs["background"] = e.submit(background_request, Priority.BACKGROUND)
     e.start()
     chunks, result = _finish(lambda: _collect(jobs["background"]))
@@ -342,7 +343,7 @@ def test_a_token_limit_warning_goes_to_the_request_whose_sentence_hit_it(
         ends = {0: 5, 1: 5} if len(batches) == 1 else {0: 5, 1: None}
         _force_ends(loop, logits, rows, {**ends, "step": step})
 
-    monkeypatch.setattr(loop, "on_logits", hook)
+    monkeypatch.setattr(loop, "filter_step", step_hooked(loop, hook))
     e = engine()
     ending = e.submit(SynthesisRequest("你好。再见。", seed=1, voice_lock=False, **FAST))
     cut = e.submit(SynthesisRequest("今天天气很好。我们去公园。", seed=2, voice_lock=False, **FAST))
@@ -367,7 +368,7 @@ def test_a_sentence_the_model_ends_at_once_is_tried_again_without_disturbing_its
         if len(batches) == 1:  # only the first pass: its row 0 ends at once
             _force_ends(loop, logits, rows, {0: 0, "step": step})
 
-    monkeypatch.setattr(loop, "on_logits", hook)
+    monkeypatch.setattr(loop, "filter_step", step_hooked(loop, hook))
     alone_quick = synthesizer.run(quick)
     assert batches == [1, 1] and alone_quick.audio.size > 0  # ended at once, then spoken
     batches.clear()

@@ -13,7 +13,7 @@ from app.decode.vocoder_stream import (
     push_all,
     receptive_tokens,
 )
-from tests.support.decode_hooks import record_audio_batches
+from tests.support.decode_hooks import record_audio_batches, step_hooked
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=96))
 PARAGRAPH = "第一句话。第二句话。第三句话。第四句话。第五句话。"
@@ -157,7 +157,7 @@ def test_streamed_synthesis_equals_unstreamed(synthesizer, monkeypatch):
 
 
 def _end_rows_at(ends):
-    """An on_logits hook: batch row r emits the end token at step ends[r], and never before;
+    """A step hook (decode_hooks.step_hooked): batch row r emits the end token at step ends[r], and never before;
     rows not in `ends` never do (they run to the token limit)."""
 
     def hook(step, logits, rows):
@@ -181,7 +181,11 @@ def test_a_batch_whose_sentences_end_at_different_steps_streams_like_the_whole_d
     and the samples equal the unstreamed decode of the same tokens."""
     rf = receptive_tokens(synthesizer.parts)
     monkeypatch.setattr(synthesizer.speech, "lookahead", rf)
-    monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 20, 1: 50, 2: 35}))
+    monkeypatch.setattr(
+        synthesizer.loop,
+        "filter_step",
+        step_hooked(synthesizer.loop, _end_rows_at({0: 20, 1: 50, 2: 35})),
+    )
     monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**50)  # room for a batch of 4
     batches = record_audio_batches(monkeypatch, synthesizer.loop)
     request = SynthesisRequest(PARAGRAPH, voice_lock=False, **FAST)
@@ -276,7 +280,11 @@ def test_every_row_of_a_batch_ends_once_even_one_with_no_tokens(synthesizer, mon
     from app.decode.batch import BatchSession, Row
     from app.decode.passes import PassParams
 
-    monkeypatch.setattr(synthesizer.loop, "on_logits", _end_rows_at({0: 10, 1: 0, 2: 40}))
+    monkeypatch.setattr(
+        synthesizer.loop,
+        "filter_step",
+        step_hooked(synthesizer.loop, _end_rows_at({0: 10, 1: 0, 2: 40})),
+    )
     texts = ["第一句话。", "第二句话。", "第三句话。"]
     request = SynthesisRequest("".join(texts), seed=1)
     pieces = list(

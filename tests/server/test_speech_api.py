@@ -16,6 +16,7 @@ from app.server.encoders import FORMATS, to_s16le
 from app.server.speech_request import chattts_speed
 from app.server.voices import OPENAI_VOICES
 from tests.server.conftest import FAST, Gate, fast_sampling, wait_for
+from tests.support.decode_hooks import step_hooked
 
 TEXT = "Hello there. How are you today?"
 
@@ -155,7 +156,9 @@ def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, reque
             errors.append(exc)
 
     rows_per_step: list[int] = []
-    synthesizer.loop.on_logits = lambda step, logits, rows: rows_per_step.append(rows.numel())
+    synthesizer.loop.filter_step = step_hooked(
+        synthesizer.loop, lambda step, logits, rows: rows_per_step.append(rows.numel())
+    )
     held = threading.Event()
 
     def hold():
@@ -174,7 +177,7 @@ def test_concurrent_clients_each_get_the_audio_they_would_get_alone(serve, reque
         for t in threads + [holder]:
             t.join(300)
     finally:
-        synthesizer.loop.on_logits = None
+        del synthesizer.loop.filter_step  # the step hook off again
     assert not errors
     assert rows_per_step[0] == len(asks), rows_per_step  # the three first sentences at once
     for i, expected in enumerate(alone):

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from app.audio.wav import to_pcm16
 from app.selftest.fake_audio import FakeOutput
 from app.workers.threads import running_threads
+from tests.support.decode_hooks import step_hooked
 from tests.ui.conftest import LOAD_TIMEOUT_MS, RUN_TIMEOUT_MS, run_to_end
 
 LONG_TEXT = "".join(f"这是第{n}句话，用来测试停止按钮。" for n in "一二三四五六七八九十") * 2
@@ -73,7 +74,7 @@ class DecodePause:
         synth = window.model.synthesizer()
         # The warm-up's sentences run on the same loop; only the Play's steps are counted.
         assert synth.warmed.wait(60)
-        monkeypatch.setattr(synth.loop, "on_logits", self._step)
+        monkeypatch.setattr(synth.loop, "filter_step", step_hooked(synth.loop, self._step))
         if release_on_cancel:  # for a close, where the test cannot act once it started
             scheduler = window.model.engine().scheduler
             real = scheduler.cancel

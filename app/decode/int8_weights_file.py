@@ -1,0 +1,107 @@
+"""The int8 matrices of a compiled step, kept in a file beside it (compiled_cache.py says why):
+taken out of the TorchScript module while it is saved, packed back into it after it is loaded."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+PACKED = "LinearPackedParams"  # the module TorchScript repacks on load
+
+
+def _packed_modules(module) -> list[tuple[str, Any]]:  # quantized Linears (TorchScript)
+    return [
+        (name, sub)
+        for name, sub in module.named_modules()
+        if getattr(sub, "original_name", "") == PACKED
+    ]
+
+
+@contextlib.contextmanager
+def weights_taken_out(module):
+    """While saving: every int8 matrix of `module` as plain tensors (by submodule name), and in
+    the module a 1x1 stand-in, so the archive holds none of them; put back afterwards."""
+    import torch
+
+    weights, taken = {}, []
+    stand_in = torch.ops.quantized.linear_prepack(
+        _per_channel(
+            torch.zeros(1, 1, dtype=torch.int8),
+            torch.ones(1, dtype=torch.float64),
+            torch.zeros(1, dtype=torch.int64),
+        ),
+        None,
+    )
+    try:
+        for name, sub in _packed_modules(module):
+            weight, bias = torch.ops.quantized.linear_unpack(sub._packed_params)
+            if bias is not None or weight.qscheme() != torch.per_channel_affine:
+                raise ValueError(
+                    f"{name}: only per-channel int8 weights without bias are kept apart"
+                )
+            weights[name] = {
+                "int8": weight.int_repr(),
+                "scales": weight.q_per_channel_scales(),
+                "zero_points": weight.q_per_channel_zero_points(),
+            }
+            taken.append((sub, sub._packed_params))
+            sub._packed_params = stand_in
+        yield weights
+    finally:
+        for sub, packed in taken:
+            sub._packed_params = packed
+
+
+def _per_channel(int8, scales, zero_points):
+    import torch
+
+    return torch._make_per_channel_quantized_tensor(int8, scales, zero_points, 0)
+
+
+def put_weights(module, weights) -> None:
+    """Pack the int8 matrices of `weights` (as `weights_taken_out` gave them) into `module`,
+    two at a time (packing releases Python's lock). Names, types and shapes must fit."""
+    import torch
+
+    if not isinstance(weights, dict):
+        raise ValueError("the weights file holds no table")
+    owners = dict(module.named_modules())
+    subs = {
+        name: sub for name, sub in owners.items() if getattr(sub, "original_name", "") == PACKED
+    }
+    if set(weights) != set(subs):
+        raise ValueError("the weights file does not name the module's int8 matrices")
+    for name, entry in weights.items():
+        if (
+            not isinstance(entry, dict)
+            or set(entry) != {"int8", "scales", "zero_points"}
+            or not all(isinstance(t, torch.Tensor) for t in entry.values())
+        ):
+            raise ValueError(f"{name}: not an int8 matrix")
+        int8, scales, zero_points = entry["int8"], entry["scales"], entry["zero_points"]
+        if (
+            int8.dtype != torch.int8
+            or int8.dim() != 2
+            or scales.dtype != torch.float64
+            or zero_points.dtype != torch.int64
+            or scales.shape != (int8.shape[0],)
+            or zero_points.shape != (int8.shape[0],)
+        ):
+            raise ValueError(f"{name}: not an int8 matrix")
+        layer = owners.get(name.rpartition(".")[0])  # a quantized Linear or a RowScaledLinear
+        shape = (getattr(layer, "out_features", None), getattr(layer, "in_features", None))
+        if tuple(int8.shape) != shape:
+            raise ValueError(f"{name}: a {tuple(int8.shape)} matrix where the layer takes {shape}")
+
+    def pack(name):
+        entry = weights[name]
+        return torch.ops.quantized.linear_prepack(
+            _per_channel(entry["int8"], entry["scales"], entry["zero_points"]), None
+        )
+
+    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
+        packed = dict(zip(weights, pool.map(pack, list(weights))))
+    for name, sub in subs.items():
+        sub._packed_params = packed[name]
