@@ -4,6 +4,8 @@ its runtime, the parts built from those files by our own code (runtime/).
 - dims.py, schemas.py: ModelDims, the model's sizes, read from the folder by one reader
 - config.py:     ChatTTS's Config for the reference loads of the tests and `--decode upstream`
 - files.py, sources.py, download.py, importer.py, store.py: the folder and how it is filled
+                 (a download's progress: download_progress.py; its failures in words:
+                 download_failures.py)
 - runtime/:      ModelParts (tokenizer, speaker, embeddings, GPT, mel decoder, vocoder) and the
                  load's failures as the user's sentence
 """
@@ -17,7 +19,8 @@ from app.lazy_face import lazy_face
 if TYPE_CHECKING:
     from app.model.config import chattts_config
     from app.model.dims import ModelDims
-    from app.model.download import FileState, ModelDownloader
+    from app.model.download import ModelDownloader
+    from app.model.download_progress import FileState
     from app.model.files import (
         MODEL_FILES,
         OFFICIAL_DOWNLOAD_GB,
@@ -76,7 +79,7 @@ __getattr__ = lazy_face(
     __name__,
     {
         "DEFAULT_SOURCE": "app.model.sources",
-        "FileState": "app.model.download",
+        "FileState": "app.model.download_progress",
         "HF_DEFAULT": "app.model.sources",
         "HF_MIRROR": "app.model.sources",
         "MODEL_FILES": "app.model.files",

@@ -5,7 +5,8 @@ them with an HTTP Range request. A finished file is checked against its sha256 b
 renamed into place, so a failed or cancelled download never replaces or damages a good
 model. A file that fails its checksum is moved to `<model>/.quarantine/` and fetched again.
 Transfers use `requests` rather than huggingface_hub's downloader, because that one cannot
-be cancelled mid-file or report progress except through tqdm.
+be cancelled mid-file or report progress except through tqdm. What the progress reports hold is
+download_progress.py's; what a failed connection means in words, download_failures.py's.
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ import shutil
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from pathlib import Path
 
 from app.core import DownloadCancelled, DownloadError
-from app.i18n import N_, _, join_sentences
+from app.i18n import _, join_sentences
+from app.model.download_failures import choices_after, connection_problem, is_timeout
+from app.model.download_progress import DownloadProgress, FileProgress, FileState
 from app.model.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR
-from app.model.sources import Source, SourceName
+from app.model.sources import Source
 from app.model.store import ModelStore, chattts_sha256_map, file_sha256, sha256_map_key
 
 log = logging.getLogger("chattts_studio.download")
@@ -38,123 +39,9 @@ RETRIES = 4
 BACKOFF_S = 1.0
 
 
-def _is_timeout(exc: Exception) -> bool:
-    """requests reports a stalled body as ConnectionError(ReadTimeoutError): a timeout too."""
-    import requests
-    from urllib3.exceptions import ReadTimeoutError
-
-    return isinstance(exc, requests.Timeout) or any(
-        isinstance(a, ReadTimeoutError) for a in exc.args
-    )
-
-
-class FileState(StrEnum):
-    """Where one file of a download stands; the download dialog words each one itself."""
-
-    WAITING = "waiting"
-    PRESENT = "present"  # already in the folder and verified: not fetched
-    DOWNLOADING = "downloading"
-    VERIFYING = "verifying"  # fetched, its sha256 being checked
-    OK = "ok"  # fetched and verified
-    FAILED = "failed"  # failed its checksum twice
-
-    @property
-    def finished(self) -> bool:
-        """Whether the download is done with this file (for good or ill)."""
-        return self in (FileState.PRESENT, FileState.OK, FileState.FAILED)
-
-
-@dataclass
-class FileProgress:
-    relpath: str
-    total: int | None = None
-    done: int = 0
-    state: FileState = FileState.WAITING
-    sha256_ok: bool | None = None
-
-
-@dataclass
-class DownloadProgress:
-    files: list[FileProgress] = field(default_factory=list)
-    speed_bps: float = 0.0
-    message: str = ""
-
-    @property
-    def done_bytes(self) -> int:
-        return sum(f.done for f in self.files)
-
-    @property
-    def total_bytes(self) -> int:
-        return sum(f.total or 0 for f in self.files)
-
-    @property
-    def eta_s(self) -> float | None:
-        left = self.total_bytes - self.done_bytes
-        return left / self.speed_bps if self.speed_bps > 0 and left >= 0 else None
-
-
 def official_sha256() -> dict[str, str]:
     table = chattts_sha256_map()
     return {rel: table[sha256_map_key(rel)] for rel in MODEL_FILES}
-
-
-# What to do after a source failed, suggesting only the other sources (never the one that just
-# failed). Whole sentences, so that a translation need not assemble a list.
-_CHOICES: dict[str, str] = {
-    SourceName.HUGGINGFACE: N_(
-        "Try again later, pick another source (a Hugging Face mirror such as hf-mirror.com, "
-        "or ModelScope), or import a model folder you already have."
-    ),
-    SourceName.MIRROR: N_(
-        "Try again later, pick another source (Hugging Face itself, or ModelScope), or import a "
-        "model folder you already have."
-    ),
-    SourceName.MODELSCOPE: N_(
-        "Try again later, pick another source (Hugging Face, or a Hugging Face mirror such as "
-        "hf-mirror.com), or import a model folder you already have."
-    ),
-    SourceName.CUSTOM: N_(
-        "Try again later, pick another source (Hugging Face, a Hugging Face mirror such as "
-        "hf-mirror.com, or ModelScope), or import a model folder you already have."
-    ),
-}
-
-
-def choices_after(source_name: str) -> str:
-    return _(_CHOICES.get(source_name, _CHOICES[SourceName.CUSTOM]))
-
-
-def connection_problem(host: str, exc: BaseException) -> str:
-    """What a failed connection means, in words: requests' own text is a screenful of
-    `HTTPSConnectionPool(host=..., port=443): Max retries exceeded ... NameResolutionError`."""
-    text = f"{type(exc).__name__} {exc}".lower()
-    if any(
-        sign in text
-        for sign in (
-            "nameresolution",
-            "failed to resolve",
-            "name or service not known",
-            "getaddrinfo",
-            "temporary failure in name resolution",
-            "nodename nor servname",
-        )
-    ):
-        return _(
-            "Could not find {host} on the network: this computer seems to be offline, or its network "
-            "cannot look that address up."
-        ).format(host=host)
-    if "ssl" in text or "certificate" in text:
-        return _(
-            "The secure connection to {host} failed (a proxy or firewall in between, or a wrong clock on "
-            "this computer)."
-        ).format(host=host)
-    if "refused" in text or "newconnectionerror" in text or "connecttimeout" in text:
-        return _(
-            "Could not connect to {host}: it did not answer, or a firewall or proxy blocks it."
-        ).format(host=host)
-    return _("The connection to {host} failed ({error}).").format(
-        host=host, error=type(exc).__name__
-    )
 
 
 class ModelDownloader:
@@ -253,7 +140,7 @@ class ModelDownloader:
             try:
                 response = self.session.request(method, url, timeout=self.timeout_s, **kwargs)
             except requests.RequestException as exc:
-                if _is_timeout(exc):
+                if is_timeout(exc):
                     raise self._silent(rel) from None
                 last = exc
             else:
@@ -353,7 +240,7 @@ class ModelDownloader:
                             "a model folder you can write to."
                         ).format(file=part, reason=exc.strerror or exc)
                     ) from None
-                if _is_timeout(exc):
+                if is_timeout(exc):
                     raise self._silent(item.relpath) from None
                 log.info("transfer of %s broke (%s); resuming", item.relpath, exc)
                 if attempt < self.retries:

@@ -5,7 +5,8 @@ cancels one request without disturbing the others.
 
 The scheduler has no thread of its own: `run_batch()` forms one batch, decodes it and yields
 (ticket, event) pairs. `Synthesizer.synthesize` drives it on the caller's thread for one
-request; `Engine` drives it on its own thread for many.
+request; `Engine` drives it on its own thread for many. The batch while it decodes, and what
+joins or leaves it between steps, is running_batch.py's `RunningBatch`.
 """
 
 from __future__ import annotations
@@ -27,15 +28,13 @@ from app.core import (
     SynthesisResult,
     is_out_of_memory,
 )
-from app.decode import BatchSession, Cut, CutKind, Piece, Row
+from app.decode import Row
 from app.synthesis import messages
+from app.synthesis.running_batch import RunningBatch, in_turn
 from app.synthesis.tickets import Priority, Ticket
 
 log = logging.getLogger("chattts_studio.engine")
 
-# Rows a batch takes in its life, joiners included: then it ends, and the work that waits for
-# a batch to end (Engine.call, other sampling settings) gets its turn.
-JOIN_LIMIT = 16
 # The audio encoder's mel pads each end by half its 1024-sample window by reflection, which
 # needs more samples than that: a first sentence of one or two tokens (256-768 samples) failed
 # the whole paragraph with a PyTorch padding error.
@@ -178,7 +177,7 @@ class Scheduler:
         first = head.queue[0] == 0
         peers = [t for t in live if t is head or decoder.mixes_requests]
         lines = self._lines([t for t in peers if t.priority == head.priority], key, first)
-        turns = _in_turn(lines)
+        turns = in_turn(lines)
         size = decoder.batch_size([self._row(t, i) for t, i in turns])
         members = self._take(turns[: min(size, self.cap or size, self.max_batch or size)])
         capacity = decoder.capacity(self._row(*members[0]))
@@ -346,119 +345,3 @@ class Scheduler:
             spoken_text=ticket.spoken,
             decode=synth.decode_label,
         )
-
-
-def _in_turn(lines: list[tuple[Ticket, list[int]]]) -> list[tuple[Ticket, int]]:
-    """The lines' sentences one request at a time, in turn (round robin)."""
-    return [
-        (t, line[k])
-        for k in range(max((len(line) for _t, line in lines), default=0))
-        for t, line in lines
-        if k < len(line)
-    ]
-
-
-class RunningBatch(BatchSession):
-    """The batch being decoded, owned by the scheduler and passed down to the decoder: its
-    rows as (ticket, sentence), the session the decoder asks between steps (`join`, `leave`),
-    and `emit`, which turns what the decoder gives into what each request gets."""
-
-    def __init__(
-        self,
-        scheduler: Scheduler,
-        members: list[tuple[Ticket, int]],
-        priority: Priority,
-        key: object,
-        capacity: int,
-        joins: bool,
-    ):
-        super().__init__(threading.Event(), scheduler.synth.stream)
-        self.scheduler = scheduler
-        self.members = members  # (ticket, sentence) per batch row, joined rows last
-        self.produced = [0] * len(members)  # samples decoded per row in this run
-        self.priority = priority
-        self.key = key  # the decoder's batch key of every row
-        self.capacity = capacity  # rows at once, joined rows included
-        self.joins = joins  # whether rows may join it while it runs
-        self.preempted = False
-        self.events: list[tuple[Ticket, object]] = []  # found between steps, told at the next emit
-
-    def tickets(self) -> list[Ticket]:
-        return list(dict.fromkeys(t for t, _i in self.members))
-
-    def join(self, live: int) -> list[Row]:
-        """Waiting sentences of the batch's priority and key join it, one per request in turn,
-        while it has room. New requests are admitted and requests whose first sentence ended
-        release the rest of theirs meanwhile; what that ends is told at the next `emit`."""
-        if not self.joins:
-            return []
-        scheduler = self.scheduler
-        self.events.extend(scheduler._admit())
-        self.events.extend(scheduler._release_rest(self))
-        self.events.extend(scheduler._tell_cancelled())
-        with scheduler._lock:
-            room = min(self.capacity - live, JOIN_LIMIT - len(self.members))
-            if room <= 0 or self.stop.is_set():
-                return []
-            waiting = [
-                t
-                for t in sorted(scheduler._tickets, key=lambda t: t.id)
-                if t.admitted
-                and not t.done
-                and not t.cancelled
-                and t.queue
-                and t.priority == self.priority
-            ]
-            picked = scheduler._take(_in_turn(scheduler._lines(waiting, self.key))[:room])
-            self.members.extend(picked)
-            self.produced.extend([0] * len(picked))
-        return [scheduler._row(t, i) for t, i in picked]
-
-    def leave(self) -> set[int]:
-        """The requests of the batch that were cancelled or have ended."""
-        with self.scheduler._lock:
-            return {t.id for t in self.tickets() if t.cancelled or t.done}
-
-    def emit(self, event: Piece | Cut) -> Iterator[tuple[Ticket, object]]:
-        """What the decoder gave, as (ticket, event) for the requests, after what was found
-        between steps."""
-        yield from self.flush()
-        if isinstance(event, Cut):
-            self._note_cut(event)
-        else:
-            yield from self._deliver(event)
-        # A request cancelled while its sentences share the batch with others ends now; the
-        # batch goes on for them (its rows' audio is dropped).
-        for ticket in self.tickets():
-            if ticket.cancelled and not ticket.done:
-                yield from self.scheduler._end(ticket, SynthesisCancelled(messages.stopped()))
-
-    def flush(self) -> Iterator[tuple[Ticket, object]]:
-        while self.events:
-            yield self.events.pop(0)
-
-    def _note_cut(self, cut: Cut) -> None:
-        ticket = self.members[cut.rows[0]][0]
-        indexes = [self.members[r][1] for r in cut.rows]
-        first, count = min(indexes), len(indexes)
-        if cut.kind is CutKind.AUDIO_LIMIT:
-            limit = ticket.request.sampling.max_new_tokens
-            ticket.warnings.append(messages.token_cut_warning(first, count, limit))
-        else:
-            ticket.warnings.append(messages.refine_cut_warning(first, count))
-
-    def _deliver(self, piece: Piece) -> Iterator[tuple[Ticket, object]]:
-        """A decoded piece to its request, less what was already sent before a retry (the
-        sentence replays identically, having its own seed; a replay that is decoded whole
-        where the first try streamed, or the reverse, differs only by float rounding:
-        decode/vocoder_stream.py)."""
-        ticket, index = self.members[piece.row]
-        produced = self.produced[piece.row]
-        self.produced[piece.row] += piece.samples.size
-        if ticket.done or ticket.cancelled or index in ticket.finished:
-            return
-        skip = max(0, ticket.emitted[index] - produced)
-        if skip < piece.samples.size or piece.final:
-            yield from self.scheduler._send(
-                ticket, index, piece.samples[skip:], piece.final, self, piece.vocoder_s
-            )

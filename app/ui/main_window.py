@@ -36,6 +36,7 @@ from app.ui.model_folders import ModelFolders
 from app.ui.narration.launcher import NarrationLauncher
 from app.ui.retranslate import Retranslating
 from app.ui.settings import Settings
+from app.ui.text_preview import TextPreview
 from app.ui.window_layout import WindowLayout
 from app.workers.synthesis_worker import ModelStatus, WorkerThread
 
@@ -114,13 +115,7 @@ class MainWindow(Retranslating, QMainWindow):
         ui.model_banner.chooseRequested.connect(lambda: self.folders.choose())
         ui.model_banner.downloadRequested.connect(lambda: self.folders.open_download())
         ui.doctor_banner.openRequested.connect(self.open_doctor)
-        ui.text_panel.preview_button.clicked.connect(self.preview)
-        # A shown preview follows the text, a moment after typing stops (test_the_preview_follows_the_text).
-        self._preview_timer = QTimer(self)
-        self._preview_timer.setSingleShot(True)
-        self._preview_timer.setInterval(300)
-        self._preview_timer.timeout.connect(self.preview)
-        ui.text_panel.editor.textChanged.connect(self._text_changed)
+        self.text_preview = TextPreview(ui.text_panel, self.model, self)
         ui.voice_panel.auditionRequested.connect(self.audition)
         ui.voice_panel.message.connect(self.status.setText)
         ui.history_panel.regenerateRequested.connect(self.regenerate)
@@ -262,32 +257,8 @@ class MainWindow(Retranslating, QMainWindow):
         return self.params_panel.apply_to(request)
 
     def preview(self) -> None:
-        """Show exactly what will be spoken."""
-        try:
-            prepared = self.model.prepare(self.text_panel.text())
-        except StudioError as exc:
-            self.text_panel.show_preview(str(exc))
-            return
-        self.text_panel.show_preview(
-            prepared.spoken + "".join(f"\n⚠ {w}" for w in prepared.warnings)
-        )
-
-    # Up to this many characters the preview is made again as the text changes (normalizing runs
-    # on the GUI thread); a longer text says it is stale instead, so typing never stalls
-    # (test_a_long_text_s_preview_says_it_is_stale; figures:
-    # docs/design/constants.md#preview_live_chars).
-    PREVIEW_LIVE_CHARS = 5_000
-
-    def _text_changed(self) -> None:
-        if not self.text_panel.preview.isVisible():
-            return
-        if len(self.text_panel.editor.toPlainText()) <= self.PREVIEW_LIVE_CHARS:
-            self._preview_timer.start()
-        else:
-            self._preview_timer.stop()
-            self.text_panel.show_preview(
-                self.tr("The text has changed; press Preview to see what will be spoken.")
-            )
+        """Show exactly what will be spoken (text_preview.py)."""
+        self.text_preview.show()
 
     def play(self) -> None:
         self.start_request(self.current_request())

@@ -1,4 +1,5 @@
-"""Choosing a voice: a seed (with a dice for a random one), its speaker string, saved voices.
+"""Choosing a voice: a seed (with a dice for a random one), its speaker string, saving it; the
+saved voices below are saved_voices.py's box, whose chosen voice becomes the current one.
 
 The Speaker field names the voice (a saved voice's name, the seed's voice, a custom voice);
 its speaker string, ChatTTS's portable form, is behind Copy and Paste (the raw string reads as
@@ -9,20 +10,15 @@ another string, that string decides until the seed is changed again.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QMessageBox,
     QPushButton,
     QSpinBox,
@@ -33,7 +29,8 @@ from PySide6.QtWidgets import (
 from app.core import SEED_MAX, StudioError
 from app.library import Voice, VoiceLibrary
 from app.ui.retranslate import Retranslating
-from app.voices import IMPORT_FILTER, decode_speaker, export_voice, import_voice_file
+from app.ui.saved_voices import SavedVoicesBox
+from app.voices import decode_speaker
 
 # A QSpinBox holds a signed 32-bit int, so the box offers the lower half of the engine's seeds.
 MAX_SEED = min(SEED_MAX, 2**31 - 1)
@@ -41,12 +38,11 @@ MAX_SEED = min(SEED_MAX, 2**31 - 1)
 
 class VoicePanel(Retranslating, QWidget):
     voiceChanged = Signal()
-    auditionRequested = Signal(object)  # Voice
-    recordingVoiceRequested = Signal(str, str)  # audio file, transcript
+    auditionRequested = Signal(object)  # Voice (the saved voices' Audition)
     message = Signal(str)  # for the status line
 
     def __init__(self, library: VoiceLibrary, speech=None, parent=None):
-        """`speech`: the SpeechController that makes voices from recordings."""
+        """`speech`: the SpeechController that makes voices from recordings (saved_voices.py)."""
         super().__init__(parent)
         self.library = library
         self._speaker_from_seed = True
@@ -66,20 +62,8 @@ class VoicePanel(Retranslating, QWidget):
         self.copy_button.setObjectName("copySpeakerButton")
         self.paste_button = QPushButton()
         self.paste_button.setObjectName("pasteSpeakerButton")
-        self.voices = QListWidget()
-        self.voices.setObjectName("voiceList")
-        self.save_button = QPushButton()
-        self.save_button.setObjectName("saveVoiceButton")
-        self.delete_button = QPushButton()
-        self.delete_button.setObjectName("deleteVoiceButton")
-        self.import_button = QPushButton()
-        self.import_button.setObjectName("importVoiceButton")
-        self.export_button = QPushButton()
-        self.export_button.setObjectName("exportVoiceButton")
-        self.audition_button = QPushButton()
-        self.audition_button.setObjectName("auditionButton")
-        self.recording_button = QPushButton()
-        self.recording_button.setObjectName("voiceFromRecordingButton")
+        self.saved = SavedVoicesBox(library, speech)
+        self.save_button = self.saved.save_button  # shown there, enabled by the current voice
 
         seed_row = QHBoxLayout()
         seed_row.addWidget(self.seed, 1)
@@ -93,41 +77,19 @@ class VoicePanel(Retranslating, QWidget):
         self.form = QFormLayout()
         self.form.addRow(self.seed_label, seed_row)
         self.form.addRow(self.speaker_label, speaker_row)
-        saved_buttons = QHBoxLayout()
-        saved_buttons.addWidget(self.save_button)
-        saved_buttons.addWidget(self.audition_button)
-        saved_buttons.addWidget(self.delete_button)
-        more_buttons = QHBoxLayout()
-        more_buttons.addWidget(self.import_button)
-        more_buttons.addWidget(self.export_button)
-        more_buttons.addWidget(self.recording_button)
-        self.saved_box = QGroupBox()
-        saved_layout = QVBoxLayout(self.saved_box)
-        saved_layout.addWidget(self.voices)
-        saved_layout.addLayout(saved_buttons)
-        saved_layout.addLayout(more_buttons)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.form)
-        layout.addWidget(self.saved_box, 1)
+        layout.addWidget(self.saved, 1)
 
         self.seed.valueChanged.connect(self._seed_changed)
         self.dice.clicked.connect(self.random_voice)
         self.copy_button.clicked.connect(self.copy_speaker)
         self.paste_button.clicked.connect(self.paste_speaker)
         self.save_button.clicked.connect(self._ask_and_save)
-        self.delete_button.clicked.connect(self.delete_selected)
-        self.voices.itemActivated.connect(self._apply_item)
-        self.voices.itemClicked.connect(self._apply_item)
-        self.import_button.clicked.connect(self._ask_import)
-        self.export_button.clicked.connect(self._ask_export)
-        self.audition_button.clicked.connect(self._audition_selected)
-        self.recording_button.clicked.connect(self._ask_recording)
-        if speech is not None:
-            self.recordingVoiceRequested.connect(speech.make_voice)
-            speech.referenceReady.connect(self._save_recorded_voice)
-            speech.referenceFailed.connect(self._recording_failed)
-        self.refresh()
+        self.saved.voiceChosen.connect(self.apply_voice)
+        self.saved.auditionRequested.connect(self.auditionRequested)
+        self.saved.message.connect(self.message)
         self.retranslate()
 
     # -- the current voice ------------------------------------------------------------
@@ -256,16 +218,7 @@ class VoicePanel(Retranslating, QWidget):
         self._voice_shown()
         self.message.emit(self.tr("Pasted a custom voice; Play uses it until the seed changes."))
 
-    # -- saved voices -----------------------------------------------------------------
-    def refresh(self) -> None:
-        self.voices.clear()
-        for voice in self.library.list():
-            label = voice.name if voice.seed is None else f"{voice.name}  (seed {voice.seed})"
-            item = QListWidgetItem(label)
-            item.setData(Qt.ItemDataRole.UserRole, voice.name)
-            item.setToolTip(voice.notes or voice.speaker[:40])
-            self.voices.addItem(item)
-
+    # -- saving the current voice, using a saved one ---------------------------------
     def save_current_voice(self, name: str) -> Voice | None:
         speaker = self._speaker
         if not speaker and not self._reference:
@@ -288,7 +241,7 @@ class VoicePanel(Retranslating, QWidget):
         except (StudioError, OSError) as exc:
             QMessageBox.warning(self, self.tr("Save voice"), str(exc))
             return None
-        self.refresh()
+        self.saved.refresh()
         self._voice_name = voice.name
         self._show_voice()
         self.message.emit(self.tr('Saved the voice "%1".').replace("%1", voice.name))
@@ -307,28 +260,6 @@ class VoicePanel(Retranslating, QWidget):
         if ok and name.strip():
             self.save_current_voice(name.strip())
 
-    def delete_selected(self) -> None:
-        item = self.voices.currentItem()
-        if item is None:
-            self._none_selected()
-            return
-        self.library.delete(item.data(Qt.ItemDataRole.UserRole))
-        self.refresh()
-
-    def selected_voice(self) -> Voice | None:
-        item = self.voices.currentItem()
-        return self.library.get(item.data(Qt.ItemDataRole.UserRole)) if item else None
-
-    def _none_selected(self) -> None:
-        """A saved voice's button with none selected says so
-        (test_voice_buttons_without_a_selection_say_why)."""
-        self.message.emit(self.tr("Select a saved voice in the list first."))
-
-    def _apply_item(self, item: QListWidgetItem) -> None:
-        voice = self.library.get(item.data(Qt.ItemDataRole.UserRole))
-        if voice is not None:
-            self.apply_voice(voice)
-
     def apply_voice(self, voice: Voice) -> None:
         reference = (voice.reference, voice.reference_text or "") if voice.reference else None
         if voice.seed is not None and not reference:
@@ -342,82 +273,6 @@ class VoicePanel(Retranslating, QWidget):
                 name=voice.name,
             )
 
-    def import_file(self, path: str) -> Voice | None:
-        try:
-            voice = import_voice_file(path)
-            if self.library.get(voice.name) is not None:
-                voice.name = f"{voice.name} ({Path(path).suffix.lstrip('.') or 'imported'})"
-            self.library.save(voice)
-        except (StudioError, OSError) as exc:
-            QMessageBox.warning(self, self.tr("Import voice"), str(exc))
-            return None
-        self.refresh()
-        return voice
-
-    def _ask_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            self.tr("Import voice"),
-            "",
-            self.tr("Voice files (%1)").replace("%1", IMPORT_FILTER),
-        )
-        if path:
-            self.import_file(path)
-
-    def _ask_export(self) -> None:
-        voice = self.selected_voice()
-        if voice is None:
-            self._none_selected()
-            return
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export voice"), f"{voice.name}.json", self.tr("Voice files (*.json)")
-        )
-        if path:
-            try:
-                export_voice(voice, path)
-            except OSError as exc:
-                QMessageBox.warning(self, self.tr("Export voice"), exc.strerror or str(exc))
-
-    def _audition_selected(self) -> None:
-        voice = self.selected_voice()
-        if voice is None:
-            self._none_selected()
-        else:
-            self.auditionRequested.emit(voice)
-
-    def _ask_recording(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Voice from a recording"), "", self.tr("Audio (*.wav *.flac *.ogg)")
-        )
-        if not path:
-            return
-        transcript, ok = QInputDialog.getText(
-            self,
-            self.tr("Voice from a recording"),
-            self.tr("Exactly what is said in the recording:"),
-        )
-        if ok and transcript.strip():
-            self.recordingVoiceRequested.emit(path, transcript.strip())
-
-    def _save_recorded_voice(self, codes: str, transcript: str, source: str) -> None:
-        voice = Voice(
-            name=Path(source).stem,
-            speaker="",
-            reference=codes,
-            reference_text=transcript,
-            notes=self.tr("Made from %1").replace("%1", Path(source).name),
-        )
-        self.library.save(voice)
-        self.refresh()
-        self.apply_voice(voice)
-        self.message.emit(
-            self.tr('Saved the voice "%1" made from the recording.').replace("%1", voice.name)
-        )
-
-    def _recording_failed(self, message: str) -> None:
-        self.message.emit(message)
-        QMessageBox.warning(self, self.tr("Voice from a recording"), message)
-
     # -- language -----------------------------------------------------------------------
     def retranslate(self) -> None:
         self.seed_label.setText(self.tr("Seed"))
@@ -427,21 +282,4 @@ class VoicePanel(Retranslating, QWidget):
         self.copy_button.setText(self.tr("Copy"))
         self.paste_button.setText(self.tr("Paste"))
         self.paste_button.setToolTip(self.tr("Use a speaker string copied from elsewhere"))
-        self.saved_box.setTitle(self.tr("Saved voices"))
-        self.save_button.setText(self.tr("Save voice..."))
-        self.delete_button.setText(self.tr("Delete"))
-        self.import_button.setText(self.tr("Import..."))
-        self.import_button.setToolTip(
-            self.tr(
-                "A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, "
-                "a voice file or a speaker string in a .txt"
-            )
-        )
-        self.export_button.setText(self.tr("Export..."))
-        self.audition_button.setText(self.tr("Audition"))
-        self.audition_button.setToolTip(self.tr("Hear the selected voice say a test sentence"))
-        self.recording_button.setText(self.tr("From recording..."))
-        self.recording_button.setToolTip(
-            self.tr("Make a voice from a recording and its transcript")
-        )
         self._show_voice()

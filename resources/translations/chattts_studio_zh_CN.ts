@@ -492,49 +492,44 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="289"/>
-        <source>The text has changed; press Preview to see what will be spoken.</source>
-        <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/main_window.py" line="198"/>
+        <location filename="../../app/ui/main_window.py" line="193"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="299"/>
+        <location filename="../../app/ui/main_window.py" line="270"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="333"/>
+        <location filename="../../app/ui/main_window.py" line="304"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="343"/>
+        <location filename="../../app/ui/main_window.py" line="314"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="345"/>
+        <location filename="../../app/ui/main_window.py" line="316"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="348"/>
+        <location filename="../../app/ui/main_window.py" line="319"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="359"/>
+        <location filename="../../app/ui/main_window.py" line="330"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="368"/>
+        <location filename="../../app/ui/main_window.py" line="339"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
@@ -901,177 +896,180 @@
     </message>
 </context>
 <context>
-    <name>NarrationWindow</name>
+    <name>NarrationLayout</name>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="188"/>
-        <source>Chapter %1</source>
-        <translation>第 %1 章</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="210"/>
-        <source>... and %1 more</source>
-        <translation>……另有 %1 条</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="215"/>
-        <source>Dismiss</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="256"/>
-        <source>Reading the audio...</source>
-        <translation>正在读取音频...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="258"/>
-        <source>Render the chapter to see its waveform</source>
-        <translation>生成本章后即可查看其波形</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="301"/>
-        <source>The main window is speaking; stop it first.</source>
-        <translation>主窗口正在朗读；请先停止。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="319"/>
-        <source>Nothing rendered to play from here yet.</source>
-        <translation>从这里开始还没有已生成的音频可播放。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="367"/>
-        <source>Resume</source>
-        <translation>继续</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="367"/>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="371"/>
-        <source>Rendering...</source>
-        <translation>正在生成...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="391"/>
-        <source>Render finished.</source>
-        <translation>生成完成。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="392"/>
-        <location filename="../../app/ui/narration/window.py" line="393"/>
-        <source>Render cancelled.</source>
-        <translation>已取消生成。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="397"/>
-        <source>%1 sentence(s) failed; the table says why.</source>
-        <translation>%1 个句子生成失败；原因见表格。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="412"/>
-        <source> (test model: noise, not speech)</source>
-        <translation>（测试模型：噪声，不是语音）</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="418"/>
-        <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
-        <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="426"/>
-        <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
-        <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="437"/>
-        <source>Narration: %1</source>
-        <translation>朗读：%1</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/narration/window.py" line="442"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="138"/>
         <source>Render</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="443"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="139"/>
         <source>Render every sentence not yet rendered (Ctrl+R)</source>
         <translation>生成所有尚未生成的句子 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="445"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="141"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="445"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="141"/>
         <source>Stop rendering; finished sentences are kept</source>
         <translation>停止生成；已完成的句子会保留</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="447"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="143"/>
         <source>Play from here</source>
         <translation>从此处播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="448"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="144"/>
         <source>Play the chapter from the selected sentence</source>
         <translation>从所选句子开始播放本章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="450"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="146"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="450"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="146"/>
         <source>Stop playing</source>
         <translation>停止播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="452"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="148"/>
         <source>New take</source>
         <translation>新版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="453"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="149"/>
         <source>Render the selected sentence again with a new seed</source>
         <translation>用新的种子重新生成所选句子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="455"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="151"/>
         <source>Edit text</source>
         <translation>编辑文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="455"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="151"/>
         <source>Change the selected sentence&apos;s text (F2)</source>
         <translation>修改所选句子的文本 (F2)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="457"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="153"/>
         <source>Lock</source>
         <translation>锁定</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="459"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="155"/>
         <source>Lock or unlock the selected sentence: a locked sentence keeps its text and take until it is unlocked (Ctrl+L)</source>
         <translation>锁定或解锁所选句子：锁定的句子在解锁前保持其文本和所用版本不变 (Ctrl+L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="463"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="159"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="463"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="159"/>
         <source>Write audio files and subtitles</source>
         <translation>写出音频文件和字幕</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="469"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="165"/>
         <source>Select a rendered sentence to see its waveform</source>
         <translation>选择一个已生成的句子以查看其波形</translation>
+    </message>
+</context>
+<context>
+    <name>NarrationWindow</name>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="104"/>
+        <source>Chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="126"/>
+        <source>... and %1 more</source>
+        <translation>……另有 %1 条</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="131"/>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="172"/>
+        <source>Reading the audio...</source>
+        <translation>正在读取音频...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="174"/>
+        <source>Render the chapter to see its waveform</source>
+        <translation>生成本章后即可查看其波形</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="217"/>
+        <source>The main window is speaking; stop it first.</source>
+        <translation>主窗口正在朗读；请先停止。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="235"/>
+        <source>Nothing rendered to play from here yet.</source>
+        <translation>从这里开始还没有已生成的音频可播放。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="283"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="283"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="287"/>
+        <source>Rendering...</source>
+        <translation>正在生成...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="307"/>
+        <source>Render finished.</source>
+        <translation>生成完成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="308"/>
+        <location filename="../../app/ui/narration/window.py" line="309"/>
+        <source>Render cancelled.</source>
+        <translation>已取消生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="313"/>
+        <source>%1 sentence(s) failed; the table says why.</source>
+        <translation>%1 个句子生成失败；原因见表格。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="328"/>
+        <source> (test model: noise, not speech)</source>
+        <translation>（测试模型：噪声，不是语音）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="334"/>
+        <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
+        <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="342"/>
+        <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
+        <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="353"/>
+        <source>Narration: %1</source>
+        <translation>朗读：%1</translation>
     </message>
 </context>
 <context>
@@ -1249,6 +1247,113 @@
         <location filename="../../app/ui/narration/render_target.py" line="102"/>
         <source>Ray address: auto, local or ray://HOST:PORT</source>
         <translation>Ray 地址：auto、local 或 ray://主机:端口</translation>
+    </message>
+</context>
+<context>
+    <name>SavedVoicesBox</name>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="104"/>
+        <source>Select a saved voice in the list first.</source>
+        <translation>请先在列表中选择一个已保存的音色。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="118"/>
+        <location filename="../../app/ui/saved_voices.py" line="126"/>
+        <source>Import voice</source>
+        <translation>导入音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="128"/>
+        <source>Voice files (%1)</source>
+        <translation>音色文件 (%1)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="139"/>
+        <location filename="../../app/ui/saved_voices.py" line="145"/>
+        <source>Export voice</source>
+        <translation>导出音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="139"/>
+        <source>Voice files (*.json)</source>
+        <translation>音色文件 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="156"/>
+        <location filename="../../app/ui/saved_voices.py" line="162"/>
+        <location filename="../../app/ui/saved_voices.py" line="185"/>
+        <source>Voice from a recording</source>
+        <translation>从录音生成音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="156"/>
+        <source>Audio (*.wav *.flac *.ogg)</source>
+        <translation>音频 (*.wav *.flac *.ogg)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="163"/>
+        <source>Exactly what is said in the recording:</source>
+        <translation>录音中说的原话：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="174"/>
+        <source>Made from %1</source>
+        <translation>由 %1 生成</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="180"/>
+        <source>Saved the voice &quot;%1&quot; made from the recording.</source>
+        <translation>已保存由录音生成的音色“%1”。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="188"/>
+        <source>Saved voices</source>
+        <translation>已保存的音色</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="189"/>
+        <source>Save voice...</source>
+        <translation>保存音色...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="190"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="191"/>
+        <source>Import...</source>
+        <translation>导入...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="194"/>
+        <source>A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, a voice file or a speaker string in a .txt</source>
+        <translation>.pt 张量、ChatTTS-ui 的 .csv、ChatTTS-Forge 的 .spkv1.json、音色文件，或存有音色字符串的 .txt</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="198"/>
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="199"/>
+        <source>Audition</source>
+        <translation>试听</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="200"/>
+        <source>Hear the selected voice say a test sentence</source>
+        <translation>用选中的音色朗读一句测试语句</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="201"/>
+        <source>From recording...</source>
+        <translation>从录音...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/saved_voices.py" line="203"/>
+        <source>Make a voice from a recording and its transcript</source>
+        <translation>用一段录音及其文字生成音色</translation>
     </message>
 </context>
 <context>
@@ -1624,218 +1729,126 @@
     </message>
 </context>
 <context>
+    <name>TextPreview</name>
+    <message>
+        <location filename="../../app/ui/text_preview.py" line="50"/>
+        <source>The text has changed; press Preview to see what will be spoken.</source>
+        <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
+    </message>
+</context>
+<context>
     <name>VoicePanel</name>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="274"/>
-        <location filename="../../app/ui/voice_panel.py" line="289"/>
-        <location filename="../../app/ui/voice_panel.py" line="305"/>
+        <location filename="../../app/ui/voice_panel.py" line="227"/>
+        <location filename="../../app/ui/voice_panel.py" line="242"/>
+        <location filename="../../app/ui/voice_panel.py" line="258"/>
         <source>Save voice</source>
         <translation>保存音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="275"/>
+        <location filename="../../app/ui/voice_panel.py" line="228"/>
         <source>Play something with this voice first, so its speaker string is known.</source>
         <translation>请先用这个音色播放一次，以便得到它的音色字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="305"/>
+        <location filename="../../app/ui/voice_panel.py" line="258"/>
         <source>Name of this voice:</source>
         <translation>音色名称：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="352"/>
-        <location filename="../../app/ui/voice_panel.py" line="360"/>
-        <source>Import voice</source>
-        <translation>导入音色</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="362"/>
-        <source>Voice files (%1)</source>
-        <translation>音色文件 (%1)</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="373"/>
-        <location filename="../../app/ui/voice_panel.py" line="379"/>
-        <source>Export voice</source>
-        <translation>导出音色</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="373"/>
-        <source>Voice files (*.json)</source>
-        <translation>音色文件 (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="192"/>
-        <location filename="../../app/ui/voice_panel.py" line="390"/>
-        <location filename="../../app/ui/voice_panel.py" line="396"/>
-        <location filename="../../app/ui/voice_panel.py" line="419"/>
+        <location filename="../../app/ui/voice_panel.py" line="154"/>
         <source>Voice from a recording</source>
         <translation>从录音生成音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="390"/>
-        <source>Audio (*.wav *.flac *.ogg)</source>
-        <translation>音频 (*.wav *.flac *.ogg)</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="397"/>
-        <source>Exactly what is said in the recording:</source>
-        <translation>录音中说的原话：</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="408"/>
-        <source>Made from %1</source>
-        <translation>由 %1 生成</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="414"/>
-        <source>Saved the voice &quot;%1&quot; made from the recording.</source>
-        <translation>已保存由录音生成的音色“%1”。</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="423"/>
+        <location filename="../../app/ui/voice_panel.py" line="278"/>
         <source>Seed</source>
         <translation>种子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="424"/>
+        <location filename="../../app/ui/voice_panel.py" line="279"/>
         <source>Speaker</source>
         <translation>说话人</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="425"/>
+        <location filename="../../app/ui/voice_panel.py" line="280"/>
         <source>Random</source>
         <translation>随机</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="426"/>
+        <location filename="../../app/ui/voice_panel.py" line="281"/>
         <source>Pick a random voice</source>
         <translation>随机挑选一个音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="427"/>
+        <location filename="../../app/ui/voice_panel.py" line="282"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="428"/>
+        <location filename="../../app/ui/voice_panel.py" line="283"/>
         <source>Paste</source>
         <translation>粘贴</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="430"/>
-        <source>Saved voices</source>
-        <translation>已保存的音色</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="431"/>
-        <source>Save voice...</source>
-        <translation>保存音色...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="432"/>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="433"/>
-        <source>Import...</source>
-        <translation>导入...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="436"/>
-        <source>A .pt tensor, a ChatTTS-ui .csv, a ChatTTS-Forge .spkv1.json, a voice file or a speaker string in a .txt</source>
-        <translation>.pt 张量、ChatTTS-ui 的 .csv、ChatTTS-Forge 的 .spkv1.json、音色文件，或存有音色字符串的 .txt</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="440"/>
-        <source>Export...</source>
-        <translation>导出...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="441"/>
-        <source>Audition</source>
-        <translation>试听</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="442"/>
-        <source>Hear the selected voice say a test sentence</source>
-        <translation>用选中的音色朗读一句测试语句</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="443"/>
-        <source>From recording...</source>
-        <translation>从录音...</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="445"/>
-        <source>Make a voice from a recording and its transcript</source>
-        <translation>用一段录音及其文字生成音色</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="194"/>
+        <location filename="../../app/ui/voice_panel.py" line="156"/>
         <source>Voice of seed %1</source>
         <translation>种子 %1 的音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="195"/>
+        <location filename="../../app/ui/voice_panel.py" line="157"/>
         <source>Custom voice</source>
         <translation>自定义音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="203"/>
+        <location filename="../../app/ui/voice_panel.py" line="165"/>
         <source>Save this voice under a name</source>
         <translation>为这个音色取名并保存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="205"/>
+        <location filename="../../app/ui/voice_panel.py" line="167"/>
         <source>Play something with this voice first; then it can be saved</source>
         <translation>请先用这个音色播放一段内容，然后才能保存</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="208"/>
+        <location filename="../../app/ui/voice_panel.py" line="170"/>
         <source>Copy this voice&apos;s speaker string</source>
         <translation>复制这个音色的说话人字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="211"/>
+        <location filename="../../app/ui/voice_panel.py" line="173"/>
         <source>Play something with this voice first; then its speaker string can be copied</source>
         <translation>请先用这个音色播放一段内容，然后才能复制它的说话人字符串</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="233"/>
+        <location filename="../../app/ui/voice_panel.py" line="195"/>
         <source>This voice&apos;s speaker string is not known yet: play something with it first, then copy.</source>
         <translation>这个音色的说话人字符串还未知：请先用它播放一段内容，再复制。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="240"/>
+        <location filename="../../app/ui/voice_panel.py" line="202"/>
         <source>Copied the speaker string of %1.</source>
         <translation>已复制“%1”的说话人字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="247"/>
+        <location filename="../../app/ui/voice_panel.py" line="209"/>
         <source>The clipboard holds no text; copy a speaker string first.</source>
         <translation>剪贴板里没有文字；请先复制一个说话人字符串。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="257"/>
+        <location filename="../../app/ui/voice_panel.py" line="219"/>
         <source>Pasted a custom voice; Play uses it until the seed changes.</source>
         <translation>已粘贴自定义音色；在更改种子之前，播放都使用它。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="294"/>
+        <location filename="../../app/ui/voice_panel.py" line="247"/>
         <source>Saved the voice &quot;%1&quot;.</source>
         <translation>已保存音色“%1”。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/voice_panel.py" line="429"/>
+        <location filename="../../app/ui/voice_panel.py" line="284"/>
         <source>Use a speaker string copied from elsewhere</source>
         <translation>使用从别处复制的说话人字符串</translation>
-    </message>
-    <message>
-        <location filename="../../app/ui/voice_panel.py" line="325"/>
-        <source>Select a saved voice in the list first.</source>
-        <translation>请先在列表中选择一个已保存的音色。</translation>
     </message>
 </context>
 <context>

@@ -12,7 +12,8 @@ import pytest
 import requests
 
 from app.core.errors import DownloadCancelled
-from app.model.download import FileState, ModelDownloader
+from app.model.download import ModelDownloader
+from app.model.download_progress import FileState
 from app.model.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR
 from app.model.sources import Source
 

@@ -5,7 +5,8 @@ import pytest
 import requests
 
 from app.core.errors import DownloadError
-from app.model.download import ModelDownloader, choices_after, connection_problem
+from app.model.download import ModelDownloader
+from app.model.download_failures import choices_after, connection_problem
 from app.model.files import MODEL_FILES
 from app.model.sources import make_source
 

@@ -11,7 +11,8 @@ import requests
 
 from app.core.errors import DownloadError
 from app.model import download
-from app.model.download import FileState, ModelDownloader
+from app.model.download import ModelDownloader
+from app.model.download_progress import FileState
 from app.model.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR, QUARANTINE_DIR
 from app.model.sources import Source
 
@@ -300,12 +301,12 @@ def test_files_already_good_are_present_and_not_fetched(tmp_path):
     ],
 )
 def test_each_sign_of_a_failed_connection_is_said_in_words(exc, words):
-    from app.model.download import connection_problem
+    from app.model.download_failures import connection_problem
 
     assert words in connection_problem("hub.example", exc)
 
 
 def test_an_unknown_source_gets_the_suggestions_for_a_custom_one():
-    from app.model.download import choices_after
+    from app.model.download_failures import choices_after
 
     assert choices_after("no such source") == choices_after("custom")

@@ -10,7 +10,8 @@ import requests
 
 from app.core.errors import DownloadError
 from app.model import download
-from app.model.download import FileState, ModelDownloader
+from app.model.download import ModelDownloader
+from app.model.download_progress import FileState
 from app.model.files import MODEL_FILES, PART_SUFFIX, PARTIAL_DIR
 from app.model.sources import Source
 from app.model.store import ModelStore

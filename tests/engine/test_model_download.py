@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.core.errors import DownloadCancelled, DownloadError, SourceError
-from app.model.download import FileState, ModelDownloader
+from app.model.download import ModelDownloader
+from app.model.download_progress import FileState
 from app.model.files import (
     MODEL_FILES,
     PART_SUFFIX,

@@ -116,7 +116,7 @@ def test_every_file_state_has_its_own_words_and_unfinished_rows_say_how_it_ended
 ):
     from itertools import cycle
 
-    from app.model.download import DownloadProgress, FileProgress, FileState
+    from app.model.download_progress import DownloadProgress, FileProgress, FileState
 
     settings.model_dir = str(tmp_path / "model")
     dialog = make_window(wait_loaded=False).open_download()

@@ -102,14 +102,14 @@ def test_saved_voices_persist_and_restore(qtbot, window, tmp_path):
     voice = panel.save_current_voice("旁白 narrator")
     assert voice is not None
     assert [v.name for v in VoiceLibrary().list()] == ["旁白 narrator"]
-    assert panel.voices.count() == 1
+    assert panel.saved.voices.count() == 1
     panel.seed.setValue(seed + 5)
-    panel.voices.setCurrentRow(0)
-    panel._apply_item(panel.voices.item(0))
+    panel.saved.voices.setCurrentRow(0)
+    panel.saved._apply_item(panel.saved.voices.item(0))
     assert panel.seed_value() == seed
     assert panel.speaker_string() == speaker and panel.speaker.text() == "旁白 narrator"
-    panel.delete_selected()
-    assert VoiceLibrary().list() == [] and panel.voices.count() == 0
+    panel.saved.delete_selected()
+    assert VoiceLibrary().list() == [] and panel.saved.voices.count() == 0
 
 
 def test_unhandled_exception_shows_the_log_path(qtbot, monkeypatch):

@@ -81,7 +81,8 @@ def test_voice_buttons_without_a_selection_say_why(qtbot, tmp_path):
     qtbot.addWidget(panel)
     said = []
     panel.message.connect(said.append)
-    for button in (panel.audition_button, panel.export_button, panel.delete_button):
+    saved = panel.saved
+    for button in (saved.audition_button, saved.export_button, saved.delete_button):
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert said == ["Select a saved voice in the list first."] * 3
 

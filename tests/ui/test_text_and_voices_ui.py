@@ -54,11 +54,11 @@ def test_imported_voice_is_listed_and_used(qtbot, window, tmp_path):
 
     emb = np.random.default_rng(1).normal(size=64).astype(np.float32)
     torch.save(torch.from_numpy(emb), tmp_path / "narrator.pt")
-    voice = window.voice_panel.import_file(str(tmp_path / "narrator.pt"))
+    voice = window.voice_panel.saved.import_file(str(tmp_path / "narrator.pt"))
     assert voice.speaker == encode_speaker(emb.astype(np.float16))
-    assert window.voice_panel.voices.count() == 1
-    window.voice_panel.voices.setCurrentRow(0)
-    window.voice_panel._apply_item(window.voice_panel.voices.item(0))
+    assert window.voice_panel.saved.voices.count() == 1
+    window.voice_panel.saved.voices.setCurrentRow(0)
+    window.voice_panel.saved._apply_item(window.voice_panel.saved.voices.item(0))
     assert window.current_request().speaker == voice.speaker
 
 
@@ -66,10 +66,10 @@ def test_audition_plays_a_sentence_without_touching_history(qtbot, window, tmp_p
     import torch
 
     torch.save(torch.from_numpy(np.ones(64, dtype=np.float32)), tmp_path / "v.pt")
-    window.voice_panel.import_file(str(tmp_path / "v.pt"))
-    window.voice_panel.voices.setCurrentRow(0)
+    window.voice_panel.saved.import_file(str(tmp_path / "v.pt"))
+    window.voice_panel.saved.voices.setCurrentRow(0)
     with qtbot.waitSignal(window.speech.finished, timeout=RUN_TIMEOUT_MS):
-        qtbot.mouseClick(window.voice_panel.audition_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.voice_panel.saved.audition_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=5_000)
     assert window.output.chunks
     assert window.history.entries() == []
@@ -80,7 +80,7 @@ def test_voice_from_a_recording_is_saved_and_used_as_reference(qtbot, window, tm
     t = np.linspace(0, 2, 48_000, dtype=np.float32)
     sf.write(str(wav), 0.2 * np.sin(2 * np.pi * 180 * t), 24_000)
     with qtbot.waitSignal(window.speech.referenceReady, timeout=RUN_TIMEOUT_MS):
-        window.voice_panel.recordingVoiceRequested.emit(str(wav), "这是我的声音。")
+        window.voice_panel.saved.recordingVoiceRequested.emit(str(wav), "这是我的声音。")
     qtbot.waitUntil(lambda: window.voice_panel.library.get("my voice") is not None, timeout=5_000)
     saved = window.voice_panel.library.get("my voice")
     assert saved is not None and saved.reference and saved.reference_text == "这是我的声音。"
@@ -96,6 +96,6 @@ def test_a_bad_recording_gets_a_message(qtbot, window, tmp_path, monkeypatch):
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: shown.append(text))
     (tmp_path / "noise.wav").write_bytes(b"not audio")
     with qtbot.waitSignal(window.speech.referenceFailed, timeout=RUN_TIMEOUT_MS):
-        window.voice_panel.recordingVoiceRequested.emit(str(tmp_path / "noise.wav"), "文字")
+        window.voice_panel.saved.recordingVoiceRequested.emit(str(tmp_path / "noise.wav"), "文字")
     qtbot.waitUntil(lambda: bool(shown), timeout=5_000)
     assert "not an audio file" in shown[0]

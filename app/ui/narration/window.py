@@ -1,39 +1,24 @@
 """The Narration window: a project as a document of its own, beside the main window.
 
-Chapters on the left, the chapter's sentences in the middle with the chapter's waveform (each
-sentence's boundary marked) and the selected sentence's waveform below, its takes on the
-right; rendering, listening and export on the toolbar, progress at the bottom. It follows the
-NarrationController and the window's model controller, which says when only a random-weight
-test model is loaded: then every render here is called noise, not speech.
+What it shows and does as things happen: the chosen chapter's sentences, waveforms and the
+selected sentence's takes, the toolbar's actions (rendering, listening, editing, export) and
+when each is possible, a render's progress and end. It follows the NarrationController and the
+window's model controller, which says when only a random-weight test model is loaded: then
+every render here is called noise, not speech. Its widgets and where they sit (the chapter's
+waveform marks each sentence's boundary) are window_layout.py's.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QMainWindow,
-    QSplitter,
-    QTableView,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QListWidgetItem, QMainWindow
 
 from app.i18n import again
 from app.narration.render_state import RenderState
-from app.ui.banner import Banner
 from app.ui.controllers.model import ModelState
-from app.ui.narration.render_bar import BarState, RenderBar
-from app.ui.narration.render_target import RenderTargetBox
+from app.ui.narration.render_bar import BarState
 from app.ui.narration.sentence_model import SentenceTableModel
-from app.ui.narration.takes_panel import TakesPanel
-from app.ui.narration.waveform import WaveformView
+from app.ui.narration.window_layout import NarrationLayout
 from app.ui.retranslate import Retranslating
 
 
@@ -44,111 +29,42 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.controller = c = controller
         self.chapter_id = None
         self.notices: list[str] = []
-        self.test_banner = Banner("narrationTestBanner")
-        self.notice_banner = Banner("narrationNoticeBanner")
-        self.notice_banner.button.clicked.connect(self.notice_banner.hide)
-        self.chapters = QListWidget()
-        self.chapters.setObjectName("narrationChapters")
-        self.table_model = SentenceTableModel(self, take_info=c.take_info)
-        self.table = QTableView()
-        self.table.setObjectName("narrationSentences")
-        self.table.setModel(self.table_model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked
-            | QAbstractItemView.EditTrigger.EditKeyPressed
-        )
-        # Fixed widths but for the text: sizing a column to its contents reads every row, and a
-        # row's take count is a query.
-        header = self.table.horizontalHeader()
-        for column, width in (
-            (SentenceTableModel.NUMBER, 44),
-            (SentenceTableModel.STATUS, 90),
-            (SentenceTableModel.DURATION, 70),
-            (SentenceTableModel.TAKE, 60),
-            (SentenceTableModel.LOCK, 50),
+        self.ui = NarrationLayout(self, c.take_info)
+        for name in (
+            "test_banner",
+            "notice_banner",
+            "chapters",
+            "table_model",
+            "table",
+            "chapter_wave",
+            "sentence_wave",
+            "takes",
+            "render_bar",
+            "render_target",
+            "status",
+            "actions",
         ):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(SentenceTableModel.TEXT, QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().hide()
-        self.chapter_wave = WaveformView()
-        self.chapter_wave.setObjectName("chapterWaveform")
-        self.sentence_wave = WaveformView()
-        self.sentence_wave.setObjectName("sentenceWaveform")
-        self.takes = TakesPanel()
-        self.render_bar = RenderBar()
-        self.render_target = RenderTargetBox()
-        self.status = QLabel()
-        self.status.setObjectName("narrationStatus")
+            setattr(self, name, getattr(self.ui, name))  # the window's own widgets, by name
         self._status_text = None  # makes the status line's text, again after a language change
-        self.actions: dict[str, QAction] = {}
-        self._build_toolbar()
-        self._layout()
         self._wire()
         self.retranslate()
         self.update_actions()
         self.resize(1100, 700)
 
-    def _build_toolbar(self) -> None:
-        bar = QToolBar()
-        bar.setObjectName("narrationToolbar")
-        bar.setMovable(False)
-        self.addToolBar(bar)
-        c = self.controller
-        for spec in (
-            ("render", c.render, "Ctrl+R"),
-            ("pause", self.toggle_pause, None),
-            ("cancel", c.cancel, None),
-            None,
-            ("play_from", self.play_from_here, "Ctrl+Space"),
-            ("stop", c.stop_playing, None),
-            None,
-            ("regenerate", self.regenerate, "Ctrl+G"),
-            ("edit", self.edit_text, "F2"),
-            ("lock", self.toggle_lock, "Ctrl+L"),
-            None,
-            ("export", self.export, "Ctrl+E"),
-        ):
-            if spec is None:
-                bar.addSeparator()
-                continue
-            name, handler, keys = spec
-            if name == "play_from":  # where the render runs, beside its buttons
-                bar.addWidget(self.render_target)
-                bar.addSeparator()
-            action = bar.addAction("")
-            action.setObjectName(f"narration_{name}")
-            if keys:
-                action.setShortcut(QKeySequence(keys))
-            action.triggered.connect(lambda _checked=False, h=handler: h())
-            self.actions[name] = action
-
-    def _layout(self) -> None:
-        middle = QSplitter(Qt.Orientation.Vertical)
-        middle.addWidget(self.table)
-        middle.addWidget(self.chapter_wave)
-        middle.addWidget(self.sentence_wave)
-        middle.setStretchFactor(0, 4)
-        middle.setSizes([420, 140, 110])
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.chapters)
-        split.addWidget(middle)
-        split.addWidget(self.takes)
-        split.setStretchFactor(1, 4)
-        split.setSizes([200, 650, 250])
-        central = QWidget()
-        layout = QVBoxLayout(central)
-        layout.addWidget(self.test_banner)
-        layout.addWidget(self.notice_banner)
-        layout.addWidget(split, 1)
-        layout.addWidget(self.render_bar)
-        self.setCentralWidget(central)
-        self.statusBar().addWidget(self.status, 1)
-
     def _wire(self) -> None:
         c = self.controller
+        for name, handler in (
+            ("render", c.render),
+            ("pause", self.toggle_pause),
+            ("cancel", c.cancel),
+            ("play_from", self.play_from_here),
+            ("stop", c.stop_playing),
+            ("regenerate", self.regenerate),
+            ("edit", self.edit_text),
+            ("lock", self.toggle_lock),
+            ("export", self.export),
+        ):
+            self.actions[name].triggered.connect(lambda _checked=False, h=handler: h())
         c.opened.connect(self.load_project)
         c.rowChanged.connect(self._on_row_changed)
         c.chapterChanged.connect(self._on_chapter_changed)
@@ -437,37 +353,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         return self.tr("Narration: %1").replace("%1", name)
 
     def retranslate(self) -> None:
-        labels = {
-            "render": (
-                self.tr("Render"),
-                self.tr("Render every sentence not yet rendered (Ctrl+R)"),
-            ),
-            "cancel": (self.tr("Cancel"), self.tr("Stop rendering; finished sentences are kept")),
-            "play_from": (
-                self.tr("Play from here"),
-                self.tr("Play the chapter from the selected sentence"),
-            ),
-            "stop": (self.tr("Stop"), self.tr("Stop playing")),
-            "regenerate": (
-                self.tr("New take"),
-                self.tr("Render the selected sentence again with a new seed"),
-            ),
-            "edit": (self.tr("Edit text"), self.tr("Change the selected sentence's text (F2)")),
-            "lock": (
-                self.tr("Lock"),
-                self.tr(
-                    "Lock or unlock the selected sentence: a locked sentence "
-                    "keeps its text and take until it is unlocked (Ctrl+L)"
-                ),
-            ),
-            "export": (self.tr("Export..."), self.tr("Write audio files and subtitles")),
-        }
-        for name, (text, tip) in labels.items():
-            self.actions[name].setText(text)
-            self.actions[name].setToolTip(tip)
-        self.sentence_wave.set_placeholder(
-            self.tr("Select a rendered sentence to see its waveform")
-        )
+        self.ui.retranslate()
         self._chapter_placeholder()
         self.setWindowTitle(self._title())
         self.table_model.retranslate()
