@@ -171,14 +171,15 @@ class TestPage(Retranslating, QWizardPage):
         """One sentence that says what happened, true with or without a sound device and a real
         model (test_wizard_downloads_the_model_through_its_own_dialog_then_speaks_without_a_sound_device)."""
         problem = self.speech.output_problem()
-        if problem and result.test_model:
+        noise = self.model.makes_noise()
+        if problem and noise:
             text = self.tr(
                 "Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not "
                 "played: %4"
             )
         elif problem:
             text = self.tr("Made %1 s of audio in %2 s on %3, but it could not be played: %4")
-        elif result.test_model:
+        elif noise:
             text = self.tr(
                 "Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so "
                 "you heard noise, not speech."
