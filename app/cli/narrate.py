@@ -245,16 +245,17 @@ def run(args) -> int:
     store.require_present()
     project, resumed = _open_or_create(args, path, reporter)
     try:
-        test_model = _render(args, store, project, reporter, resumed)
+        _render(args, store, project, reporter, resumed)
         reporter.exporting(target)
         report = _export(args, project, fmt, target)
     finally:
         reporter.close()
-    _say(args, reporter, project, report, test_model, store.root)
+    # Every worker loads this folder: its description says whether the audio is speech.
+    _say(args, reporter, project, report, not store.model_kind.makes_speech, store.root)
     return 0
 
 
-def _render(args, store, project, reporter, resumed: bool) -> bool:
+def _render(args, store, project, reporter, resumed: bool) -> None:
     from app.cli.ctrl_c import ctrl_c_cancels
     from app.cli.narrate_engine import open_engine
     from app.narration.project import SentenceStatus
@@ -264,7 +265,7 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
     done = sum(1 for s in sentences if s.take_id is not None and s.status == "done")
     reporter.start(project.path, done, len(sentences), resumed)
     if done == len(sentences):
-        return store.is_test_model
+        return
     engines = open_engine(args, store.root)
     for note in engines.notes:
         reporter.notice(note)
@@ -312,7 +313,6 @@ def _render(args, store, project, reporter, resumed: bool) -> bool:
                 "them: run the same command again to retry, or edit them in the window."
             ).format(count=outcome.remaining, project=project.path)
         )
-    return engines.test_model
 
 
 def _export(args, project, fmt: str, target: Path):
@@ -329,11 +329,11 @@ def _export(args, project, fmt: str, target: Path):
     )
 
 
-def _say(args, reporter, project, report, test_model: bool, model: Path) -> None:
+def _say(args, reporter, project, report, noise: bool, model: Path) -> None:
     for warning in report.warnings:
         reporter.notice(warning)
     audio = report.audio()
-    if test_model and not args.json:
+    if noise and not args.json:
         print(
             _(
                 "Note: {model} is a random-weight test model; {file} holds noise, not speech."
@@ -346,7 +346,7 @@ def _say(args, reporter, project, report, test_model: bool, model: Path) -> None
                 {
                     "event": "done",
                     "project": str(project.path),
-                    "test_model": test_model,
+                    "test_model": noise,
                     **report.to_json(),
                 },
                 ensure_ascii=False,

@@ -59,10 +59,6 @@ class InProcess:
         self.engine = Engine.loading(self.synth)
         self.notes = list(self.synth.notes)
 
-    @property
-    def test_model(self) -> bool:
-        return self.synth.test_model
-
     def notices(self) -> list[str]:
         return []
 
@@ -78,10 +74,6 @@ class Farmed:
     def __init__(self, engine):
         self.engine = engine
         self.notes: list[str] = []
-
-    @property
-    def test_model(self) -> bool:
-        return self.engine.synthesizer.test_model
 
     def notices(self) -> list[str]:
         return list(self.engine.notices)

@@ -181,7 +181,8 @@ def _say(args, synth, store, result, output: Path) -> None:
     running = running_note(synth.precision)
     if running:
         print(_("Note: {message}").format(message=running), file=sys.stderr)
-    if result.test_model:
+    noise = not synth.model_kind.makes_speech
+    if noise:
         print(
             _(
                 "Note: {model} is a random-weight test model; {file} holds noise, not speech."
@@ -206,7 +207,7 @@ def _say(args, synth, store, result, output: Path) -> None:
                     "speaker": result.speaker,
                     "model": str(store.root),
                     "model_kind": store.kind,
-                    "test_model": result.test_model,
+                    "test_model": noise,
                     "warnings": warnings,
                 },
                 ensure_ascii=False,

@@ -4,6 +4,7 @@ the device choice, reading hostile files with a cap, and one SQLite file shared 
 - errors.py:      StudioError and its kinds, each carrying the sentence we show
 - request.py:     SynthesisRequest, SamplingParams, SynthesisResult, AudioChunk
 - device.py:      auto / cpu / cuda, with the reason in words
+- model_kind.py:  ModelKind, official or random weights (noise, not speech)
 - safe_read.py:   reading a file or JSON with a size cap; the first bad field named
 - sqlite_file.py: short-lived connections, write transactions, migrations, busy waits
 """
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
         VoiceError,
         is_out_of_memory,
     )
+    from app.core.model_kind import ModelKind
     from app.core.request import (
         BREAK_RANGE,
         DEFAULT_SEED,
@@ -91,6 +93,7 @@ __all__ = [
     "InputTextError",
     "LibraryError",
     "ModelCorruptError",
+    "ModelKind",
     "ModelMissingError",
     "NumericalError",
     "OutOfMemoryError",
@@ -142,6 +145,7 @@ __getattr__ = lazy_face(
         "LibraryError": "app.core.errors",
         "MIN_FREE_GPU_MB": "app.core.device",
         "ModelCorruptError": "app.core.errors",
+        "ModelKind": "app.core.model_kind",
         "ModelMissingError": "app.core.errors",
         "NumericalError": "app.core.errors",
         "ORAL_RANGE": "app.core.request",

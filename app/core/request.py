@@ -137,7 +137,6 @@ class SynthesisResult:
     seed: int
     segments: int
     synth_seconds: float
-    test_model: bool  # random weights: the audio is noise, not speech
     warnings: list[str] = field(default_factory=list)
     spoken_text: str = ""  # what the model was given, after normalization
     decode: str = ""  # what decoded it: "upstream" or our loop, e.g. "jit-fp32"

@@ -12,7 +12,15 @@ from pathlib import Path
 import numpy as np
 
 from app.audio import write_wav
-from app.core import RecordError, SamplingParams, SynthesisRequest, SynthesisResult, insert, select
+from app.core import (
+    ModelKind,
+    RecordError,
+    SamplingParams,
+    SynthesisRequest,
+    SynthesisResult,
+    insert,
+    select,
+)
 from app.i18n import _
 from app.library.db import Library, as_library
 from app.library.records import HistoryRecord, parse
@@ -33,7 +41,7 @@ class HistoryEntry:
     created: str
     device: str
     synth_seconds: float
-    test_model: bool
+    model_kind: ModelKind  # random weights: the entry's audio is noise, not speech
     speaker: str = ""
 
     def to_request(self) -> SynthesisRequest:
@@ -69,8 +77,9 @@ class HistoryStore:
             )
         except ValueError:
             data["request"] = None
-        if isinstance(data["test_model"], int):
-            data["test_model"] = bool(data["test_model"])
+        # A word that names no kind stays as it is: parsing names the field and skips the row.
+        if data["model_kind"] in set(ModelKind):
+            data["model_kind"] = ModelKind(data["model_kind"])
         record = parse(
             HistoryRecord,
             data,
@@ -91,8 +100,11 @@ class HistoryStore:
                 out.append(entry)
         return out
 
-    def add(self, request: SynthesisRequest, result: SynthesisResult) -> HistoryEntry:
-        """Store a result; raises OutputError or LibraryError (with a sentence) when it cannot."""
+    def add(
+        self, request: SynthesisRequest, result: SynthesisResult, model_kind: ModelKind
+    ) -> HistoryEntry:
+        """Store a result made by a model of `model_kind`; raises OutputError or LibraryError
+        (with a sentence) when it cannot."""
         values = {
             "text": request.text,
             "request": json.dumps(dataclasses.asdict(request), ensure_ascii=False),
@@ -100,7 +112,7 @@ class HistoryStore:
             "created": datetime.now().isoformat(timespec="seconds"),
             "device": result.device,
             "synth_seconds": round(result.synth_seconds, 3),
-            "test_model": int(bool(result.test_model)),
+            "model_kind": model_kind.value,
             "speaker": result.speaker or "",
         }
         pruned: list[int] = []

@@ -22,7 +22,7 @@ from app.core import RecordError, UnreadableFileError, insert, read_json_capped
 from app.i18n import _, join_sentences
 from app.library import notices
 from app.library.notices import WHOLE_FILE, Notice, NoticeKind
-from app.library.records import HistoryRecord, LexiconEntry, parse, voice_from_record
+from app.library.records import LegacyHistoryRecord, LexiconEntry, parse, voice_from_record
 from app.library.schema import HISTORY_COLUMNS, LEXICON_COLUMNS, VOICE_COLUMNS
 
 log = logging.getLogger("chattts_studio.library")
@@ -109,7 +109,7 @@ def _import_history(lib: Target, folder: Path) -> list[Notice]:
         for n, item in reversed(list(enumerate(items))):  # oldest first: ids grow with age
             where = _("{file} (entry {number})").format(file=index, number=n + 1)
             try:
-                record = parse(HistoryRecord, item, where)
+                record = parse(LegacyHistoryRecord, item, where)
             except RecordError as exc:
                 out.append(notices.skipped(where, exc.field))
                 continue
@@ -117,9 +117,9 @@ def _import_history(lib: Target, folder: Path) -> list[Notice]:
             if wav is None:
                 out.append(notices.skipped(where, "wav"))
                 continue
-            data = record.model_dump()
+            data = record.model_dump(exclude={"test_model"})
             data["request"] = json.dumps(data["request"], ensure_ascii=False)
-            data["test_model"] = int(data["test_model"])
+            data["model_kind"] = record.kind().value
             row_id = con.execute(insert("history", HISTORY_COLUMNS), data).lastrowid
             moves.append((wav, row_id))
     lib.audio_dir.mkdir(parents=True, exist_ok=True)

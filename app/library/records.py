@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.core import RecordError, first_bad_field
+from app.core import ModelKind, RecordError, first_bad_field
 from app.i18n import _
 
 MAX_NAME = 200
@@ -39,15 +39,29 @@ class VoiceRecord(_Strict):
     reference_text: str | None = Field(default=None, max_length=MAX_TEXT)
 
 
-class HistoryRecord(_Strict):
+class _HistoryFields(_Strict):
     text: str = Field(max_length=MAX_TEXT)
     request: dict[str, Any]
     duration: float = Field(ge=0)
     created: str = Field(max_length=64)
     device: str = Field(default="", max_length=200)
     synth_seconds: float = Field(default=0.0, ge=0)
-    test_model: bool = False
     speaker: str = Field(default="", max_length=MAX_SPEAKER)
+
+
+class HistoryRecord(_HistoryFields):
+    """A history row. Strict: its reader turns the stored word into a ModelKind first."""
+
+    model_kind: ModelKind = ModelKind.OFFICIAL
+
+
+class LegacyHistoryRecord(_HistoryFields):
+    """A history entry of the JSON files before the library: a flag where the kind is now."""
+
+    test_model: bool = False
+
+    def kind(self) -> ModelKind:
+        return ModelKind.RANDOM_WEIGHTS if self.test_model else ModelKind.OFFICIAL
 
 
 class LexiconEntry(_Strict):

@@ -25,6 +25,31 @@ MIGRATIONS: dict[int, list[str]] = {
         # Which legacy JSON sources were imported: two copies starting at once import once.
         "CREATE TABLE imports (source TEXT PRIMARY KEY, imported TEXT NOT NULL)",
     ],
+    2: [
+        # The model's kind in words instead of a flag. The table is rebuilt (SQLite before 3.35,
+        # still shipped by some Linux systems, cannot drop a column); a value that was not an
+        # integer, skipped on reading before, becomes '' and is skipped still.
+        """CREATE TABLE history_v2 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            text TEXT NOT NULL, request TEXT NOT NULL, duration REAL NOT NULL,
+            created TEXT NOT NULL, device TEXT NOT NULL DEFAULT '',
+            synth_seconds REAL NOT NULL DEFAULT 0, model_kind TEXT NOT NULL DEFAULT 'official',
+            speaker TEXT NOT NULL DEFAULT '')""",
+        """INSERT INTO history_v2 (id, text, request, duration, created, device, synth_seconds,
+            model_kind, speaker)
+            SELECT id, text, request, duration, created, device, synth_seconds,
+                CASE WHEN typeof(test_model) <> 'integer' THEN ''
+                     WHEN test_model = 0 THEN 'official' ELSE 'random-weights' END,
+                speaker
+            FROM history""",
+        # The id sequence goes along: a deleted newest row's id (its audio file's name) is
+        # never given out again.
+        "DELETE FROM sqlite_sequence WHERE name = 'history_v2'",
+        """INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'history_v2', seq FROM sqlite_sequence WHERE name = 'history'""",
+        "DROP TABLE history",
+        "ALTER TABLE history_v2 RENAME TO history",
+    ],
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -37,7 +62,7 @@ HISTORY_COLUMNS = (
     "created",
     "device",
     "synth_seconds",
-    "test_model",
+    "model_kind",
     "speaker",
 )
 VOICE_COLUMNS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")

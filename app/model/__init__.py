@@ -26,7 +26,6 @@ if TYPE_CHECKING:
         OFFICIAL_DOWNLOAD_GB,
         OFFICIAL_MODEL_BYTES,
         STUDIO_CONFIG_NAME,
-        ModelKind,
     )
     from app.model.importer import import_model, remove_model
     from app.model.runtime.failures import load_failures
@@ -58,7 +57,6 @@ __all__ = [
     "FileState",
     "ModelDims",
     "ModelDownloader",
-    "ModelKind",
     "ModelParts",
     "ModelStore",
     "SourceName",
@@ -85,7 +83,6 @@ __getattr__ = lazy_face(
         "MODEL_FILES": "app.model.files",
         "ModelDims": "app.model.dims",
         "ModelDownloader": "app.model.download",
-        "ModelKind": "app.model.files",
         "ModelParts": "app.model.runtime.parts",
         "ModelStore": "app.model.store",
         "OFFICIAL_DOWNLOAD_GB": "app.model.files",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 # Relative paths in the order ChatTTS's own `check_all_assets` walks them.
 MODEL_FILES: tuple[str, ...] = (
     "asset/Decoder.safetensors",
@@ -19,13 +17,6 @@ MODEL_FILES: tuple[str, ...] = (
 
 # Present only in a random-weight model built by app.selftest.random_model; the official layout has none.
 STUDIO_CONFIG_NAME = "chattts-studio-model.json"
-
-
-class ModelKind(StrEnum):
-    """What a model folder holds (a random-weight model's config file says RANDOM_WEIGHTS too)."""
-
-    OFFICIAL = "official"
-    RANDOM_WEIGHTS = "random-weights"  # makes noise, not speech: for tests and the self-test
 
 
 OFFICIAL_REPO = "2Noise/ChatTTS"

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from app import paths, user_settings
 from app.atomic import write_json_atomic
-from app.core import ModelCorruptError, ModelMissingError
+from app.core import ModelCorruptError, ModelKind, ModelMissingError
 from app.i18n import _
-from app.model.files import MODEL_FILES, STUDIO_CONFIG_NAME, ModelKind, sha256_map_key
+from app.model.files import MODEL_FILES, STUDIO_CONFIG_NAME, sha256_map_key
 from app.model.schemas import read_model_description, read_verified_cache
 from app.model.sources import OFFICIAL_URL
 
@@ -91,12 +91,8 @@ class ModelStore:
         return read_model_description(cfg_path)
 
     @property
-    def is_test_model(self) -> bool:
-        return self.studio_config() is not None
-
-    @property
     def model_kind(self) -> ModelKind:
-        return ModelKind.OFFICIAL if self.studio_config() is None else ModelKind.RANDOM_WEIGHTS
+        return ModelKind.of(self.studio_config())
 
     @property
     def kind(self) -> str:

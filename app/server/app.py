@@ -140,7 +140,7 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
         }
         if state.engine is not None:
             body["device"] = str(getattr(state.engine.synthesizer.device, "device", ""))
-            body["test_model"] = bool(state.engine.synthesizer.test_model)
+            body["test_model"] = not state.engine.synthesizer.model_kind.makes_speech
         return JSONResponse(body, status_code=200 if status == "ok" else 503)
 
     @app.get("/v1/models")

@@ -340,7 +340,6 @@ class Scheduler:
             seed=ticket.request.seed,
             segments=len(ticket.segments),
             synth_seconds=time.perf_counter() - ticket.started,
-            test_model=synth.test_model,
             warnings=list(dict.fromkeys(ticket.warnings)),
             spoken_text=ticket.spoken,
             decode=synth.decode_label,

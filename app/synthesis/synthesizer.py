@@ -23,6 +23,7 @@ from app.core import (
     AudioChunk,
     DeviceChoice,
     InputTextError,
+    ModelKind,
     SamplingParams,
     SynthesisCancelled,
     SynthesisRequest,
@@ -78,7 +79,9 @@ class Synthesizer:
         self.device_request = device
         self.device: DeviceChoice | None = None
         self.load_seconds: float | None = None
-        self.test_model = False
+        # What the loaded model is (its description says); the edges read it to call the audio
+        # noise when the weights are random.
+        self.model_kind = ModelKind.OFFICIAL
         # The model: our runtime (model/runtime), or with --decode upstream ChatTTS's Chat
         # (untyped), owned by its UpstreamDecoder; the other is None.
         self.parts: ModelParts | None = None
@@ -120,7 +123,7 @@ class Synthesizer:
             self._voices = (parts.config.spk_stat, parts.config.gpt.hidden_size, parts.normalizer)
         if warm_up:
             self.warm_up()
-        self.test_model = studio_cfg is not None
+        self.model_kind = ModelKind.of(studio_cfg)
         self.load_seconds = time.perf_counter() - started
         log.info(
             "model %s loaded on %s in %.1f s",

@@ -79,7 +79,7 @@ class ModelBanner(Retranslating, Banner):
             )
         elif m.state is ModelState.FAILED:
             self.show_message(m.error or "", "error", choose, download)
-        elif m.state is ModelState.READY and m.status.test_model:
+        elif m.makes_noise():
             self.show_message(
                 self.tr(
                     "This is a random-weight test model: it makes noise, not speech. Choose the "

@@ -111,6 +111,7 @@ class TestPage(Retranslating, QWizardPage):
     def __init__(self, speech, model=None):
         super().__init__()
         self.speech = speech
+        self.model = model  # says whether what was played is noise (a random-weight model)
         self._waiting = False  # Play was pressed while the model loaded: play once it is ready
         if model is not None:
             model.stateChanged.connect(self._on_model_state)
@@ -171,14 +172,15 @@ class TestPage(Retranslating, QWizardPage):
         """One sentence that says what happened, true with or without a sound device and a real
         model (test_wizard_downloads_the_model_through_its_own_dialog_then_speaks_without_a_sound_device)."""
         problem = self.speech.output_problem()
-        if problem and result.test_model:
+        noise = self.model is not None and self.model.makes_noise()
+        if problem and noise:
             text = self.tr(
                 "Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not "
                 "played: %4"
             )
         elif problem:
             text = self.tr("Made %1 s of audio in %2 s on %3, but it could not be played: %4")
-        elif result.test_model:
+        elif noise:
             text = self.tr(
                 "Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so "
                 "you heard noise, not speech."

@@ -187,7 +187,7 @@ class SpeechServerDialog(Retranslating, QDialog):
             return self.tr(
                 "Listening. Requests get 'model not ready' (503) until the model is loaded."
             )
-        if status.test_model:
+        if status.makes_noise:
             return self.tr(
                 "Listening, with a test model of random weights: it answers with noise, not speech."
             )

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.core import AudioChunk, StudioError, SynthesisCancelled, SynthesisRequest
+from app.core import AudioChunk, ModelKind, StudioError, SynthesisCancelled, SynthesisRequest
 from app.i18n import _
 from app.synthesis import Engine, Priority
 from app.workers.threads import OwnedThread
@@ -31,8 +31,8 @@ class ModelStatus:
     root: str
     device: str
     device_reason: str
-    kind: str
-    test_model: bool
+    kind: str  # in words for the status line, e.g. "random-weights (tiny)"
+    model_kind: ModelKind
     load_seconds: float
     decode: str = ""  # e.g. "jit-int8"
     notes: tuple[str, ...] = ()  # how the model runs, when it is not what was asked for
@@ -163,7 +163,7 @@ class SynthesisWorker(QObject):
                 device=synth.device.device,
                 device_reason=synth.device.reason,
                 kind=synth.store.kind,
-                test_model=synth.test_model,
+                model_kind=synth.model_kind,
                 load_seconds=synth.load_seconds or 0.0,
                 decode=synth.decode_label,
                 notes=tuple(synth.notes),

@@ -145,9 +145,9 @@ def test_facts_helpers():
 
 
 def test_the_model_kind_is_read_as_a_value_and_the_check_acts_on_it(tiny_model):
+    from app.core import ModelKind
     from app.doctor.checks import model_files
     from app.doctor.probes.system import read_model
-    from app.model.files import ModelKind
 
     model = read_model(tiny_model, verify=False)
     assert model["kind"] == ModelKind.RANDOM_WEIGHTS

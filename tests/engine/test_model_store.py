@@ -94,3 +94,15 @@ def test_unreadable_model_config_is_a_clear_error(model_copy):
     (model_copy / STUDIO_CONFIG_NAME).write_text("{not json")
     with pytest.raises(ModelCorruptError, match="cannot be read"):
         ModelStore(model_copy).require_verified()
+
+
+def test_the_folder_s_description_says_its_kind_and_only_random_weights_make_noise(
+    tiny_model, tmp_path
+):
+    from app.core import ModelKind
+
+    assert ModelStore(tiny_model).model_kind is ModelKind.RANDOM_WEIGHTS
+    assert ModelStore(tmp_path).model_kind is ModelKind.OFFICIAL  # no description: official
+    assert ModelKind.OFFICIAL.makes_speech and not ModelKind.RANDOM_WEIGHTS.makes_speech
+    assert ModelKind.of(None) is ModelKind.OFFICIAL
+    assert ModelKind.of({"size": "tiny"}) is ModelKind.RANDOM_WEIGHTS

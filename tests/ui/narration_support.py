@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
+from app.core import ModelKind
 from app.narration.project import Project
 from app.narration.source import SourceChapter, SourceDocument, SourceSentence
 from app.selftest.fake_audio import FakeOutput
@@ -49,7 +50,8 @@ class FakeModel(QObject):
     def __init__(self, test_model=True, engine=True):
         super().__init__()
         self.state = ModelState.READY
-        self.status = ModelStatus("/m", "cpu", "", "test", test_model, 0.1)
+        kind = ModelKind.RANDOM_WEIGHTS if test_model else ModelKind.OFFICIAL
+        self.status = ModelStatus("/m", "cpu", "", "test", kind, 0.1)
         self._engine = object() if engine else None
 
     def engine(self):

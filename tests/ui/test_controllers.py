@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+from app.core import ModelKind
 from app.core.device import DeviceOption
 from app.core.errors import InputTextError, ParameterError
 from app.core.request import SamplingParams, SynthesisRequest, SynthesisResult
@@ -52,7 +53,8 @@ def test_model_states_missing_then_loading_then_ready(
         model.set_model_dir(str(tiny_model))
     assert seen == [ModelState.UNKNOWN, ModelState.LOADING, ModelState.READY]
     assert settings.model_dir == str(tiny_model)
-    assert model.status.test_model and model.status.root == str(tiny_model)
+    assert model.status.model_kind is ModelKind.RANDOM_WEIGHTS and model.makes_noise()
+    assert model.status.root == str(tiny_model)
     assert model.synthesizer() is not None and model.error is None
 
 
@@ -155,13 +157,13 @@ def test_stop_ends_at_once_and_the_worker_confirms(qtbot, ready):
 
 
 def _result():
-    return SynthesisResult(np.zeros(2400, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1, True)
+    return SynthesisResult(np.zeros(2400, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1)
 
 
 def test_history_records_deletes_and_exports(qtbot, tmp_path):
     history = HistoryController()
     with qtbot.waitSignals([history.changed, history.added], order="strict"):
-        entry = history.record(SynthesisRequest("kept"), _result())
+        entry = history.record(SynthesisRequest("kept"), _result(), ModelKind.RANDOM_WEIGHTS)
     assert [e.id for e in history.entries()] == [entry.id]
     path = history.export_to(entry.id, str(tmp_path / "out.wav"))
     assert sf.info(str(path)).frames == 2400
@@ -183,13 +185,13 @@ def test_history_says_when_a_result_cannot_be_kept(qtbot, monkeypatch):
     with qtbot.waitSignal(
         history.notSaved, check_params_cb=lambda reason: "disk is full" in reason
     ):
-        assert history.record(SynthesisRequest("lost"), _result()) is None
+        assert history.record(SynthesisRequest("lost"), _result(), ModelKind.RANDOM_WEIGHTS) is None
 
 
 def test_a_library_that_cannot_open_gives_a_temporary_one_and_says_why(unopenable_library):
     history = HistoryController()
     assert history.problem == unopenable_library
-    entry = history.record(SynthesisRequest("still works"), _result())
+    entry = history.record(SynthesisRequest("still works"), _result(), ModelKind.RANDOM_WEIGHTS)
     assert entry is not None
     # It lives in a temporary folder for this session, which closing removes.
     scratch = history._store.library.root
@@ -203,7 +205,7 @@ def test_closing_a_history_on_the_user_s_library_removes_nothing(tmp_path):
     from app.library import HistoryStore, Library
 
     history = HistoryController(HistoryStore(Library(tmp_path / "lib")))
-    assert history.record(SynthesisRequest("kept"), _result()) is not None
+    assert history.record(SynthesisRequest("kept"), _result(), ModelKind.RANDOM_WEIGHTS) is not None
     history.close()
     assert (tmp_path / "lib" / "library.sqlite3").exists()
     assert len(HistoryController(HistoryStore(Library(tmp_path / "lib"))).entries()) == 1

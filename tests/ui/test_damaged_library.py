@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from app import paths
+from app.core import ModelKind
 from app.core.request import SynthesisRequest, SynthesisResult
 from app.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
 from app.voices.speakers import encode_speaker
@@ -98,10 +99,14 @@ def test_a_history_row_with_wrong_types_does_not_stop_the_window(make_window):
     store = HistoryStore()
     audio = np.zeros(240, dtype=np.float32)
     good = store.add(
-        SynthesisRequest("kept"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True)
+        SynthesisRequest("kept"),
+        SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1),
+        ModelKind.RANDOM_WEIGHTS,
     )
     bad = store.add(
-        SynthesisRequest("bad"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True)
+        SynthesisRequest("bad"),
+        SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1),
+        ModelKind.RANDOM_WEIGHTS,
     )
     with store.library.transaction() as con:
         con.execute(
@@ -126,7 +131,7 @@ def test_a_history_that_cannot_be_written_is_said_in_the_window(make_window, mon
     monkeypatch.setattr(history_module, "write_wav", refuse)
     window.speech.finished.emit(
         SynthesisRequest("hi"),
-        SynthesisResult(np.zeros(240, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1, True),
+        SynthesisResult(np.zeros(240, dtype=np.float32), 24000, "cpu", "", 1, 1, 0.1),
         False,
     )
     assert "permission denied" in window.library_banner.text()
@@ -138,7 +143,9 @@ def test_regenerating_a_row_with_out_of_range_settings_says_which(make_window):
     store = HistoryStore()
     audio = np.zeros(240, dtype=np.float32)
     entry = store.add(
-        SynthesisRequest("again"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True)
+        SynthesisRequest("again"),
+        SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1),
+        ModelKind.RANDOM_WEIGHTS,
     )
     with store.library.transaction() as con:
         con.execute(

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.audio.wav import to_pcm16
+from app.core import ModelKind
 from app.selftest.fake_audio import FakeOutput
 from app.workers.threads import running_threads
 from tests.support.decode_hooks import step_hooked
@@ -30,6 +31,7 @@ def test_play_streams_chunks_to_the_output_and_keeps_the_result(qtbot, window):
     assert np.array_equal(to_pcm16(output.played()), to_pcm16(saved))
     assert "s of audio in" in window.status.text()
     assert "noise, not speech" in window.status.text()
+    assert entries[0].model_kind is ModelKind.RANDOM_WEIGHTS  # the entry says what made it
     assert window.voice_panel.speaker_string() == entries[0].speaker
 
 

@@ -5,6 +5,7 @@ table; rendering on the worker thread updates progress; the test model is called
 import pytest
 from PySide6.QtCore import Qt
 
+from app.core import ModelKind
 from app.ui.narration.controller import NarrationController
 from app.ui.narration.window import NarrationWindow
 from tests.ui.narration_support import FakeModel, FakeRenderer, FakeSpeech, make_project, tone
@@ -55,7 +56,7 @@ def test_chapters_on_the_left_and_the_first_chapter_s_sentences_in_the_table(vie
 
 def test_the_test_model_is_named_noise_in_this_view(view):
     assert "noise, not speech" in view.test_banner.text()
-    view.controller.model.status.test_model = False
+    view.controller.model.status.model_kind = ModelKind.OFFICIAL
     view.controller.model.stateChanged.emit(None)
     assert view.test_banner.text() == ""
 

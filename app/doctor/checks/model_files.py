@@ -1,9 +1,9 @@
 """model_files: every model file is present and matches its checksum."""
 
+from app.core import ModelKind
 from app.doctor.facts import OFFICIAL_URL
 from app.doctor.result import Verdict
 from app.i18n import N_, _, join_sentences, ngettext
-from app.model import ModelKind
 
 ID, TITLE = "model_files", N_("Model files")
 

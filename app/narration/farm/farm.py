@@ -34,10 +34,6 @@ class _RemoteSynthesizer:
     def reference_from_audio(self, audio, text: str):
         return self._farm.run("reference", (audio, text))
 
-    @property
-    def test_model(self) -> bool:
-        return any(info.get("test_model") for info in self._farm.infos.values())
-
 
 class FarmEngine:
     def __init__(self, farm: Farm):

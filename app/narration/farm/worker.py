@@ -54,7 +54,6 @@ class RenderWorker:
             "name": self.spec.name,
             "device": self.synth.device.device if self.synth.device is not None else None,
             "decode": self.synth.decode_label,
-            "test_model": self.synth.test_model,
         }
 
     def handle(self, kind: str, payload):

@@ -72,10 +72,10 @@ class HistoryController(QObject):
     def audio(self, entry):
         return self._store.audio(entry)
 
-    def record(self, request, result):
-        """Keep a result; None (and notSaved) when it cannot be written."""
+    def record(self, request, result, model_kind):
+        """Keep a result of a `model_kind` model; None (and notSaved) when it cannot be written."""
         try:
-            entry = self._store.add(request, result)
+            entry = self._store.add(request, result, model_kind)
         except (OSError, StudioError) as exc:
             log.warning("history not saved: %s", exc)
             self.notSaved.emit(str(exc))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.core import DeviceOption
+from app.core import DeviceOption, ModelKind
 from app.doctor.recommendation import Because
 from app.model import ModelStore
 from app.workers.synthesis_worker import ModelStatus
@@ -160,6 +160,15 @@ class ModelController(QObject):
     def use_recommendation(self, report) -> None:
         self.recommendation = report.recommendation
         self.recommended_device = report.recommendation.device
+
+    def model_kind(self) -> ModelKind:
+        """What the loaded model is; with none loaded, nothing is called noise."""
+        status = self.status if self.state is ModelState.READY else None
+        return status.model_kind if status is not None else ModelKind.OFFICIAL
+
+    def makes_noise(self) -> bool:
+        """A random-weight model is loaded: what it makes is called noise, not speech."""
+        return not self.model_kind().makes_speech
 
     def synthesizer(self):
         """The loaded synthesizer, or None."""

@@ -49,7 +49,7 @@ class ServerStatus:
     network: bool = False  # listening for other computers, not only this one
     has_key: bool = False
     model_ready: bool = False  # requests get 503 until the window's model is loaded
-    test_model: bool = False  # random weights: the server returns noise, not speech
+    makes_noise: bool = False  # a random-weight model: the server returns noise, not speech
     problem: ServerProblem | None = None
 
 
@@ -221,7 +221,7 @@ class SpeechServerController(QObject):
         fields = dict(vars(status))
         fields.update(
             model_ready=engine is not None,
-            test_model=bool(engine is not None and engine.synthesizer.test_model),
+            makes_noise=engine is not None and not engine.synthesizer.model_kind.makes_speech,
             problem=None,
         )
         fields.update(changes)

@@ -322,7 +322,11 @@ class NarrationWindow(Retranslating, QMainWindow):
     # -- a test model is never passed off as speech -------------------------------------------
     def test_model(self) -> bool:
         m = self.controller.model
-        return m.state is ModelState.READY and m.status is not None and m.status.test_model
+        return (
+            m.state is ModelState.READY
+            and m.status is not None
+            and not m.status.model_kind.makes_speech
+        )
 
     def noise_note(self) -> str:
         return self.tr(" (test model: noise, not speech)") if self.test_model() else ""

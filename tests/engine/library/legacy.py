@@ -66,7 +66,11 @@ class HistoryStore:
     def _save(self, entries: list[HistoryEntry]) -> None:
         write_json_atomic(self._index, [dataclasses.asdict(e) for e in entries])
 
-    def add(self, request: SynthesisRequest, result: SynthesisResult) -> HistoryEntry:
+    # Today's result no longer carries the flag (the model's kind is asked of the model): the
+    # test gives it, as that code's result did.
+    def add(
+        self, request: SynthesisRequest, result: SynthesisResult, test_model: bool = False
+    ) -> HistoryEntry:
         entry_id = datetime.now().strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         wav_name = f"{entry_id}.wav"
         self.root.mkdir(parents=True, exist_ok=True)
@@ -79,7 +83,7 @@ class HistoryStore:
             created=datetime.now().isoformat(timespec="seconds"),
             device=result.device,
             synth_seconds=round(result.synth_seconds, 3),
-            test_model=result.test_model,
+            test_model=test_model,
             speaker=result.speaker,
             wav=wav_name,
         )

@@ -8,7 +8,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.library import HistoryStore, Library, PronunciationDictionary, VoiceLibrary
-from app.library.records import HistoryRecord, LexiconEntry, RecordError, VoiceRecord, parse
+from app.library.records import (
+    HistoryRecord,
+    LegacyHistoryRecord,
+    LexiconEntry,
+    RecordError,
+    VoiceRecord,
+    parse,
+)
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
@@ -32,6 +39,7 @@ FIELD_NAMES = st.sampled_from(
         "device",
         "synth_seconds",
         "test_model",
+        "model_kind",
         "wav",
         "id",
         "word",
@@ -47,7 +55,7 @@ FAST = settings(
 @FAST
 @given(record=st.one_of(RECORDS, JSON))
 def test_record_parsers_raise_only_record_errors(record):
-    for model in (VoiceRecord, HistoryRecord, LexiconEntry):
+    for model in (VoiceRecord, HistoryRecord, LegacyHistoryRecord, LexiconEntry):
         try:
             parse(model, record, "fuzz.json")
         except RecordError as exc:
@@ -125,7 +133,7 @@ def test_any_row_values_are_skipped_or_loaded(tmp_path_factory, values):
         try:
             con.execute(
                 "INSERT INTO history (text, request, duration, created, device, synth_seconds, "
-                "test_model, speaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "model_kind, speaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 tuple(values),
             )
         except Exception:

@@ -5,6 +5,7 @@ import json
 import numpy as np
 
 from app import paths
+from app.core import ModelKind
 from app.core.request import SynthesisRequest, SynthesisResult
 from app.library import HistoryStore, PronunciationDictionary, VoiceLibrary, default_library
 from app.voices.speakers import encode_speaker
@@ -20,13 +21,12 @@ def _result(n):
         seed=1,
         segments=1,
         synth_seconds=0.2,
-        test_model=False,
     )
 
 
 def _write_with_todays_code(data):
     history = legacy.HistoryStore(data / "history")
-    first = history.add(SynthesisRequest("first", seed=7), _result(240))
+    first = history.add(SynthesisRequest("first", seed=7), _result(240), test_model=True)
     second = history.add(SynthesisRequest("第二", speed=3), _result(480))
     voices = legacy.VoiceLibrary(data / "voices")
     speaker = encode_speaker(np.linspace(-1, 1, 32).astype(np.float16))
@@ -46,6 +46,8 @@ def test_todays_files_are_imported_once_and_renamed_never_deleted(isolated_user_
 
     entries = HistoryStore().entries()
     assert [e.text for e in entries] == ["第二", "first"]
+    # The old flag becomes the model's kind.
+    assert [e.model_kind for e in entries] == [ModelKind.OFFICIAL, ModelKind.RANDOM_WEIGHTS]
     assert entries[0].to_request() == SynthesisRequest("第二", speed=3)
     audio, rate = HistoryStore().audio(entries[1])
     assert rate == 24_000 and audio.shape == (240,)

@@ -59,6 +59,7 @@ def test_two_processes_writing_at_once_lose_no_row(tmp_path):
         import sys
         import numpy as np
         from app.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
+        from app.core import ModelKind
         from app.core.request import SynthesisRequest, SynthesisResult
         tag = sys.argv[1]
         lib = Library({str(tmp_path)!r})
@@ -69,7 +70,7 @@ def test_two_processes_writing_at_once_lose_no_row(tmp_path):
             words = PronunciationDictionary(lib)
             words.set(f"{{tag}}{{i}}", "x")
             words.save()
-            history.add(SynthesisRequest(f"{{tag}} {{i}}"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1, True))
+            history.add(SynthesisRequest(f"{{tag}} {{i}}"), SynthesisResult(audio, 24000, "cpu", "", 1, 1, 0.1), ModelKind.RANDOM_WEIGHTS)
     """)
     procs = [
         subprocess.Popen([sys.executable, "-c", script, tag], stderr=subprocess.PIPE)

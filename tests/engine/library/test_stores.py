@@ -5,10 +5,13 @@ import os
 import numpy as np
 import pytest
 
+from app.core import ModelKind
 from app.core.errors import OutputError, VoiceError
 from app.core.request import SamplingParams, SynthesisRequest, SynthesisResult
 from app.library import HistoryStore, Library, PronunciationDictionary, Voice, VoiceLibrary
 from app.library import history as history_module
+
+RANDOM = ModelKind.RANDOM_WEIGHTS
 
 
 def result(n=2400):
@@ -20,7 +23,6 @@ def result(n=2400):
         seed=3,
         segments=1,
         synth_seconds=0.5,
-        test_model=True,
     )
 
 
@@ -34,7 +36,7 @@ def test_history_round_trips_the_request_and_audio(tmp_path):
         refine_text=False,
         sampling=SamplingParams(temperature=0.2, top_k=9),
     )
-    entry = store.add(request, result())
+    entry = store.add(request, result(), RANDOM)
     again = HistoryStore(Library(tmp_path)).get(entry.id)
     assert again.to_request() == request
     audio, rate = store.audio(again)
@@ -46,7 +48,7 @@ def test_history_round_trips_the_request_and_audio(tmp_path):
 def test_history_prunes_old_results_and_skips_rows_whose_wav_is_gone(tmp_path, monkeypatch):
     monkeypatch.setattr(history_module, "MAX_ENTRIES", 3)
     store = HistoryStore(tmp_path)
-    ids = [store.add(SynthesisRequest(f"t{i}"), result(100)).id for i in range(5)]
+    ids = [store.add(SynthesisRequest(f"t{i}"), result(100), RANDOM).id for i in range(5)]
     assert [e.id for e in store.entries()] == ids[::-1][:3]
     assert sorted(p.name for p in (tmp_path / "audio").glob("*.wav")) == sorted(
         f"{i}.wav" for i in ids[2:]
@@ -61,7 +63,7 @@ def test_history_prunes_old_results_and_skips_rows_whose_wav_is_gone(tmp_path, m
 def test_deleting_history_touches_only_files_named_from_row_ids(tmp_path):
     store = HistoryStore(tmp_path / "lib")
     audio = tmp_path / "lib" / "audio"
-    entry = store.add(SynthesisRequest("hi"), result(100))
+    entry = store.add(SynthesisRequest("hi"), result(100), RANDOM)
     # A decoy wherever an id used as a file name would land: beside the audio, one and two
     # folders up, and at an absolute path (the ".wav" a file name gets is already on each).
     decoys = [
@@ -107,8 +109,8 @@ def test_deleting_history_touches_only_files_named_from_row_ids(tmp_path):
 
 def test_a_row_with_wrong_types_is_skipped_and_the_rest_kept(tmp_path):
     store = HistoryStore(tmp_path)
-    good = store.add(SynthesisRequest("good"), result(100))
-    bad = store.add(SynthesisRequest("bad"), result(100))
+    good = store.add(SynthesisRequest("good"), result(100), RANDOM)
+    bad = store.add(SynthesisRequest("bad"), result(100), RANDOM)
     with store.library.transaction() as con:
         con.execute(
             "UPDATE history SET duration = 'long', request = '[' WHERE id = ?", (int(bad.id),)
@@ -125,7 +127,7 @@ def test_a_failed_wav_write_keeps_no_row_and_says_so(tmp_path, monkeypatch):
 
     monkeypatch.setattr(history_module, "write_wav", full_disk)
     with pytest.raises(OutputError, match="disk is full"):
-        store.add(SynthesisRequest("lost?"), result(100))
+        store.add(SynthesisRequest("lost?"), result(100), RANDOM)
     assert store.library.rows("SELECT COUNT(*) FROM history") == [(0,)]
 
 
@@ -171,5 +173,5 @@ def test_pronunciations_save_only_what_changed(tmp_path):
 def test_the_database_uses_wal_and_a_schema_version(tmp_path):
     lib = Library(tmp_path)
     assert lib.rows("PRAGMA journal_mode") == [("wal",)]
-    assert lib.rows("PRAGMA user_version") == [(1,)]
+    assert lib.rows("PRAGMA user_version") == [(2,)]
     assert os.path.isfile(tmp_path / "library.sqlite3")
