@@ -320,7 +320,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.update_actions()
 
     # -- a test model is never passed off as speech -------------------------------------------
-    def test_model(self) -> bool:
+    def makes_noise(self) -> bool:
         m = self.controller.model
         return (
             m.state is ModelState.READY
@@ -329,10 +329,10 @@ class NarrationWindow(Retranslating, QMainWindow):
         )
 
     def noise_note(self) -> str:
-        return self.tr(" (test model: noise, not speech)") if self.test_model() else ""
+        return self.tr(" (test model: noise, not speech)") if self.makes_noise() else ""
 
     def _on_model_state(self, *_args) -> None:
-        if self.test_model():
+        if self.makes_noise():
             self.test_banner.show_message(
                 self.tr(
                     "A random-weight test model is loaded: what it renders here is noise, not speech. "
