@@ -7,7 +7,7 @@ from pathlib import Path
 APP = Path(__file__).resolve().parents[1] / "app"
 VALUES = (
     "jit|eager|graph|upstream|auto|fp32|fp16|bf16|int8|finished|stopped|cancelled|failed|"
-    "idle|rendering|paused"
+    "idle|rendering|paused|window|local|ray"
 )
 QUOTED = rf"[\"'](?:{VALUES})[\"']"
 COMPARISONS = [
@@ -25,6 +25,10 @@ ALLOWED_LINES = {
     ("cli/narrate_engine.py", 'if args.workers == "auto"'),
     ("narration/farm/ray_pool.py", 'if count == "auto"'),
     ("narration/farm/ray_pool.py", 'if address == "auto":'),
+    (
+        "narration/farm/ray_pool.py",
+        'ray.init(address=None if address == "local" else address, **init)',
+    ),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from app.core import DeviceOption
 from app.i18n import _
 
 MAX_WORKERS = 64
@@ -90,7 +91,7 @@ def open_engine(args, root):
         from app.narration.farm.ray_pool import ray_farm, ray_specs
 
         return Farmed(ray_farm(args.ray, lambda ray: ray_specs(ray, root, precision, args.workers)))
-    gpus = 0 if args.device == "cpu" else None
+    gpus = 0 if args.device == DeviceOption.CPU else None
     count = auto_workers(gpus=gpus) if args.workers == "auto" else args.workers
     if count <= 1:
         return InProcess(root, args.device, precision)

@@ -21,7 +21,7 @@ read with `weights_only`), not inside it: TorchScript repacks every int8 matrix 
 loads an archive, holding Python's lock for seconds on the full model
 (docs/design/constants.md#int8-weights-beside-the-cached-step), whereas packing them ourselves
 (`torch.ops.quantized.linear_prepack`) releases it. So a start can pack them on the other core while
-it imports ChatTTS (`load_in_background`). int8_weights_file.py takes them out and packs them back.
+it builds the model's other parts (`load_in_background`). int8_weights_file.py takes them out and packs them back.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-# Values the engine acts on live in the engine; the checks judge by the same ones. (The engine
-# never imports Qt, so the doctor can import it.)
+# Values the program acts on live in their domain packages; the checks judge by the same ones.
+# (The domains never import Qt, so the doctor can import them.)
 from app.core import MIN_FREE_GPU_MB, TORCH_VERSION, torch_install_command  # noqa: F401
 from app.model import (  # noqa: F401
     HF_DEFAULT,

@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
+from app.core import ModelKind
 from app.model import MODEL_FILES, STUDIO_CONFIG_NAME, ModelDims, file_sha256
 from app.selftest.dimensions import dimensions
 from app.selftest.tokenizer import build_tokenizer
@@ -121,7 +122,7 @@ def build_random_model(out_dir: os.PathLike | str, size: str = "tiny", seed: int
             extra = _write_modules(staging, dims, seed)
         config = {
             "format": 1,
-            "kind": "random-weights",
+            "kind": ModelKind.RANDOM_WEIGHTS.value,
             "size": size,
             "seed": seed,
             "note": "Random weights with the ChatTTS architecture, for tests and benchmarks. "

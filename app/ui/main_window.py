@@ -310,8 +310,9 @@ class MainWindow(Retranslating, QMainWindow):
         if not audition:
             self._last_result = result
             self.voice_panel.show_seed_speaker(result.speaker)
-            self.history.record(request, result, self.model.model_kind())
-        note = self.tr(" (test model: noise, not speech)") if self.model.makes_noise() else ""
+            self.history.record(request, result, self.speech.made_by)
+        noise = not self.speech.made_by.makes_speech
+        note = self.tr(" (test model: noise, not speech)") if noise else ""
         if result.warnings:
             note += "  ⚠ " + self.tr("%n warning(s), below", "", len(result.warnings))
         self.ui.show_result_warnings(result.warnings)

@@ -57,6 +57,10 @@ class FakeModel(QObject):
     def engine(self):
         return self._engine
 
+    def makes_noise(self) -> bool:  # as ModelController.makes_noise reads its state
+        ready = self.state is ModelState.READY and self.status is not None
+        return ready and not self.status.model_kind.makes_speech
+
 
 class FakeSpeech:
     def __init__(self):

@@ -35,6 +35,22 @@ def test_play_streams_chunks_to_the_output_and_keeps_the_result(qtbot, window):
     assert window.voice_panel.speaker_string() == entries[0].speaker
 
 
+def test_a_result_keeps_the_kind_of_the_model_that_made_it(qtbot, window, monkeypatch):
+    """A reload begun while a request runs (the controller then says OFFICIAL until it knows
+    again) must not relabel noise from the test model as speech."""
+    started = []
+    window.speech.started.connect(
+        lambda: (
+            started.append(True),
+            monkeypatch.setattr(window.model, "model_kind", lambda: ModelKind.OFFICIAL),
+        )
+    )
+    run_to_end(qtbot, window, "Hello there.")
+    assert started and window.model.model_kind() is ModelKind.OFFICIAL
+    assert window.history.entries()[0].model_kind is ModelKind.RANDOM_WEIGHTS
+    assert "noise, not speech" in window.status.text()
+
+
 def test_export_writes_a_valid_wav_with_a_name_from_the_first_words(
     qtbot, window, tmp_path, monkeypatch
 ):

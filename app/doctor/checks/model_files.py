@@ -47,8 +47,8 @@ def check(s):
             details=", ".join(bad),
             fix=_("Download these files again: {how}").format(how=get_model()),
         )
-    test_model = model.get("kind") == ModelKind.RANDOM_WEIGHTS
-    note = _("It is a random-weight test model: it makes noise, not speech.") if test_model else ""
+    random_weights = model.get("kind") == ModelKind.RANDOM_WEIGHTS
+    note = _("It is a random-weight test model: it makes noise, not speech.") if random_weights else ""
     if any(info.get("sha256_ok") is None for info in files.values()):
         return v.ok(
             join_sentences(

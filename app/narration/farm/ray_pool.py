@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from app.core import StudioError
+from app.core import DeviceOption, StudioError
 from app.i18n import _
 from app.narration.farm.farm import FarmEngine
 from app.narration.farm.slots import Farm, Slot, WorkerLost
@@ -161,5 +161,10 @@ def ray_farm(address: str, specs, **init) -> FarmEngine:
     if callable(specs):
         specs = specs(ray)
     return FarmEngine(
-        Farm([RaySlot(ray, spec, gpus=1 if spec.device == "cuda" else 0) for spec in specs])
+        Farm(
+            [
+                RaySlot(ray, spec, gpus=1 if spec.device == DeviceOption.CUDA else 0)
+                for spec in specs
+            ]
+        )
     )

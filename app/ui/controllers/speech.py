@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from app.audio import SAMPLE_RATE, BufferState
-from app.core import SynthesisRequest
+from app.core import ModelKind, SynthesisRequest
 from app.text import check_text
 from app.ui.controllers.model import ModelState
 from app.ui.controllers.progress import SpeechProgress
@@ -45,6 +45,7 @@ class SpeechController(QObject):
         self._job = None
         self._audition = False
         self._progress = SpeechProgress("")
+        self.made_by = ModelKind.OFFICIAL
         worker = worker_thread.worker
         worker.chunkReady.connect(self._on_chunk)
         worker.progress.connect(self._on_progress)
@@ -80,6 +81,9 @@ class SpeechController(QObject):
             raise NotReady()
         self._job = self._worker.new_job(request)
         self._audition = audition
+        # The model that makes this request, kept for its result: a reload started meanwhile
+        # must not relabel the audio (tests/ui/test_main_window.py).
+        self.made_by = self._model.model_kind()
         self._progress = SpeechProgress(request.text)
         self.output.start(SAMPLE_RATE)
         self.started.emit()

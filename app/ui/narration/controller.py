@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.core import StudioError
 from app.narration.render_state import RenderState
 from app.ui.narration.envelopes import EnvelopeCache
+from app.ui.narration.render_target import TargetKind
 from app.ui.narration.sentence_model import SentenceRow
 from app.ui.narration.waveform import Waveform
 from app.workers.narration_worker import NarrationThread
@@ -209,7 +210,7 @@ class NarrationController(QObject):
 
     # -- rendering ------------------------------------------------------------------------------
     def can_render(self) -> bool:
-        ready = self.model.engine() is not None or self.target.kind != "window"
+        ready = self.model.engine() is not None or self.target.kind is not TargetKind.WINDOW
         return self.project is not None and ready and not self.rendering
 
     def render(self, sentence_ids=None) -> bool:
@@ -218,7 +219,9 @@ class NarrationController(QObject):
         engine = self.model.engine()
         if self.project is None or self.rendering:
             return False
-        if self.target.kind != "window" and sentence_ids is None:  # a new take stays in the window
+        if (
+            self.target.kind is not TargetKind.WINDOW and sentence_ids is None
+        ):  # a new take stays in the window
             from app.ui.narration.render_target import farm_factory
 
             settings = self.model.settings

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
+from enum import StrEnum
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QSpinBox, QWidget
@@ -15,11 +16,22 @@ from app.ui.retranslate import Retranslating
 MAX_WORKERS = 64
 
 
+class TargetKind(StrEnum):
+    """Which engine renders: the window's own model, local worker processes or Ray actors."""
+
+    WINDOW = "window"
+    LOCAL = "local"
+    RAY = "ray"
+
+
 @dataclass(frozen=True)
 class RenderTarget:
-    kind: str = "window"  # "window", "local" or "ray"
+    kind: TargetKind = TargetKind.WINDOW
     workers: int = 2  # local worker processes
     address: str = "auto"  # Ray: auto, local or ray://HOST:PORT
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", TargetKind(self.kind))  # "local" from a test or setting
 
 
 def ray_installed() -> bool:
@@ -31,7 +43,7 @@ def farm_factory(target: RenderTarget, model_dir, device: str, precision: str):
     workers takes a while) and returns its FarmEngine."""
 
     def start():
-        if target.kind == "ray":
+        if target.kind is TargetKind.RAY:
             from app.narration.farm.ray_pool import ray_farm, ray_specs
 
             return ray_farm(target.address, lambda ray: ray_specs(ray, model_dir, precision))
@@ -65,7 +77,7 @@ class RenderTargetBox(Retranslating, QWidget):
         self.retranslate()
 
     def target(self) -> RenderTarget:
-        kind = self.kind.currentData() or "window"
+        kind = TargetKind(self.kind.currentData() or TargetKind.WINDOW)
         return RenderTarget(kind, self.workers.value(), self.address.text().strip() or "auto")
 
     def set_enabled_for_render(self, idle: bool) -> None:
@@ -73,17 +85,17 @@ class RenderTargetBox(Retranslating, QWidget):
 
     def _changed(self, *_args) -> None:
         kind = self.target().kind
-        self.workers.setVisible(kind == "local")
-        self.address.setVisible(kind == "ray")
+        self.workers.setVisible(kind is TargetKind.LOCAL)
+        self.address.setVisible(kind is TargetKind.RAY)
         self.changed.emit(self.target())
 
     def retranslate(self) -> None:
-        current = self.kind.currentData() or "window"
+        current = self.kind.currentData() or TargetKind.WINDOW
         self.kind.blockSignals(True)
         self.kind.clear()
-        self.kind.addItem(self.tr("With this window's model"), "window")
-        self.kind.addItem(self.tr("On local worker processes"), "local")
-        self.kind.addItem(self.tr("On a Ray cluster"), "ray")
+        self.kind.addItem(self.tr("With this window's model"), TargetKind.WINDOW.value)
+        self.kind.addItem(self.tr("On local worker processes"), TargetKind.LOCAL.value)
+        self.kind.addItem(self.tr("On a Ray cluster"), TargetKind.RAY.value)
         if not ray_installed():
             item = self.kind.model().item(2)
             item.setEnabled(False)

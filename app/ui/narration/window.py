@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QListWidgetItem, QMainWindow
 
 from app.i18n import again
 from app.narration.render_state import RenderState
-from app.ui.controllers.model import ModelState
 from app.ui.narration.render_bar import BarState
 from app.ui.narration.sentence_model import SentenceTableModel
 from app.ui.narration.window_layout import NarrationLayout
@@ -321,12 +320,7 @@ class NarrationWindow(Retranslating, QMainWindow):
 
     # -- a test model is never passed off as speech -------------------------------------------
     def makes_noise(self) -> bool:
-        m = self.controller.model
-        return (
-            m.state is ModelState.READY
-            and m.status is not None
-            and not m.status.model_kind.makes_speech
-        )
+        return self.controller.model.makes_noise()
 
     def noise_note(self) -> str:
         return self.tr(" (test model: noise, not speech)") if self.makes_noise() else ""
