@@ -48,7 +48,9 @@ def check(s):
             fix=_("Download these files again: {how}").format(how=get_model()),
         )
     random_weights = model.get("kind") == ModelKind.RANDOM_WEIGHTS
-    note = _("It is a random-weight test model: it makes noise, not speech.") if random_weights else ""
+    note = (
+        _("It is a random-weight test model: it makes noise, not speech.") if random_weights else ""
+    )
     if any(info.get("sha256_ok") is None for info in files.values()):
         return v.ok(
             join_sentences(
