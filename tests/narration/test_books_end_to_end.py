@@ -14,7 +14,8 @@ from app.narration.inputs import read_source
 from app.narration.project import Project
 from app.narration.render import Renderer
 from app.synthesis.engine import Engine
-from tests.narration.test_inputs_formats import make_epub, make_subs
+from tests.narration.test_inputs_formats import make_epub
+from tests.narration.test_inputs_subtitles import make_subs
 
 FAST = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=32))
 
