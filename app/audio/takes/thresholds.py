@@ -38,7 +38,7 @@ CUT_OFF_END_DB = 20.0
 TOO_LONG_RATIO = 1.45
 
 # A pause inside the speech longer than this (seconds) is a hole in the take: above every
-# pause between words of a good take, below the injected holes (margins: "longest_gap").
+# pause between words of a good take, below the injected holes (margins: "longest_gap_seconds").
 LONG_SILENCE_SECONDS = 1.0
 
 # Cosine similarity of GE2E speaker embeddings (resemblyzer's trained encoder) below this is
