@@ -91,7 +91,7 @@ def read_audio(path: str):
                 ).format(file=path, seconds=int(MAX_SECONDS))
             )
         audio, rate = sf.read(io.BytesIO(data), dtype="float32", always_2d=True)
-    except (sf.LibsndfileError, RuntimeError, ValueError, TypeError):
+    except (sf.SoundFileError, RuntimeError, ValueError, TypeError, EOFError):
         raise UnreadableFileError(
             _("The audio file {file} cannot be read as WAV or FLAC.").format(file=path)
         ) from None

@@ -116,6 +116,29 @@ def test_user_errors_are_one_sentence_and_exit_2(capsys, tmp_path):
     assert code == 2 and "cannot be read" in json.loads(out)["error"]
 
 
+def test_damaged_audio_files_are_a_sentence_never_a_traceback(capsys, tmp_path):
+    good = (FOLDER / "en_en-us_0.flac").read_bytes()
+    buffer = tmp_path / "take.wav"
+    sf.write(buffer, TAKES["en_en-us_0.flac"][2][:RATE], RATE)
+    wav = buffer.read_bytes()
+    rng = np.random.default_rng(0)
+    damaged = [
+        good[:100],
+        wav[:44],
+        wav[:60],
+        wav[:12] + rng.integers(0, 256, 200, dtype=np.uint8).tobytes(),
+        bytes(rng.integers(0, 256, 5000, dtype=np.uint8)),
+        b"RIFF\xff\xff\xff\x7fWAVEfmt " + bytes(40),
+    ]
+    for i, data in enumerate(damaged):
+        path = tmp_path / f"damaged{i}.wav"
+        path.write_bytes(data)
+        code, _out, err = check([str(path), "--text", "Hello."], capsys)
+        assert code in (1, 2) and "Traceback" not in err, (i, err)
+        if code == 2:
+            assert len(err.strip().splitlines()) == 1
+
+
 def test_a_file_over_the_cap_is_not_read(capsys, tmp_path, monkeypatch):
     from app.cli import check as command
 
