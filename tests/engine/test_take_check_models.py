@@ -47,6 +47,19 @@ def test_another_speaker_is_voice_drift_and_the_same_voice_is_not():
         assert other.voice_similarity < good.voice_similarity
 
 
+def test_models_load_on_the_first_check_and_only_once(monkeypatch):
+    monkeypatch.setattr(vad, "_model", None)
+    monkeypatch.setattr(speaker, "_encoder", None)
+    _lang, text, audio = TAKES["en_en-us_0.flac"]
+    check_take(audio, RATE, Expectation(text=text))
+    loaded = vad._model
+    assert loaded is not None and speaker._encoder is None  # no reference: no speaker model
+    reference = voice_embedding(audio, RATE)
+    encoder = speaker._encoder
+    check_take(audio, RATE, Expectation(text=text, reference=reference))
+    assert vad._model is loaded and speaker._encoder is encoder is not None
+
+
 @pytest.fixture
 def forget_models(monkeypatch):
     """A machine without the model packages: their import finds nothing."""
