@@ -11,7 +11,7 @@ from app.audio.takes import speaker, vad
 from app.audio.takes.expected import SpeakingRate
 from app.audio.takes.findings import Finding, FindingKind, TakeReport, reason
 from app.audio.takes.level import clipped_share, dbfs
-from app.audio.takes.model_files import SPEAKER_MODEL, VAD_MODEL, TakeModelMissing, say_once
+from app.audio.takes.model_files import VAD_MODEL, TakeModelMissing, say_once
 from app.audio.takes.resample import to_model_rate
 from app.audio.takes.thresholds import (
     CLIPPED_SHARE,
@@ -81,7 +81,7 @@ def speech_only(audio16k: np.ndarray, frames: SpeechFrames) -> np.ndarray:
 
 
 def voice_embedding(audio: np.ndarray, sample_rate: int) -> np.ndarray | None:
-    """The voice of a reference recording (None where the speaker model is missing)."""
+    """The voice of a reference recording (None where the voice-activity model is missing)."""
     audio16k = to_model_rate(audio, sample_rate)
     try:
         frames = speech_frames(audio16k)
@@ -176,16 +176,11 @@ def judge_take(take: MeasuredTake, expect: Expectation) -> TakeReport:
             add(FindingKind.LEVEL, level, expect.level_dbfs)
 
     similarity = None
-    note = None
     if expect.reference is not None:
-        try:
-            embedding = speaker.embed_speech(speaker.raise_quiet(speech))
-        except TakeModelMissing:
-            note = say_once(SPEAKER_MODEL[0])
-        else:
-            similarity = speaker.similarity(embedding, expect.reference)
-            if similarity < VOICE_SIMILARITY:
-                add(FindingKind.VOICE_DRIFT, similarity, VOICE_SIMILARITY)
+        embedding = speaker.embed_speech(speaker.raise_quiet(speech))
+        similarity = speaker.similarity(embedding, expect.reference)
+        if similarity < VOICE_SIMILARITY:
+            add(FindingKind.VOICE_DRIFT, similarity, VOICE_SIMILARITY)
     return TakeReport(
         tuple(findings),
         seconds,
@@ -193,6 +188,5 @@ def judge_take(take: MeasuredTake, expect: Expectation) -> TakeReport:
         expected,
         voice_similarity=similarity,
         speech_dbfs=level,
-        note=note,
         measures=measures,
     )

@@ -1,6 +1,6 @@
-"""Where the checker's trained models come from: files shipped inside PyPI packages, found
-without importing those packages (resemblyzer's own import needs librosa and pkg_resources;
-silero-vad's loads torchaudio helpers we do not use)."""
+"""Where the voice-activity model comes from: a file shipped inside the silero-vad package,
+found without importing it (its import loads torchaudio helpers we do not use). The speaker
+encoder's weights ship with us (speaker.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ log = logging.getLogger(__name__)
 
 # (package, file inside it)
 VAD_MODEL = ("silero_vad", "data/silero_vad.jit")
-SPEAKER_MODEL = ("resemblyzer", "pretrained.pt")
 
 
 class TakeModelMissing(RuntimeError):
@@ -40,14 +39,10 @@ _said_lock = threading.Lock()
 
 
 def not_checked_sentence(package: str) -> str:
-    if package == VAD_MODEL[0]:
-        return _(
-            "Takes are not checked: the voice-activity model (the {package} package) is not "
-            "installed."
-        ).format(package="silero-vad")
+    # silero-vad is the one model package: the sentence names its distribution.
     return _(
-        "Voices are not compared: the speaker model (the {package} package) is not installed."
-    ).format(package=package)
+        "Takes are not checked: the voice-activity model (the {package} package) is not installed."
+    ).format(package="silero-vad")
 
 
 def say_once(package: str) -> str:

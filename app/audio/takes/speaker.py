@@ -1,20 +1,23 @@
-"""Speaker embeddings by resemblyzer's trained GE2E encoder (its `pretrained.pt`), run by a
-small torch module of ours with the same mel front end.
+"""Speaker embeddings by resemblyzer's trained GE2E encoder, run by a small torch module of
+ours with the same mel front end.
 
-resemblyzer's own package is not imported: it needs librosa (seconds to import) and webrtcvad,
-which needs setuptools' pkg_resources. Ours gives the same embeddings
-(tests/audio/test_take_speaker.py compares them).
+The encoder's weights ship with us (ge2e_encoder.safetensors beside this file, taken from
+resemblyzer's `pretrained.pt` by scripts/ge2e_weights.py): resemblyzer itself is no dependency,
+as its webrtcvad has no Windows wheels. Ours gives resemblyzer's embeddings
+(tests/engine/test_take_check_models.py compares them).
 """
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from app.audio.takes.model_files import SPEAKER_MODEL, model_file
 from app.audio.takes.thresholds import VAD_SAMPLE_RATE
+
+WEIGHTS = Path(__file__).with_name("ge2e_encoder.safetensors")
 
 # resemblyzer's hparams: 25 ms windows every 10 ms, 40 mel bands, 160-frame partials.
 N_FFT = 400
@@ -33,6 +36,7 @@ _lock = threading.Lock()
 def _build() -> Any:
     import torch
     import torchaudio.functional as F
+    from safetensors.torch import load_file
     from torch import nn
 
     class GE2EEncoder(nn.Module):
@@ -69,8 +73,8 @@ def _build() -> Any:
             return raw / torch.norm(raw, dim=1, keepdim=True)
 
     model = GE2EEncoder()
-    state = torch.load(str(model_file(*SPEAKER_MODEL)), map_location="cpu", weights_only=True)
-    model.load_state_dict(state["model_state"], strict=False)
+    # strict: every weight of the encoder is in the file, and nothing else.
+    model.load_state_dict(load_file(str(WEIGHTS)))
     return model.eval()
 
 
