@@ -209,3 +209,31 @@ def test_build_spec_names_no_test_only_dependency():
     } - runtime
     assert "cn2an" in test_only
     assert not named & test_only, named & test_only
+
+
+def test_the_bundle_carries_the_take_checkers_model_files():
+    """silero-vad's TorchScript file (found inside its package at run time) and our speaker
+    encoder's weights with their licence are named by the spec, as the program finds them."""
+    from app.audio.takes import model_files, speaker
+
+    tree = ast.parse((ROOT / "build.spec").read_text(encoding="utf-8"))
+    collected = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "collect_data_files"
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value == model_files.VAD_MODEL[0]
+    ]
+    assert len(collected) == 1
+    includes = {k.arg: ast.literal_eval(k.value) for k in collected[0].keywords}["includes"]
+    assert includes == [model_files.VAD_MODEL[1]]
+    named = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    shipped = {speaker.WEIGHTS.name, "LICENSE-resemblyzer"}
+    assert shipped <= named
+    assert speaker.WEIGHTS.parent == ROOT / "app" / "audio" / "takes"
+    assert all((speaker.WEIGHTS.parent / name).is_file() for name in shipped)

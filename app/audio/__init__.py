@@ -1,5 +1,6 @@
-"""Audio out of the engine: WAV files, the speaker, and the token grid streamed pieces lie on
-(piece_grid.py: no torch; the decode's vocoder cuts on it, the player times by it)."""
+"""Audio out of the engine: WAV files, the speaker, the token grid streamed pieces lie on
+(piece_grid.py: no torch; the decode's vocoder cuts on it, the player times by it), and the
+take checker (takes/: is a take of a sentence usable?)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,17 @@ if TYPE_CHECKING:
         piece_size,
     )
     from app.audio.playback import AudioOutput, SoundDeviceOutput, list_output_devices
+    from app.audio.takes.checker import (
+        Expectation,
+        MeasuredTake,
+        check_take,
+        judge_take,
+        measure_take,
+        voice_embedding,
+    )
+    from app.audio.takes.expected import SpeakingRate, text_units
+    from app.audio.takes.findings import Finding, FindingKind, TakeReport
+    from app.audio.takes.model_files import TakeModelMissing
     from app.audio.wav import SAMPLE_RATE, check_output_path, explain_os_error, to_pcm16, write_wav
 
 __all__ = [
@@ -31,12 +43,24 @@ __all__ = [
     "SAMPLE_RATE",
     "AudioOutput",
     "BufferState",
+    "Expectation",
+    "Finding",
+    "FindingKind",
+    "MeasuredTake",
     "SoundDeviceOutput",
+    "SpeakingRate",
+    "TakeModelMissing",
+    "TakeReport",
     "check_output_path",
+    "check_take",
     "explain_os_error",
+    "judge_take",
     "list_output_devices",
+    "measure_take",
     "piece_size",
+    "text_units",
     "to_pcm16",
+    "voice_embedding",
     "write_wav",
 ]
 
@@ -53,12 +77,24 @@ __getattr__ = lazy_face(
         "DEFAULT_MIN_PIECE": "app.audio.piece_grid",
         "SAMPLES_PER_TOKEN": "app.audio.piece_grid",
         "SAMPLE_RATE": "app.audio.wav",
+        "Expectation": "app.audio.takes.checker",
+        "Finding": "app.audio.takes.findings",
+        "FindingKind": "app.audio.takes.findings",
+        "MeasuredTake": "app.audio.takes.checker",
         "SoundDeviceOutput": "app.audio.playback",
+        "SpeakingRate": "app.audio.takes.expected",
+        "TakeModelMissing": "app.audio.takes.model_files",
+        "TakeReport": "app.audio.takes.findings",
         "check_output_path": "app.audio.wav",
+        "check_take": "app.audio.takes.checker",
         "explain_os_error": "app.audio.wav",
+        "judge_take": "app.audio.takes.checker",
         "list_output_devices": "app.audio.playback",
+        "measure_take": "app.audio.takes.checker",
         "piece_size": "app.audio.piece_grid",
+        "text_units": "app.audio.takes.expected",
         "to_pcm16": "app.audio.wav",
+        "voice_embedding": "app.audio.takes.checker",
         "write_wav": "app.audio.wav",
     },
 )

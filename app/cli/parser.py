@@ -8,6 +8,7 @@ from pathlib import Path
 
 from app import __version__
 from app.cli import (
+    check,
     doctor,
     models,
     narrate,
@@ -22,7 +23,7 @@ from app.cli.arguments import Parser
 from app.i18n import LANGUAGES, _
 
 # Each module adds its subparser and sets `func`, the function that runs it.
-COMMANDS = (synth, normalize, models, self_test, doctor, random_model, serve, narrate)
+COMMANDS = (synth, normalize, models, self_test, doctor, random_model, serve, narrate, check)
 
 
 def build_parser() -> argparse.ArgumentParser:

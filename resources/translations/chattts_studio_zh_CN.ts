@@ -110,12 +110,12 @@
 <context>
     <name>DonePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="207"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="209"/>
         <source>All set</source>
         <translation>一切就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="210"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="212"/>
         <source>You can open this guide again from Help &gt; First-run wizard, and the diagnostics from Help &gt; Diagnostics.</source>
         <translation>之后可以从“帮助 &gt; 首次运行向导”再次打开本向导，从“帮助 &gt; 诊断”打开诊断。</translation>
     </message>
@@ -347,7 +347,7 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="239"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="241"/>
         <source>ChatTTS Studio setup</source>
         <translation>ChatTTS Studio 设置向导</translation>
     </message>
@@ -507,29 +507,29 @@
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="314"/>
+        <location filename="../../app/ui/main_window.py" line="315"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="316"/>
+        <location filename="../../app/ui/main_window.py" line="317"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="319"/>
+        <location filename="../../app/ui/main_window.py" line="320"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="330"/>
+        <location filename="../../app/ui/main_window.py" line="331"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="339"/>
+        <location filename="../../app/ui/main_window.py" line="340"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
@@ -814,7 +814,7 @@
 <context>
     <name>NarrationController</name>
     <message>
-        <location filename="../../app/ui/narration/controller.py" line="232"/>
+        <location filename="../../app/ui/narration/controller.py" line="235"/>
         <source>Load a model first: narration is rendered by the model.</source>
         <translation>请先加载模型：朗读由模型生成。</translation>
     </message>
@@ -986,88 +986,88 @@
 <context>
     <name>NarrationWindow</name>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="104"/>
+        <location filename="../../app/ui/narration/window.py" line="103"/>
         <source>Chapter %1</source>
         <translation>第 %1 章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="126"/>
+        <location filename="../../app/ui/narration/window.py" line="125"/>
         <source>... and %1 more</source>
         <translation>……另有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="131"/>
+        <location filename="../../app/ui/narration/window.py" line="130"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="172"/>
+        <location filename="../../app/ui/narration/window.py" line="171"/>
         <source>Reading the audio...</source>
         <translation>正在读取音频...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="174"/>
+        <location filename="../../app/ui/narration/window.py" line="173"/>
         <source>Render the chapter to see its waveform</source>
         <translation>生成本章后即可查看其波形</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="217"/>
+        <location filename="../../app/ui/narration/window.py" line="216"/>
         <source>The main window is speaking; stop it first.</source>
         <translation>主窗口正在朗读；请先停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="235"/>
+        <location filename="../../app/ui/narration/window.py" line="234"/>
         <source>Nothing rendered to play from here yet.</source>
         <translation>从这里开始还没有已生成的音频可播放。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="283"/>
+        <location filename="../../app/ui/narration/window.py" line="282"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="283"/>
+        <location filename="../../app/ui/narration/window.py" line="282"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="287"/>
+        <location filename="../../app/ui/narration/window.py" line="286"/>
         <source>Rendering...</source>
         <translation>正在生成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="307"/>
+        <location filename="../../app/ui/narration/window.py" line="306"/>
         <source>Render finished.</source>
         <translation>生成完成。</translation>
     </message>
     <message>
+        <location filename="../../app/ui/narration/window.py" line="307"/>
         <location filename="../../app/ui/narration/window.py" line="308"/>
-        <location filename="../../app/ui/narration/window.py" line="309"/>
         <source>Render cancelled.</source>
         <translation>已取消生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="313"/>
+        <location filename="../../app/ui/narration/window.py" line="312"/>
         <source>%1 sentence(s) failed; the table says why.</source>
         <translation>%1 个句子生成失败；原因见表格。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="328"/>
+        <location filename="../../app/ui/narration/window.py" line="326"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="334"/>
+        <location filename="../../app/ui/narration/window.py" line="332"/>
         <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
         <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="342"/>
+        <location filename="../../app/ui/narration/window.py" line="340"/>
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
         <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="353"/>
+        <location filename="../../app/ui/narration/window.py" line="351"/>
         <source>Narration: %1</source>
         <translation>朗读：%1</translation>
     </message>
@@ -1214,37 +1214,37 @@
 <context>
     <name>RenderTargetBox</name>
     <message>
-        <location filename="../../app/ui/narration/render_target.py" line="84"/>
+        <location filename="../../app/ui/narration/render_target.py" line="96"/>
         <source>With this window&apos;s model</source>
         <translation>使用本窗口的模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_target.py" line="85"/>
+        <location filename="../../app/ui/narration/render_target.py" line="97"/>
         <source>On local worker processes</source>
         <translation>在本机工作进程上</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_target.py" line="86"/>
+        <location filename="../../app/ui/narration/render_target.py" line="98"/>
         <source>On a Ray cluster</source>
         <translation>在 Ray 集群上</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_target.py" line="91"/>
+        <location filename="../../app/ui/narration/render_target.py" line="103"/>
         <source>Needs Ray: pip install &quot;chattts-studio[farm]&quot; (not in the Windows bundle)</source>
         <translation>需要 Ray：pip install &quot;chattts-studio[farm]&quot;（Windows 安装包不含）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_target.py" line="97"/>
+        <location filename="../../app/ui/narration/render_target.py" line="109"/>
         <source>Where to render: local workers each load their own copy of the model (more memory, more speed on several GPUs or many cores)</source>
         <translation>在哪里渲染：每个本机工作进程各自加载一份模型（占用更多内存；在多块 GPU 或多核 CPU 上更快）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_target.py" line="101"/>
+        <location filename="../../app/ui/narration/render_target.py" line="113"/>
         <source>Worker processes</source>
         <translation>工作进程数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/render_target.py" line="102"/>
+        <location filename="../../app/ui/narration/render_target.py" line="114"/>
         <source>Ray address: auto, local or ray://HOST:PORT</source>
         <translation>Ray 地址：auto、local 或 ray://主机:端口</translation>
     </message>
@@ -1608,57 +1608,57 @@
 <context>
     <name>TestPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="130"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="131"/>
         <source>Hello! This is ChatTTS Studio speaking.</source>
         <translation>你好！这里是 ChatTTS Studio。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="144"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="145"/>
         <source>The model is still loading; the test sentence plays as soon as it is ready.</source>
         <translation>模型仍在加载；加载完成后会立即播放测试句子。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="165"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="166"/>
         <source>The model could not be loaded, so the test sentence cannot be played; go back a page to choose the model folder.</source>
         <translation>模型无法加载，因此无法播放测试句子；请返回上一页选择模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="153"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="154"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="180"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="182"/>
         <source>Made %1 s of audio in %2 s on %3, but it could not be played: %4</source>
         <translation>已在 %3 上用 %2 秒生成 %1 秒音频，但无法播放：%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="187"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="189"/>
         <source>Played %1 s of audio, made in %2 s on %3.</source>
         <translation>已播放 %1 秒音频，用时 %2 秒（%3）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="196"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="198"/>
         <source>A test sentence</source>
         <translation>试听一句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="197"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="199"/>
         <source>Play the test sentence</source>
         <translation>播放测试句子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="151"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="152"/>
         <source>Making the test sentence; it cannot be heard without a sound device...</source>
         <translation>正在生成测试句子；没有声音设备，所以听不到……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="176"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="178"/>
         <source>Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not played: %4</source>
         <translation>已在 %3 上用 %2 秒生成 %1 秒的噪声（随机权重的测试模型，不是语音）；没有播放：%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="183"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="185"/>
         <source>Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so you heard noise, not speech.</source>
         <translation>已播放 %1 秒的噪声（在 %3 上用 %2 秒生成）：这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
     </message>

@@ -213,6 +213,21 @@ def _check_stream_joins(r):
         assert 0 < v["first_audio_at_token"] <= r["tokens"], name
 
 
+def _check_take_check(r):
+    assert r["good_takes"] >= 4 and r["defects_injected"] == 7 * r["good_takes"]
+    assert set(r["per_defect"]) == {
+        "silence",
+        "noise",
+        "hole",
+        "truncated",
+        "repeated",
+        "other_speaker",
+        "clipped",
+    }
+    assert 0 <= r["false_alarm_rate"] <= 1 and 0 < r["detection_rate"] <= 1
+    assert r["margins"]["voice_similarity"]["good_min"] > 0
+
+
 def _check_text_quality(r):
     assert r["normalization"] and {"boundaries_en", "boundaries_zh"} <= set(r["boundaries"])
     for yardstick, systems in r["normalization"].items():

@@ -107,6 +107,7 @@ def test_help_lists_every_command(capsys):
         "test-model",
         "serve",
         "narrate",
+        "check",
     }
     assert all(f"    {name} " in out for name in names), out
     assert "The window: chattts-studio [--model DIR]" in out

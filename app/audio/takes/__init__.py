@@ -1,0 +1,1 @@
+"""The take checker: is a take of a sentence usable (speech, ending, length, voice, level)?"""
