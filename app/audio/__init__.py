@@ -19,6 +19,8 @@ if TYPE_CHECKING:
         piece_size,
     )
     from app.audio.playback import AudioOutput, SoundDeviceOutput, list_output_devices
+    from app.audio.stretch import SPEED_MAX, SPEED_MIN, time_stretch
+    from app.audio.timeline import PlayTimeline
     from app.audio.wav import SAMPLE_RATE, check_output_path, explain_os_error, to_pcm16, write_wav
 
 __all__ = [
@@ -29,13 +31,17 @@ __all__ = [
     "DEFAULT_MIN_PIECE",
     "SAMPLES_PER_TOKEN",
     "SAMPLE_RATE",
+    "SPEED_MAX",
+    "SPEED_MIN",
     "AudioOutput",
     "BufferState",
+    "PlayTimeline",
     "SoundDeviceOutput",
     "check_output_path",
     "explain_os_error",
     "list_output_devices",
     "piece_size",
+    "time_stretch",
     "to_pcm16",
     "write_wav",
 ]
@@ -51,13 +57,17 @@ __getattr__ = lazy_face(
         "DEFAULT_LOOKAHEAD": "app.audio.piece_grid",
         "DEFAULT_MAX_PIECE": "app.audio.piece_grid",
         "DEFAULT_MIN_PIECE": "app.audio.piece_grid",
+        "PlayTimeline": "app.audio.timeline",
         "SAMPLES_PER_TOKEN": "app.audio.piece_grid",
         "SAMPLE_RATE": "app.audio.wav",
+        "SPEED_MAX": "app.audio.stretch",
+        "SPEED_MIN": "app.audio.stretch",
         "SoundDeviceOutput": "app.audio.playback",
         "check_output_path": "app.audio.wav",
         "explain_os_error": "app.audio.wav",
         "list_output_devices": "app.audio.playback",
         "piece_size": "app.audio.piece_grid",
+        "time_stretch": "app.audio.stretch",
         "to_pcm16": "app.audio.wav",
         "write_wav": "app.audio.wav",
     },
