@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         piece_size,
     )
     from app.audio.playback import AudioOutput, SoundDeviceOutput, list_output_devices
+    from app.audio.stretch import SPEED_MAX, SPEED_MIN, time_stretch
     from app.audio.takes.checker import (
         Expectation,
         MeasuredTake,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from app.audio.takes.expected import SpeakingRate, text_units
     from app.audio.takes.findings import Finding, FindingKind, TakeReport
     from app.audio.takes.model_files import TakeModelMissing
+    from app.audio.timeline import PlayTimeline
     from app.audio.wav import SAMPLE_RATE, check_output_path, explain_os_error, to_pcm16, write_wav
 
 __all__ = [
@@ -41,12 +43,15 @@ __all__ = [
     "DEFAULT_MIN_PIECE",
     "SAMPLES_PER_TOKEN",
     "SAMPLE_RATE",
+    "SPEED_MAX",
+    "SPEED_MIN",
     "AudioOutput",
     "BufferState",
     "Expectation",
     "Finding",
     "FindingKind",
     "MeasuredTake",
+    "PlayTimeline",
     "SoundDeviceOutput",
     "SpeakingRate",
     "TakeModelMissing",
@@ -59,6 +64,7 @@ __all__ = [
     "measure_take",
     "piece_size",
     "text_units",
+    "time_stretch",
     "to_pcm16",
     "voice_embedding",
     "write_wav",
@@ -75,12 +81,15 @@ __getattr__ = lazy_face(
         "DEFAULT_LOOKAHEAD": "app.audio.piece_grid",
         "DEFAULT_MAX_PIECE": "app.audio.piece_grid",
         "DEFAULT_MIN_PIECE": "app.audio.piece_grid",
+        "PlayTimeline": "app.audio.timeline",
         "SAMPLES_PER_TOKEN": "app.audio.piece_grid",
         "SAMPLE_RATE": "app.audio.wav",
         "Expectation": "app.audio.takes.checker",
         "Finding": "app.audio.takes.findings",
         "FindingKind": "app.audio.takes.findings",
         "MeasuredTake": "app.audio.takes.checker",
+        "SPEED_MAX": "app.audio.stretch",
+        "SPEED_MIN": "app.audio.stretch",
         "SoundDeviceOutput": "app.audio.playback",
         "SpeakingRate": "app.audio.takes.expected",
         "TakeModelMissing": "app.audio.takes.model_files",
@@ -93,6 +102,7 @@ __getattr__ = lazy_face(
         "measure_take": "app.audio.takes.checker",
         "piece_size": "app.audio.piece_grid",
         "text_units": "app.audio.takes.expected",
+        "time_stretch": "app.audio.stretch",
         "to_pcm16": "app.audio.wav",
         "voice_embedding": "app.audio.takes.checker",
         "write_wav": "app.audio.wav",

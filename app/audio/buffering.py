@@ -118,6 +118,7 @@ class SegmentBuffer:
         self._piece_sizes: collections.deque[int] = collections.deque(maxlen=16)
         self._state = BufferState.IDLE
         self.gaps_inside = 0  # times the speaker ran dry inside a segment
+        self.played_total = 0  # samples of audio handed to the speaker (silence not counted)
         self._dry = False
         self.first_sound_at: float | None = None
 
@@ -369,6 +370,7 @@ class SegmentBuffer:
                 filled += take
                 seg.queued -= take
                 seg.played += take
+                self.played_total += take
                 if take == len(head):
                     seg.pieces.popleft()
                 else:

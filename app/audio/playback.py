@@ -65,6 +65,21 @@ class AudioOutput:
     def is_active(self) -> bool:
         return False
 
+    def played_samples(self) -> int:
+        """Samples of this stream's audio the sound card has played (waits not counted): the
+        read-along follows this, not what was decoded."""
+        return 0
+
+    def pause(self) -> None:
+        """Hold playback where it is (the queue is kept); `resume` goes on from there."""
+
+    def resume(self) -> None:
+        """Go on after `pause`."""
+
+    @property
+    def paused(self) -> bool:
+        return False
+
 
 def list_output_devices() -> tuple[list[str], str | None]:
     """(names of output devices, the default's name); empty when PortAudio is missing."""
@@ -92,6 +107,8 @@ class SoundDeviceOutput(AudioOutput):
         self._sd: Any = None  # the sounddevice module once it loads (untyped)
         self._stream: Any = None  # its OutputStream
         self._buffer: SegmentBuffer | None = None
+        self._paused = False
+        self._latency = 0  # samples between the callback and the speaker, per the stream
         self.problem = self._probe()
 
     def _probe(self) -> str | None:
@@ -116,6 +133,9 @@ class SoundDeviceOutput(AudioOutput):
         if buffer is None:
             outdata[:, 0] = 0.0
             raise self._sd.CallbackStop
+        if self._paused:
+            outdata[:, 0] = 0.0  # silence; the buffer keeps its place
+            return
         samples, over = buffer.pull(frames)
         outdata[:, 0] = samples  # silence while the buffer waits at a sentence boundary
         if over:
@@ -125,6 +145,7 @@ class SoundDeviceOutput(AudioOutput):
         if self.problem:
             return
         self.stop()
+        self._paused = False
         self._buffer = SegmentBuffer(sample_rate, self._clock, self._relay_state)
         try:
             self._stream = self._sd.OutputStream(
@@ -135,6 +156,9 @@ class SoundDeviceOutput(AudioOutput):
                 callback=self._callback,
             )
             self._stream.start()
+            # PortAudio's estimate of the time from the callback to the speaker (a test's
+            # fake card has none).
+            self._latency = int(float(getattr(self._stream, "latency", 0.0) or 0.0) * sample_rate)
         except Exception as exc:
             self._stream = None
             self._buffer = None
@@ -164,6 +188,7 @@ class SoundDeviceOutput(AudioOutput):
     def stop(self) -> None:
         stream, self._stream = self._stream, None
         buffer, self._buffer = self._buffer, None
+        self._paused = False
         if buffer is not None:
             buffer.end()
             self._relay_state(BufferState.IDLE)
@@ -176,6 +201,26 @@ class SoundDeviceOutput(AudioOutput):
 
     def is_active(self) -> bool:
         return self._stream is not None and bool(self._stream.active)
+
+    def played_samples(self) -> int:
+        buffer = self._buffer
+        if buffer is None:
+            return 0
+        if not self.is_active():
+            return buffer.played_total  # drained: all of it has been heard
+        # What the callback took less what is still in the device's own queue.
+        return max(0, buffer.played_total - self._latency)
+
+    def pause(self) -> None:
+        if self._buffer is not None:
+            self._paused = True
+
+    def resume(self) -> None:
+        self._paused = False
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
 
     def buffer(self) -> SegmentBuffer | None:
         """The current stream's buffer (its gaps and first-sound time, for benchmarks)."""

@@ -2,7 +2,7 @@
 the device choice, reading hostile files with a cap, and one SQLite file shared by threads.
 
 - errors.py:      StudioError and its kinds, each carrying the sentence we show
-- request.py:     SynthesisRequest, SamplingParams, SynthesisResult, AudioChunk
+- request.py:     SynthesisRequest, SamplingParams, SynthesisResult, AudioChunk, SegmentMark
 - device.py:      auto / cpu / cuda, with the reason in words
 - model_kind.py:  ModelKind, official or random weights (noise, not speech)
 - safe_read.py:   reading a file or JSON with a size cap; the first bad field named
@@ -57,9 +57,11 @@ if TYPE_CHECKING:
         SPEED_RANGE,
         AudioChunk,
         SamplingParams,
+        SegmentMark,
         SynthesisRequest,
         SynthesisResult,
         check_number,
+        segment_at,
     )
     from app.core.safe_read import first_bad_field, read_bytes_capped, read_json_capped
     from app.core.sqlite_file import (
@@ -102,6 +104,7 @@ __all__ = [
     "RecordError",
     "SamplingParams",
     "SchemaError",
+    "SegmentMark",
     "SourceError",
     "SqliteFile",
     "StudioError",
@@ -121,6 +124,7 @@ __all__ = [
     "migrate_schema",
     "read_bytes_capped",
     "read_json_capped",
+    "segment_at",
     "select",
     "torch_install_command",
     "use_wal",
@@ -157,6 +161,7 @@ __getattr__ = lazy_face(
         "SPEED_RANGE": "app.core.request",
         "SamplingParams": "app.core.request",
         "SchemaError": "app.core.errors",
+        "SegmentMark": "app.core.request",
         "SourceError": "app.core.errors",
         "SqliteFile": "app.core.sqlite_file",
         "StudioError": "app.core.errors",
@@ -177,6 +182,7 @@ __getattr__ = lazy_face(
         "migrate_schema": "app.core.sqlite_file:migrate",
         "read_bytes_capped": "app.core.safe_read",
         "read_json_capped": "app.core.safe_read",
+        "segment_at": "app.core.request",
         "select": "app.core.sqlite_file",
         "torch_install_command": "app.core.device",
         "use_wal": "app.core.sqlite_file",

@@ -116,6 +116,33 @@ def _clamp(value: int, lo: int, hi: int) -> int:
     return max(lo, min(hi, int(value)))
 
 
+@dataclass(frozen=True)
+class SegmentMark:
+    """Where one segment (sentence) lies in the audio and, when it could be found there, in the
+    text the user typed: the player says "now at segment N" and the window highlights it."""
+
+    start: int  # its first sample
+    end: int  # one past its last sample
+    text_start: int | None = None  # its characters in the user's text (None: not mapped)
+    text_end: int | None = None
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        if self.text_start is None or self.text_end is None:
+            return None
+        return (self.text_start, self.text_end)
+
+
+def segment_at(marks: list[SegmentMark], sample: int) -> int | None:
+    """The index of the segment that holds `sample` (the last one at or past the end), or None."""
+    if not marks:
+        return None
+    for i, mark in enumerate(marks):
+        if sample < mark.end:
+            return i
+    return len(marks) - 1
+
+
 @dataclass
 class AudioChunk:
     """Audio of a segment, in reading order: the whole segment, or one streamed piece of it."""
@@ -126,6 +153,7 @@ class AudioChunk:
     sample_rate: int
     final: bool = True  # the segment's last piece
     vocoder_s: float = 0.0  # seconds the vocoder took to make it (0: not known), for the player
+    span: tuple[int, int] | None = None  # the segment's characters in the user's text
 
 
 @dataclass
@@ -140,6 +168,7 @@ class SynthesisResult:
     warnings: list[str] = field(default_factory=list)
     spoken_text: str = ""  # what the model was given, after normalization
     decode: str = ""  # what decoded it: "upstream" or our loop, e.g. "jit-fp32"
+    marks: list[SegmentMark] = field(default_factory=list)  # each segment's samples and text
 
     @property
     def duration(self) -> float:

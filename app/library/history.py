@@ -16,6 +16,7 @@ from app.core import (
     ModelKind,
     RecordError,
     SamplingParams,
+    SegmentMark,
     SynthesisRequest,
     SynthesisResult,
     insert,
@@ -23,6 +24,7 @@ from app.core import (
 )
 from app.i18n import _
 from app.library.db import Library, as_library
+from app.library.marks import read_marks, write_marks
 from app.library.records import HistoryRecord, parse
 from app.library.schema import HISTORY_COLUMNS
 
@@ -43,6 +45,7 @@ class HistoryEntry:
     synth_seconds: float
     model_kind: ModelKind  # random weights: the entry's audio is noise, not speech
     speaker: str = ""
+    marks: list[SegmentMark] = dataclasses.field(default_factory=list)  # [] plays unhighlighted
 
     def to_request(self) -> SynthesisRequest:
         """The same settings again, for "regenerate"; raises InputTextError if they are not valid."""
@@ -71,6 +74,8 @@ class HistoryStore:
     def _entry(self, row_id: int, row) -> HistoryEntry:
         """The entry of a row (by column name: a named row or a dict of the values written)."""
         data = {c: row[c] for c in HISTORY_COLUMNS}
+        where = _("{file} (history row {row})").format(file=self.library.path, row=row_id)
+        marks = read_marks(data.pop("marks"), where)
         try:
             data["request"] = (
                 json.loads(data["request"]) if isinstance(data["request"], str) else None
@@ -80,12 +85,8 @@ class HistoryStore:
         # A word that names no kind stays as it is: parsing names the field and skips the row.
         if data["model_kind"] in set(ModelKind):
             data["model_kind"] = ModelKind(data["model_kind"])
-        record = parse(
-            HistoryRecord,
-            data,
-            _("{file} (history row {row})").format(file=self.library.path, row=row_id),
-        )
-        return HistoryEntry(id=str(row_id), **record.model_dump())
+        record = parse(HistoryRecord, data, where)
+        return HistoryEntry(id=str(row_id), **record.model_dump(), marks=marks)
 
     def entries(self) -> list[HistoryEntry]:
         """Newest first; rows that do not fit or whose WAV has gone are skipped."""
@@ -114,6 +115,7 @@ class HistoryStore:
             "synth_seconds": round(result.synth_seconds, 3),
             "model_kind": model_kind.value,
             "speaker": result.speaker or "",
+            "marks": write_marks(result.marks),
         }
         pruned: list[int] = []
         self.library.audio_dir.mkdir(parents=True, exist_ok=True)

@@ -50,6 +50,11 @@ MIGRATIONS: dict[int, list[str]] = {
         "DROP TABLE history",
         "ALTER TABLE history_v2 RENAME TO history",
     ],
+    3: [
+        # Where each sentence lies in the audio and the text (JSON), for read-along; older
+        # results have none ('') and play without highlighting.
+        "ALTER TABLE history ADD COLUMN marks TEXT NOT NULL DEFAULT ''",
+    ],
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -64,6 +69,7 @@ HISTORY_COLUMNS = (
     "synth_seconds",
     "model_kind",
     "speaker",
+    "marks",
 )
 VOICE_COLUMNS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")
 LEXICON_COLUMNS = ("word", "replacement")

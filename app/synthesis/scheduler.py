@@ -23,6 +23,7 @@ from app.audio import SAMPLE_RATE
 from app.core import (
     AudioChunk,
     OutOfMemoryError,
+    SegmentMark,
     SynthesisCancelled,
     SynthesisRequest,
     SynthesisResult,
@@ -129,6 +130,7 @@ class Scheduler:
                 yield from self._end(ticket, exc)
                 continue
             ticket.segments = list(prepared.segments)
+            ticket.spans = [prepared.span(i) for i in range(len(ticket.segments))]
             ticket.spoken = prepared.spoken
             ticket.warnings = list(prepared.warnings)
             ticket.reference = (
@@ -293,10 +295,18 @@ class Scheduler:
             if final:
                 ticket.finished.add(index)
         ticket.pieces.append(samples)
+        ticket.piece_segments.append(index)
+        span = ticket.spans[index] if index < len(ticket.spans) else None
         yield (
             ticket,
             AudioChunk(
-                index, len(ticket.segments), samples, SAMPLE_RATE, final=final, vocoder_s=vocoder_s
+                index,
+                len(ticket.segments),
+                samples,
+                SAMPLE_RATE,
+                final=final,
+                vocoder_s=vocoder_s,
+                span=span,
             ),
         )
         if len(ticket.finished) == len(ticket.segments):
@@ -330,7 +340,21 @@ class Scheduler:
             ticket.queue = [i for i in range(1, len(ticket.segments)) if i not in ticket.finished]
 
     def _result(self, ticket: Ticket) -> SynthesisResult:
-        audio = np.concatenate(ticket.pieces) if ticket.pieces else np.zeros(0, dtype=np.float32)
+        # Sentence by sentence (a stable sort keeps each one's pieces in order), so the marks
+        # below say where each lies.
+        order = sorted(range(len(ticket.pieces)), key=lambda k: ticket.piece_segments[k])
+        pieces = [ticket.pieces[k] for k in order]
+        audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+        lengths = [0] * len(ticket.segments)
+        for piece, index in zip(ticket.pieces, ticket.piece_segments):
+            lengths[index] += piece.size
+        marks, at = [], 0
+        for index, length in enumerate(lengths):
+            span = ticket.spans[index] if index < len(ticket.spans) else None
+            marks.append(
+                SegmentMark(at, at + length, *(span if span is not None else (None, None)))
+            )
+            at += length
         synth = self.synth
         return SynthesisResult(
             audio=audio,
@@ -343,4 +367,5 @@ class Scheduler:
             warnings=list(dict.fromkeys(ticket.warnings)),
             spoken_text=ticket.spoken,
             decode=synth.decode_label,
+            marks=marks,
         )

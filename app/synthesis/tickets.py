@@ -27,6 +27,7 @@ class Ticket:
     done: bool = False
     admitted: bool = False
     segments: list[str] = field(default_factory=list)
+    spans: list[tuple[int, int] | None] = field(default_factory=list)  # in the user's text
     spoken: str = ""
     speaker: str | None = None
     reference: tuple[str, str] | None = None
@@ -34,6 +35,7 @@ class Ticket:
     emitted: list[int] = field(default_factory=list)  # samples already sent, per sentence
     finished: set[int] = field(default_factory=set)  # sentences whose final piece was sent
     pieces: list[np.ndarray] = field(default_factory=list)
+    piece_segments: list[int] = field(default_factory=list)  # the sentence of each piece
     warnings: list[str] = field(default_factory=list)
     started: float = 0.0
     rest_released: bool = False  # sentences after the first may be batched

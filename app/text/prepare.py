@@ -203,15 +203,45 @@ def split_text(text: str, limit: int = MAX_SEGMENT_CHARS) -> list[str]:
 def _split(text: str, limit: int = MAX_SEGMENT_CHARS, speak=None) -> list[str]:
     """Sentences of the text as written (the segmenter knows "p.m." and "U.S.", not their
     spoken "p m" and "U S"), each through `speak` (its spoken form), then bounded."""
+    return [seg for seg, _number, _sentence in _split_sourced(text, limit, speak)]
+
+
+def _split_sourced(
+    text: str, limit: int = MAX_SEGMENT_CHARS, speak=None
+) -> list[tuple[str, int, str]]:
+    """`_split`'s segments, each with the number and text of the written sentence it came from."""
     from app.text.sentences import sentences
 
-    segments: list[str] = []
+    segments: list[tuple[str, int, str]] = []
+    number = 0
     for line in text.splitlines():
         for sentence in sentences(line):
+            number += 1
             for seg in _bound((speak(sentence) if speak else sentence).strip(), limit):
                 if seg.strip():
-                    segments.append(seg.strip())
+                    segments.append((seg.strip(), number, sentence))
     return segments
+
+
+def source_spans(text: str, sentences: list[tuple[int, str]]) -> list[tuple[int, int] | None]:
+    """Each (number, sentence)'s characters in `text`, found in reading order; a sentence the
+    dictionary or a removed token changed is not found there (None). Segments of one
+    over-long sentence (the same number) share its span."""
+    spans: list[tuple[int, int] | None] = []
+    at = 0
+    previous = None
+    for number, sentence in sentences:
+        if number == previous and spans:
+            spans.append(spans[-1])
+            continue
+        previous = number
+        found = text.find(sentence, at)
+        if found < 0:
+            spans.append(None)
+            continue
+        spans.append((found, found + len(sentence)))
+        at = found + len(sentence)
+    return spans
 
 
 _FINAL_PUNCT = "。！？.!?，,；;：:…~～)）」』\"'”’"
@@ -236,6 +266,11 @@ class PreparedText:
 
     segments: list[str]
     warnings: list[str] = field(default_factory=list)
+    # Each segment's characters in the text as typed (None where it cannot be found there).
+    spans: list[tuple[int, int] | None] = field(default_factory=list)
+
+    def span(self, index: int) -> tuple[int, int] | None:
+        return self.spans[index] if 0 <= index < len(self.spans) else None
 
     @property
     def spoken(self) -> str:
@@ -248,7 +283,7 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
     from app.text.control_tokens import clean_control_tokens
     from app.text.normalize import language_of, normalize
 
-    text = check_text(text)
+    text = original = check_text(text)
     if dictionary is not None:
         text = dictionary.apply(text)
     text, warnings = clean_control_tokens(text)
@@ -256,8 +291,7 @@ def prepare_text(text: str, dictionary=None) -> PreparedText:
         raise InputTextError(_("After removing unknown [tokens] there is no text left to speak."))
     check_speakable(text)
     lang = language_of(text)  # a sentence without letters is read in the text's language
-    segments = [
-        finish_segment(seg.replace(KEEP_TOGETHER, " "))
-        for seg in _split(text, speak=lambda s: normalize(s, lang, glue=KEEP_TOGETHER))
-    ]
-    return PreparedText(segments, warnings)
+    sourced = _split_sourced(text, speak=lambda s: normalize(s, lang, glue=KEEP_TOGETHER))
+    segments = [finish_segment(seg.replace(KEEP_TOGETHER, " ")) for seg, _n, _s in sourced]
+    spans = source_spans(original, [(number, sentence) for _seg, number, sentence in sourced])
+    return PreparedText(segments, warnings, spans)

@@ -169,10 +169,12 @@ def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
     normalizer (or ChatTTSTextFilter); segments left with nothing to say are dropped."""
     prepared = prepare_text(text, dictionary)
     segments = []
-    for seg in prepared.segments:
+    spans = []
+    for index, seg in enumerate(prepared.segments):
         spoken = chattts_norm(seg, True, True)
         if _SPEAKABLE.search(spoken):
             segments.append(spoken)
+            spans.append(prepared.span(index))
     if not segments:
         raise InputTextError(
             _(
@@ -180,4 +182,4 @@ def spoken_segments(text: str, dictionary, chattts_norm) -> PreparedText:
                 "so spell out symbols in words."
             )
         )
-    return PreparedText(segments, prepared.warnings)
+    return PreparedText(segments, prepared.warnings, spans)

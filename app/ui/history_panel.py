@@ -74,6 +74,7 @@ class HistoryPanel(Retranslating, QWidget):
     WORDS_WIDTH = 240  # pixels of a row's words; the list is made wide enough for them
 
     replayRequested = Signal(str)
+    replaying = Signal(str)  # a replay that can be followed sentence by sentence: its text
     exportRequested = Signal(str)
     deleteRequested = Signal(str)
     regenerateRequested = Signal(str)
@@ -143,7 +144,9 @@ class HistoryPanel(Retranslating, QWidget):
                     )
                 )
                 return
-            self.speech.play_audio(*audio)
+            self.speech.play_audio(*audio, marks=entry.marks, text=entry.text)
+            if entry.marks:
+                self.replaying.emit(entry.text)
             self.message.emit(
                 self.tr("Replaying: %1").replace("%1", entry_label(entry).replace("\n", "  ·  "))
             )

@@ -32,6 +32,15 @@ PRECISION_LABELS = {
     Precision.BF16: QT_TRANSLATE_NOOP("Menus", "Precision: bf16 (experimental)"),
     Precision.FP32: QT_TRANSLATE_NOOP("Menus", "Precision: fp32 (exact, slowest on a CPU)"),
 }
+# Playback speeds of saved audio (pitch kept, app/audio/stretch.py).
+SPEED_LABELS = {
+    0.75: QT_TRANSLATE_NOOP("Menus", "Speed 0.75x"),
+    1.0: QT_TRANSLATE_NOOP("Menus", "Speed 1x (normal)"),
+    1.25: QT_TRANSLATE_NOOP("Menus", "Speed 1.25x"),
+    1.5: QT_TRANSLATE_NOOP("Menus", "Speed 1.5x"),
+    1.75: QT_TRANSLATE_NOOP("Menus", "Speed 1.75x"),
+    2.0: QT_TRANSLATE_NOOP("Menus", "Speed 2x"),
+}
 # Language names are written in their own language, never translated.
 LANGUAGE_LABELS = {"system": QT_TRANSLATE_NOOP("Menus", "Follow the system"), **LANGUAGE_NAMES}
 
@@ -161,6 +170,37 @@ def main_menus(window, model, folders, speech, settings) -> list[Menu]:
             fill=lambda menu: fill_outputs(menu, settings, speech),
         ),
         Menu(
+            "playback",
+            QT_TRANSLATE_NOOP("Menus", "&Playback"),
+            [
+                Entry(
+                    "playback.pause",
+                    QT_TRANSLATE_NOOP("Menus", "&Pause / resume"),
+                    window.read_along.toggle_pause,
+                    shortcut="Space",
+                ),
+                Entry(
+                    "playback.next",
+                    QT_TRANSLATE_NOOP("Menus", "&Next sentence"),
+                    window.read_along.next_sentence,
+                    shortcut="Alt+Right",
+                ),
+                Entry(
+                    "playback.previous",
+                    QT_TRANSLATE_NOOP("Menus", "P&revious sentence"),
+                    window.read_along.previous_sentence,
+                    shortcut="Alt+Left",
+                ),
+                None,
+                *_choices(
+                    "speed",
+                    SPEED_LABELS,
+                    lambda: settings.playback_speed,
+                    window.read_along.set_speed,
+                ),
+            ],
+        ),
+        Menu(
             "language",
             QT_TRANSLATE_NOOP("Menus", "&Language"),
             _choices("language", LANGUAGE_LABELS, lambda: settings.language, window.set_language),
@@ -178,6 +218,11 @@ def main_menus(window, model, folders, speech, settings) -> list[Menu]:
                     "help.wizard",
                     QT_TRANSLATE_NOOP("Menus", "&First-run wizard..."),
                     window.open_wizard,
+                ),
+                Entry(
+                    "help.shortcuts",
+                    QT_TRANSLATE_NOOP("Menus", "&Keyboard shortcuts..."),
+                    window.read_along.show_shortcuts,
                 ),
                 None,
                 Entry(

@@ -34,6 +34,7 @@ from app.ui.main_menu import main_menus
 from app.ui.menus import build_menus
 from app.ui.model_folders import ModelFolders
 from app.ui.narration.launcher import NarrationLauncher
+from app.ui.read_along import ReadAlong
 from app.ui.retranslate import Retranslating
 from app.ui.settings import Settings
 from app.ui.text_preview import TextPreview
@@ -87,6 +88,7 @@ class MainWindow(Retranslating, QMainWindow):
             "history_panel",
             "play_button",
             "stop_button",
+            "pause_button",
             "export_button",
             "progress",
             "status",
@@ -95,6 +97,7 @@ class MainWindow(Retranslating, QMainWindow):
         ):
             setattr(self, name, getattr(self.ui, name))  # the window's own widgets, by name
         self.doctor_dialog = DoctorDialog(self.doctor_panel, self)
+        self.read_along = ReadAlong(self, self)
         self.narration = NarrationLauncher(
             self,
             self.model,
@@ -124,10 +127,13 @@ class MainWindow(Retranslating, QMainWindow):
         self.play_button.clicked.connect(self.play)
         self.stop_button.clicked.connect(self.stop)
         self.export_button.clicked.connect(self.export_current)
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, activated=self.play)
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop)
-        QShortcut(QKeySequence("Ctrl+S"), self, activated=self.export_current)
+        # Named in retranslate(): Help > Keyboard shortcuts lists them (shortcuts_dialog.py).
+        self._shortcuts = [
+            QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.play),
+            QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop),
+            QShortcut(QKeySequence("Ctrl+S"), self, activated=self.export_current),
+        ]
+        QShortcut(QKeySequence("Ctrl+Enter"), self, activated=self.play)  # the keypad's Enter
 
         self.model.stateChanged.connect(self._on_model_state)
         self.doctor.reportReady.connect(self._on_doctor_report)
@@ -292,12 +298,18 @@ class MainWindow(Retranslating, QMainWindow):
         self.params_panel.load_request(request)
         self.play()
 
-    def start_request(self, request: SynthesisRequest, audition: bool = False) -> None:
+    def start_request(
+        self,
+        request: SynthesisRequest,
+        audition: bool = False,
+        text_offset: int = 0,
+        shown_text: str | None = None,
+    ) -> None:
         if self.speech.busy:
             return
         self.ui.show_result_warnings([])
         try:
-            self.speech.start(request, audition=audition)
+            self.speech.start(request, audition, text_offset, shown_text)
         except (InputTextError, ParameterError) as exc:
             self.status.setText(self.ui.error_text(exc))
         except NotReady:
@@ -340,6 +352,11 @@ class MainWindow(Retranslating, QMainWindow):
         self.setWindowTitle(self.tr("ChatTTS Studio"))
         self.menus.retranslate()
         self.ui.retranslate()
+        for shortcut, label in zip(
+            self._shortcuts,
+            (self.tr("Play"), self.tr("Stop"), self.tr("Export WAV...")),
+        ):
+            shortcut.setWhatsThis(label)
         # The status line in the new language: what is going on now (a result's line gives way).
         if self.speech.busy:
             self.status.setText(self.ui.speaking_text())

@@ -11,6 +11,7 @@ import logging
 from PySide6.QtCore import QByteArray, QSettings
 
 from app import paths, user_settings
+from app.audio import SPEED_MAX, SPEED_MIN
 from app.core import DEFAULT_SEED
 from app.core import DEVICE_CHOICES as DEVICES
 from app.decode import Precision
@@ -160,6 +161,17 @@ class Settings:
     download_source = _Key("download/source", DEFAULT_SOURCE.value)
     download_url = _Key("download/url", "")
     last_export_dir = _Key("export/last_dir", "")
+
+    @property
+    def playback_speed(self) -> float:
+        """The speed of saved audio (Playback menu); a hand-edited value out of range is 1."""
+        value = self._get("playback/speed", 1.0, float)
+        return value if SPEED_MIN <= value <= SPEED_MAX else 1.0
+
+    @playback_speed.setter
+    def playback_speed(self, value: float) -> None:
+        value = float(value)
+        self.q.setValue("playback/speed", value if SPEED_MIN <= value <= SPEED_MAX else 1.0)
 
     # the speech server (Model > Speech server); a hand-edited port out of range is clamped by its box
     server_port = _Key("server/port", 8000, int)

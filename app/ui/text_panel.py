@@ -1,10 +1,12 @@
-"""The text to speak: an editor with a character count, Open .txt, and .txt drag and drop."""
+"""The text to speak: an editor with a character count, Open .txt, and .txt drag and drop; the
+sentence being heard highlighted in it (and in the preview), Ctrl+click to play from one."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -12,6 +14,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -28,10 +31,57 @@ def _dropped_text_file(mime) -> Path | None:
     return None
 
 
+def _reading_format() -> QTextCharFormat:
+    """The read-along's mark: dark text on amber, readable in light and dark themes alike."""
+    fmt = QTextCharFormat()
+    fmt.setBackground(QColor(255, 214, 102))
+    fmt.setForeground(QColor(0, 0, 0))
+    return fmt
+
+
+def _mark(editor: QPlainTextEdit, start: int, end: int) -> None:
+    """Highlight characters start..end of `editor` and scroll them into view (the user's own
+    cursor and selection stay where they are)."""
+    document = editor.document()
+    last = max(0, document.characterCount() - 1)
+    start, end = max(0, min(start, last)), max(0, min(end, last))
+    cursor = QTextCursor(document)
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    selection = QTextEdit.ExtraSelection()
+    selection.cursor = cursor
+    selection.format = _reading_format()
+    editor.setExtraSelections([selection])
+    _show(editor, start)
+
+
+def _show(editor: QPlainTextEdit, position: int) -> None:
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(position)
+    rect = editor.cursorRect(cursor)
+    height = editor.viewport().height()
+    if rect.top() >= 0 and rect.bottom() <= height:
+        return
+    bar = editor.verticalScrollBar()
+    line = max(1, editor.fontMetrics().lineSpacing())
+    # A third of the way down: the sentences before it stay in sight.
+    bar.setValue(bar.value() + int((rect.top() - height / 3) / line))
+
+
 class TextEditor(QPlainTextEdit):
-    """Accepts a dropped .txt file as its whole text (other drops behave as usual)."""
+    """Accepts a dropped .txt file as its whole text (other drops behave as usual); Ctrl+click
+    asks to play from the sentence clicked."""
 
     fileDropped = Signal(str)
+    sentenceClicked = Signal(int)  # the character clicked with Ctrl held
+
+    def mouseReleaseEvent(self, event):
+        super().mouseReleaseEvent(event)
+        if (
+            event.button() == Qt.MouseButton.LeftButton
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self.sentenceClicked.emit(self.cursorForPosition(event.position().toPoint()).position())
 
     def dragEnterEvent(self, event):
         if _dropped_text_file(event.mimeData()):
@@ -105,6 +155,37 @@ class TextPanel(Retranslating, QWidget):
     def show_preview(self, text: str) -> None:
         self.preview.setPlainText(text)
         self.preview.show()
+
+    def highlight(self, span: tuple[int, int] | None) -> None:
+        """Mark the sentence being heard (None: no mark)."""
+        if span is None:
+            self.editor.setExtraSelections([])
+        else:
+            _mark(self.editor, *span)
+
+    def highlight_preview(self, segment: int) -> None:
+        """Mark the preview's line of segment `segment` (one line per segment; -1: none)."""
+        block = self.preview.document().findBlockByNumber(segment) if segment >= 0 else None
+        if block is None or not block.isValid() or not self.preview.isVisible():
+            self.preview.setExtraSelections([])
+            return
+        _mark(self.preview, block.position(), block.position() + block.length() - 1)
+
+    def highlighted(self) -> tuple[int, int] | None:
+        """The marked characters of the text (tests, and what the read-along shows)."""
+        marks = self.editor.extraSelections()
+        if not marks:
+            return None
+        cursor = marks[0].cursor
+        return (cursor.selectionStart(), cursor.selectionEnd())
+
+    def replace_text(self, text: str) -> None:
+        """Put `text` in the box as one edit the user can undo (a history replay's text)."""
+        cursor = QTextCursor(self.editor.document())
+        cursor.beginEditBlock()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        cursor.endEditBlock()
 
     def set_text(self, text: str) -> None:
         self.editor.setPlainText(text)

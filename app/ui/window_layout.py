@@ -53,6 +53,8 @@ class WindowLayout(QObject):
         self.history_panel = HistoryPanel(history, speech, settings)
         self.play_button = _button("playButton")
         self.stop_button = _button("stopButton")
+        self.pause_button = _button("pauseButton")
+        self.pause_button.setEnabled(False)  # until something plays (read_along.py)
         self.export_button = _button("exportButton")
         self.progress = QProgressBar()
         self.progress.setObjectName("progressBar")
@@ -79,7 +81,7 @@ class WindowLayout(QObject):
         self._warnings: list[str] = []
 
         controls = QHBoxLayout()
-        for button in (self.play_button, self.stop_button, self.export_button):
+        for button in (self.play_button, self.pause_button, self.stop_button, self.export_button):
             controls.addWidget(button)
         controls.addWidget(self.progress, 1)
         left = QWidget()
@@ -208,6 +210,14 @@ class WindowLayout(QObject):
         if not busy and self.progress.maximum() == 0 and ready:
             self.progress.setRange(0, 1)
 
+    def show_paused(self, paused: bool) -> None:
+        self.pause_button.setText(self.tr("Resume") if paused else self.tr("Pause"))
+        self.pause_button.setToolTip(
+            self.tr("Go on from where it paused (Space)")
+            if paused
+            else self.tr("Pause what is playing (Space)")
+        )
+
     def error_text(self, exc: Exception) -> str:
         """A refused request in the window's language (a ParameterError names the option)."""
         if not isinstance(exc, ParameterError):
@@ -233,6 +243,7 @@ class WindowLayout(QObject):
         self.play_button.setToolTip(self.tr("Speak the text (Ctrl+Enter)"))
         self.stop_button.setText(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Stop speaking (Esc)"))
+        self.show_paused(self._speech.reading.paused)
         self.export_button.setText(self.tr("Export WAV..."))
         self.export_button.setToolTip(self.tr("Save the selected result as a WAV file (Ctrl+S)"))
         self.tabs.setTabText(0, self.tr("Voice"))

@@ -361,67 +361,67 @@
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="182"/>
+        <location filename="../../app/ui/history_panel.py" line="185"/>
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="184"/>
+        <location filename="../../app/ui/history_panel.py" line="187"/>
         <source>WAV audio (*.wav)</source>
         <translation>WAV 音频 (*.wav)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="195"/>
+        <location filename="../../app/ui/history_panel.py" line="198"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="198"/>
+        <location filename="../../app/ui/history_panel.py" line="201"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="242"/>
+        <location filename="../../app/ui/history_panel.py" line="245"/>
         <source>Replay</source>
         <translation>重播</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="243"/>
+        <location filename="../../app/ui/history_panel.py" line="246"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="244"/>
+        <location filename="../../app/ui/history_panel.py" line="247"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="245"/>
+        <location filename="../../app/ui/history_panel.py" line="248"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="135"/>
+        <location filename="../../app/ui/history_panel.py" line="136"/>
         <source>Stop the current speech first, then replay.</source>
         <translation>请先停止当前的朗读，再重播。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="141"/>
+        <location filename="../../app/ui/history_panel.py" line="142"/>
         <source>The audio of this result could not be read: %1</source>
         <translation>无法读取这条结果的音频：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="148"/>
+        <location filename="../../app/ui/history_panel.py" line="151"/>
         <source>Replaying: %1</source>
         <translation>正在重播：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="158"/>
+        <location filename="../../app/ui/history_panel.py" line="161"/>
         <source>Delete result</source>
         <translation>删除结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="159"/>
+        <location filename="../../app/ui/history_panel.py" line="162"/>
         <source>Delete this result and its audio? This cannot be undone.
 
 %1</source>
@@ -492,72 +492,87 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="193"/>
+        <location filename="../../app/ui/main_window.py" line="199"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="270"/>
+        <location filename="../../app/ui/main_window.py" line="276"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="304"/>
+        <location filename="../../app/ui/main_window.py" line="316"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="315"/>
+        <location filename="../../app/ui/main_window.py" line="327"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="317"/>
+        <location filename="../../app/ui/main_window.py" line="329"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="320"/>
+        <location filename="../../app/ui/main_window.py" line="332"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="331"/>
+        <location filename="../../app/ui/main_window.py" line="343"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="340"/>
+        <location filename="../../app/ui/main_window.py" line="352"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="357"/>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="357"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_window.py" line="357"/>
+        <source>Export WAV...</source>
+        <translation>导出 WAV...</translation>
     </message>
 </context>
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="199"/>
+        <location filename="../../app/ui/main_menu.py" line="244"/>
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="206"/>
+        <location filename="../../app/ui/main_menu.py" line="251"/>
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="231"/>
+        <location filename="../../app/ui/main_menu.py" line="276"/>
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="232"/>
+        <location filename="../../app/ui/main_menu.py" line="277"/>
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在你自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="74"/>
+        <location filename="../../app/ui/main_menu.py" line="83"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -577,62 +592,92 @@
         <translation>精度：fp32（精确，在 CPU 上最慢）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="78"/>
+        <location filename="../../app/ui/main_menu.py" line="37"/>
+        <source>Speed 0.75x</source>
+        <translation>速度 0.75 倍</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="38"/>
+        <source>Speed 1x (normal)</source>
+        <translation>速度 1 倍（正常）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="39"/>
+        <source>Speed 1.25x</source>
+        <translation>速度 1.25 倍</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="40"/>
+        <source>Speed 1.5x</source>
+        <translation>速度 1.5 倍</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="41"/>
+        <source>Speed 1.75x</source>
+        <translation>速度 1.75 倍</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="42"/>
+        <source>Speed 2x</source>
+        <translation>速度 2 倍</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="87"/>
         <source>&amp;Open text...</source>
         <translation>打开文本(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="84"/>
+        <location filename="../../app/ui/main_menu.py" line="93"/>
         <source>&amp;Export WAV...</source>
         <translation>导出 WAV(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="91"/>
+        <location filename="../../app/ui/main_menu.py" line="100"/>
         <source>New &amp;narration from file...</source>
         <translation>从文件新建朗读(&amp;N)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="96"/>
+        <location filename="../../app/ui/main_menu.py" line="105"/>
         <source>Open narration pro&amp;ject...</source>
         <translation>打开朗读项目(&amp;J)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="102"/>
+        <location filename="../../app/ui/main_menu.py" line="111"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="110"/>
+        <location filename="../../app/ui/main_menu.py" line="119"/>
         <source>&amp;Text</source>
         <translation>文本(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="114"/>
+        <location filename="../../app/ui/main_menu.py" line="123"/>
         <source>&amp;Preview what will be spoken</source>
         <translation>预览将要朗读的内容(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="119"/>
+        <location filename="../../app/ui/main_menu.py" line="128"/>
         <source>P&amp;ronunciations...</source>
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="126"/>
+        <location filename="../../app/ui/main_menu.py" line="135"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="130"/>
+        <location filename="../../app/ui/main_menu.py" line="139"/>
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="135"/>
+        <location filename="../../app/ui/main_menu.py" line="144"/>
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="140"/>
+        <location filename="../../app/ui/main_menu.py" line="149"/>
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
@@ -657,47 +702,72 @@
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="160"/>
+        <location filename="../../app/ui/main_menu.py" line="169"/>
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="165"/>
+        <location filename="../../app/ui/main_menu.py" line="205"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="36"/>
+        <location filename="../../app/ui/main_menu.py" line="45"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="152"/>
+        <location filename="../../app/ui/main_menu.py" line="161"/>
         <source>Speech &amp;server (OpenAI-compatible API)...</source>
         <translation>语音服务器（兼容 OpenAI 的接口）(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="170"/>
+        <location filename="../../app/ui/main_menu.py" line="174"/>
+        <source>&amp;Playback</source>
+        <translation>播放(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="178"/>
+        <source>&amp;Pause / resume</source>
+        <translation>暂停 / 继续(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="184"/>
+        <source>&amp;Next sentence</source>
+        <translation>下一句(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="190"/>
+        <source>P&amp;revious sentence</source>
+        <translation>上一句(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="210"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="174"/>
+        <location filename="../../app/ui/main_menu.py" line="214"/>
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="179"/>
+        <location filename="../../app/ui/main_menu.py" line="219"/>
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="184"/>
+        <location filename="../../app/ui/main_menu.py" line="224"/>
+        <source>&amp;Keyboard shortcuts...</source>
+        <translation>键盘快捷键(&amp;K)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="229"/>
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="187"/>
+        <location filename="../../app/ui/main_menu.py" line="232"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
@@ -1418,6 +1488,29 @@
     </message>
 </context>
 <context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <location filename="../../app/ui/shortcuts_dialog.py" line="36"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shortcuts_dialog.py" line="40"/>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shortcuts_dialog.py" line="40"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/shortcuts_dialog.py" line="50"/>
+        <source>Space pauses while the text box does not have the focus. Ctrl+click a sentence in the text to play from it.</source>
+        <translation>文本框没有焦点时，空格键暂停播放。按住 Ctrl 单击文本中的某一句，从这一句开始播放。</translation>
+    </message>
+</context>
+<context>
     <name>SpeechServerDialog</name>
     <message>
         <location filename="../../app/ui/server_dialog.py" line="155"/>
@@ -1666,64 +1759,64 @@
 <context>
     <name>TextPanel</name>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="117"/>
+        <location filename="../../app/ui/text_panel.py" line="198"/>
         <source>Cannot open the file</source>
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="122"/>
+        <location filename="../../app/ui/text_panel.py" line="203"/>
         <source>Open text</source>
         <translation>打开文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="122"/>
+        <location filename="../../app/ui/text_panel.py" line="203"/>
         <source>Text files (*.txt)</source>
         <translation>文本文件 (*.txt)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/text_panel.py" line="130"/>
+        <location filename="../../app/ui/text_panel.py" line="211"/>
         <source>%n character(s)</source>
         <translation>
             <numerusform>%n 个字符</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="132"/>
+        <location filename="../../app/ui/text_panel.py" line="213"/>
         <source> (over the %1 limit)</source>
         <translation>（超过 %1 字的上限）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="140"/>
+        <location filename="../../app/ui/text_panel.py" line="221"/>
         <source>Type or paste Chinese or English text here, or drop a .txt file.</source>
         <translation>在此输入或粘贴中文或英文文本，或拖入 .txt 文件。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="142"/>
+        <location filename="../../app/ui/text_panel.py" line="223"/>
         <source>Open .txt...</source>
         <translation>打开 .txt...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="143"/>
+        <location filename="../../app/ui/text_panel.py" line="224"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="144"/>
+        <location filename="../../app/ui/text_panel.py" line="225"/>
         <source>Show exactly what will be spoken</source>
         <translation>显示实际将要朗读的内容</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="146"/>
+        <location filename="../../app/ui/text_panel.py" line="227"/>
         <source>Insert a short pause</source>
         <translation>插入短停顿</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="147"/>
+        <location filename="../../app/ui/text_panel.py" line="228"/>
         <source>Insert a laugh</source>
         <translation>插入笑声</translation>
     </message>
     <message>
-        <location filename="../../app/ui/text_panel.py" line="148"/>
+        <location filename="../../app/ui/text_panel.py" line="229"/>
         <source>Insert a long pause</source>
         <translation>插入长停顿</translation>
     </message>
@@ -1875,122 +1968,142 @@
 <context>
     <name>WindowLayout</name>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="113"/>
+        <location filename="../../app/ui/window_layout.py" line="115"/>
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="120"/>
+        <location filename="../../app/ui/window_layout.py" line="122"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="122"/>
+        <location filename="../../app/ui/window_layout.py" line="124"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="128"/>
+        <location filename="../../app/ui/window_layout.py" line="130"/>
         <source>Ready: %1 on %2, %3 (loaded in %4 s).</source>
         <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="136"/>
+        <location filename="../../app/ui/window_layout.py" line="138"/>
         <source>Precision %1 is not available on this device, so %2 runs.</source>
         <translation>此设备不支持 %1 精度，因此使用 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="143"/>
+        <location filename="../../app/ui/window_layout.py" line="145"/>
         <source>int8 is the fast choice on a CPU; for exact numbers choose Model &gt; Precision: fp32.</source>
         <translation>int8 是 CPU 上的快速选项；如需精确数值，请选择 模型 &gt; 精度：fp32。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="159"/>
+        <location filename="../../app/ui/window_layout.py" line="161"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="174"/>
+        <location filename="../../app/ui/window_layout.py" line="176"/>
         <source>Buffering: waiting for the rest of the speech to be ready...</source>
         <translation>正在缓冲：等待后面的语音生成完毕……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="182"/>
+        <location filename="../../app/ui/window_layout.py" line="184"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
+        <location filename="../../app/ui/window_layout.py" line="214"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="214"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
         <location filename="../../app/ui/window_layout.py" line="216"/>
+        <source>Go on from where it paused (Space)</source>
+        <translation>从暂停处继续播放（空格键）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="218"/>
+        <source>Pause what is playing (Space)</source>
+        <translation>暂停正在播放的内容（空格键）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/window_layout.py" line="226"/>
         <source>%1 must be greater than %2; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="219"/>
+        <location filename="../../app/ui/window_layout.py" line="229"/>
         <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="222"/>
+        <location filename="../../app/ui/window_layout.py" line="232"/>
         <source>%1 must be at least %2; change it in the Parameters tab.</source>
         <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="224"/>
+        <location filename="../../app/ui/window_layout.py" line="234"/>
         <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
         <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="232"/>
+        <location filename="../../app/ui/window_layout.py" line="242"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="233"/>
+        <location filename="../../app/ui/window_layout.py" line="243"/>
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="234"/>
+        <location filename="../../app/ui/window_layout.py" line="244"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="235"/>
+        <location filename="../../app/ui/window_layout.py" line="245"/>
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="236"/>
+        <location filename="../../app/ui/window_layout.py" line="247"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="237"/>
+        <location filename="../../app/ui/window_layout.py" line="248"/>
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="238"/>
+        <location filename="../../app/ui/window_layout.py" line="249"/>
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="239"/>
+        <location filename="../../app/ui/window_layout.py" line="250"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="240"/>
+        <location filename="../../app/ui/window_layout.py" line="251"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="157"/>
+        <location filename="../../app/ui/window_layout.py" line="159"/>
         <source>Making the audio (no sound device, so it is not played; Export WAV works)...</source>
         <translation>正在生成音频（没有声音设备，所以不会播放；“导出 WAV”可用）……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="231"/>
+        <location filename="../../app/ui/window_layout.py" line="241"/>
         <source>Copy the warnings</source>
         <translation>复制这些警告</translation>
     </message>

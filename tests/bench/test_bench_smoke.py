@@ -235,6 +235,15 @@ def _check_text_quality(r):
         assert scores["cases"] > 0 and 0 <= scores["percent"] <= 100, yardstick
 
 
+def _check_time_stretch(r):
+    shipped = r["candidates"]["pytsmod.wsola"]["speeds"]
+    assert [x["speed"] for x in shipped] == [1.5] and r["rounds"] == 1
+    for x in shipped:
+        assert _positive(x["s_per_audio_s"]) and 0.9 < x["duration_ratio"] < 1.1
+        assert 0.9 < x["f0_ratio"] < 1.1
+    assert "audiotsm.wsola" in r["candidates"]  # measured, or said to be skipped
+
+
 def _check_ui_responsiveness(r):
     window, upstream = r["window_worker_thread"], r["upstream_infer_on_gui_thread"]
     assert len(window["runs"]) == len(upstream["runs"]) == 1  # one of each, alternating

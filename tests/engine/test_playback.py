@@ -103,3 +103,37 @@ def test_stop_silences_at_once_and_drops_the_queue(fake_sd):
     with pytest.raises(fake_sd.CallbackStop):
         out._callback(buf, 4, None, None)
     assert buf[:, 0].tolist() == [0, 0, 0, 0]
+
+
+def test_the_played_position_counts_what_the_card_took_and_holds_in_a_pause(fake_sd):
+    out = SoundDeviceOutput()
+    out.start(24_000)
+    assert out.played_samples() == 0
+    out.enqueue(np.ones(10, dtype=np.float32), 0, True)
+    out.end_stream()
+    buf = np.zeros((4, 1), dtype=np.float32)
+    out._callback(buf, 4, None, None)
+    assert out.played_samples() == 4
+    out.pause()
+    buf = np.full((4, 1), -9, dtype=np.float32)
+    out._callback(buf, 4, None, None)  # paused: silence, the queue kept
+    assert out.paused and buf[:, 0].tolist() == [0, 0, 0, 0] and out.played_samples() == 4
+    out.resume()
+    out._callback(buf, 4, None, None)
+    assert not out.paused and out.played_samples() == 8
+    out.stop()
+    assert out.played_samples() == 0 and not out.paused
+
+
+def test_the_played_position_is_behind_the_callback_by_the_stream_s_latency(fake_sd):
+    FakeStream.latency = 0.5  # seconds: 2 samples at 4 Hz
+    try:
+        out = SoundDeviceOutput()
+        out.start(4)
+        out.enqueue(np.ones(6, dtype=np.float32), 0, True)
+        out._callback(np.zeros((4, 1), dtype=np.float32), 4, None, None)
+        assert out.played_samples() == 2  # 4 taken, 2 of them still in the card
+        out._stream.active = False  # drained
+        assert out.played_samples() == 4
+    finally:
+        del FakeStream.latency

@@ -27,6 +27,8 @@ def test_no_gap_inside_a_sentence_at_any_speed(speed):
     assert played.buffer_gaps == 0
     # Everything was played, once, in order.
     assert np.array_equal(played.output[played.output != 0], _expected_markers(DURATIONS))
+    # The position the read-along follows counts the audio played, not the waits.
+    assert played.played_samples == len(_expected_markers(DURATIONS))
 
 
 @pytest.mark.parametrize("speed", [0.34, 0.8, 1.3, 2.0, 5.0])

@@ -37,6 +37,7 @@ class Played:
     first_sound_s: float | None
     states: list = field(default_factory=list)  # BufferState changes, in order
     buffer_gaps: int = 0  # the buffer's own count, for comparison
+    played_samples: int = 0  # what the output said it had played, at the end
 
     def gaps_inside_sentences(self) -> int:
         out = self.output
@@ -169,35 +170,41 @@ def wavering_grid_arrivals(
     )
 
 
+class CallbackStop(Exception):
+    pass
+
+
+class FakeStream:
+    """A sound card's stream: the test calls the output's callback itself."""
+
+    latency = 0.0  # seconds between the callback and the speaker
+
+    def __init__(self, **kwargs):
+        self.active = False
+
+    def start(self):
+        self.active = True
+
+    def abort(self):
+        self.active = False
+
+    def close(self):
+        pass
+
+
+def fake_card_output(clock) -> SoundDeviceOutput:
+    """A SoundDeviceOutput on a fake sound card (no PortAudio): drive it with `_callback`."""
+    out = SoundDeviceOutput.__new__(SoundDeviceOutput)
+    out.device, out._clock, out._stream, out._buffer, out.problem = None, clock, None, None, None
+    out._paused, out._latency = False, 0
+    out._sd = types.SimpleNamespace(OutputStream=FakeStream, CallbackStop=CallbackStop)
+    return out
+
+
 def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
     """Drive a SoundDeviceOutput (with a fake sound card) through `arrivals`."""
     now = [0.0]
-
-    class CallbackStop(Exception):
-        pass
-
-    class Stream:
-        def __init__(self, **kwargs):
-            self.active = False
-
-        def start(self):
-            self.active = True
-
-        def abort(self):
-            self.active = False
-
-        def close(self):
-            pass
-
-    out = SoundDeviceOutput.__new__(SoundDeviceOutput)
-    out.device, out._clock, out._stream, out._buffer, out.problem = (
-        None,
-        lambda: now[0],
-        None,
-        None,
-        None,
-    )
-    out._sd = types.SimpleNamespace(OutputStream=Stream, CallbackStop=CallbackStop)
+    out = fake_card_output(lambda: now[0])
     states: list[BufferState] = []
     out.set_state_listener(states.append)
     out.start(SAMPLE_RATE)
@@ -232,7 +239,7 @@ def play(arrivals: list[Arrival], limit_s: float = 600.0) -> Played:
     output = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
     nonzero = np.flatnonzero(output)
     first = float(nonzero[0]) / SAMPLE_RATE if len(nonzero) else None
-    return Played(output, first, states, buffer.gaps_inside if buffer else 0)
+    return Played(output, first, states, buffer.gaps_inside if buffer else 0, out.played_samples())
 
 
 def naive_gaps(arrivals: list[Arrival]) -> int:

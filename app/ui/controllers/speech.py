@@ -2,7 +2,8 @@
 output, Stop, replaying saved audio, and voices made from recordings.
 
 Any client (the window's Play, an audition, the first-run wizard's test sentence) starts a
-request here and hears about it through the same signals.
+request here and hears about it through the same signals. What is heard is followed here too
+(reading.py): the sentence the sound card is playing, pause, next and previous sentence.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from app.audio import SAMPLE_RATE, BufferState
-from app.core import ModelKind, SynthesisRequest
+from app.core import ModelKind, SegmentMark, SynthesisRequest
 from app.text import check_text
 from app.ui.controllers.model import ModelState
 from app.ui.controllers.progress import SpeechProgress
+from app.ui.controllers.reading import Reading
 
 
 class NotReady(Exception):
@@ -34,6 +36,8 @@ class SpeechController(QObject):
     referenceFailed = Signal(str)
     bufferingChanged = Signal(bool)  # playback waits for audio (between sentences, in a pause)
     _outputState = Signal(object)  # BufferState, from the audio thread (queued)
+    readingAt = Signal(int, object)  # the segment the sound card plays (-1: none), its span
+    pausedChanged = Signal(bool)
 
     def __init__(self, worker_thread, model, output, parent=None):
         super().__init__(parent)
@@ -46,6 +50,9 @@ class SpeechController(QObject):
         self._audition = False
         self._progress = SpeechProgress("")
         self.made_by = ModelKind.OFFICIAL
+        self.reading = Reading(self, output)
+        self.reading.at.connect(self.readingAt)
+        self.reading.pausedChanged.connect(self.pausedChanged)
         worker = worker_thread.worker
         worker.chunkReady.connect(self._on_chunk)
         worker.progress.connect(self._on_progress)
@@ -65,14 +72,24 @@ class SpeechController(QObject):
 
     def use_output(self, output) -> None:
         self.output.stop()
+        self.reading.reset()
         self.output.set_state_listener(None)
         self.output = output
+        self.reading.output = output
         output.set_state_listener(self._outputState.emit)
         self.outputChanged.emit()
 
-    def start(self, request: SynthesisRequest, audition: bool = False) -> bool:
+    def start(
+        self,
+        request: SynthesisRequest,
+        audition: bool = False,
+        text_offset: int = 0,
+        shown_text: str | None = None,
+    ) -> bool:
         """Send `request` to the worker; False while another one runs. Raises InputTextError
-        or ParameterError for a request that cannot run, NotReady before the model is loaded."""
+        or ParameterError for a request that cannot run, NotReady before the model is loaded.
+        `text_offset`: where the request's text starts in `shown_text`, the text shown (Play from
+        a sentence; by default the request's own text)."""
         if self._job is not None:
             return False
         check_text(request.text)
@@ -86,6 +103,9 @@ class SpeechController(QObject):
         self.made_by = self._model.model_kind()
         self._progress = SpeechProgress(request.text)
         self.output.start(SAMPLE_RATE)
+        self.reading.begin_stream(
+            SAMPLE_RATE, text_offset, request.text if shown_text is None else shown_text
+        )
         self.started.emit()
         self.busyChanged.emit(True)
         self._worker.submit.emit(self._job)
@@ -93,21 +113,39 @@ class SpeechController(QObject):
 
     def stop(self) -> None:
         self.output.stop()
+        self.reading.reset()
         if self._job is None:
             return
         self._worker.worker.cancel(self._job.id)
         self._end()
         self.stopped.emit()
 
-    def play_audio(self, audio, rate: int) -> bool:
-        """Play saved audio (a history entry); not while a request is speaking."""
+    def play_audio(
+        self,
+        audio,
+        rate: int,
+        marks: list[SegmentMark] | None = None,
+        segment: int = 0,
+        text: str | None = None,
+    ) -> bool:
+        """Play saved audio (a history entry) from `segment` of its `marks` (none: the whole,
+        not followed sentence by sentence) of `text`; not while a request is speaking."""
         if self.busy:
             return False
-        self.output.start(rate)
-        # Whole and final: the buffer plays it at once, never looking for pauses to wait in.
-        self.output.enqueue(audio, 0, True)
-        self.output.end_stream()
+        self.reading.play_saved(audio, rate, marks or [], segment, text)
         return True
+
+    # -- transport: what the read-along follows -------------------------------------------
+    def toggle_pause(self) -> None:
+        self.reading.toggle_pause()
+
+    def skip(self, delta: int) -> bool:
+        """To the next (+1) or previous (-1) sentence of what plays; False when nothing does."""
+        return self.reading.skip(delta)
+
+    def play_from(self, segment: int) -> bool:
+        """Play again from `segment` of the audio just heard (saved or still streaming)."""
+        return self.reading.jump(segment)
 
     def make_voice(self, path: str, transcript: str) -> None:
         """A voice from a recording, made by the loaded model: referenceReady or referenceFailed."""
@@ -124,7 +162,7 @@ class SpeechController(QObject):
     @Slot(int, object)
     def _on_chunk(self, job_id: int, chunk) -> None:
         if self._current(job_id):
-            self.output.enqueue(chunk.samples, chunk.index, chunk.final, chunk.vocoder_s)
+            self.reading.stream_chunk(chunk)
             self.fraction.emit(self._progress.audio(len(chunk.samples) / SAMPLE_RATE))
 
     @Slot(object)
@@ -143,6 +181,7 @@ class SpeechController(QObject):
             return
         request, audition = self._job.request, self._audition
         self.output.end_stream()
+        self.reading.stream_done(result)
         self._end()
         self.finished.emit(request, result, audition)
 
@@ -151,6 +190,7 @@ class SpeechController(QObject):
         if not self._current(job_id):
             return
         self.output.stop()
+        self.reading.reset()
         self._end()
         self.failed.emit(message)
 
