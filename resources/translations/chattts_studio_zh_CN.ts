@@ -2,11 +2,87 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AnywhereDialog</name>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="80"/>
+        <source>Press a combination with Ctrl, Alt or Shift, such as Ctrl+Alt+R.</source>
+        <translation>请按带 Ctrl、Alt 或 Shift 的组合键,例如 Ctrl+Alt+R。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="100"/>
+        <source>Reading from anywhere</source>
+        <translation>随处朗读</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="101"/>
+        <source>Show an icon in the system tray (Play clipboard, Stop)</source>
+        <translation>在系统托盘显示图标(朗读剪贴板、停止)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="102"/>
+        <source>This desktop has no system tray, so there is no icon.</source>
+        <translation>此桌面没有系统托盘,因此不显示图标。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="103"/>
+        <source>Closing the window:</source>
+        <translation>关闭窗口时:</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="106"/>
+        <source>Ask each time</source>
+        <translation>每次询问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="107"/>
+        <source>Keep running in the tray</source>
+        <translation>在托盘中继续运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="108"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="112"/>
+        <source>A global hotkey reads the clipboard aloud from any program</source>
+        <translation>全局快捷键:在任何程序中朗读剪贴板</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="113"/>
+        <source>Hotkey:</source>
+        <translation>快捷键:</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="115"/>
+        <source>The hotkey reads the selected text (copied, then your clipboard is put back)</source>
+        <translation>快捷键朗读选中的文字(先复制,再恢复您的剪贴板)</translation>
+    </message>
+</context>
+<context>
     <name>AudioBanner</name>
     <message>
         <location filename="../../app/ui/banners.py" line="133"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>ClipboardReader</name>
+    <message>
+        <location filename="../../app/ui/clipboard_reader.py" line="81"/>
+        <source>The clipboard holds no text to read.</source>
+        <translation>剪贴板中没有可朗读的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/clipboard_reader.py" line="89"/>
+        <source>The model is not loaded yet.</source>
+        <translation>模型尚未加载。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/clipboard_reader.py" line="104"/>
+        <source>The selection could not be copied: %1</source>
+        <translation>无法复制选中的文字:%1</translation>
     </message>
 </context>
 <context>
@@ -110,12 +186,12 @@
 <context>
     <name>DonePage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="207"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="209"/>
         <source>All set</source>
         <translation>一切就绪</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="210"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="212"/>
         <source>You can open this guide again from Help &gt; First-run wizard, and the diagnostics from Help &gt; Diagnostics.</source>
         <translation>之后可以从“帮助 &gt; 首次运行向导”再次打开本向导，从“帮助 &gt; 诊断”打开诊断。</translation>
     </message>
@@ -347,9 +423,27 @@
 <context>
     <name>FirstRunWizard</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="239"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="241"/>
         <source>ChatTTS Studio setup</source>
         <translation>ChatTTS Studio 设置向导</translation>
+    </message>
+</context>
+<context>
+    <name>GlobalHotkey</name>
+    <message>
+        <location filename="../../app/ui/hotkey.py" line="115"/>
+        <source>%1 is not a key combination with Ctrl, Alt or Shift.</source>
+        <translation>%1 不是带 Ctrl、Alt 或 Shift 的组合键。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/hotkey.py" line="134"/>
+        <source>The global hotkey could not be registered: %1</source>
+        <translation>无法注册全局快捷键:%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/hotkey.py" line="139"/>
+        <source>the listener stopped at once</source>
+        <translation>监听程序启动后立即停止</translation>
     </message>
 </context>
 <context>
@@ -492,44 +586,44 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="193"/>
+        <location filename="../../app/ui/main_window.py" line="196"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="270"/>
+        <location filename="../../app/ui/main_window.py" line="273"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="304"/>
+        <location filename="../../app/ui/main_window.py" line="307"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="314"/>
+        <location filename="../../app/ui/main_window.py" line="317"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="316"/>
+        <location filename="../../app/ui/main_window.py" line="319"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="319"/>
+        <location filename="../../app/ui/main_window.py" line="322"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="330"/>
+        <location filename="../../app/ui/main_window.py" line="333"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="339"/>
+        <location filename="../../app/ui/main_window.py" line="342"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
@@ -537,22 +631,22 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="199"/>
+        <location filename="../../app/ui/main_menu.py" line="210"/>
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="206"/>
+        <location filename="../../app/ui/main_menu.py" line="217"/>
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="231"/>
+        <location filename="../../app/ui/main_menu.py" line="242"/>
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="232"/>
+        <location filename="../../app/ui/main_menu.py" line="243"/>
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在你自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
@@ -617,22 +711,32 @@
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="126"/>
+        <location filename="../../app/ui/main_menu.py" line="125"/>
+        <source>Read the &amp;clipboard aloud</source>
+        <translation>朗读剪贴板(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="130"/>
+        <source>Reading from &amp;anywhere (tray, hotkey)...</source>
+        <translation>随处朗读(托盘、快捷键)(&amp;A)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="137"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="130"/>
+        <location filename="../../app/ui/main_menu.py" line="141"/>
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="135"/>
+        <location filename="../../app/ui/main_menu.py" line="146"/>
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="140"/>
+        <location filename="../../app/ui/main_menu.py" line="151"/>
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
@@ -657,12 +761,12 @@
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="160"/>
+        <location filename="../../app/ui/main_menu.py" line="171"/>
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="165"/>
+        <location filename="../../app/ui/main_menu.py" line="176"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -672,32 +776,32 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="152"/>
+        <location filename="../../app/ui/main_menu.py" line="163"/>
         <source>Speech &amp;server (OpenAI-compatible API)...</source>
         <translation>语音服务器（兼容 OpenAI 的接口）(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="170"/>
+        <location filename="../../app/ui/main_menu.py" line="181"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="174"/>
+        <location filename="../../app/ui/main_menu.py" line="185"/>
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="179"/>
+        <location filename="../../app/ui/main_menu.py" line="190"/>
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="184"/>
+        <location filename="../../app/ui/main_menu.py" line="195"/>
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="187"/>
+        <location filename="../../app/ui/main_menu.py" line="198"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
     </message>
@@ -1052,22 +1156,22 @@
         <translation>%1 个句子生成失败；原因见表格。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="328"/>
+        <location filename="../../app/ui/narration/window.py" line="332"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="334"/>
+        <location filename="../../app/ui/narration/window.py" line="338"/>
         <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
         <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="342"/>
+        <location filename="../../app/ui/narration/window.py" line="346"/>
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
         <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="353"/>
+        <location filename="../../app/ui/narration/window.py" line="357"/>
         <source>Narration: %1</source>
         <translation>朗读：%1</translation>
     </message>
@@ -1156,6 +1260,34 @@
         <location filename="../../app/ui/pronunciation_dialog.py" line="94"/>
         <source>Remove</source>
         <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>ReadingAnywhere</name>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="103"/>
+        <source>Close ChatTTS Studio</source>
+        <translation>关闭 ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="106"/>
+        <source>Keep ChatTTS Studio running in the tray, so the tray menu and the hotkey still read aloud?</source>
+        <translation>让 ChatTTS Studio 在托盘中继续运行,以便托盘菜单和快捷键仍可朗读?</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="110"/>
+        <source>Keep in the tray</source>
+        <translation>保留在托盘</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="111"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="112"/>
+        <source>Don&apos;t ask again</source>
+        <translation>不再询问</translation>
     </message>
 </context>
 <context>
@@ -1608,57 +1740,57 @@
 <context>
     <name>TestPage</name>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="130"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="131"/>
         <source>Hello! This is ChatTTS Studio speaking.</source>
         <translation>你好！这里是 ChatTTS Studio。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="144"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="145"/>
         <source>The model is still loading; the test sentence plays as soon as it is ready.</source>
         <translation>模型仍在加载；加载完成后会立即播放测试句子。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="165"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="166"/>
         <source>The model could not be loaded, so the test sentence cannot be played; go back a page to choose the model folder.</source>
         <translation>模型无法加载，因此无法播放测试句子；请返回上一页选择模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="153"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="154"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="180"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="182"/>
         <source>Made %1 s of audio in %2 s on %3, but it could not be played: %4</source>
         <translation>已在 %3 上用 %2 秒生成 %1 秒音频，但无法播放：%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="187"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="189"/>
         <source>Played %1 s of audio, made in %2 s on %3.</source>
         <translation>已播放 %1 秒音频，用时 %2 秒（%3）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="196"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="198"/>
         <source>A test sentence</source>
         <translation>试听一句</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="197"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="199"/>
         <source>Play the test sentence</source>
         <translation>播放测试句子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="151"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="152"/>
         <source>Making the test sentence; it cannot be heard without a sound device...</source>
         <translation>正在生成测试句子；没有声音设备，所以听不到……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="176"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="178"/>
         <source>Made %1 s of noise in %2 s on %3 (a random-weight test model, not speech); it was not played: %4</source>
         <translation>已在 %3 上用 %2 秒生成 %1 秒的噪声（随机权重的测试模型，不是语音）；没有播放：%4</translation>
     </message>
     <message>
-        <location filename="../../app/ui/first_run_wizard.py" line="183"/>
+        <location filename="../../app/ui/first_run_wizard.py" line="185"/>
         <source>Played %1 s of noise, made in %2 s on %3: this is a random-weight test model, so you heard noise, not speech.</source>
         <translation>已播放 %1 秒的噪声（在 %3 上用 %2 秒生成）：这是随机权重的测试模型，所以你听到的是噪声，不是语音。</translation>
     </message>
@@ -1734,6 +1866,38 @@
         <location filename="../../app/ui/text_preview.py" line="50"/>
         <source>The text has changed; press Preview to see what will be spoken.</source>
         <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>TrayIcon</name>
+    <message>
+        <location filename="../../app/ui/tray.py" line="107"/>
+        <location filename="../../app/ui/tray.py" line="110"/>
+        <source>ChatTTS Studio</source>
+        <translation>ChatTTS Studio</translation>
+    </message>
+</context>
+<context>
+    <name>TrayMenu</name>
+    <message>
+        <location filename="../../app/ui/tray.py" line="64"/>
+        <source>&amp;Play clipboard</source>
+        <translation>朗读剪贴板(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="65"/>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="66"/>
+        <source>Show &amp;window</source>
+        <translation>显示窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="67"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
     </message>
 </context>
 <context>
