@@ -4,7 +4,9 @@ A refactor must not slow the product down: this runs a benchmark (each run in it
 for a git revision (its committed files, unpacked into a scratch folder) and for the working
 tree, alternating base/head `--rounds` times (base first, then head first: ABBA) so a busy
 machine and the order of a pair hurt both alike, and reports every run, the median per metric
-and head/base ratios (> 1: the head is better). Prints JSON.
+and head/base ratios (> 1: the head is better). Prints JSON. Each tree runs with user folders
+of its own (CHATTTS_STUDIO_HOME), and for decode and serve it first runs once unmeasured, so
+that both are measured with their caches filled.
 
     python bench/compare_revisions.py --base 72d5ed0 [--bench decode|startup|serve]
                                       [--modes jit-int8] [--model DIR] [--tokens N]
@@ -77,19 +79,25 @@ def serve_metrics(report: dict) -> dict:
 WHOLE = {"startup": startup_metrics, "serve": serve_metrics}
 
 
-def _measure(tree: Path, mode: str, model: str, tokens: int, device: str) -> dict:
+def _measure(tree: Path, home: Path, mode: str, model: str, tokens: int, device: str) -> dict:
     script = str(tree / "bench" / "decode.py")
     return child_json(
-        script, mode, "--model", model, "--tokens", str(tokens), "--device", device, cwd=tree
+        script,
+        *(mode, "--model", model, "--tokens", str(tokens), "--device", device),
+        cwd=tree,
+        home=home,
     )
 
 
-def _measure_whole(tree: Path, bench: str, model: str, extra: list[str]) -> dict:
+def _measure_whole(tree: Path, home: Path, bench: str, model: str, extra: list[str]) -> dict:
     """One run of a whole benchmark script of `tree`, its report flattened; a failed run is
     {"error": its last line of stderr}."""
     try:
         report = run_json(
-            [str(tree / "bench" / f"{bench}.py"), "--model", model, *extra], cwd=tree, whole=True
+            [str(tree / "bench" / f"{bench}.py"), "--model", model, *extra],
+            cwd=tree,
+            whole=True,
+            home=home,
         )
         return report if "error" in report else WHOLE[bench](report)
     except (ValueError, KeyError, IndexError, TypeError) as exc:
@@ -182,16 +190,27 @@ def main(argv=None) -> int:
             "tokens": args.tokens,
             "modes": {},
         }
+        # Each tree's own user folders (library, compiled-step and numba caches), kept across
+        # its runs: a newer revision migrates the library, which an older one then refuses.
+        homes = {"base": Path(scratch) / "home-base", "head": Path(scratch) / "home-head"}
         entries = args.modes.split(",") if args.bench == "decode" else [args.bench]
+
+        def measure(side: str, tree: Path, entry: str) -> dict:
+            if args.bench == "decode":
+                return _measure(tree, homes[side], entry, model, args.tokens, args.device)
+            extra = _whole_args(args, explicit_tokens)
+            return _measure_whole(tree, homes[side], args.bench, model, extra)
+
         for entry in entries:
             runs: dict[str, list[dict]] = {"base": [], "head": []}
+            if args.bench != "startup" and not args.quick:
+                # One unmeasured run per tree first: its caches filled, as a user's are after a
+                # first start (startup.py measures cold and warm starts itself).
+                for side, tree in _order(0, base_tree):
+                    measure(side, tree, entry)
             for round_ in range(args.rounds):
                 for side, tree in _order(round_, base_tree):
-                    if args.bench == "decode":
-                        run = _measure(tree, entry, model, args.tokens, args.device)
-                    else:
-                        extra = _whole_args(args, explicit_tokens)
-                        run = _measure_whole(tree, args.bench, model, extra)
+                    run = measure(side, tree, entry)
                     runs[side].append(run)
                     # each run as it ends, so a run cut short still leaves its numbers
                     print(json.dumps({"entry": entry, "side": side, **run}), file=sys.stderr)

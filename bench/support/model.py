@@ -32,24 +32,28 @@ def bench_synthesizer(folder: str | None, quick: bool):
     return synth, size
 
 
-def run_json(argv: list[str], cwd=None, whole: bool = False) -> dict:
+def run_json(argv: list[str], cwd=None, whole: bool = False, home=None) -> dict:
     """Run `python argv...` in a fresh process (offline) and return the JSON it printed: its
     last line, or with `whole` all of stdout (an indented report); {"error": its last line of
-    stderr} when it failed."""
+    stderr} when it failed. `home`: the program's data, cache and log folders for that run
+    (CHATTTS_STUDIO_HOME), so that two revisions never share a library of another schema."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    if home is not None:
+        env["CHATTTS_STUDIO_HOME"] = str(home)
     out = subprocess.run(
         [sys.executable, *argv],
         check=False,
         cwd=cwd,
         capture_output=True,
         text=True,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        env=env,
     )
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
     return json.loads(out.stdout if whole else out.stdout.strip().splitlines()[-1])
 
 
-def child_json(script: str, *args: str, cwd=None) -> dict:
+def child_json(script: str, *args: str, cwd=None, home=None) -> dict:
     """Run `script --child ...args` in a fresh process (offline) and return the JSON its last
     line printed, or {"error": its last line of stderr}."""
-    return run_json([script, "--child", *args], cwd=cwd)
+    return run_json([script, "--child", *args], cwd=cwd, home=home)
