@@ -77,25 +77,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.server_dialog = None
 
         self.ui = WindowLayout(self, self.model, self.speech, self.history, self.doctor, settings)
-        for name in (
-            "model_banner",
-            "doctor_banner",
-            "audio_banner",
-            "library_banner",
-            "doctor_panel",
-            "text_panel",
-            "voice_panel",
-            "params_panel",
-            "history_panel",
-            "play_button",
-            "stop_button",
-            "pause_button",
-            "export_button",
-            "progress",
-            "status",
-            "result_warnings",
-            "tabs",
-        ):
+        for name in WindowLayout.WIDGETS:
             setattr(self, name, getattr(self.ui, name))  # the window's own widgets, by name
         self.doctor_dialog = DoctorDialog(self.doctor_panel, self)
         self.read_along = ReadAlong(self, self)

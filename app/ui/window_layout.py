@@ -39,6 +39,27 @@ def _button(name: str) -> QPushButton:
 
 
 class WindowLayout(QObject):
+    # The widgets the window exposes as its own attributes (tests and the window use them).
+    WIDGETS = (
+        "model_banner",
+        "doctor_banner",
+        "audio_banner",
+        "library_banner",
+        "doctor_panel",
+        "text_panel",
+        "voice_panel",
+        "params_panel",
+        "history_panel",
+        "play_button",
+        "stop_button",
+        "pause_button",
+        "export_button",
+        "progress",
+        "status",
+        "result_warnings",
+        "tabs",
+    )
+
     def __init__(self, window, model, speech, history, doctor, settings):
         super().__init__(window)
         self._speech = speech
