@@ -56,7 +56,7 @@
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="115"/>
         <source>The hotkey reads the selected text (copied, then your clipboard is put back)</source>
-        <translation>快捷键朗读选中的文字(先复制,再恢复您的剪贴板)</translation>
+        <translation>快捷键朗读选中的文字（先复制，再恢复你的剪贴板）</translation>
     </message>
 </context>
 <context>
@@ -586,59 +586,59 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="202"/>
+        <location filename="../../app/ui/main_window.py" line="184"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="279"/>
+        <location filename="../../app/ui/main_window.py" line="261"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="319"/>
+        <location filename="../../app/ui/main_window.py" line="301"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="330"/>
+        <location filename="../../app/ui/main_window.py" line="312"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="332"/>
+        <location filename="../../app/ui/main_window.py" line="314"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="335"/>
+        <location filename="../../app/ui/main_window.py" line="317"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="346"/>
+        <location filename="../../app/ui/main_window.py" line="328"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="355"/>
+        <location filename="../../app/ui/main_window.py" line="337"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="360"/>
+        <location filename="../../app/ui/main_window.py" line="342"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="360"/>
+        <location filename="../../app/ui/main_window.py" line="342"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="360"/>
+        <location filename="../../app/ui/main_window.py" line="342"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
@@ -2132,142 +2132,142 @@
 <context>
     <name>WindowLayout</name>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="115"/>
+        <location filename="../../app/ui/window_layout.py" line="136"/>
         <source>Loading the model...</source>
         <translation>正在加载模型...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="122"/>
+        <location filename="../../app/ui/window_layout.py" line="143"/>
         <source>The model could not be loaded</source>
         <translation>无法加载模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="124"/>
+        <location filename="../../app/ui/window_layout.py" line="145"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="130"/>
+        <location filename="../../app/ui/window_layout.py" line="151"/>
         <source>Ready: %1 on %2, %3 (loaded in %4 s).</source>
         <translation>就绪：%1，运行于 %2，%3（加载用时 %4 秒）。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="138"/>
+        <location filename="../../app/ui/window_layout.py" line="159"/>
         <source>Precision %1 is not available on this device, so %2 runs.</source>
         <translation>此设备不支持 %1 精度，因此使用 %2。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="145"/>
+        <location filename="../../app/ui/window_layout.py" line="166"/>
         <source>int8 is the fast choice on a CPU; for exact numbers choose Model &gt; Precision: fp32.</source>
         <translation>int8 是 CPU 上的快速选项；如需精确数值，请选择 模型 &gt; 精度：fp32。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="161"/>
+        <location filename="../../app/ui/window_layout.py" line="182"/>
         <source>Speaking...</source>
         <translation>正在合成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="176"/>
+        <location filename="../../app/ui/window_layout.py" line="197"/>
         <source>Buffering: waiting for the rest of the speech to be ready...</source>
         <translation>正在缓冲：等待后面的语音生成完毕……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="184"/>
+        <location filename="../../app/ui/window_layout.py" line="205"/>
         <source>Stopped.</source>
         <translation>已停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="214"/>
+        <location filename="../../app/ui/window_layout.py" line="235"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="214"/>
+        <location filename="../../app/ui/window_layout.py" line="235"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="216"/>
+        <location filename="../../app/ui/window_layout.py" line="237"/>
         <source>Go on from where it paused (Space)</source>
         <translation>从暂停处继续播放（空格键）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="218"/>
+        <location filename="../../app/ui/window_layout.py" line="239"/>
         <source>Pause what is playing (Space)</source>
         <translation>暂停正在播放的内容（空格键）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="226"/>
+        <location filename="../../app/ui/window_layout.py" line="247"/>
         <source>%1 must be greater than %2; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="229"/>
+        <location filename="../../app/ui/window_layout.py" line="250"/>
         <source>%1 must be greater than %2 and at most %3; change it in the Parameters tab.</source>
         <translation>%1 必须大于 %2 且不超过 %3；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="232"/>
+        <location filename="../../app/ui/window_layout.py" line="253"/>
         <source>%1 must be at least %2; change it in the Parameters tab.</source>
         <translation>%1 不能小于 %2；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="234"/>
+        <location filename="../../app/ui/window_layout.py" line="255"/>
         <source>%1 must be between %2 and %3; change it in the Parameters tab.</source>
         <translation>%1 必须在 %2 到 %3 之间；请在“参数”页中修改。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="242"/>
+        <location filename="../../app/ui/window_layout.py" line="263"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="243"/>
+        <location filename="../../app/ui/window_layout.py" line="264"/>
         <source>Speak the text (Ctrl+Enter)</source>
         <translation>朗读文本（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="244"/>
+        <location filename="../../app/ui/window_layout.py" line="265"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="245"/>
+        <location filename="../../app/ui/window_layout.py" line="266"/>
         <source>Stop speaking (Esc)</source>
         <translation>停止朗读（Esc）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="247"/>
+        <location filename="../../app/ui/window_layout.py" line="268"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="248"/>
+        <location filename="../../app/ui/window_layout.py" line="269"/>
         <source>Save the selected result as a WAV file (Ctrl+S)</source>
         <translation>将选中的结果保存为 WAV 文件（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="249"/>
+        <location filename="../../app/ui/window_layout.py" line="270"/>
         <source>Voice</source>
         <translation>音色</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="250"/>
+        <location filename="../../app/ui/window_layout.py" line="271"/>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="251"/>
+        <location filename="../../app/ui/window_layout.py" line="272"/>
         <source>History</source>
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="159"/>
+        <location filename="../../app/ui/window_layout.py" line="180"/>
         <source>Making the audio (no sound device, so it is not played; Export WAV works)...</source>
         <translation>正在生成音频（没有声音设备，所以不会播放；“导出 WAV”可用）……</translation>
     </message>
     <message>
-        <location filename="../../app/ui/window_layout.py" line="241"/>
+        <location filename="../../app/ui/window_layout.py" line="262"/>
         <source>Copy the warnings</source>
         <translation>复制这些警告</translation>
     </message>
