@@ -34,7 +34,6 @@ SECTIONS = (
     "model",
     "network",
     "audio",
-    "hotkeys",
 )
 
 

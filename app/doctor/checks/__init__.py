@@ -6,7 +6,6 @@ from app.doctor.checks import (
     disk_space,
     driver_cuda,
     gpu_arch,
-    hotkeys,
     hub_reachable,
     long_paths,
     model_files,
@@ -39,7 +38,6 @@ ALL = (
     model_files,
     hub_reachable,
     audio_output,
-    hotkeys,
 )
 
 # Checks whose failure stops or slows synthesis: shown as a banner in the window.
