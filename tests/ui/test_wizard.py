@@ -76,8 +76,13 @@ def test_wizard_downloads_the_model_through_its_own_dialog_then_speaks_without_a
             qtbot.mouseClick(
                 dialog.start_button, Qt.MouseButton.LeftButton
             )  # a real click reaches it
-    assert [dialog.table.item(r, 2).text() for r in range(len(MODEL_FILES))] == ["verified"] * len(
-        MODEL_FILES
+    # The last file's row may still have its own signal queued when the worker's ends.
+    qtbot.waitUntil(
+        lambda: (
+            [dialog.table.item(r, 2).text() for r in range(len(MODEL_FILES))]
+            == ["verified"] * len(MODEL_FILES)
+        ),
+        timeout=RUN_TIMEOUT_MS,
     )
     qtbot.waitUntil(lambda: "Model ready" in page.status.text(), timeout=LOAD_TIMEOUT_MS)
     dialog.close()
