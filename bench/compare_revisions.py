@@ -15,6 +15,9 @@ that both are measured with their caches filled.
 --bench decode (default): bench/decode.py's per-mode measurement, one entry per `--modes`.
 --bench startup: bench/startup.py, one cold+warm pair of launches per run (entry "startup").
 --bench serve: bench/serve.py, batched and one-at-a-time rounds per run (entry "serve").
+--bench steady: the decode of --modes' first mode timed --repeat times per process (medians of
+wall and CPU seconds; bench/support/steady_decode.py, the head's copy run in each tree), for a
+machine whose speed drifts too much for one timing per process.
 --quick: HEAD against the working tree (unless --base), the tiny model, short sentences, one
 round: a smoke run of the comparison, not a measurement.
 """
@@ -39,6 +42,11 @@ from bench.support.results import add_save_argument, emit
 ROOT = Path(__file__).resolve().parents[1]
 
 METRICS = ["tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s", "peak_rss_mb"]
+STEADY_METRICS = [
+    "tokens_per_s_b1",
+    "tokens_per_s_b4",
+    *(f"{name}_{kind}_s" for name in ("b1", "b4", "paragraph") for kind in ("wall", "cpu")),
+]
 HIGHER_IS_BETTER = {"tokens_per_s_b1", "tokens_per_s_b4"}
 LAUNCH_METRICS = ["window_s", "ready_s", "first_sound_s", "replay_sound_s", "peak_rss_mb_at_ready"]
 
@@ -87,6 +95,12 @@ def _measure(tree: Path, home: Path, mode: str, model: str, tokens: int, device:
         cwd=tree,
         home=home,
     )
+
+
+def _measure_steady(tree: Path, home: Path, mode: str, model: str, tokens: int, repeat: int):
+    script = str(ROOT / "bench" / "support" / "steady_decode.py")
+    argv = [script, model, "--mode", mode, "--tokens", str(tokens), "--repeat", str(repeat)]
+    return run_json(argv, cwd=tree, home=home)
 
 
 def _measure_whole(tree: Path, home: Path, bench: str, model: str, extra: list[str]) -> dict:
@@ -159,7 +173,10 @@ def main(argv=None) -> int:
     p.add_argument(
         "--base", help="git revision to compare against (e.g. the previous main; --quick: HEAD)"
     )
-    p.add_argument("--bench", choices=["decode", *WHOLE], default="decode", help="what to compare")
+    p.add_argument(
+        "--bench", choices=["decode", "steady", *WHOLE], default="decode", help="what to compare"
+    )
+    p.add_argument("--repeat", type=int, default=6, help="--bench steady: timings per process")
     p.add_argument("--modes", default="jit-int8", help="comma-separated modes of bench/decode.py")
     p.add_argument(
         "--model", help="model folder (default: bench/decode.py's full-size random model)"
@@ -193,11 +210,15 @@ def main(argv=None) -> int:
         # Each tree's own user folders (library, compiled-step and numba caches), kept across
         # its runs: a newer revision migrates the library, which an older one then refuses.
         homes = {"base": Path(scratch) / "home-base", "head": Path(scratch) / "home-head"}
-        entries = args.modes.split(",") if args.bench == "decode" else [args.bench]
+        entries = args.modes.split(",") if args.bench in ("decode", "steady") else [args.bench]
 
         def measure(side: str, tree: Path, entry: str) -> dict:
             if args.bench == "decode":
                 return _measure(tree, homes[side], entry, model, args.tokens, args.device)
+            if args.bench == "steady":
+                return _measure_steady(
+                    tree, homes[side], entry, model, args.tokens, 2 if args.quick else args.repeat
+                )
             extra = _whole_args(args, explicit_tokens)
             return _measure_whole(tree, homes[side], args.bench, model, extra)
 
@@ -214,7 +235,8 @@ def main(argv=None) -> int:
                     runs[side].append(run)
                     # each run as it ends, so a run cut short still leaves its numbers
                     print(json.dumps({"entry": entry, "side": side, **run}), file=sys.stderr)
-            report["modes"][entry] = _compare(runs, METRICS if args.bench == "decode" else None)
+            metrics = {"decode": METRICS, "steady": STEADY_METRICS}.get(args.bench)
+            report["modes"][entry] = _compare(runs, metrics)
     emit(report, args, __file__)
     return 0
 

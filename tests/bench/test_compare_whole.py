@@ -90,3 +90,40 @@ def test_the_rounds_take_turns_going_first():
     firsts = [cr._order(r, base)[0][0] for r in range(4)]
     assert firsts == ["base", "head", "base", "head"]
     assert {side for side, _tree in cr._order(1, base)} == {"base", "head"}
+
+
+@pytest.mark.slow
+def test_steady_decode_times_each_shape_many_times_per_process(tiny_model, tmp_path):
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "CHATTTS_STUDIO_HOME": str(tmp_path / "home"),
+        "HF_HUB_OFFLINE": "1",
+    }
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "compare_revisions.py"), "--quick"]
+        + ["--bench", "steady", "--model", str(tiny_model)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    entry = json.loads(out.stdout)["modes"]["jit-int8"]
+    for side in ("base", "head"):
+        run = entry["runs"][side][0]
+        assert "error" not in run, run
+        assert run["decode"] == "jit-int8"
+        for metric in cr.STEADY_METRICS:
+            assert entry[f"median_{side}"][metric] > 0
+    # more tokens per second is better, fewer seconds is better: both as head/base > 0
+    assert set(entry["head_vs_base"]) == set(cr.STEADY_METRICS)
+
+
+def test_the_steady_harness_finds_an_older_trees_modules():
+    from bench.support.steady_decode import _module
+
+    assert _module("app.engine_that_moved.synthesizer", "json").__name__ == "json"
+    with pytest.raises(ModuleNotFoundError):
+        _module("no.such.module", "nor.this")
