@@ -84,6 +84,20 @@ class HistoryController(QObject):
         self.added.emit(entry.id)
         return entry
 
+    def wav_path(self, entry) -> Path:
+        return self._store.wav_path(entry)
+
+    def set_take_check(self, entry_id: str, check) -> bool:
+        """Keep a take check with its entry (and show it); False where it could not be kept."""
+        try:
+            kept = self._store.set_take_check(entry_id, check)
+        except StudioError as exc:
+            log.warning("take check not saved: %s", exc)
+            return False
+        if kept:
+            self.changed.emit()
+        return kept
+
     def delete(self, entry_id: str) -> None:
         self._store.delete(entry_id)
         self.changed.emit()
