@@ -8,6 +8,7 @@ of the window (`regenerateRequested`).
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -126,6 +127,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.deleteRequested.connect(self.confirm_delete)
         history.changed.connect(self.refresh)
         history.added.connect(self.select)
+        history.takeChecked.connect(self._on_take_checked)
         self._entries: list[HistoryEntry] | None = None  # what the list shows
         self.retranslate()  # fills the list too
 
@@ -225,6 +227,15 @@ class HistoryPanel(Retranslating, QWidget):
             if entry.id == current:
                 self.list.setCurrentItem(item)
         self._update_buttons()
+
+    def _on_take_checked(self, entry_id: str, check) -> None:
+        """The row of a checked entry shows what was found (from memory: the library is not
+        read again for it)."""
+        if self._entries is None or all(e.id != entry_id for e in self._entries):
+            return
+        self.set_entries(
+            [replace(e, take_check=check) if e.id == entry_id else e for e in self._entries]
+        )
 
     def flagged_text(self, entry: HistoryEntry) -> str:
         """What the take checker found in the entry, a line per finding, in today's language."""

@@ -301,9 +301,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.start_request(request)
 
     def _check_selected(self) -> None:
-        entry_id = self.history_panel.selected_id()
-        if entry_id is not None:
-            self.takes.check_saved(self.history.get(entry_id))
+        self.takes.check_saved(self.history_panel.selected_entry())
 
     def start_request(
         self,

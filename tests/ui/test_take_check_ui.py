@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
 from PySide6.QtCore import Qt
 
 from app import audio
@@ -113,3 +114,22 @@ def test_without_the_voice_activity_model_the_status_says_once_takes_are_not_che
     qtbot.waitUntil(lambda: _checked(window, 2), timeout=RUN_TIMEOUT_MS)
     assert len(said) == 1
     assert not window.status.text().startswith("Takes are not checked")
+
+
+def test_a_saved_result_never_checked_is_checked_when_selected(qtbot, make_window, tmp_path):
+    from app.core import ModelKind, SynthesisResult
+    from app.library import HistoryStore
+
+    store = HistoryStore(tmp_path / "library")
+    noise = np.random.default_rng(0).uniform(-0.3, 0.3, 48_000).astype(np.float32)
+    result = SynthesisResult(noise, 24_000, "cpu", "", 2222, 1, 1.0)
+    saved = store.add(SynthesisRequest(TEXT), result, ModelKind.OFFICIAL)
+    assert saved.take_check is None  # made before takes were checked
+    window = make_window(history=store)
+    assert _item(window, saved.id).icon().isNull()
+    window.history_panel.select(saved.id)
+    qtbot.waitUntil(lambda: _checked(window, 1), timeout=RUN_TIMEOUT_MS)
+    [entry] = window.history.entries()
+    assert {f.kind for f in entry.take_check.findings} == {FindingKind.NO_SPEECH}
+    assert not _item(window, saved.id).icon().isNull()
+    assert not window.history_panel.retake_button.isHidden()

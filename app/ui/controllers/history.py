@@ -44,6 +44,7 @@ class HistoryController(QObject):
     changed = Signal()  # entries were added or deleted
     added = Signal(str)  # the new entry's id
     notSaved = Signal(str)  # a result was heard but could not be kept: the reason
+    takeChecked = Signal(str, object)  # an entry's id and the TakeCheck now kept with it
 
     def __init__(
         self, history: HistoryStore | None = None, voices: VoiceLibrary | None = None, parent=None
@@ -95,7 +96,7 @@ class HistoryController(QObject):
             log.warning("take check not saved: %s", exc)
             return False
         if kept:
-            self.changed.emit()
+            self.takeChecked.emit(entry_id, check)
         return kept
 
     def delete(self, entry_id: str) -> None:
