@@ -130,6 +130,8 @@ class Retaker:
         if request.speaker is None and request.reference is None and speaker:
             request.speaker = speaker
         job = self._job = self.engine.submit(request, self.priority)
+        if self._stopped.is_set():  # stopped while it was being submitted
+            job.cancel()
         return job.result().audio
 
 
