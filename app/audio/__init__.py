@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         measure_take,
         voice_embedding,
     )
-    from app.audio.takes.expected import SpeakingRate, text_units
+    from app.audio.takes.expected import SpeakingRate, guess_language, text_units
     from app.audio.takes.findings import Finding, FindingKind, TakeReport
     from app.audio.takes.model_files import TakeModelMissing
     from app.audio.timeline import PlayTimeline
@@ -59,6 +59,7 @@ __all__ = [
     "check_output_path",
     "check_take",
     "explain_os_error",
+    "guess_language",
     "judge_take",
     "list_output_devices",
     "measure_take",
@@ -97,6 +98,7 @@ __getattr__ = lazy_face(
         "check_output_path": "app.audio.wav",
         "check_take": "app.audio.takes.checker",
         "explain_os_error": "app.audio.wav",
+        "guess_language": "app.audio.takes.expected",
         "judge_take": "app.audio.takes.checker",
         "list_output_devices": "app.audio.playback",
         "measure_take": "app.audio.takes.checker",

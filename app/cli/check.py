@@ -98,22 +98,21 @@ def read_audio(path: str):
     return np.ascontiguousarray(audio.mean(axis=1), dtype=np.float32), int(rate)
 
 
-def guess_language(texts: list[str]) -> str:
-    """zh where Chinese characters are at least a sixth of the letters (about a syllable each)."""
-    joined = "".join(texts)
-    cjk = sum("\u4e00" <= ch <= "\u9fff" for ch in joined)
-    letters = sum(ch.isalnum() for ch in joined) - cjk
-    return "zh" if cjk and cjk * 6 >= letters else "en"
-
-
 def run(args) -> int:
     texts = texts_for(args)
     takes = [read_audio(path) for path in args.audio]
     reference_audio = read_audio(args.reference) if args.reference else None
+
+    from app.audio import (
+        Expectation,
+        SpeakingRate,
+        guess_language,
+        judge_take,
+        measure_take,
+        voice_embedding,
+    )
+
     language = args.language or guess_language(texts)
-
-    from app.audio import Expectation, SpeakingRate, judge_take, measure_take, voice_embedding
-
     measured = [measure_take(audio, rate) for audio, rate in takes]
     rate = SpeakingRate.default(language)
     if len(measured) >= LEARN_FROM:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from app.library.lexicon import PronunciationDictionary
     from app.library.notices import WHOLE_FILE, Notice, NoticeKind
     from app.library.records import MAX_REFERENCE, MAX_SPEAKER, Voice, voice_from_record
+    from app.library.take_checks import TakeCheck
     from app.library.voices import VoiceLibrary
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "Notice",
     "NoticeKind",
     "PronunciationDictionary",
+    "TakeCheck",
     "Voice",
     "VoiceLibrary",
     "default_library",
@@ -47,6 +49,7 @@ __getattr__ = lazy_face(
         "Notice": "app.library.notices",
         "NoticeKind": "app.library.notices",
         "PronunciationDictionary": "app.library.lexicon",
+        "TakeCheck": "app.library.take_checks",
         "Voice": "app.library.records",
         "VoiceLibrary": "app.library.voices",
         "WHOLE_FILE": "app.library.notices",

@@ -27,6 +27,7 @@ from app.library.db import Library, as_library
 from app.library.marks import read_marks, write_marks
 from app.library.records import HistoryRecord, parse
 from app.library.schema import HISTORY_COLUMNS
+from app.library.take_checks import TakeCheck, read_take_check, write_take_check
 
 log = logging.getLogger("chattts_studio.history")
 
@@ -46,6 +47,7 @@ class HistoryEntry:
     model_kind: ModelKind  # random weights: the entry's audio is noise, not speech
     speaker: str = ""
     marks: list[SegmentMark] = dataclasses.field(default_factory=list)  # [] plays unhighlighted
+    take_check: TakeCheck | None = None  # what the take checker found; None: not checked yet
 
     def to_request(self) -> SynthesisRequest:
         """The same settings again, for "regenerate"; raises InputTextError if they are not valid."""
@@ -76,6 +78,7 @@ class HistoryStore:
         data = {c: row[c] for c in HISTORY_COLUMNS}
         where = _("{file} (history row {row})").format(file=self.library.path, row=row_id)
         marks = read_marks(data.pop("marks"), where)
+        take_check = read_take_check(data.pop("take_check"), where)
         try:
             data["request"] = (
                 json.loads(data["request"]) if isinstance(data["request"], str) else None
@@ -86,7 +89,9 @@ class HistoryStore:
         if data["model_kind"] in set(ModelKind):
             data["model_kind"] = ModelKind(data["model_kind"])
         record = parse(HistoryRecord, data, where)
-        return HistoryEntry(id=str(row_id), **record.model_dump(), marks=marks)
+        return HistoryEntry(
+            id=str(row_id), **record.model_dump(), marks=marks, take_check=take_check
+        )
 
     def entries(self) -> list[HistoryEntry]:
         """Newest first; rows that do not fit or whose WAV has gone are skipped."""
@@ -102,7 +107,11 @@ class HistoryStore:
         return out
 
     def add(
-        self, request: SynthesisRequest, result: SynthesisResult, model_kind: ModelKind
+        self,
+        request: SynthesisRequest,
+        result: SynthesisResult,
+        model_kind: ModelKind,
+        take_check: TakeCheck | None = None,
     ) -> HistoryEntry:
         """Store a result made by a model of `model_kind`; raises OutputError or LibraryError
         (with a sentence) when it cannot."""
@@ -116,6 +125,7 @@ class HistoryStore:
             "model_kind": model_kind.value,
             "speaker": result.speaker or "",
             "marks": write_marks(result.marks),
+            "take_check": write_take_check(take_check),
         }
         pruned: list[int] = []
         self.library.audio_dir.mkdir(parents=True, exist_ok=True)
@@ -166,6 +176,18 @@ class HistoryStore:
             return self._entry(row_id, rows[0])
         except RecordError:
             return None
+
+    def set_take_check(self, entry_id: str, check: TakeCheck) -> bool:
+        """Keep what the take checker found in an entry; False where the entry has gone."""
+        row_id = self._row_id(entry_id)
+        if row_id is None:
+            return False
+        with self.library.transaction() as con:
+            changed = con.execute(
+                "UPDATE history SET take_check = ? WHERE id = ?",
+                (write_take_check(check), row_id),
+            ).rowcount
+        return changed > 0
 
     def wav_path(self, entry: HistoryEntry) -> Path:
         return self.library.audio_path(int(entry.id))

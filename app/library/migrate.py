@@ -121,6 +121,7 @@ def _import_history(lib: Target, folder: Path) -> list[Notice]:
             data["request"] = json.dumps(data["request"], ensure_ascii=False)
             data["model_kind"] = record.kind().value
             data["marks"] = ""  # the JSON files kept no sentence boundaries
+            data["take_check"] = ""  # nor any take check
             row_id = con.execute(insert("history", HISTORY_COLUMNS), data).lastrowid
             moves.append((wav, row_id))
     lib.audio_dir.mkdir(parents=True, exist_ok=True)

@@ -55,6 +55,11 @@ MIGRATIONS: dict[int, list[str]] = {
         # results have none ('') and play without highlighting.
         "ALTER TABLE history ADD COLUMN marks TEXT NOT NULL DEFAULT ''",
     ],
+    4: [
+        # What the take checker found in the result (JSON, library/take_checks.py); older
+        # results have none ('': not checked yet).
+        "ALTER TABLE history ADD COLUMN take_check TEXT NOT NULL DEFAULT ''",
+    ],
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -70,6 +75,7 @@ HISTORY_COLUMNS = (
     "model_kind",
     "speaker",
     "marks",
+    "take_check",
 )
 VOICE_COLUMNS = ("name", "speaker", "seed", "notes", "created", "reference", "reference_text")
 LEXICON_COLUMNS = ("word", "replacement")

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field, replace
 
 import anyio
-from fastapi import FastAPI
+from fastapi import FastAPI, Header
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
@@ -37,6 +37,14 @@ from app.server.errors import ApiError, BodyLimit, install_handlers
 from app.server.guards import ApiKeyCheck
 from app.server.language import ClientLanguage
 from app.server.speech_request import MAX_BODY_BYTES, MODELS, SpeechRequest, chattts_speed
+from app.server.take_check import (
+    FINDINGS_HEADER,
+    HEADER,
+    CheckedJob,
+    Retaker,
+    findings_header,
+    wants_retry,
+)
 from app.server.voices import UnknownVoice, resolve_voice, voice_names
 from app.synthesis import Priority
 from app.text import check_speakable, check_text
@@ -111,7 +119,8 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
             CORSMiddleware,
             allow_origins=cors,
             allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type", "Accept-Language"],
+            allow_headers=["Authorization", "Content-Type", "Accept-Language", HEADER],
+            expose_headers=[FINDINGS_HEADER],
         )
     app.add_middleware(ClientLanguage)
 
@@ -161,7 +170,10 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
         "/v1/audio/speech",
         responses={200: {"content": {m: {} for m in sorted(set(MEDIA_TYPES.values()))}}},
     )
-    async def speech(body: SpeechRequest):
+    async def speech(
+        body: SpeechRequest, x_take_check: str | None = Header(default=None, alias=HEADER)
+    ):
+        retry = wants_retry(x_take_check)  # a value it does not know is a 400, before any work
         engine = ready_engine()
         if body.model not in MODELS:
             raise ApiError(
@@ -179,6 +191,8 @@ def create_app(state: ServerState, cors: list[str] | None = None) -> FastAPI:
         except BaseException:
             state.release()
             raise
+        if retry:
+            return await _respond_checked(state, engine, job, body, synth_request)
         return await _respond(state, job, body)
 
     return app
@@ -233,7 +247,24 @@ async def _next(events):
     return await anyio.to_thread.run_sync(next, events, None, abandon_on_cancel=True)
 
 
-async def _respond(state: ServerState, job, body: SpeechRequest):
+async def _respond_checked(state: ServerState, engine, job, body: SpeechRequest, request):
+    """The whole request made, each failing sentence made again, then streamed, with what the
+    check found in a header (which must precede the body)."""
+    retaker = Retaker(engine, request, state.priority)
+    try:
+        result, takes = await anyio.to_thread.run_sync(retaker.run, job, abandon_on_cancel=True)
+    except StudioError as exc:
+        state.release()
+        raise _engine_error(exc) from None
+    except BaseException:
+        retaker.stop()
+        state.release()
+        raise
+    checked = CheckedJob(result, takes, retaker)
+    return await _respond(state, checked, body, {FINDINGS_HEADER: findings_header(takes)})
+
+
+async def _respond(state: ServerState, job, body: SpeechRequest, headers: dict | None = None):
     events = iter(job)
     try:
         first = await _next(events)
@@ -308,7 +339,7 @@ async def _respond(state: ServerState, job, body: SpeechRequest):
             close()
 
     media = "text/event-stream" if sse else MEDIA_TYPES[body.response_format]
-    return _JobResponse(stream(), media_type=media, on_close=close)
+    return _JobResponse(stream(), media_type=media, headers=headers, on_close=close)
 
 
 class _JobResponse(StreamingResponse):

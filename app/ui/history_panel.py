@@ -8,6 +8,7 @@ of the window (`regenerateRequested`).
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -78,6 +80,7 @@ class HistoryPanel(Retranslating, QWidget):
     exportRequested = Signal(str)
     deleteRequested = Signal(str)
     regenerateRequested = Signal(str)
+    retakeRequested = Signal(str)  # try another take of a flagged entry
     message = Signal(str)  # for the status line
     selectionChanged = Signal()
 
@@ -107,10 +110,16 @@ class HistoryPanel(Retranslating, QWidget):
             button.clicked.connect(lambda _=False, s=signal: self._emit(s))
             self.buttons[key] = button
             row.addWidget(button)
+        # Shown only for a take the checker flagged: one click makes a new entry beside it.
+        self.retake_button = QPushButton()
+        self.retake_button.setObjectName("historyRetakeButton")
+        self.retake_button.clicked.connect(lambda: self._emit(self.retakeRequested))
+        self.retake_button.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.list, 1)
         layout.addLayout(row)
+        layout.addWidget(self.retake_button)
         self.list.itemDoubleClicked.connect(lambda _item: self._emit(self.replayRequested))
         self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
         self.replayRequested.connect(self.replay)
@@ -118,6 +127,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.deleteRequested.connect(self.confirm_delete)
         history.changed.connect(self.refresh)
         history.added.connect(self.select)
+        history.takeChecked.connect(self._on_take_checked)
         self._entries: list[HistoryEntry] | None = None  # what the list shows
         self.retranslate()  # fills the list too
 
@@ -210,10 +220,33 @@ class HistoryPanel(Retranslating, QWidget):
             item = QListWidgetItem(entry_label(entry, metrics, self.WORDS_WIDTH))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setToolTip(entry.text[:500])
+            if entry.take_check is not None and entry.take_check.flagged:
+                item.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
+                item.setToolTip(entry.text[:500] + "\n\n" + self.flagged_text(entry))
             self.list.addItem(item)
             if entry.id == current:
                 self.list.setCurrentItem(item)
         self._update_buttons()
+
+    def _on_take_checked(self, entry_id: str, check) -> None:
+        """The row of a checked entry shows what was found (from memory: the library is not
+        read again for it)."""
+        if self._entries is None or all(e.id != entry_id for e in self._entries):
+            return
+        self.set_entries(
+            [replace(e, take_check=check) if e.id == entry_id else e for e in self._entries]
+        )
+
+    def flagged_text(self, entry: HistoryEntry) -> str:
+        """What the take checker found in the entry, a line per finding, in today's language."""
+        check = entry.take_check
+        reasons = [str(again(f.reason)) for f in check.findings] if check is not None else []
+        return "\n".join([self.tr("This take may not be usable:"), *reasons])
+
+    def selected_entry(self) -> HistoryEntry | None:
+        entry_id = self.selected_id()
+        shown = [e for e in self._entries or [] if e.id == entry_id]
+        return shown[0] if shown else None
 
     def selected_id(self) -> str | None:
         item = self.list.currentItem()
@@ -233,6 +266,9 @@ class HistoryPanel(Retranslating, QWidget):
         has = self.selected_id() is not None
         for button in self.buttons.values():
             button.setEnabled(has)
+        entry = self.selected_entry()
+        check = entry.take_check if entry is not None else None
+        self.retake_button.setVisible(check is not None and check.flagged)
         self.selectionChanged.emit()
 
     def retranslate(self) -> None:
@@ -246,3 +282,7 @@ class HistoryPanel(Retranslating, QWidget):
         self.buttons["export"].setText(self.tr("Export..."))
         self.buttons["regenerate"].setText(self.tr("Regenerate"))
         self.buttons["delete"].setText(self.tr("Delete"))
+        self.retake_button.setText(self.tr("Try another take"))
+        self.retake_button.setToolTip(
+            self.tr("Make this result again with the next seed, as a new entry; this one stays.")
+        )

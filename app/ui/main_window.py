@@ -28,6 +28,7 @@ from app.ui.controllers import (
     SpeechController,
 )
 from app.ui.controllers.server import SpeechServerController
+from app.ui.controllers.takes import TakeCheckController, another_take
 from app.ui.doctor_panel import DoctorDialog
 from app.ui.i18n import apply_language
 from app.ui.main_menu import main_menus
@@ -61,6 +62,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.wizard = None
         self.pronunciation_dialog = None
         self._last_result = None
+        self._retake = None  # the request of a "try another take" under way
         self._closing = False
         self._load_after_doctor = False
 
@@ -69,6 +71,7 @@ class MainWindow(Retranslating, QMainWindow):
         output = output if output is not None else SoundDeviceOutput(settings.output_device)
         self.speech = SpeechController(self._synthesis, self.model, output, self)
         self.history = HistoryController(history, voices, self)
+        self.takes = TakeCheckController(self.history, self.model.engine, self)
         self.doctor = DoctorController(self.model.model_dir, doctor_probe_factory, self)
         self.folders = ModelFolders(self.model, settings, self)
         self.folders.unreachable_host = self.doctor.unreachable_host
@@ -104,6 +107,9 @@ class MainWindow(Retranslating, QMainWindow):
         ui.voice_panel.auditionRequested.connect(self.audition)
         ui.voice_panel.message.connect(self.status.setText)
         ui.history_panel.regenerateRequested.connect(self.regenerate)
+        ui.history_panel.retakeRequested.connect(self.retake)
+        ui.history_panel.selectionChanged.connect(self._check_selected)
+        self.takes.notChecked.connect(self.status.setText)
         ui.history_panel.message.connect(self.status.setText)
         ui.history_panel.selectionChanged.connect(self._update_buttons)
         self.play_button.clicked.connect(self.play)
@@ -280,6 +286,23 @@ class MainWindow(Retranslating, QMainWindow):
         self.params_panel.load_request(request)
         self.play()
 
+    def retake(self, entry_id: str) -> None:
+        """Try another take of an entry: its text, voice and settings with the next seed, kept
+        as a new entry; the editor and the voice and parameter panels are left as they are."""
+        entry = self.history.get(entry_id)
+        if entry is None or self.speech.busy:
+            return
+        try:
+            request = another_take(entry)
+        except StudioError as exc:
+            self.status.setText(self.ui.error_text(exc))
+            return
+        self._retake = request
+        self.start_request(request)
+
+    def _check_selected(self) -> None:
+        self.takes.check_saved(self.history_panel.selected_entry())
+
     def start_request(
         self,
         request: SynthesisRequest,
@@ -301,10 +324,14 @@ class MainWindow(Retranslating, QMainWindow):
         self.speech.stop()
 
     def _on_finished(self, request, result, audition: bool) -> None:
+        retake, self._retake = self._retake is request, None
         if not audition:
             self._last_result = result
-            self.voice_panel.show_seed_speaker(result.speaker)
-            self.history.record(request, result, self.speech.made_by)
+            if not retake:  # a retake's voice is the entry's, not the panel's seed's
+                self.voice_panel.show_seed_speaker(result.speaker)
+            entry = self.history.record(request, result, self.speech.made_by)
+            if entry is not None:
+                self.takes.check_result(entry, request, result)
         noise = not self.speech.made_by.makes_speech
         note = self.tr(" (test model: noise, not speech)") if noise else ""
         if result.warnings:
@@ -377,6 +404,8 @@ class MainWindow(Retranslating, QMainWindow):
             self.server_dialog.close()
         if not self.speech_server.shutdown():  # before the engine it speaks with goes
             log.error("the speech server did not stop in time")
+        if not self.takes.shutdown():  # before the engine its checks run on goes
+            log.error("the take check thread did not stop in time")
         if not self._synthesis.shutdown():
             log.error("the synthesis thread did not stop in time")
         self.history.close()  # after the last result it could record

@@ -355,73 +355,88 @@
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="67"/>
+        <location filename="../../app/ui/history_panel.py" line="69"/>
         <source>%1 s</source>
         <comment>seconds</comment>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="185"/>
+        <location filename="../../app/ui/history_panel.py" line="195"/>
         <source>Export WAV</source>
         <translation>导出 WAV</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="187"/>
+        <location filename="../../app/ui/history_panel.py" line="197"/>
         <source>WAV audio (*.wav)</source>
         <translation>WAV 音频 (*.wav)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="198"/>
+        <location filename="../../app/ui/history_panel.py" line="208"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="201"/>
+        <location filename="../../app/ui/history_panel.py" line="211"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="245"/>
+        <location filename="../../app/ui/history_panel.py" line="244"/>
+        <source>This take may not be usable:</source>
+        <translation>这段录音可能不能用：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/history_panel.py" line="281"/>
         <source>Replay</source>
         <translation>重播</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="246"/>
+        <location filename="../../app/ui/history_panel.py" line="282"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="247"/>
+        <location filename="../../app/ui/history_panel.py" line="283"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="248"/>
+        <location filename="../../app/ui/history_panel.py" line="284"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="136"/>
+        <location filename="../../app/ui/history_panel.py" line="285"/>
+        <source>Try another take</source>
+        <translation>再试一次</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/history_panel.py" line="287"/>
+        <source>Make this result again with the next seed, as a new entry; this one stays.</source>
+        <translation>用下一个种子重新生成这条结果，作为新的一条；这一条会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/history_panel.py" line="146"/>
         <source>Stop the current speech first, then replay.</source>
         <translation>请先停止当前的朗读，再重播。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="142"/>
+        <location filename="../../app/ui/history_panel.py" line="152"/>
         <source>The audio of this result could not be read: %1</source>
         <translation>无法读取这条结果的音频：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="151"/>
+        <location filename="../../app/ui/history_panel.py" line="161"/>
         <source>Replaying: %1</source>
         <translation>正在重播：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="161"/>
+        <location filename="../../app/ui/history_panel.py" line="171"/>
         <source>Delete result</source>
         <translation>删除结果</translation>
     </message>
     <message>
-        <location filename="../../app/ui/history_panel.py" line="162"/>
+        <location filename="../../app/ui/history_panel.py" line="172"/>
         <source>Delete this result and its audio? This cannot be undone.
 
 %1</source>
@@ -492,59 +507,59 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="181"/>
+        <location filename="../../app/ui/main_window.py" line="187"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="258"/>
+        <location filename="../../app/ui/main_window.py" line="264"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="298"/>
+        <location filename="../../app/ui/main_window.py" line="321"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="309"/>
+        <location filename="../../app/ui/main_window.py" line="336"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="311"/>
+        <location filename="../../app/ui/main_window.py" line="338"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="314"/>
+        <location filename="../../app/ui/main_window.py" line="341"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="325"/>
+        <location filename="../../app/ui/main_window.py" line="352"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="334"/>
+        <location filename="../../app/ui/main_window.py" line="361"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="339"/>
+        <location filename="../../app/ui/main_window.py" line="366"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="339"/>
+        <location filename="../../app/ui/main_window.py" line="366"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="339"/>
+        <location filename="../../app/ui/main_window.py" line="366"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>

@@ -33,6 +33,14 @@ def text_units(text: str, language: str) -> int:
     return other + 3 * cjk
 
 
+def guess_language(texts: list[str]) -> str:
+    """zh where Chinese characters are at least a sixth of the letters (about a syllable each)."""
+    joined = "".join(texts)
+    cjk = sum("\u4e00" <= ch <= "\u9fff" for ch in joined)
+    letters = sum(ch.isalnum() for ch in joined) - cjk
+    return "zh" if cjk and cjk * 6 >= letters else "en"
+
+
 def _is_cjk(ch: str) -> bool:
     return "CJK" in unicodedata.name(ch, "")
 

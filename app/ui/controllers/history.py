@@ -44,6 +44,7 @@ class HistoryController(QObject):
     changed = Signal()  # entries were added or deleted
     added = Signal(str)  # the new entry's id
     notSaved = Signal(str)  # a result was heard but could not be kept: the reason
+    takeChecked = Signal(str, object)  # an entry's id and the TakeCheck now kept with it
 
     def __init__(
         self, history: HistoryStore | None = None, voices: VoiceLibrary | None = None, parent=None
@@ -83,6 +84,20 @@ class HistoryController(QObject):
         self.changed.emit()
         self.added.emit(entry.id)
         return entry
+
+    def wav_path(self, entry) -> Path:
+        return self._store.wav_path(entry)
+
+    def set_take_check(self, entry_id: str, check) -> bool:
+        """Keep a take check with its entry (and show it); False where it could not be kept."""
+        try:
+            kept = self._store.set_take_check(entry_id, check)
+        except StudioError as exc:
+            log.warning("take check not saved: %s", exc)
+            return False
+        if kept:
+            self.takeChecked.emit(entry_id, check)
+        return kept
 
     def delete(self, entry_id: str) -> None:
         self._store.delete(entry_id)

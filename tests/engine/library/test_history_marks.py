@@ -47,7 +47,7 @@ def test_a_version_2_file_opens_as_version_3_its_entries_without_marks(tmp_path)
         con.execute("PRAGMA user_version = 2")
         con.commit()
     lib = Library(tmp_path)
-    assert lib.rows("PRAGMA user_version") == [(SCHEMA_VERSION,)] == [(3,)]
+    assert lib.rows("PRAGMA user_version") == [(SCHEMA_VERSION,)] == [(4,)]
     assert lib.rows("SELECT id, marks FROM history") == [(1, "")]
     lib.audio_dir.mkdir(parents=True, exist_ok=True)
     lib.audio_path(1).write_bytes(b"RIFF")

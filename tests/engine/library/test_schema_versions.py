@@ -47,7 +47,7 @@ def _with_audio(lib: Library) -> HistoryStore:
 def test_a_version_1_file_opens_as_version_2_with_each_rows_kind(tmp_path):
     _v1_library(tmp_path, [1, 0, 1])
     lib = Library(tmp_path)
-    assert lib.rows("PRAGMA user_version") == [(SCHEMA_VERSION,)] == [(3,)]
+    assert lib.rows("PRAGMA user_version") == [(SCHEMA_VERSION,)] == [(4,)]
     assert lib.rows("SELECT id, model_kind FROM history ORDER BY id") == [
         (1, "random-weights"),
         (2, "official"),

@@ -173,5 +173,5 @@ def test_pronunciations_save_only_what_changed(tmp_path):
 def test_the_database_uses_wal_and_a_schema_version(tmp_path):
     lib = Library(tmp_path)
     assert lib.rows("PRAGMA journal_mode") == [("wal",)]
-    assert lib.rows("PRAGMA user_version") == [(3,)]
+    assert lib.rows("PRAGMA user_version") == [(4,)]
     assert os.path.isfile(tmp_path / "library.sqlite3")
