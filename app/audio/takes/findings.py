@@ -44,6 +44,11 @@ class Finding:
     limit: float
     reason: str
 
+    @classmethod
+    def of(cls, kind: FindingKind, value: float, limit: float) -> Finding:
+        """A finding from its values (one read back from a file), its sentence said anew."""
+        return cls(kind, value, limit, reason(kind, value, limit))
+
     def as_dict(self) -> dict[str, object]:
         return {
             "kind": self.kind.value,

@@ -1,6 +1,7 @@
 """The narration project file (.ctsproj): one SQLite database with chapters, sentences, takes,
 voices, lexicon and export settings. See project.py."""
 
+from app.narration.project.checks import TakeCheck, attempt_key, retake_seed
 from app.narration.project.edits import CastVoice
 from app.narration.project.errors import ProjectError
 from app.narration.project.project import Project
@@ -16,5 +17,8 @@ __all__ = [
     "Sentence",
     "SentenceStatus",
     "Take",
+    "TakeCheck",
+    "attempt_key",
+    "retake_seed",
     "sentence_seed",
 ]
