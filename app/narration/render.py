@@ -381,8 +381,11 @@ class Renderer:
             self._fail(sentence, message, outcome)
             return None
         audio = result.audio
-        assert self._judge is not None
-        report = self._judge.judge(sentence, audio, result.sample_rate)
+        judge = self._judge
+        assert judge is not None
+        # On the engine's thread, between batches: a second thread running PyTorch kernels
+        # beside the engine's slows its decoding (ARCHITECTURE.md, Engine.loading).
+        report = self.engine.call(lambda: judge.judge(sentence, audio, result.sample_rate))
         key = attempt_key(sentence.text, sentence.seed, sentence.speed, sentence.speaker)
         again = (
             report.checked
@@ -434,7 +437,11 @@ class Renderer:
             chapter.reference = reference
         flagged = report.flagged if best is None else best.flagged
         if is_lead and not flagged:
-            self._judge.set_voice(chapter.id, sentence.speaker, chosen_audio, result.sample_rate)
+            self.engine.call(
+                lambda: judge.set_voice(
+                    chapter.id, sentence.speaker, chosen_audio, result.sample_rate
+                )
+            )
         outcome.done += 1
         if attempt > 0:
             outcome.retaken.append(sentence.id)

@@ -25,6 +25,20 @@ SPOIL = {
     TEXTS[ZH[0]]: "truncated",  # a chapter's first sentence: it gives the chapter's voice
     TEXTS[ZH[1]]: "repeated",
 }
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """The checker's voice-activity model steps frame by frame: on the shared 2-core machine
+    two threads hand each frame back and forth (seconds a take); one does it in 0.1 s."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 KINDS = {"silence": "no_speech", "truncated": "cut_off", "repeated": "too_long"}
 
 
