@@ -284,7 +284,13 @@ class Project:
                 RenderedChapter(
                     chapter.title,
                     tuple(
-                        RenderedSentence(s.text, self.take_audio(s.take_id), s.start, s.end)
+                        RenderedSentence(
+                            s.text,
+                            self.take_audio(s.take_id),
+                            s.start,
+                            s.end,
+                            tuple(s.check.reasons()) if s.check is not None else (),
+                        )
                         for s in sentences
                         if s.take_id is not None  # all of them: `missing` is empty
                     ),

@@ -1,0 +1,86 @@
+"""`narrate` says what the take checks came to: sentences re-taken and those still flagged,
+with their reasons, on the terminal and in --json; the export goes on and lists the flagged
+ones. The takes are real speech from a stand-in engine (tests/support/take_engine.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.cli import main
+from app.core import ModelKind
+from app.narration.project import Project
+from tests.support.take_engine import EN, TEXTS, ZH, SpeechEngine, speech_book
+
+SPOIL = {TEXTS[EN[1]]: "silence", TEXTS[ZH[1]]: ("repeated", None)}
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """The checker's voice-activity model is far faster on one thread of the shared machine."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.fixture
+def speech_engine(monkeypatch):
+    """narrate renders on the stand-in engine, its model folder taken for the official model."""
+    from app.cli import narrate_engine
+    from app.model import ModelStore
+
+    class Engines:
+        in_process = True
+        notes: list[str] = []
+
+        def __init__(self):
+            self.engine = SpeechEngine(SPOIL)
+
+        def notices(self):
+            return []
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(narrate_engine, "open_engine", lambda args, root: Engines())
+    monkeypatch.setattr(ModelStore, "model_kind", property(lambda self: ModelKind.OFFICIAL))
+
+
+def run(tmp_path, tiny_model, capsys, *extra):
+    project = Project.create(tmp_path / "book.ctsproj", speech_book(), seed=9)
+    out = tmp_path / "book.wav"
+    code = main(
+        ["narrate", "--project", str(project.path), "-o", str(out), "--model", str(tiny_model)]
+        + list(extra)
+    )
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err, project
+
+
+def test_narrate_json_carries_the_take_summary(tmp_path, tiny_model, capsys, speech_engine):
+    code, stdout, stderr, project = run(tmp_path, tiny_model, capsys, "--json")
+    assert code == 0, stderr
+    done = json.loads(stdout.splitlines()[-1])
+    assert done["event"] == "done" and done["test_model"] is False
+    takes = done["takes"]
+    sentences = {s.text: s for s in project.sentences()}
+    assert takes["checked"] == 7 and takes["retaken"] == 2
+    assert sorted(takes["retaken_sentences"]) == sorted(sentences[t].id for t in SPOIL)
+    [flagged] = takes["flagged"]
+    assert flagged["sentence_id"] == sentences[TEXTS[ZH[1]]].id
+    assert (flagged["chapter"], flagged["sentence"], flagged["kinds"]) == (2, 2, ["too_long"])
+    assert flagged["reasons"] and all(r.endswith(".") for r in flagged["reasons"])
+    # Export refuses nothing and lists the flagged sentence in its report.
+    assert [(f["chapter"], f["sentence"]) for f in done["flagged"]] == [(1, 1)]
+    assert done["flagged"][0]["reasons"] == flagged["reasons"]
+
+
+def test_narrate_prints_the_take_summary(tmp_path, tiny_model, capsys, speech_engine):
+    code, stdout, stderr, _project = run(tmp_path, tiny_model, capsys)
+    assert code == 0, stderr
+    assert "Takes checked: 2 sentences re-taken, 1 still flagged." in stdout
+    assert "Chapter 2, sentence 2: The take is far longer than its text needs" in stdout
