@@ -59,6 +59,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             ("play_from", self.play_from_here),
             ("stop", c.stop_playing),
             ("regenerate", self.regenerate),
+            ("retake_flagged", c.retake_flagged),
             ("edit", self.edit_text),
             ("lock", self.toggle_lock),
             ("export", self.export),
@@ -275,6 +276,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             unlocked and c.model.engine() is not None and not c.rendering
         )
         self.takes.regenerate_button.setEnabled(self.actions["regenerate"].isEnabled())
+        self.actions["retake_flagged"].setEnabled(c.can_retake_flagged())
         self.actions["edit"].setEnabled(unlocked)
         for name in ("play_from", "lock"):
             self.actions[name].setEnabled(has_sentence)
@@ -300,6 +302,8 @@ class NarrationWindow(Retranslating, QMainWindow):
             }.get(state, BarState.IDLE)
         )
         before = self._status_text
+        flagged = len(self.controller.flagged)
+        notes = [again(n) for n in self.controller.render_notes]
 
         def text():
             words = {
@@ -312,6 +316,12 @@ class NarrationWindow(Retranslating, QMainWindow):
                 said += " " + self.tr("%1 sentence(s) failed; the table says why.").replace(
                     "%1", str(failed)
                 )
+            if flagged:
+                said += " " + self.tr(
+                    "%1 sentence(s) flagged by the take check; the Status column says why."
+                ).replace("%1", str(flagged))
+            for note in notes:
+                said += " " + note
             return said + self.noise_note()
 
         self.say(text)

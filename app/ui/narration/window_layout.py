@@ -38,6 +38,7 @@ TOOLBAR: tuple[tuple[str, str | None] | None, ...] = (
     ("stop", None),
     None,
     ("regenerate", "Ctrl+G"),
+    ("retake_flagged", None),
     ("edit", "F2"),
     ("lock", "Ctrl+L"),
     None,
@@ -147,6 +148,13 @@ class NarrationLayout(QObject):
             "regenerate": (
                 self.tr("New take"),
                 self.tr("Render the selected sentence again with a new seed"),
+            ),
+            "retake_flagged": (
+                self.tr("Re-take flagged"),
+                self.tr(
+                    "Render again, each with its next seed, every sentence whose take the "
+                    "take check flagged (a warning sign in the Status column)"
+                ),
             ),
             "edit": (self.tr("Edit text"), self.tr("Change the selected sentence's text (F2)")),
             "lock": (
