@@ -35,10 +35,10 @@ def speech_engine(monkeypatch):
 
     class Engines:
         in_process = True
-        notes: list[str] = []
 
         def __init__(self):
             self.engine = SpeechEngine(SPOIL)
+            self.notes: list[str] = []
 
         def notices(self):
             return []

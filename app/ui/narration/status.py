@@ -34,6 +34,13 @@ def status_color(status) -> str | None:
 
 # What the take checker found in a sentence's chosen take, as a value the table gives (CheckRole).
 FLAGGED, CHECKED, NOT_CHECKED = "flagged", "checked", "not_checked"
+CHECK_TIPS = {
+    FLAGGED: QT_TRANSLATE_NOOP("SentenceStatus", "The take check flagged this take:"),
+    CHECKED: QT_TRANSLATE_NOOP("SentenceStatus", "Checked: the take check found nothing wrong."),
+    NOT_CHECKED: QT_TRANSLATE_NOOP(
+        "SentenceStatus", "Not checked: the take checker's models are not installed."
+    ),
+}
 
 
 def check_value(sentence) -> str:
@@ -48,18 +55,12 @@ def check_value(sentence) -> str:
 
 def check_tooltip(sentence) -> str:
     value = check_value(sentence)
+    if not value:
+        return ""
+    tip = QCoreApplication.translate(CONTEXT, CHECK_TIPS[value])
     if value == FLAGGED:
-        reasons = "\n".join(sentence.check.reasons())
-        return QCoreApplication.translate(CONTEXT, "The take check flagged this take:") + (
-            "\n" + reasons
-        )
-    if value == CHECKED:
-        return QCoreApplication.translate(CONTEXT, "Checked: the take check found nothing wrong.")
-    if value == NOT_CHECKED:
-        return QCoreApplication.translate(
-            CONTEXT, "Not checked: the take checker's models are not installed."
-        )
-    return ""
+        tip += "\n" + "\n".join(sentence.check.reasons())
+    return tip
 
 
 def check_icon(sentence):
