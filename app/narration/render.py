@@ -387,14 +387,11 @@ class Renderer:
         # beside the engine's slows its decoding (ARCHITECTURE.md, Engine.loading).
         report = self.engine.call(lambda: judge.judge(sentence, audio, result.sample_rate))
         key = attempt_key(sentence.text, sentence.seed, sentence.speed, sentence.speaker)
-        again = (
-            report.checked
-            and report.flagged
-            and attempt + 1 < self._tries
-            and self._retaking()
-            and not self._cancelled
-        )
-        best = None if again else _best(earlier)
+        more = report.checked and report.flagged and attempt + 1 < self._tries and self._retaking()
+        # Cancelled meanwhile: the try is kept and the sentence stays pending, so the next
+        # render goes on with the next try as this one would have.
+        again = more and not self._cancelled
+        best = None if more else _best(earlier)
         if best is not None and best.score < report.score:
             best = None  # this try is the best (equal scores: the earlier try stays)
         try:
@@ -402,7 +399,7 @@ class Renderer:
         except ProjectError:
             best, chosen_audio = None, audio
         reference = None
-        if not again and is_lead and chapter.reference is None:
+        if not more and is_lead and chapter.reference is None:
             reference = voicing.reference_from_audio(
                 takes_audio.canonical(chosen_audio), sentence.text, sentence.speaker
             )
@@ -412,7 +409,7 @@ class Renderer:
                 audio,
                 retake_seed(sentence.seed, attempt),
                 worker=self.worker or f"render {result.decode}",
-                choose=not again,
+                choose=not more,
                 chapter_reference=reference,
                 check=check_row(report, sentence.id, key, attempt),
                 chosen=None if best is None else best.take_id,
@@ -428,7 +425,11 @@ class Renderer:
             if not is_disk_full(exc):
                 raise
             raise disk_full(self.project.path) from exc
-        if again:
+        if more:
+            if not again:
+                if is_lead:
+                    chapter.lead = None
+                return None
             log.info("narration sentence %s re-taken: %s", sentence.id, report.kinds())
             return _AGAIN
         if is_lead:

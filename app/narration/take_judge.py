@@ -60,10 +60,9 @@ class TakeJudge:
         )
 
     def set_voice(self, chapter_id: int, speaker: str | None, audio: np.ndarray, rate: int) -> None:
-        """The chapter's voice from its first sentence's chosen take (rendered alone)."""
-        key = (chapter_id, speaker)
-        if key not in self._voices:
-            self._voices[key] = self._embed(audio, rate)
+        """The chapter's voice from its first sentence's chosen take (rendered alone, before
+        any other sentence of the chapter is judged)."""
+        self._voices[(chapter_id, speaker)] = self._embed(audio, rate)
 
     def _voice(self, sentence: Sentence, sample_rate: int) -> np.ndarray | None:
         key = (sentence.chapter_id, sentence.speaker)

@@ -24,6 +24,7 @@ SPOIL = {
     TEXTS[EN[2]]: "truncated",
     TEXTS[ZH[0]]: "truncated",  # a chapter's first sentence: it gives the chapter's voice
     TEXTS[ZH[1]]: "repeated",
+    TEXTS[EN[3]]: "other_voice",  # not the chapter's voice (its first sentence's)
 }
 
 
@@ -39,7 +40,12 @@ def one_thread():
     torch.set_num_threads(threads)
 
 
-KINDS = {"silence": "no_speech", "truncated": "cut_off", "repeated": "too_long"}
+KINDS = {
+    "silence": "no_speech",
+    "truncated": "cut_off",
+    "repeated": "too_long",
+    "other_voice": "voice_drift",
+}
 
 
 def render(tmp_path, name, spoil=SPOIL, tries=None):

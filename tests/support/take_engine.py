@@ -36,9 +36,10 @@ def speech_book() -> SourceDocument:
     )
 
 
-def recording(text: str) -> np.ndarray:
-    for _lang, said, audio in fixtures().values():
-        if said == text:
+def recording(text: str, name: str | None = None) -> np.ndarray:
+    """The recording of `text` (the file `name` where two say it), at the project's rate."""
+    for file, (_lang, said, audio) in fixtures().items():
+        if said == text and (file == name if name else "_other" not in file):
             return resample_poly(audio, 3, 2).astype(np.float32)
     raise KeyError(text)
 
@@ -59,7 +60,17 @@ def repeated(audio: np.ndarray) -> np.ndarray:
     return np.concatenate([audio, np.zeros(RATE // 4, np.float32), audio])
 
 
-DEFECTS = {"silence": silence, "truncated": truncated, "repeated": repeated}
+def other_voice(audio: np.ndarray) -> np.ndarray:
+    """A sentence of about the same length said by a voice of the other sex."""
+    return recording(TEXTS["en_other_speaker.flac"], "en_other_speaker.flac")
+
+
+DEFECTS = {
+    "silence": silence,
+    "truncated": truncated,
+    "repeated": repeated,
+    "other_voice": other_voice,
+}
 
 
 @dataclass
