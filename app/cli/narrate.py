@@ -30,6 +30,7 @@ from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS
 from app.narration.render_state import RenderState
 
 PROJECT_SUFFIX = ".ctsproj"
+TAKE_TRIES_RANGE = (1, 10)  # the project's own range (narration/project/project.py)
 DEFAULT_LOUDNESS = -18.0
 
 
@@ -92,6 +93,14 @@ def add_parser(sub) -> None:
     )
     s.add_argument(
         "--no-refine", action="store_true", help="skip the text-refinement pass (faster)"
+    )
+    s.add_argument(
+        "--tries",
+        type=number("--tries", *TAKE_TRIES_RANGE, integer=True),
+        metavar="N",
+        help="takes a sentence gets when the take check flags them, "
+        f"{TAKE_TRIES_RANGE[0]} to {TAKE_TRIES_RANGE[1]} (default: the project's, else 3); "
+        "kept in the project",
     )
     s.add_argument(
         "--model",
@@ -244,6 +253,8 @@ def run(args) -> int:
     store = ModelStore(args.model)
     store.require_present()
     project, resumed = _open_or_create(args, path, reporter)
+    if args.tries is not None:
+        project.set_take_tries(args.tries)
     try:
         outcome = _render(args, store, project, reporter, resumed)
         reporter.exporting(target)

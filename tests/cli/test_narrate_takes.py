@@ -79,6 +79,21 @@ def test_narrate_json_carries_the_take_summary(tmp_path, tiny_model, capsys, spe
     assert done["flagged"][0]["reasons"] == flagged["reasons"]
 
 
+def test_tries_is_kept_in_the_project(tmp_path, tiny_model, capsys, speech_engine):
+    from app.cli import narrate
+    from app.narration.project import project as project_module
+
+    assert narrate.TAKE_TRIES_RANGE == project_module.TAKE_TRIES_RANGE
+    code, stdout, stderr, project = run(tmp_path, tiny_model, capsys, "--tries", "1", "--json")
+    assert code == 0, stderr
+    takes = json.loads(stdout.splitlines()[-1])["takes"]
+    assert takes["retaken"] == 0 and len(takes["flagged"]) == 2  # one try: both stay flagged
+    assert Project.open(project.path).take_tries() == 1
+    with pytest.raises(SystemExit) as exit_:
+        main(["narrate", "--project", "x.ctsproj", "-o", "x.wav", "--tries", "0"])
+    assert exit_.value.code == 2 and "--tries must be between 1 and 10" in capsys.readouterr().err
+
+
 def test_narrate_prints_the_take_summary(tmp_path, tiny_model, capsys, speech_engine):
     code, stdout, stderr, _project = run(tmp_path, tiny_model, capsys)
     assert code == 0, stderr
