@@ -82,3 +82,9 @@ def test_flagged_sentences_are_marked_with_their_reason_and_re_taken(qtbot, view
     assert all(len(project.takes(sid)) == (2 if sid in spoilt else 1) for sid in after)
     assert not view.actions["retake_flagged"].isEnabled() and c.flagged == set()
     assert "flagged" not in view.status.text()
+
+
+def test_the_number_of_tries_is_set_in_the_view_and_kept_in_the_project(view):
+    assert view.tries.value() == 1 and view.tries.isEnabled()
+    view.tries.setValue(4)
+    assert Project.open(view.controller.project.path).take_tries() == 4

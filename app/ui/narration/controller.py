@@ -188,6 +188,22 @@ class NarrationController(QObject):
             self._changed(sentence_id)
             self.render([sentence_id])
 
+    def take_tries(self) -> int:
+        """Takes a flagged sentence gets (the project's setting)."""
+        from app.narration.project import DEFAULT_TAKE_TRIES
+
+        if self.project is None:
+            return DEFAULT_TAKE_TRIES
+        try:
+            return int(self.project.take_tries())
+        except StudioError:
+            return DEFAULT_TAKE_TRIES
+
+    @Slot(int)
+    def set_take_tries(self, tries: int) -> None:
+        if self.project is not None:
+            self._call(self.project.set_take_tries, int(tries))
+
     def can_retake_flagged(self) -> bool:
         return bool(self.flagged) and self.model.engine() is not None and not self.rendering
 

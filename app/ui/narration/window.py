@@ -40,6 +40,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             "takes",
             "render_bar",
             "render_target",
+            "tries",
             "status",
             "actions",
         ):
@@ -85,6 +86,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table_model.editRequested.connect(c.edit_text)
         self.table_model.lockRequested.connect(c.set_locked)
         self.chapter_wave.partClicked.connect(self.select_sentence)
+        self.tries.valueChanged.connect(c.set_take_tries)
         self.takes.playRequested.connect(self._play_take)
         self.takes.compareRequested.connect(self._compare_takes)
         self.takes.chooseRequested.connect(
@@ -107,6 +109,9 @@ class NarrationWindow(Retranslating, QMainWindow):
             self.chapters.addItem(item)
         self.chapters.blockSignals(False)
         self.chapter_id = None
+        self.tries.blockSignals(True)
+        self.tries.setValue(c.take_tries())
+        self.tries.blockSignals(False)
         self.chapters.setCurrentRow(0 if self.chapters.count() else -1)
         self._on_model_state()
 
@@ -276,6 +281,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             unlocked and c.model.engine() is not None and not c.rendering
         )
         self.takes.regenerate_button.setEnabled(self.actions["regenerate"].isEnabled())
+        self.tries.setEnabled(has_project and not c.rendering)
         self.actions["retake_flagged"].setEnabled(c.can_retake_flagged())
         self.actions["edit"].setEnabled(unlocked)
         for name in ("play_from", "lock"):
