@@ -49,7 +49,7 @@ from app.narration.project import audio as takes_audio
 from app.narration.project.checks import check_row
 from app.narration.project.errors import disk_full
 from app.narration.render_state import RenderState
-from app.narration.take_judge import TakeJudge
+from app.narration.take_judge import CheckThread, TakeJudge
 from app.narration.voicing import Voicing
 from app.synthesis import Priority
 
@@ -176,6 +176,7 @@ class Renderer:
         ]
         voicing = Voicing(project, self.engine)
         self._judge = TakeJudge(project, all_sentences)
+        self._checks = CheckThread()
         self._tries = project.take_tries()
         outcome = RenderOutcome(RenderState.FINISHED)
         meter = Meter()
@@ -248,6 +249,8 @@ class Renderer:
         except BaseException:
             self.cancel()  # a crash or an engine shut down: nothing stays running for us
             raise
+        finally:
+            self._checks.close()
         outcome.state = (
             RenderState.CANCELLED
             if self._cancelled
@@ -383,9 +386,7 @@ class Renderer:
         audio = result.audio
         judge = self._judge
         assert judge is not None
-        # On the engine's thread, between batches: a second thread running PyTorch kernels
-        # beside the engine's slows its decoding (ARCHITECTURE.md, Engine.loading).
-        report = self.engine.call(lambda: judge.judge(sentence, audio, result.sample_rate))
+        report = self._checks.run(lambda: judge.judge(sentence, audio, result.sample_rate))
         key = attempt_key(sentence.text, sentence.seed, sentence.speed, sentence.speaker)
         more = report.checked and report.flagged and attempt + 1 < self._tries and self._retaking()
         # Cancelled meanwhile: the try is kept and the sentence stays pending, so the next
@@ -438,7 +439,7 @@ class Renderer:
             chapter.reference = reference
         flagged = report.flagged if best is None else best.flagged
         if is_lead and not flagged:
-            self.engine.call(
+            self._checks.run(
                 lambda: judge.set_voice(
                     chapter.id, sentence.speaker, chosen_audio, result.sample_rate
                 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -38,6 +39,35 @@ def not_checked() -> str:
         "Takes are not checked: the take checker's models are not installed. Narration goes on "
         "without re-takes."
     )
+
+
+def _one_openmp_thread() -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    # A thread takes PyTorch's number on its first parallel kernel: take it now, while it is 1.
+    torch.ones(1 << 16).sum()
+
+
+class CheckThread:
+    """The one thread a render's checks run on, its PyTorch kernels on one OpenMP thread: it
+    starts no second pool of workers competing with the engine's decoding (a thread's own
+    pool slowed decoding 1.7x, ARCHITECTURE.md), and the engine's batches go on meanwhile."""
+
+    def __init__(self):
+        import torch
+
+        threads = torch.get_num_threads()
+        self._pool = ThreadPoolExecutor(1, "take-check", initializer=_one_openmp_thread)
+        self._pool.submit(int).result()  # started, at one thread
+        # PyTorch gives threads started later the last number set: the process's again.
+        torch.set_num_threads(threads)
+
+    def run(self, work):
+        return self._pool.submit(work).result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
 
 
 class TakeJudge:

@@ -16,17 +16,6 @@ from tests.support.take_engine import EN, TEXTS, ZH, SpeechEngine, speech_book
 SPOIL = {TEXTS[EN[1]]: "silence", TEXTS[ZH[1]]: ("repeated", None)}
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """The checker's voice-activity model is far faster on one thread of the shared machine."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.fixture
 def speech_engine(monkeypatch):
     """narrate renders on the stand-in engine, its model folder taken for the official model."""

@@ -28,18 +28,6 @@ SPOIL = {
 }
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """The checker's voice-activity model steps frame by frame: on the shared 2-core machine
-    two threads hand each frame back and forth (seconds a take); one does it in 0.1 s."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 KINDS = {
     "silence": "no_speech",
     "truncated": "cut_off",

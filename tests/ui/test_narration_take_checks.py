@@ -19,17 +19,6 @@ RUN_MS = 120_000
 SPOIL = {TEXTS[EN[1]]: "silence", TEXTS[EN[2]]: "repeated"}
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    """The checker's voice-activity model is far faster on one thread of the shared machine."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.fixture
 def view(qtbot, tmp_path):
     project = Project.create(tmp_path / "book.ctsproj", speech_book(), seed=9)
