@@ -51,8 +51,8 @@ def _one_openmp_thread() -> None:
 
 class CheckThread:
     """The one thread a render's checks run on, its PyTorch kernels on one OpenMP thread: it
-    starts no second pool of workers competing with the engine's decoding (a thread's own
-    pool slowed decoding 1.7x, ARCHITECTURE.md), and the engine's batches go on meanwhile."""
+    starts no second pool of workers competing with the engine's decoding (ARCHITECTURE.md,
+    `Engine.loading`), and the engine's batches go on meanwhile."""
 
     def __init__(self):
         import torch
