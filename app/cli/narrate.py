@@ -30,6 +30,7 @@ from app.narration.formats import FORMATS, LOUDNESS_RANGE, SUBTITLE_FORMATS
 from app.narration.render_state import RenderState
 
 PROJECT_SUFFIX = ".ctsproj"
+TAKE_TRIES_RANGE = (1, 10)  # the project's own range (narration/project/project.py)
 DEFAULT_LOUDNESS = -18.0
 
 
@@ -92,6 +93,14 @@ def add_parser(sub) -> None:
     )
     s.add_argument(
         "--no-refine", action="store_true", help="skip the text-refinement pass (faster)"
+    )
+    s.add_argument(
+        "--tries",
+        type=number("--tries", *TAKE_TRIES_RANGE, integer=True),
+        metavar="N",
+        help="takes a sentence gets when the take check flags them, "
+        f"{TAKE_TRIES_RANGE[0]} to {TAKE_TRIES_RANGE[1]} (default: the project's, else 3); "
+        "kept in the project",
     )
     s.add_argument(
         "--model",
@@ -244,18 +253,24 @@ def run(args) -> int:
     store = ModelStore(args.model)
     store.require_present()
     project, resumed = _open_or_create(args, path, reporter)
+    if args.tries is not None:
+        project.set_take_tries(args.tries)
     try:
-        _render(args, store, project, reporter, resumed)
+        outcome = _render(args, store, project, reporter, resumed)
         reporter.exporting(target)
         report = _export(args, project, fmt, target)
     finally:
         reporter.close()
+    from app.narration.take_summary import take_summary
+
+    summary = take_summary(project, outcome.retaken if outcome else ())
     # Every worker loads this folder: its description says whether the audio is speech.
-    _say(args, reporter, project, report, not store.model_kind.makes_speech, store.root)
+    _say(args, reporter, project, report, not store.model_kind.makes_speech, store.root, summary)
     return 0
 
 
-def _render(args, store, project, reporter, resumed: bool) -> None:
+def _render(args, store, project, reporter, resumed: bool):
+    """The render's outcome (None where every sentence was already rendered)."""
     from app.cli.ctrl_c import ctrl_c_cancels
     from app.cli.narrate_engine import open_engine
     from app.narration.project import SentenceStatus
@@ -265,13 +280,20 @@ def _render(args, store, project, reporter, resumed: bool) -> None:
     done = sum(1 for s in sentences if s.take_id is not None and s.status == "done")
     reporter.start(project.path, done, len(sentences), resumed)
     if done == len(sentences):
-        return
+        return None
     engines = open_engine(args, store.root)
     for note in engines.notes:
         reporter.notice(note)
     # A farm's takes record the worker that made each ("render jit-int8 on cpu1").
     label = "narrate" if engines.in_process else None
-    renderer = Renderer(project, engines.engine, refine_text=not args.no_refine, worker=label)
+    # A model that makes noise gets its takes checked (and flagged), never re-made.
+    renderer = Renderer(
+        project,
+        engines.engine,
+        refine_text=not args.no_refine,
+        worker=label,
+        retakes=store.model_kind.makes_speech,
+    )
     stopped = _(
         "Stopped; the project {project} keeps every finished sentence. Run the same command again "
         "to continue."
@@ -294,6 +316,8 @@ def _render(args, store, project, reporter, resumed: bool) -> None:
         engines.close()
         for notice in engines.notices():  # workers refused or retired on the way
             reporter.notice(notice)
+    for note in outcome.notes:  # takes are not checked: said once
+        reporter.notice(note)
     if outcome.state is not RenderState.FINISHED:
         raise SynthesisCancelled(stopped)
     if outcome.remaining:
@@ -313,6 +337,7 @@ def _render(args, store, project, reporter, resumed: bool) -> None:
                 "them: run the same command again to retry, or edit them in the window."
             ).format(count=outcome.remaining, project=project.path)
         )
+    return outcome
 
 
 def _export(args, project, fmt: str, target: Path):
@@ -329,7 +354,7 @@ def _export(args, project, fmt: str, target: Path):
     )
 
 
-def _say(args, reporter, project, report, noise: bool, model: Path) -> None:
+def _say(args, reporter, project, report, noise: bool, model: Path, summary) -> None:
     for warning in report.warnings:
         reporter.notice(warning)
     audio = report.audio()
@@ -348,6 +373,7 @@ def _say(args, reporter, project, report, noise: bool, model: Path) -> None:
                     "project": str(project.path),
                     "test_model": noise,
                     **report.to_json(),
+                    "takes": summary.to_json(),
                 },
                 ensure_ascii=False,
             ),
@@ -365,4 +391,31 @@ def _say(args, reporter, project, report, noise: bool, model: Path) -> None:
     for extra in report.files:
         if extra.kind == "subtitles":
             print(_("Wrote {file}.").format(file=extra.path))
+    _say_takes(summary)
     sys.stdout.flush()
+
+
+SHOWN_FLAGGED = 20  # a book flagged throughout is summed up, not listed
+
+
+def _say_takes(summary) -> None:
+    """Sentences re-taken and those still flagged, with why (the window can re-take them)."""
+    if not summary.checked:
+        return
+    print(
+        _("Takes checked: {retaken} sentences re-taken, {flagged} still flagged.").format(
+            retaken=len(summary.retaken), flagged=len(summary.flagged)
+        )
+    )
+    for item in summary.flagged[:SHOWN_FLAGGED]:
+        print(
+            _("  Chapter {chapter}, sentence {sentence}: {reasons}").format(
+                chapter=item.chapter, sentence=item.sentence, reasons=" ".join(item.reasons)
+            )
+        )
+    if len(summary.flagged) > SHOWN_FLAGGED:
+        print(
+            _("  ... and {count} more (narrate --json lists them all).").format(
+                count=len(summary.flagged) - SHOWN_FLAGGED
+            )
+        )

@@ -2,6 +2,11 @@
 (Play in the window goes first), several in flight so the scheduler batches them; each finished
 sentence is written as a take in its own transaction.
 
+Every take is checked (take_judge.py, app.audio's take checker): a flagged take is made again
+with the next seed of the sentence's own sequence (`retake_seed`), up to the project's number of
+tries, and the best-scoring try is chosen; each try is stored with what was found. A model that
+makes no speech (the random test model) gets its takes checked but not re-made.
+
 Voice lock per chapter: a chapter without a reference first renders its first sentence alone,
 makes the chapter's reference from that take (engine.call -> reference_from_audio) and stores
 both together; its other sentences use the reference. So a sentence's audio depends only on
@@ -31,10 +36,20 @@ from app.core import (
 )
 from app.i18n import _
 from app.narration.progress import Meter, RenderProgress
-from app.narration.project import Project, ProjectError, Sentence, SentenceStatus
+from app.narration.project import (
+    Project,
+    ProjectError,
+    Sentence,
+    SentenceStatus,
+    TakeCheck,
+    attempt_key,
+    retake_seed,
+)
 from app.narration.project import audio as takes_audio
+from app.narration.project.checks import check_row
 from app.narration.project.errors import disk_full
 from app.narration.render_state import RenderState
+from app.narration.take_judge import CheckThread, TakeJudge
 from app.narration.voicing import Voicing
 from app.synthesis import Priority
 
@@ -53,6 +68,9 @@ class RenderOutcome:
     failed: list[int] = field(default_factory=list)  # sentence ids that failed in this run
     remaining: int = 0  # sentences still pending or failed after it
     first_error: str = ""  # why the first of `failed` failed (its row may not say: a full disk)
+    retaken: list[int] = field(default_factory=list)  # sentence ids made more than once
+    flagged: list[int] = field(default_factory=list)  # whose chosen take is still flagged
+    notes: list[str] = field(default_factory=list)  # said once: takes are not checked
 
 
 @dataclass
@@ -75,8 +93,10 @@ class Renderer:
         sampling: SamplingParams | None = None,
         retry_failed: bool = True,
         worker: str | None = None,
+        retakes: bool | None = None,
         clock=time.monotonic,
     ):
+        """`retakes`: make a flagged take again (None: where the model makes speech)."""
         self.project = project
         self.engine = engine
         self.in_flight = max(1, int(in_flight))
@@ -84,10 +104,13 @@ class Renderer:
         self.sampling = sampling
         self.retry_failed = retry_failed
         self.worker = worker
+        self.retakes = retakes
         self._clock = clock
         self._state = threading.Condition()
         self._paused = self._stopping = self._cancelled = False
         self._jobs: dict[int, Job | _Done] = {}
+        self._judge: TakeJudge | None = None
+        self._tries = 1
 
     # -- any thread ---------------------------------------------------------------------------
     def pause(self) -> None:
@@ -152,6 +175,9 @@ class Renderer:
             if c.id in scope
         ]
         voicing = Voicing(project, self.engine)
+        self._judge = TakeJudge(project, all_sentences)
+        self._checks = CheckThread()
+        self._tries = project.take_tries()
         outcome = RenderOutcome(RenderState.FINISHED)
         meter = Meter()
         results: queue.Queue = queue.Queue()
@@ -197,16 +223,23 @@ class Renderer:
                     picked = self._next(plan)
                     if picked is None:
                         break
-                    self._submit(picked, by_id[picked.chapter_id], voicing, results)
+                    self._submit(
+                        picked, by_id[picked.chapter_id], voicing, results, self._first(picked)
+                    )
                 if not self._jobs:
                     if halted and self._paused and not (self._cancelled or self._stopping):
                         continue
                     break
-                sentence, outcome_or_error = results.get()
+                sentence, attempt, outcome_or_error = results.get()
                 with self._state:
                     self._jobs.pop(sentence.id, None)
                 chapter = by_id[sentence.chapter_id]
-                seconds = self._finish(sentence, chapter, outcome_or_error, voicing, outcome)
+                seconds = self._finish(
+                    sentence, chapter, attempt, outcome_or_error, voicing, outcome
+                )
+                if seconds is _AGAIN:
+                    self._submit(sentence, chapter, voicing, results, attempt + 1)
+                    continue
                 if seconds is not None:
                     done_ids.add(sentence.id)
                     meter.add(len(sentence.text), seconds)
@@ -216,6 +249,8 @@ class Renderer:
         except BaseException:
             self.cancel()  # a crash or an engine shut down: nothing stays running for us
             raise
+        finally:
+            self._checks.close()
         outcome.state = (
             RenderState.CANCELLED
             if self._cancelled
@@ -224,7 +259,30 @@ class Renderer:
             else RenderState.FINISHED
         )
         outcome.remaining = len(project.pending(include_failed=True))
+        if self._judge.note:
+            outcome.notes.append(self._judge.note)
         return outcome
+
+    # -- checked takes --------------------------------------------------------------------------
+    def _retaking(self) -> bool:
+        if self.retakes is not None:
+            return self.retakes
+        kind = getattr(getattr(self.engine, "synthesizer", None), "model_kind", None)
+        if kind is not None:
+            return bool(kind.makes_speech)
+        return bool(getattr(self.engine, "makes_speech", True))
+
+    def _tries_of(self, sentence: Sentence) -> list[TakeCheck]:
+        """The tries already stored for the sentence as it is now (a render stopped between
+        them goes on with the next)."""
+        key = attempt_key(sentence.text, sentence.seed, sentence.speed, sentence.speaker)
+        try:
+            return [c for c in self.project.take_checks(sentence.id) if c.attempt_key == key]
+        except ProjectError:
+            return []
+
+    def _first(self, sentence: Sentence) -> int:
+        return max((c.attempt + 1 for c in self._tries_of(sentence)), default=0)
 
     def _next(self, plan: list[_Chapter]) -> Sentence | None:
         """The next sentence to send. A chapter without its voice first sends its first sentence
@@ -244,7 +302,12 @@ class Renderer:
         return None
 
     def _submit(
-        self, sentence: Sentence, chapter: _Chapter, voicing: Voicing, results: queue.Queue
+        self,
+        sentence: Sentence,
+        chapter: _Chapter,
+        voicing: Voicing,
+        results: queue.Queue,
+        attempt: int = 0,
     ) -> None:
         reference = chapter.reference
         if reference is not None and reference[2] != sentence.speaker:
@@ -256,7 +319,7 @@ class Renderer:
         try:
             request = SynthesisRequest(
                 voicing.text(sentence.text),
-                seed=sentence.seed,
+                seed=retake_seed(sentence.seed, attempt),
                 speaker=speaker,
                 speed=sentence.speed,
                 reference=reference[0] if reference is not None else None,
@@ -264,7 +327,7 @@ class Renderer:
                 **options,
             )
         except StudioError as exc:  # this sentence's values: it fails, the rest go on
-            results.put((sentence, exc))
+            results.put((sentence, attempt, exc))
             with self._state:
                 self._jobs[sentence.id] = _Done()
             return
@@ -277,9 +340,9 @@ class Renderer:
 
         def wait() -> None:
             try:
-                results.put((sentence, job.result()))
+                results.put((sentence, attempt, job.result()))
             except BaseException as exc:  # the job's end, whatever it is, goes to render()
-                results.put((sentence, exc))
+                results.put((sentence, attempt, exc))
 
         threading.Thread(target=wait, name=f"narration-wait-{sentence.id}", daemon=True).start()
 
@@ -287,16 +350,20 @@ class Renderer:
         self,
         sentence: Sentence,
         chapter: _Chapter,
+        attempt: int,
         result,
         voicing: Voicing,
         outcome: RenderOutcome,
-    ) -> float | None:
-        """Write the sentence's take (or its failure); the take's seconds, or None."""
+    ):
+        """Write the sentence's take (or its failure): the chosen take's seconds, None, or
+        _AGAIN where the take was flagged and the sentence is to be made again."""
         is_lead = chapter.lead == sentence.id
-        if is_lead:
-            chapter.lead = None  # another sentence leads if this one gives no voice
         if isinstance(result, SynthesisCancelled) and self._cancelled:
+            if is_lead:
+                chapter.lead = None
             return None
+        earlier = self._tries_of(sentence) if attempt else []
+        message = None
         if isinstance(result, BaseException):
             message = (
                 str(result)
@@ -305,42 +372,102 @@ class Renderer:
                     error=f"{type(result).__name__}: {result}"
                 )
             )
+        elif result.audio.size == 0:
+            message = _(
+                "The model made no audio for this sentence; regenerate it or change its text."
+            )
+        if message is not None:
+            if is_lead:
+                chapter.lead = None  # another sentence leads if this one gives no voice
+            if earlier:  # a re-take that failed: the best try so far stays
+                return self._keep_best(sentence, earlier, outcome, message)
             self._fail(sentence, message, outcome)
             return None
         audio = result.audio
-        if audio.size == 0:
-            self._fail(
-                sentence,
-                _("The model made no audio for this sentence; regenerate it or change its text."),
-                outcome,
-            )
-            return None
+        judge = self._judge
+        assert judge is not None
+        report = self._checks.run(lambda: judge.judge(sentence, audio, result.sample_rate))
+        key = attempt_key(sentence.text, sentence.seed, sentence.speed, sentence.speaker)
+        more = report.checked and report.flagged and attempt + 1 < self._tries and self._retaking()
+        # Cancelled meanwhile: the try is kept and the sentence stays pending, so the next
+        # render goes on with the next try as this one would have.
+        again = more and not self._cancelled
+        best = None if more else _best(earlier)
+        if best is not None and best.score < report.score:
+            best = None  # this try is the best (equal scores: the earlier try stays)
+        try:
+            chosen_audio = audio if best is None else self.project.take_audio(best.take_id)
+        except ProjectError:
+            best, chosen_audio = None, audio
         reference = None
-        if is_lead and chapter.reference is None:
+        if not more and is_lead and chapter.reference is None:
             reference = voicing.reference_from_audio(
-                takes_audio.canonical(audio), sentence.text, sentence.speaker
+                takes_audio.canonical(chosen_audio), sentence.text, sentence.speaker
             )
         try:
             self.project.add_take(
                 sentence.id,
                 audio,
-                sentence.seed,
+                retake_seed(sentence.seed, attempt),
                 worker=self.worker or f"render {result.decode}",
+                choose=not more,
                 chapter_reference=reference,
+                check=check_row(report, sentence.id, key, attempt),
+                chosen=None if best is None else best.take_id,
             )
         except DiskFullError:
             raise  # every next take would fail the same way: stop here
         except ProjectError as exc:
+            if is_lead:
+                chapter.lead = None
             self._fail(sentence, str(exc), outcome)
             return None
         except OSError as exc:
             if not is_disk_full(exc):
                 raise
             raise disk_full(self.project.path) from exc
+        if more:
+            if not again:
+                if is_lead:
+                    chapter.lead = None
+                return None
+            log.info("narration sentence %s re-taken: %s", sentence.id, report.kinds())
+            return _AGAIN
+        if is_lead:
+            chapter.lead = None
         if reference is not None:
             chapter.reference = reference
+        flagged = report.flagged if best is None else best.flagged
+        if is_lead and not flagged:
+            self._checks.run(
+                lambda: judge.set_voice(
+                    chapter.id, sentence.speaker, chosen_audio, result.sample_rate
+                )
+            )
         outcome.done += 1
-        return len(audio) / result.sample_rate
+        if attempt > 0:
+            outcome.retaken.append(sentence.id)
+        if flagged:
+            outcome.flagged.append(sentence.id)
+        return len(chosen_audio) / result.sample_rate
+
+    def _keep_best(
+        self, sentence: Sentence, earlier: list[TakeCheck], outcome: RenderOutcome, message: str
+    ) -> float | None:
+        best = _best(earlier)
+        assert best is not None
+        log.warning("narration sentence %s: a re-take failed (%s)", sentence.id, message)
+        try:
+            self.project.choose_take(sentence.id, best.take_id)
+            seconds = self.project.sentence(sentence.id).duration
+        except ProjectError as exc:
+            self._fail(sentence, str(exc), outcome)
+            return None
+        outcome.done += 1
+        outcome.retaken.append(sentence.id)
+        if best.flagged:
+            outcome.flagged.append(sentence.id)
+        return seconds
 
     def _fail(self, sentence: Sentence, message: str, outcome: RenderOutcome) -> None:
         log.warning("narration sentence %s failed: %s", sentence.id, message)
@@ -350,6 +477,14 @@ class Renderer:
             self.project.mark_failed(sentence.id, message)
         except ProjectError as exc:
             log.warning("could not mark sentence %s failed: %s", sentence.id, exc)
+
+
+def _best(tries: list[TakeCheck]) -> TakeCheck | None:
+    """The highest-scoring try, the earliest among equals."""
+    return max(tries, key=lambda c: (c.score, -c.attempt), default=None)
+
+
+_AGAIN = object()  # _finish's answer: the take was flagged, make the sentence again
 
 
 class _Done:

@@ -17,6 +17,7 @@ class RenderedSentence:
     audio: np.ndarray  # float32, mono, at the chapter's sample rate
     start: float | None = None  # timed voice-over: where the cue starts, seconds
     end: float | None = None  # and where its slot ends
+    flags: tuple[str, ...] = ()  # why the take checker flagged its take (sentences), if it did
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ class NarrationWorker(QObject):
     progress = Signal(object)  # app.narration.progress.RenderProgress (counts, ETA)
     sentenceDone = Signal(object)  # sentence id: a take was added (or it failed)
     ended = Signal(str, int)  # a RenderState; sentences that failed
+    noted = Signal(object)  # sentences a render says once (takes are not checked), a list
     exported = Signal(object, object)  # the files written (list of str), warnings (list of str)
     failed = Signal(str)  # the sentence to show
 
@@ -81,6 +82,7 @@ class NarrationWorker(QObject):
                     self.sentenceDone.emit(p.sentence_id)
 
             outcome = renderer.render(sentence_ids=sentence_ids, on_progress=on_progress)
+            self.noted.emit(list(getattr(outcome, "notes", ()) or ()))
             self.ended.emit(outcome.state, len(outcome.failed))
         except StudioError as exc:
             self.failed.emit(str(exc))
@@ -129,7 +131,15 @@ class NarrationWorker(QObject):
                 ).format(error=f"{type(exc).__name__}: {exc}")
             )
             return
-        self.exported.emit([str(f.path) for f in report.files], list(report.warnings))
+        warnings = list(report.warnings)
+        if report.flagged:  # exported all the same: the user decides
+            warnings.append(
+                _(
+                    "{count} sentences were exported with takes the take check flagged; "
+                    "re-take them in the Narration view."
+                ).format(count=len(report.flagged))
+            )
+        self.exported.emit([str(f.path) for f in report.files], warnings)
 
 
 class NarrationThread(OwnedThread):

@@ -899,7 +899,7 @@
 <context>
     <name>NarrationController</name>
     <message>
-        <location filename="../../app/ui/narration/controller.py" line="235"/>
+        <location filename="../../app/ui/narration/controller.py" line="285"/>
         <source>Load a model first: narration is rendered by the model.</source>
         <translation>请先加载模型：朗读由模型生成。</translation>
     </message>
@@ -983,87 +983,107 @@
 <context>
     <name>NarrationLayout</name>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="138"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="148"/>
         <source>Render</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="139"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="149"/>
         <source>Render every sentence not yet rendered (Ctrl+R)</source>
         <translation>生成所有尚未生成的句子 (Ctrl+R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="141"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="151"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="141"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="151"/>
         <source>Stop rendering; finished sentences are kept</source>
         <translation>停止生成；已完成的句子会保留</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="143"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="153"/>
         <source>Play from here</source>
         <translation>从此处播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="144"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="154"/>
         <source>Play the chapter from the selected sentence</source>
         <translation>从所选句子开始播放本章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="146"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="156"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="146"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="156"/>
         <source>Stop playing</source>
         <translation>停止播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="148"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="158"/>
         <source>New take</source>
         <translation>新版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="149"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="159"/>
         <source>Render the selected sentence again with a new seed</source>
         <translation>用新的种子重新生成所选句子</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="151"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="162"/>
+        <source>Re-take flagged</source>
+        <translation>重录被标记的句子</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window_layout.py" line="164"/>
+        <source>Render again, each with its next seed, every sentence whose take the take check flagged (a warning sign in the Status column)</source>
+        <translation>用各自的下一个种子重新生成所有被录音检查标记的句子（状态列中有警告标志）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window_layout.py" line="168"/>
         <source>Edit text</source>
         <translation>编辑文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="151"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="168"/>
         <source>Change the selected sentence&apos;s text (F2)</source>
         <translation>修改所选句子的文本 (F2)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="153"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="170"/>
         <source>Lock</source>
         <translation>锁定</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="155"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="172"/>
         <source>Lock or unlock the selected sentence: a locked sentence keeps its text and take until it is unlocked (Ctrl+L)</source>
         <translation>锁定或解锁所选句子：锁定的句子在解锁前保持其文本和所用版本不变 (Ctrl+L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="159"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="176"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="159"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="176"/>
         <source>Write audio files and subtitles</source>
         <translation>写出音频文件和字幕</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window_layout.py" line="165"/>
+        <location filename="../../app/ui/narration/window_layout.py" line="181"/>
+        <source>Tries:</source>
+        <translation>尝试次数：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window_layout.py" line="183"/>
+        <source>How many takes a sentence gets when the take check flags them; the best is kept (saved in the project)</source>
+        <translation>句子被录音检查标记时最多生成几次，保留最好的一次（保存在项目中）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window_layout.py" line="189"/>
         <source>Select a rendered sentence to see its waveform</source>
         <translation>选择一个已生成的句子以查看其波形</translation>
     </message>
@@ -1071,88 +1091,93 @@
 <context>
     <name>NarrationWindow</name>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="103"/>
+        <location filename="../../app/ui/narration/window.py" line="106"/>
         <source>Chapter %1</source>
         <translation>第 %1 章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="125"/>
+        <location filename="../../app/ui/narration/window.py" line="131"/>
         <source>... and %1 more</source>
         <translation>……另有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="130"/>
+        <location filename="../../app/ui/narration/window.py" line="136"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="171"/>
+        <location filename="../../app/ui/narration/window.py" line="177"/>
         <source>Reading the audio...</source>
         <translation>正在读取音频...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="173"/>
+        <location filename="../../app/ui/narration/window.py" line="179"/>
         <source>Render the chapter to see its waveform</source>
         <translation>生成本章后即可查看其波形</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="216"/>
+        <location filename="../../app/ui/narration/window.py" line="222"/>
         <source>The main window is speaking; stop it first.</source>
         <translation>主窗口正在朗读；请先停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="234"/>
+        <location filename="../../app/ui/narration/window.py" line="240"/>
         <source>Nothing rendered to play from here yet.</source>
         <translation>从这里开始还没有已生成的音频可播放。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="282"/>
+        <location filename="../../app/ui/narration/window.py" line="290"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="282"/>
+        <location filename="../../app/ui/narration/window.py" line="290"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="286"/>
+        <location filename="../../app/ui/narration/window.py" line="294"/>
         <source>Rendering...</source>
         <translation>正在生成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="306"/>
+        <location filename="../../app/ui/narration/window.py" line="316"/>
         <source>Render finished.</source>
         <translation>生成完成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="307"/>
-        <location filename="../../app/ui/narration/window.py" line="308"/>
+        <location filename="../../app/ui/narration/window.py" line="317"/>
+        <location filename="../../app/ui/narration/window.py" line="318"/>
         <source>Render cancelled.</source>
         <translation>已取消生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="312"/>
+        <location filename="../../app/ui/narration/window.py" line="322"/>
         <source>%1 sentence(s) failed; the table says why.</source>
         <translation>%1 个句子生成失败；原因见表格。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="326"/>
+        <location filename="../../app/ui/narration/window.py" line="327"/>
+        <source>%1 sentence(s) flagged by the take check; the Status column says why.</source>
+        <translation>%1 个句子被录音检查标记；原因见状态列。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="342"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="332"/>
+        <location filename="../../app/ui/narration/window.py" line="348"/>
         <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
         <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="340"/>
+        <location filename="../../app/ui/narration/window.py" line="356"/>
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
         <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="351"/>
+        <location filename="../../app/ui/narration/window.py" line="367"/>
         <source>Narration: %1</source>
         <translation>朗读：%1</translation>
     </message>
@@ -1444,60 +1469,75 @@
 <context>
     <name>SentenceStatus</name>
     <message>
-        <location filename="../../app/ui/narration/status.py" line="13"/>
+        <location filename="../../app/ui/narration/status.py" line="14"/>
         <source>To render</source>
         <translation>待生成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/status.py" line="14"/>
+        <location filename="../../app/ui/narration/status.py" line="15"/>
         <source>Done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/status.py" line="15"/>
+        <location filename="../../app/ui/narration/status.py" line="16"/>
         <source>Failed</source>
         <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/status.py" line="38"/>
+        <source>The take check flagged this take:</source>
+        <translation>录音检查标记了这段录音：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/status.py" line="39"/>
+        <source>Checked: the take check found nothing wrong.</source>
+        <translation>已检查：录音检查没有发现问题。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/status.py" line="40"/>
+        <source>Not checked: the take checker&apos;s models are not installed.</source>
+        <translation>未检查：录音检查所需的模型没有安装。</translation>
     </message>
 </context>
 <context>
     <name>SentenceTableModel</name>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="80"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="90"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="81"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="91"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="82"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="92"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="83"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="93"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="84"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="94"/>
         <source>Take</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="85"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="95"/>
         <source>Lock</source>
         <translation>锁定</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="137"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="153"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="142"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="158"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>

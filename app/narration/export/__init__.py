@@ -16,7 +16,7 @@ chapter marks, subtitles (SRT, WebVTT), loudness to a target, every file written
 from app.narration.export.errors import ExportCancelled, ExportError
 from app.narration.export.exporter import export
 from app.narration.export.paths import format_for_path
-from app.narration.export.report import ExportedFile, ExportReport
+from app.narration.export.report import ExportedFile, ExportReport, FlaggedSentence
 from app.narration.export.settings import FORMATS, SUBTITLE_FORMATS, ExportSettings, parse_settings
 from app.narration.export.timeline import CueOverflow
 
@@ -29,6 +29,7 @@ __all__ = [
     "ExportReport",
     "ExportSettings",
     "ExportedFile",
+    "FlaggedSentence",
     "export",
     "format_for_path",
     "parse_settings",

@@ -20,7 +20,7 @@ from app.narration.export.aac_writer import write_aac
 from app.narration.export.errors import ExportCancelled, ExportError, explain_os_error
 from app.narration.export.loudness import normalize, true_peak
 from app.narration.export.mp3_chapters import add_mp3_chapters
-from app.narration.export.report import ExportedFile, ExportReport
+from app.narration.export.report import ExportedFile, ExportReport, FlaggedSentence
 from app.narration.export.resample import output_rate
 from app.narration.export.settings import TRUE_PEAK_CEILING, ExportSettings
 from app.narration.export.sndfile_writer import write_sndfile
@@ -292,7 +292,13 @@ def export(
         staging.commit()
     overflows = tuple(o for t in timelines for o in t.overflows)
     warnings += [o.message() for o in overflows]
-    return ExportReport(tuple(job.files), overflows, tuple(warnings + job.warnings))
+    flagged = tuple(
+        FlaggedSentence(i, n, s.text, tuple(s.flags))
+        for i, chapter in enumerate(chapters)
+        for n, s in enumerate(chapter.sentences)
+        if s.flags
+    )
+    return ExportReport(tuple(job.files), overflows, tuple(warnings + job.warnings), flagged)
 
 
 def _tags_for(fmt: str, tags: dict[str, str]) -> dict[str, str]:

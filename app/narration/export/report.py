@@ -48,10 +48,29 @@ class ExportedFile:
 
 
 @dataclass(frozen=True)
+class FlaggedSentence:
+    """A sentence exported with a take the take checker flagged (export refuses nothing)."""
+
+    chapter: int  # from 0, as the spans count
+    sentence: int
+    text: str
+    reasons: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "chapter": self.chapter,
+            "sentence": self.sentence,
+            "text": self.text,
+            "reasons": [str(r) for r in self.reasons],
+        }
+
+
+@dataclass(frozen=True)
 class ExportReport:
     files: tuple[ExportedFile, ...]
     overflows: tuple[CueOverflow, ...] = ()
     warnings: tuple[str, ...] = field(default=())  # sentences, overflows included
+    flagged: tuple[FlaggedSentence, ...] = ()  # in reading order
 
     def audio(self, chapter: int | None = None) -> ExportedFile:
         """The audio file of a chapter, or the one file (chapter None)."""
@@ -72,4 +91,5 @@ class ExportReport:
                 for o in self.overflows
             ],
             "warnings": list(self.warnings),
+            "flagged": [f.to_json() for f in self.flagged],
         }

@@ -45,6 +45,12 @@ class FarmEngine:
         return len(self.farm.slots)
 
     @property
+    def makes_speech(self) -> bool:
+        """Whether the workers' model makes speech (the Renderer re-takes only then); every
+        worker loads the same model folder, so the ones started so far say it."""
+        return all(info.get("makes_speech", True) for info in list(self.farm.infos.values()))
+
+    @property
     def notices(self) -> list[str]:
         return self.farm.notices
 

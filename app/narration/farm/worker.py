@@ -54,6 +54,8 @@ class RenderWorker:
             "name": self.spec.name,
             "device": self.synth.device.device if self.synth.device is not None else None,
             "decode": self.synth.decode_label,
+            # A random-weight model makes noise: its takes are checked, never re-made.
+            "makes_speech": self.synth.model_kind.makes_speech,
         }
 
     def handle(self, kind: str, payload):

@@ -24,7 +24,7 @@ from app.narration.project.records import (
     Take,
     sentence_seed,
 )
-from app.narration.project.schema import LEXICON_COLUMNS, VOICE_COLUMNS
+from app.narration.project.schema import LEXICON_COLUMNS, TAKE_CHECK_COLUMNS, VOICE_COLUMNS
 from app.narration.project.store import Store
 
 MAX_VOICES = 1_000
@@ -81,10 +81,14 @@ class Edits:
         worker: str | None = None,
         choose: bool = True,
         chapter_reference: tuple | None = None,
+        check: dict | None = None,
+        chosen: int | None = None,
     ) -> Take:
         """Store a new take of the sentence (chosen unless `choose` is False: the sentence is
         then done). `chapter_reference` (codes, text, voice) sets the chapter's locked voice
-        in the same transaction, so a reference never exists without the take it came from."""
+        in the same transaction, so a reference never exists without the take it came from.
+        `check` is what the take checker found (checks.check_row); `chosen`, an earlier take
+        of the sentence chosen instead of this one (the best of its tries)."""
         if type(seed) is not int or not 0 <= seed <= SEED_MAX:
             raise ProjectError(
                 _("A take's seed must be a whole number from 0 to {high}.").format(high=SEED_MAX)
@@ -105,10 +109,15 @@ class Edits:
                 "INSERT INTO takes (sentence_id, seed, samples, created, worker, audio) VALUES (?, ?, ?, ?, ?, ?)",
                 (sentence_id, seed, len(samples), created, worker, blob),
             ).lastrowid
+            if check is not None:
+                con.execute(
+                    insert("take_checks", TAKE_CHECK_COLUMNS),
+                    {**check, "take_id": take_id, "sentence_id": sentence_id},
+                )
             if choose:
                 con.execute(
                     "UPDATE sentences SET take_id = ?, status = 'done', error = NULL WHERE id = ?",
-                    (take_id, sentence_id),
+                    (take_id if chosen is None else chosen, sentence_id),
                 )
             if chapter_reference is not None:
                 self._write_reference(con, chapter_id, *chapter_reference)

@@ -13,11 +13,17 @@ from app.core import connect, is_busy, select, use_wal
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import schema
+from app.narration.project.checks import take_check_from_row
 from app.narration.project.errors import ProjectError
 from app.narration.project.places import where
 from app.narration.project.records import bad_sentence_field, chapter_from_row, take_from_row
 from app.narration.project.salvage import salvage
-from app.narration.project.schema import CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS
+from app.narration.project.schema import (
+    CHAPTER_COLUMNS,
+    SENTENCE_COLUMNS,
+    TAKE_CHECK_COLUMNS,
+    TAKE_COLUMNS,
+)
 from app.narration.project.tables import MAX_ROWS
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -138,6 +144,20 @@ def survey(con: sqlite3.Connection) -> tuple[list[str], set[int]]:
                             "{where}: its audio is damaged; the sentence will be rendered again."
                         ).format(where=chosen[take_id])
                     )
+    bad_checks = sum(
+        1
+        for row in con.execute(
+            f"SELECT {select(TAKE_CHECK_COLUMNS)} FROM take_checks LIMIT {MAX_ROWS}"
+        )
+        if take_check_from_row(row) is None
+    )
+    if bad_checks:
+        notices.append(
+            _(
+                "What the take checker found in {count} takes could not be read; those takes "
+                "show as not checked."
+            ).format(count=bad_checks)
+        )
     return notices, bad_takes
 
 

@@ -22,6 +22,7 @@ from app.core import DEFAULT_SEED, SEED_MAX, select
 from app.i18n import _
 from app.narration.project import audio as takes_audio
 from app.narration.project import opening
+from app.narration.project.checks import TakeCheck, take_check_from_row
 from app.narration.project.creating import create_file
 from app.narration.project.edits import CastVoice, Edits
 from app.narration.project.errors import ProjectError
@@ -34,13 +35,21 @@ from app.narration.project.records import (
     sentence_from_row,
     take_from_row,
 )
-from app.narration.project.schema import CHAPTER_COLUMNS, SENTENCE_COLUMNS, TAKE_COLUMNS
+from app.narration.project.schema import (
+    CHAPTER_COLUMNS,
+    SENTENCE_COLUMNS,
+    TAKE_CHECK_COLUMNS,
+    TAKE_COLUMNS,
+)
 from app.narration.project.settings import ExportSettings, read_settings
 from app.narration.project.store import Store
 from app.narration.rendered import RenderedChapter, RenderedSentence
 from app.narration.source import SourceDocument
 
 SAMPLE_RATE = takes_audio.SAMPLE_RATE
+# How many tries a sentence whose take the checker flags gets, unless the project says.
+DEFAULT_TAKE_TRIES = 3
+TAKE_TRIES_RANGE = (1, 10)
 
 
 class Project:
@@ -61,6 +70,13 @@ class Project:
         self.seed: int = int(seed) if seed.isdigit() and int(seed) <= SEED_MAX else DEFAULT_SEED
         self.speaker: str | None = meta.get("speaker") or None
         self.notices.extend(read_settings(meta.get("settings"))[1])
+        tries = meta.get("take_tries")
+        if tries is not None and _tries(tries) is None:
+            self.notices.append(
+                _(
+                    "The project's number of tries per sentence is not valid; {count} is used."
+                ).format(count=DEFAULT_TAKE_TRIES)
+            )
         self._edits = Edits(self.store, self.seed, self._bad_takes)
 
     # -- opening -----------------------------------------------------------------------------
@@ -133,7 +149,10 @@ class Project:
                 params,
             )
         )
-        found = [s for s in (sentence_from_row(r, durations) for r in rows) if s is not None]
+        checks = self._chosen_checks(where.replace("chapter_id", "s.chapter_id"), params)
+        found = [
+            s for s in (sentence_from_row(r, durations, checks) for r in rows) if s is not None
+        ]
         if chapter_id is None:
             order = {c.id: c.index for c in self.chapters()}
             found = [s for s in found if s.chapter_id in order]
@@ -150,12 +169,55 @@ class Project:
                 (sentence_id,),
             )
         )
-        found = sentence_from_row(rows[0], durations) if rows else None
+        checks = self._chosen_checks("WHERE s.id = ?", (sentence_id,))
+        found = sentence_from_row(rows[0], durations, checks) if rows else None
         if found is None:
             raise ProjectError(
                 _("That sentence is no longer in the project {file}.").format(file=self.path)
             )
         return found
+
+    def _chosen_checks(self, where: str, params) -> dict[int, TakeCheck]:
+        """Take id -> its check, for the chosen takes of the sentences `where` selects."""
+        columns = ", ".join(f"c.{c} AS {c}" for c in TAKE_CHECK_COLUMNS)
+        rows = self.store.named_rows(
+            f"SELECT {columns} FROM take_checks c JOIN sentences s ON s.take_id = c.take_id "
+            f"{where} LIMIT 500000",
+            params,
+        )
+        return {c.take_id: c for c in map(take_check_from_row, rows) if c is not None}
+
+    def take_checks(self, sentence_id: int) -> list[TakeCheck]:
+        """Every checked try of the sentence, oldest first (a damaged record is left out)."""
+        rows = self.store.named_rows(
+            f"SELECT {select(TAKE_CHECK_COLUMNS)} FROM take_checks WHERE sentence_id = ? "
+            "ORDER BY take_id LIMIT 10000",
+            (sentence_id,),
+        )
+        return [
+            c
+            for c in map(take_check_from_row, rows)
+            if c is not None and c.sentence_id == sentence_id and c.take_id not in self._bad_takes
+        ]
+
+    def take_tries(self) -> int:
+        """How many tries a sentence whose take is flagged gets (the first one included)."""
+        rows = self.store.named_rows("SELECT value FROM meta WHERE key = 'take_tries'")
+        found = _tries(rows[0]["value"]) if rows else None
+        return DEFAULT_TAKE_TRIES if found is None else found
+
+    def set_take_tries(self, tries: int) -> None:
+        low, high = TAKE_TRIES_RANGE
+        if type(tries) is not int or not low <= tries <= high:
+            raise ProjectError(
+                _("The number of tries must be a whole number from {low} to {high}.").format(
+                    low=low, high=high
+                )
+            )
+        with self.store.transaction() as con:
+            con.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('take_tries', ?)", (str(tries),)
+            )
 
     def pending(
         self, chapter_id: int | None = None, include_failed: bool = False
@@ -222,7 +284,13 @@ class Project:
                 RenderedChapter(
                     chapter.title,
                     tuple(
-                        RenderedSentence(s.text, self.take_audio(s.take_id), s.start, s.end)
+                        RenderedSentence(
+                            s.text,
+                            self.take_audio(s.take_id),
+                            s.start,
+                            s.end,
+                            tuple(s.check.reasons()) if s.check is not None else (),
+                        )
                         for s in sentences
                         if s.take_id is not None  # all of them: `missing` is empty
                     ),
@@ -267,8 +335,12 @@ class Project:
         worker: str | None = None,
         choose: bool = True,
         chapter_reference: tuple | None = None,
+        check: dict | None = None,
+        chosen: int | None = None,
     ) -> Take:
-        return self._edits.add_take(sentence_id, audio, seed, worker, choose, chapter_reference)
+        return self._edits.add_take(
+            sentence_id, audio, seed, worker, choose, chapter_reference, check, chosen
+        )
 
     def choose_take(self, sentence_id: int, take_id: int) -> None:
         self._edits.choose_take(sentence_id, take_id)
@@ -304,3 +376,11 @@ class Project:
 
     def set_lexicon(self, word: str, replacement: str | None) -> None:
         self._edits.set_lexicon(word, replacement)
+
+
+def _tries(value) -> int | None:
+    """A stored number of tries, or None where it is not one in range."""
+    low, high = TAKE_TRIES_RANGE
+    if isinstance(value, str) and value.isdigit() and low <= int(value) <= high:
+        return int(value)
+    return None

@@ -12,6 +12,7 @@ from enum import StrEnum
 
 from app.core import SEED_MAX, SPEED_RANGE
 from app.library import MAX_REFERENCE
+from app.narration.project.checks import TakeCheck
 
 MAX_TITLE = 1_000
 MAX_SENTENCE = 10_000  # a source sentence is far shorter; a hostile row is not
@@ -55,6 +56,7 @@ class Sentence:
     take_id: int | None
     duration: float | None  # the chosen take's, seconds
     error: str | None
+    check: TakeCheck | None = None  # what the take checker found in the chosen take
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,9 @@ def bad_sentence_field(row) -> str | None:
     return next((name for name, ok in checks if not ok), None)
 
 
-def sentence_from_row(row, durations: dict[int, float]) -> Sentence | None:
+def sentence_from_row(
+    row, durations: dict[int, float], checks: dict[int, TakeCheck] | None = None
+) -> Sentence | None:
     if bad_sentence_field(row) is not None:
         return None
     take_id, start, end = row["take_id"], row["start"], row["end"]
@@ -160,6 +164,7 @@ def sentence_from_row(row, durations: dict[int, float]) -> Sentence | None:
         take_id,
         duration,
         row["error"],
+        None if take_id is None or checks is None else checks.get(take_id),
     )
 
 

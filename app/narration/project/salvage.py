@@ -23,6 +23,7 @@ from app.narration.project.schema import (
     LEXICON_COLUMNS,
     META_COLUMNS,
     SENTENCE_COLUMNS,
+    TAKE_CHECK_COLUMNS,
     TAKE_COLUMNS,
     VOICE_COLUMNS,
 )
@@ -97,6 +98,12 @@ def _copy(src: sqlite3.Connection, dst: sqlite3.Connection) -> list[str]:
                 insert("takes", (*TAKE_COLUMNS, "audio")), {**dict(take), "audio": blob["audio"]}
             )
             kept_takes.add(take["id"])
+    # What the checker found goes with the takes kept; a row that cannot be read is left out.
+    for check in _try_rows(
+        src, f"SELECT {select(TAKE_CHECK_COLUMNS)} FROM take_checks LIMIT {MAX_ROWS}"
+    ):
+        if check["take_id"] in kept_takes:
+            dst.execute(insert("take_checks", TAKE_CHECK_COLUMNS, "INSERT OR IGNORE"), dict(check))
     titles = {
         c.id: (n + 1, c.title)
         for n, c in enumerate(

@@ -36,6 +36,15 @@ MIGRATIONS: dict[int, list[str]] = {
         "CREATE TABLE voices (name TEXT PRIMARY KEY, seed INTEGER, speaker TEXT)",
         "CREATE TABLE lexicon (word TEXT PRIMARY KEY, replacement TEXT NOT NULL)",
     ],
+    # Each try of a sentence and what the take checker found in it (issue 42): a take with no
+    # row here was made before takes were checked.
+    2: [
+        """CREATE TABLE take_checks (
+            take_id INTEGER PRIMARY KEY, sentence_id INTEGER NOT NULL, attempt_key TEXT NOT NULL,
+            attempt INTEGER NOT NULL, checked INTEGER NOT NULL, score REAL NOT NULL,
+            speech_seconds REAL NOT NULL, findings TEXT NOT NULL)""",
+        "CREATE INDEX take_checks_sentence ON take_checks (sentence_id)",
+    ],
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -63,6 +72,16 @@ SENTENCE_COLUMNS = (
 TAKE_COLUMNS = ("id", "sentence_id", "seed", "samples", "created", "worker")
 VOICE_COLUMNS = ("name", "seed", "speaker")
 LEXICON_COLUMNS = ("word", "replacement")
+TAKE_CHECK_COLUMNS = (
+    "take_id",
+    "sentence_id",
+    "attempt_key",
+    "attempt",
+    "checked",
+    "score",
+    "speech_seconds",
+    "findings",
+)
 
 
 def initialize(con: sqlite3.Connection) -> None:

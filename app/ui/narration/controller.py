@@ -60,11 +60,14 @@ class NarrationController(QObject):
         w.progress.connect(self._on_progress)
         w.sentenceDone.connect(self._on_sentence_done)
         w.ended.connect(self._on_ended)
+        w.noted.connect(self._on_noted)
         w.failed.connect(self._on_failed)
         w.exported.connect(self._on_exported)
         self.exporting = False
         self._export_settings = None
         self._rendering_project = None
+        self.flagged: set = set()  # ids of sentences whose chosen take the check flagged
+        self.render_notes: list[str] = []  # what the last render said once
         from app.ui.narration.render_target import RenderTarget
 
         self.target = RenderTarget()  # where the next render runs (the window's model by default)
@@ -92,6 +95,7 @@ class NarrationController(QObject):
     def _use(self, project, path: Path) -> None:
         self.cancel()
         self.project, self.path = project, path
+        self._count_flagged()
         self.envelopes.use(project)
         self.opened.emit()
 
@@ -144,9 +148,17 @@ class NarrationController(QObject):
             return np.zeros(0, np.float32)
 
     # -- changes: each is one transaction in the project, then the row shows its answer -------
+    def _count_flagged(self) -> None:
+        sentences = self.project.sentences() if self.project is not None else []
+        self.flagged = {s.id for s in sentences if _flagged(s)}
+
     def _changed(self, sentence_id) -> None:
         sentence = self.find(sentence_id)
         if sentence is not None:
+            if _flagged(sentence):
+                self.flagged.add(sentence.id)
+            else:
+                self.flagged.discard(sentence.id)
             self.rowChanged.emit(self.make_row(sentence))
             self.chapterChanged.emit(sentence.chapter_id)
 
@@ -175,6 +187,40 @@ class NarrationController(QObject):
         if self._call(self.project.regenerate, sentence_id):
             self._changed(sentence_id)
             self.render([sentence_id])
+
+    def take_tries(self) -> int:
+        """Takes a flagged sentence gets (the project's setting)."""
+        from app.narration.project import DEFAULT_TAKE_TRIES
+
+        if self.project is None:
+            return DEFAULT_TAKE_TRIES
+        try:
+            return int(self.project.take_tries())
+        except StudioError:
+            return DEFAULT_TAKE_TRIES
+
+    @Slot(int)
+    def set_take_tries(self, tries: int) -> None:
+        if self.project is not None:
+            self._call(self.project.set_take_tries, int(tries))
+
+    def can_retake_flagged(self) -> bool:
+        return bool(self.flagged) and self.model.engine() is not None and not self.rendering
+
+    def retake_flagged(self) -> int:
+        """Render again every flagged sentence that is not locked, each with the next seed of its
+        sequence (a regeneration), and nothing else; how many were sent."""
+        if self.project is None or self.rendering:
+            return 0
+        ids = []
+        for sentence in self.project.sentences():
+            if _flagged(sentence) and not sentence.locked and sentence.id in self.flagged:
+                if self._call(self.project.regenerate, sentence.id):
+                    ids.append(sentence.id)
+                    self._changed(sentence.id)
+        if ids:
+            self.render(ids)
+        return len(ids)
 
     # -- listening (the window's own sound output) ---------------------------------------------
     def play_take(self, take_id) -> bool:
@@ -214,6 +260,10 @@ class NarrationController(QObject):
         return self.project is not None and ready and not self.rendering
 
     def render(self, sentence_ids=None) -> bool:
+        self.render_notes = []
+        return self._render(sentence_ids)
+
+    def _render(self, sentence_ids=None) -> bool:
         """Render what is pending (or only these sentences) at background priority, with the
         window's engine or on the farm `self.target` names."""
         engine = self.model.engine()
@@ -290,9 +340,14 @@ class NarrationController(QObject):
         if self._current_render():
             self._changed(sentence_id)
 
+    @Slot(object)
+    def _on_noted(self, notes) -> None:
+        self.render_notes = list(notes or ())
+
     @Slot(str, int)
     def _on_ended(self, state: str, failed: int) -> None:
         self.rendering = self.paused = False
+        self._count_flagged()
         self.renderEnded.emit(state, failed)
 
     @Slot(str)
@@ -309,3 +364,8 @@ class NarrationController(QObject):
         self.cancel()
         stopped = self._thread.shutdown()
         return self.envelopes.shutdown() and stopped
+
+
+def _flagged(sentence) -> bool:
+    check = getattr(sentence, "check", None)
+    return check is not None and check.checked and check.flagged

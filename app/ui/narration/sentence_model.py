@@ -12,7 +12,17 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from app.ui.narration.status import status_color, status_label, status_value
+from app.ui.narration.status import (
+    check_icon,
+    check_tooltip,
+    check_value,
+    status_color,
+    status_label,
+    status_value,
+)
+
+# The take check's value of a row (status.py: "flagged", "checked", "not_checked" or "").
+CHECK_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 @dataclass(frozen=True)
@@ -110,9 +120,15 @@ class SentenceTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and column == self.STATUS:
             color = status_color(s.status)
             return QBrush(QColor(color)) if color else None
+        if role == Qt.ItemDataRole.DecorationRole and column == self.STATUS:
+            return check_icon(s)
+        if role == CHECK_ROLE:
+            return check_value(s)
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == self.STATUS and getattr(s, "error", None):
                 return s.error
+            if column == self.STATUS and check_value(s):
+                return check_tooltip(s)
             if column == self.TEXT:
                 return s.text
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (

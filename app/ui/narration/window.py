@@ -40,6 +40,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             "takes",
             "render_bar",
             "render_target",
+            "tries",
             "status",
             "actions",
         ):
@@ -59,6 +60,7 @@ class NarrationWindow(Retranslating, QMainWindow):
             ("play_from", self.play_from_here),
             ("stop", c.stop_playing),
             ("regenerate", self.regenerate),
+            ("retake_flagged", c.retake_flagged),
             ("edit", self.edit_text),
             ("lock", self.toggle_lock),
             ("export", self.export),
@@ -84,6 +86,7 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.table_model.editRequested.connect(c.edit_text)
         self.table_model.lockRequested.connect(c.set_locked)
         self.chapter_wave.partClicked.connect(self.select_sentence)
+        self.tries.valueChanged.connect(c.set_take_tries)
         self.takes.playRequested.connect(self._play_take)
         self.takes.compareRequested.connect(self._compare_takes)
         self.takes.chooseRequested.connect(
@@ -106,6 +109,9 @@ class NarrationWindow(Retranslating, QMainWindow):
             self.chapters.addItem(item)
         self.chapters.blockSignals(False)
         self.chapter_id = None
+        self.tries.blockSignals(True)
+        self.tries.setValue(c.take_tries())
+        self.tries.blockSignals(False)
         self.chapters.setCurrentRow(0 if self.chapters.count() else -1)
         self._on_model_state()
 
@@ -275,6 +281,8 @@ class NarrationWindow(Retranslating, QMainWindow):
             unlocked and c.model.engine() is not None and not c.rendering
         )
         self.takes.regenerate_button.setEnabled(self.actions["regenerate"].isEnabled())
+        self.tries.setEnabled(has_project and not c.rendering)
+        self.actions["retake_flagged"].setEnabled(c.can_retake_flagged())
         self.actions["edit"].setEnabled(unlocked)
         for name in ("play_from", "lock"):
             self.actions[name].setEnabled(has_sentence)
@@ -300,6 +308,8 @@ class NarrationWindow(Retranslating, QMainWindow):
             }.get(state, BarState.IDLE)
         )
         before = self._status_text
+        flagged = len(self.controller.flagged)
+        notes = [again(n) for n in self.controller.render_notes]
 
         def text():
             words = {
@@ -312,6 +322,12 @@ class NarrationWindow(Retranslating, QMainWindow):
                 said += " " + self.tr("%1 sentence(s) failed; the table says why.").replace(
                     "%1", str(failed)
                 )
+            if flagged:
+                said += " " + self.tr(
+                    "%1 sentence(s) flagged by the take check; the Status column says why."
+                ).replace("%1", str(flagged))
+            for note in notes:
+                said += " " + note
             return said + self.noise_note()
 
         self.say(text)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMainWindow,
+    QSpinBox,
     QSplitter,
     QTableView,
     QToolBar,
@@ -38,6 +39,7 @@ TOOLBAR: tuple[tuple[str, str | None] | None, ...] = (
     ("stop", None),
     None,
     ("regenerate", "Ctrl+G"),
+    ("retake_flagged", None),
     ("edit", "F2"),
     ("lock", "Ctrl+L"),
     None,
@@ -86,6 +88,11 @@ class NarrationLayout(QObject):
         self.render_target = RenderTargetBox()
         self.status = QLabel()
         self.status.setObjectName("narrationStatus")
+        # Takes a flagged sentence gets (the project's setting), beside Re-take flagged.
+        self.tries_label = QLabel()
+        self.tries = QSpinBox()
+        self.tries.setObjectName("narrationTries")
+        self.tries.setRange(1, 10)
         self.actions: dict[str, QAction] = {}
         self._build_toolbar(window)
         self._layout(window)
@@ -108,6 +115,9 @@ class NarrationLayout(QObject):
             if keys:
                 action.setShortcut(QKeySequence(keys))
             self.actions[name] = action
+            if name == "retake_flagged":
+                bar.addWidget(self.tries_label)
+                bar.addWidget(self.tries)
 
     def _layout(self, window: QMainWindow) -> None:
         middle = QSplitter(Qt.Orientation.Vertical)
@@ -148,6 +158,13 @@ class NarrationLayout(QObject):
                 self.tr("New take"),
                 self.tr("Render the selected sentence again with a new seed"),
             ),
+            "retake_flagged": (
+                self.tr("Re-take flagged"),
+                self.tr(
+                    "Render again, each with its next seed, every sentence whose take the "
+                    "take check flagged (a warning sign in the Status column)"
+                ),
+            ),
             "edit": (self.tr("Edit text"), self.tr("Change the selected sentence's text (F2)")),
             "lock": (
                 self.tr("Lock"),
@@ -161,6 +178,13 @@ class NarrationLayout(QObject):
         for name, (text, tip) in labels.items():
             self.actions[name].setText(text)
             self.actions[name].setToolTip(tip)
+        self.tries_label.setText(self.tr("Tries:"))
+        tip = self.tr(
+            "How many takes a sentence gets when the take check flags them; the best is kept "
+            "(saved in the project)"
+        )
+        self.tries_label.setToolTip(tip)
+        self.tries.setToolTip(tip)
         self.sentence_wave.set_placeholder(
             self.tr("Select a rendered sentence to see its waveform")
         )
