@@ -1,7 +1,8 @@
 """How long does the GUI event loop stall while the window synthesizes? Prints JSON.
 
 A 5 ms QTimer ticks on the GUI thread; a stall is a gap between ticks beyond the interval.
-Measured for the real window (synthesis on the worker QThread) and, as the baseline, the
+Measured for the real window (synthesis on the worker QThread), for the same text read from
+the tray's Play clipboard (the window's voice, issue 43) and, as the baseline, the
 same synthesis run by upstream `Chat.infer` on the GUI thread, as a naive front end would,
 alternating window / upstream --repeats times in one run. The baseline loads its own upstream
 model (fp32, ChatTTS's own GPT): the window's int8 step has taken over its model's GPT layers.
@@ -84,6 +85,20 @@ def _window_run(app, window, meter) -> dict:
     return run
 
 
+def _tray_run(app, window, meter) -> dict:
+    """The tray menu's Play clipboard, as a user reading from another program would."""
+    from PySide6.QtGui import QGuiApplication
+
+    QGuiApplication.clipboard().setText(TEXT)
+    meter.start()
+    started = time.perf_counter()
+    window.anywhere.menu.actions["tray.play_clipboard"].trigger()
+    wait(app, lambda: not window.is_busy(), 300)
+    run = meter.stop()
+    run["synth_s"] = round(time.perf_counter() - started, 2)
+    return run
+
+
 def _upstream_run(app, upstream, meter) -> dict:
     """Upstream ChatTTS called on the GUI thread, as a naive front end would."""
     import ChatTTS
@@ -142,24 +157,27 @@ def main(argv=None) -> int:
     upstream.load(verify=False)
 
     meter = StallMeter()
-    runs, baseline = [], []
+    runs, tray, baseline = [], [], []
     for _ in range(repeats):
         runs.append(_window_run(app, window, meter))
+        tray.append(_tray_run(app, window, meter))
         baseline.append(_upstream_run(app, upstream, meter))
     window.close()
 
     worst = max(r["max_stall_ms"] for r in runs)
+    worst_tray = max(r["max_stall_ms"] for r in tray)
     report = {
         "benchmark": "ui_responsiveness",
         "model": str(model),
         "window_decode": window.model_status.decode,
         "target_max_stall_ms": TARGET_MS,
         "window_worker_thread": {"runs": runs, "max_stall_ms": worst},
+        "tray_clipboard_read": {"runs": tray, "max_stall_ms": worst_tray},
         "upstream_infer_on_gui_thread": {
             "runs": baseline,
             "max_stall_ms": max(r["max_stall_ms"] for r in baseline),
         },
-        "meets_target": worst < TARGET_MS,
+        "meets_target": max(worst, worst_tray) < TARGET_MS,
     }
     emit(report, args, __file__)
     return 0
