@@ -12,7 +12,7 @@ import dataclasses
 import sys
 from collections.abc import Callable
 
-from PySide6.QtCore import QMimeData, QObject, QTimer, Signal
+from PySide6.QtCore import QMimeData, QObject, QStringListModel, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
 from app.core import InputTextError, ParameterError
@@ -22,9 +22,22 @@ from app.ui.controllers import NotReady
 COPY_WAIT_MS = 250
 
 
+def qt_made_mime_data() -> QMimeData:
+    """An empty QMimeData that Qt made, not Python: what the clipboard is given.
+
+    The clipboard deletes the data it holds, on Qt's own platforms (offscreen, minimal) only
+    at C exit after Python has gone; one made in Python calls back into Python from its
+    destructor then, and the process dies with a segmentation fault."""
+    model = QStringListModel([""])
+    data = model.mimeData([model.index(0)])  # Qt's `new QMimeData`, with the model's format
+    for fmt in data.formats():
+        data.removeFormat(fmt)
+    return data
+
+
 def copy_of(data: QMimeData | None) -> QMimeData:
     """Every format of `data`, copied: the clipboard's own object changes under us."""
-    saved = QMimeData()
+    saved = qt_made_mime_data()
     if data is not None:
         for fmt in data.formats():
             saved.setData(fmt, data.data(fmt))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 
 log = logging.getLogger("chattts_studio.ui")
@@ -99,6 +99,10 @@ class GlobalHotkey(QObject):
         self._listener: Any = None  # pynput's GlobalHotKeys, a thread
         self.problem: str | None = None  # why the last start failed, for the settings dialog
         self._heard.connect(self.pressed, Qt.ConnectionType.QueuedConnection)
+        # The listener's thread and its X connections end with the program, not after it.
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.stop)
 
     @property
     def listening(self) -> bool:

@@ -9,14 +9,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 
-from app.ui.hotkey import stop_listener
+from app.ui.hotkey import GlobalHotkey, stop_listener
 from tests.ui.conftest import RUN_TIMEOUT_MS
 
 pytestmark = pytest.mark.skipif(
@@ -62,6 +63,18 @@ def x_display(monkeypatch):
     yield f":{number}"
     server.terminate()
     server.wait(10)
+
+
+@pytest.fixture(autouse=True)
+def _clipboard_emptied(qapp):
+    """The tests' own clipboard data is made in Python: gone before the process ends (Qt's
+    offscreen clipboard would delete it after Python, a crash at exit)."""
+    yield
+    QGuiApplication.clipboard().clear()
+
+
+def _pynput_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if type(t).__module__.startswith("pynput")]
 
 
 def _press(display: str, keys: str) -> None:
@@ -110,6 +123,22 @@ def test_the_hotkey_reads_the_clipboard_aloud_and_a_second_press_stops(
     listener = window.anywhere.hotkey._listener
     window.anywhere.hotkey.stop()
     assert not listener.is_alive()  # its thread ends at once, not at the next key
+    assert _pynput_threads() == []
+
+
+def test_closing_the_window_and_quitting_end_the_listener_s_thread(
+    qtbot, x_display, settings, make_window
+):
+    window = _listening(qtbot, settings, make_window, selection=False)
+    assert _pynput_threads() != []
+    window.close()
+    assert not window.anywhere.hotkey.listening and _pynput_threads() == []
+    hotkey = GlobalHotkey()
+    assert hotkey.start("Ctrl+Alt+R"), hotkey.problem
+    hotkey.wait_listening()
+    assert _pynput_threads() != []
+    QCoreApplication.instance().aboutToQuit.emit()  # the program quits: no thread outlives it
+    assert not hotkey.listening and _pynput_threads() == []
 
 
 class _FrontProgram(QObject):

@@ -5,9 +5,15 @@ settings persist."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
@@ -22,6 +28,14 @@ CUSTOM = "application/x-chattts-studio-test"
 
 # Several sentences: still being read when the test presses again.
 LONG_TEXT = "Read aloud from any program. The second sentence. And a third one to be sure."
+
+
+@pytest.fixture(autouse=True)
+def _clipboard_emptied(qapp):
+    """The tests' own clipboard data is made in Python: gone before the process ends (see
+    test_the_restored_clipboard_outlives_python_without_a_crash)."""
+    yield
+    QGuiApplication.clipboard().clear()
 
 
 def _recorded_starts(monkeypatch, window) -> list:
@@ -148,8 +162,35 @@ def test_a_selection_read_speaks_the_copy_and_restores_the_user_s_clipboard(
     restored = QGuiApplication.clipboard().mimeData()
     assert restored.text() == "the user's own clipboard"
     assert bytes(restored.data(CUSTOM).data()) == b"\x00binary\xff"
+    assert not shiboken6.createdByPython(restored)  # Qt made it: it may outlive Python
     with qtbot.waitSignal(window.speech.stopped, timeout=RUN_TIMEOUT_MS):
         reader.toggle(selection=True)  # a second press while reading stops
+
+
+def test_the_restored_clipboard_outlives_python_without_a_crash(tmp_path):
+    """Offscreen, Qt deletes the clipboard's data at C exit, after Python: a copy made in
+    Python would end the process with a segmentation fault (exit 139) then."""
+    script = textwrap.dedent(
+        """
+        from PySide6.QtCore import QMimeData
+        from PySide6.QtWidgets import QApplication
+        from app.ui.clipboard_reader import copy_of
+
+        app = QApplication([])
+        mine = QMimeData()
+        mine.setText("the user's own clipboard")
+        mine.setData("application/x-chattts-studio-test", b"\\x00kept")
+        QApplication.clipboard().setMimeData(copy_of(mine))
+        print(QApplication.clipboard().text())
+        """
+    )
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": root}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "the user's own clipboard"
 
 
 def test_reading_settings_persist_and_a_hand_edited_choice_falls_back(settings):
