@@ -6,7 +6,7 @@
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="80"/>
         <source>Press a combination with Ctrl, Alt or Shift, such as Ctrl+Alt+R.</source>
-        <translation>请按带 Ctrl、Alt 或 Shift 的组合键,例如 Ctrl+Alt+R。</translation>
+        <translation>请按带 Ctrl、Alt 或 Shift 的组合键，例如 Ctrl+Alt+R。</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="100"/>
@@ -16,17 +16,17 @@
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="101"/>
         <source>Show an icon in the system tray (Play clipboard, Stop)</source>
-        <translation>在系统托盘显示图标(朗读剪贴板、停止)</translation>
+        <translation>在系统托盘显示图标（朗读剪贴板、停止）</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="102"/>
         <source>This desktop has no system tray, so there is no icon.</source>
-        <translation>此桌面没有系统托盘,因此不显示图标。</translation>
+        <translation>此桌面没有系统托盘，因此不显示图标。</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="103"/>
         <source>Closing the window:</source>
-        <translation>关闭窗口时:</translation>
+        <translation>关闭窗口时：</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="106"/>
@@ -46,12 +46,12 @@
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="112"/>
         <source>A global hotkey reads the clipboard aloud from any program</source>
-        <translation>全局快捷键:在任何程序中朗读剪贴板</translation>
+        <translation>全局快捷键：在任何程序中朗读剪贴板</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="113"/>
         <source>Hotkey:</source>
-        <translation>快捷键:</translation>
+        <translation>快捷键：</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="115"/>
@@ -70,19 +70,19 @@
 <context>
     <name>ClipboardReader</name>
     <message>
-        <location filename="../../app/ui/clipboard_reader.py" line="81"/>
+        <location filename="../../app/ui/clipboard_reader.py" line="94"/>
         <source>The clipboard holds no text to read.</source>
         <translation>剪贴板中没有可朗读的文字。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/clipboard_reader.py" line="89"/>
+        <location filename="../../app/ui/clipboard_reader.py" line="102"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/clipboard_reader.py" line="104"/>
+        <location filename="../../app/ui/clipboard_reader.py" line="117"/>
         <source>The selection could not be copied: %1</source>
-        <translation>无法复制选中的文字:%1</translation>
+        <translation>无法复制选中的文字：%1</translation>
     </message>
 </context>
 <context>
@@ -431,17 +431,17 @@
 <context>
     <name>GlobalHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey.py" line="115"/>
+        <location filename="../../app/ui/hotkey.py" line="119"/>
         <source>%1 is not a key combination with Ctrl, Alt or Shift.</source>
         <translation>%1 不是带 Ctrl、Alt 或 Shift 的组合键。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey.py" line="134"/>
+        <location filename="../../app/ui/hotkey.py" line="138"/>
         <source>The global hotkey could not be registered: %1</source>
-        <translation>无法注册全局快捷键:%1</translation>
+        <translation>无法注册全局快捷键：%1</translation>
     </message>
     <message>
-        <location filename="../../app/ui/hotkey.py" line="139"/>
+        <location filename="../../app/ui/hotkey.py" line="143"/>
         <source>the listener stopped at once</source>
         <translation>监听程序启动后立即停止</translation>
     </message>
@@ -873,7 +873,7 @@
     <message>
         <location filename="../../app/ui/main_menu.py" line="139"/>
         <source>Reading from &amp;anywhere (tray, hotkey)...</source>
-        <translation>随处朗读(托盘、快捷键)(&amp;A)...</translation>
+        <translation>随处朗读（托盘、快捷键）(&amp;A)...</translation>
     </message>
 </context>
 <context>
@@ -1342,7 +1342,7 @@
     <message>
         <location filename="../../app/ui/anywhere.py" line="106"/>
         <source>Keep ChatTTS Studio running in the tray, so the tray menu and the hotkey still read aloud?</source>
-        <translation>让 ChatTTS Studio 在托盘中继续运行,以便托盘菜单和快捷键仍可朗读?</translation>
+        <translation>让 ChatTTS Studio 在托盘中继续运行，以便托盘菜单和快捷键仍可朗读？</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere.py" line="110"/>
