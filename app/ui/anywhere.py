@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QDialog, QMessageBox
 
 from app.ui.clipboard_reader import ClipboardReader
 from app.ui.hotkey import GlobalHotkey
+from app.ui.mini_player import MiniPlayer
 from app.ui.settings import CLOSE_ASK, CLOSE_QUITS, CLOSE_TO_TRAY
 from app.ui.tray import TrayIcon, TrayMenu, tray_available, window_icon
 
@@ -24,8 +25,13 @@ class ReadingAnywhere(QObject):
         self._quitting = False
         self.reader = ClipboardReader(window, parent=self)
         self.reader.message.connect(self._say)
+        self.reader.message.connect(self._forget_outside)
+        self.reader.readStarted.connect(self._on_read_started)
+        self._outside = False  # the read being started comes from the tray or the hotkey
+        self.mini: MiniPlayer | None = None  # made at the first read that shows it
         self.menu = TrayMenu(
-            self.reader.read_clipboard,
+            self.play_clipboard,
+            window.speech.toggle_pause,
             window.stop,
             self.show_window,
             self.quit_program,
@@ -61,8 +67,29 @@ class ReadingAnywhere(QObject):
     def tray_shown(self) -> bool:
         return self.tray is not None and self.tray.icon.isVisible()
 
+    def play_clipboard(self) -> None:
+        """The tray's Play clipboard."""
+        self._outside = True
+        self.reader.read_clipboard()
+
     def _on_hotkey(self) -> None:
+        self._outside = not self._window.speech.busy  # a second press only stops
         self.reader.toggle(selection=self._settings.hotkey_reads_selection)
+
+    def _on_read_started(self) -> None:
+        """A read from the tray or the hotkey shows the mini-player, where the user wants it."""
+        outside, self._outside = self._outside, False
+        if outside and self._settings.mini_player:
+            if self.mini is None:
+                self.mini = MiniPlayer(self._window.speech, self._window.stop)
+            self.mini.open()
+
+    @property
+    def mini_shown(self) -> bool:
+        return self.mini is not None and self.mini.isVisible()
+
+    def _forget_outside(self, *_args) -> None:
+        self._outside = False
 
     def _say(self, text: str) -> None:
         self._window.status.setText(text)
@@ -116,6 +143,8 @@ class ReadingAnywhere(QObject):
 
     def retranslate(self) -> None:
         self.menu.retranslate()
+        if self.mini is not None:
+            self.mini.retranslate()
         if self.tray is not None:
             self.tray.retranslate()
 
@@ -126,6 +155,8 @@ class ReadingAnywhere(QObject):
         if self.tray is not None:
             self.tray.hide()
         self.menu.close()
+        if self.mini is not None:
+            self.mini.close_for_good()
         if shown:
             QApplication.setQuitOnLastWindowClosed(True)
             self.quit_application()

@@ -47,6 +47,9 @@ class AnywhereDialog(Retranslating, QDialog):
         self.selection = QCheckBox()
         self.selection.setObjectName("hotkeySelection")
         self.selection.setChecked(settings.hotkey_reads_selection)
+        self.mini = QCheckBox()
+        self.mini.setObjectName("miniPlayer")
+        self.mini.setChecked(settings.mini_player)
         self.problem = QLabel()
         self.problem.setObjectName("hotkeyProblem")
         self.problem.setWordWrap(True)
@@ -62,6 +65,7 @@ class AnywhereDialog(Retranslating, QDialog):
         self.form.addRow(self.no_tray)
         self.close_label, self.keys_label = QLabel(), QLabel()
         self.form.addRow(self.close_label, self.close_choice)
+        self.form.addRow(self.mini)
         self.form.addRow(self.hotkey)
         self.form.addRow(self.keys_label, self.keys)
         self.form.addRow(self.selection)
@@ -92,6 +96,7 @@ class AnywhereDialog(Retranslating, QDialog):
         s.hotkey_enabled = self.hotkey.isChecked()
         s.hotkey = self.keys_text()
         s.hotkey_reads_selection = self.selection.isChecked()
+        s.mini_player = self.mini.isChecked()
         s.sync()
         self.anywhere.apply()
         super().accept()
@@ -109,6 +114,7 @@ class AnywhereDialog(Retranslating, QDialog):
             )
         ):
             self.close_choice.setItemText(index, text)
+        self.mini.setText(self.tr("Show a small player while reading from the tray or the hotkey"))
         self.hotkey.setText(self.tr("A global hotkey reads the clipboard aloud from any program"))
         self.keys_label.setText(self.tr("Hotkey:"))
         self.selection.setText(

@@ -63,6 +63,7 @@ class ClipboardReader(QObject):
 
     message = Signal(str)  # why nothing is read (an empty clipboard, no model yet)
     selectionRestored = Signal()  # the user's clipboard is back after a selection read
+    readStarted = Signal()  # a read went to the speech controller
 
     def __init__(self, window, send_copy: Callable[[], None] = send_copy_keys, parent=None):
         super().__init__(parent)
@@ -95,12 +96,16 @@ class ClipboardReader(QObject):
             return False
         try:
             request = dataclasses.replace(self._window.current_request(), text=text)
-            return self.speech.start(request)
+            started = self.speech.start(request)
         except (InputTextError, ParameterError) as exc:
             self.message.emit(self._window.ui.error_text(exc))
+            return False
         except NotReady:
             self.message.emit(self.tr("The model is not loaded yet."))
-        return False
+            return False
+        if started:
+            self.readStarted.emit()
+        return started
 
     def read_selection(self) -> None:
         """Copy the selection of the program in front, read it, then restore the clipboard."""

@@ -187,3 +187,4 @@ class Settings:
     hotkey_enabled = _Key("hotkey/enabled", False, bool)
     hotkey = _Key("hotkey/keys", DEFAULT_HOTKEY)
     hotkey_reads_selection = _Key("hotkey/selection", False, bool)
+    mini_player = _Key("tray/mini_player", False, bool)  # shown while reading from the tray

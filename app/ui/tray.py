@@ -1,4 +1,4 @@
-"""The tray icon and its menu: Play clipboard, Stop, Show window, Quit.
+"""The tray icon and its menu: Play clipboard, Pause/Resume, Stop, Show window, Quit.
 
 The menu is an object of its own (`TrayMenu`), so it works and is tested where the platform
 has no tray (offscreen, some Linux desktops); the icon itself is made only where one exists.
@@ -18,11 +18,13 @@ def tray_available() -> bool:
 
 
 class TrayMenu(QObject):
-    """The tray's actions by id (`actions["tray.play_clipboard"]`), enabled as the speech goes."""
+    """The tray's actions by id (`actions["tray.play_clipboard"]`), enabled as the speech goes:
+    Pause while something plays, named Resume while it is paused."""
 
     def __init__(
         self,
         play_clipboard: Callable[[], object],
+        toggle_pause: Callable[[], object],
         stop: Callable[[], object],
         show_window: Callable[[], object],
         quit_program: Callable[[], object],
@@ -37,6 +39,7 @@ class TrayMenu(QObject):
         self.actions: dict[str, QAction] = {}
         entries: list[tuple[str, Callable[[], object]]] = [
             ("tray.play_clipboard", play_clipboard),
+            ("tray.pause", toggle_pause),
             ("tray.stop", stop),
             ("tray.show", show_window),
             ("tray.quit", quit_program),
@@ -49,13 +52,22 @@ class TrayMenu(QObject):
             action.triggered.connect(lambda _checked=False, h=handler: h())
             self.actions[entry_id] = action
         speech.busyChanged.connect(self.refresh)
+        speech.readingAt.connect(self.refresh)
+        speech.pausedChanged.connect(self.refresh)
+        self.menu.aboutToShow.connect(self.refresh)  # audio that ended says nothing
         self.retranslate()
         self.refresh()
 
     def refresh(self, *_args) -> None:
         if self._closed:
             return
-        self.actions["tray.stop"].setEnabled(self._speech.busy)
+        self.actions["tray.stop"].setEnabled(self._speech.busy or self._speech.reading.active)
+        self.actions["tray.pause"].setEnabled(self._speech.reading.active)
+        self._name_pause()
+
+    def _name_pause(self) -> None:
+        paused = self._speech.reading.paused
+        self.actions["tray.pause"].setText(self.tr("&Resume") if paused else self.tr("&Pause"))
 
     def retranslate(self) -> None:
         if self._closed:
@@ -67,11 +79,14 @@ class TrayMenu(QObject):
             ("tray.quit", self.tr("&Quit")),
         ):
             self.actions[entry_id].setText(text)
+        self._name_pause()
 
     def close(self) -> None:
         """Gone with the window: its actions call the window, so they would keep it alive."""
         self._closed = True
         self._speech.busyChanged.disconnect(self.refresh)
+        self._speech.readingAt.disconnect(self.refresh)
+        self._speech.pausedChanged.disconnect(self.refresh)
         for action in self.actions.values():
             action.triggered.disconnect()
         self.menu.deleteLater()

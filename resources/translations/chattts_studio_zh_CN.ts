@@ -4,57 +4,62 @@
 <context>
     <name>AnywhereDialog</name>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="80"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="84"/>
         <source>Press a combination with Ctrl, Alt or Shift, such as Ctrl+Alt+R.</source>
         <translation>请按带 Ctrl、Alt 或 Shift 的组合键，例如 Ctrl+Alt+R。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="100"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="105"/>
         <source>Reading from anywhere</source>
         <translation>随处朗读</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="101"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="106"/>
         <source>Show an icon in the system tray (Play clipboard, Stop)</source>
         <translation>在系统托盘显示图标（朗读剪贴板、停止）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="102"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="107"/>
         <source>This desktop has no system tray, so there is no icon.</source>
         <translation>此桌面没有系统托盘，因此不显示图标。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="103"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="108"/>
         <source>Closing the window:</source>
         <translation>关闭窗口时：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="106"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="111"/>
         <source>Ask each time</source>
         <translation>每次询问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="107"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="112"/>
         <source>Keep running in the tray</source>
         <translation>在托盘中继续运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="108"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="113"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="112"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="117"/>
+        <source>Show a small player while reading from the tray or the hotkey</source>
+        <translation>从托盘或快捷键朗读时显示小播放器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="118"/>
         <source>A global hotkey reads the clipboard aloud from any program</source>
         <translation>全局快捷键：在任何程序中朗读剪贴板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="113"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="119"/>
         <source>Hotkey:</source>
         <translation>快捷键：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="115"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="121"/>
         <source>The hotkey reads the selected text (copied, then your clipboard is put back)</source>
         <translation>快捷键朗读选中的文字（先复制，再恢复你的剪贴板）</translation>
     </message>
@@ -70,17 +75,17 @@
 <context>
     <name>ClipboardReader</name>
     <message>
-        <location filename="../../app/ui/clipboard_reader.py" line="94"/>
+        <location filename="../../app/ui/clipboard_reader.py" line="95"/>
         <source>The clipboard holds no text to read.</source>
         <translation>剪贴板中没有可朗读的文字。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/clipboard_reader.py" line="102"/>
+        <location filename="../../app/ui/clipboard_reader.py" line="104"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/clipboard_reader.py" line="117"/>
+        <location filename="../../app/ui/clipboard_reader.py" line="122"/>
         <source>The selection could not be copied: %1</source>
         <translation>无法复制选中的文字：%1</translation>
     </message>
@@ -877,6 +882,40 @@
     </message>
 </context>
 <context>
+    <name>MiniPlayer</name>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="85"/>
+        <location filename="../../app/ui/mini_player.py" line="111"/>
+        <source>Getting ready to read...</source>
+        <translation>正在准备朗读...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="95"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="95"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="106"/>
+        <source>ChatTTS Studio</source>
+        <translation>ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="108"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="109"/>
+        <source>Next sentence</source>
+        <translation>下一句</translation>
+    </message>
+</context>
+<context>
     <name>ModelBanner</name>
     <message>
         <location filename="../../app/ui/banners.py" line="63"/>
@@ -1335,27 +1374,27 @@
 <context>
     <name>ReadingAnywhere</name>
     <message>
-        <location filename="../../app/ui/anywhere.py" line="103"/>
+        <location filename="../../app/ui/anywhere.py" line="130"/>
         <source>Close ChatTTS Studio</source>
         <translation>关闭 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere.py" line="106"/>
+        <location filename="../../app/ui/anywhere.py" line="133"/>
         <source>Keep ChatTTS Studio running in the tray, so the tray menu and the hotkey still read aloud?</source>
         <translation>让 ChatTTS Studio 在托盘中继续运行，以便托盘菜单和快捷键仍可朗读？</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere.py" line="110"/>
+        <location filename="../../app/ui/anywhere.py" line="137"/>
         <source>Keep in the tray</source>
         <translation>保留在托盘</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere.py" line="111"/>
+        <location filename="../../app/ui/anywhere.py" line="138"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere.py" line="112"/>
+        <location filename="../../app/ui/anywhere.py" line="139"/>
         <source>Don&apos;t ask again</source>
         <translation>不再询问</translation>
     </message>
@@ -1964,8 +2003,8 @@
 <context>
     <name>TrayIcon</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="107"/>
-        <location filename="../../app/ui/tray.py" line="110"/>
+        <location filename="../../app/ui/tray.py" line="122"/>
+        <location filename="../../app/ui/tray.py" line="125"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
@@ -1973,22 +2012,32 @@
 <context>
     <name>TrayMenu</name>
     <message>
-        <location filename="../../app/ui/tray.py" line="64"/>
+        <location filename="../../app/ui/tray.py" line="70"/>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="70"/>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="76"/>
         <source>&amp;Play clipboard</source>
         <translation>朗读剪贴板(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="65"/>
+        <location filename="../../app/ui/tray.py" line="77"/>
         <source>&amp;Stop</source>
         <translation>停止(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="66"/>
+        <location filename="../../app/ui/tray.py" line="78"/>
         <source>Show &amp;window</source>
         <translation>显示窗口(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/tray.py" line="67"/>
+        <location filename="../../app/ui/tray.py" line="79"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>

@@ -62,9 +62,15 @@ def test_the_tray_menu_plays_the_clipboard_with_the_window_s_voice_and_stops_it(
     qtbot, window, monkeypatch
 ):
     menu = window.anywhere.menu
-    assert list(menu.actions) == ["tray.play_clipboard", "tray.stop", "tray.show", "tray.quit"]
-    assert "tray.pause" not in menu.actions  # the speech controller offers no pause yet
+    assert list(menu.actions) == [
+        "tray.play_clipboard",
+        "tray.pause",
+        "tray.stop",
+        "tray.show",
+        "tray.quit",
+    ]
     assert not menu.actions["tray.stop"].isEnabled()
+    assert not menu.actions["tray.pause"].isEnabled()  # nothing plays
     window.voice_panel.set_voice(4321, None)
     requests = _recorded_starts(monkeypatch, window)
     _clipboard(LONG_TEXT)
@@ -76,6 +82,26 @@ def test_the_tray_menu_plays_the_clipboard_with_the_window_s_voice_and_stops_it(
     with qtbot.waitSignal(window.speech.stopped, timeout=RUN_TIMEOUT_MS):
         menu.actions["tray.stop"].trigger()
     assert not window.is_busy() and not menu.actions["tray.stop"].isEnabled()
+    assert not menu.actions["tray.pause"].isEnabled()
+
+
+def test_the_tray_pauses_and_resumes_what_it_reads(qtbot, window):
+    menu, output = window.anywhere.menu, window.speech.output
+    pause = menu.actions["tray.pause"]
+    assert pause.text() == "&Pause"
+    _clipboard(LONG_TEXT)
+    with qtbot.waitSignal(window.speech.started, timeout=RUN_TIMEOUT_MS):
+        menu.actions["tray.play_clipboard"].trigger()
+    assert pause.isEnabled()
+    pause.trigger()
+    assert window.speech.reading.paused and output.paused
+    assert pause.text() == "&Resume" and pause.isEnabled()
+    pause.trigger()
+    assert not window.speech.reading.paused and not output.paused
+    assert pause.text() == "&Pause"
+    with qtbot.waitSignal(window.speech.stopped, timeout=RUN_TIMEOUT_MS):
+        menu.actions["tray.stop"].trigger()
+    assert not pause.isEnabled() and pause.text() == "&Pause"
 
 
 def test_an_empty_clipboard_is_said_and_nothing_starts(window, monkeypatch):
