@@ -252,6 +252,9 @@ def _check_ui_responsiveness(r):
         assert run["ticks"] > 0 and _non_negative(run["max_stall_ms"]) and _positive(run["synth_s"])
     assert window["max_stall_ms"] == max(x["max_stall_ms"] for x in window["runs"])
     assert tray["max_stall_ms"] == max(x["max_stall_ms"] for x in tray["runs"])
+    for run in tray["runs"]:  # the mini-player opened and followed what the "card" played
+        assert run["mini_player_shown"] is True and run["sentences_heard"] >= 1
+    assert len(r["load_average_1m"]) == 2
     assert r["window_decode"].startswith("jit")
 
 
