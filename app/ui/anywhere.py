@@ -142,9 +142,7 @@ class ReadingAnywhere(QObject):
         return (CLOSE_TO_TRAY if box.clickedButton() is keep else CLOSE_QUITS), remember.isChecked()
 
     def retranslate(self) -> None:
-        self.menu.retranslate()
-        if self.mini is not None:
-            self.mini.retranslate()
+        self.menu.retranslate()  # the mini-player, a window, retranslates itself
         if self.tray is not None:
             self.tray.retranslate()
 
@@ -157,6 +155,7 @@ class ReadingAnywhere(QObject):
         self.menu.close()
         if self.mini is not None:
             self.mini.close_for_good()
+            self.mini = None
         if shown:
             QApplication.setQuitOnLastWindowClosed(True)
             self.quit_application()

@@ -114,3 +114,22 @@ def test_the_mini_player_setting_persists_and_the_dialog_saves_it(qtbot, setting
     dialog.mini.setChecked(True)
     dialog.accept()
     assert settings.mini_player is True and Settings().mini_player is True
+
+
+def test_the_mini_player_follows_a_language_change_and_goes_with_its_window(
+    qtbot, settings, make_window
+):
+    settings.mini_player = True
+    closed = make_window()
+    _play_from_tray(qtbot, closed)
+    closed.close()  # its mini-player is deleted with it
+    window = make_window()
+    _play_from_tray(qtbot, window)
+    window.menus.actions["language.zh_CN"].trigger()  # reaches both windows
+    qtbot.waitUntil(lambda: window.play_button.text() == "播放", timeout=5_000)
+    assert window.anywhere.mini.pause.text() == "暂停"
+    assert window.anywhere.mini.next.text() == "下一句"
+    window.menus.actions["language.en"].trigger()
+    qtbot.waitUntil(lambda: window.play_button.text() == "Play", timeout=5_000)
+    assert window.anywhere.mini.pause.text() == "Pause"
+    window.stop()
