@@ -1,7 +1,10 @@
 """How long does the GUI event loop stall while the window synthesizes? Prints JSON.
 
 A 5 ms QTimer ticks on the GUI thread; a stall is a gap between ticks beyond the interval.
-Measured for the real window (synthesis on the worker QThread) and, as the baseline, the
+Measured for the real window (synthesis on the worker QThread), for the same text read from
+the tray's Play clipboard (the window's voice, issue 43; the mini-player open and the fake
+sound card playing in real time, so the read-along and the mini-player follow it) and, as the
+baseline, the
 same synthesis run by upstream `Chat.infer` on the GUI thread, as a naive front end would,
 alternating window / upstream --repeats times in one run. The baseline loads its own upstream
 model (fp32, ChatTTS's own GPT): the window's int8 step has taken over its model's GPT layers.
@@ -84,6 +87,46 @@ def _window_run(app, window, meter) -> dict:
     return run
 
 
+def _tray_run(app, window, meter) -> dict:
+    """The tray menu's Play clipboard, as a user reading from another program would: the
+    fake sound card plays in real time, so the highlight and the mini-player move."""
+    from PySide6.QtGui import QGuiApplication
+
+    from app.audio import SAMPLE_RATE
+
+    output, heard = window.speech.output, set()
+
+    def follow(segment: int, _span) -> None:
+        heard.add(segment)
+
+    window.speech.readingAt.connect(follow)
+    QGuiApplication.clipboard().setText(TEXT)
+    meter.start()
+    started = time.perf_counter()
+    window.anywhere.menu.actions["tray.play_clipboard"].trigger()
+    mini_shown = window.anywhere.mini_shown
+
+    def synthesizing() -> bool:
+        output.advance(int((time.perf_counter() - started) * SAMPLE_RATE) - output.position)
+        return window.is_busy()
+
+    wait(app, lambda: not synthesizing(), 300)
+    run = meter.stop()
+    run["synth_s"] = round(time.perf_counter() - started, 2)
+    run["mini_player_shown"] = mini_shown
+    run["sentences_heard"] = len(heard - {-1})
+    window.speech.readingAt.disconnect(follow)
+    window.stop()
+    return run
+
+
+def _load() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):  # Windows has no load average
+        return None
+
+
 def _upstream_run(app, upstream, meter) -> dict:
     """Upstream ChatTTS called on the GUI thread, as a naive front end would."""
     import ChatTTS
@@ -134,6 +177,7 @@ def main(argv=None) -> int:
     settings = Settings()
     settings.model_dir = str(model)
     settings.params = {"refine_text": False}
+    settings.mini_player = True  # a tray read opens the floating mini-player
     window = MainWindow(settings, output=FakeOutput())
     window.show()
     window.start()
@@ -142,24 +186,30 @@ def main(argv=None) -> int:
     upstream.load(verify=False)
 
     meter = StallMeter()
-    runs, baseline = [], []
+    load_before = _load()
+    runs, tray, baseline = [], [], []
     for _ in range(repeats):
         runs.append(_window_run(app, window, meter))
+        tray.append(_tray_run(app, window, meter))
         baseline.append(_upstream_run(app, upstream, meter))
     window.close()
 
     worst = max(r["max_stall_ms"] for r in runs)
+    worst_tray = max(r["max_stall_ms"] for r in tray)
     report = {
         "benchmark": "ui_responsiveness",
         "model": str(model),
         "window_decode": window.model_status.decode,
         "target_max_stall_ms": TARGET_MS,
         "window_worker_thread": {"runs": runs, "max_stall_ms": worst},
+        "tray_clipboard_read": {"runs": tray, "max_stall_ms": worst_tray},
         "upstream_infer_on_gui_thread": {
             "runs": baseline,
             "max_stall_ms": max(r["max_stall_ms"] for r in baseline),
         },
-        "meets_target": worst < TARGET_MS,
+        "meets_target": max(worst, worst_tray) < TARGET_MS,
+        # Stalls grow with what else runs: the machine's 1-minute load before and after.
+        "load_average_1m": [load_before, _load()],
     }
     emit(report, args, __file__)
     return 0

@@ -34,6 +34,7 @@ SECTIONS = (
     "model",
     "network",
     "audio",
+    "hotkeys",
 )
 
 

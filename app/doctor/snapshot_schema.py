@@ -29,6 +29,7 @@ SECTION_TYPES: dict[str, Any] = {
     "model": dict | None,
     "network": dict | None,
     "audio": dict | None,
+    "hotkeys": dict | None,
     "env_block_bytes": Int,
     "path_missing": list[str] | None,
     "probe_errors": dict[str, str] | None,
@@ -72,6 +73,7 @@ FIELD_TYPES: dict[str, dict[str, Any]] = {
         "http_status": Int,
     },
     "audio": {"portaudio": Flag, "output_devices": list[str] | None, "default_output": Text},
+    "hotkeys": {"library": Flag, "error": Text, "session": Text, "hotkey": Text, "taken": Flag},
 }
 GPU_TYPES: dict[str, Any] = {
     "name": Text,

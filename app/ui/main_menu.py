@@ -128,6 +128,17 @@ def main_menus(window, model, folders, speech, settings) -> list[Menu]:
                     QT_TRANSLATE_NOOP("Menus", "P&ronunciations..."),
                     window.open_pronunciations,
                 ),
+                None,
+                Entry(
+                    "text.read_clipboard",
+                    QT_TRANSLATE_NOOP("Menus", "Read the &clipboard aloud"),
+                    lambda: window.anywhere.reader.read_clipboard(),
+                ),
+                Entry(
+                    "text.anywhere",
+                    QT_TRANSLATE_NOOP("Menus", "Reading from &anywhere (tray, hotkey)..."),
+                    lambda: window.anywhere.open_dialog(),
+                ),
             ],
         ),
         Menu(

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 from app.audio import AudioOutput, SoundDeviceOutput
 from app.core import InputTextError, ParameterError, StudioError, SynthesisRequest
 from app.library import HistoryStore, VoiceLibrary
+from app.ui.anywhere import ReadingAnywhere
 from app.ui.controllers import (
     DoctorController,
     HistoryController,
@@ -90,6 +91,7 @@ class MainWindow(Retranslating, QMainWindow):
             lambda: (self.voice_panel.seed_value(), self.voice_panel.explicit_speaker()),
             self,
         )
+        self.anywhere = ReadingAnywhere(self, settings, self)  # tray, hotkey, clipboard
         self.menus = build_menus(
             self.menuBar(), main_menus(self, self.model, self.folders, self.speech, settings)
         )
@@ -182,6 +184,7 @@ class MainWindow(Retranslating, QMainWindow):
     # -- start-up: the quick doctor checks, then the model on the device they recommend ----
     def start(self) -> None:
         self.ui.audio_banner.refresh()
+        self.anywhere.apply()
         self._load_after_doctor = self.model.check_presence()
         if self._load_after_doctor:
             self.status.setText(self.tr("Checking this computer..."))
@@ -366,6 +369,7 @@ class MainWindow(Retranslating, QMainWindow):
             (self.tr("Play"), self.tr("Stop"), self.tr("Export WAV...")),
         ):
             shortcut.setWhatsThis(label)
+        self.anywhere.retranslate()
         # The status line in the new language: what is going on now (a result's line gives way).
         if self.speech.busy:
             self.status.setText(self.ui.speaking_text())
@@ -382,6 +386,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.server_dialog.activateWindow()
 
     def closeEvent(self, event):
+        if self.anywhere.keeps_running():  # hidden to the tray, still reading
+            event.ignore()
+            return
         self.shutdown()
         super().closeEvent(event)
 
@@ -393,6 +400,7 @@ class MainWindow(Retranslating, QMainWindow):
             return
         self._closing = True
         self.save_settings()
+        self.anywhere.shutdown()
         self.speech.output.stop()
         if self.wizard is not None:
             self.wizard.close()

@@ -15,6 +15,7 @@ from app.audio import SPEED_MAX, SPEED_MIN
 from app.core import DEFAULT_SEED
 from app.core import DEVICE_CHOICES as DEVICES
 from app.decode import Precision
+from app.doctor.probes.hotkeys import DEFAULT_HOTKEY
 from app.i18n import LANGUAGES as INTERFACE_LANGUAGES
 from app.model import DEFAULT_SOURCE
 
@@ -30,6 +31,8 @@ MODEL_DIR_KEY = (
 WINDOW_PRECISIONS = tuple(
     p.value for p in (Precision.AUTO, Precision.INT8, Precision.BF16, Precision.FP32)
 )
+# Closing the window while the tray icon shows: ask once, or the answer remembered.
+CLOSE_ASK, CLOSE_TO_TRAY, CLOSE_QUITS = CLOSE_CHOICES = ("ask", "tray", "quit")
 
 
 class _Key:
@@ -177,3 +180,11 @@ class Settings:
     server_port = _Key("server/port", 8000, int)
     server_network = _Key("server/network", False, bool)
     server_key = _Key("server/key", "")
+
+    # reading from anywhere (app/ui/anywhere.py): the tray, the global hotkey, closing to the tray
+    tray_enabled = _Key("tray/enabled", False, bool)
+    close_to_tray = _Choice("tray/close", CLOSE_CHOICES)
+    hotkey_enabled = _Key("hotkey/enabled", False, bool)
+    hotkey = _Key("hotkey/keys", DEFAULT_HOTKEY)
+    hotkey_reads_selection = _Key("hotkey/selection", False, bool)
+    mini_player = _Key("tray/mini_player", False, bool)  # shown while reading from the tray

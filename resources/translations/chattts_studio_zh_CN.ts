@@ -2,11 +2,92 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AnywhereDialog</name>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="84"/>
+        <source>Press a combination with Ctrl, Alt or Shift, such as Ctrl+Alt+R.</source>
+        <translation>请按带 Ctrl、Alt 或 Shift 的组合键，例如 Ctrl+Alt+R。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="105"/>
+        <source>Reading from anywhere</source>
+        <translation>随处朗读</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="106"/>
+        <source>Show an icon in the system tray (Play clipboard, Stop)</source>
+        <translation>在系统托盘显示图标（朗读剪贴板、停止）</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="107"/>
+        <source>This desktop has no system tray, so there is no icon.</source>
+        <translation>此桌面没有系统托盘，因此不显示图标。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="108"/>
+        <source>Closing the window:</source>
+        <translation>关闭窗口时：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="111"/>
+        <source>Ask each time</source>
+        <translation>每次询问</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="112"/>
+        <source>Keep running in the tray</source>
+        <translation>在托盘中继续运行</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="113"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="117"/>
+        <source>Show a small player while reading from the tray or the hotkey</source>
+        <translation>从托盘或快捷键朗读时显示小播放器</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="118"/>
+        <source>A global hotkey reads the clipboard aloud from any program</source>
+        <translation>全局快捷键：在任何程序中朗读剪贴板</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="119"/>
+        <source>Hotkey:</source>
+        <translation>快捷键：</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere_dialog.py" line="121"/>
+        <source>The hotkey reads the selected text (copied, then your clipboard is put back)</source>
+        <translation>快捷键朗读选中的文字（先复制，再恢复你的剪贴板）</translation>
+    </message>
+</context>
+<context>
     <name>AudioBanner</name>
     <message>
         <location filename="../../app/ui/banners.py" line="133"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>ClipboardReader</name>
+    <message>
+        <location filename="../../app/ui/clipboard_reader.py" line="95"/>
+        <source>The clipboard holds no text to read.</source>
+        <translation>剪贴板中没有可朗读的文字。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/clipboard_reader.py" line="104"/>
+        <source>The model is not loaded yet.</source>
+        <translation>模型尚未加载。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/clipboard_reader.py" line="122"/>
+        <source>The selection could not be copied: %1</source>
+        <translation>无法复制选中的文字：%1</translation>
     </message>
 </context>
 <context>
@@ -353,6 +434,24 @@
     </message>
 </context>
 <context>
+    <name>GlobalHotkey</name>
+    <message>
+        <location filename="../../app/ui/hotkey.py" line="119"/>
+        <source>%1 is not a key combination with Ctrl, Alt or Shift.</source>
+        <translation>%1 不是带 Ctrl、Alt 或 Shift 的组合键。</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/hotkey.py" line="138"/>
+        <source>The global hotkey could not be registered: %1</source>
+        <translation>无法注册全局快捷键：%1</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/hotkey.py" line="143"/>
+        <source>the listener stopped at once</source>
+        <translation>监听程序启动后立即停止</translation>
+    </message>
+</context>
+<context>
     <name>HistoryPanel</name>
     <message>
         <location filename="../../app/ui/history_panel.py" line="69"/>
@@ -507,59 +606,59 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../app/ui/main_window.py" line="187"/>
+        <location filename="../../app/ui/main_window.py" line="190"/>
         <source>Checking this computer...</source>
         <translation>正在检查这台电脑...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="264"/>
+        <location filename="../../app/ui/main_window.py" line="267"/>
         <source>Hello! This is how I sound.</source>
         <translation>你好！我的声音是这样的。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="321"/>
+        <location filename="../../app/ui/main_window.py" line="324"/>
         <source>The model is not loaded yet.</source>
         <translation>模型尚未加载。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="336"/>
+        <location filename="../../app/ui/main_window.py" line="339"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../app/ui/main_window.py" line="338"/>
+        <location filename="../../app/ui/main_window.py" line="341"/>
         <source>%n warning(s), below</source>
         <translation>
             <numerusform>%n 条警告，见下方</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="341"/>
+        <location filename="../../app/ui/main_window.py" line="344"/>
         <source>%1 s of audio in %2 s on %3</source>
         <translation>%1 秒音频，用时 %2 秒（%3）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="352"/>
+        <location filename="../../app/ui/main_window.py" line="355"/>
         <source>Synthesis failed</source>
         <translation>合成失败</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="361"/>
+        <location filename="../../app/ui/main_window.py" line="364"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="366"/>
+        <location filename="../../app/ui/main_window.py" line="369"/>
         <source>Play</source>
         <translation>播放</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="366"/>
+        <location filename="../../app/ui/main_window.py" line="369"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_window.py" line="366"/>
+        <location filename="../../app/ui/main_window.py" line="369"/>
         <source>Export WAV...</source>
         <translation>导出 WAV...</translation>
     </message>
@@ -567,22 +666,22 @@
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="244"/>
+        <location filename="../../app/ui/main_menu.py" line="255"/>
         <source>No output device found</source>
         <translation>没有找到输出设备</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="251"/>
+        <location filename="../../app/ui/main_menu.py" line="262"/>
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="276"/>
+        <location filename="../../app/ui/main_menu.py" line="287"/>
         <source>About ChatTTS Studio</source>
         <translation>关于 ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="277"/>
+        <location filename="../../app/ui/main_menu.py" line="288"/>
         <source>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;Text to speech on your own computer with the ChatTTS model.&lt;br&gt;Logs: %2</source>
         <translation>&lt;b&gt;ChatTTS Studio %1&lt;/b&gt;&lt;br&gt;使用 ChatTTS 模型在你自己的电脑上把文字转成语音。&lt;br&gt;日志：%2</translation>
     </message>
@@ -677,22 +776,32 @@
         <translation>读音词典(&amp;R)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="135"/>
+        <location filename="../../app/ui/main_menu.py" line="134"/>
+        <source>Read the &amp;clipboard aloud</source>
+        <translation>朗读剪贴板(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="139"/>
+        <source>Reading from &amp;anywhere (tray, hotkey)...</source>
+        <translation>随处朗读（托盘、快捷键）(&amp;A)...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/main_menu.py" line="146"/>
         <source>&amp;Model</source>
         <translation>模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="139"/>
+        <location filename="../../app/ui/main_menu.py" line="150"/>
         <source>&amp;Download the model...</source>
         <translation>下载模型(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="144"/>
+        <location filename="../../app/ui/main_menu.py" line="155"/>
         <source>&amp;Import a model folder...</source>
         <translation>导入模型文件夹(&amp;I)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="149"/>
+        <location filename="../../app/ui/main_menu.py" line="160"/>
         <source>Choose model &amp;folder...</source>
         <translation>选择模型文件夹(&amp;F)...</translation>
     </message>
@@ -717,12 +826,12 @@
         <translation>精度：bf16（实验性）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="169"/>
+        <location filename="../../app/ui/main_menu.py" line="180"/>
         <source>&amp;Audio</source>
         <translation>音频(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="205"/>
+        <location filename="../../app/ui/main_menu.py" line="216"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
@@ -732,59 +841,93 @@
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="161"/>
+        <location filename="../../app/ui/main_menu.py" line="172"/>
         <source>Speech &amp;server (OpenAI-compatible API)...</source>
         <translation>语音服务器（兼容 OpenAI 的接口）(&amp;S)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="174"/>
+        <location filename="../../app/ui/main_menu.py" line="185"/>
         <source>&amp;Playback</source>
         <translation>播放(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="178"/>
+        <location filename="../../app/ui/main_menu.py" line="189"/>
         <source>&amp;Pause / resume</source>
         <translation>暂停 / 继续(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="184"/>
+        <location filename="../../app/ui/main_menu.py" line="195"/>
         <source>&amp;Next sentence</source>
         <translation>下一句(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="190"/>
+        <location filename="../../app/ui/main_menu.py" line="201"/>
         <source>P&amp;revious sentence</source>
         <translation>上一句(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="210"/>
+        <location filename="../../app/ui/main_menu.py" line="221"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="214"/>
+        <location filename="../../app/ui/main_menu.py" line="225"/>
         <source>&amp;Diagnostics...</source>
         <translation>诊断(&amp;D)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="219"/>
+        <location filename="../../app/ui/main_menu.py" line="230"/>
         <source>&amp;First-run wizard...</source>
         <translation>首次运行向导(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="224"/>
+        <location filename="../../app/ui/main_menu.py" line="235"/>
         <source>&amp;Keyboard shortcuts...</source>
         <translation>键盘快捷键(&amp;K)...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="229"/>
+        <location filename="../../app/ui/main_menu.py" line="240"/>
         <source>Open the &amp;log folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../app/ui/main_menu.py" line="232"/>
+        <location filename="../../app/ui/main_menu.py" line="243"/>
         <source>&amp;About</source>
         <translation>关于(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>MiniPlayer</name>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="85"/>
+        <location filename="../../app/ui/mini_player.py" line="111"/>
+        <source>Getting ready to read...</source>
+        <translation>正在准备朗读...</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="95"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="95"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="106"/>
+        <source>ChatTTS Studio</source>
+        <translation>ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="108"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/mini_player.py" line="109"/>
+        <source>Next sentence</source>
+        <translation>下一句</translation>
     </message>
 </context>
 <context>
@@ -1266,6 +1409,34 @@
         <location filename="../../app/ui/pronunciation_dialog.py" line="94"/>
         <source>Remove</source>
         <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>ReadingAnywhere</name>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="130"/>
+        <source>Close ChatTTS Studio</source>
+        <translation>关闭 ChatTTS Studio</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="133"/>
+        <source>Keep ChatTTS Studio running in the tray, so the tray menu and the hotkey still read aloud?</source>
+        <translation>让 ChatTTS Studio 在托盘中继续运行，以便托盘菜单和快捷键仍可朗读？</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="137"/>
+        <source>Keep in the tray</source>
+        <translation>保留在托盘</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="138"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/anywhere.py" line="139"/>
+        <source>Don&apos;t ask again</source>
+        <translation>不再询问</translation>
     </message>
 </context>
 <context>
@@ -1882,6 +2053,48 @@
         <location filename="../../app/ui/text_preview.py" line="50"/>
         <source>The text has changed; press Preview to see what will be spoken.</source>
         <translation>文本已更改；请点“预览”查看将要朗读的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>TrayIcon</name>
+    <message>
+        <location filename="../../app/ui/tray.py" line="122"/>
+        <location filename="../../app/ui/tray.py" line="125"/>
+        <source>ChatTTS Studio</source>
+        <translation>ChatTTS Studio</translation>
+    </message>
+</context>
+<context>
+    <name>TrayMenu</name>
+    <message>
+        <location filename="../../app/ui/tray.py" line="70"/>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="70"/>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="76"/>
+        <source>&amp;Play clipboard</source>
+        <translation>朗读剪贴板(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="77"/>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="78"/>
+        <source>Show &amp;window</source>
+        <translation>显示窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/tray.py" line="79"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
     </message>
 </context>
 <context>

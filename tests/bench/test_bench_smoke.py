@@ -246,10 +246,15 @@ def _check_time_stretch(r):
 
 def _check_ui_responsiveness(r):
     window, upstream = r["window_worker_thread"], r["upstream_infer_on_gui_thread"]
-    assert len(window["runs"]) == len(upstream["runs"]) == 1  # one of each, alternating
-    for run in window["runs"] + upstream["runs"]:
+    tray = r["tray_clipboard_read"]
+    assert len(window["runs"]) == len(tray["runs"]) == len(upstream["runs"]) == 1  # alternating
+    for run in window["runs"] + tray["runs"] + upstream["runs"]:
         assert run["ticks"] > 0 and _non_negative(run["max_stall_ms"]) and _positive(run["synth_s"])
     assert window["max_stall_ms"] == max(x["max_stall_ms"] for x in window["runs"])
+    assert tray["max_stall_ms"] == max(x["max_stall_ms"] for x in tray["runs"])
+    for run in tray["runs"]:  # the mini-player opened and followed what the "card" played
+        assert run["mini_player_shown"] is True and run["sentences_heard"] >= 1
+    assert len(r["load_average_1m"]) == 2
     assert r["window_decode"].startswith("jit")
 
 

@@ -105,6 +105,13 @@ WINDOWS_FINE = {
         "output_devices": ["Speakers (Realtek)"],
         "default_output": "Speakers (Realtek)",
     },
+    "hotkeys": {
+        "library": True,
+        "error": None,
+        "session": "windows",
+        "hotkey": "Ctrl+Alt+R",
+        "taken": False,
+    },
     "env_block_bytes": 6000,
     "path_missing": [],
 }
@@ -284,6 +291,28 @@ def linux_cpu(s):
         "models": "/home/bob/models",
         "temp": "/tmp",
     }
+    s["hotkeys"].update(session="x11")
+
+
+def linux_wayland(s):
+    linux_cpu(s)
+    s["hotkeys"].update(
+        library=False,
+        session="wayland",
+        taken=None,
+        error="ImportError: this platform is not supported: failed to acquire X connection",
+    )
+
+
+def linux_hotkey_taken(s):
+    linux_cpu(s)
+    s["hotkeys"].update(taken=True)
+
+
+def win_hotkey_library_missing(s):
+    s["hotkeys"].update(
+        library=False, taken=None, error="ModuleNotFoundError: No module named 'pynput'"
+    )
 
 
 def long_path_disabled(s):
@@ -333,6 +362,9 @@ SCENARIOS = {
     "win_low_vram": low_vram,
     "win_hub_unreachable_no_model": hub_unreachable,
     "linux_cpu_only": linux_cpu,
+    "linux_wayland_no_hotkeys": linux_wayland,
+    "linux_hotkey_taken": linux_hotkey_taken,
+    "win_hotkey_library_missing": win_hotkey_library_missing,
     "win_long_path_disabled": long_path_disabled,
     "win_gtx1080_cu128": gtx1080_cu128,
     "win_corrupt_model": corrupt_model,

@@ -32,6 +32,7 @@ EXPECTED = {
             "model_files": "ok",
             "hub_reachable": "ok",
             "audio_output": "ok",
+            "hotkeys": "ok",
         },
         "cuda",
     ),
@@ -90,9 +91,13 @@ EXPECTED = {
             "vc_runtime": "skip",
             "non_ascii_path": "skip",
             "wsl": "skip",
+            "hotkeys": "ok",
         },
         "cpu",
     ),
+    "linux_wayland_no_hotkeys": ({"hotkeys": "warn", "audio_output": "ok"}, "cpu"),
+    "linux_hotkey_taken": ({"hotkeys": "warn"}, "cpu"),
+    "win_hotkey_library_missing": ({"hotkeys": "warn", "torch_build": "ok"}, "cuda"),
     "win_long_path_disabled": ({"long_paths": "warn"}, "cuda"),
     "win_gtx1080_cu128": ({"gpu_arch": "fail"}, "cpu"),
     "win_corrupt_model": ({"model_files": "fail"}, "cuda"),
@@ -149,3 +154,24 @@ def test_unreadable_sections_say_so_instead_of_guessing():
     assert report.result("torch_build").basis is Basis.UNREADABLE
     assert report.result("tdr").basis is Basis.UNREADABLE
     assert report.result("torch_build").summary.startswith("Could not read")
+
+
+def test_hotkey_problems_are_said_in_one_sentence_each():
+    def hotkeys(name):
+        report = run_doctor(SnapshotProbe(load_snapshot(SNAPSHOTS / f"{name}.json")))
+        return report.result("hotkeys")
+
+    assert "Wayland" in hotkeys("linux_wayland_no_hotkeys").summary
+    assert "X11" in hotkeys("linux_wayland_no_hotkeys").fix
+    taken = hotkeys("linux_hotkey_taken")
+    assert "Ctrl+Alt+R" in taken.summary and "another" in taken.fix.lower()
+    missing = hotkeys("win_hotkey_library_missing")
+    assert "pynput" in missing.summary and "pynput" in missing.details
+    assert hotkeys("win_fine").summary == "Global hotkeys can be registered (Ctrl+Alt+R is free)."
+
+
+def test_a_snapshot_from_before_hotkeys_says_it_could_not_read_them():
+    snapshot = load_snapshot(SNAPSHOTS / "win_fine.json")
+    del snapshot["hotkeys"]
+    result = run_doctor(SnapshotProbe(snapshot)).result("hotkeys")
+    assert result.basis is Basis.UNREADABLE

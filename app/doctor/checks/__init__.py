@@ -6,6 +6,7 @@ from app.doctor.checks import (
     disk_space,
     driver_cuda,
     gpu_arch,
+    hotkeys,
     hub_reachable,
     long_paths,
     model_files,
@@ -38,6 +39,7 @@ ALL = (
     model_files,
     hub_reachable,
     audio_output,
+    hotkeys,
 )
 
 # Checks whose failure stops or slows synthesis: shown as a banner in the window.

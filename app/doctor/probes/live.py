@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from app import user_settings
-from app.doctor.probes import gpu, system, windows
+from app.doctor.probes import gpu, hotkeys, system, windows
 from app.doctor.probes.base import Probe
 
 
@@ -31,6 +31,7 @@ class LiveProbe(Probe):
             "model": lambda: system.read_model(self.model_dir, verify_model),
             "network": lambda: system.read_network(offline),
             "audio": system.read_audio,
+            "hotkeys": hotkeys.read_hotkeys,
         }
 
     def read(self, section: str):
