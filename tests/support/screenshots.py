@@ -1,4 +1,5 @@
-"""Screenshots of the main window in English and Chinese, for the README.
+"""Screenshots of the main window in English and Chinese, the read-along and the tray's menu,
+for the README.
 
 Run under a real X server (Xvfb), with a model folder; the window shows exactly what a user
 would see, including the banner that marks a random-weight model as noise:
@@ -65,6 +66,8 @@ def take_screenshots(out_dir: str, model_dir: str) -> list[Path]:
             0, 0, 0, window.frameGeometry().width(), window.frameGeometry().height()
         ).save(str(path))
         written.append(path)
+    written.append(_read_along(app, window, out / "read-along-en.png"))
+    written.append(_tray_menu(app, window, out / "tray-menu-en.png"))
     _wait(app, lambda: window.last_report is not None)
     window.open_doctor()
     dialog = window.doctor_dialog
@@ -84,6 +87,42 @@ def take_screenshots(out_dir: str, model_dir: str) -> list[Path]:
     wizard.close()
     window.close()
     return written
+
+
+READ_ALONG = (
+    "The first sentence has been read. The second one is being read now, so it is highlighted. "
+    "The third waits its turn."
+)
+
+
+def _read_along(app, window, path: Path) -> Path:
+    """The second sentence heard, highlighted, paused there (Space)."""
+    from app.ui.i18n import apply_language
+
+    apply_language("en")
+    window.text_panel.set_text(READ_ALONG)
+    window.play()
+    _wait(app, lambda: not window.is_busy())
+    window.speech.play_from(1)
+    window.speech.toggle_pause()
+    _wait(app, lambda: window.text_panel.highlighted() is not None, timeout_s=30)
+    return _grab(app, window, path)
+
+
+def _tray_menu(app, window, path: Path) -> Path:
+    """The tray's menu, opened beside the window (Xvfb has no tray to click)."""
+    from PySide6.QtCore import QPoint
+
+    menu = window.anywhere.menu.menu
+    geometry = window.frameGeometry()
+    menu.popup(QPoint(geometry.width() - 240, geometry.height() - 200))
+    for _ in range(30):
+        app.processEvents()
+        time.sleep(0.01)
+    window.screen().grabWindow(0, 0, 0, geometry.width(), geometry.height()).save(str(path))
+    menu.hide()
+    window.speech.stop()
+    return path
 
 
 def _grab(app, widget, path: Path, settle: int = 30) -> Path:
