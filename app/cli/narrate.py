@@ -263,7 +263,9 @@ def run(args) -> int:
         reporter.close()
     from app.narration.take_summary import take_summary
 
-    summary = take_summary(project, outcome.retaken if outcome else ())
+    summary = take_summary(
+        project, outcome.retaken if outcome else (), outcome.notes if outcome else ()
+    )
     # Every worker loads this folder: its description says whether the audio is speech.
     _say(args, reporter, project, report, not store.model_kind.makes_speech, store.root, summary)
     return 0

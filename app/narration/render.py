@@ -176,7 +176,6 @@ class Renderer:
         ]
         voicing = Voicing(project, self.engine)
         self._judge = TakeJudge(project, all_sentences)
-        self._checks = CheckThread()
         self._tries = project.take_tries()
         outcome = RenderOutcome(RenderState.FINISHED)
         meter = Meter()
@@ -211,6 +210,7 @@ class Renderer:
         if plan:
             report(None, plan[0])
         by_id = {c.id: c for c in plan}
+        self._checks = CheckThread()  # shut down in the finally below
         try:
             while True:
                 with self._state:

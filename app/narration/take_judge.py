@@ -41,6 +41,13 @@ def not_checked() -> str:
     )
 
 
+def checker_failed(error: str) -> str:
+    return _(
+        "Takes are not checked: the take checker failed ({error}). Narration goes on without "
+        "re-takes."
+    ).format(error=error)
+
+
 def _one_openmp_thread() -> None:
     import torch
 
@@ -116,6 +123,9 @@ class TakeJudge:
             return embed(audio, sample_rate)
         except TakeModelMissing:
             return None
+        except Exception as exc:  # a damaged model file: the take is judged without the voice
+            log.warning("the chapter's reference voice was not measured: %r", exc)
+            return None
 
     def judge(self, sentence: Sentence, audio: np.ndarray, sample_rate: int) -> TakeReport:
         expect = Expectation(
@@ -124,12 +134,17 @@ class TakeJudge:
             rate=self.rate(sentence),
             reference=self._voice(sentence, sample_rate),
         )
+        failure = None
         try:
             report = check_take(audio, sample_rate, expect)
         except TakeModelMissing:
             report = TakeReport((), len(audio) / sample_rate, 0.0, None, checked=False)
+        except Exception as exc:  # a damaged model file, odd audio: the render goes on unchecked
+            log.exception("a take of sentence %s was not checked", sentence.id)
+            failure = checker_failed(f"{type(exc).__name__}: {exc}"[:200])
+            report = TakeReport((), len(audio) / sample_rate, 0.0, None, checked=False)
         if not report.checked and self.note is None:
-            self.note = not_checked()
+            self.note = failure or not_checked()
             log.warning("%s", self.note)
         return report
 

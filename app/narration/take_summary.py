@@ -20,8 +20,9 @@ class StillFlagged:
     def to_json(self) -> dict:
         return {
             "sentence_id": self.sentence_id,
-            "chapter": self.chapter,
-            "sentence": self.sentence,
+            # numbered as people count; the export report's "chapter"/"sentence" count from 0
+            "chapter_number": self.chapter,
+            "sentence_number": self.sentence,
             "text": self.text,
             "kinds": list(self.kinds),
             "reasons": [str(r) for r in self.reasons],

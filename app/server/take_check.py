@@ -10,13 +10,14 @@ pool per thread that ran its kernels, and more such threads beside the engine sl
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.core import SEED_MAX, AudioChunk, SynthesisRequest, SynthesisResult
+from app.core import SEED_MAX, AudioChunk, StudioError, SynthesisRequest, SynthesisResult
 from app.i18n import _
 from app.server.errors import ApiError
 
@@ -24,7 +25,12 @@ if TYPE_CHECKING:
     from app.audio import TakeReport
 
 HEADER = "X-Take-Check"
+log = logging.getLogger("chattts_studio.server")
+
 FINDINGS_HEADER = "X-Take-Check-Findings"
+# Sentences the header lists (only those re-made or still flagged): proxies refuse headers of
+# more than 4-8 KB, and one entry is about 60 bytes (tests/server/test_take_check_header.py).
+LISTED_MAX = 40
 RETRY = "retry"
 OFF = "off"
 MORE_TRIES = 2  # a failing sentence is made at most this many more times
@@ -96,10 +102,16 @@ class Retaker:
         ]
 
     def _check(self, audio: np.ndarray, rate: int, text: str | None, language: str):
-        from app.audio import Expectation, check_take
+        from app.audio import Expectation, TakeReport, check_take
 
         expect = Expectation(text=text, language=language)
-        return self.engine.call(lambda: check_take(audio, rate, expect), timeout=CALL_TIMEOUT_S)
+        try:
+            return self.engine.call(lambda: check_take(audio, rate, expect), timeout=CALL_TIMEOUT_S)
+        except StudioError:
+            raise
+        except Exception:  # a damaged model file, a busy engine: the take goes out unchecked
+            log.exception("a sentence's take was not checked")
+            return TakeReport((), len(audio) / rate, 0.0, None, checked=False)
 
     def _best(self, audio, rate, text, language, speaker) -> SentenceTake:
         report = self._check(audio, rate, text, language)
@@ -136,18 +148,27 @@ class Retaker:
 
 
 def findings_header(takes: list[SentenceTake]) -> str:
-    """Compact JSON (ASCII, for a header): whether takes were checked, and per sentence how
+    """Compact JSON (ASCII, for a header): whether takes were checked, how many sentences, and
+    for each sentence made again or still flagged (at most LISTED_MAX, in order) its index, how
     many takes were made, which was kept and the kinds of what is wrong with it."""
     checked = all(t.report.checked for t in takes)
+    notable = [(i, t) for i, t in enumerate(takes) if t.tries > 1 or t.report.findings]
     sentences = [
         {
+            "index": i,
             "tries": t.tries,
             "kept": t.kept,
             "findings": [f.kind.value for f in t.report.findings],
         }
-        for t in takes
+        for i, t in notable[:LISTED_MAX]
     ]
-    return json.dumps({"checked": checked, "sentences": sentences}, separators=(",", ":"))
+    found = {
+        "checked": checked,
+        "count": len(takes),
+        "sentences": sentences,
+        "truncated": len(notable) > LISTED_MAX,
+    }
+    return json.dumps(found, separators=(",", ":"))
 
 
 class CheckedJob:

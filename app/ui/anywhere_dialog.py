@@ -81,7 +81,9 @@ class AnywhereDialog(Retranslating, QDialog):
 
     def _show_problem(self, *_args) -> None:
         if not is_valid(self.keys_text()):
-            text = self.tr("Press a combination with Ctrl, Alt or Shift, such as Ctrl+Alt+R.")
+            text = self.tr(
+                "Press a combination with Ctrl, Alt or the Windows key, such as Ctrl+Alt+R."
+            )
         else:
             text = self.anywhere.hotkey.problem or ""
         self.problem.setText(text)

@@ -38,7 +38,7 @@ FUNCTION_KEYS = {f"f{n}": f"<f{n}>" for n in range(1, 21)}
 
 def to_pynput(keys: str) -> str:
     """ "Ctrl+Alt+R" -> "<ctrl>+<alt>+r"; ValueError for no key, several keys, or no modifier
-    (a hotkey without one would swallow ordinary typing)."""
+    but Shift (the listener does not swallow keys: Shift+R would read at every capital R)."""
     sequence = QKeySequence(keys)
     if sequence.count() != 1:
         raise ValueError(keys)
@@ -48,7 +48,7 @@ def to_pynput(keys: str) -> str:
         parts = [*text[:-2].split("+"), "+"]
     *mods, key = parts
     names = [MODIFIERS.get(m.lower()) for m in mods]
-    if not mods or None in names:
+    if None in names or not set(names) - {"<shift>"}:
         raise ValueError(keys)
     lowered = key.lower()
     if len(key) == 1:
@@ -116,9 +116,9 @@ class GlobalHotkey(QObject):
         try:
             combination = to_pynput(keys)
         except ValueError:
-            self.problem = self.tr("%1 is not a key combination with Ctrl, Alt or Shift.").replace(
-                "%1", keys
-            )
+            self.problem = self.tr(
+                "%1 is not a key combination with Ctrl, Alt or the Windows key."
+            ).replace("%1", keys)
             return False
         try:
             from pynput.keyboard import GlobalHotKeys

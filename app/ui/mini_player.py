@@ -17,6 +17,7 @@ from app.ui.retranslate import Retranslating
 
 MARGIN_PX = 24  # from the screen's corner
 WIDTH_PX = 360
+SHOWN_CHARS = 300  # of the sentence heard: unpunctuated clipboard text is one long "sentence"
 
 
 class MiniPlayer(Retranslating, QWidget):
@@ -78,7 +79,7 @@ class MiniPlayer(Retranslating, QWidget):
         text = self.reading.text
         self._waiting = span is None or text is None
         if span is not None and text is not None:
-            self.sentence.setText(text[span[0] : span[1]].strip())
+            self.sentence.setText(shortened(text[span[0] : span[1]].strip()))
         elif not self._speech.busy and not self.reading.active:
             self._hide_when_over()
         else:
@@ -109,3 +110,11 @@ class MiniPlayer(Retranslating, QWidget):
         self.next.setText(self.tr("Next sentence"))
         if self._waiting and self.isVisible():
             self.sentence.setText(self.tr("Getting ready to read..."))
+
+
+def shortened(sentence: str) -> str:
+    """The sentence as shown: its first SHOWN_CHARS characters and an ellipsis, so that the
+    player keeps to the corner of the screen."""
+    if len(sentence) <= SHOWN_CHARS:
+        return sentence
+    return sentence[: SHOWN_CHARS - 1].rstrip() + "\u2026"

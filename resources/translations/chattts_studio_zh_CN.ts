@@ -5,8 +5,8 @@
     <name>AnywhereDialog</name>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="84"/>
-        <source>Press a combination with Ctrl, Alt or Shift, such as Ctrl+Alt+R.</source>
-        <translation>请按带 Ctrl、Alt 或 Shift 的组合键，例如 Ctrl+Alt+R。</translation>
+        <source>Press a combination with Ctrl, Alt or the Windows key, such as Ctrl+Alt+R.</source>
+        <translation>请按一个带 Ctrl、Alt 或 Windows 键的组合键，例如 Ctrl+Alt+R。</translation>
     </message>
     <message>
         <location filename="../../app/ui/anywhere_dialog.py" line="105"/>
@@ -436,9 +436,9 @@
 <context>
     <name>GlobalHotkey</name>
     <message>
-        <location filename="../../app/ui/hotkey.py" line="119"/>
-        <source>%1 is not a key combination with Ctrl, Alt or Shift.</source>
-        <translation>%1 不是带 Ctrl、Alt 或 Shift 的组合键。</translation>
+        <location filename="../../app/ui/hotkey.py" line="120"/>
+        <source>%1 is not a key combination with Ctrl, Alt or the Windows key.</source>
+        <translation>%1 不是带 Ctrl、Alt 或 Windows 键的组合键。</translation>
     </message>
     <message>
         <location filename="../../app/ui/hotkey.py" line="138"/>
@@ -899,33 +899,33 @@
 <context>
     <name>MiniPlayer</name>
     <message>
-        <location filename="../../app/ui/mini_player.py" line="85"/>
-        <location filename="../../app/ui/mini_player.py" line="111"/>
+        <location filename="../../app/ui/mini_player.py" line="86"/>
+        <location filename="../../app/ui/mini_player.py" line="112"/>
         <source>Getting ready to read...</source>
         <translation>正在准备朗读...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mini_player.py" line="95"/>
+        <location filename="../../app/ui/mini_player.py" line="96"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mini_player.py" line="95"/>
+        <location filename="../../app/ui/mini_player.py" line="96"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mini_player.py" line="106"/>
+        <location filename="../../app/ui/mini_player.py" line="107"/>
         <source>ChatTTS Studio</source>
         <translation>ChatTTS Studio</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mini_player.py" line="108"/>
+        <location filename="../../app/ui/mini_player.py" line="109"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../app/ui/mini_player.py" line="109"/>
+        <location filename="../../app/ui/mini_player.py" line="110"/>
         <source>Next sentence</source>
         <translation>下一句</translation>
     </message>

@@ -61,9 +61,10 @@ def test_narrate_json_carries_the_take_summary(tmp_path, tiny_model, capsys, spe
     assert sorted(takes["retaken_sentences"]) == sorted(sentences[t].id for t in SPOIL)
     [flagged] = takes["flagged"]
     assert flagged["sentence_id"] == sentences[TEXTS[ZH[1]]].id
-    assert (flagged["chapter"], flagged["sentence"], flagged["kinds"]) == (2, 2, ["too_long"])
+    assert (flagged["chapter_number"], flagged["sentence_number"]) == (2, 2)
+    assert flagged["kinds"] == ["too_long"]
     assert flagged["reasons"] and all(r.endswith(".") for r in flagged["reasons"])
-    # Export refuses nothing and lists the flagged sentence in its report.
+    # Export refuses nothing and lists the flagged sentence in its report (counted from 0).
     assert [(f["chapter"], f["sentence"]) for f in done["flagged"]] == [(1, 1)]
     assert done["flagged"][0]["reasons"] == flagged["reasons"]
 

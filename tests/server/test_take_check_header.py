@@ -83,7 +83,8 @@ def test_retry_makes_each_failing_sentence_again_with_the_next_seed(serve, engin
     assert len(checks) == 6
     found = json.loads(reply.headers[FINDINGS_HEADER])
     assert found["checked"] is True
-    assert [s["tries"] for s in found["sentences"]] == [3, 3]
+    assert found["count"] == 2 and found["truncated"] is False
+    assert [(s["index"], s["tries"]) for s in found["sentences"]] == [(0, 3), (1, 3)]
     for sentence in found["sentences"]:
         assert sentence["findings"] == ["no_speech"]
         assert 0 <= sentence["kept"] < 3
@@ -105,3 +106,43 @@ def test_a_value_it_does_not_know_is_a_400_with_one_sentence(serve, engine, chec
     assert message.startswith("The header X-Take-Check takes the value retry or off")
     assert message.count(". ") == 0 and message.endswith(".") and len(message) < 200
     assert submitted.requests == [] and checks == []
+
+
+def _take(tries: int, findings: tuple = ()):
+    from app.audio import TakeReport
+    from app.server.take_check import SentenceTake
+
+    report = TakeReport(findings, 1.0, 1.0, None, checked=True)
+    return SentenceTake(np.zeros(10, np.float32), report, tries, 0)
+
+
+def test_the_findings_header_lists_only_what_was_made_again_or_is_flagged_and_stays_small():
+    from app.audio import Finding, FindingKind
+    from app.server.take_check import LISTED_MAX, findings_header
+
+    flagged = (Finding.of(FindingKind.NO_SPEECH, 0.0, 0.3),)
+    takes = [_take(1)] * 3 + [_take(2), _take(3, flagged)] + [_take(1)] * 5
+    found = json.loads(findings_header(takes))
+    assert found["count"] == 10 and found["truncated"] is False
+    assert [(s["index"], s["tries"], s["findings"]) for s in found["sentences"]] == [
+        (3, 2, []),
+        (4, 3, ["no_speech"]),
+    ]
+    # 4,096 characters of short sentences, every one made again: the header stays under 4 KB.
+    many = json.loads(header := findings_header([_take(3, flagged)] * 2000))
+    assert many["count"] == 2000 and many["truncated"] is True
+    assert len(many["sentences"]) == LISTED_MAX and len(header) < 4096
+
+
+def test_a_checker_that_fails_sends_the_take_unchecked(serve, engine, monkeypatch):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("silero_vad.jit is damaged")
+
+    monkeypatch.setattr(audio, "check_take", broken)
+    server, submitted = _server(serve, engine)
+    reply = _speech(server, {"X-Take-Check": "retry"})
+    assert reply.status_code == 200, reply.text
+    assert np.frombuffer(reply.content, dtype="<i2").size > 0
+    found = json.loads(reply.headers[FINDINGS_HEADER])
+    assert found["checked"] is False and found["sentences"] == []
+    assert len(submitted.requests) == 1  # nothing made again without a check

@@ -133,3 +133,13 @@ def test_the_mini_player_follows_a_language_change_and_goes_with_its_window(
     qtbot.waitUntil(lambda: window.play_button.text() == "Play", timeout=5_000)
     assert window.anywhere.mini.pause.text() == "Pause"
     window.stop()
+
+
+def test_a_sentence_without_an_end_is_shortened_so_the_player_stays_in_its_corner():
+    from app.ui.mini_player import SHOWN_CHARS, shortened
+
+    assert shortened("A short sentence.") == "A short sentence."
+    long = "word " * 2000  # clipboard text with no punctuation: one "sentence"
+    shown = shortened(long.strip())
+    assert len(shown) <= SHOWN_CHARS and shown.endswith("\u2026")
+    assert long.startswith(shown[:-1])

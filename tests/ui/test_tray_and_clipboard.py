@@ -257,7 +257,7 @@ def test_the_dialog_saves_the_settings_and_puts_them_in_effect(qtbot, make_windo
     window.anywhere.open_dialog()
     dialog = window.anywhere.dialog
     dialog.keys.setKeySequence("F2")  # no modifier: refused before it is saved
-    assert dialog.problem.text().startswith("Press a combination with Ctrl, Alt or Shift")
+    assert dialog.problem.text().startswith("Press a combination with Ctrl, Alt or the Windows key")
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
     dialog.reject()
 
@@ -275,6 +275,6 @@ def test_qt_key_sequences_become_pynput_combinations(keys, combination):
     assert to_pynput(keys) == combination
 
 
-@pytest.mark.parametrize("keys", ["", "R", "F2", "Ctrl+A, Ctrl+B"])
+@pytest.mark.parametrize("keys", ["", "R", "F2", "Ctrl+A, Ctrl+B", "Shift+R", "Shift+F9"])
 def test_a_hotkey_needs_one_key_with_a_modifier(keys):
     assert not is_valid(keys)

@@ -91,7 +91,7 @@ def _findings(raw) -> tuple[Finding, ...] | None:
         return None
     try:
         items = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # "[[[[..." fits the size cap but nests too deep
         return None
     if not isinstance(items, list):
         return None
