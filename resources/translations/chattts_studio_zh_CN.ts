@@ -4,62 +4,62 @@
 <context>
     <name>AnywhereDialog</name>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="84"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="85"/>
         <source>Press a combination with Ctrl, Alt or the Windows key, such as Ctrl+Alt+R.</source>
         <translation>请按一个带 Ctrl、Alt 或 Windows 键的组合键，例如 Ctrl+Alt+R。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="105"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="107"/>
         <source>Reading from anywhere</source>
         <translation>随处朗读</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="106"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="108"/>
         <source>Show an icon in the system tray (Play clipboard, Stop)</source>
         <translation>在系统托盘显示图标（朗读剪贴板、停止）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="107"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="109"/>
         <source>This desktop has no system tray, so there is no icon.</source>
         <translation>此桌面没有系统托盘，因此不显示图标。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="108"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="110"/>
         <source>Closing the window:</source>
         <translation>关闭窗口时：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="111"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="113"/>
         <source>Ask each time</source>
         <translation>每次询问</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="112"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="114"/>
         <source>Keep running in the tray</source>
         <translation>在托盘中继续运行</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="113"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="115"/>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="117"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="119"/>
         <source>Show a small player while reading from the tray or the hotkey</source>
         <translation>从托盘或快捷键朗读时显示小播放器</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="118"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="120"/>
         <source>A global hotkey reads the clipboard aloud from any program</source>
         <translation>全局快捷键：在任何程序中朗读剪贴板</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="119"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="121"/>
         <source>Hotkey:</source>
         <translation>快捷键：</translation>
     </message>
     <message>
-        <location filename="../../app/ui/anywhere_dialog.py" line="121"/>
+        <location filename="../../app/ui/anywhere_dialog.py" line="123"/>
         <source>The hotkey reads the selected text (copied, then your clipboard is put back)</source>
         <translation>快捷键朗读选中的文字（先复制，再恢复你的剪贴板）</translation>
     </message>
@@ -1042,7 +1042,7 @@
 <context>
     <name>NarrationController</name>
     <message>
-        <location filename="../../app/ui/narration/controller.py" line="285"/>
+        <location filename="../../app/ui/narration/controller.py" line="331"/>
         <source>Load a model first: narration is rendered by the model.</source>
         <translation>请先加载模型：朗读由模型生成。</translation>
     </message>
@@ -1234,93 +1234,108 @@
 <context>
     <name>NarrationWindow</name>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="106"/>
+        <location filename="../../app/ui/narration/window.py" line="109"/>
         <source>Chapter %1</source>
         <translation>第 %1 章</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="131"/>
+        <location filename="../../app/ui/narration/window.py" line="134"/>
         <source>... and %1 more</source>
         <translation>……另有 %1 条</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="136"/>
+        <location filename="../../app/ui/narration/window.py" line="139"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="177"/>
+        <location filename="../../app/ui/narration/window.py" line="180"/>
         <source>Reading the audio...</source>
         <translation>正在读取音频...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="179"/>
+        <location filename="../../app/ui/narration/window.py" line="182"/>
         <source>Render the chapter to see its waveform</source>
         <translation>生成本章后即可查看其波形</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="222"/>
+        <location filename="../../app/ui/narration/window.py" line="242"/>
+        <source>Pause or resume playback</source>
+        <translation>暂停或继续播放</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="243"/>
+        <source>Next sentence</source>
+        <translation>下一句</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="244"/>
+        <source>Previous sentence</source>
+        <translation>上一句</translation>
+    </message>
+    <message>
+        <location filename="../../app/ui/narration/window.py" line="262"/>
         <source>The main window is speaking; stop it first.</source>
         <translation>主窗口正在朗读；请先停止。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="240"/>
+        <location filename="../../app/ui/narration/window.py" line="280"/>
         <source>Nothing rendered to play from here yet.</source>
         <translation>从这里开始还没有已生成的音频可播放。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="290"/>
+        <location filename="../../app/ui/narration/window.py" line="330"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="290"/>
+        <location filename="../../app/ui/narration/window.py" line="330"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="294"/>
+        <location filename="../../app/ui/narration/window.py" line="334"/>
         <source>Rendering...</source>
         <translation>正在生成...</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="316"/>
+        <location filename="../../app/ui/narration/window.py" line="356"/>
         <source>Render finished.</source>
         <translation>生成完成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="317"/>
-        <location filename="../../app/ui/narration/window.py" line="318"/>
+        <location filename="../../app/ui/narration/window.py" line="357"/>
+        <location filename="../../app/ui/narration/window.py" line="358"/>
         <source>Render cancelled.</source>
         <translation>已取消生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="322"/>
+        <location filename="../../app/ui/narration/window.py" line="362"/>
         <source>%1 sentence(s) failed; the table says why.</source>
         <translation>%1 个句子生成失败；原因见表格。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="327"/>
+        <location filename="../../app/ui/narration/window.py" line="367"/>
         <source>%1 sentence(s) flagged by the take check; the Status column says why.</source>
         <translation>%1 个句子被录音检查标记；原因见状态列。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="342"/>
+        <location filename="../../app/ui/narration/window.py" line="382"/>
         <source> (test model: noise, not speech)</source>
         <translation>（测试模型：噪声，不是语音）</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="348"/>
+        <location filename="../../app/ui/narration/window.py" line="388"/>
         <source>A random-weight test model is loaded: what it renders here is noise, not speech. Choose the official ChatTTS model folder in the main window before rendering a book.</source>
         <translation>当前加载的是随机权重的测试模型：它在这里生成的是噪声，不是语音。生成书籍前，请在主窗口中选择官方 ChatTTS 模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="356"/>
+        <location filename="../../app/ui/narration/window.py" line="396"/>
         <source>No model is loaded: you can read and edit the project, and rendering starts once a model is loaded in the main window.</source>
         <translation>尚未加载模型：你可以查看和编辑项目，在主窗口加载模型后即可开始生成。</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/window.py" line="367"/>
+        <location filename="../../app/ui/narration/window.py" line="407"/>
         <source>Narration: %1</source>
         <translation>朗读：%1</translation>
     </message>
@@ -1673,42 +1688,42 @@
 <context>
     <name>SentenceTableModel</name>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="90"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="102"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="91"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="103"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="92"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="104"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="93"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="105"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="94"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="106"/>
         <source>Take</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="95"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="107"/>
         <source>Lock</source>
         <translation>锁定</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="153"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="169"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../app/ui/narration/sentence_model.py" line="158"/>
+        <location filename="../../app/ui/narration/sentence_model.py" line="174"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>

@@ -68,9 +68,19 @@ class FakeSpeech:
         self.played: list[np.ndarray] = []
         self.busy = False
 
-    def play_audio(self, audio, rate):
+    def play_audio(self, audio, rate, marks=None):
         self.played.append(np.asarray(audio))
+        self.marks = list(marks or [])
         return True
+
+    def stop(self):
+        self.output.stop()
+
+    def toggle_pause(self):
+        pass
+
+    def skip(self, delta):
+        return False
 
 
 @dataclass(frozen=True)

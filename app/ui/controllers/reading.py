@@ -144,6 +144,11 @@ class Reading(QObject):
         self.poll()
 
     @property
+    def saved_audio(self):
+        """The saved audio that plays (None: a request's stream, or nothing)."""
+        return None if self._saved is None or self._streaming else self._saved[0]
+
+    @property
     def offset(self) -> int:
         return self._offset
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.core import StudioError
+from app.core import SegmentMark, StudioError
 from app.narration.render_state import RenderState
 from app.ui.narration.envelopes import EnvelopeCache
 from app.ui.narration.render_target import TargetKind
@@ -41,6 +41,7 @@ class NarrationController(QObject):
     exportEnded = Signal(
         object, object
     )  # files written (list of str) or None after a failure; warnings
+    hearing = Signal(object)  # the id of the sentence the sound card plays now, or None
 
     def __init__(self, model, speech, parent=None, renderer_factory=None, render_options=None):
         """`renderer_factory(project, engine, **render_options())`: app.narration.render.Renderer
@@ -54,6 +55,12 @@ class NarrationController(QObject):
         self.paused = False
         self.envelopes = EnvelopeCache(self)
         self.envelopes.ready.connect(self.waveformsReady)
+        self._followed: list = []  # ids of the sentences play_from plays, one per segment
+        self._followed_audio = None  # the audio they are in (another play is not followed)
+        # A stand-in for the speech controller (tests) may not follow the sound card.
+        self._follows = hasattr(speech, "readingAt")
+        if self._follows:
+            speech.readingAt.connect(self._on_reading_at)
         self._thread = NarrationThread(renderer_factory, parent=self)
         self._render_options = render_options or dict
         w = self._thread.worker
@@ -225,6 +232,7 @@ class NarrationController(QObject):
     # -- listening (the window's own sound output) ---------------------------------------------
     def play_take(self, take_id) -> bool:
         audio = self._audio_or_silence(take_id)
+        self._follow([], None)
         return len(audio) > 0 and self.speech.play_audio(audio, SAMPLE_RATE)
 
     def compare(self, first_take, second_take) -> bool:
@@ -232,27 +240,65 @@ class NarrationController(QObject):
         audio = np.concatenate(
             [self._audio_or_silence(first_take), gap, self._audio_or_silence(second_take)]
         )
+        self._follow([], None)
         return self.speech.play_audio(audio, SAMPLE_RATE)
 
     def play_from(self, sentence_id) -> bool:
-        """The chapter's chosen takes from this sentence on; unrendered sentences are skipped."""
+        """The chapter's chosen takes from this sentence on; unrendered sentences are skipped.
+        Each sentence (with the gap after it) is one segment, so the view follows what is heard
+        and next/previous sentence skip by sentence."""
         sentence = self.find(sentence_id)
         if sentence is None:
             return False
         gap = np.zeros(int(SAMPLE_RATE * PLAY_GAP_S), np.float32)
         pieces, length = [], 0
+        ids, marks = [], []
         for s in self.sentences(sentence.chapter_id):
             if s.index < sentence.index or s.take_id is None:
                 continue
             audio = self._audio_or_silence(s.take_id)
             pieces += [audio, gap]
+            marks.append(SegmentMark(length, length + len(audio) + len(gap)))
+            ids.append(s.id)
             length += len(audio) + len(gap)
             if length > PLAY_LIMIT_S * SAMPLE_RATE:
                 break
-        return bool(pieces) and self.speech.play_audio(np.concatenate(pieces), SAMPLE_RATE)
+        if not pieces:
+            return False
+        audio = np.concatenate(pieces)
+        self._follow(ids, audio)
+        if self.speech.play_audio(audio, SAMPLE_RATE, marks=marks):
+            if self._follows:  # the segment heard may be the one before's number: no signal
+                self._on_reading_at(self.speech.reading.current, None)
+            return True
+        self._follow([], None)
+        return False
 
     def stop_playing(self) -> None:
-        self.speech.output.stop()
+        if self.speech.busy:
+            self.speech.output.stop()  # the main window's request: its own Stop ends it
+        else:
+            self.speech.stop()
+        self._follow([], None)
+
+    def _follow(self, sentence_ids: list, audio) -> None:
+        self._followed, self._followed_audio = list(sentence_ids), audio
+        if not sentence_ids:
+            self.hearing.emit(None)
+
+    @Slot(int, object)
+    def _on_reading_at(self, segment: int, _span) -> None:
+        """The sentence heard, while what plays is this view's play_from."""
+        reading = self.speech.reading
+        ours = self._followed and reading.saved_audio is self._followed_audio
+        if not ours:
+            if self._followed:
+                self._follow([], None)
+            return
+        if 0 <= segment < len(self._followed):
+            self.hearing.emit(self._followed[segment])
+        else:
+            self._follow([], None)  # all heard, or stopped
 
     # -- rendering ------------------------------------------------------------------------------
     def can_render(self) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from app.ui.narration.status import (
     check_icon,
@@ -43,6 +43,7 @@ class SentenceTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[SentenceRow] = []
         self.take_info = take_info
+        self.hearing = None  # the id of the sentence heard now (its row in bold), or None
 
     # -- contents ---------------------------------------------------------------------------
     def set_rows(self, rows: list[SentenceRow]) -> None:
@@ -71,6 +72,17 @@ class SentenceTableModel(QAbstractTableModel):
         self._rows[row] = row_data
         self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
         return True
+
+    def set_hearing(self, sentence_id) -> None:
+        """Show sentence `sentence_id` as the one heard (None: none)."""
+        rows = {self.row_of(i) for i in (self.hearing, sentence_id) if i is not None}
+        self.hearing = sentence_id
+        for row in rows - {-1}:
+            self.dataChanged.emit(
+                self.index(row, 0),
+                self.index(row, self.columnCount() - 1),
+                [Qt.ItemDataRole.FontRole],
+            )
 
     def update_sentence(self, sentence) -> bool:
         row = self.row_of(sentence.id)
@@ -124,6 +136,10 @@ class SentenceTableModel(QAbstractTableModel):
             return check_icon(s)
         if role == CHECK_ROLE:
             return check_value(s)
+        if role == Qt.ItemDataRole.FontRole and self.hearing is not None and s.id == self.hearing:
+            font = QFont()
+            font.setBold(True)
+            return font
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == self.STATUS and getattr(s, "error", None):
                 return s.error

@@ -11,7 +11,8 @@ waveform marks each sentence's boundary) are window_layout.py's.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QListWidgetItem, QMainWindow
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QListWidgetItem, QMainWindow
 
 from app.i18n import again
 from app.narration.render_state import RenderState
@@ -78,6 +79,8 @@ class NarrationWindow(Retranslating, QMainWindow):
             lambda message: self.say(lambda: message)
         )  # said once, in its own language
         c.exportEnded.connect(self._on_export_ended)
+        c.hearing.connect(self.show_hearing)
+        self._transport_actions()
         c.model.stateChanged.connect(self._on_model_state)
         self.chapters.currentRowChanged.connect(self._on_chapter_row)
         self.table.selectionModel().currentRowChanged.connect(
@@ -204,6 +207,43 @@ class NarrationWindow(Retranslating, QMainWindow):
         self.sentence_wave.set_waveform(
             self.controller.sentence_waveform(take_id) if take_id is not None else None
         )
+
+    def show_hearing(self, sentence_id) -> None:
+        """The sentence heard in bold, selected and in view (None: nothing of ours plays). An
+        edit in progress keeps its row: selecting another would close the editor."""
+        self.table_model.set_hearing(sentence_id)
+        row = self.table_model.row_of(sentence_id) if sentence_id is not None else -1
+        if row < 0:
+            return
+        editing = self.table.state() == QAbstractItemView.State.EditingState
+        if not editing and self.table.currentIndex().row() != row:
+            self.table.selectRow(row)
+        self.table.scrollTo(self.table_model.index(row, 0))
+
+    def _transport_actions(self) -> None:
+        """Pause/Resume and next/previous sentence of what plays, with the main window's keys;
+        Space types in a text being edited (the editor takes it first)."""
+        speech = self.controller.speech
+        self.transport: dict[str, QAction] = {}
+        for name, keys, handler in (
+            ("pause_playback", "Space", speech.toggle_pause),
+            ("next_sentence", "Alt+Right", lambda: speech.skip(+1)),
+            ("previous_sentence", "Alt+Left", lambda: speech.skip(-1)),
+        ):
+            action = QAction(self)
+            action.setObjectName(f"narration_{name}")
+            action.setShortcut(QKeySequence(keys))
+            action.triggered.connect(lambda _checked=False, h=handler: h())
+            self.addAction(action)
+            self.transport[name] = action
+
+    def _retranslate_transport(self) -> None:
+        for name, text in (
+            ("pause_playback", self.tr("Pause or resume playback")),
+            ("next_sentence", self.tr("Next sentence")),
+            ("previous_sentence", self.tr("Previous sentence")),
+        ):
+            self.transport[name].setText(text)
 
     # -- actions --------------------------------------------------------------------------------
     def _with_sentence(self, fn) -> None:
@@ -368,6 +408,7 @@ class NarrationWindow(Retranslating, QMainWindow):
 
     def retranslate(self) -> None:
         self.ui.retranslate()
+        self._retranslate_transport()
         self._chapter_placeholder()
         self.setWindowTitle(self._title())
         self.table_model.retranslate()
