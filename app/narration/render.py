@@ -238,7 +238,12 @@ class Renderer:
                     sentence, chapter, attempt, outcome_or_error, voicing, outcome
                 )
                 if seconds is _AGAIN:
-                    self._submit(sentence, chapter, voicing, results, attempt + 1)
+                    with self._state:
+                        halted = self._cancelled or self._stopping or self._paused
+                    if halted:  # no more tries now: it resumes from its stored tries
+                        self._put_back(sentence, chapter)
+                    else:
+                        self._submit(sentence, chapter, voicing, results, attempt + 1)
                     continue
                 if seconds is not None:
                     done_ids.add(sentence.id)
@@ -284,6 +289,30 @@ class Renderer:
     def _first(self, sentence: Sentence) -> int:
         return max((c.attempt + 1 for c in self._tries_of(sentence)), default=0)
 
+    def _keepable(self, sentence: Sentence) -> TakeCheck | None:
+        """The sentence's chosen take when it is a try of the same words, speed and voice with
+        another seed (a regenerated sentence): a candidate beside the new tries, so re-taking
+        never chooses a worse take than the one it had."""
+        check = sentence.check
+        if check is None or sentence.take_id is None or check.take_id != sentence.take_id:
+            return None
+        key = attempt_key(sentence.text, sentence.seed, sentence.speed, sentence.speaker)
+        if check.attempt_key == key:
+            return None  # one of the tries themselves
+        try:  # its tries' first take has their seed: the same words, speed and voice?
+            seeds = {t.seed for t in self.project.takes(sentence.id)}
+        except ProjectError:
+            return None
+        same = (attempt_key(sentence.text, s, sentence.speed, sentence.speaker) for s in seeds)
+        return check if check.attempt_key in same else None
+
+    def _put_back(self, sentence: Sentence, chapter: _Chapter) -> None:
+        """A sentence between its tries when the render halts: it stays pending, first in its
+        chapter, and goes on from its stored tries (`_first`) on resume or the next render."""
+        if chapter.lead == sentence.id:
+            chapter.lead = None
+        chapter.queue.insert(0, sentence)
+
     def _next(self, plan: list[_Chapter]) -> Sentence | None:
         """The next sentence to send. A chapter without its voice first sends its first sentence
         alone, with nothing else in flight: batched with other rows its audio could differ in the
@@ -309,6 +338,9 @@ class Renderer:
         results: queue.Queue,
         attempt: int = 0,
     ) -> None:
+        with self._state:
+            if self._cancelled:  # cancel() ran before this job existed: nothing to send
+                return
         reference = chapter.reference
         if reference is not None and reference[2] != sentence.speaker:
             reference = None  # the chapter's voice is another speaker's
@@ -363,6 +395,7 @@ class Renderer:
                 chapter.lead = None
             return None
         earlier = self._tries_of(sentence) if attempt else []
+        kept = self._keepable(sentence)  # as it was when the render began
         message = None
         if isinstance(result, BaseException):
             message = (
@@ -379,8 +412,8 @@ class Renderer:
         if message is not None:
             if is_lead:
                 chapter.lead = None  # another sentence leads if this one gives no voice
-            if earlier:  # a re-take that failed: the best try so far stays
-                return self._keep_best(sentence, earlier, outcome, message)
+            if earlier or kept:  # a re-take that failed: the best try so far stays
+                return self._keep_best(sentence, earlier, kept, outcome, message)
             self._fail(sentence, message, outcome)
             return None
         audio = result.audio
@@ -392,9 +425,11 @@ class Renderer:
         # Cancelled meanwhile: the try is kept and the sentence stays pending, so the next
         # render goes on with the next try as this one would have.
         again = more and not self._cancelled
-        best = None if more else _best(earlier)
+        best = None if more else _best(earlier, kept)
         if best is not None and best.score < report.score:
             best = None  # this try is the best (equal scores: the earlier try stays)
+        if best is not None and best is kept:
+            log.info("narration sentence %s keeps its earlier take %s", sentence.id, kept.take_id)
         try:
             chosen_audio = audio if best is None else self.project.take_audio(best.take_id)
         except ProjectError:
@@ -452,9 +487,14 @@ class Renderer:
         return len(chosen_audio) / result.sample_rate
 
     def _keep_best(
-        self, sentence: Sentence, earlier: list[TakeCheck], outcome: RenderOutcome, message: str
+        self,
+        sentence: Sentence,
+        earlier: list[TakeCheck],
+        kept: TakeCheck | None,
+        outcome: RenderOutcome,
+        message: str,
     ) -> float | None:
-        best = _best(earlier)
+        best = _best(earlier, kept)
         assert best is not None
         log.warning("narration sentence %s: a re-take failed (%s)", sentence.id, message)
         try:
@@ -479,9 +519,13 @@ class Renderer:
             log.warning("could not mark sentence %s failed: %s", sentence.id, exc)
 
 
-def _best(tries: list[TakeCheck]) -> TakeCheck | None:
-    """The highest-scoring try, the earliest among equals."""
-    return max(tries, key=lambda c: (c.score, -c.attempt), default=None)
+def _best(tries: list[TakeCheck], kept: TakeCheck | None = None) -> TakeCheck | None:
+    """The highest-scoring try, the earliest among equals; `kept` (the take chosen before the
+    sentence was regenerated) unless a try scores higher."""
+    best = max(tries, key=lambda c: (c.score, -c.attempt), default=None)
+    if kept is not None and (best is None or kept.score >= best.score):
+        return kept
+    return best
 
 
 _AGAIN = object()  # _finish's answer: the take was flagged, make the sentence again

@@ -56,7 +56,8 @@ class TakeCheckWorker(QObject):
             audio, rate = self._audio(take)
             language = guess_language([take.text])
             key = (take.voice, language, take.speed)
-            report = self._run(lambda: self._judge(audio, rate, take.text, language, key))
+            learnt = self._learnt(key, language)  # here: `_clean` is this thread's alone
+            report = self._run(lambda: _judge(audio, rate, take.text, language, learnt))
         except Exception:  # a check must never take the window down
             log.exception("the take of history entry %s was not checked", take.entry_id)
             self.failed.emit(take.entry_id)
@@ -82,13 +83,21 @@ class TakeCheckWorker(QObject):
             return work()
         return engine.call(work, timeout=CALL_TIMEOUT_S)
 
-    def _judge(self, audio, rate, text, language, key):
-        from app.audio import Expectation, SpeakingRate, check_take
+    def _learnt(self, key, language):
+        """The voice's speaking rate from its clean takes, or None (too few yet)."""
+        from app.audio import SpeakingRate
 
-        learnt = None
-        if len(self._clean[key]) >= LEARN_FROM:
-            learnt = SpeakingRate.learn(language, list(self._clean[key]))
-        return check_take(audio, rate, Expectation(text=text, language=language, rate=learnt))
+        if len(self._clean[key]) < LEARN_FROM:
+            return None
+        return SpeakingRate.learn(language, list(self._clean[key]))
+
+
+def _judge(audio, rate, text, language, learnt):
+    """The check itself: it may run on the engine's thread, even after `check` gave up
+    waiting for it, so it touches nothing of the worker's."""
+    from app.audio import Expectation, check_take
+
+    return check_take(audio, rate, Expectation(text=text, language=language, rate=learnt))
 
 
 class TakeCheckThread(OwnedThread):

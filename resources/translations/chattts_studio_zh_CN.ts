@@ -1887,6 +1887,14 @@
     </message>
 </context>
 <context>
+    <name>TakeCheckController</name>
+    <message>
+        <location filename="../../app/ui/controllers/takes.py" line="95"/>
+        <source>This take could not be checked; see the log for why.</source>
+        <translation>无法检查这段录音；原因见日志。</translation>
+    </message>
+</context>
+<context>
     <name>TakesPanel</name>
     <message>
         <location filename="../../app/ui/narration/takes_panel.py" line="85"/>

@@ -7,8 +7,10 @@ stand-in engine that injects the defects."""
 from __future__ import annotations
 
 import logging
+import queue
 import sqlite3
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -206,3 +208,99 @@ def test_without_the_checkers_models_narration_says_so_once_and_goes_on(
     assert all(s.check is not None and not s.check.checked for s in project.sentences())
     said = [r for r in caplog.records if "not checked" in r.getMessage()]
     assert len(said) <= 2  # the checker's own line and narration's, each once
+
+
+def test_re_taking_a_flagged_sentence_keeps_its_take_when_no_new_try_is_better(tmp_path):
+    # Flagged for a cut-off ending, then re-taken by a model that makes silence on every try:
+    # the silent tries score lower, so the cut-off take stays chosen.
+    project, _engine, _outcome = render(tmp_path, "book", tries=1)
+    cut = next(s for s in project.sentences() if s.text == TEXTS[EN[2]])
+    assert cut.check is not None and cut.check.flagged and cut.check.score > 0.0
+    project.regenerate(cut.id)
+    engine = SpeechEngine({cut.text: ("silence", None)})
+    project.set_take_tries(3)
+    outcome = Renderer(project, engine, in_flight=3).render(sentence_ids=[cut.id])
+    assert len(engine.requests) == 3  # every new try was made and rejected
+    after = project.sentence(cut.id)
+    assert after.status == SentenceStatus.DONE
+    assert after.take_id == cut.take_id and after.check == cut.check  # the kept try
+    new_tries = [c for c in project.take_checks(cut.id) if c.take_id != cut.take_id]
+    assert [c.kinds() for c in new_tries] == [["no_speech"]] * 3
+    assert outcome.flagged == [cut.id] and outcome.retaken == [cut.id]
+
+
+def test_re_taking_a_flagged_sentence_chooses_a_better_new_try(tmp_path):
+    project, _engine, _outcome = render(tmp_path, "book", tries=1)
+    cut = next(s for s in project.sentences() if s.text == TEXTS[EN[2]])
+    project.regenerate(cut.id)
+    Renderer(project, SpeechEngine(), in_flight=3).render(sentence_ids=[cut.id])
+    after = project.sentence(cut.id)
+    assert after.take_id != cut.take_id and not after.check.flagged
+
+
+def test_a_new_speed_does_not_keep_the_take_of_the_old_speed(tmp_path):
+    project, _engine, _outcome = render(tmp_path, "book", tries=1)
+    cut = next(s for s in project.sentences() if s.text == TEXTS[EN[2]])
+    project.set_speed(cut.id, cut.speed + 1)
+    engine = SpeechEngine({cut.text: ("silence", None)})
+    Renderer(project, engine, in_flight=3).render(sentence_ids=[cut.id])
+    after = project.sentence(cut.id)
+    assert after.take_id != cut.take_id and after.check.kinds() == ["no_speech"]
+
+
+@pytest.mark.parametrize("halt", ["stop", "pause"])
+def test_a_halted_render_makes_no_more_tries_and_goes_on_from_the_stored_ones(tmp_path, halt):
+    project = Project.create(tmp_path / "book.ctsproj", speech_book(), seed=9)
+    spoilt = TEXTS[EN[1]]
+    sentence = next(s for s in project.sentences() if s.text == spoilt)
+
+    class HaltedOnTheFirstTake(SpeechEngine):
+        def submit(self, request, priority=None):
+            job = super().submit(request, priority)
+            if len(self.requests) == 1:  # the user halts while the first take renders
+                getattr(renderer, halt)()
+            return job
+
+    engine = HaltedOnTheFirstTake({spoilt: ("silence", None)})
+    renderer = Renderer(project, engine, in_flight=1)
+    if halt == "pause":
+        resumed = threading.Timer(1.0, renderer.resume)
+        resumed.start()
+        outcome = renderer.render(sentence_ids=[sentence.id])
+        resumed.join()
+        # Resumed: the sentence goes on with its next tries, none made twice.
+        assert outcome.state == "finished"
+        assert engine.requests == [(spoilt, retake_seed(sentence.seed, a)) for a in range(3)]
+        assert [c.attempt for c in project.take_checks(sentence.id)] == [0, 1, 2]
+        return
+    assert renderer.render(sentence_ids=[sentence.id]).state == "stopped"
+    assert engine.requests == [(spoilt, sentence.seed)]  # no more tries while stopping
+    assert project.sentence(sentence.id).status == SentenceStatus.PENDING
+    engine = SpeechEngine()
+    Renderer(project, engine, in_flight=1).render(sentence_ids=[sentence.id])
+    assert engine.requests == [(spoilt, retake_seed(sentence.seed, 1))]
+
+
+def test_a_cancelled_render_sends_no_new_job(tmp_path):
+    # cancel() between a flagged take and its re-take: the re-take never reaches the engine.
+    project = Project.create(tmp_path / "book.ctsproj", speech_book(), seed=9)
+    sentence = project.sentences()[1]
+    engine = SpeechEngine()
+    renderer = Renderer(project, engine, in_flight=1)
+    renderer.cancel()
+    renderer._submit(sentence, _chapter(sentence), _NoVoice(), queue.Queue(), 1)
+    assert engine.requests == [] and renderer._jobs == {}
+
+
+class _NoVoice:
+    def speaker(self, name):
+        return None
+
+    def text(self, text):
+        return text
+
+
+def _chapter(sentence):
+    from app.narration.render import _Chapter
+
+    return _Chapter(sentence.chapter_id, 0, [], None)
