@@ -23,9 +23,8 @@ KEY_METRICS = {
 }
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("bench", sorted(KEY_METRICS))
-def test_a_whole_benchmark_is_compared_run_by_run(bench, tiny_model, tmp_path):
+def _quick_comparison(bench: str, model, tmp_path) -> dict:
+    """compare_revisions.py --quick --bench BENCH's report (HEAD against this tree)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -35,7 +34,7 @@ def test_a_whole_benchmark_is_compared_run_by_run(bench, tiny_model, tmp_path):
     }
     out = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "compare_revisions.py"), "--quick"]
-        + ["--bench", bench, "--model", str(tiny_model)],
+        + ["--bench", bench, "--model", str(model)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -43,7 +42,13 @@ def test_a_whole_benchmark_is_compared_run_by_run(bench, tiny_model, tmp_path):
         timeout=600,
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    report = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bench", sorted(KEY_METRICS))
+def test_a_whole_benchmark_is_compared_run_by_run(bench, tiny_model, tmp_path):
+    report = _quick_comparison(bench, tiny_model, tmp_path)
     entry = report["modes"][bench]
     assert report["bench"] == bench
     for side in ("base", "head"):
@@ -94,23 +99,7 @@ def test_the_rounds_take_turns_going_first():
 
 @pytest.mark.slow
 def test_steady_decode_times_each_shape_many_times_per_process(tiny_model, tmp_path):
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "CHATTTS_STUDIO_HOME": str(tmp_path / "home"),
-        "HF_HUB_OFFLINE": "1",
-    }
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "compare_revisions.py"), "--quick"]
-        + ["--bench", "steady", "--model", str(tiny_model)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    entry = json.loads(out.stdout)["modes"]["jit-int8"]
+    entry = _quick_comparison("steady", tiny_model, tmp_path)["modes"]["jit-int8"]
     for side in ("base", "head"):
         run = entry["runs"][side][0]
         assert "error" not in run, run

@@ -19,6 +19,7 @@ from PySide6.QtGui import QGuiApplication
 
 from app.ui.hotkey import GlobalHotkey, stop_listener
 from tests.ui.conftest import RUN_TIMEOUT_MS
+from tests.ui.speech_support import recorded_starts
 
 pytestmark = pytest.mark.skipif(
     shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
@@ -86,17 +87,6 @@ def _press(display: str, keys: str) -> None:
     )
 
 
-def _recorded_starts(monkeypatch, window) -> list:
-    requests, real = [], window.speech.start
-
-    def start(request, audition=False):
-        requests.append(request)
-        return real(request, audition)
-
-    monkeypatch.setattr(window.speech, "start", start)
-    return requests
-
-
 def _listening(qtbot, settings, make_window, selection: bool):
     settings.hotkey_enabled = True
     settings.hotkey_reads_selection = selection
@@ -111,7 +101,7 @@ def test_the_hotkey_reads_the_clipboard_aloud_and_a_second_press_stops(
     qtbot, x_display, settings, make_window, monkeypatch
 ):
     window = _listening(qtbot, settings, make_window, selection=False)
-    requests = _recorded_starts(monkeypatch, window)
+    requests = recorded_starts(monkeypatch, window)
     QGuiApplication.clipboard().setText(LONG_TEXT)
     with qtbot.waitSignal(window.speech.started, timeout=RUN_TIMEOUT_MS):
         _press(x_display, "ctrl+alt+r")
@@ -182,7 +172,7 @@ def test_a_selection_read_sends_the_copy_keys_and_restores_the_clipboard(
     qtbot, x_display, settings, make_window, monkeypatch
 ):
     window = _listening(qtbot, settings, make_window, selection=True)
-    requests = _recorded_starts(monkeypatch, window)
+    requests = recorded_starts(monkeypatch, window)
     mine = QMimeData()
     mine.setText("the user's own clipboard")
     mine.setData(CUSTOM, b"\x01kept\xfe")

@@ -22,6 +22,7 @@ from app.ui.hotkey import is_valid, to_pynput
 from app.ui.settings import Settings
 from app.ui.tray import tray_available
 from tests.ui.conftest import RUN_TIMEOUT_MS
+from tests.ui.speech_support import recorded_starts
 
 CUSTOM = "application/x-chattts-studio-test"
 
@@ -36,18 +37,6 @@ def _clipboard_emptied(qapp):
     test_the_restored_clipboard_outlives_python_without_a_crash)."""
     yield
     QGuiApplication.clipboard().clear()
-
-
-def _recorded_starts(monkeypatch, window) -> list:
-    """Every request the speech controller is asked to start, then started as usual."""
-    requests, real = [], window.speech.start
-
-    def start(request, audition=False):
-        requests.append(request)
-        return real(request, audition)
-
-    monkeypatch.setattr(window.speech, "start", start)
-    return requests
 
 
 def _clipboard(text: str, extra: bytes | None = None) -> None:
@@ -72,7 +61,7 @@ def test_the_tray_menu_plays_the_clipboard_with_the_window_s_voice_and_stops_it(
     assert not menu.actions["tray.stop"].isEnabled()
     assert not menu.actions["tray.pause"].isEnabled()  # nothing plays
     window.voice_panel.set_voice(4321, None)
-    requests = _recorded_starts(monkeypatch, window)
+    requests = recorded_starts(monkeypatch, window)
     _clipboard(LONG_TEXT)
     with qtbot.waitSignal(window.speech.started, timeout=RUN_TIMEOUT_MS):
         menu.actions["tray.play_clipboard"].trigger()
@@ -105,7 +94,7 @@ def test_the_tray_pauses_and_resumes_what_it_reads(qtbot, window):
 
 
 def test_an_empty_clipboard_is_said_and_nothing_starts(window, monkeypatch):
-    requests = _recorded_starts(monkeypatch, window)
+    requests = recorded_starts(monkeypatch, window)
     _clipboard("   ")
     window.anywhere.menu.actions["tray.play_clipboard"].trigger()
     assert requests == [] and not window.is_busy()
@@ -177,7 +166,7 @@ def test_closing_without_remembering_asks_again_and_quit_closes(make_window, set
 def test_a_selection_read_speaks_the_copy_and_restores_the_user_s_clipboard(
     qtbot, window, monkeypatch
 ):
-    requests = _recorded_starts(monkeypatch, window)
+    requests = recorded_starts(monkeypatch, window)
     _clipboard("the user's own clipboard", extra=b"\x00binary\xff")
     reader = window.anywhere.reader
     # The program in front answers the copy keys by putting its selection on the clipboard.
