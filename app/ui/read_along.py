@@ -9,7 +9,7 @@ highlight is shown only while the text box holds the text the audio was made fro
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core import StudioError
 
@@ -35,9 +35,12 @@ class ReadAlong(QObject):
 
     def eventFilter(self, watched, event) -> bool:
         """Space is Pause only while something plays: otherwise it stays the focused widget's
-        (a button pressed from the keyboard, a check box)."""
+        (a button pressed from the keyboard, a check box). Only in this window: the Narration
+        window has its own Space (tests/ui/test_narration_read_along.py)."""
         if (
             event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(watched, QWidget)
+            and watched.window() is self.window
             and event.key() == Qt.Key.Key_Space
             and event.modifiers() == Qt.KeyboardModifier.NoModifier
             and not self.reading.active

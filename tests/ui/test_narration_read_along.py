@@ -182,3 +182,15 @@ def test_space_and_alt_arrows_pressed_in_the_table(qtbot, view):
     assert _bold_row(view) == 1
     qtbot.keyClick(view.table, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
     assert _bold_row(view) == 0
+
+
+def test_the_main_window_s_space_rule_stays_in_the_main_window(qtbot, view, make_window):
+    """The main window keeps Space for the focused widget while it plays nothing; that rule
+    must not take Space from the Narration window, which plays on its own."""
+    make_window(start=False)
+    view.table.selectRow(0)
+    view.actions["play_from"].trigger()
+    view.activateWindow()
+    view.table.setFocus()
+    qtbot.keyClick(view.table, Qt.Key.Key_Space)
+    assert view.output.paused
