@@ -169,11 +169,15 @@ def test_another_play_is_not_followed(view):
     assert _heard(view, 100) is None
 
 
-def test_space_and_alt_arrows_pressed_in_the_table(qtbot, view):
+def _play_from_the_focused_table(view) -> None:
     view.table.selectRow(0)
     view.actions["play_from"].trigger()
     view.activateWindow()
     view.table.setFocus()
+
+
+def test_space_and_alt_arrows_pressed_in_the_table(qtbot, view):
+    _play_from_the_focused_table(view)
     qtbot.keyClick(view.table, Qt.Key.Key_Space)
     assert view.output.paused
     qtbot.keyClick(view.table, Qt.Key.Key_Space)
@@ -188,9 +192,6 @@ def test_the_main_window_s_space_rule_stays_in_the_main_window(qtbot, view, make
     """The main window keeps Space for the focused widget while it plays nothing; that rule
     must not take Space from the Narration window, which plays on its own."""
     make_window(start=False)
-    view.table.selectRow(0)
-    view.actions["play_from"].trigger()
-    view.activateWindow()
-    view.table.setFocus()
+    _play_from_the_focused_table(view)
     qtbot.keyClick(view.table, Qt.Key.Key_Space)
     assert view.output.paused
