@@ -7,8 +7,15 @@ A lighter check than bench/decode.py (which also runs upstream, the vocoder and 
 process per mode): `--steps` greedy steps of `--batches` copies of one sentence per mode and
 round, best of `--rounds`.
 
+ONNX Runtime ways (issue 44's spike; bench/support/ort_step.py), when onnxruntime is installed:
+the same 20 layers as one ORT graph with fused norms and attention, projections in fp32
+(ort-fp32), 8-bit or 4-bit block-wise weights with int8 activations per block of each row
+(ort-int8, ort-int4). `floor_ms` per way: the step's projections alone on one token (PyTorch:
+bench/decode.py's floor; ORT: the same MatMulNBits nodes with nothing between them), and
+`floor_reached_pct` = floor / batch-1 step.
+
     python bench/int8_speed.py [--model DIR] [--size full|tiny] [--steps 32] [--rounds 3] [--batches 1,4]
-                               [--quick] [--save]
+                               [--ways fp32,int8,ort-int8,ort-int4] [--quick] [--save]
 """
 
 from __future__ import annotations
@@ -22,6 +29,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.support.model import bench_model
 from bench.support.results import add_save_argument, emit
+
+
+def _available(ways: list[str]) -> list[str]:
+    """`ways` less the ONNX Runtime ones when onnxruntime is not installed."""
+    return [w for w in ways if not w.startswith("ort-") or _ort_version()]
+
+
+def _ort_version() -> str | None:
+    try:
+        import onnxruntime
+    except ImportError:
+        return None
+    return onnxruntime.__version__
 
 
 def _steps(loop, emb, steps: int) -> None:
@@ -46,6 +66,36 @@ def _steps(loop, emb, steps: int) -> None:
             )[:, -1]
 
 
+WAYS = ["fp32", "int8-per-tensor", "int8-per-batch", "int8", "ort-fp32", "ort-int8", "ort-int4"]
+
+
+def _ort_loop(reference, stack, weights: str):
+    from bench.support.ort_step import OrtLoop
+
+    return OrtLoop(reference, stack, weights)
+
+
+def _ort_floor(stack, weights: str, repeats: int = 20) -> float:
+    """Milliseconds per step of the ORT step's projections alone on one token."""
+    import numpy as np
+
+    from bench.support.ort_step import build_floor, session
+
+    s = session(build_floor(stack, weights))
+    width = stack.layers[0].q_proj.weight.shape[1]
+    inter = stack.layers[0].gate_proj.weight.shape[0]
+    feed = {
+        "a": np.random.randn(1, 1, width).astype(np.float32),
+        "m": np.random.randn(1, 1, inter).astype(np.float32),
+    }
+    for _ in range(3):
+        s.run(None, feed)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        s.run(None, feed)
+    return (time.perf_counter() - started) * 1000 / repeats
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", help="model folder (random weights of --size built there if empty)")
@@ -53,6 +103,7 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, help="greedy steps per round (default 32; --quick 4)")
     p.add_argument("--rounds", type=int, help="best of (default 3; --quick 1)")
     p.add_argument("--batches", help="comma-separated batch sizes (default 1,4; --quick 1)")
+    p.add_argument("--ways", help="comma-separated, from " + ",".join(WAYS) + " (default all)")
     p.add_argument(
         "--quick", action="store_true", help="tiny model, few steps, one round (smoke test)"
     )
@@ -65,11 +116,13 @@ def main(argv=None) -> int:
     import torch
 
     from app.decode import int8
+    from app.decode.llama_step import LlamaStack
     from app.decode.loop import DecodeLoop
     from app.decode.modes import DecodeMode
     from app.decode.options import DecodeOptions
     from app.synthesis.chattts_model import quiet_libraries
     from app.synthesis.synthesizer import Synthesizer
+    from bench.decode import _matmul_floor
     from tests.support.precision_compare import prompt_embedding
 
     quiet_libraries()
@@ -79,7 +132,13 @@ def main(argv=None) -> int:
     emb = prompt_embedding(synth.parts, synth.speaker_for_seed(1))
 
     batches = [int(b) for b in args.batches.split(",")]
-    loops, build_s = {}, {}
+    ways = args.ways.split(",") if args.ways else _available(WAYS)
+    unknown = set(ways) - set(WAYS)
+    if unknown:
+        p.error(f"unknown ways: {', '.join(sorted(unknown))}")
+    reference = DecodeLoop(synth.parts, "eager", "fp32")  # the ORT ways' embeddings and heads
+    stack = LlamaStack(synth.parts.llama).eval()
+    loops, build_s, floor_ms = {}, {}, {}
     for name, make in (
         ("fp32", lambda: DecodeLoop(synth.parts, "jit", "fp32")),
         (
@@ -95,10 +154,19 @@ def main(argv=None) -> int:
             ),
         ),
         ("int8", lambda: DecodeLoop(synth.parts, "jit", "int8")),
+        ("ort-fp32", lambda: _ort_loop(reference, stack, "fp32")),
+        ("ort-int8", lambda: _ort_loop(reference, stack, "int8")),
+        ("ort-int4", lambda: _ort_loop(reference, stack, "int4")),
     ):
+        if name not in ways:
+            continue
         started = time.perf_counter()
         loops[name] = make()
-        assert loops[name].mode is DecodeMode.JIT, loops[name].jit_error
+        if name.startswith("ort-"):
+            floor_ms[name] = round(_ort_floor(stack, name[4:]), 2)
+        else:
+            assert loops[name].mode is DecodeMode.JIT, loops[name].jit_error
+            floor_ms[name] = round(_matmul_floor(loops[name]), 2)
         build_s[name] = round(time.perf_counter() - started, 2)
         for b in batches:
             _steps(loops[name], emb.expand(b, -1, -1).contiguous(), 4)  # TorchScript's first runs
@@ -120,7 +188,14 @@ def main(argv=None) -> int:
         "speedup_vs_fp32": {
             k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2) for k, v in best.items()
         },
+        "floor_ms": floor_ms,
+        "floor_reached_pct": {
+            name: round(100 * floor_ms[name] / best[f"{name} b1"], 1)
+            for name in loops
+            if f"{name} b1" in best
+        },
         "build_s": build_s,
+        "onnxruntime": _ort_version(),
     }
     emit(report, args, __file__)
     return 0

@@ -6,7 +6,9 @@ outliers (the stress model). Modes: bf16; int8 as it ships (decode/int8.py RECIP
 per-channel int8 weights, activation scales per row); int8-per-batch (the same, but fbgemm's one
 activation scale per batch: what shipped before per-row scales); int8-per-tensor (int8 first:
 one scale per weight tensor, no smoothing); int8-per-channel (per-channel weights, no
-smoothing, one activation scale per batch); int8-smooth-per-tensor.
+smoothing, one activation scale per batch); int8-smooth-per-tensor; ort-int8 and ort-int4 (the step as one ONNX Runtime graph with 8- or
+4-bit block-wise weights and int8 activations per block of each row: bench/support/ort_step.py,
+when onnxruntime is installed).
 Per mode and model, the numbers of tests/support/precision_compare.py over --steps greedy steps
 of one sentence: first_divergence, free_agreement, top1_agreement (teacher forced), logit
 max_abs, max_rel, min_cosine, mean_cosine.
@@ -34,6 +36,8 @@ MODES = [
     "int8-per-tensor",
     "int8-per-channel",
     "int8-smooth-per-tensor",
+    "ort-int8",
+    "ort-int4",
 ]
 QUICK_MODES = ["bf16", "int8"]  # the precisions that ship
 
@@ -55,6 +59,13 @@ def _recipes():
 def _loop(view, mode: str):
     from app.decode.loop import DecodeLoop
     from app.decode.options import DecodeOptions
+
+    if mode.startswith("ort-"):  # issue 44's spike: the step as one ONNX Runtime graph
+        from app.decode.llama_step import LlamaStack
+        from bench.support.ort_step import OrtLoop
+
+        stack = LlamaStack(view.llama).eval()
+        return OrtLoop(DecodeLoop(view, "eager", "fp32"), stack, mode[4:])
 
     recipe = _recipes().get(mode)
     return DecodeLoop(

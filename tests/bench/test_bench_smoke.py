@@ -144,14 +144,12 @@ def _check_gpu_check(r):
 
 
 def _check_int8_speed(r):
-    assert set(r["ms_per_step"]) == {
-        "fp32 b1",
-        "int8-per-tensor b1",
-        "int8-per-batch b1",
-        "int8 b1",
-    }
+    ways = ["fp32", "int8-per-tensor", "int8-per-batch", "int8", "ort-fp32", "ort-int8", "ort-int4"]
+    assert set(r["ms_per_step"]) == {f"{way} b1" for way in ways}
     assert all(_positive(v) for v in r["ms_per_step"].values())
     assert r["speedup_vs_fp32"]["fp32 b1"] == 1.0
+    assert set(r["floor_ms"]) == set(ways) and all(_positive(v) for v in r["floor_ms"].values())
+    assert r["onnxruntime"]
 
 
 def _check_narrate(r):
