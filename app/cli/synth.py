@@ -103,7 +103,7 @@ def add_parser(sub) -> None:
         choices=MODES,
         default=DecodeMode.JIT.value,
         help="decode loop: jit (ours, compiled; default), eager (ours, not compiled), "
-        "upstream (ChatTTS's own)",
+        "ort (ours, its step on ONNX Runtime; CPU, fp32 or int8), upstream (ChatTTS's own)",
     )
     s.add_argument(
         "--precision",

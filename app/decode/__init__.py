@@ -7,12 +7,14 @@
 - row_sampling.py: each row's logits filtered at its own token count, its own random numbers
 - pass_output.py: what a pass yields, read off its rows: Progress, then Generated
 - step_script.py: the step, filter and draw under TorchScript (eager on any gap)
-- modes.py:      DecodeMode (jit, eager, graph, upstream)
+- modes.py:      DecodeMode (jit, eager, graph, ort, upstream)
 - options.py:    DecodeOptions, what benchmarks and tests vary in the loop
 - unoptimized.py: calling the int8 step without TorchScript's first-call optimization
 - precision.py:  fp32 / bf16 / fp16 / int8 per device (`auto`: int8 on a CPU)
 - int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
 - int8_rows.py:  int8 Linear layers with per-row activation scales (batch-independent), q/k/v and gate/up fused
+- ort_graph.py:  the Llama stack as one ONNX Runtime graph (fused norms, attention, 8/4-bit matmuls)
+- ort_step.py:   that graph as the loop's step (`ort`), the loop's KV cache bound in place
 - compiled_cache.py: the converted, compiled step kept between starts, keyed and checked
 - int8_weights_file.py: that step's int8 matrices in a file beside it, packed back on load
 - static_steps.py: fixed-shape steps and CUDA graphs (a GPU's decode)

@@ -34,6 +34,7 @@ from app.decode.unoptimized import Unoptimized
 from app.i18n import _
 
 if TYPE_CHECKING:
+    from app.decode.ort_step import OrtStep
     from app.model import ModelParts
 
 
@@ -56,7 +57,7 @@ class DecodeLoop(FixedShapeSteps):
         that the Llama could be loaded without its weights; by default the loop reads it.
         `options`: what benchmarks and tests vary (decode/options.py)."""
         if mode not in LOOP_CHOICES:
-            raise ValueError(f"DecodeLoop runs jit or eager, not {mode!r}")
+            raise ValueError(f"DecodeLoop runs jit, eager or ort, not {mode!r}")
         mode = DecodeMode(mode)
         self.options = options
         llama = parts.llama
@@ -65,6 +66,12 @@ class DecodeLoop(FixedShapeSteps):
         self.device = next(llama.parameters()).device
         # `precision_note`: why another precision runs than the one asked for (or None).
         self.precision, self.precision_note = prec.choose(precision, self.device.type)
+        if mode is DecodeMode.ORT:
+            from app.decode.ort_step import choose_precision
+
+            self.precision, self.precision_note = choose_precision(
+                self.precision, self.precision_note, self.device.type
+            )
         self.dtype = prec.compute_dtype(self.precision)
         # int8 keeps fp32 activations and cache; only the Linear weights are int8.
         self.cache_dtype = self.dtype
@@ -92,12 +99,27 @@ class DecodeLoop(FixedShapeSteps):
             if step is LOOK_UP:
                 step = cache.load(cache_key, str(self.device)) if cache_key else None
             cached = step
+            self._ort: OrtStep | None = None
+            if mode is DecodeMode.ORT:
+                from app.decode.ort_step import OrtStep
+
+                # The session holds its own copy of the weights: the fp32 stack is not kept.
+                self._ort = OrtStep(
+                    LlamaStack(llama).eval(),
+                    self._cos,
+                    self._sin,
+                    None if self.precision is prec.Precision.FP32 else 8,
+                    self._calibration,
+                    in_place=own_weights,
+                )
             if cached is None and llama.weightless:
                 raise RuntimeError(
                     "the GPT was loaded without weights but no cached step was given"
                 )
             stack = (
-                cached
+                None
+                if self._ort is not None
+                else cached
                 if cached is not None
                 else prec.convert(
                     LlamaStack(llama).eval(),
@@ -193,6 +215,8 @@ class DecodeLoop(FixedShapeSteps):
     def run_stack(
         self, x, positions_per_row, mask, k, v, write_at: torch.Tensor, length: int
     ) -> torch.Tensor:
+        if self._ort is not None:
+            return self._ort(x, positions_per_row, mask, k, v, write_at, length)
         cos, sin = self.rotary(positions_per_row)
         return (self._run or self._stack)(x.to(self.dtype), cos, sin, mask, k, v, write_at, length)
 

@@ -1,4 +1,5 @@
-"""How the decode runs: our loop compiled, eager or as CUDA graphs, or ChatTTS's own."""
+"""How the decode runs: our loop compiled, eager, as CUDA graphs or on ONNX Runtime, or ChatTTS's
+own."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ class DecodeMode(StrEnum):
     JIT = "jit"  # our loop, TorchScript-compiled
     EAGER = "eager"  # our loop, not compiled (also where a failed compile lands)
     GRAPH = "graph"  # what JIT becomes on a GPU: replays of captured CUDA graphs; not chosen
+    ORT = "ort"  # our loop, its Llama step one ONNX Runtime session (decode/ort_step.py); CPU
     UPSTREAM = "upstream"  # ChatTTS's own Chat.infer, for comparison and as a way out
 
     @classmethod
@@ -34,6 +36,8 @@ class DecodeMode(StrEnum):
 
 
 # What a user can choose, as plain text for argparse and settings; GRAPH is only ever reported.
-CHOICES = tuple(m.value for m in (DecodeMode.JIT, DecodeMode.EAGER, DecodeMode.UPSTREAM))
+CHOICES = tuple(
+    m.value for m in (DecodeMode.JIT, DecodeMode.EAGER, DecodeMode.ORT, DecodeMode.UPSTREAM)
+)
 # What DecodeLoop itself accepts.
-LOOP_CHOICES = (DecodeMode.JIT, DecodeMode.EAGER)
+LOOP_CHOICES = (DecodeMode.JIT, DecodeMode.EAGER, DecodeMode.ORT)
