@@ -39,8 +39,8 @@ PARAGRAPH = (
     "今天天气很好，我们一起去公园散步吧。公园里有很多人在跑步和打太极。"
     "我们在湖边坐了一会儿，看着水里的鱼。太阳下山以后我们才回家。"
 )
-ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8"]
-QUICK_MODES = ["jit-int8"]  # what ships on a CPU; the smoke run keeps to it
+ALL_MODES = ["jit-fp32", "eager-fp32", "jit-bf16", "jit-int8", "ort-int8"]
+QUICK_MODES = ["jit-int8", "ort-int8"]  # what ships on a CPU, and the step on ONNX Runtime
 # On a GPU "jit" is our loop replaying CUDA graphs; "eager" the same loop without them.
 CUDA_MODES = ["jit-fp32", "jit-bf16", "jit-fp16", "eager-fp16"]
 # What the step's matrices are, by precision: fp32/bf16 Linear, int8 RowScaledLinear
@@ -103,6 +103,32 @@ def floor_layers(loop) -> list:
     if not linears:  # a new kind of layer: a floor of nothing would read as 0 ms
         raise RuntimeError("no Linear layers found in the decode step")
     return linears
+
+
+def _ort_floor(loop, repeats: int = 20) -> float:
+    """Milliseconds per step of the ONNX Runtime step's projections alone on one token (random
+    matrices of the loop's shapes, 8-bit blocks as its int8 or fp32)."""
+    import numpy as np
+    import torch
+
+    from app.decode.ort_graph import build_floor, session
+    from app.decode.precision import Precision
+
+    width, inter = loop.hidden_size, loop.intermediate_size
+    shapes = [(3 * width, width), (width, width), (2 * inter, width), (width, inter)]
+    matrices = [[torch.randn(*shape) for shape in shapes] for _ in range(loop.layers)]
+    bits = None if loop.precision is Precision.FP32 else 8
+    s = session(build_floor(matrices, bits))
+    feed = {
+        "a": np.random.randn(1, 1, width).astype(np.float32),
+        "m": np.random.randn(1, 1, inter).astype(np.float32),
+    }
+    for _ in range(3):
+        s.run(None, feed)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        s.run(None, feed)
+    return (time.perf_counter() - started) * 1000 / repeats
 
 
 def _matmul_floor(loop, repeats: int = 20) -> float:
@@ -183,8 +209,9 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
     if gpu:
         peak_gpu_mb = round(torch.cuda.max_memory_allocated() / 2**20, 1)
     floor = {}
+    peak_rss = peak_rss_mb()  # before the ORT floor's own matrices
     if synth.loop is not None:
-        floor_ms = _matmul_floor(synth.loop)
+        floor_ms = _ort_floor(synth.loop) if synth.loop._ort else _matmul_floor(synth.loop)
         assert floor_ms > 0
         floor = {
             "floor_ms_per_step": round(floor_ms, 2),
@@ -198,7 +225,7 @@ def run_mode(mode: str, model: str, tokens: int, device: str) -> dict:
         "tokens_per_s_b4": round(4 * tokens / b4, 2),
         "rtf_paragraph": round(paragraph.realtime_factor, 3),
         "first_chunk_s": first_chunk,
-        "peak_rss_mb": peak_rss_mb(),
+        "peak_rss_mb": peak_rss,
         "decode": synth.decode_label,
         "device": synth.device.device,
         "load_s": round(synth.load_seconds, 2),

@@ -79,9 +79,10 @@ def _ort_floor(stack, weights: str, repeats: int = 20) -> float:
     """Milliseconds per step of the ORT step's projections alone on one token."""
     import numpy as np
 
+    from app.decode.ort_graph import stack_matrices
     from bench.support.ort_step import BITS, build_floor, session
 
-    s = session(build_floor(stack, BITS[weights]))
+    s = session(build_floor(stack_matrices(stack), BITS[weights]))
     width = stack.layers[0].q_proj.weight.shape[1]
     inter = stack.layers[0].gate_proj.weight.shape[0]
     feed = {

@@ -80,6 +80,7 @@ class DecodeLoop(FixedShapeSteps):
         self.heads = int(cfg.num_attention_heads)
         self.head_dim = int(cfg.hidden_size) // self.heads
         self.hidden_size = int(cfg.hidden_size)
+        self.intermediate_size = int(cfg.intermediate_size)
         self.num_vq = int(parts.config.gpt.num_vq)
         self.num_audio_tokens = int(parts.config.gpt.num_audio_tokens)
         self._max_positions = int(cfg.max_position_embeddings)

@@ -183,24 +183,20 @@ def build_step(stack, cos: torch.Tensor, sin: torch.Tensor, bits: int | None = 8
     return model.SerializeToString()
 
 
-def build_floor(stack, bits: int | None = 8, block: int = 32) -> bytes:
-    """The step's projections alone (the same matrices, one call each, nothing between them):
-    the matmul floor a whole step is measured against. Inputs a (B, 1, H), m (B, 1, I)."""
-    from app.decode.llama_step import layers_of
-
-    layers = layers_of(stack)
-    width = layers[0].q_proj.weight.shape[1]
-    inter = layers[0].gate_proj.weight.shape[0]
+def build_floor(matrices: list[list[torch.Tensor]], bits: int | None = 8, block: int = 32) -> bytes:
+    """The step's projections alone (one call each, nothing between them): the matmul floor a
+    whole step is measured against. `matrices`: per layer, the Linear weights (N, K) of q/k/v,
+    o, gate/up and down (their values do not change the time). Inputs a (B, 1, H), m (B, 1, I)."""
+    width = matrices[0][0].shape[1]
+    inter = matrices[0][3].shape[1]
     g = _Graph(bits, block)
     outs = []
-    for i, layer in enumerate(layers):
-        qkv_w = torch.cat([layer.q_proj.weight, layer.k_proj.weight, layer.v_proj.weight])
-        gu_w = torch.cat([layer.gate_proj.weight, layer.up_proj.weight])
+    for i, (qkv_w, o_w, gu_w, down_w) in enumerate(matrices):
         outs += [
             g.linear("a", qkv_w, f"qkv_{i}"),
-            g.linear("a", layer.o_proj.weight, f"o_{i}"),
+            g.linear("a", o_w, f"o_{i}"),
             g.linear("a", gu_w, f"gate_up_{i}"),
-            g.linear("m", layer.down_proj.weight, f"down_{i}"),
+            g.linear("m", down_w, f"down_{i}"),
         ]
     graph = helper.make_graph(
         g.nodes,
@@ -217,6 +213,21 @@ def build_floor(stack, bits: int | None = 8, block: int = 32) -> bytes:
     )
     model.ir_version = 8
     return model.SerializeToString()
+
+
+def stack_matrices(stack) -> list[list[torch.Tensor]]:
+    """A LlamaStack's matrices as `build_floor` takes them."""
+    from app.decode.llama_step import layers_of
+
+    return [
+        [
+            torch.cat([layer.q_proj.weight, layer.k_proj.weight, layer.v_proj.weight]),
+            layer.o_proj.weight,
+            torch.cat([layer.gate_proj.weight, layer.up_proj.weight]),
+            layer.down_proj.weight,
+        ]
+        for layer in layers_of(stack)
+    ]
 
 
 def session(model: bytes, threads: int | None = None):

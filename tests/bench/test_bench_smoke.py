@@ -107,11 +107,13 @@ def _check_compare_revisions(r):
 
 def _check_decode(r):
     assert _positive(r["upstream"]["tokens_per_s_b1"]) and r["upstream"]["decode"] == "upstream"
-    ours = r["modes"]["jit-int8"]
-    assert ours["decode"] == "jit-int8"
-    for key in ("tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s"):
-        assert _positive(ours[key]), key
-    assert _positive(r["speedup_vs_upstream"]["jit-int8"]["tokens_per_s_b1"])
+    for mode in ("jit-int8", "ort-int8"):
+        ours = r["modes"][mode]
+        assert ours["decode"] == mode
+        for key in ("tokens_per_s_b1", "tokens_per_s_b4", "rtf_paragraph", "first_chunk_s"):
+            assert _positive(ours[key]), (mode, key)
+        assert _positive(ours["floor_ms_per_step"]), mode
+        assert _positive(r["speedup_vs_upstream"][mode]["tokens_per_s_b1"]), mode
 
 
 def _check_engine_thread(r):
