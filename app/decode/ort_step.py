@@ -89,19 +89,24 @@ class OrtStep:
         self.model_bytes = len(model)
         self.session = session(model, threads)
         self._value = ort.OrtValue.ortvalue_from_numpy
-        self._bound: tuple = (None, None, [], [])
+        self._bound: tuple = (None, None, None, [])
 
-    def _bind_cache(self, k: torch.Tensor, v: torch.Tensor) -> tuple[list, list]:
-        """Each layer's slice of the loop's cache as an OrtValue over the same memory (made
-        again only when the loop made a new cache: a join or rows leaving)."""
+    def _binding(self, k: torch.Tensor, v: torch.Tensor):
+        """The session's binding with each layer's slice of the loop's cache as an OrtValue over
+        the same memory, as both past and present (made again only when the loop made a new
+        cache: a join or rows leaving); the hidden states bound first, so they come out first."""
         if self._bound[0] is not k or self._bound[1] is not v:
-            self._bound = (
-                k,
-                v,
-                [self._value(k[i].numpy()) for i in range(self.layers)],
-                [self._value(v[i].numpy()) for i in range(self.layers)],
-            )
-        return self._bound[2], self._bound[3]
+            binding = self.session.io_binding()
+            binding.bind_output("hidden", "cpu")
+            values = []  # the OrtValues must live as long as the binding
+            for i in range(self.layers):
+                for kind, cache in (("key", k), ("value", v)):
+                    value = self._value(cache[i].numpy())
+                    binding.bind_ortvalue_input(f"past_{kind}_{i}", value)
+                    binding.bind_ortvalue_output(f"present_{kind}_{i}", value)
+                    values.append(value)
+            self._bound = (k, v, binding, values)
+        return self._bound[2]
 
     def __call__(
         self,
@@ -117,10 +122,9 @@ class OrtStep:
         row writes at the slots `write_at` (length - S .. length - 1: the loop's slots are
         shared by all rows, a row's own positions come in `positions`), and attends to the first
         `length` slots where `mask` (B or 1, 1, S, length) allows."""
-        keys, values = self._bind_cache(k, v)
+        binding = self._binding(k, v)
         batch, steps = x.shape[0], x.shape[1]
         bias = torch.zeros(mask.shape, dtype=torch.float32).masked_fill_(~mask, float("-inf"))
-        binding = self.session.io_binding()
         binding.bind_cpu_input("x", np.ascontiguousarray(x.float().numpy()))
         binding.bind_cpu_input(
             "position_ids",
@@ -132,11 +136,6 @@ class OrtStep:
         )
         binding.bind_cpu_input("seqlens_k", np.full((batch,), length - 1, dtype=np.int32))
         binding.bind_cpu_input("total_sequence_length", np.array(length, dtype=np.int32))
-        binding.bind_output("hidden", "cpu")  # first: get_outputs() keeps the binding order
-        for i in range(self.layers):
-            binding.bind_ortvalue_input(f"past_key_{i}", keys[i])
-            binding.bind_ortvalue_output(f"present_key_{i}", keys[i])
-            binding.bind_ortvalue_input(f"past_value_{i}", values[i])
-            binding.bind_ortvalue_output(f"present_value_{i}", values[i])
+        binding.bind_output("hidden", "cpu")  # again: the last run's (B, S, H) is no longer it
         self.session.run_with_iobinding(binding)
         return torch.from_numpy(binding.get_outputs()[0].numpy())
