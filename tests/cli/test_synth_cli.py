@@ -53,6 +53,26 @@ def test_synth_end_to_end_in_a_new_process(tiny_model, tmp_path, isolated_user_d
 
 
 @pytest.mark.slow
+def test_the_ort_decode_runs_with_deprecations_as_errors(tiny_model, tmp_path, isolated_user_dirs):
+    """`--decode ort` touches none of PyTorch's deprecated quantized tensors (issue 44): with
+    every DeprecationWarning an error, a synthesis ends well and says nothing deprecated."""
+    out = tmp_path / "ort.wav"
+    env_home = isolated_user_dirs
+    proc = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-m", "app", "synth", "你好。"]
+        + ["--model", str(tiny_model), "-o", str(out), "--decode", "ort", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, CHATTTS_STUDIO_HOME=str(env_home), PYTHONIOENCODING="utf-8"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["decode"] == "ort-int8"
+    assert "deprecat" not in proc.stderr.lower(), proc.stderr
+    assert_valid_wav(out)
+
+
+@pytest.mark.slow
 def test_bad_input_in_a_new_process_is_one_sentence_and_exit_2(tmp_path, isolated_user_dirs):
     out = tmp_path / "x.wav"
     proc = run_cli(["synth", "   ", "-o", str(out)], isolated_user_dirs)
