@@ -1,11 +1,11 @@
 """The Llama stack as one ONNX Runtime graph, built by hand from the fp32 LlamaStack's weights
-(decode/llama_step.py), with ONNX Runtime's
-fused CPU operators: SkipSimplifiedLayerNormalization (residual add + RMSNorm), GroupQueryAttention
-(rotary, the KV cache written in place through a shared past/present buffer, attention over the
-first `length` positions per row) and, for the projections, MatMulNBits (block-wise weights of 4
-or 8 bits, activations quantized to int8 per block of each row with accuracy_level 4, so a row's
-numbers do not depend on its batch) or plain fp32 MatMul. q/k/v and gate/up are one matrix each.
-decode/ort_step.py runs it; tests/decode/test_ort_step.py holds it equal to the PyTorch step.
+(decode/llama_step.py) with ONNX Runtime's fused CPU operators: SkipSimplifiedLayerNormalization
+(residual add + RMSNorm), GroupQueryAttention (rotary, the KV cache written in place through a
+shared past/present buffer, the loop's positions and mask) and, for the projections, MatMulNBits
+(block-wise weights of 4 or 8 bits, activations quantized to int8 per block of each row with
+accuracy_level 4, so a row's numbers do not depend on its batch) or plain fp32 MatMul. q/k/v and
+gate/up are one matrix each. decode/ort_step.py runs it; tests/engine/test_ort_decode.py holds it
+equal to the PyTorch step.
 """
 
 from __future__ import annotations
@@ -115,8 +115,7 @@ def build_step(stack, cos: torch.Tensor, sin: torch.Tensor, bits: int | None = 8
         helper.make_tensor_value_info("attention_bias", TensorProto.FLOAT, ["B", 1, "S", "T"]),
     ]
     graph_outputs = []
-    for i, layer in enumerate(layers):
-        qkv_w = torch.cat([layer.q_proj.weight, layer.k_proj.weight, layer.v_proj.weight])
+    for i, (layer, (qkv_w, o_w, gu_w, down_w)) in enumerate(zip(layers, stack_matrices(stack))):
         qkv = g.linear(h, qkv_w, f"qkv_{i}")
         cache = ["B", heads, "MAX", head_dim]
         for kind in ("key", "value"):
@@ -149,7 +148,7 @@ def build_step(stack, cos: torch.Tensor, sin: torch.Tensor, bits: int | None = 8
             rotary_interleaved=0,
             scale=float(head_dim**-0.5),
         )[0]
-        o = g.linear(attn, layer.o_proj.weight, f"o_{i}")
+        o = g.linear(attn, o_w, f"o_{i}")
         h, _m, _v, x = g.node(
             "SkipSimplifiedLayerNormalization",
             [o, x, g.init(f"ln_post_{i}", layer.ln_post.detach().numpy())],
@@ -157,10 +156,9 @@ def build_step(stack, cos: torch.Tensor, sin: torch.Tensor, bits: int | None = 8
             domain=MS,
             epsilon=layer.eps,
         )
-        gu_w = torch.cat([layer.gate_proj.weight, layer.up_proj.weight])
         gate, up = g.node("Split", [g.linear(h, gu_w, f"gate_up_{i}"), split], 2, axis=-1)
         silu = g.node("Mul", [gate, g.node("Sigmoid", [gate])])
-        down = g.linear(g.node("Mul", [silu, up]), layer.down_proj.weight, f"down_{i}")
+        down = g.linear(g.node("Mul", [silu, up]), down_w, f"down_{i}")
         last = i == len(layers) - 1
         norm = stack.norm if last else layers[i + 1].ln_in
         eps = stack.eps if last else layers[i + 1].eps
@@ -175,12 +173,9 @@ def build_step(stack, cos: torch.Tensor, sin: torch.Tensor, bits: int | None = 8
     graph_outputs.insert(
         0, helper.make_tensor_value_info("hidden", TensorProto.FLOAT, ["B", "S", width])
     )
-    graph = helper.make_graph(g.nodes, "chattts_step", graph_inputs, graph_outputs, g.inits)
-    model = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)]
+    return _serialized(
+        helper.make_graph(g.nodes, "chattts_step", graph_inputs, graph_outputs, g.inits)
     )
-    model.ir_version = 8
-    return model.SerializeToString()
 
 
 def build_floor(matrices: list[list[torch.Tensor]], bits: int | None = 8, block: int = 32) -> bytes:
@@ -208,6 +203,11 @@ def build_floor(matrices: list[list[torch.Tensor]], bits: int | None = 8, block:
         [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outs],
         g.inits,
     )
+    return _serialized(graph)
+
+
+def _serialized(graph) -> bytes:
+    # Opset 17 and IR 8: what ONNX Runtime 1.17 and newer all read.
     model = helper.make_model(
         graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid(MS, 1)]
     )
