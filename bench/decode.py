@@ -105,30 +105,19 @@ def floor_layers(loop) -> list:
     return linears
 
 
-def _ort_floor(loop, repeats: int = 20) -> float:
+def _ort_floor(loop) -> float:
     """Milliseconds per step of the ONNX Runtime step's projections alone on one token (random
-    matrices of the loop's shapes, 8-bit blocks as its int8 or fp32)."""
-    import numpy as np
+    matrices of the loop's shapes: their values do not change the time; 8-bit blocks as its
+    int8, or fp32)."""
     import torch
 
-    from app.decode.ort_graph import build_floor, session
     from app.decode.precision import Precision
+    from bench.support.ort_step import floor_ms
 
     width, inter = loop.hidden_size, loop.intermediate_size
     shapes = [(3 * width, width), (width, width), (2 * inter, width), (width, inter)]
     matrices = [[torch.randn(*shape) for shape in shapes] for _ in range(loop.layers)]
-    bits = None if loop.precision is Precision.FP32 else 8
-    s = session(build_floor(matrices, bits))
-    feed = {
-        "a": np.random.randn(1, 1, width).astype(np.float32),
-        "m": np.random.randn(1, 1, inter).astype(np.float32),
-    }
-    for _ in range(3):
-        s.run(None, feed)
-    started = time.perf_counter()
-    for _ in range(repeats):
-        s.run(None, feed)
-    return (time.perf_counter() - started) * 1000 / repeats
+    return floor_ms(matrices, None if loop.precision is Precision.FP32 else 8)
 
 
 def _matmul_floor(loop, repeats: int = 20) -> float:

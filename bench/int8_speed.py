@@ -75,26 +75,12 @@ def _ort_loop(reference, stack, weights: str):
     return OrtLoop(reference, stack, weights)
 
 
-def _ort_floor(stack, weights: str, repeats: int = 20) -> float:
+def _ort_floor(stack, weights: str) -> float:
     """Milliseconds per step of the ORT step's projections alone on one token."""
-    import numpy as np
-
     from app.decode.ort_graph import stack_matrices
-    from bench.support.ort_step import BITS, build_floor, session
+    from bench.support.ort_step import BITS, floor_ms
 
-    s = session(build_floor(stack_matrices(stack), BITS[weights]))
-    width = stack.layers[0].q_proj.weight.shape[1]
-    inter = stack.layers[0].gate_proj.weight.shape[0]
-    feed = {
-        "a": np.random.randn(1, 1, width).astype(np.float32),
-        "m": np.random.randn(1, 1, inter).astype(np.float32),
-    }
-    for _ in range(3):
-        s.run(None, feed)
-    started = time.perf_counter()
-    for _ in range(repeats):
-        s.run(None, feed)
-    return (time.perf_counter() - started) * 1000 / repeats
+    return floor_ms(stack_matrices(stack), BITS[weights])
 
 
 def main(argv=None) -> int:
@@ -187,7 +173,9 @@ def main(argv=None) -> int:
         "cpu_threads": torch.get_num_threads(),
         "ms_per_step": {k: round(v, 2) for k, v in best.items()},
         "speedup_vs_fp32": {
-            k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2) for k, v in best.items()
+            k: round(best["fp32 b" + k.rsplit(" b", 1)[1]] / v, 2)
+            for k, v in best.items()
+            if "fp32" in loops
         },
         "floor_ms": floor_ms,
         "floor_reached_pct": {

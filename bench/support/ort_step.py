@@ -4,14 +4,33 @@ tests/support/precision_compare.py and bench/int8_speed.py's steps: `allocate_ca
 
 from __future__ import annotations
 
+import time
+
+import numpy as np
 import torch
 
 from app.decode.ort_graph import build_floor, quantize_blocks, session
 from app.decode.ort_step import OrtStep
 
-__all__ = ["BITS", "OrtLoop", "build_floor", "quantize_blocks", "session"]
+__all__ = ["BITS", "OrtLoop", "build_floor", "floor_ms", "quantize_blocks", "session"]
 
 BITS = {"fp32": None, "int8": 8, "int4": 4}  # the bench's ways -> the graph's weight bits
+
+
+def floor_ms(matrices: list[list[torch.Tensor]], bits: int | None, repeats: int = 20) -> float:
+    """Milliseconds per step of the ORT step's projections alone on one token (`build_floor`'s
+    graph of `matrices`, per layer q/k/v, o, gate/up, down)."""
+    s = session(build_floor(matrices, bits))
+    feed = {
+        "a": np.random.randn(1, 1, matrices[0][0].shape[1]).astype(np.float32),
+        "m": np.random.randn(1, 1, matrices[0][3].shape[1]).astype(np.float32),
+    }
+    for _ in range(3):
+        s.run(None, feed)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        s.run(None, feed)
+    return (time.perf_counter() - started) * 1000 / repeats
 
 
 class OrtLoop:
