@@ -36,6 +36,9 @@ MARGIN = 0.10
 CACHE_TOKENS = 128
 WARM_STEPS = 2  # first calls of a new shape cost more (TorchScript, the allocator)
 TIMED_STEPS = 3  # the least of these stands for the batch: other work only adds time
+# The most step time the measurement spends (a slow or busy machine stops at the batches it timed
+# by then, so a start never waits long for it).
+BUDGET_S = 3.0
 # The first batch is timed again at the end; a time that moved by more than this says other work
 # came or went meanwhile, so the figures are not kept (the next start measures again).
 STEADY = 0.2
@@ -165,13 +168,16 @@ class RowCap:
     def measure_parts(self, loop, time_step: Callable | None = None) -> list[Callable[[], None]]:
         """The measurement as separate calls (one batch each, going up through `BATCHES`, then
         the first again and keeping the result if it held still), so that a request can be
-        served between them; batches above the first that the rule turns down are not timed."""
+        served between them; batches above the first that the rule turns down, or beyond
+        `BUDGET_S` of steps, are not timed."""
         time_step = time_step or step_ms
         times: dict[int, float] = {}
 
         def time_one(batch: int) -> None:
             if times and cap_from_times(times) < max(times):
                 return
+            if sum(times.values()) * (WARM_STEPS + TIMED_STEPS) > BUDGET_S * 1000:
+                return  # the cap stays within the batches timed so far
             times[batch] = round(time_step(loop, batch), 3)
 
         def keep() -> None:

@@ -49,6 +49,17 @@ def test_the_measurement_times_no_batch_above_the_first_the_rule_turns_down(tmp_
     assert kept["cap"] == 6 and kept["ms_per_step"]["8"] == 33.0
 
 
+def test_a_slow_step_stops_the_measurement_within_its_budget(tmp_path, monkeypatch):
+    # Five steps per batch: batches 1-4 cost 0.22 s, with 6 0.34 s, past the budget.
+    monkeypatch.setattr(row_cap, "BUDGET_S", 0.3)
+    times = {1: 12.0, 2: 14.0, 4: 18.0, 6: 24.0, 8: 28.0, 12: 40.0, 16: 52.0}
+    assert row_cap.cap_from_times(times) == 8  # what a longer measurement would choose
+    time_step, timed = _timer(times)
+    loop = SimpleNamespace(row_cap=None)
+    assert RowCap(tmp_path / "rows.json").measure(loop, time_step) == 6 == loop.row_cap
+    assert timed == [1, 2, 4, 6, 1]
+
+
 def test_figures_taken_while_the_machine_got_busier_are_not_kept(tmp_path, caplog):
     calls = []
 
