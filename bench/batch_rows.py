@@ -5,8 +5,8 @@ Each batch's step is timed the way the program times it at its first warm-up (ro
 embedding, the compiled stack over a 128-token cache, the heads, a pick; the least of a few
 steps), here in `--rounds` rounds that go through every batch in turn (so a machine shared with
 other work loads them alike), best per batch. `cap_by_margin`: the cap each margin would give;
-`in_app`: the program's own measurement (one pass, stopping where the rule stops), its seconds
-and its cap.
+`in_app`: the program's own measurement (one pass, stopping where the rule stops), its seconds,
+its cap and whether it was kept (not when the machine's load moved meanwhile).
 
     python bench/batch_rows.py [--model DIR] [--precision int8] [--batches 1,2,4,6,8,12,16]
                                [--rounds 3] [--quick] [--save]
@@ -74,6 +74,7 @@ def main(argv=None) -> int:
         in_app_cap = rows.measure(loop)
         in_app = {
             "cap": in_app_cap,
+            "kept": rows.measured_now,  # False: the machine was too busy (the device's constant)
             "seconds": round(time.perf_counter() - started, 2),
             "ms_per_step": {str(b): ms for b, ms in rows.ms_per_step.items()},
         }
