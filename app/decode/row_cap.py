@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from app.atomic import write_json_atomic
-from app.decode.memory import max_batch
+from app.decode.memory import MAX_BATCH, max_batch
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -37,7 +37,7 @@ CACHE_TOKENS = 128
 WARM_STEPS = 2  # first calls of a new shape cost more (TorchScript, the allocator)
 TIMED_STEPS = 3  # the least of these stands for the batch: other work only adds time
 # The most step time the measurement spends (a slow or busy machine stops at the batches it timed
-# by then, so a start never waits long for it).
+# by then, so a start never waits long for it; short of the constant's batch it keeps nothing).
 BUDGET_S = 3.0
 # The first batch is timed again at the end; a time that moved by more than this says other work
 # came or went meanwhile, so the figures are not kept (the next start measures again).
@@ -181,6 +181,14 @@ class RowCap:
             times[batch] = round(time_step(loop, batch), 3)
 
         def keep() -> None:
+            cut_short = cap_from_times(times) == max(times) < BATCHES[-1]
+            if cut_short and max(times) < MAX_BATCH["cpu"]:
+                log.info(
+                    "measuring the decode step took too long to reach %d sentences at once; "
+                    "keeping that many and measuring at the next start",
+                    max_batch(loop),
+                )
+                return
             again = time_step(loop, BATCHES[0])
             if abs(again / times[BATCHES[0]] - 1) > STEADY:
                 log.info(

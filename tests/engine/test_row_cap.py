@@ -60,6 +60,15 @@ def test_a_slow_step_stops_the_measurement_within_its_budget(tmp_path, monkeypat
     assert timed == [1, 2, 4, 6, 1]
 
 
+def test_a_measurement_cut_short_below_the_devices_constant_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(row_cap, "BUDGET_S", 0.1)  # batches 1 and 2 cost 0.13 s
+    time_step, timed = _timer()
+    loop = SimpleNamespace(row_cap=None, device=torch.device("cpu"))
+    rows = RowCap(tmp_path / "rows.json")
+    assert rows.measure(loop, time_step) == memory.MAX_BATCH["cpu"]
+    assert timed == [1, 2] and loop.row_cap is None and not rows.path.exists()
+
+
 def test_figures_taken_while_the_machine_got_busier_are_not_kept(tmp_path, caplog):
     calls = []
 
