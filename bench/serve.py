@@ -1,5 +1,6 @@
 """Speech server throughput: 1, 4 and 8 concurrent clients, cross-request batching on and off
-in the same run. Prints JSON.
+in the same run. Prints JSON, with the batch cap the engine chose (`batch_cap`: measured for the
+compiled step on this machine at its first load, app/decode/row_cap.py, or the device's constant).
 
 The server (app/server over one Engine) runs in this process on 127.0.0.1; each client is a
 thread that streams `--requests` pcm requests one after another with httpx. Per mode and client
@@ -124,6 +125,22 @@ class _Steps:
         return seen
 
 
+def _batch_cap(synth) -> dict:
+    """The most sentences a batch takes (memory aside) and where that figure came from."""
+    from app.decode import max_batch
+
+    rows, loop = synth.row_cap, synth.loop
+    if loop is None:
+        return {"cap": None, "source": "ChatTTS's own decode"}
+    if rows is None or loop.row_cap is None:
+        return {"cap": max_batch(loop), "source": "the device's constant"}
+    return {
+        "cap": max_batch(loop),
+        "source": "measured at this load" if rows.measured_now else "measured earlier, read back",
+        "ms_per_step": {str(b): ms for b, ms in rows.ms_per_step.items()},
+    }
+
+
 def _round(url: str, clients: int, requests: int, steps: _Steps) -> dict:
     steps.take()
     firsts, totals, errors = [], [], []
@@ -206,6 +223,7 @@ def main(argv=None) -> int:
         "device": synth.device.device,
         "tokens_per_request": args.tokens,
         "requests_per_client": args.requests,
+        "batch_cap": _batch_cap(synth),
         "modes": {},
     }
     steps = _Steps(synth.loop)

@@ -19,6 +19,7 @@
 - int8_weights_file.py: that step's int8 matrices in a file beside it, packed back on load
 - static_steps.py: fixed-shape steps and CUDA graphs (a GPU's decode)
 - memory.py:     batch size from free memory
+- row_cap.py:    a CPU's batch cap from the compiled step's measured cost per row, kept beside it
 - prompts.py:    prompt embeddings from ChatTTS's own tokenizer, speaker and Embed
 - vocoder_stream.py: hidden states -> audio in pieces with seamless joins, on audio/piece_grid.py
 - mel_stream.py: the mel decoder streamed layer by layer, keeping each layer's settled frames
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from app.decode.precision import CHOICES as PRECISION_CHOICES
     from app.decode.precision import Precision, running_note
     from app.decode.precision import resolve as resolve_precision
+    from app.decode.row_cap import RowCap
     from app.decode.speech import FastSpeech
 
 __all__ = [
@@ -63,6 +65,7 @@ __all__ = [
     "Piece",
     "Precision",
     "Row",
+    "RowCap",
     "choose_batch",
     "max_batch",
     "model_fingerprint",
@@ -90,6 +93,7 @@ __getattr__ = lazy_face(
         "Piece": "app.decode.batch",
         "Precision": "app.decode.precision",
         "Row": "app.decode.batch",
+        "RowCap": "app.decode.row_cap",
         "choose_batch": "app.decode.memory",
         "max_batch": "app.decode.memory",
         "model_fingerprint": "app.decode.compiled_cache",

@@ -136,6 +136,11 @@ class CompiledCache:
                 return None
         return data
 
+    def rows_path(self, key: str) -> Path:
+        """Where the batch cap measured for the step of `key` is kept (row_cap.py); it goes
+        with that step's entry."""
+        return self.folder / f"step-{key}.rows.json"
+
     def looks_whole(self, key: str) -> bool:
         """Whether an entry for `key` is there with the sizes its manifest names (cheap: its
         checksums are checked by `load`)."""
@@ -237,7 +242,7 @@ class CompiledCache:
         self._prune(keep=key)
 
     def _remove(self, key: str) -> None:
-        for path in self._paths(key):
+        for path in (*self._paths(key), self.rows_path(key)):
             try:
                 path.unlink(missing_ok=True)
             except OSError:

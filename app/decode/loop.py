@@ -154,6 +154,9 @@ class DecodeLoop(FixedShapeSteps):
             if cache_key and cached is None and self.mode is DecodeMode.JIT:
                 cache.save(cache_key, self._stack)
         self.static_caches = StaticCaches(self._zero_cache)
+        # The most rows a batch takes, measured for this step on this machine (row_cap.py);
+        # None: the device's constant (memory.py).
+        self.row_cap: int | None = None
         # Steps between looks at completion and overflow: each look waits for a GPU; on a CPU
         # it costs nothing and ended rows leave the batch at once.
         self.sync_every = 8 if on_gpu else 1

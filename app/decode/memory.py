@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-# Beyond these a step costs nearly proportionally more (CPU) or the GPU is already saturated.
+# Beyond these a step costs nearly proportionally more (CPU) or the GPU is already saturated;
+# a CPU's compiled step measures its own (row_cap.py), this stands until it has.
 MAX_BATCH = {"cpu": 4, "cuda": 16}
 # Leave half of what is free to everything else (the vocoder, the window, other programs).
 SHARE = 0.5
@@ -11,8 +12,11 @@ SHARE = 0.5
 EXTRA_PER_ROW = 64 * 2**20
 
 
-def max_batch(device) -> int:
-    return MAX_BATCH.get(device.type, MAX_BATCH["cpu"])
+def max_batch(loop) -> int:
+    """The most sentences `loop` decodes at once: its measured cap (row_cap.py), else its
+    device's constant."""
+    measured = getattr(loop, "row_cap", None)
+    return measured or MAX_BATCH.get(loop.device.type, MAX_BATCH["cpu"])
 
 
 def free_bytes(device) -> int:
@@ -34,4 +38,4 @@ def choose_batch(loop, tokens: int, wanted: int) -> int:
     per_row = loop.cache_bytes_per_row(tokens) + EXTRA_PER_ROW
     kept = loop.kept_cache_bytes() if hasattr(loop, "kept_cache_bytes") else 0
     fits = int((free_bytes(loop.device) + kept) * SHARE // per_row)
-    return max(1, min(wanted, max_batch(loop.device), fits))
+    return max(1, min(wanted, max_batch(loop), fits))

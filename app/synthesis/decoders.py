@@ -183,7 +183,7 @@ class LoopDecoder(Decoder):
 
     def capacity(self, row: Row) -> int:
         tokens = PROMPT_ALLOWANCE + row.request.sampling.max_new_tokens
-        return choose_batch(self.loop, tokens, max_batch(self.loop.device))
+        return choose_batch(self.loop, tokens, max_batch(self.loop))
 
     def joins_running(self, row: Row) -> bool:
         # Fixed-shape steps (CUDA graphs) keep their batch; a joining prompt must fit the positions.

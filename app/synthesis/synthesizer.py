@@ -44,7 +44,7 @@ from app.text import PreparedText, spoken_segments
 from app.voices import check_speaker, speaker_from_seed
 
 if TYPE_CHECKING:
-    from app.decode import CompiledCache
+    from app.decode import CompiledCache, RowCap
     from app.model import ModelParts
 
 log = logging.getLogger("chattts_studio.engine")
@@ -73,6 +73,7 @@ class Synthesizer:
         # Keep the converted, compiled decode step between starts (decode/compiled_cache.py).
         self.step_cache = step_cache
         self.compiled_cache: CompiledCache | None = None
+        self.row_cap: RowCap | None = None  # the batch cap measured for the compiled step
         self._warm_shapes: list[tuple[int, int]] | None = None  # warm-up still to do
         self.warmed = threading.Event()  # set once the warm-up has run (or failed)
         self.dictionary_factory = dictionary_factory
@@ -187,7 +188,7 @@ class Synthesizer:
         )
 
     def _loop_decoder(self, parts: ModelParts, step=None) -> LoopDecoder:
-        from app.decode import DecodeLoop, FastSpeech
+        from app.decode import DecodeLoop, FastSpeech, RowCap
 
         loop = DecodeLoop(
             parts,
@@ -202,6 +203,11 @@ class Synthesizer:
             self.notes.append(loop.precision_note)
         speech = FastSpeech(parts, loop, self.lookahead)
         self._warm_shapes = _batch_shapes(loop)
+        # A CPU's compiled step caps its batches by its measured cost per row: read back now,
+        # or measured by the warm-up (decode/row_cap.py).
+        self.row_cap = RowCap.of(self.compiled_cache, loop, self.decode_options.int8_recipe)
+        if self.row_cap is not None:
+            self.row_cap.apply_cached(loop)
         if loop.precision is not Precision.FP32:
             # The loop holds the converted weights; what is left of the fp32 model is dead weight.
             parts.llama = None
@@ -225,7 +231,10 @@ class Synthesizer:
         shapes, self._warm_shapes = self._warm_shapes, None
         if shapes is None or self.speech is None:
             return []
-        return self.speech.warm_up_parts(shapes)
+        parts = self.speech.warm_up_parts(shapes)
+        if self.row_cap is not None and self.loop.row_cap is None:
+            parts += self.row_cap.measure_parts(self.loop)
+        return parts
 
     @property
     def loop(self):
@@ -358,4 +367,4 @@ def _batch_shapes(loop) -> list[tuple[int, int]]:
     """(batch, cache length) of the audio passes a default request will run: its first
     sentence alone, then the batch that memory allows now."""
     tokens = PROMPT_ALLOWANCE + SamplingParams().max_new_tokens
-    return sorted({(1, tokens), (choose_batch(loop, tokens, max_batch(loop.device)), tokens)})
+    return sorted({(1, tokens), (choose_batch(loop, tokens, max_batch(loop)), tokens)})

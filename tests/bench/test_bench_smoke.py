@@ -97,6 +97,14 @@ def quick_runs(request, tiny_model, tmp_path_factory):
 # ---- what each report must hold -------------------------------------------------------------
 
 
+def _check_batch_rows(r):
+    batches = ["1", "2", "4", "6", "8", "12", "16"]
+    assert list(r["ms_per_step"]) == list(r["ms_per_row"]) == batches
+    assert all(_positive(ms) for ms in r["ms_per_step"].values())
+    assert r["cap"] in map(int, batches) and r["in_app"]["cap"] in map(int, batches)
+    assert _positive(r["in_app"]["seconds"]) and isinstance(r["in_app"]["kept"], bool)
+
+
 def _check_compare_revisions(r):
     runs = r["modes"]["jit-int8"]["runs"]
     assert len(runs["base"]) == len(runs["head"]) == 1
@@ -188,6 +196,7 @@ def _check_serve(r):
             assert x["errors"] == [] and x["requests"] == x["clients"], (mode, x)
             assert _positive(x["requests_per_s"]) and _positive(x["first_byte_s"]["p50"])
     assert set(r["throughput_gain"]) == {"1", "2"}
+    assert r["batch_cap"]["cap"] >= 1 and r["batch_cap"]["source"]
 
 
 def _check_soak(r):

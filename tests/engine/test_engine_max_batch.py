@@ -4,6 +4,7 @@ obey it and the audio is what each request gets alone."""
 import numpy as np
 
 from app.core.request import SamplingParams, SynthesisRequest
+from app.decode import memory
 from app.synthesis.engine import Engine
 from tests.support.decode_hooks import record_batch_rows, step_hooked
 
@@ -51,3 +52,24 @@ def test_without_a_cap_memory_alone_decides(synthesizer, monkeypatch):
     finally:
         engine.close(timeout=60)
     assert max(widths) == 4
+
+
+def test_more_clients_fill_batches_up_to_the_measured_cap(synthesizer, monkeypatch):
+    """A measured cap above the device's constant (app/decode/row_cap.py) lets that many
+    clients' sentences share a batch, each still sounding as it does alone."""
+    fast = dict(refine_text=False, sampling=SamplingParams(max_new_tokens=24))
+    requests = [SynthesisRequest(f"第{n}个客户的句子。", seed=30 + n, **fast) for n in range(7)]
+    alone = [synthesizer.run(r) for r in requests]
+    monkeypatch.setattr(synthesizer.loop, "row_cap", 6)
+    monkeypatch.setattr(memory, "free_bytes", lambda _device: 2**40)  # the cap alone decides
+    widths = _widths(monkeypatch, synthesizer.loop)
+    engine = Engine(synthesizer, start=False)
+    try:
+        jobs = [engine.submit(r) for r in requests]
+        engine.start()
+        results = [job.result() for job in jobs]
+    finally:
+        engine.close(timeout=60)
+    assert max(widths) == 6 and widths[0] == 6
+    for one, result in zip(alone, results):
+        np.testing.assert_allclose(result.audio, one.audio, atol=1e-5)
