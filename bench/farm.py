@@ -3,7 +3,8 @@
 The same chapter (--sentences sentences, each forced to --tokens audio tokens, refinement off,
 fp32 unless --precision) rendered by:
   - one in-process engine (the ordinary `narrate`), the baseline;
-  - 1 and 2 local worker processes (threads shared fairly: cores / workers each);
+  - 1 and 2 local worker processes (threads shared fairly: cores / workers each), each keeping
+    up to --worker-in-flight sentences at once on its engine (which batches them);
   - 2 Ray actors on a local cluster (ray.init(num_cpus=cores)), if Ray is installed;
 and upstream ChatTTS's `Chat.infer` sentence by sentence in this process, for reference.
 For each: wall seconds from the first submit to the last take (model loads are reported apart,
@@ -11,7 +12,8 @@ since a long book pays them once), audio seconds per wall second, the scaling ef
 (speed / (workers x one worker's speed)), and the overhead per sentence of Ray against the local
 pool (difference of wall time per sentence at the same worker count). The audio is noise.
 
-    python bench/farm.py [--model DIR] [--sentences 12] [--tokens 48] [--quick] [--json]
+    python bench/farm.py [--model DIR] [--sentences 12] [--tokens 48] [--worker-in-flight 4]
+                         [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from bench.narrate import _document
 from bench.support.model import bench_model
 from bench.support.results import add_save_argument, emit
 
+RENDER_IN_FLIGHT = 4  # sentences the render keeps at its engine, in process or at the farm
+
 
 def _render(engine, folder: Path, name: str, sentences: int, tokens: int) -> dict:
     from app.core.request import SamplingParams
@@ -38,7 +42,9 @@ def _render(engine, folder: Path, name: str, sentences: int, tokens: int) -> dic
     project = Project.create(folder / f"{name}.ctsproj", _document(1, sentences), seed=1)
     sampling = SamplingParams(max_new_tokens=tokens, min_new_tokens=tokens)
     started = time.perf_counter()
-    outcome = Renderer(project, engine, in_flight=4, refine_text=False, sampling=sampling).render()
+    outcome = Renderer(
+        project, engine, in_flight=RENDER_IN_FLIGHT, refine_text=False, sampling=sampling
+    ).render()
     wall = time.perf_counter() - started
     audio = sum(s.duration or 0 for s in project.sentences())
     assert outcome.state == "finished" and outcome.done == sentences, outcome
@@ -102,6 +108,11 @@ def main(argv=None) -> int:
     p.add_argument("--sentences", type=int, help="sentences in the chapter (default 12; --quick 2)")
     p.add_argument("--tokens", type=int, help="audio tokens per sentence (default 48; --quick 8)")
     p.add_argument("--precision", default="fp32", choices=["fp32", "int8", "bf16"])
+    p.add_argument(
+        "--worker-in-flight",
+        type=int,
+        help="sentences a worker holds at once (default: the workers' own, 4; 1: one at a time)",
+    )
     p.add_argument("--no-ray", action="store_true", help="leave out the Ray case")
     p.add_argument(
         "--quick", action="store_true", help="tiny model, 2 short sentences, no Ray (smoke test)"
@@ -112,7 +123,7 @@ def main(argv=None) -> int:
     add_save_argument(p)
     args = p.parse_args(argv)
     from app.narration.farm.local import local_farm
-    from app.narration.farm.worker import WorkerSpec
+    from app.narration.farm.worker import IN_FLIGHT, WorkerSpec
     from app.synthesis.chattts_model import quiet_libraries
 
     quiet_libraries()
@@ -120,11 +131,17 @@ def main(argv=None) -> int:
     args.sentences = args.sentences or (2 if args.quick else 12)
     model, size = bench_model(args.model, args.quick)
     cores = os.cpu_count() or 1
+    in_flight = max(1, args.worker_in_flight or IN_FLIGHT)
 
     def specs(n, prefix):
         return [
             WorkerSpec(
-                f"{prefix}{i}", str(model), "cpu", args.precision, threads=max(1, cores // n)
+                f"{prefix}{i}",
+                str(model),
+                "cpu",
+                args.precision,
+                threads=max(1, cores // n),
+                in_flight=in_flight,
             )
             for i in range(n)
         ]
@@ -135,6 +152,8 @@ def main(argv=None) -> int:
         "sentences": args.sentences,
         "tokens_per_sentence": tokens,
         "precision": args.precision,
+        "render_in_flight": RENDER_IN_FLIGHT,
+        "worker_in_flight": in_flight,
     }
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -3,6 +3,7 @@ OpenMP pool per thread that used it, and a loader thread left alive beside the e
 decoding (engine.py; figures: docs/design/constants.md#load-on-the-engines-thread)."""
 
 import threading
+import time
 
 import pytest
 
@@ -132,32 +133,68 @@ def test_a_caller_interrupted_while_loading_leaves_no_engine_serving(synthesizer
     assert not threads[0].is_alive()
 
 
-def test_ray_actors_load_and_render_on_one_thread_of_their_own(monkeypatch):
-    """A Ray actor serves two calls at once (a cancel beside a render) on threads of Ray's: its
-    model is loaded and used on one thread, whichever of them a call arrives on."""
+def test_ray_actors_load_and_render_on_one_thread_of_their_own(synthesizer, monkeypatch):
+    """A Ray actor serves several calls at once (the sentences in flight, a cancel beside them)
+    on threads of Ray's: its model is loaded and used on one thread, its worker's engine's,
+    whichever of them a call arrives on; a cancel does not wait its turn."""
+    import app.synthesis
+    from app.core.errors import SynthesisCancelled
     from app.narration.farm import ray_pool
+    from app.narration.farm.worker import WorkerSpec
 
     seen = []
+    # The session's synthesizer is loaded already: its load only says where it ran.
+    monkeypatch.setattr(
+        synthesizer, "load", lambda **options: seen.append(("load", threading.current_thread()))
+    )
+    monkeypatch.setattr(app.synthesis, "Synthesizer", lambda *a, **k: synthesizer)
+    logits, speaker = synthesizer.loop.logits, synthesizer.speaker_for_seed
+    monkeypatch.setattr(
+        synthesizer.loop,
+        "logits",
+        lambda *a, **k: seen.append(("render", threading.current_thread())) or logits(*a, **k),
+    )
+    monkeypatch.setattr(
+        synthesizer,
+        "speaker_for_seed",
+        lambda seed: seen.append(("speaker", threading.current_thread())) or speaker(seed),
+    )
+    body = ray_pool._ActorBody(spec=WorkerSpec("w", "unused", "cpu", "fp32"))
+    try:
+        replies = {}
+        work = [("render", SynthesisRequest("今天天气很好。", seed=i, **FAST)) for i in range(3)]
+        work.append(("speaker", 7))
+        callers = [
+            threading.Thread(
+                target=lambda i=i: replies.__setitem__(i, body.handle(*work[i], i)), daemon=True
+            )
+            for i in range(len(work))
+        ]
+        for t in callers:
+            t.start()
+        for t in callers:
+            t.join(60)
+        assert [replies[i][0] for i in range(len(work))] == ["ok"] * len(work)
+        model = {thread for _what, thread in seen}
+        assert {what for what, _ in seen} == {"load", "render", "speaker"} and len(model) == 1
+        assert model.isdisjoint({threading.main_thread(), *callers})
 
-    class Worker:
-        def __init__(self, spec):
-            seen.append(("load", threading.current_thread()))
-
-        def handle(self, kind, payload):
-            seen.append((kind, threading.current_thread()))
-            return ("ok", payload)
-
-        def cancel(self):
-            seen.append(("cancel", threading.current_thread()))
-
-    monkeypatch.setattr(ray_pool, "RenderWorker", Worker)
-    body = ray_pool._ActorBody(spec=None)
-    callers = [threading.Thread(target=body.handle, args=("render", i)) for i in range(3)]
-    for t in callers:
-        t.start()
-        t.join(30)
-    body.cancel()
-    model = {thread for what, thread in seen if what in ("load", "render")}
-    assert [what for what, _ in seen].count("render") == 3 and len(model) == 1
-    assert model.isdisjoint({threading.main_thread(), *callers})
-    assert seen[-1] == ("cancel", threading.main_thread())  # a cancel does not wait its turn
+        long = SynthesisRequest(
+            "今天天气很好。",
+            refine_text=False,
+            sampling=SamplingParams(max_new_tokens=2000, min_new_tokens=2000),
+        )
+        rendering = threading.Thread(
+            target=lambda: replies.__setitem__("long", body.handle("render", long, 99)),
+            daemon=True,
+        )
+        before = len(seen)
+        rendering.start()
+        while len(seen) < before + 5:  # it decodes now
+            time.sleep(0.01)
+        body.cancel(99)
+        rendering.join(60)
+        assert replies["long"][:2] == ("error", SynthesisCancelled.__name__)
+    finally:
+        if body.worker is not None:
+            body.worker.close()

@@ -1,12 +1,16 @@
 """The render farm on the tiny model: two local worker processes give the same takes as one,
-sample for sample; a worker killed (SIGKILL) midway loses only its sentence in flight, which is
+sample for sample; a worker killed (SIGKILL) midway loses only its sentences in flight, which are
 rendered again; a worker whose model is damaged is refused before it takes work and the render
-finishes on the other; each take records which worker made it."""
+finishes on the other; each take records which worker made it. A worker renders the sentences in
+flight on it in one batch, to the takes it makes one at a time (the same tokens and voices, the
+audio within the engine's float rounding), and a cancel stops every one of them."""
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -41,8 +45,8 @@ def render_on(farm, path, on_progress=None, in_flight=2):
     return project, outcome
 
 
-def cpu(name, model, threads=1):
-    return WorkerSpec(name, str(model), "cpu", "fp32", threads=threads)
+def cpu(name, model, threads=1, **more):
+    return WorkerSpec(name, str(model), "cpu", "fp32", threads=threads, **more)
 
 
 @pytest.fixture(scope="module")
@@ -63,10 +67,24 @@ def assert_same(expected, got):
         assert np.array_equal(expected[key], got[key]), key
 
 
+def assert_same_batched(expected, got):
+    """Sentences that shared a batch: the same tokens (lengths), the audio within the engine's
+    float rounding (tests/narration/test_render.py); each chapter's first sentence, made alone
+    for its voice, to the bit."""
+    assert expected.keys() == got.keys()
+    for key in expected:
+        assert len(expected[key]) == len(got[key]), key
+        np.testing.assert_allclose(expected[key], got[key], atol=1e-5)
+        if key[1] == 0:
+            assert np.array_equal(expected[key], got[key]), key
+
+
 def test_two_workers_give_the_same_takes_as_one_and_a_killed_one_is_replaced(
     one_worker, tiny_model, tmp_path
 ):
-    farm = local_farm([cpu("cpu0", tiny_model), cpu("cpu1", tiny_model)])
+    # One sentence at a time on each worker: whichever made it, alone, its take is the same to
+    # the bit (sentences sharing a batch: test_a_batching_worker_gives_the_takes_...).
+    farm = local_farm([cpu("cpu0", tiny_model, in_flight=1), cpu("cpu1", tiny_model, in_flight=1)])
     killed = []
 
     def kill_once(progress):
@@ -96,7 +114,7 @@ def test_a_worker_with_a_damaged_model_is_refused_before_work(
     data = bytearray(weights.read_bytes())
     data[len(data) // 2] ^= 0xFF
     weights.write_bytes(bytes(data))
-    farm = local_farm([cpu("good", tiny_model), cpu("damaged", model_copy)])
+    farm = local_farm([cpu("good", tiny_model, in_flight=1), cpu("damaged", model_copy)])
     project, outcome = render_on(farm, tmp_path / "refused.ctsproj")
     assert outcome.state == "finished" and outcome.done == 6
     assert len(farm.notices) == 1 and "damaged" in farm.notices[0] and "refused" in farm.notices[0]
@@ -132,3 +150,161 @@ def test_auto_means_one_per_gpu_or_cpu_workers_of_four_threads():
         ("cpu", None, 8),
     ]
     assert [s.threads for s in worker_specs(2, "/m", cores=8, gpus=0)] == [4, 4]
+
+
+def test_a_worker_renders_its_sentences_in_flight_in_one_batch_as_it_would_one_by_one(tiny_model):
+    """In this process (its engine's steps observed): four sentences handed to a worker at once
+    decode in one batch of four rows, to the audio each makes alone; a cancel of every one stops
+    them all, and the worker goes on."""
+    from app.core.errors import SynthesisCancelled
+    from app.core.request import SynthesisRequest
+    from app.narration.farm.worker import RenderWorker
+    from tests.support.decode_hooks import hooking_steps
+
+    worker = RenderWorker(cpu("here", tiny_model, threads=None))
+    try:
+        requests = [
+            SynthesisRequest(text, seed=seed, **FAST)
+            for seed, text in enumerate(
+                ["第一句话。", "第二句话。", "今天天气很好。", "我们去公园。"], 3
+            )
+        ]
+        alone = [worker.handle("render", r, i)[1].audio for i, r in enumerate(requests)]
+        rows: list[int] = []
+        with hooking_steps(
+            worker.synth.loop, lambda _step, _logits, live: rows.append(live.numel())
+        ):
+            together = _in_flight(worker, requests, 10)
+        assert max(rows) == 4  # one batch of the four
+        for one, batched in zip(alone, together):
+            assert batched[0] == "ok"
+            assert len(batched[1].audio) == len(one)
+            np.testing.assert_allclose(batched[1].audio, one, atol=1e-5)
+
+        long = SamplingParams(max_new_tokens=2000, min_new_tokens=2000)
+        slow = [
+            SynthesisRequest(r.text, seed=r.seed, refine_text=False, sampling=long)
+            for r in requests
+        ]
+        replies: dict = {}
+        threads = [
+            threading.Thread(
+                target=lambda i=i: replies.__setitem__(i, worker.handle("render", slow[i], 20 + i))
+            )
+            for i in range(4)
+        ]
+        rows.clear()
+        with hooking_steps(
+            worker.synth.loop, lambda _step, _logits, live: rows.append(live.numel())
+        ):
+            for t in threads:
+                t.start()
+            deadline = time.monotonic() + 120
+            while (not rows or rows[-1] < 4) and time.monotonic() < deadline:  # all four decode
+                time.sleep(0.01)
+            for i in range(4):
+                worker.cancel(20 + i)
+            for t in threads:
+                t.join(60)
+        assert [replies[i][:2] for i in range(4)] == [("error", SynthesisCancelled.__name__)] * 4
+        assert len(rows) < 1000  # stopped well before their 2000 tokens
+        again = worker.handle("render", requests[0], 30)
+        assert again[0] == "ok" and np.array_equal(again[1].audio, alone[0])
+    finally:
+        worker.close()
+
+
+def _in_flight(worker, requests, first_item):
+    """The worker's replies to `requests` handed to it at once (each on a thread of its own, as
+    the farm's lanes do), in their order."""
+    replies: dict = {}
+    threads = [
+        threading.Thread(
+            target=lambda i=i: replies.__setitem__(
+                i, worker.handle("render", requests[i], first_item + i)
+            )
+        )
+        for i in range(len(requests))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return [replies[i] for i in range(len(requests))]
+
+
+def test_a_batching_worker_gives_the_takes_of_one_at_a_time_and_cancel_stops_all(
+    one_worker, tiny_model, tmp_path
+):
+    """One worker process with four sentences in flight: the takes of the one-at-a-time render
+    (same tokens and voices, the audio within float rounding); then, on long sentences, a cancel
+    while four are in flight stops them all at once and leaves them pending."""
+    project, outcome = render_on(
+        local_farm([cpu("cpu0", tiny_model, in_flight=4)]),
+        tmp_path / "batched.ctsproj",
+        in_flight=4,
+    )
+    assert outcome.state == "finished" and outcome.done == 6 and outcome.failed == []
+    assert_same_batched(one_worker, takes(project))
+
+    farm = local_farm([cpu("cpu0", tiny_model, in_flight=4)])
+    long = dict(
+        refine_text=False, sampling=SamplingParams(max_new_tokens=2000, min_new_tokens=2000)
+    )
+    chapter = (
+        ("One", ("第一句话。", "第二句话。", "第三句话。", "今天天气很好。", "我们去公园。")),
+    )
+    slow = Project.create(tmp_path / "slow.ctsproj", book(chapter), seed=5)
+    renderer = Renderer(slow, farm, in_flight=4, **long)
+    timing = {}
+
+    def cancel_when_four_fly(progress):
+        """The first sentence (alone: it makes the voice) took lead_s; then cancel four."""
+        if progress.done == 1 and "lead_s" not in timing:
+            timing["lead_s"] = progress.wall_seconds
+
+    def watch():
+        deadline = time.monotonic() + 600
+        while len(farm.farm._current.get("cpu0", [])) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.5)  # they decode
+        timing["cancelled"] = time.monotonic()
+        renderer.cancel()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        outcome = renderer.render(on_progress=cancel_when_four_fly)
+        stopped_s = time.monotonic() - timing["cancelled"]
+    finally:
+        farm.close()
+    assert outcome.state == "cancelled" and outcome.done == 1 and outcome.failed == []
+    assert [s.take_id is None for s in slow.sentences()] == [False, True, True, True, True]
+    assert stopped_s < timing["lead_s"] / 2  # four stopped long before one alone would end
+
+
+def test_a_killed_worker_s_sentences_in_flight_are_all_rendered_again(
+    one_worker, tiny_model, tmp_path
+):
+    """Two workers with two sentences each in flight; one is killed holding two: both go back
+    to the queue (each then tried alone) and the render finishes with the same takes."""
+    farm = local_farm([cpu("cpu0", tiny_model, in_flight=4), cpu("cpu1", tiny_model, in_flight=4)])
+    killed = []
+
+    def kill_holding_two():
+        """SIGKILL a worker while it holds two sentences (both must be queued again)."""
+        deadline = time.monotonic() + 600
+        while not killed and time.monotonic() < deadline:
+            with farm.farm._state:
+                busy = [s for s in farm.farm.slots if len(farm.farm._current.get(s.name, [])) >= 2]
+                if busy:
+                    killed.append(len(farm.farm._current[busy[0].name]))
+                    os.kill(busy[0].process.pid, signal.SIGKILL)
+            time.sleep(0.005)
+
+    threading.Thread(target=kill_holding_two, daemon=True).start()
+    project, outcome = render_on(farm, tmp_path / "killed.ctsproj", in_flight=4)
+    assert killed and killed[0] >= 2
+    assert outcome.state == "finished" and outcome.done == 6 and outcome.failed == []
+    assert farm.notices == []
+    assert_same_batched(one_worker, takes(project))

@@ -1,7 +1,8 @@
 """The render farm on a local Ray cluster (ray.init(num_cpus=2), in a process of its own:
 tests/narration/ray_child.py): two actors give the same takes as one local worker, an actor
-killed midway is replaced and its sentence rendered again; without Ray installed the sentence
-names the command that installs it."""
+killed midway is replaced and its sentence rendered again; actors holding four sentences at once
+give the same takes within the engine's float rounding, and one killed while it holds two has
+both rendered again; without Ray installed the sentence names the command that installs it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,12 @@ import pytest
 from app.core.errors import StudioError
 from app.narration.farm import ray_pool
 from app.narration.project import Project
-from tests.narration.test_farm import assert_same, one_worker, takes  # noqa: F401
+from tests.narration.test_farm import (  # noqa: F401
+    assert_same,
+    assert_same_batched,
+    one_worker,
+    takes,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,6 +37,7 @@ def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(
     tmp_path,
 ):
     project_path, result_path = tmp_path / "ray.ctsproj", tmp_path / "result.json"
+    batched_path = tmp_path / "batched.ctsproj"
     child = subprocess.run(
         [
             sys.executable,
@@ -39,6 +46,7 @@ def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(
             str(tiny_model),
             str(project_path),
             str(result_path),
+            str(batched_path),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -55,6 +63,10 @@ def test_two_ray_actors_give_the_same_takes_and_survive_a_killed_actor(
     )
     assert result["notices"] == []  # replaced, not retired
     assert_same(one_worker, takes(Project.open(project_path)))
+    batched = result["batched"]
+    assert batched["killed"] and batched["state"] == "finished" and batched["done"] == 6
+    assert batched["failed"] == [] and batched["notices"] == []
+    assert_same_batched(one_worker, takes(Project.open(batched_path)))
 
 
 def test_without_ray_the_sentence_names_the_install_command(monkeypatch):

@@ -6,7 +6,6 @@ extra: pip install "chattts-studio[farm]". Each node needs the model at the same
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,29 +33,28 @@ def import_ray():
 class _ActorBody:
     """The actor: its model loads in the constructor; a refusal is kept and told, not raised, so
     the driver reads the sentence rather than an actor's death. Ray runs a threaded actor's
-    calls (two at once, so that a cancel reaches a running render) on threads of its own: the
-    model is loaded and used on one thread, so PyTorch keeps one OpenMP pool beside no other
-    (synthesis/engine.py)."""
+    calls (the items in flight, and a cancel beside them) on threads of its own; each waits on
+    the worker's Engine, which loads and uses the model on one thread of its own, so PyTorch
+    keeps one OpenMP pool beside no other (synthesis/engine.py)."""
 
     def __init__(self, spec: WorkerSpec):
-        self._model_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
         self.worker, self.refusal = None, None
         try:
-            self.worker = self._model_thread.submit(RenderWorker, spec).result()
+            self.worker = RenderWorker(spec)
         except Refused as exc:
             self.refusal = str(exc)
 
     def start(self):
         return ("refused", self.refusal) if self.worker is None else ("ready", self.worker.info())
 
-    def handle(self, kind, payload):
+    def handle(self, kind, payload, item=0):
         if self.worker is None:  # refused at start: the farm sends it no work
             raise Refused(self.refusal or "")
-        return self._model_thread.submit(self.worker.handle, kind, payload).result()
+        return self.worker.handle(kind, payload, item)
 
-    def cancel(self):
+    def cancel(self, item=None):
         if self.worker is not None:
-            self.worker.cancel()
+            self.worker.cancel(item)
 
     def pid(self):
         return os.getpid()
@@ -66,9 +64,10 @@ class RaySlot(Slot):
     def __init__(self, ray, spec: WorkerSpec, gpus: float = 0):
         self.ray, self.spec, self.gpus = ray, spec, gpus
         self.name = spec.name
+        self.in_flight = max(1, spec.in_flight)
         self.actor: Any = None  # a Ray actor handle: its methods are made at run time
-        # A cancel must run while a render does: two calls at once.
-        self._actor_class = ray.remote(max_concurrency=2)(_ActorBody)
+        # Its items in flight and a cancel beside them run at once.
+        self._actor_class = ray.remote(max_concurrency=self.in_flight + 1)(_ActorBody)
 
     def _runtime_env(self) -> dict:
         # Workers import this program from where the driver does (a source tree in development).
@@ -102,12 +101,12 @@ class RaySlot(Slot):
         except RayError as exc:
             raise WorkerLost(_("Ray failed: {error}").format(error=type(exc).__name__)) from None
 
-    def do(self, kind: str, payload):
-        return self._get(self.actor.handle.remote(kind, payload))
+    def do(self, item: int, kind: str, payload):
+        return self._get(self.actor.handle.remote(kind, payload, item))
 
-    def cancel_current(self) -> None:
+    def cancel(self, item: int | None = None) -> None:
         if self.actor is not None:
-            self.actor.cancel.remote()
+            self.actor.cancel.remote(item)
 
     def stop(self) -> None:
         if self.actor is not None:

@@ -1,16 +1,22 @@
 """Inside a worker (a local process or a Ray actor): the model loaded once, verified by checksum
-before any work, then requests rendered one at a time (so a sentence's audio never depends on
-what else is rendering)."""
+before any work, on an Engine of its own; several requests in flight at once, so that its
+scheduler batches them as the in-process render's engine does."""
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 from dataclasses import dataclass
 
 from app.core import StudioError, SynthesisCancelled
+from app.i18n import _
 
 log = logging.getLogger("chattts_studio.farm")
+
+# Sentences a worker holds at once: as many as the CPU batch takes (the in-process render
+# keeps as many at its engine), so one worker decodes them in one batch.
+IN_FLIGHT = 4
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,7 @@ class WorkerSpec:
     precision: str = "auto"
     threads: int | None = None  # CPU threads for this worker (a fair share of the cores)
     gpu: int | None = None  # a local worker's GPU (it sees only that one)
+    in_flight: int = IN_FLIGHT  # sentences it renders at once (its engine batches them)
 
 
 class Refused(Exception):
@@ -28,6 +35,9 @@ class Refused(Exception):
 
 
 class RenderWorker:
+    """The model on an Engine (loaded and used on the engine's thread, engine.py), and the
+    work items in flight on it by their farm ids, so that one of them can be cancelled."""
+
     def __init__(self, spec: WorkerSpec):
         if spec.gpu is not None:  # before torch is imported in this process
             visible = os.environ.get("CUDA_VISIBLE_DEVICES", "").strip()
@@ -40,14 +50,17 @@ class RenderWorker:
             import torch
 
             torch.set_num_threads(max(1, int(spec.threads)))
-        from app.synthesis import Synthesizer
+        from app.synthesis import Engine, Synthesizer
 
         self.spec = spec
         try:
             self.synth = Synthesizer(spec.model_dir, device=spec.device, precision=spec.precision)
-            self.synth.load(verify=True)
+            self.engine = Engine.loading(self.synth, verify=True)
         except StudioError as exc:
             raise Refused(str(exc)) from None
+        self._lock = threading.Lock()
+        self._jobs: dict[int, object] = {}  # item id -> its Job, while it renders
+        self._cancelled: set[int] = set()  # cancelled before they reached the engine
 
     def info(self) -> dict:
         return {
@@ -58,18 +71,19 @@ class RenderWorker:
             "makes_speech": self.synth.model_kind.makes_speech,
         }
 
-    def handle(self, kind: str, payload):
+    def handle(self, kind: str, payload, item: int = 0):
         """('render', request) -> ('ok', SynthesisResult); ('speaker', seed) -> ('ok', str);
         ('reference', (audio, text)) -> ('ok', (codes, text)); a failure -> ('error', class name,
-        sentence): exceptions of our own need not survive pickling."""
+        sentence): exceptions of our own need not survive pickling. Blocks until its end; call
+        it from several threads to have several items in flight."""
         value: object
         try:
             if kind == "render":
-                value = self.synth.run(payload)
+                value = self._render(item, payload)
             elif kind == "speaker":
-                value = self.synth.speaker_for_seed(payload)
+                value = self.engine.call(lambda: self.synth.speaker_for_seed(payload))
             elif kind == "reference":
-                value = self.synth.reference_from_audio(*payload)
+                value = self.engine.call(lambda: self.synth.reference_from_audio(*payload))
             else:
                 return ("error", "StudioError", f"unknown work {kind!r}")
         except SynthesisCancelled as exc:
@@ -83,16 +97,43 @@ class RenderWorker:
             return ("error", type(exc).__name__, f"{type(exc).__name__}: {exc}")
         return ("ok", value)
 
-    def cancel(self) -> None:
-        self.synth.cancel()
+    def _render(self, item: int, request):
+        from app.synthesis import Priority
+
+        with self._lock:
+            if item in self._cancelled:
+                self._cancelled.discard(item)
+                raise SynthesisCancelled(_("Stopped."))
+            job = self._jobs[item] = self.engine.submit(request, Priority.BACKGROUND)
+        try:
+            return job.result()
+        finally:
+            with self._lock:
+                self._jobs.pop(item, None)
+
+    def cancel(self, item: int | None = None) -> None:
+        """Stop one item (it may not have reached the engine yet), or with None every one."""
+        with self._lock:
+            if item is None:
+                jobs = list(self._jobs.values())
+            elif item in self._jobs:
+                jobs = [self._jobs[item]]
+            else:
+                self._cancelled.add(item)
+                jobs = []
+        for job in jobs:
+            job.cancel()  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.engine.close(timeout=10)
 
 
 def process_main(conn, spec: WorkerSpec) -> None:
-    """A local worker process: ('ready', info) or ('refused', sentence) first, then one reply
-    per work item. A cancel may arrive while rendering; a reader thread passes it on."""
-    import queue
+    """A local worker process: ('ready', info) or ('refused', sentence) first; then each
+    ('work', item, kind, payload) is rendered on a thread of its own (so several are in flight
+    on the engine) and answered (item, reply) as it ends, in any order; ('cancel', item or
+    None) stops one item or all; None ends the process."""
     import signal
-    import threading
 
     # Ctrl+C in a terminal reaches every process of the group: the driver stops the render and
     # tells its workers through the pipe; a worker must not die of it on its own.
@@ -106,23 +147,28 @@ def process_main(conn, spec: WorkerSpec) -> None:
         conn.send(("refused", f"{type(exc).__name__}: {exc}"))
         return
     conn.send(("ready", worker.info()))
-    work: queue.Queue = queue.Queue()
+    sending = threading.Lock()  # one message at a time on the pipe
 
-    def read() -> None:
-        while True:
+    def answer(item: int, kind: str, payload) -> None:
+        reply = worker.handle(kind, payload, item)
+        with sending:
             try:
-                message = conn.recv()
-            except (EOFError, OSError):
-                work.put(None)
-                return
-            if message == "cancel":
-                worker.cancel()
-            else:
-                work.put(message)
-                if message is None:
-                    return
+                conn.send((item, reply))
+            except (OSError, ValueError):  # the driver is gone
+                pass
 
-    threading.Thread(target=read, daemon=True).start()
-    while (item := work.get()) is not None:
-        kind, payload = item
-        conn.send(worker.handle(kind, payload))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            break
+        if message is None:
+            break
+        if message[0] == "cancel":
+            worker.cancel(message[1])
+            continue
+        _, item, kind, payload = message
+        threading.Thread(
+            target=answer, args=(item, kind, payload), name=f"work-{item}", daemon=True
+        ).start()
+    worker.close()
