@@ -75,9 +75,15 @@ def _params():
 def test_in_the_loop_joined_and_padded_rows_decode_as_alone(synthesizer):
     chat = synthesizer.parts
     loop = DecodeLoop(chat, "eager", "fp32")
-    ort = OrtLoop(loop, LlamaStack(chat.llama).eval(), "int8")
-    loop.run_stack = ort.run_stack  # type: ignore[method-assign]
-    loop.allocate_cache = ort.allocate_cache  # type: ignore[method-assign]
+    decodes_as_alone(chat, loop, OrtLoop(loop, LlamaStack(chat.llama).eval(), "int8"))
+
+
+def decodes_as_alone(chat, loop: DecodeLoop, runtime) -> None:
+    """`loop` (over the model `chat`) stepped by `runtime` (an OrtLoop-like): three sentences,
+    two joining a running batch and all three padded into one, decode to the tokens each
+    decodes to alone."""
+    loop.run_stack = runtime.run_stack  # type: ignore[method-assign]
+    loop.allocate_cache = runtime.allocate_cache  # type: ignore[method-assign]
 
     def prompt(*texts):
         return code_prompt(chat, list(texts), "[speed_5]", None, None, None)
