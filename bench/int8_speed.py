@@ -14,8 +14,15 @@ the same 20 layers as one ORT graph with fused norms and attention, projections 
 bench/decode.py's floor; ORT: the same MatMulNBits nodes with nothing between them), and
 `floor_reached_pct` = floor / batch-1 step.
 
+OpenVINO ways (bench/support/ov_step.py), when openvino is installed: the step as one stateful
+OpenVINO model, fp32 or compressed int8 / int4 weights (ov-fp32, ov-int8, ov-int4; floor: the same
+projections alone). torchao ways (bench/support/torchao_step.py), when torchao is installed: the
+PyTorch step with torchao's int8 dynamic (per-row activations) Linears, eager or torch.compile'd
+(torchao-int8, torchao-int8-compiled: only when --ways names it, its compilation takes minutes),
+and int4 weights per group of 32 (torchao-int4); floor: the quantized Linears alone. `first_runs_s`: the first 4 steps per batch size (compilation).
+
     python bench/int8_speed.py [--model DIR] [--size full|tiny] [--steps 32] [--rounds 3] [--batches 1,4]
-                               [--ways fp32,int8,ort-int8,ort-int4] [--quick] [--save]
+                               [--ways fp32,int8,ort-int8,ov-int8,torchao-int8] [--quick] [--save]
 """
 
 from __future__ import annotations
@@ -32,16 +39,25 @@ from bench.support.results import add_save_argument, emit
 
 
 def _available(ways: list[str]) -> list[str]:
-    """`ways` less the ONNX Runtime ones when onnxruntime is not installed."""
-    return [w for w in ways if not w.startswith("ort-") or _ort_version()]
+    """`ways` less those whose runtime (onnxruntime, openvino, torchao) is not installed."""
+    return [w for w in ways if w.split("-")[0] not in RUNTIMES or _version(w.split("-")[0])]
+
+
+RUNTIMES = {"ort": "onnxruntime", "ov": "openvino", "torchao": "torchao"}
+
+
+def _version(runtime: str) -> str | None:
+    """The installed version of a way's runtime ("ort", "ov", "torchao"), None if absent."""
+    import importlib
+
+    try:
+        return importlib.import_module(RUNTIMES[runtime]).__version__
+    except ImportError:
+        return None
 
 
 def _ort_version() -> str | None:
-    try:
-        import onnxruntime
-    except ImportError:
-        return None
-    return onnxruntime.__version__
+    return _version("ort")
 
 
 def _steps(loop, emb, steps: int) -> None:
@@ -66,13 +82,79 @@ def _steps(loop, emb, steps: int) -> None:
             )[:, -1]
 
 
-WAYS = ["fp32", "int8-per-tensor", "int8-per-batch", "int8", "ort-fp32", "ort-int8", "ort-int4"]
+WAYS = [
+    "fp32",
+    "int8-per-tensor",
+    "int8-per-batch",
+    "int8",
+    "ort-fp32",
+    "ort-int8",
+    "ort-int4",
+    "ov-fp32",
+    "ov-int8",
+    "ov-int4",
+    "torchao-int8",
+    "torchao-int8-compiled",
+    "torchao-int4",
+]
+# torch.compile's first runs take minutes on 2 cores: that way runs only when --ways names it.
+DEFAULT_WAYS = [w for w in WAYS if w != "torchao-int8-compiled"]
 
 
 def _ort_loop(reference, stack, weights: str):
     from bench.support.ort_step import OrtLoop
 
     return OrtLoop(reference, stack, weights)
+
+
+def _ov_loop(reference, stack, weights: str):
+    from bench.support.ov_step import OvLoop
+
+    return OvLoop(reference, stack, weights)
+
+
+def _torchao_loop(reference, stack, weights: str, compile: bool = False):
+    from bench.support.torchao_step import TorchaoLoop
+
+    return TorchaoLoop(reference, stack, weights, compile=compile)
+
+
+def _ov_floor(stack, weights: str, repeats: int = 20) -> float:
+    """Milliseconds per step of the OpenVINO step's projections alone on one token."""
+    import numpy as np
+
+    from bench.support.ov_step import build_floor, compile_model
+
+    request = compile_model(build_floor(stack, weights)).create_infer_request()
+    width = stack.layers[0].q_proj.weight.shape[1]
+    inter = stack.layers[0].gate_proj.weight.shape[0]
+    feed = {
+        "a": np.random.randn(1, 1, width).astype(np.float32),
+        "m": np.random.randn(1, 1, inter).astype(np.float32),
+    }
+    for _ in range(3):
+        request.infer(feed)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        request.infer(feed)
+    return (time.perf_counter() - started) * 1000 / repeats
+
+
+def _torchao_floor(loop, repeats: int = 20) -> float:
+    """Milliseconds per step of a TorchaoLoop's quantized Linears alone on one token (eager)."""
+    import torch
+
+    linears = [m for m in loop.stack.modules() if isinstance(m, torch.nn.Linear)]
+    inputs = [torch.randn(1, 1, m.in_features) for m in linears]
+    with torch.inference_mode():
+        for _ in range(3):
+            for m, a in zip(linears, inputs):
+                m(a)
+        started = time.perf_counter()
+        for _ in range(repeats):
+            for m, a in zip(linears, inputs):
+                m(a)
+    return (time.perf_counter() - started) * 1000 / repeats
 
 
 def _ort_floor(stack, weights: str) -> float:
@@ -90,7 +172,10 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, help="greedy steps per round (default 32; --quick 4)")
     p.add_argument("--rounds", type=int, help="best of (default 3; --quick 1)")
     p.add_argument("--batches", help="comma-separated batch sizes (default 1,4; --quick 1)")
-    p.add_argument("--ways", help="comma-separated, from " + ",".join(WAYS) + " (default all)")
+    p.add_argument(
+        "--ways",
+        help="comma-separated, from " + ",".join(WAYS) + " (default all but torchao-int8-compiled)",
+    )
     p.add_argument(
         "--quick", action="store_true", help="tiny model, few steps, one round (smoke test)"
     )
@@ -119,13 +204,13 @@ def main(argv=None) -> int:
     emb = prompt_embedding(synth.parts, synth.speaker_for_seed(1))
 
     batches = [int(b) for b in args.batches.split(",")]
-    ways = args.ways.split(",") if args.ways else _available(WAYS)
+    ways = args.ways.split(",") if args.ways else _available(DEFAULT_WAYS)
     unknown = set(ways) - set(WAYS)
     if unknown:
         p.error(f"unknown ways: {', '.join(sorted(unknown))}")
     reference = DecodeLoop(synth.parts, "eager", "fp32")  # the ORT ways' embeddings and heads
     stack = LlamaStack(synth.parts.llama).eval()
-    loops, build_s, floor_ms = {}, {}, {}
+    loops, build_s, floor_ms, first_runs_s = {}, {}, {}, {}
     for name, make in (
         ("fp32", lambda: DecodeLoop(synth.parts, "jit", "fp32")),
         (
@@ -144,6 +229,12 @@ def main(argv=None) -> int:
         ("ort-fp32", lambda: _ort_loop(reference, stack, "fp32")),
         ("ort-int8", lambda: _ort_loop(reference, stack, "int8")),
         ("ort-int4", lambda: _ort_loop(reference, stack, "int4")),
+        ("ov-fp32", lambda: _ov_loop(reference, stack, "fp32")),
+        ("ov-int8", lambda: _ov_loop(reference, stack, "int8")),
+        ("ov-int4", lambda: _ov_loop(reference, stack, "int4")),
+        ("torchao-int8", lambda: _torchao_loop(reference, stack, "int8")),
+        ("torchao-int8-compiled", lambda: _torchao_loop(reference, stack, "int8", True)),
+        ("torchao-int4", lambda: _torchao_loop(reference, stack, "int4")),
     ):
         if name not in ways:
             continue
@@ -151,12 +242,19 @@ def main(argv=None) -> int:
         loops[name] = make()
         if name.startswith("ort-"):
             floor_ms[name] = round(_ort_floor(stack, name[4:]), 2)
+        elif name.startswith("ov-"):
+            floor_ms[name] = round(_ov_floor(stack, name[3:]), 2)
+        elif name.startswith("torchao-"):
+            floor_ms[name] = round(_torchao_floor(loops[name]), 2)
         else:
             assert loops[name].mode is DecodeMode.JIT, loops[name].jit_error
             floor_ms[name] = round(_matmul_floor(loops[name]), 2)
         build_s[name] = round(time.perf_counter() - started, 2)
+        started = time.perf_counter()
         for b in batches:
-            _steps(loops[name], emb.expand(b, -1, -1).contiguous(), 4)  # TorchScript's first runs
+            # TorchScript's and torch.compile's first runs
+            _steps(loops[name], emb.expand(b, -1, -1).contiguous(), 4)
+        first_runs_s[name] = round(time.perf_counter() - started, 2)
     best = {f"{name} b{b}": float("inf") for name in loops for b in batches}
     for _round in range(args.rounds):
         for b in batches:
@@ -184,7 +282,10 @@ def main(argv=None) -> int:
             if f"{name} b1" in best
         },
         "build_s": build_s,
+        "first_runs_s": first_runs_s,
         "onnxruntime": _ort_version(),
+        "openvino": _version("ov"),
+        "torchao": _version("torchao"),
     }
     emit(report, args, __file__)
     return 0

@@ -8,7 +8,10 @@ activation scale per batch: what shipped before per-row scales); int8-per-tensor
 one scale per weight tensor, no smoothing); int8-per-channel (per-channel weights, no
 smoothing, one activation scale per batch); int8-smooth-per-tensor; ort-int8 and ort-int4 (the step as one ONNX Runtime graph with 8- or
 4-bit block-wise weights and int8 activations per block of each row: bench/support/ort_step.py,
-when onnxruntime is installed).
+when onnxruntime is installed); ov-int8 and ov-int4 (the same as one OpenVINO model with
+compressed weights: bench/support/ov_step.py) and torchao-int8 and torchao-int4 (torchao's
+dynamic int8 activations with int8 or int4 weights: bench/support/torchao_step.py), when their
+package is installed.
 Per mode and model, the numbers of tests/support/precision_compare.py over --steps greedy steps
 of one sentence: first_divergence, free_agreement, top1_agreement (teacher forced), logit
 max_abs, max_rel, min_cosine, mean_cosine.
@@ -38,6 +41,10 @@ MODES = [
     "int8-smooth-per-tensor",
     "ort-int8",
     "ort-int4",
+    "ov-int8",
+    "ov-int4",
+    "torchao-int8",
+    "torchao-int4",
 ]
 QUICK_MODES = ["bf16", "int8"]  # the precisions that ship
 
@@ -66,6 +73,18 @@ def _loop(view, mode: str):
 
         stack = LlamaStack(view.llama).eval()
         return OrtLoop(DecodeLoop(view, "eager", "fp32"), stack, mode[4:])
+    if mode.startswith(("ov-", "torchao-")):  # the same spike on OpenVINO and torchao
+        from app.decode.llama_step import LlamaStack
+
+        stack = LlamaStack(view.llama).eval()
+        runtime, weights = mode.split("-", 1)
+        if runtime == "ov":
+            from bench.support.ov_step import OvLoop
+
+            return OvLoop(DecodeLoop(view, "eager", "fp32"), stack, weights)
+        from bench.support.torchao_step import TorchaoLoop
+
+        return TorchaoLoop(DecodeLoop(view, "eager", "fp32"), stack, weights)
 
     recipe = _recipes().get(mode)
     return DecodeLoop(

@@ -6,7 +6,6 @@ and what cannot run says so in a sentence."""
 
 import numpy as np
 import pytest
-import torch
 
 from app.core import DeviceError
 from app.core.request import SamplingParams, SynthesisRequest
@@ -14,19 +13,9 @@ from app.decode import ort_step
 from app.decode.llama_step import LlamaStack
 from app.decode.loop import DecodeLoop
 from app.decode.ort_graph import quantize_blocks
-from app.decode.passes import PassParams
-from app.decode.prompts import code_prompt
-from app.decode.rows_state import Joining
+from tests.support.as_alone import MIN_COSINE, MIN_TOP1, STEPS, decodes_as_alone
 from tests.support.outlier_model import stress_view
 from tests.support.precision_compare import compare, prompt_embedding
-
-STEPS = 32
-MIN_TOP1, MIN_COSINE = 0.95, 0.99  # the int8 bar (tests/engine/test_int8_quality.py)
-TEXTS = [
-    "你好，世界。",
-    "Hello there, this one is a much longer sentence than the first。",
-    "再见。",
-]
 
 
 @pytest.fixture(scope="module")
@@ -69,34 +58,10 @@ def test_int8_holds_the_bar_on_outliers_only_when_smoothed(synthesizer, emb):
     assert not _holds(unsmoothed), unsmoothed
 
 
-def _params():
-    return PassParams(0.7, 0.7, 20, 1.05, 40, min_new_tokens=5, greedy=False)
-
-
 def test_joined_and_padded_rows_decode_as_alone(synthesizer):
-    chat = synthesizer.parts
-    loop = DecodeLoop(chat, "ort", "int8")
+    loop = DecodeLoop(synthesizer.parts, "ort", "int8")
     assert loop.exact_across_batches
-
-    def prompt(*texts):
-        return code_prompt(chat, list(texts), "[speed_5]", None, None, None)
-
-    def alone(text, seed):
-        return list(loop.generate(*prompt(text), True, _params(), [seed], eos=625))[-1].tokens[0]
-
-    asked = []
-
-    def admit(live):
-        asked.append(live)
-        joins = {3: 1, 9: 2}.get(len(asked) - 1)
-        return None if joins is None else Joining(*prompt(TEXTS[joins]), [11 + joins])
-
-    joined = list(loop.generate(*prompt(TEXTS[0]), True, _params(), [11], eos=625, admit=admit))
-    padded = list(loop.generate(*prompt(*TEXTS), True, _params(), [21, 22, 23], eos=625))
-    assert max(asked) == 3  # all three were in the batch at once
-    for row, text in enumerate(TEXTS):
-        assert torch.equal(joined[-1].tokens[row], alone(text, 11 + row)), row
-        assert torch.equal(padded[-1].tokens[row], alone(text, 21 + row)), row
+    decodes_as_alone(synthesizer.parts, loop)
 
 
 def test_a_synthesis_runs_on_it(tiny_model):
