@@ -4,7 +4,6 @@ with compressed weights it holds the int8 quality bar on the outlier stress mode
 real decode loop, sentences that join a running batch or share a padded one decode to the tokens
 they decode to alone."""
 
-import pytest
 import torch
 
 from app.decode.llama_step import LlamaStack
@@ -12,17 +11,11 @@ from app.decode.loop import DecodeLoop
 from bench.support.ov_step import OvLoop
 from tests.support.as_alone import MIN_COSINE, MIN_TOP1, STEPS, decodes_as_alone
 from tests.support.outlier_model import stress_view
-from tests.support.precision_compare import compare, prompt_embedding
+from tests.support.precision_compare import compare, on_runtime
 
 
 def _ov(view, weights: str, **options) -> OvLoop:
-    reference = DecodeLoop(view, "eager", "fp32")
-    return OvLoop(reference, LlamaStack(view.llama).eval(), weights, **options)
-
-
-@pytest.fixture(scope="module")
-def emb(synthesizer):
-    return prompt_embedding(synthesizer.parts, synthesizer.speaker_for_seed(1))
+    return on_runtime(OvLoop, view, weights, **options)
 
 
 def test_the_fp32_model_is_the_pytorch_step(synthesizer, emb):

@@ -3,24 +3,16 @@
 inside the real decode loop sentences that join a running batch or share a padded one decode to
 the tokens they decode to alone."""
 
-import pytest
-
 from app.decode.llama_step import LlamaStack
 from app.decode.loop import DecodeLoop
 from bench.support.torchao_step import TorchaoLoop
 from tests.support.as_alone import MIN_COSINE, MIN_TOP1, STEPS, decodes_as_alone
 from tests.support.outlier_model import stress_view
-from tests.support.precision_compare import compare, prompt_embedding
+from tests.support.precision_compare import compare, on_runtime
 
 
 def _torchao(view, weights: str, **options) -> TorchaoLoop:
-    reference = DecodeLoop(view, "eager", "fp32")
-    return TorchaoLoop(reference, LlamaStack(view.llama).eval(), weights, **options)
-
-
-@pytest.fixture(scope="module")
-def emb(synthesizer):
-    return prompt_embedding(synthesizer.parts, synthesizer.speaker_for_seed(1))
+    return on_runtime(TorchaoLoop, view, weights, **options)
 
 
 def test_quantized_linears_in_int8_hold_the_int8_bar_on_outliers(synthesizer, emb):

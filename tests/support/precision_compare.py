@@ -76,3 +76,13 @@ def compare(reference, candidate, emb: torch.Tensor, steps: int) -> dict:
         "min_cosine": round(float(cosine.min()), 5),
         "mean_cosine": round(float(cosine.mean()), 5),
     }
+
+
+def on_runtime(loop_class, view, weights: str, **options):
+    """A bench step runtime (bench/support's OrtLoop, OvLoop, TorchaoLoop) over the model `view`
+    with `weights`, its embeddings and heads from an eager fp32 loop."""
+    from app.decode.llama_step import LlamaStack
+    from app.decode.loop import DecodeLoop
+
+    reference = DecodeLoop(view, "eager", "fp32")
+    return loop_class(reference, LlamaStack(view.llama).eval(), weights, **options)
