@@ -88,10 +88,11 @@ def machine() -> dict:
     """What a measurement holds for: the CPU and the threads PyTorch steps with."""
     import torch
 
-    return {"cpu": _cpu_name(), "cores": os.cpu_count(), "threads": torch.get_num_threads()}
+    return {"cpu": cpu_name(), "cores": os.cpu_count(), "threads": torch.get_num_threads()}
 
 
-def _cpu_name() -> str:
+def cpu_name() -> str:
+    """The CPU's model name (Linux: /proc/cpuinfo), else what the platform says."""
     import platform
 
     try:

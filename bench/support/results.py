@@ -34,13 +34,9 @@ def add_save_argument(parser) -> None:
 
 
 def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    from app.decode.row_cap import cpu_name
+
+    return cpu_name()
 
 
 def _ram_gb() -> float | None:
