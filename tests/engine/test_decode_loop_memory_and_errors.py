@@ -26,7 +26,7 @@ def test_by_default_the_loop_compiles_at_fp32_and_leaves_chattts_weights_alone(s
     )
     DecodeLoop(synthesizer.parts, "eager", "bf16")  # converts a copy unless told otherwise
     assert next(synthesizer.parts.llama.parameters()).dtype == torch.float32
-    with pytest.raises(ValueError, match="jit or eager, not 'graph'"):
+    with pytest.raises(ValueError, match="jit, eager or ort, not 'graph'"):
         DecodeLoop(synthesizer.parts, "graph")
 
 
