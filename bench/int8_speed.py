@@ -10,7 +10,8 @@ round, best of `--rounds`.
 ONNX Runtime ways (issue 44's spike; bench/support/ort_step.py), when onnxruntime is installed:
 the same 20 layers as one ORT graph with fused norms and attention, projections in fp32
 (ort-fp32), 8-bit or 4-bit block-wise weights with int8 activations per block of each row
-(ort-int8, ort-int4). `floor_ms` per way: the step's projections alone on one token (PyTorch:
+(ort-int8, ort-int4; ort-int8-spin: its threads spinning for work between runs, ORT's own
+default). `floor_ms` per way: the step's projections alone on one token (PyTorch:
 bench/decode.py's floor; ORT: the same MatMulNBits nodes with nothing between them), and
 `floor_reached_pct` = floor / batch-1 step.
 
@@ -89,6 +90,7 @@ WAYS = [
     "int8",
     "ort-fp32",
     "ort-int8",
+    "ort-int8-spin",
     "ort-int4",
     "ov-fp32",
     "ov-int8",
@@ -101,10 +103,10 @@ WAYS = [
 DEFAULT_WAYS = [w for w in WAYS if w != "torchao-int8-compiled"]
 
 
-def _ort_loop(reference, stack, weights: str):
+def _ort_loop(reference, stack, weights: str, spinning: bool = False):
     from bench.support.ort_step import OrtLoop
 
-    return OrtLoop(reference, stack, weights)
+    return OrtLoop(reference, stack, weights, spinning=spinning)
 
 
 def _ov_loop(reference, stack, weights: str):
@@ -228,6 +230,7 @@ def main(argv=None) -> int:
         ("int8", lambda: DecodeLoop(synth.parts, "jit", "int8")),
         ("ort-fp32", lambda: _ort_loop(reference, stack, "fp32")),
         ("ort-int8", lambda: _ort_loop(reference, stack, "int8")),
+        ("ort-int8-spin", lambda: _ort_loop(reference, stack, "int8", spinning=True)),
         ("ort-int4", lambda: _ort_loop(reference, stack, "int4")),
         ("ov-fp32", lambda: _ov_loop(reference, stack, "fp32")),
         ("ov-int8", lambda: _ov_loop(reference, stack, "int8")),
@@ -241,7 +244,7 @@ def main(argv=None) -> int:
         started = time.perf_counter()
         loops[name] = make()
         if name.startswith("ort-"):
-            floor_ms[name] = round(_ort_floor(stack, name[4:]), 2)
+            floor_ms[name] = round(_ort_floor(stack, name[4:].removesuffix("-spin")), 2)
         elif name.startswith("ov-"):
             floor_ms[name] = round(_ov_floor(stack, name[3:]), 2)
         elif name.startswith("torchao-"):

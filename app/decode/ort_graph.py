@@ -230,12 +230,15 @@ def stack_matrices(stack) -> list[list[torch.Tensor]]:
     ]
 
 
-def session(model: bytes, threads: int | None = None):
-    """A CPU session of `model` with `threads` threads (default: PyTorch's)."""
+def session(model: bytes, threads: int | None = None, spinning: bool = False):
+    """A CPU session of `model` with `threads` threads (default: PyTorch's). Its threads do not
+    spin for work after a run unless `spinning`: the loop runs the heads and sampling in PyTorch
+    between two steps, on the same cores (bench/int8_speed.py: ort-int8 against ort-int8-spin)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads or torch.get_num_threads()
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])

@@ -69,6 +69,7 @@ class OrtStep:
         in_place: bool = False,
         threads: int | None = None,
         smoothing: float | None = None,
+        spinning: bool = False,
     ):
         import onnxruntime as ort
 
@@ -87,7 +88,7 @@ class OrtStep:
         self.layers = len(layers_of(stack))
         model = build_step(stack, cos, sin, bits, BLOCK)
         self.model_bytes = len(model)
-        self.session = session(model, threads)
+        self.session = session(model, threads, spinning)
         self._value = ort.OrtValue.ortvalue_from_numpy
         self._bound: tuple = (None, None, None, [])
 

@@ -45,6 +45,7 @@ class OrtLoop:
         block: int = 32,
         threads: int | None = None,
         smoothing: float | None = 0.5,
+        spinning: bool = False,
     ):
         """`stack`: the model's eager fp32 LlamaStack (LlamaStack(parts.llama)), left as it is.
         Quantized weights are smoothed with alpha `smoothing` (None or 0: not)."""
@@ -60,6 +61,7 @@ class OrtLoop:
             loop._calibration,
             threads=threads,
             smoothing=smoothing or 0.0,
+            spinning=spinning,
         )
         self.model_bytes = self.step.model_bytes
 
