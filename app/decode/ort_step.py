@@ -87,7 +87,6 @@ class OrtStep:
                 int8.smooth(stack, x, c, s, alpha=alpha)
         self.layers = len(layers_of(stack))
         model = build_step(stack, cos, sin, bits, BLOCK)
-        self.model_bytes = len(model)
         self.session = session(model, threads, spinning)
         self._value = ort.OrtValue.ortvalue_from_numpy
         self._bound: tuple = (None, None, None, [])

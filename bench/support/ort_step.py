@@ -42,14 +42,12 @@ class OrtLoop:
         loop,
         stack,
         weights: str = "int4",
-        block: int = 32,
         threads: int | None = None,
         smoothing: float | None = 0.5,
         spinning: bool = False,
     ):
         """`stack`: the model's eager fp32 LlamaStack (LlamaStack(parts.llama)), left as it is.
         Quantized weights are smoothed with alpha `smoothing` (None or 0: not)."""
-        assert block == 32, "the block size is ort_step.BLOCK"
         self.loop = loop
         self.layers, self.heads, self.head_dim = loop.layers, loop.heads, loop.head_dim
         self.num_vq = loop.num_vq
@@ -63,7 +61,6 @@ class OrtLoop:
             smoothing=smoothing or 0.0,
             spinning=spinning,
         )
-        self.model_bytes = self.step.model_bytes
 
     def allocate_cache(self, batch: int, length: int, make=torch.zeros):
         shape = (self.layers, batch, self.heads, length, self.head_dim)
