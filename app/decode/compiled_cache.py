@@ -30,6 +30,7 @@ import hashlib
 import json
 import logging
 import os
+import threading
 import time
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -38,7 +39,7 @@ from pathlib import Path
 from app import __version__, paths
 from app.atomic import write_json_atomic
 from app.decode.int8_weights_file import put_weights as _put_weights
-from app.decode.int8_weights_file import weights_taken_out
+from app.decode.int8_weights_file import stand_ins, unpacked
 from app.decode.modes import DecodeMode
 from app.decode.precision import Precision, choose
 
@@ -50,6 +51,22 @@ MANIFEST_CAP = 64 * 1024
 STALE_TMP_SECONDS = 3600  # a temporary file this old is a crashed write's leftover
 # The modules whose source decides what the compiled step computes.
 STEP_SOURCES = ("llama_step.py", "int8.py", "int8_rows.py", "precision.py", "sampling.py")
+# Saves this process is still writing, by their module file: a load of that entry waits first.
+_SAVING: dict[Path, Future] = {}
+_SAVING_LOCK = threading.Lock()
+
+
+def _wait_for_save(module_path: Path) -> None:
+    with _SAVING_LOCK:
+        pending = _SAVING.get(module_path)
+    if pending is not None:
+        pending.result()
+
+
+def _saved(module_path: Path, future: Future) -> None:
+    with _SAVING_LOCK:
+        if _SAVING.get(module_path) is future:
+            del _SAVING[module_path]
 
 
 def _source_digest() -> str:
@@ -145,6 +162,7 @@ class CompiledCache:
         """Whether an entry for `key` is there with the sizes its manifest names (cheap: its
         checksums are checked by `load`)."""
         module_path, manifest_path, weights_path = self._paths(key)
+        _wait_for_save(module_path)
         manifest = self._manifest(manifest_path)
         try:
             return (
@@ -169,6 +187,7 @@ class CompiledCache:
         import torch
 
         module_path, manifest_path, weights_path = self._paths(key)
+        _wait_for_save(module_path)
         if not any(path.exists() for path in (module_path, manifest_path, weights_path)):
             self.misses += 1
             return None
@@ -206,23 +225,57 @@ class CompiledCache:
         return module
 
     def save(self, key: str, module) -> None:
+        """`save_in_background`, waited for."""
+        self.save_in_background(key, module).result()
+
+    def save_in_background(self, key: str, module) -> Future:
         """Keep `module` under `key` (and drop every other entry: they are stale for this
         model or belong to another one; one entry per precision is what a user switches
-        between, so at most a few are kept)."""
+        between, so at most a few are kept). The archive is written now, in a moment, while
+        its int8 matrices are swapped for stand-ins (so nothing may run `module` meanwhile);
+        the matrices, the checksums and the manifest on a thread of their own, so that a first
+        start is ready without waiting for them: they only read the matrices, as decoding does.
+        A `load` of this entry in this process waits for it (tests/engine/test_compiled_cache.py)."""
         import torch
 
-        module_path, manifest_path, weights_path = self._paths(key)
-        tmps = [
-            path.with_name(path.name + f".{os.getpid()}.tmp")
-            for path in (module_path, weights_path)
-        ]
+        module_path = self._paths(key)[0]
+        tmps = self._tmps(key)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FutureWarning)
-                with weights_taken_out(module) as weights:
+                with stand_ins(module) as taken:
                     torch.jit.save(module, str(tmps[0]))
-                torch.save(weights, str(tmps[1]))
+        except Exception as exc:  # a full disk or a read-only folder costs the next start time
+            self._not_saved(key, exc)
+            done: Future = Future()
+            done.set_result(None)
+            return done
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="step-save")
+        try:
+            future = pool.submit(self._finish_save, key, taken)
+        finally:
+            pool.shutdown(wait=False)  # the interpreter still waits for it at exit
+        with _SAVING_LOCK:
+            _SAVING[module_path] = future
+        future.add_done_callback(lambda done: _saved(module_path, done))
+        return future
+
+    def _tmps(self, key: str) -> list[Path]:
+        """Where the module and its weights are written before they are renamed."""
+        module_path, _, weights_path = self._paths(key)
+        return [
+            path.with_name(path.name + f".{os.getpid()}.tmp")
+            for path in (module_path, weights_path)
+        ]
+
+    def _finish_save(self, key: str, taken) -> None:
+        import torch
+
+        module_path, manifest_path, weights_path = self._paths(key)
+        tmps = self._tmps(key)
+        try:
+            torch.save(unpacked(taken), str(tmps[1]))
             manifest: dict[str, object] = {"key": key}
             for part, tmp in zip(("module", "weights"), tmps):
                 with open(tmp, "rb") as f:
@@ -231,15 +284,16 @@ class CompiledCache:
             os.replace(tmps[0], module_path)
             os.replace(tmps[1], weights_path)
             write_json_atomic(manifest_path, manifest)
-        except (
-            Exception
-        ) as exc:  # a full disk or a read-only folder costs the next start time, no more
-            log.warning("the compiled step could not be cached (%s)", exc)
-            for tmp in tmps:
-                tmp.unlink(missing_ok=True)
-            self._remove(key)
+        except Exception as exc:  # as in save_in_background
+            self._not_saved(key, exc)
             return
         self._prune(keep=key)
+
+    def _not_saved(self, key: str, exc: Exception) -> None:
+        log.warning("the compiled step could not be cached (%s)", exc)
+        for tmp in self._tmps(key):
+            tmp.unlink(missing_ok=True)
+        self._remove(key)
 
     def _remove(self, key: str) -> None:
         for path in (*self._paths(key), self.rows_path(key)):

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import torch
 import torch.nn as nn
 
-from app.decode.llama_step import layers_of
+from app.decode.layer_threads import each_layer
+from app.decode.llama_step import LlamaLayer, layers_of
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,11 @@ def _input_maxima(stack: nn.Module, x: torch.Tensor, cos: torch.Tensor, sin: tor
 
 
 def _scales(act_max: torch.Tensor, weights: list[torch.Tensor], alpha: float) -> torch.Tensor:
-    w_max = torch.stack([w.detach().abs().amax(0) for w in weights]).amax(0).float()
+    # max(max, -min): max |w| per column without a temporary the matrix's size
+    w_max = torch.stack(
+        [torch.maximum(w.detach().amax(0), w.detach().amin(0).neg()) for w in weights]
+    )
+    w_max = w_max.amax(0).float()
     s = act_max.clamp(min=1e-5).pow(alpha) / w_max.clamp(min=1e-5).pow(1 - alpha)
     return s.clamp(min=1e-5)
 
@@ -113,7 +118,9 @@ def _fold(producer_scale: torch.Tensor, s: torch.Tensor, consumers: list[nn.Line
     and multiply the consumers' input columns by s: the same function, smoother inputs."""
     producer_scale.div_(s.to(producer_scale.dtype).reshape(-1, *([1] * (producer_scale.dim() - 1))))
     for linear in consumers:
-        linear.weight.mul_(s.to(linear.weight.dtype))
+        # Into new memory, not in place: the weights may be a view of the model file, where a
+        # first write to each page copies it first (docs/design/startup.md).
+        linear.weight.data = linear.weight.data * s.to(linear.weight.dtype)
 
 
 @torch.no_grad()
@@ -122,21 +129,26 @@ def smooth(
 ) -> None:
     """Fold SmoothQuant scales into the stack's weights in place (see the module's docstring)."""
     maxima = _input_maxima(stack, x, cos, sin)
-    for layer in layers_of(stack):
-        qkv = [layer.q_proj, layer.k_proj, layer.v_proj]
-        s_qkv = _scales(maxima[layer.q_proj], [m.weight for m in qkv], alpha)
-        s_o = _scales(maxima[layer.o_proj], [layer.o_proj.weight], alpha)
-        gate_up = [layer.gate_proj, layer.up_proj]
-        s_mlp = _scales(maxima[layer.gate_proj], [m.weight for m in gate_up], alpha)
-        s_down = _scales(maxima[layer.down_proj], [layer.down_proj.weight], alpha)
-        _fold(layer.ln_in.data, s_qkv, qkv)
-        _fold(layer.v_proj.weight.data, s_o, [layer.o_proj])
-        if layer.v_proj.bias is not None:
-            layer.v_proj.bias.data.div_(s_o)
-        _fold(layer.ln_post.data, s_mlp, gate_up)
-        _fold(layer.up_proj.weight.data, s_down, [layer.down_proj])
-        if layer.up_proj.bias is not None:
-            layer.up_proj.bias.data.div_(s_down)
+    each_layer(lambda layer: _smooth_layer(layer, maxima, alpha), layers_of(stack))
+
+
+@torch.no_grad()
+def _smooth_layer(layer: LlamaLayer, maxima: dict, alpha: float) -> None:
+    """One layer's folds (their tensors are the layer's own, so layers fold side by side)."""
+    qkv = [layer.q_proj, layer.k_proj, layer.v_proj]
+    s_qkv = _scales(maxima[layer.q_proj], [m.weight for m in qkv], alpha)
+    s_o = _scales(maxima[layer.o_proj], [layer.o_proj.weight], alpha)
+    gate_up = [layer.gate_proj, layer.up_proj]
+    s_mlp = _scales(maxima[layer.gate_proj], [m.weight for m in gate_up], alpha)
+    s_down = _scales(maxima[layer.down_proj], [layer.down_proj.weight], alpha)
+    _fold(layer.ln_in.data, s_qkv, qkv)
+    _fold(layer.v_proj.weight.data, s_o, [layer.o_proj])
+    if layer.v_proj.bias is not None:
+        layer.v_proj.bias.data.div_(s_o)
+    _fold(layer.ln_post.data, s_mlp, gate_up)
+    _fold(layer.up_proj.weight.data, s_down, [layer.down_proj])
+    if layer.up_proj.bias is not None:
+        layer.up_proj.bias.data.div_(s_down)
 
 
 def stack_calibration(

@@ -20,12 +20,13 @@ def _packed_modules(module) -> list[tuple[str, Any]]:  # quantized Linears (Torc
 
 
 @contextlib.contextmanager
-def weights_taken_out(module):
-    """While saving: every int8 matrix of `module` as plain tensors (by submodule name), and in
-    the module a 1x1 stand-in, so the archive holds none of them; put back afterwards."""
+def stand_ins(module):
+    """While saving the archive: in `module`, a 1x1 stand-in for every int8 matrix, so the
+    archive holds none of them; put back afterwards. Yields (name, packed matrix) for
+    `unpacked`, which may run later, on another thread, while the module runs (both only read)."""
     import torch
 
-    weights, taken = {}, []
+    taken: list[tuple[str, Any, Any]] = []
     stand_in = torch.ops.quantized.linear_prepack(
         _per_channel(
             torch.zeros(1, 1, dtype=torch.int8),
@@ -36,22 +37,29 @@ def weights_taken_out(module):
     )
     try:
         for name, sub in _packed_modules(module):
-            weight, bias = torch.ops.quantized.linear_unpack(sub._packed_params)
-            if bias is not None or weight.qscheme() != torch.per_channel_affine:
-                raise ValueError(
-                    f"{name}: only per-channel int8 weights without bias are kept apart"
-                )
-            weights[name] = {
-                "int8": weight.int_repr(),
-                "scales": weight.q_per_channel_scales(),
-                "zero_points": weight.q_per_channel_zero_points(),
-            }
-            taken.append((sub, sub._packed_params))
+            taken.append((name, sub, sub._packed_params))
             sub._packed_params = stand_in
-        yield weights
+        yield [(name, packed) for name, _, packed in taken]
     finally:
-        for sub, packed in taken:
+        for _, sub, packed in taken:
             sub._packed_params = packed
+
+
+def unpacked(taken: list[tuple[str, Any]]) -> dict:
+    """Every int8 matrix of `taken` (from `stand_ins`) as plain tensors, by submodule name."""
+    import torch
+
+    weights = {}
+    for name, packed in taken:
+        weight, bias = torch.ops.quantized.linear_unpack(packed)
+        if bias is not None or weight.qscheme() != torch.per_channel_affine:
+            raise ValueError(f"{name}: only per-channel int8 weights without bias are kept apart")
+        weights[name] = {
+            "int8": weight.int_repr(),
+            "scales": weight.q_per_channel_scales(),
+            "zero_points": weight.q_per_channel_zero_points(),
+        }
+    return weights
 
 
 def _per_channel(int8, scales, zero_points):
@@ -61,7 +69,7 @@ def _per_channel(int8, scales, zero_points):
 
 
 def put_weights(module, weights) -> None:
-    """Pack the int8 matrices of `weights` (as `weights_taken_out` gave them) into `module`,
+    """Pack the int8 matrices of `weights` (as `unpacked` gave them) into `module`,
     two at a time (packing releases Python's lock). Names, types and shapes must fit."""
     import torch
 

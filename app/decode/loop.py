@@ -152,7 +152,7 @@ class DecodeLoop(FixedShapeSteps):
             if calls.error is not None:
                 self.mode, self.jit_error = DecodeMode.EAGER, calls.error
             if cache_key and cached is None and self.mode is DecodeMode.JIT:
-                cache.save(cache_key, self._stack)
+                cache.save_in_background(cache_key, self._stack)
         self.static_caches = StaticCaches(self._zero_cache)
         # The most rows a batch takes, measured for this step on this machine (row_cap.py);
         # None: the device's constant (memory.py).

@@ -3,6 +3,7 @@ which loops have a key at all (not fp32, not eager, not a GPU), that a miss conv
 the step under that key, that a hit is used as it is (nothing converted), that a step read
 beforehand is not read again, and that a GPT loaded without weights needs one."""
 
+from concurrent.futures import Future
 from dataclasses import replace
 
 import pytest
@@ -32,8 +33,11 @@ class RecordingCache:
         self.loads.append((key, device))
         return self.entry
 
-    def save(self, key, module):
+    def save_in_background(self, key, module):
         self.saves.append((key, module))
+        done = Future()
+        done.set_result(None)
+        return done
 
 
 @pytest.mark.parametrize(

@@ -126,7 +126,9 @@ def test_settled_frames_and_the_final_piece_equal_the_whole_decode(reference, wh
         stream.advance(hiddens, 0, 2 * tokens, False, mel_from, 2 * (tokens - 4))
         mel_from = 2 * (tokens - 4)
     last = stream.advance(hiddens, 0, 120, True, mel_from, mel_from)
-    np.testing.assert_allclose(last.numpy(), whole[:, :, mel_from:].numpy(), atol=1e-5)
+    # rtol: the light decoder's values reach ~100, where a convolution's sums in another order
+    # (the kernel each CPU picks) differ by a few float32 steps (seen: 3e-7 relative on AVX2).
+    np.testing.assert_allclose(last.numpy(), whole[:, :, mel_from:].numpy(), rtol=2e-6, atol=1e-5)
 
 
 def test_an_unknown_decoder_is_decoded_in_windows():
