@@ -118,9 +118,7 @@ def _fold(producer_scale: torch.Tensor, s: torch.Tensor, consumers: list[nn.Line
     and multiply the consumers' input columns by s: the same function, smoother inputs."""
     producer_scale.div_(s.to(producer_scale.dtype).reshape(-1, *([1] * (producer_scale.dim() - 1))))
     for linear in consumers:
-        # Into new memory, not in place: the weights may be a view of the model file, where a
-        # first write to each page copies it first (docs/design/startup.md).
-        linear.weight.data = linear.weight.data * s.to(linear.weight.dtype)
+        linear.weight.mul_(s.to(linear.weight.dtype))
 
 
 @torch.no_grad()

@@ -13,6 +13,7 @@ the `--decode upstream` way out (synthesis/chattts_model.py).
 - speaker.py:   ChatTTS's Speaker rules (prompt decoration, speaker embedding)
 - nets.py:      the Embed tables and heads, the mel decoder, the vocoder
 - llama.py:     the GPT's Llama from its checkpoint (or its shell, for a cached decode step)
+- tensor_file.py: a safetensors file's tensors read into memory of their own, not mapped
 - encoder.py:   ChatTTS's DVAE as an audio encoder (a recording -> a voice's codes)
 - failures.py:  a load's failures as the user's sentence
 - zero_init.py: building modules without PyTorch's random initial weights

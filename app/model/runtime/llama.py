@@ -105,13 +105,15 @@ class Llama(LlamaShell):
 def load_llama(numbers: LlamaNumbers, folder: Path, device) -> Llama:
     """The checkpoint's tensors in fp32 (the loop converts them to its own precision), every
     name and shape checked against the built model."""
-    from safetensors import safe_open
+    from app.model.runtime.tensor_file import read_tensors
 
-    state = {}
-    with safe_open(str(Path(folder) / WEIGHTS_FILE), framework="pt", device="cpu") as file:
-        for name in file.keys():  # noqa: SIM118 (a safetensors file is not a mapping)
-            if not name.startswith(UNUSED):
-                state[name] = file.get_tensor(name).to(device=device, dtype=torch.float32)
+    # Read, not mapped: int8 smoothing scales these weights in place (tensor_file.py says why).
+    state = {
+        name: tensor.to(device=device, dtype=torch.float32)
+        for name, tensor in read_tensors(
+            Path(folder) / WEIGHTS_FILE, lambda name: not name.startswith(UNUSED)
+        ).items()
+    }
     state["device_probe"] = torch.zeros(0, device=device)
     llama = assign_strict(built(lambda: Llama(numbers)), state, device)
     llama.device_probe.requires_grad_(False)

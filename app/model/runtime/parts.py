@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,18 +130,24 @@ def load_parts(
     if numbers is None:
         raise ValueError(f"{gpt_folder / 'config.json'} describes a Llama other than ChatTTS's")
     dev = torch.device(device)
-    llama = load_llama(numbers, gpt_folder, dev) if llama_weights else LlamaShell(numbers).to(dev)
+    reading = None
+    if llama_weights:  # the GPT's file is read on a thread of its own while the rest is built
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpt-read")
+        reading = pool.submit(load_llama, numbers, gpt_folder, dev)
+        pool.shutdown(wait=False)
+    tokenizer = Tokenizer(root / config.paths["tokenizer_path"])
+    embed = load_embed(config.gpt, config.num_text_tokens, root / config.paths["embed_path"], dev)
+    decoder = load_mel_decoder(config.decoder, root / config.paths["decoder_ckpt_path"], dev)
+    vocos = load_vocoder(config.vocos, root / config.paths["vocos_ckpt_path"], dev)
     return ModelParts(
         config=config,
         device=dev,
-        tokenizer=Tokenizer(root / config.paths["tokenizer_path"]),
+        tokenizer=tokenizer,
         speaker=Speaker(),
-        embed=load_embed(
-            config.gpt, config.num_text_tokens, root / config.paths["embed_path"], dev
-        ),
-        decoder=load_mel_decoder(config.decoder, root / config.paths["decoder_ckpt_path"], dev),
-        vocos=load_vocoder(config.vocos, root / config.paths["vocos_ckpt_path"], dev),
-        llama=llama,
+        embed=embed,
+        decoder=decoder,
+        vocos=vocos,
+        llama=reading.result() if reading is not None else LlamaShell(numbers).to(dev),
         normalizer=ChatTTSTextFilter(),
         recordings=RecordingEncoder(config, root, dev, full_loader),
     )
