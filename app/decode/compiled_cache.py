@@ -188,6 +188,7 @@ class CompiledCache:
 
         module_path, manifest_path, weights_path = self._paths(key)
         _wait_for_save(module_path)
+        self._sweep()  # a write killed at any start is cleared within the hour, hit or miss
         if not any(path.exists() for path in (module_path, manifest_path, weights_path)):
             self.misses += 1
             return None
@@ -253,13 +254,17 @@ class CompiledCache:
             return done
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="step-save")
         try:
-            future = pool.submit(self._finish_save, key, taken)
+            with _SAVING_LOCK:  # registered before a load on another thread can look
+                future = pool.submit(self._finish_save, key, taken)
+                _SAVING[module_path] = future
         finally:
             pool.shutdown(wait=False)  # the interpreter still waits for it at exit
-        with _SAVING_LOCK:
-            _SAVING[module_path] = future
         future.add_done_callback(lambda done: _saved(module_path, done))
         return future
+
+    def wait_saved(self, key: str) -> None:
+        """Return once this process's save of `key`, if any, is written (or has failed)."""
+        _wait_for_save(self._paths(key)[0])
 
     def _tmps(self, key: str) -> list[Path]:
         """Where the module and its weights are written before they are renamed."""
@@ -302,17 +307,22 @@ class CompiledCache:
             except OSError:
                 pass
 
+    def _sweep(self) -> None:
+        """Remove crashed writes' leftovers: temporary files older than any write in progress."""
+        try:
+            for tmp in self.folder.glob("step-*.tmp"):  # module and weights alike
+                if time.time() - tmp.stat().st_mtime > STALE_TMP_SECONDS:
+                    tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
     def _prune(self, keep: str, limit: int = 3) -> None:
         """Entries of other keys beyond the `limit` newest, and leftovers of crashed writes."""
+        self._sweep()
         try:
             entries = sorted(
                 self.folder.glob("step-*.pt"), key=lambda p: p.stat().st_mtime, reverse=True
             )
-            for tmp in self.folder.glob("step-*.tmp"):  # module and weights alike
-                if (
-                    time.time() - tmp.stat().st_mtime > STALE_TMP_SECONDS
-                ):  # not another start's write
-                    tmp.unlink(missing_ok=True)
         except OSError:
             return
         kept = 1

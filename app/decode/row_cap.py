@@ -107,8 +107,11 @@ def cpu_name() -> str:
 class RowCap:
     """The cap of one compiled step on this machine, in the file at `path`."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, saved: Callable[[], None] | None = None):
+        """`saved()`: returns once the step's cache entry is written (a first start writes it
+        in the background, which would slow the steps being timed)."""
         self.path = Path(path)
+        self.saved = saved
         self.ms_per_step: dict[int, float] = {}
         self.measured_now = False  # whether this start measured it (else: read back, or not yet)
 
@@ -119,7 +122,7 @@ class RowCap:
         from app.decode.compiled_cache import step_key
 
         key = step_key(cache, loop.mode, loop.precision, loop.device, recipe)
-        return cls(cache.rows_path(key)) if key else None
+        return cls(cache.rows_path(key), lambda: cache.wait_saved(key)) if key else None
 
     def _expected(self) -> dict:
         return {
@@ -203,7 +206,8 @@ class RowCap:
                 return
             self._keep(loop, times)
 
-        return [functools.partial(time_one, b) for b in BATCHES] + [keep]
+        timed = [functools.partial(time_one, b) for b in BATCHES] + [keep]
+        return timed if self.saved is None else [self.saved, *timed]
 
     def measure(self, loop, time_step: Callable | None = None) -> int:
         """Measure `loop`'s step, keep the figures, give `loop` the cap; the cap `loop` has then

@@ -6,7 +6,7 @@ import threading
 import pytest
 import torch
 
-from app.decode import int8, layer_threads
+from app.decode import int8, int8_rows, layer_threads
 from app.decode.int8_rows import RowScaledLinear, _per_channel_int8
 from app.decode.llama_step import layers_of
 from app.decode.loop import DecodeLoop
@@ -57,15 +57,29 @@ def stress(chat):
     return stress_view(chat)
 
 
-def test_two_threads_convert_the_same_step_as_one(stress, monkeypatch):
+def test_two_threads_convert_the_same_step_as_one_layer_after_another(stress, monkeypatch):
     loop = DecodeLoop(stress, "eager", "fp32")
 
     def calibration():
         return int8.calibration_prompt(loop.emb_text, loop.emb_code), loop._cos, loop._sin
 
-    states = {}
-    for threads in (1, 2):
-        monkeypatch.setattr(layer_threads, "THREADS", threads)
-        states[threads] = _state(int8.quantize(loop._stack, calibration))
-    assert len(states[1]) == len(states[2]) > 0
-    assert all(torch.equal(a, b) for a, b in zip(states[1], states[2], strict=True))
+    threaded = _state(int8.quantize(loop._stack, calibration))
+
+    def in_order(work, layers):  # on this thread, as before the threads
+        return [work(layer) for layer in layers]
+
+    monkeypatch.setattr(int8, "each_layer", in_order)
+    monkeypatch.setattr(int8_rows, "each_layer", in_order)
+    serial = _state(int8.quantize(loop._stack, calibration))
+    assert len(serial) == len(threaded) > 0
+    assert all(torch.equal(a, b) for a, b in zip(serial, threaded, strict=True))
+
+
+def test_smoothing_scales_are_the_bits_of_max_abs():
+    g = torch.Generator().manual_seed(5)
+    weights = [torch.randn(40, 24, generator=g) * 3, torch.randn(16, 24, generator=g)]
+    weights[1][:, 7] = 0.0  # a column of zeros: the scale's floor
+    act = torch.rand(24, generator=g) * 50
+    w_max = torch.stack([w.abs().amax(0) for w in weights]).amax(0).float()
+    expected = (act.clamp(min=1e-5).pow(0.5) / w_max.clamp(min=1e-5).pow(0.5)).clamp(min=1e-5)
+    assert torch.equal(int8._scales(act, weights, 0.5), expected)

@@ -200,3 +200,22 @@ def test_an_int8_sentence_decodes_the_same_alone_and_in_the_largest_batch(chat):
 
     assert loop.exact_across_batches and loop.mode == "jit", loop.jit_error
     assert torch.equal(first_sentence(1), first_sentence(batch))
+
+
+def test_the_measurement_waits_for_its_step_to_be_written_first(tmp_path):
+    """A first start writes its compiled step in the background; timing the step meanwhile
+    would keep figures of a busy machine, so the measurement's first part waits for the save."""
+    cache = CompiledCache({"model": "m"}, tmp_path)
+    cpu = torch.device("cpu")
+    rows = RowCap.of(cache, SimpleNamespace(mode="jit", precision="int8", device=cpu), None)
+    assert rows is not None
+    order = []
+    rows.saved = lambda: order.append("saved")
+    time_step, timed = _timer()
+
+    def timing(loop, batch):
+        order.append(batch)
+        return time_step(loop, batch)
+
+    rows.measure(SimpleNamespace(row_cap=None), timing)
+    assert order[0] == "saved" and order[1:] == timed == [1, 2, 4, 6, 8, 1]

@@ -108,12 +108,10 @@ def load_llama(numbers: LlamaNumbers, folder: Path, device) -> Llama:
     from app.model.runtime.tensor_file import read_tensors
 
     # Read, not mapped: int8 smoothing scales these weights in place (tensor_file.py says why).
-    state = {
-        name: tensor.to(device=device, dtype=torch.float32)
-        for name, tensor in read_tensors(
-            Path(folder) / WEIGHTS_FILE, lambda name: not name.startswith(UNUSED)
-        ).items()
-    }
+    read = read_tensors(Path(folder) / WEIGHTS_FILE, lambda name: not name.startswith(UNUSED))
+    state = {}
+    for name in list(read):  # each read copy let go once converted (a GPU holds its own)
+        state[name] = read.pop(name).to(device=device, dtype=torch.float32)
     state["device_probe"] = torch.zeros(0, device=device)
     llama = assign_strict(built(lambda: Llama(numbers)), state, device)
     llama.device_probe.requires_grad_(False)

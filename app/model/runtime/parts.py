@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,10 +135,17 @@ def load_parts(
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpt-read")
         reading = pool.submit(load_llama, numbers, gpt_folder, dev)
         pool.shutdown(wait=False)
-    tokenizer = Tokenizer(root / config.paths["tokenizer_path"])
-    embed = load_embed(config.gpt, config.num_text_tokens, root / config.paths["embed_path"], dev)
-    decoder = load_mel_decoder(config.decoder, root / config.paths["decoder_ckpt_path"], dev)
-    vocos = load_vocoder(config.vocos, root / config.paths["vocos_ckpt_path"], dev)
+    try:
+        tokenizer = Tokenizer(root / config.paths["tokenizer_path"])
+        embed = load_embed(
+            config.gpt, config.num_text_tokens, root / config.paths["embed_path"], dev
+        )
+        decoder = load_mel_decoder(config.decoder, root / config.paths["decoder_ckpt_path"], dev)
+        vocos = load_vocoder(config.vocos, root / config.paths["vocos_ckpt_path"], dev)
+    except BaseException:
+        if reading is not None:  # no second read of the GPT beside this one at a retry
+            wait([reading])
+        raise
     return ModelParts(
         config=config,
         device=dev,
