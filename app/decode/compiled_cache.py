@@ -33,7 +33,7 @@ import os
 import threading
 import time
 import warnings
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 from app import __version__, paths
@@ -42,6 +42,7 @@ from app.decode.int8_weights_file import put_weights as _put_weights
 from app.decode.int8_weights_file import stand_ins, unpacked
 from app.decode.modes import DecodeMode
 from app.decode.precision import Precision, choose
+from app.on_thread import on_a_thread
 
 log = logging.getLogger("chattts_studio.engine")
 
@@ -176,11 +177,7 @@ class CompiledCache:
 
     def load_in_background(self, key: str, device: str) -> Future:
         """`load` on a thread of its own; its result is the module or None."""
-        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="step-cache")
-        try:
-            return pool.submit(self.load, key, device)
-        finally:
-            pool.shutdown(wait=False)
+        return on_a_thread("step-cache", self.load, key, device)
 
     def load(self, key: str, device: str):
         """The cached module for `key`, or None (missing, stale or damaged: then removed)."""
@@ -252,13 +249,9 @@ class CompiledCache:
             done: Future = Future()
             done.set_result(None)
             return done
-        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="step-save")
-        try:
-            with _SAVING_LOCK:  # registered before a load on another thread can look
-                future = pool.submit(self._finish_save, key, taken)
-                _SAVING[module_path] = future
-        finally:
-            pool.shutdown(wait=False)  # the interpreter still waits for it at exit
+        with _SAVING_LOCK:  # registered before a load on another thread can look
+            future = on_a_thread("step-save", self._finish_save, key, taken)
+            _SAVING[module_path] = future
         future.add_done_callback(lambda done: _saved(module_path, done))
         return future
 

@@ -4,9 +4,9 @@ taken out of the TorchScript module while it is saved, packed back into it after
 from __future__ import annotations
 
 import contextlib
-import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from app.decode.layer_threads import each_layer
 
 PACKED = "LinearPackedParams"  # the module TorchScript repacks on load
 
@@ -109,7 +109,6 @@ def put_weights(module, weights) -> None:
             _per_channel(entry["int8"], entry["scales"], entry["zero_points"]), None
         )
 
-    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
-        packed = dict(zip(weights, pool.map(pack, list(weights))))
+    packed = dict(zip(weights, each_layer(pack, list(weights))))
     for name, sub in subs.items():
         sub._packed_params = packed[name]

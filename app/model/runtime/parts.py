@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from app.model.runtime.nets import Embed, MelDecoder, load_embed, load_mel_decod
 from app.model.runtime.speaker import Speaker
 from app.model.runtime.tokenizer import Tokenizer
 from app.model.schemas import read_model_dims
+from app.on_thread import on_a_thread
 from app.text import ChatTTSTextFilter
 
 log = logging.getLogger("chattts_studio.engine")
@@ -132,9 +133,7 @@ def load_parts(
     dev = torch.device(device)
     reading = None
     if llama_weights:  # the GPT's file is read on a thread of its own while the rest is built
-        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpt-read")
-        reading = pool.submit(load_llama, numbers, gpt_folder, dev)
-        pool.shutdown(wait=False)
+        reading = on_a_thread("gpt-read", load_llama, numbers, gpt_folder, dev)
     try:
         tokenizer = Tokenizer(root / config.paths["tokenizer_path"])
         embed = load_embed(
