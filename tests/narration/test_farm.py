@@ -214,6 +214,33 @@ def test_a_worker_renders_its_sentences_in_flight_in_one_batch_as_it_would_one_b
         worker.close()
 
 
+def test_a_worker_makes_whole_takes_with_one_vocoder_call_per_batch(tiny_model, monkeypatch):
+    """Nobody listens to a worker's sentence while it is made: its vocoder runs once, on the
+    whole sentence, where a streaming engine (the window's) calls it every few tokens."""
+    from app.core.request import SynthesisRequest
+    from app.decode import speech
+    from app.narration.farm.worker import RenderWorker
+
+    calls: list[int] = []
+    pushed = speech._timed_push_all
+
+    def counted(parts, asks):
+        calls.append(len(asks))
+        return pushed(parts, asks)
+
+    monkeypatch.setattr(speech, "_timed_push_all", counted)
+    worker = RenderWorker(cpu("here", tiny_model, threads=None))
+    try:
+        long = SamplingParams(max_new_tokens=64, min_new_tokens=64)
+        request = SynthesisRequest("今天天气很好。", seed=4, refine_text=False, sampling=long)
+        calls.clear()  # the load's warm-up sentences
+        reply = worker.handle("render", request, 1)
+        assert reply[0] == "ok" and reply[1].audio.size > 60 * 2 * 256  # 64 tokens of audio
+        assert calls == [1]
+    finally:
+        worker.close()
+
+
 def _in_flight(worker, requests, first_item):
     """The worker's replies to `requests` handed to it at once (each on a thread of its own, as
     the farm's lanes do), in their order."""

@@ -54,7 +54,11 @@ class RenderWorker:
 
         self.spec = spec
         try:
-            self.synth = Synthesizer(spec.model_dir, device=spec.device, precision=spec.precision)
+            # Whole takes: nobody listens to a worker's sentence as it is made, and the vocoder
+            # run once per sentence costs less than in streamed pieces (test_farm.py).
+            self.synth = Synthesizer(
+                spec.model_dir, device=spec.device, precision=spec.precision, stream=False
+            )
             self.engine = Engine.loading(self.synth, verify=True)
         except StudioError as exc:
             raise Refused(str(exc)) from None
