@@ -4,8 +4,13 @@ and upstream ChatTTS's own batched decode (`Chat._decode_to_wavs`) of the same w
 same run. Prints JSON: milliseconds per batch of windows (median of --repeat) and the speed-up
 of batching over one call each.
 
-    python bench/vocoder_batch.py [--model DIR] [--batches 1,2,4] [--tokens 16,64] [--repeat 5] [--quick]
-                                [--save]
+`streamed`: sentences of --stream-tokens streamed together as the engine streams them (looked
+at every 4 tokens, the mel decoder layer by layer), each sentence's pieces made on its own
+against all sentences' pieces in one push_all (their mel streams in one batch), with upstream's
+batched decode of the whole sentences for scale.
+
+    python bench/vocoder_batch.py [--model DIR] [--batches 1,2,4] [--tokens 16,64]
+                                  [--stream-tokens 32] [--repeat 5] [--quick] [--save]
 """
 
 from __future__ import annotations
@@ -32,6 +37,17 @@ def _ms(fn, repeat: int) -> float:
     return round(1000 * statistics.median(times), 1)
 
 
+def _stream(chat, sentences) -> None:
+    """`sentences` streamed together to their ends, looked at every 4 tokens (STREAM_EVERY)."""
+    from app.decode.speech import STREAM_EVERY
+    from app.decode.vocoder_stream import StreamingVocoder, push_all
+
+    vocoders = [StreamingVocoder(chat) for _ in sentences]
+    length = sentences[0].shape[0]
+    for n in [*range(STREAM_EVERY, length, STREAM_EVERY), length]:
+        push_all(chat, [(v, s[:n], n == length) for v, s in zip(vocoders, sentences)])
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", help="model folder (built with random full-size weights if missing)")
@@ -40,6 +56,9 @@ def main(argv=None) -> int:
         "--tokens",
         help="window lengths in tokens (16: a first piece; 64: context + piece; default 16,64; "
         "--quick 16)",
+    )
+    p.add_argument(
+        "--stream-tokens", type=int, help="tokens of a streamed sentence (default 32; --quick 16)"
     )
     p.add_argument("--repeat", type=int, help="timed calls, the median kept (default 5; --quick 1)")
     p.add_argument("--quick", action="store_true", help="tiny model, few windows (smoke test)")
@@ -51,6 +70,7 @@ def main(argv=None) -> int:
     args.batches = args.batches or ("1,2" if args.quick else "1,2,4")
     args.tokens = args.tokens or ("16" if args.quick else "16,64")
     args.repeat = args.repeat or (1 if args.quick else 5)
+    args.stream_tokens = args.stream_tokens or (16 if args.quick else 32)
 
     import torch
 
@@ -86,11 +106,32 @@ def main(argv=None) -> int:
                     "speedup": round(one_each / together, 2),
                 }
             )
+    streamed = []
+    for batch in (int(b) for b in args.batches.split(",")):
+        sentences = [torch.randn(args.stream_tokens, hidden, generator=g) for _ in range(batch)]
+        with torch.inference_mode():
+            one_each = _ms(lambda ss=sentences: [_stream(chat, [s]) for s in ss], args.repeat)
+            together = _ms(lambda ss=sentences: _stream(chat, ss), args.repeat)
+            upstream = _ms(
+                lambda ss=sentences: upstream_chat._decode_to_wavs([s.clone() for s in ss], True),
+                args.repeat,
+            )
+        streamed.append(
+            {
+                "tokens": args.stream_tokens,
+                "batch": batch,
+                "one_sentence_at_a_time_ms": one_each,
+                "together_ms": together,
+                "upstream_whole_batched_ms": upstream,
+                "speedup": round(one_each / together, 2),
+            }
+        )
     report = {
         "model": f"random weights, {size} size",
         "threads": torch.get_num_threads(),
         "repeat": args.repeat,
         "rows": rows,
+        "streamed": streamed,
     }
     emit(report, args, __file__)
     return 0

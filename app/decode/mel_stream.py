@@ -99,10 +99,21 @@ def _block(block, x: torch.Tensor, left: int) -> torch.Tensor:
     return y.transpose(1, 2) + x[:, :, reach(block.dwconv) - left :]
 
 
+class MelCall(NamedTuple):
+    """What one `MelStream.advance` reads beside its hidden states (see there)."""
+
+    first_token: int
+    end: int
+    final: bool
+    mel_from: int
+    keep_from: int
+
+
 class MelStream:
     """One sentence's mel frames, decoded a piece at a time (pieces in order, ends growing)."""
 
     def __init__(self, decoder):
+        self._decoder = decoder
         self._layers = layers_of(decoder)
         # Each layer's provisional band: the reaches of the layers up to it.
         self._depth = list(itertools.accumulate(layer.reach for layer in self._layers))
@@ -112,7 +123,14 @@ class MelStream:
         self._mel_from = 0  # ... from this frame on
         self.end = 0  # frames read so far
 
-    @torch.inference_mode()
+    def shape_key(self, call: MelCall, tokens: int) -> tuple:
+        """Streams with equal keys, each given `tokens` hidden states for the same `call`, keep
+        and read frames of the same spans: `advance_together` decodes them in one batch."""
+        kept = tuple(None if k is None else k.shape[2] for k in self._kept)
+        mel = None if self._mel is None else self._mel.shape[2]
+        state = (tuple(self._settled), kept, mel, self._mel_from, self.end)
+        return (id(self._decoder), state, call, tokens)
+
     def advance(
         self,
         hiddens: torch.Tensor,
@@ -125,39 +143,60 @@ class MelStream:
         """(1, mels, end - mel_from) mel frames: the hidden states up to frame `end` decoded
         (zeros past it; `final`: it is the sentence's end). `hiddens` (n, H) start at token
         `first_token`; `keep_from`: the first frame a later call's `mel_from` may ask for."""
-        if end < self.end or mel_from < self._mel_from or keep_from < self._mel_from:
-            raise ValueError("pieces must come in order")
-        x: torch.Tensor | None = None
-        settled_before = 0  # the previous layer's new settled frames
-        for i, layer in enumerate(self._layers):
-            start = self._settled[i]
-            begin = max(0, start - layer.reach)  # first input frame read
-            if i == 0:
-                x = _frames(hiddens, first_token, begin, end)
-            else:
-                assert x is not None  # the layer before made it
-                kept = self._kept[i]
-                if kept is not None:
-                    x = torch.cat([kept, x], dim=2)
-            # x: input frames [begin, end) -> y: output frames [start, end)
-            y = layer.run(x, layer.reach - (start - begin))
-            settled = end if final else max(start, end - self._depth[i])
-            if i:
-                # What this layer reads on its left next time: settled input frames.
-                kept_from = max(0, settled - layer.reach)
-                self._kept[i] = x[:, :, kept_from - begin : settled_before - begin].clone()
-            self._settled[i] = settled
-            settled_before = settled
-            x = y
-        if x is None:
-            raise ValueError("the decoder has no layers")
-        mel = x if self._mel is None else torch.cat([self._mel, x], dim=2)  # [self._mel_from, end)
-        out = mel[:, :, mel_from - self._mel_from :]
-        keep = min(keep_from, settled_before)
-        self._mel = mel[:, :, keep - self._mel_from : settled_before - self._mel_from].clone()
-        self._mel_from = keep
-        self.end = end
-        return out
+        call = MelCall(first_token, end, final, mel_from, keep_from)
+        return advance_together([self], [hiddens], call)
+
+
+@torch.inference_mode()
+def advance_together(
+    streams: list[MelStream], hiddens: list[torch.Tensor], call: MelCall
+) -> torch.Tensor:
+    """`MelStream.advance` of several streams of one `shape_key` in one batch: (B, mels,
+    frames), row b that of streams[b]. Each row's frames are its own (the convolutions and the
+    work on single frames do not mix rows), to float rounding (test_streaming_and_memory.py)."""
+    lead = streams[0]
+    first_token, end, final, mel_from, keep_from = call
+    if end < lead.end or mel_from < lead._mel_from or keep_from < lead._mel_from:
+        raise ValueError("pieces must come in order")
+    key = lead.shape_key(call, hiddens[0].shape[0])
+    if any(s.shape_key(call, h.shape[0]) != key for s, h in zip(streams, hiddens)):
+        raise ValueError("streams decoded together must read the same spans")
+    x: torch.Tensor | None = None
+    settled_before = 0  # the previous layer's new settled frames
+    for i, layer in enumerate(lead._layers):
+        start = lead._settled[i]
+        begin = max(0, start - layer.reach)  # first input frame read
+        if i == 0:
+            x = torch.cat([_frames(h, first_token, begin, end) for h in hiddens])
+        else:
+            assert x is not None  # the layer before made it
+            kept = [s._kept[i] for s in streams]
+            if kept[0] is not None:
+                x = torch.cat([torch.cat(kept), x], dim=2)  # type: ignore[arg-type]
+        # x: input frames [begin, end) -> y: output frames [start, end)
+        y = layer.run(x, layer.reach - (start - begin))
+        settled = end if final else max(start, end - lead._depth[i])
+        if i:
+            # What this layer reads on its left next time: settled input frames.
+            kept_from = max(0, settled - layer.reach)
+            band = x[:, :, kept_from - begin : settled_before - begin]
+            for row, stream in enumerate(streams):
+                stream._kept[i] = band[row : row + 1].clone()
+        for stream in streams:
+            stream._settled[i] = settled
+        settled_before = settled
+        x = y
+    if x is None:
+        raise ValueError("the decoder has no layers")
+    mel_start = lead._mel_from
+    if lead._mel is not None:  # [mel_start, end)
+        x = torch.cat([torch.cat([s._mel for s in streams]), x], dim=2)  # type: ignore[misc]
+    keep = min(keep_from, settled_before)
+    for row, stream in enumerate(streams):
+        stream._mel = x[row : row + 1, :, keep - mel_start : settled_before - mel_start].clone()
+        stream._mel_from = keep
+        stream.end = end
+    return x[:, :, mel_from - mel_start :]
 
 
 def _frames(hiddens: torch.Tensor, first_token: int, begin: int, end: int) -> torch.Tensor:

@@ -23,7 +23,8 @@ layer by layer, each layer keeping the frames it has settled (mel_stream.py), to
 the window would read, so a piece is what its window gave, to float rounding. Vocos then
 decodes the window's mel frames from its own receptive field (`vocos_tokens`) before what
 was sent. The decoder's state follows the grid, so this too does not depend on when a piece
-is asked for. Windows of Vocos of the same length from several sentences share one call.
+is asked for. Sentences at the same place of their grids share one mel decoder batch, and
+windows of Vocos of the same length one call.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from app.audio import (
     SAMPLES_PER_TOKEN,
     piece_size,
 )
-from app.decode.mel_stream import MelStream, reach, streamable
+from app.decode.mel_stream import MelCall, MelStream, advance_together, reach, streamable
 
 HALF_FRAME = 256
 CROSSFADE = 256  # samples
@@ -147,15 +148,24 @@ class StreamingVocoder:
     def mel(self, window: Window) -> tuple[torch.Tensor, Window]:
         """The window's mel frames for Vocos, from where its context starts, and the window as
         Vocos decodes it (starting there)."""
+        call, vocos_window = self.mel_call(window)
+        return advance_together([self.mel_stream], [window.hiddens], call), vocos_window
+
+    def mel_call(self, window: Window) -> tuple[MelCall, Window]:
+        """What `mel` asks of this sentence's mel stream for `window`, and the window as Vocos
+        decodes it: sentences whose streams have the same `shape_key` for it share one batch
+        (`push_all`)."""
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self._vocos_context)
         later = max(start, window.target // SAMPLES_PER_TOKEN - self._vocos_context)
         end = window.start + window.hiddens.shape[0]
+        call = MelCall(window.start, 2 * end, window.final, 2 * start, 2 * later)
+        return call, Window(window.hiddens, start, window.target, window.final)
+
+    @property
+    def mel_stream(self) -> MelStream:
         if self._mel is None:  # asked only where `layered` said yes
             raise ValueError("this vocoder decodes whole sentences")
-        mel = self._mel.advance(
-            window.hiddens, window.start, 2 * end, window.final, 2 * start, 2 * later
-        )
-        return mel, Window(window.hiddens, start, window.target, window.final)
+        return self._mel
 
     def finish(self, window: Window, wav: np.ndarray) -> np.ndarray:
         """The piece of a planned window, given that window's samples."""
@@ -201,7 +211,8 @@ def decode_batch(parts, windows: list[torch.Tensor]) -> np.ndarray:
 def push_all(parts, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> list[np.ndarray]:
     """`push` for several sentences at once: every piece that is ready, in order (a sentence
     looked at late has several); windows of the same length share one decoder (whole
-    sentences) or Vocos (streamed pieces) call, which on a CPU costs less than one call each
+    sentences) or Vocos (streamed pieces) call, and streamed pieces whose mel streams read the
+    same spans one mel decoder batch, which on a CPU costs less than one call each
     (bench/vocoder_batch.py)."""
     pieces: list[list[np.ndarray]] = [[] for _ in asks]
     waiting = list(range(len(asks)))
@@ -211,13 +222,27 @@ def push_all(parts, asks: list[tuple[StreamingVocoder, torch.Tensor, bool]]) -> 
         waiting = list(plans)
         groups: dict[tuple, list[int]] = {}
         mels = {}
+        streams: dict[tuple, list[int]] = {}  # layered windows by their mel streams' shape key
+        calls = {}
         for i in waiting:
             vocoder = asks[i][0]
             if vocoder.layered(plans[i]):
-                mels[i], plans[i] = vocoder.mel(plans[i])
-                groups.setdefault(("mel", mels[i].shape[2]), []).append(i)
+                window = plans[i]
+                calls[i], plans[i] = vocoder.mel_call(window)
+                key = vocoder.mel_stream.shape_key(calls[i], window.hiddens.shape[0])
+                streams.setdefault(key, []).append(i)
             else:
                 groups.setdefault(("hiddens", plans[i].hiddens.shape[0]), []).append(i)
+        for rows in streams.values():
+            # Most of a streamed piece's cost: sentences at the same place share one batch.
+            together = advance_together(
+                [asks[i][0].mel_stream for i in rows],
+                [plans[i].hiddens for i in rows],  # the window's hiddens: `mel_call` keeps them
+                calls[rows[0]],
+            )
+            for row, i in enumerate(rows):
+                mels[i] = together[row : row + 1]
+                groups.setdefault(("mel", together.shape[2]), []).append(i)
         for (kind, _), rows in groups.items():
             if kind == "mel":
                 wavs = vocos_batch(parts, [mels[i] for i in rows])

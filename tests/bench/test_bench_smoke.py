@@ -274,6 +274,10 @@ def _check_vocoder_batch(r):
     for row in r["rows"]:
         for key in ("one_call_each_ms", "batched_ms", "upstream_batched_ms"):
             assert _non_negative(row[key]), key
+    assert [(x["tokens"], x["batch"]) for x in r["streamed"]] == [(16, 1), (16, 2)]
+    for row in r["streamed"]:
+        for key in ("one_sentence_at_a_time_ms", "together_ms", "upstream_whole_batched_ms"):
+            assert _positive(row[key]), key
 
 
 def _check_vocoder_stream_cost(r):

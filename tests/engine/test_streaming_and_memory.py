@@ -6,7 +6,7 @@ import torch
 
 from app.core.errors import OutOfMemoryError
 from app.core.request import SamplingParams, SynthesisRequest
-from app.decode import memory
+from app.decode import memory, vocoder_stream
 from app.decode.vocoder_stream import (
     StreamingVocoder,
     decode_whole,
@@ -55,11 +55,20 @@ def test_default_stream_has_the_whole_length_and_no_jump_at_joins(chat, hiddens)
     assert all(steps[j - 1] <= 2 * typical for j in joins)  # a click would be a jump here
 
 
-def test_sentences_streamed_together_sound_as_streamed_alone(chat, hiddens):
-    """push_all decodes equal windows of several sentences in one call, the rest on their own;
-    each sentence's pieces are the ones it gets alone (to float rounding), none lost or doubled."""
+def test_sentences_streamed_together_sound_as_streamed_alone(chat, hiddens, monkeypatch):
+    """push_all decodes equal windows of several sentences in one call (the mel decoder's
+    streams of sentences at the same place in one batch), the rest on their own; each
+    sentence's pieces are the ones it gets alone (to float rounding), none lost or doubled."""
     rows = [hiddens[:120], hiddens[30:150], torch.flip(hiddens, [0])[:120], hiddens[:97]]
     alone = [np.concatenate(_stream(StreamingVocoder(chat), h, every=4)) for h in rows]
+    batches: list[int] = []
+    together = vocoder_stream.advance_together
+
+    def counted(streams, windows, call):
+        batches.append(len(streams))
+        return together(streams, windows, call)
+
+    monkeypatch.setattr(vocoder_stream, "advance_together", counted)
     vocoders = [StreamingVocoder(chat) for _ in rows]
     pieces = [[] for _ in rows]
     for n in range(4, 120, 4):
@@ -73,6 +82,7 @@ def test_sentences_streamed_together_sound_as_streamed_alone(chat, hiddens):
         got = np.concatenate(pieces[i] + [finals[i]])
         assert got.shape == alone[i].shape == decode_whole(chat, h).shape
         np.testing.assert_allclose(got, alone[i], atol=1e-5)
+    assert batches.count(4) >= 3 and batches.count(3) >= 1  # all four, then three past 97
 
 
 @pytest.mark.parametrize("lookahead, context, first_lookahead", [(None, None, None), (2, 1, 1)])
