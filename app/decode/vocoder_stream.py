@@ -145,16 +145,10 @@ class StreamingVocoder:
         """Whether this window's mel comes from the layer-by-layer decoder (`mel`)."""
         return self._mel is not None and not window.whole
 
-    def mel(self, window: Window) -> tuple[torch.Tensor, Window]:
-        """The window's mel frames for Vocos, from where its context starts, and the window as
-        Vocos decodes it (starting there)."""
-        call, vocos_window = self.mel_call(window)
-        return advance_together([self.mel_stream], [window.hiddens], call), vocos_window
-
     def mel_call(self, window: Window) -> tuple[MelCall, Window]:
-        """What `mel` asks of this sentence's mel stream for `window`, and the window as Vocos
-        decodes it: sentences whose streams have the same `shape_key` for it share one batch
-        (`push_all`)."""
+        """What this sentence's mel stream is asked for `window` (its mel frames for Vocos, from
+        where Vocos's context starts), and the window as Vocos decodes it (starting there):
+        sentences whose streams have the same `shape_key` for it share one batch (`push_all`)."""
         start = max(0, self.emitted // SAMPLES_PER_TOKEN - self._vocos_context)
         later = max(start, window.target // SAMPLES_PER_TOKEN - self._vocos_context)
         end = window.start + window.hiddens.shape[0]
