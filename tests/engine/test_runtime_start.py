@@ -120,25 +120,36 @@ _CHILD = textwrap.dedent("""
     from app.synthesis.synthesizer import Synthesizer
     synth = Synthesizer(sys.argv[1], device="cpu", precision="int8", decode=sys.argv[2])
     synth.load(verify=False)
+    # What decoding never uses (vocos imports huggingface_hub; the voice lock needs torchaudio,
+    # but only once it encodes a recording).
+    at_ready = sorted(m for m in ("vocos", "torchaudio", "huggingface_hub") if m in sys.modules)
     audio = synth.run(SynthesisRequest(text="你好。", seed=3)).audio
     # Two sentences with the voice lock: the first one's recording voices the second.
     locked = synth.run(SynthesisRequest(text="你好。我们走吧。", seed=3)).audio
     print(json.dumps({"parts": type(synth.parts).__name__,
                       "hits": synth.compiled_cache.hits if synth.compiled_cache else None,
                       "samples": [int(audio.size), int(locked.size)],
-                      "imported": sorted(m for m in ("ChatTTS", "transformers", "vector_quantize_pytorch", "numba")
+                      "at_ready": at_ready,
+                      "imported": sorted(m for m in ("ChatTTS", "transformers", "vector_quantize_pytorch", "numba",
+                                                     "vocos", "huggingface_hub")
                                          if m in sys.modules)}))
 """)
 
 
-def test_no_start_imports_chattts_or_transformers_but_upstream_does(tiny_model, tmp_path):
+def test_no_start_imports_chattts_transformers_or_vocos_but_upstream_does(tiny_model, tmp_path):
     env = dict(os.environ, CHATTTS_STUDIO_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
 
     def child(decode="jit"):
         return run_child(_CHILD, str(tiny_model), decode, env=env)
 
     first, cached = child(), child()
-    assert first == {"parts": "ModelParts", "hits": 0, "samples": first["samples"], "imported": []}
+    assert first == {
+        "parts": "ModelParts",
+        "hits": 0,
+        "samples": first["samples"],
+        "at_ready": [],
+        "imported": [],
+    }
     assert cached == first | {"hits": 1}
     upstream = child("upstream")
     assert upstream["parts"] == "NoneType" and "ChatTTS" in upstream["imported"]

@@ -4,7 +4,8 @@
   heads as plain matrices; torch's weight_norm computes them as ChatTTS's does);
 - MelDecoder: ChatTTS's DVAE used as the decoder (no encoder, no quantizer): hidden states
   -> mel frames, the same layer names so that Decoder.safetensors loads strictly;
-- the vocoder: the `vocos` package's own classes, as ChatTTS builds them.
+- the vocoder: Vocos as ChatTTS builds it from the `vocos` package's classes, built here
+  (runtime/vocos_net.py) so that a start does not import that package and what it imports.
 """
 
 from __future__ import annotations
@@ -140,24 +141,10 @@ class MelDecoder(nn.Module):
 
 
 def vocoder(v: VocosDims):
-    """ChatTTS's Vocos: mel features (unused by decoding, but in the weights), backbone, ISTFT head."""
-    from vocos.feature_extractors import MelSpectrogramFeatures
-    from vocos.heads import ISTFTHead
-    from vocos.models import VocosBackbone
-    from vocos.pretrained import Vocos
+    """ChatTTS's Vocos: backbone, ISTFT head and the unused mel features' buffers (vocos_net.py)."""
+    from app.model.runtime.vocos_net import Vocos
 
-    return Vocos(
-        feature_extractor=MelSpectrogramFeatures(
-            sample_rate=24000, n_fft=1024, hop_length=256, n_mels=100, padding="center"
-        ),
-        backbone=VocosBackbone(
-            input_channels=100,
-            dim=v.dim,
-            intermediate_dim=v.intermediate_dim,
-            num_layers=v.num_layers,
-        ),
-        head=ISTFTHead(dim=v.dim, n_fft=1024, hop_length=256, padding="center"),
-    )
+    return Vocos(v)
 
 
 def load_embed(gpt: GptDims, num_text_tokens: int, path, device) -> Embed:
