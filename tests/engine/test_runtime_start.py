@@ -122,7 +122,8 @@ _CHILD = textwrap.dedent("""
     synth.load(verify=False)
     # What decoding never uses (vocos imports huggingface_hub; the voice lock needs torchaudio,
     # but only once it encodes a recording).
-    at_ready = sorted(m for m in ("vocos", "torchaudio", "huggingface_hub") if m in sys.modules)
+    at_ready = sorted(m for m in ("vocos", "torchaudio", "huggingface_hub", "httpx", "encodec", "scipy")
+                      if m in sys.modules)
     audio = synth.run(SynthesisRequest(text="你好。", seed=3)).audio
     # Two sentences with the voice lock: the first one's recording voices the second.
     locked = synth.run(SynthesisRequest(text="你好。我们走吧。", seed=3)).audio

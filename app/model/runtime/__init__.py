@@ -3,8 +3,9 @@
 `import ChatTTS` costs seconds (transformers' Llama, torch._dynamo through vector_quantize_pytorch,
 numba; docs/design/constants.md#a-start-without-chattts), and none of it is needed to synthesize: these
 modules build the tokenizer, the speaker rules, the embedding tables and heads, the mel decoder, the
-vocoder and the GPT's Llama from the same files, with the same classes of torch, `tokenizers` and
-`vocos` where ChatTTS uses those, and each is checked equal to ChatTTS's own on the test model
+vocoder and the GPT's Llama from the same files, with the same classes of torch and `tokenizers`
+where ChatTTS uses those (the vocoder is `vocos`'s built layer for layer, without importing that
+package), and each is checked equal to ChatTTS's own on the test model
 (tests/engine/test_runtime_parts.py). ChatTTS stays the reference of the tests and benchmarks and
 the `--decode upstream` way out (synthesis/chattts_model.py).
 
@@ -12,6 +13,7 @@ the `--decode upstream` way out (synthesis/chattts_model.py).
 - tokenizer.py: ChatTTS's Tokenizer over the `tokenizers` library
 - speaker.py:   ChatTTS's Speaker rules (prompt decoration, speaker embedding)
 - nets.py:      the Embed tables and heads, the mel decoder, the vocoder
+- vocos_net.py: ChatTTS's Vocos (mel frames -> samples) without the `vocos` package
 - llama.py:     the GPT's Llama from its checkpoint (or its shell, for a cached decode step)
 - tensor_file.py: a safetensors file's tensors read into memory of their own, not mapped
 - encoder.py:   ChatTTS's DVAE as an audio encoder (a recording -> a voice's codes)

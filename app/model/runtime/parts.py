@@ -22,6 +22,7 @@ from app.model.runtime.llama import LlamaShell, load_llama
 from app.model.runtime.nets import Embed, MelDecoder, load_embed, load_mel_decoder, load_vocoder
 from app.model.runtime.speaker import Speaker
 from app.model.runtime.tokenizer import Tokenizer
+from app.model.runtime.vocos_net import Vocos
 from app.model.schemas import read_model_dims
 from app.on_thread import on_a_thread
 from app.text import ChatTTSTextFilter
@@ -99,7 +100,7 @@ class ModelParts:
     speaker: Speaker
     embed: Embed
     decoder: MelDecoder  # hidden states -> mel frames
-    vocos: Any  # vocos.Vocos: mel frames -> samples
+    vocos: Vocos  # mel frames -> samples
     # The GPT's Llama (runtime/llama.py): its weights, or a LlamaShell where the decode step
     # brings its own (the compiled cache); None once the decode loop holds converted weights.
     llama: LlamaShell | None

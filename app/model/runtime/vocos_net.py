@@ -108,6 +108,7 @@ class Vocos(nn.Module):
         self.backbone = VocosBackbone(v)
         self.head = ISTFTHead(v.dim)
 
+    @torch.inference_mode()
     def decode(self, mel: torch.Tensor) -> torch.Tensor:
         """(B, mel bins, frames) -> (B, (frames - 1) * hop) samples."""
         return self.head(self.backbone(mel))
