@@ -1,8 +1,9 @@
 """Work done once per layer while a step is converted (smoothing, int8 conversion) or loaded
 (packing its cached int8 matrices), on two threads: PyTorch releases Python's lock inside each
 operation, and much of this work runs on one core (fbgemm's packing, first writes to the
-weights' pages), so a first start converts the layers in less time than one thread takes (bench/startup.py's cold start;
-tests/engine/test_layer_threads.py holds that the result is the same)."""
+weights' pages), so a first start converts the layers in less time than one thread takes
+(bench/startup.py's cold start; tests/engine/test_layer_threads.py holds that the result is the
+same)."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from app.model.dims import CoderDims, GptDims, VocosDims
+from app.model.runtime.vocos_net import Vocos
 from app.model.runtime.zero_init import no_init
 
 M = TypeVar("M", bound=nn.Module)
@@ -140,13 +141,6 @@ class MelDecoder(nn.Module):
         return self.out_conv(self.decoder(feats)) * self.coef
 
 
-def vocoder(v: VocosDims):
-    """ChatTTS's Vocos: backbone, ISTFT head and the unused mel features' buffers (vocos_net.py)."""
-    from app.model.runtime.vocos_net import Vocos
-
-    return Vocos(v)
-
-
 def load_embed(gpt: GptDims, num_text_tokens: int, path, device) -> Embed:
     return _load_strict(lambda: Embed(gpt, num_text_tokens), path, device)
 
@@ -156,4 +150,4 @@ def load_mel_decoder(d: CoderDims, path, device) -> MelDecoder:
 
 
 def load_vocoder(v: VocosDims, path, device):
-    return _load_strict(lambda: vocoder(v), path, device)
+    return _load_strict(lambda: Vocos(v), path, device)

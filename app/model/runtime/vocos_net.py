@@ -22,14 +22,14 @@ MEL_BINS = 100
 
 
 class ConvNeXtBlock(nn.Module):
-    def __init__(self, dim: int, intermediate_dim: int, layer_scale: float):
+    def __init__(self, dim: int, intermediate_dim: int):
         super().__init__()
         self.dwconv = nn.Conv1d(dim, dim, kernel_size=7, padding=3, groups=dim)
         self.norm = nn.LayerNorm(dim, eps=EPS)
         self.pwconv1 = nn.Linear(dim, intermediate_dim)
         self.act = nn.GELU()
         self.pwconv2 = nn.Linear(intermediate_dim, dim)
-        self.gamma = nn.Parameter(layer_scale * torch.ones(dim))
+        self.gamma = nn.Parameter(torch.empty(dim))  # the layer scale: the file's replaces it
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = self.dwconv(x).transpose(1, 2)
@@ -45,7 +45,7 @@ class VocosBackbone(nn.Module):
         self.embed = nn.Conv1d(input_channels, v.dim, kernel_size=7, padding=3)
         self.norm = nn.LayerNorm(v.dim, eps=EPS)
         self.convnext = nn.ModuleList(
-            ConvNeXtBlock(v.dim, v.intermediate_dim, 1 / v.num_layers) for _ in range(v.num_layers)
+            ConvNeXtBlock(v.dim, v.intermediate_dim) for _ in range(v.num_layers)
         )
         self.final_layer_norm = nn.LayerNorm(v.dim, eps=EPS)
 
