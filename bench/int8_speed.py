@@ -2,7 +2,9 @@
 machine shared with other work loads them alike: compare the ratios). Prints JSON.
 
 int8 ways: per-tensor (as it was first), per-batch (smoothed, fbgemm's one activation scale per
-batch: what shipped until per-row scales) and int8 as it ships (smoothed, per-row scales).
+batch: what shipped until per-row scales), int8 as it ships (smoothed, per-row scales with the
+activation levels this CPU sums exactly: decode/int8_levels.py) and int8-7bit (the same with 127
+levels, what a CPU without VNNI gets).
 A lighter check than bench/decode.py (which also runs upstream, the vocoder and batches, one
 process per mode): `--steps` greedy steps of `--batches` copies of one sentence per mode and
 round, best of `--rounds`.
@@ -88,6 +90,7 @@ WAYS = [
     "int8-per-tensor",
     "int8-per-batch",
     "int8",
+    "int8-7bit",
     "ort-fp32",
     "ort-int8",
     "ort-int8-spin",
@@ -101,6 +104,18 @@ WAYS = [
 ]
 # torch.compile's first runs take minutes on 2 cores: that way runs only when --ways names it.
 DEFAULT_WAYS = [w for w in WAYS if w != "torchao-int8-compiled"]
+
+
+def _int8_at(levels: int, make):
+    """`make()` with its int8 rows built for `levels` activation levels, whatever this CPU's."""
+    from app.decode import int8_rows
+
+    probed = int8_rows.row_levels
+    int8_rows.row_levels = lambda: levels
+    try:
+        return make()
+    finally:
+        int8_rows.row_levels = probed
 
 
 def _ort_loop(reference, stack, weights: str, spinning: bool = False):
@@ -190,6 +205,7 @@ def main(argv=None) -> int:
     import torch
 
     from app.decode import int8
+    from app.decode.int8_levels import SAFE
     from app.decode.llama_step import LlamaStack
     from app.decode.loop import DecodeLoop
     from app.decode.modes import DecodeMode
@@ -228,6 +244,7 @@ def main(argv=None) -> int:
             ),
         ),
         ("int8", lambda: DecodeLoop(synth.parts, "jit", "int8")),
+        ("int8-7bit", lambda: _int8_at(SAFE, lambda: DecodeLoop(synth.parts, "jit", "int8"))),
         ("ort-fp32", lambda: _ort_loop(reference, stack, "fp32")),
         ("ort-int8", lambda: _ort_loop(reference, stack, "int8")),
         ("ort-int8-spin", lambda: _ort_loop(reference, stack, "int8", spinning=True)),

@@ -4,9 +4,9 @@ under the program's cache folder, so that a second start skips the conversion an
 TorchScript compilation.
 
 An entry is named by a key over everything that shapes it: the model (the checksums its
-files were verified against and each file's size and time), the precision, the int8 recipe,
-the program's version and the source of the modules that define the step, PyTorch's version
-and the device. A change to any of them is another key: the stale entry is not used; the few most
+files were verified against and each file's size and time), the precision, the int8 recipe and
+the activation levels this CPU sums exactly (int8_levels.py), the program's version and the
+source of the modules that define the step, PyTorch's version and the device. A change to any of them is another key: the stale entry is not used; the few most
 recent entries are kept (fp32 and int8 of one model, say) and older ones removed.
 
 Nothing read back is trusted: an entry is used only when its manifest (JSON, parsed with a
@@ -51,7 +51,14 @@ FOLDER = "compiled"
 MANIFEST_CAP = 64 * 1024
 STALE_TMP_SECONDS = 3600  # a temporary file this old is a crashed write's leftover
 # The modules whose source decides what the compiled step computes.
-STEP_SOURCES = ("llama_step.py", "int8.py", "int8_rows.py", "precision.py", "sampling.py")
+STEP_SOURCES = (
+    "llama_step.py",
+    "int8.py",
+    "int8_rows.py",
+    "int8_levels.py",
+    "precision.py",
+    "sampling.py",
+)
 # Saves this process is still writing, by their module file: a load of that entry waits first.
 _SAVING: dict[Path, Future] = {}
 _SAVING_LOCK = threading.Lock()
@@ -125,6 +132,11 @@ class CompiledCache:
             "device": device,
             "model": self.fingerprint,
         }
+        if precision == "int8":
+            # A step made for 255 activation levels saturates on a CPU that sums only 127.
+            from app.decode.int8_levels import row_levels
+
+            parts["row_levels"] = row_levels()
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
 
     def _paths(self, key: str) -> tuple[Path, Path, Path]:

@@ -5,11 +5,11 @@ PyTorch's dynamic int8 Linear (fbgemm) picks one activation scale from the minim
 of the whole input. In a batch, a loud row sets the scale of a quiet one, and the quiet row's
 tokens change with its neighbours (alone vs in a batch of three gave other tokens). Here each
 row is mapped from its own [minimum, maximum] onto [0, 1] first, and fbgemm quantizes with one
-fixed scale for that range (`linear_with_input_q_dq_qweight_dq_output_fp32`); the output row is
-scaled back and the row's minimum times each output's weight sum added (W x = span * W x' +
-min * W 1). Integer products are summed exactly and the rest is element-wise, so a row's result
+fixed scale for that range (`linear_with_input_q_dq_qweight_dq_output_fp32`; 255 levels where
+the CPU sums them exactly, else 127: decode/int8_levels.py); the output row is scaled back and
+the row's minimum times each output's weight sum added (W x = span * W x' + min * W 1). Integer products are summed exactly and the rest is element-wise, so a row's result
 is the same bits at any batch size. It is also finer than one scale per batch: a quiet row keeps
-all 128 levels, and a lopsided row spends none on values it does not have, which agrees with
+all its levels, and a lopsided row spends none on values it does not have, which agrees with
 fp32 more often than a symmetric [-peak, peak] per row (bench/precision_quality.py; figures:
 docs/design/constants.md#int8-per-row-activation-scales).
 
@@ -27,12 +27,12 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.ao.nn.quantized.modules.linear import LinearPackedParams
 
+from app.decode.int8_levels import row_levels
 from app.decode.layer_threads import each_layer
 from app.decode.llama_step import LlamaLayer, layers_of
 
-# 7-bit activations (what fbgemm's `reduce_range` keeps: u8 x s8 pair sums then fit in int16):
-# [0, 1] onto 0..127.
-ROW_SCALE = 1.0 / 127.0
+# [0, 1] onto 0..row_levels(): 255 where the CPU's kernel sums u8 x s8 exactly, else 7 bits
+# (decode/int8_levels.py).
 ROW_ZERO_POINT = 0
 TINY = 1e-30  # a constant row gives min * W 1 instead of dividing by zero
 
@@ -74,7 +74,7 @@ class RowScaledLinear(nn.Module):
         # As torch's quantized Linear names them: what a cached step's weights must fit.
         self.out_features, self.in_features = weight.shape
         # Attributes, as TorchScript reads no module-level numbers.
-        self.scale, self.zero_point, self.tiny = ROW_SCALE, ROW_ZERO_POINT, TINY
+        self.scale, self.zero_point, self.tiny = 1.0 / row_levels(), ROW_ZERO_POINT, TINY
 
     def scaled(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         low = x.amin(-1, keepdim=True)
@@ -123,6 +123,7 @@ def row_scaled(stack: nn.Module) -> nn.Module:
     place: the stack's fp32 projections are dropped), two layers at a time (layer_threads.py)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # quantized tensors' deprecation notice
+        row_levels()  # probed here, once: the layers' threads find it known
         converted = each_layer(RowScaledLayer, layers_of(stack))
     for i, layer in enumerate(converted):
         cast(nn.ModuleList, stack.layers)[i] = layer

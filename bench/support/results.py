@@ -4,8 +4,8 @@ bench/results/ with the date, the machine and the commit, so figures are data, n
     python bench/<name>.py ... --save            -> bench/results/<name>-<YYYY-MM-DD>.json
     python bench/<name>.py ... --save FILE.json  -> that file
 
-A saved run: {"bench", "date", "commit", "dirty", "machine": {cpu, cores, ram_gb, gpu, os,
-python, torch}, "command", "quick", "result"}. A quick (smoke) run never saves unless asked.
+A saved run: {"bench", "date", "commit", "dirty", "machine": {cpu, cpu_capability,
+int8_row_levels, cores, ram_gb, gpu, os, python, torch}, "command", "quick", "result"}. A quick (smoke) run never saves unless asked.
 """
 
 from __future__ import annotations
@@ -57,11 +57,26 @@ def _gpu_and_torch() -> tuple[str | None, str | None]:
     return gpu, torch.__version__
 
 
+def _cpu_kernels() -> tuple[str | None, int | None]:
+    """PyTorch's vector kernels here (AVX2, AVX512, ...) and the int8 step's activation levels:
+    one CPU name can stand for machines with and without AVX-512 and VNNI."""
+    try:
+        import torch
+    except ImportError:
+        return None, None
+    from app.decode.int8_levels import row_levels
+
+    return torch.backends.cpu.get_cpu_capability(), row_levels()
+
+
 def machine() -> dict:
     """What ran it: enough to tell two machines' figures apart."""
     gpu, torch_version = _gpu_and_torch()
+    capability, levels = _cpu_kernels()
     return {
         "cpu": _cpu(),
+        "cpu_capability": capability,
+        "int8_row_levels": levels,
         "cores": os.cpu_count(),
         "ram_gb": _ram_gb(),
         "gpu": gpu,

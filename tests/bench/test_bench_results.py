@@ -7,6 +7,9 @@ import datetime
 import json
 import re
 
+import torch
+
+from app.decode.int8_levels import row_levels
 from bench.support import results
 
 
@@ -31,8 +34,21 @@ def test_save_writes_the_run_with_date_machine_and_commit(tmp_path, capsys):
     assert re.fullmatch(r"[0-9a-f]{40}", saved["commit"])  # the tests run in a git checkout
     assert isinstance(saved["dirty"], bool)
     machine = saved["machine"]
-    assert set(machine) == {"cpu", "cores", "ram_gb", "gpu", "os", "python", "torch"}
+    assert set(machine) == {
+        "cpu",
+        "cpu_capability",
+        "int8_row_levels",
+        "cores",
+        "ram_gb",
+        "gpu",
+        "os",
+        "python",
+        "torch",
+    }
     assert machine["cores"] >= 1 and machine["cpu"] and machine["python"].count(".") == 2
+    # One CPU name covers machines with and without AVX-512 and VNNI: the kernels tell them apart.
+    assert machine["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+    assert machine["int8_row_levels"] == row_levels()
     assert saved["command"].startswith("python bench/decode.py")
 
 

@@ -154,8 +154,8 @@ def _check_gpu_check(r):
 
 
 def _check_int8_speed(r):
-    ways = ["fp32", "int8-per-tensor", "int8-per-batch", "int8", "ort-fp32", "ort-int8"]
-    ways += ["ort-int8-spin", "ort-int4", "ov-fp32", "ov-int8", "ov-int4"]
+    ways = ["fp32", "int8-per-tensor", "int8-per-batch", "int8", "int8-7bit", "ort-fp32"]
+    ways += ["ort-int8", "ort-int8-spin", "ort-int4", "ov-fp32", "ov-int8", "ov-int4"]
     ways += ["torchao-int8", "torchao-int4"]  # the compiled one runs only when named
     assert set(r["ms_per_step"]) == {f"{way} b1" for way in ways}
     assert all(_positive(v) for v in r["ms_per_step"].values())

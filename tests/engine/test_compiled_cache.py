@@ -10,8 +10,9 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.decode import compiled_cache
+from app.decode import compiled_cache, int8_levels
 from app.decode.compiled_cache import CompiledCache
+from app.decode.int8_levels import row_levels
 
 MODEL = {"root": "/m", "sha256": {"asset/GPT.pt": "ab" * 32}, "files": {"asset/GPT.pt": [10, 1]}}
 
@@ -45,7 +46,17 @@ def test_a_saved_step_is_loaded_back_and_computes_the_same(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "change", ["model file", "model checksum", "precision", "recipe", "version", "source", "device"]
+    "change",
+    [
+        "model file",
+        "model checksum",
+        "precision",
+        "recipe",
+        "row levels",
+        "version",
+        "source",
+        "device",
+    ],
 )
 def test_anything_that_shapes_the_step_gives_another_key(tmp_path, monkeypatch, change):
     cache = CompiledCache(MODEL, tmp_path)
@@ -67,6 +78,9 @@ def test_anything_that_shapes_the_step_gives_another_key(tmp_path, monkeypatch, 
         monkeypatch.setattr(compiled_cache, "_source_digest", lambda: "a changed step")
     elif change == "device":
         device = "cuda:0"
+    elif change == "row levels":  # the same cache folder on a CPU that sums fewer levels
+        other_levels = {int8_levels.FULL: int8_levels.SAFE}.get(row_levels(), int8_levels.FULL)
+        monkeypatch.setattr(int8_levels, "row_levels", lambda: other_levels)
     other = CompiledCache(model, tmp_path, version=version)
     new_key = other.key(precision, recipe, device)
     assert new_key != key

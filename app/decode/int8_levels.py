@@ -1,0 +1,69 @@
+"""How many levels a row's activations get in the int8 step (decode/int8_rows.py): 255 where
+the CPU's int8 kernel sums u8 x s8 products exactly, else 127.
+
+Without VNNI, fbgemm adds each pair of u8 x s8 products into 16 bits with saturation
+(vpmaddubsw), so activations keep 7 bits (its `reduce_range`); with VNNI (vpdpbusd) products
+are summed in 32 bits and the 8th bit is free. One call of the kernel the step uses, on inputs
+whose pair sums overflow 16 bits, tells which this CPU does; it is compared with the exact sum,
+not read from the CPU's flags, so a kernel that chose another path is still caught
+(tests/engine/test_int8_levels.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+
+import torch
+
+FULL = 255  # u8: where products are summed exactly
+SAFE = 127  # 7 bits: a pair of products fits 16 bits
+
+# (rows, inputs) of the probe's calls: one row and a batch, a short and a model-sized input.
+PROBE_SHAPES = ((1, 64), (5, 768))
+PROBE_OUTPUTS = 16
+
+
+def kernel(x: torch.Tensor, scale: float, zero_point: int, packed) -> torch.Tensor:
+    """The step's int8 product: `x` quantized with `scale` and `zero_point` (u8) times the
+    packed int8 weights, in fp32."""
+    return torch.ops.quantized.linear_with_input_q_dq_qweight_dq_output_fp32(
+        x, scale, zero_point, packed
+    )
+
+
+def _packed(weight: torch.Tensor):
+    """int8 `weight` (N, K) with scale 1 per output channel, packed as the step packs its own."""
+    from torch.ao.nn.quantized.modules.linear import LinearPackedParams
+
+    n = weight.shape[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # quantized tensors' deprecation notice
+        quantized = torch._make_per_channel_quantized_tensor(
+            weight, torch.ones(n, dtype=torch.float64), torch.zeros(n, dtype=torch.int64), 0
+        )
+        params = LinearPackedParams(dtype=torch.qint8)
+        params.set_weight_bias(quantized, None)
+    return params._packed_params
+
+
+def sums_exactly(levels: int, product: Callable = kernel) -> bool:
+    """Whether `product` gives the exact sums for activations at `levels`: every input at the
+    top level against weights of +127 and -128 (the pair sums farthest from zero)."""
+    for rows, inputs in PROBE_SHAPES:
+        weight = torch.full((PROBE_OUTPUTS, inputs), 127, dtype=torch.int8)
+        weight[1::2] = -128
+        x = torch.ones(rows, inputs)
+        with torch.inference_mode():
+            y = product(x, 1.0 / levels, 0, _packed(weight))
+        exact = weight.double().sum(1).expand(rows, -1)
+        if not torch.allclose(y.double(), exact, rtol=1e-5, atol=0):
+            return False
+    return True
+
+
+@functools.cache
+def row_levels() -> int:
+    """The levels of this CPU: FULL where its kernel sums them exactly, else SAFE."""
+    return FULL if sums_exactly(FULL) else SAFE
