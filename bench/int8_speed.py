@@ -107,7 +107,8 @@ DEFAULT_WAYS = [w for w in WAYS if w != "torchao-int8-compiled"]
 
 
 def _int8_at(levels: int, make):
-    """`make()` with its int8 rows built for `levels` activation levels, whatever this CPU's."""
+    """`make()` with its int8 rows built for `levels` activation levels, whatever this CPU's
+    (the loops here have no step cache, whose key would still hold the CPU's own levels)."""
     from app.decode import int8_rows
 
     probed = int8_rows.row_levels

@@ -13,6 +13,7 @@
 - precision.py:  fp32 / bf16 / fp16 / int8 per device (`auto`: int8 on a CPU)
 - int8.py:       int8 robust to activation outliers: SmoothQuant folded into the weights, per-channel scales
 - int8_rows.py:  int8 Linear layers with per-row activation scales (batch-independent), q/k/v and gate/up fused
+- int8_levels.py: how many levels those rows get: 255 where the CPU's kernel sums them exactly
 - layer_threads.py: a first start's per-layer conversion work, two layers at a time
 - ort_graph.py:  the Llama stack as one ONNX Runtime graph (fused norms, attention, 8/4-bit matmuls)
 - ort_step.py:   that graph as the loop's step (`ort`), the loop's KV cache bound in place

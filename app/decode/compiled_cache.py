@@ -3,11 +3,12 @@ weights already converted (int8 smoothed and quantized, or bf16), saved with tor
 under the program's cache folder, so that a second start skips the conversion and the
 TorchScript compilation.
 
-An entry is named by a key over everything that shapes it: the model (the checksums its
-files were verified against and each file's size and time), the precision, the int8 recipe and
-the activation levels this CPU sums exactly (int8_levels.py), the program's version and the
-source of the modules that define the step, PyTorch's version and the device. A change to any of them is another key: the stale entry is not used; the few most
-recent entries are kept (fp32 and int8 of one model, say) and older ones removed.
+An entry is named by a key over everything that shapes it: the model (the checksums its files were
+verified against and each file's size and time), the precision, the int8 recipe and the activation
+levels this CPU sums exactly (int8_levels.py), the program's version and the source of the modules
+that define the step, PyTorch's version and the device. A change to any of them is another key: the
+stale entry is not used; the few most recent entries are kept (fp32 and int8 of one model, say) and
+older ones removed.
 
 Nothing read back is trusted: an entry is used only when its manifest (JSON, parsed with a
 size cap) names this key and the file's size and SHA-256 match it; anything else (a damaged,

@@ -12,6 +12,7 @@ not read from the CPU's flags, so a kernel that chose another path is still caug
 from __future__ import annotations
 
 import functools
+import threading
 import warnings
 from collections.abc import Callable
 
@@ -23,6 +24,11 @@ SAFE = 127  # 7 bits: a pair of products fits 16 bits
 # (rows, inputs) of the probe's calls: one row and a batch, a short and a model-sized input.
 PROBE_SHAPES = ((1, 64), (5, 768))
 PROBE_OUTPUTS = 16
+
+
+def x86_engine() -> bool:
+    """Whether this PyTorch has the x86 int8 engine (fbgemm) the step uses; not on an ARM CPU."""
+    return bool({"x86", "fbgemm"} & set(torch.backends.quantized.supported_engines))
 
 
 def kernel(x: torch.Tensor, scale: float, zero_point: int, packed) -> torch.Tensor:
@@ -63,7 +69,17 @@ def sums_exactly(levels: int, product: Callable = kernel) -> bool:
     return True
 
 
+_PROBING = threading.Lock()  # one probe at a time: warnings' filters are process-wide
+
+
 @functools.cache
 def row_levels() -> int:
-    """The levels of this CPU: FULL where its kernel sums them exactly, else SAFE."""
-    return FULL if sums_exactly(FULL) else SAFE
+    """The levels of this CPU: FULL where its kernel sums them exactly, else SAFE (also where
+    PyTorch has no such kernel: an ARM CPU, where int8 does not run by default)."""
+    if not x86_engine():
+        return SAFE
+    with _PROBING:
+        try:
+            return FULL if sums_exactly(FULL) else SAFE
+        except RuntimeError:  # an engine whose packed weights have no such product
+            return SAFE

@@ -1,17 +1,17 @@
 """int8 Linear layers whose activations are scaled row by row, so a sentence's numbers do not
 depend on the sentences that share its batch.
 
-PyTorch's dynamic int8 Linear (fbgemm) picks one activation scale from the minimum and maximum
-of the whole input. In a batch, a loud row sets the scale of a quiet one, and the quiet row's
-tokens change with its neighbours (alone vs in a batch of three gave other tokens). Here each
-row is mapped from its own [minimum, maximum] onto [0, 1] first, and fbgemm quantizes with one
-fixed scale for that range (`linear_with_input_q_dq_qweight_dq_output_fp32`; 255 levels where
-the CPU sums them exactly, else 127: decode/int8_levels.py); the output row is scaled back and
-the row's minimum times each output's weight sum added (W x = span * W x' + min * W 1). Integer products are summed exactly and the rest is element-wise, so a row's result
-is the same bits at any batch size. It is also finer than one scale per batch: a quiet row keeps
-all its levels, and a lopsided row spends none on values it does not have, which agrees with
-fp32 more often than a symmetric [-peak, peak] per row (bench/precision_quality.py; figures:
-docs/design/constants.md#int8-per-row-activation-scales).
+PyTorch's dynamic int8 Linear (fbgemm) picks one activation scale from the minimum and maximum of
+the whole input. In a batch, a loud row sets the scale of a quiet one, and the quiet row's tokens
+change with its neighbours (alone vs in a batch of three gave other tokens). Here each row is mapped
+from its own [minimum, maximum] onto [0, 1] first, and fbgemm quantizes with one fixed scale for
+that range (`linear_with_input_q_dq_qweight_dq_output_fp32`; 255 levels where the CPU sums them
+exactly, else 127: decode/int8_levels.py); the output row is scaled back and the row's minimum times
+each output's weight sum added (W x = span * W x' + min * W 1). Integer products are summed exactly
+and the rest is element-wise, so a row's result is the same bits at any batch size. It is also finer
+than one scale per batch: a quiet row keeps all its levels, and a lopsided row spends none on values
+it does not have, which agrees with fp32 more often than a symmetric [-peak, peak] per row
+(bench/precision_quality.py; figures: docs/design/constants.md#int8-per-row-activation-scales).
 
 q/k/v and gate/up share their input, so each trio or pair is one fused matrix: one row scale
 and one fbgemm call where there were three or two.

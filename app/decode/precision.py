@@ -87,9 +87,9 @@ def choose(
 def int8_kernels() -> bool:
     """Whether this PyTorch has the x86 int8 kernels (fbgemm) that make int8 fast; elsewhere (an
     ARM CPU) `auto` stays fp32."""
-    import torch
+    from app.decode.int8_levels import x86_engine
 
-    return bool({"x86", "fbgemm"} & set(torch.backends.quantized.supported_engines))
+    return x86_engine()
 
 
 def native_bf16(capability: tuple[int, int] | None = None) -> bool:

@@ -4,8 +4,9 @@ bench/results/ with the date, the machine and the commit, so figures are data, n
     python bench/<name>.py ... --save            -> bench/results/<name>-<YYYY-MM-DD>.json
     python bench/<name>.py ... --save FILE.json  -> that file
 
-A saved run: {"bench", "date", "commit", "dirty", "machine": {cpu, cpu_capability,
-int8_row_levels, cores, ram_gb, gpu, os, python, torch}, "command", "quick", "result"}. A quick (smoke) run never saves unless asked.
+A saved run: {"bench", "date", "commit", "dirty", "machine": {cpu, cpu_capability, int8_row_levels,
+cores, ram_gb, gpu, os, python, torch}, "command", "quick", "result"}. A quick (smoke) run never
+saves unless asked.
 """
 
 from __future__ import annotations

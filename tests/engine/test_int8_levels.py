@@ -62,7 +62,8 @@ def test_the_levels_chosen_here_are_summed_exactly_on_any_input(rows):
     assert levels in (FULL, SAFE)
     g = torch.Generator().manual_seed(rows)
     weight = torch.randint(-128, 128, (64, 768), generator=g, dtype=torch.int8)
-    weight[:, :8] = torch.tensor([127, -128], dtype=torch.int8).repeat(4)  # pairs at the limits
+    # Pairs of one sign at the limits: what overflows 16 bits at 255 levels.
+    weight[:, :8] = torch.tensor([127, 127, -128, -128], dtype=torch.int8).repeat(2)
     x = torch.rand(rows, 768, generator=g)
     x[:, :8] = 1.0
     packed = int8_levels._packed(weight)
@@ -77,6 +78,7 @@ def _row_error(monkeypatch, levels: int, linear: torch.nn.Linear, x: torch.Tenso
         warnings.simplefilter("ignore")
         layer = int8_rows.RowScaledLinear([linear])
         weight = layer.params._weight_bias()[0].dequantize()
+    assert layer.scale == pytest.approx(1.0 / levels)
     with torch.no_grad():
         reference = x @ weight.T
         return float((layer(x) - reference).norm() / reference.norm())
@@ -96,3 +98,35 @@ def test_a_row_scaled_layer_quantizes_to_the_cpus_levels(monkeypatch):
         assert int8_rows.RowScaledLinear([linear]).scale == pytest.approx(1.0 / here)
     if here == FULL:
         assert at_full < 0.6 * at_safe
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return {flag for line in f if line.startswith("flags") for flag in line.split()}
+    except OSError:
+        return set()
+
+
+def test_the_levels_follow_the_cpus_vnni():
+    """fbgemm multiplies with VNNI where the CPU has AVX-512 VNNI (all 255 levels) and adds
+    saturating pairs where it has no VNNI at all (127). AVX-VNNI alone is left to the probe."""
+    flags = _cpu_flags()
+    if {"avx512_vnni", "avx512bw", "avx512vl"} <= flags:
+        assert row_levels() == FULL
+    elif flags and not {"avx512_vnni", "avx_vnni"} & flags:
+        assert row_levels() == SAFE
+    else:
+        assert row_levels() in (FULL, SAFE)
+
+
+def test_without_fbgemm_or_its_product_the_rows_keep_7_bits(monkeypatch):
+    monkeypatch.setattr(int8_levels, "x86_engine", lambda: False)
+    assert row_levels.__wrapped__() == SAFE
+    monkeypatch.setattr(int8_levels, "x86_engine", lambda: True)
+
+    def unsupported(levels, product=kernel):
+        raise RuntimeError("not implemented for this packed parameter type")
+
+    monkeypatch.setattr(int8_levels, "sums_exactly", unsupported)
+    assert row_levels.__wrapped__() == SAFE
