@@ -106,19 +106,6 @@ WAYS = [
 DEFAULT_WAYS = [w for w in WAYS if w != "torchao-int8-compiled"]
 
 
-def _int8_at(levels: int, make):
-    """`make()` with its int8 rows built for `levels` activation levels, whatever this CPU's
-    (the loops here have no step cache, whose key would still hold the CPU's own levels)."""
-    from app.decode import int8_rows
-
-    probed = int8_rows.row_levels
-    int8_rows.row_levels = lambda: levels
-    try:
-        return make()
-    finally:
-        int8_rows.row_levels = probed
-
-
 def _ort_loop(reference, stack, weights: str, spinning: bool = False):
     from bench.support.ort_step import OrtLoop
 
@@ -214,6 +201,7 @@ def main(argv=None) -> int:
     from app.synthesis.chattts_model import quiet_libraries
     from app.synthesis.synthesizer import Synthesizer
     from bench.decode import _matmul_floor
+    from bench.support.int8_variants import at_levels
     from tests.support.precision_compare import prompt_embedding
 
     quiet_libraries()
@@ -245,7 +233,7 @@ def main(argv=None) -> int:
             ),
         ),
         ("int8", lambda: DecodeLoop(synth.parts, "jit", "int8")),
-        ("int8-7bit", lambda: _int8_at(SAFE, lambda: DecodeLoop(synth.parts, "jit", "int8"))),
+        ("int8-7bit", lambda: at_levels(SAFE, lambda: DecodeLoop(synth.parts, "jit", "int8"))),
         ("ort-fp32", lambda: _ort_loop(reference, stack, "fp32")),
         ("ort-int8", lambda: _ort_loop(reference, stack, "int8")),
         ("ort-int8-spin", lambda: _ort_loop(reference, stack, "int8", spinning=True)),

@@ -3,7 +3,9 @@ channels (tests/support/outlier_model.py). Prints JSON.
 
 Models: random (as built), unit_gain (the stress model's layers that matter, no outliers),
 outliers (the stress model). Modes: bf16; int8 as it ships (decode/int8.py RECIPE: SmoothQuant folded into the weights,
-per-channel int8 weights, activation scales per row); int8-per-batch (the same, but fbgemm's one
+per-channel int8 weights, activation scales per row at this CPU's levels); int8-7bit (the same at
+127 levels, what a CPU without VNNI runs); int8-weights-only (the same int8 weights with fp32
+activations: what the weights alone cost); int8-per-batch (the same, but fbgemm's one
 activation scale per batch: what shipped before per-row scales); int8-per-tensor (int8 first:
 one scale per weight tensor, no smoothing); int8-per-channel (per-channel weights, no
 smoothing, one activation scale per batch); int8-smooth-per-tensor; ort-int8 and ort-int4 (the step as one ONNX Runtime graph with 8- or
@@ -35,6 +37,8 @@ MODELS = ["random", "unit_gain", "outliers"]
 MODES = [
     "bf16",
     "int8",
+    "int8-7bit",
+    "int8-weights-only",
     "int8-per-batch",
     "int8-per-tensor",
     "int8-per-channel",
@@ -86,6 +90,15 @@ def _loop(view, mode: str):
 
         return TorchaoLoop(DecodeLoop(view, "eager", "fp32"), stack, weights)
 
+    if mode == "int8-7bit":  # what a CPU without VNNI runs (decode/int8_levels.py)
+        from app.decode.int8_levels import SAFE
+        from bench.support.int8_variants import at_levels
+
+        return at_levels(SAFE, lambda: DecodeLoop(view, "jit", "int8"))
+    if mode == "int8-weights-only":  # the int8 weights with fp32 activations
+        from bench.support.int8_variants import weights_only
+
+        return weights_only(DecodeLoop(view, "eager", "int8"))
     recipe = _recipes().get(mode)
     return DecodeLoop(
         view,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import threading
-import warnings
 from collections.abc import Callable
 
 import torch
@@ -44,13 +43,13 @@ def _packed(weight: torch.Tensor):
     from torch.ao.nn.quantized.modules.linear import LinearPackedParams
 
     n = weight.shape[0]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # quantized tensors' deprecation notice
-        quantized = torch._make_per_channel_quantized_tensor(
-            weight, torch.ones(n, dtype=torch.float64), torch.zeros(n, dtype=torch.int64), 0
-        )
-        params = LinearPackedParams(dtype=torch.qint8)
-        params.set_weight_bias(quantized, None)
+    # PyTorch's deprecation notice for quantized tensors comes once per process; it is not
+    # silenced here, so it still reaches the library log (tests/cli/test_third_party_output.py).
+    quantized = torch._make_per_channel_quantized_tensor(
+        weight, torch.ones(n, dtype=torch.float64), torch.zeros(n, dtype=torch.int64), 0
+    )
+    params = LinearPackedParams(dtype=torch.qint8)
+    params.set_weight_bias(quantized, None)
     return params._packed_params
 
 
@@ -69,7 +68,7 @@ def sums_exactly(levels: int, product: Callable = kernel) -> bool:
     return True
 
 
-_PROBING = threading.Lock()  # one probe at a time: warnings' filters are process-wide
+_PROBING = threading.Lock()  # one probe at a time
 
 
 @functools.cache
