@@ -12,10 +12,14 @@ not read from the CPU's flags, so a kernel that chose another path is still caug
 from __future__ import annotations
 
 import functools
+import logging
 import threading
+import warnings
 from collections.abc import Callable
 
 import torch
+
+log = logging.getLogger("chattts_studio.int8")
 
 FULL = 255  # u8: where products are summed exactly
 SAFE = 127  # 7 bits: a pair of products fits 16 bits
@@ -43,13 +47,18 @@ def _packed(weight: torch.Tensor):
     from torch.ao.nn.quantized.modules.linear import LinearPackedParams
 
     n = weight.shape[0]
-    # PyTorch's deprecation notice for quantized tensors comes once per process; it is not
-    # silenced here, so it still reaches the library log (tests/cli/test_third_party_output.py).
-    quantized = torch._make_per_channel_quantized_tensor(
-        weight, torch.ones(n, dtype=torch.float64), torch.zeros(n, dtype=torch.int64), 0
-    )
-    params = LinearPackedParams(dtype=torch.qint8)
-    params.set_weight_bias(quantized, None)
+    # PyTorch's deprecation notice for quantized tensors comes once per process, often here:
+    # it is logged (the program's log), neither shown nor raised under -W error
+    # (tests/cli/test_third_party_output.py, tests/engine/test_int8_levels.py).
+    with warnings.catch_warnings(record=True) as notices:
+        warnings.simplefilter("always")
+        quantized = torch._make_per_channel_quantized_tensor(
+            weight, torch.ones(n, dtype=torch.float64), torch.zeros(n, dtype=torch.int64), 0
+        )
+        params = LinearPackedParams(dtype=torch.qint8)
+        params.set_weight_bias(quantized, None)
+    for notice in notices:
+        log.info("%s: %s", notice.category.__name__, notice.message)
     return params._packed_params
 
 

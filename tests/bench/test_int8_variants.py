@@ -6,10 +6,11 @@ import warnings
 import pytest
 import torch
 
-from app.decode import int8_rows
+from app.decode import int8_levels, int8_rows
 from app.decode.int8_levels import FULL, SAFE, row_levels
 from app.decode.int8_rows import RowScaledLinear
 from app.decode.loop import DecodeLoop
+from bench.precision_quality import _loop
 from bench.support.int8_variants import at_levels, weights_only
 
 
@@ -44,6 +45,28 @@ def test_weights_only_multiplies_fp32_activations_by_the_int8_weights(synthesize
         # The shipped layer rounds its activations: not the same numbers.
         with torch.no_grad():
             assert not torch.allclose(type(m).scaled(m, x)[0], m.scaled(x)[0], atol=1e-6)
+
+
+def test_the_cpus_levels_come_back_when_building_fails():
+    def failing():
+        raise RuntimeError("a build that fails")
+
+    with pytest.raises(RuntimeError):
+        at_levels(SAFE, failing)
+    assert int8_rows.row_levels is int8_levels.row_levels
+
+
+def test_precision_quality_builds_its_int8_variants(synthesizer):
+    seven_bit = _loop(synthesizer.parts, "int8-7bit")  # compiled: its layers are scripted
+    linears = [
+        m
+        for m in seven_bit._stack.modules()
+        if getattr(m, "original_name", "") == "RowScaledLinear"
+    ]
+    assert linears and all(m.scale == pytest.approx(1.0 / SAFE) for m in linears)
+    only_weights = _loop(synthesizer.parts, "int8-weights-only")
+    rows = [m for m in only_weights._stack.modules() if isinstance(m, RowScaledLinear)]
+    assert rows and all(hasattr(m, "_fp32_weight") for m in rows)
 
 
 def test_weights_only_refuses_a_compiled_step(synthesizer):

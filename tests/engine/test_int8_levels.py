@@ -2,7 +2,10 @@
 sums them exactly, 127 where a pair of products saturates 16 bits (AVX2 without VNNI), and the
 row-scaled Linear quantizes to the levels chosen."""
 
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -130,3 +133,25 @@ def test_without_fbgemm_or_its_product_the_rows_keep_7_bits(monkeypatch):
 
     monkeypatch.setattr(int8_levels, "sums_exactly", unsupported)
     assert row_levels.__wrapped__() == SAFE
+
+
+def test_the_probe_neither_shows_nor_raises_torchs_notice_it_logs_it():
+    """PyTorch warns once per process about quantized tensors, maybe inside the probe: under
+    -W error the probe still answers, and the notice goes to the program's log."""
+    code = (
+        "import logging, sys\n"
+        "logging.basicConfig(stream=sys.stdout, level=logging.INFO, format='%(name)s %(message)s')\n"
+        "from app.decode.int8_levels import row_levels\n"
+        "print('levels', row_levels())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"levels {row_levels()}" in done.stdout
+    assert "chattts_studio.int8 UserWarning" in done.stdout and "deprecated" in done.stdout
+    assert "Warning" not in done.stderr, done.stderr
