@@ -133,7 +133,7 @@ class CompiledCache:
             "device": device,
             "model": self.fingerprint,
         }
-        if precision == "int8":
+        if precision == Precision.INT8:
             # A step made for 255 activation levels saturates on a CPU that sums only 127.
             from app.decode.int8_levels import row_levels
 
