@@ -44,7 +44,7 @@ def kernel(x: torch.Tensor, scale: float, zero_point: int, packed) -> torch.Tens
 
 def _packed(weight: torch.Tensor):
     """int8 `weight` (N, K) with scale 1 per output channel, packed as the step packs its own."""
-    from torch.ao.nn.quantized.modules.linear import LinearPackedParams
+    from app.decode.int8_weights_file import packed_int8
 
     n = weight.shape[0]
     # PyTorch's deprecation notice for quantized tensors comes once per process, often here:
@@ -52,14 +52,12 @@ def _packed(weight: torch.Tensor):
     # (tests/cli/test_third_party_output.py, tests/engine/test_int8_levels.py).
     with warnings.catch_warnings(record=True) as notices:
         warnings.simplefilter("always")
-        quantized = torch._make_per_channel_quantized_tensor(
-            weight, torch.ones(n, dtype=torch.float64), torch.zeros(n, dtype=torch.int64), 0
+        packed = packed_int8(
+            weight, torch.ones(n, dtype=torch.float64), torch.zeros(n, dtype=torch.int64)
         )
-        params = LinearPackedParams(dtype=torch.qint8)
-        params.set_weight_bias(quantized, None)
     for notice in notices:
         log.info("%s: %s", notice.category.__name__, notice.message)
-    return params._packed_params
+    return packed
 
 
 def sums_exactly(levels: int, product: Callable = kernel) -> bool:
@@ -77,17 +75,21 @@ def sums_exactly(levels: int, product: Callable = kernel) -> bool:
     return True
 
 
-_PROBING = threading.Lock()  # one probe at a time
+_PROBING = threading.Lock()  # the first callers wait for one probe
 
 
-@functools.cache
 def row_levels() -> int:
     """The levels of this CPU: FULL where its kernel sums them exactly, else SAFE (also where
     PyTorch has no such kernel: an ARM CPU, where int8 does not run by default)."""
+    with _PROBING:
+        return _probed()
+
+
+@functools.cache
+def _probed() -> int:
     if not x86_engine():
         return SAFE
-    with _PROBING:
-        try:
-            return FULL if sums_exactly(FULL) else SAFE
-        except RuntimeError:  # an engine whose packed weights have no such product
-            return SAFE
+    try:
+        return FULL if sums_exactly(FULL) else SAFE
+    except RuntimeError:  # an engine whose packed weights have no such product
+        return SAFE

@@ -123,7 +123,7 @@ def row_scaled(stack: nn.Module) -> nn.Module:
     place: the stack's fp32 projections are dropped), two layers at a time (layer_threads.py)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # quantized tensors' deprecation notice
-        row_levels()  # probed here, once: the layers' threads find it known
+        row_levels()  # probed here, so no layer thread sets warnings filters (int8_levels.py)
         converted = each_layer(RowScaledLayer, layers_of(stack))
     for i, layer in enumerate(converted):
         cast(nn.ModuleList, stack.layers)[i] = layer

@@ -27,13 +27,10 @@ def stand_ins(module):
     import torch
 
     taken: list[tuple[str, Any, Any]] = []
-    stand_in = torch.ops.quantized.linear_prepack(
-        _per_channel(
-            torch.zeros(1, 1, dtype=torch.int8),
-            torch.ones(1, dtype=torch.float64),
-            torch.zeros(1, dtype=torch.int64),
-        ),
-        None,
+    stand_in = packed_int8(
+        torch.zeros(1, 1, dtype=torch.int8),
+        torch.ones(1, dtype=torch.float64),
+        torch.zeros(1, dtype=torch.int64),
     )
     try:
         for name, sub in _packed_modules(module):
@@ -62,10 +59,13 @@ def unpacked(taken: list[tuple[str, Any]]) -> dict:
     return weights
 
 
-def _per_channel(int8, scales, zero_points):
+def packed_int8(int8, scales, zero_points):
+    """An int8 matrix (N, K) with one scale and zero point per output channel, packed for
+    fbgemm as the step's int8 Linears hold it."""
     import torch
 
-    return torch._make_per_channel_quantized_tensor(int8, scales, zero_points, 0)
+    quantized = torch._make_per_channel_quantized_tensor(int8, scales, zero_points, 0)
+    return torch.ops.quantized.linear_prepack(quantized, None)
 
 
 def put_weights(module, weights) -> None:
@@ -105,9 +105,7 @@ def put_weights(module, weights) -> None:
 
     def pack(name):
         entry = weights[name]
-        return torch.ops.quantized.linear_prepack(
-            _per_channel(entry["int8"], entry["scales"], entry["zero_points"]), None
-        )
+        return packed_int8(entry["int8"], entry["scales"], entry["zero_points"])
 
     packed = dict(zip(weights, each_layer(pack, list(weights))))
     for name, sub in subs.items():

@@ -125,14 +125,14 @@ def test_the_levels_follow_the_cpus_vnni():
 
 def test_without_fbgemm_or_its_product_the_rows_keep_7_bits(monkeypatch):
     monkeypatch.setattr(int8_levels, "x86_engine", lambda: False)
-    assert row_levels.__wrapped__() == SAFE
+    assert int8_levels._probed.__wrapped__() == SAFE
     monkeypatch.setattr(int8_levels, "x86_engine", lambda: True)
 
     def unsupported(levels, product=kernel):
         raise RuntimeError("not implemented for this packed parameter type")
 
     monkeypatch.setattr(int8_levels, "sums_exactly", unsupported)
-    assert row_levels.__wrapped__() == SAFE
+    assert int8_levels._probed.__wrapped__() == SAFE
 
 
 def test_the_probe_neither_shows_nor_raises_torchs_notice_it_logs_it():
